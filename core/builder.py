@@ -1,0 +1,385 @@
+"""Builds syntax-tree nodes while lark parses, and checks everything a block's structure can't:
+parameter keys and values, placement of blocks, step lines, fragment references.
+
+Problems are collected, not raised, so one pass reports every error of a file it can parse.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lark import Token, Transformer
+
+from . import parameters as params
+from .errors import Diagnostic
+from .nodes import (
+    BackgroundNode, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate,
+    ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
+    SourceLocation, Step, TextTemplate,
+)
+from .step_syntax import LineError, parse_extract, parse_then, split_request
+from .templates import JsonTextError, TemplateError, json_template, text_template
+
+PARAMETERS_GO = (
+    "parameters: may go at the top of the file (before the first feature:, scenario:, fragment: "
+    "or background:) or directly after a feature: line (and its description:)"
+)
+
+
+@dataclass(slots=True)
+class _Raw:
+    """An intermediate piece handed from a rule to its parent: what it is, where, and its node."""
+
+    kind: str
+    token: Token
+    node: Any = None
+
+
+@dataclass(slots=True)
+class _Entry:
+    key: Token
+    value: Token | None
+
+
+class Builder(Transformer):
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.filename = "<text>"
+        self.diagnostics: list[Diagnostic] = []
+
+    def begin(self, filename: str) -> None:
+        self.filename = filename
+        self.diagnostics = []
+
+    def end(self) -> list[Diagnostic]:
+        found, self.diagnostics = self.diagnostics, []
+        return found
+
+    # ------------------------------------------------------------ locations and errors
+
+    def loc(self, token: Token, offset: int = 0, length: int | None = None) -> SourceLocation:
+        # Lines are one too high: the parser prepends a line break to the text.
+        line = token.line - 1
+        column = token.column + offset
+        if length is None:
+            return SourceLocation(self.filename, line, column, token.end_line - 1, token.end_column)
+        return SourceLocation(self.filename, line, column, line, column + length)
+
+    def span(self, first: Token, last: Token) -> SourceLocation:
+        return SourceLocation(self.filename, first.line - 1, first.column, last.end_line - 1, last.end_column)
+
+    def error(self, location: SourceLocation, message: str) -> None:
+        self.diagnostics.append(Diagnostic(location, message))
+
+    def locator(self, token: Token, base: int = 0):
+        return lambda offset, length: self.loc(token, base + offset, length)
+
+    @staticmethod
+    def text(token: Token) -> str:
+        return str(token).rstrip()
+
+    # ------------------------------------------------------------ parameters and key: value blocks
+
+    def entry(self, children: list) -> _Entry:
+        return _Entry(children[0], children[1] if len(children) > 1 else None)
+
+    def parameters(self, children: list) -> _Raw:
+        keyword, entries = children[0], children[1:]
+        built: list[ParameterEntry] = []
+        seen: dict[str, int] = {}
+        for entry in entries:
+            key = str(entry.key)[:-1].strip()
+            key_location = self.loc(entry.key, 0, len(key))
+            raw = self.text(entry.value) if entry.value is not None else ""
+            if key not in params.SPECS:
+                self.error(key_location, params.unknown_key_message(key))
+                continue
+            if key in seen:
+                self.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
+                continue
+            seen[key] = key_location.line
+            value_location = self.loc(entry.value, 0, len(raw)) if entry.value is not None else \
+                self.loc(entry.key, len(str(entry.key)), 1)
+            try:
+                value = params.parse_value(key, raw)
+            except params.ParameterValueError as problem:
+                self.error(value_location, str(problem))
+                continue
+            last = entry.value if entry.value is not None else entry.key
+            built.append(ParameterEntry(key, value, raw, self.span(entry.key, last)))
+        last = entries[-1].value or entries[-1].key if entries else keyword
+        return _Raw("parameters", keyword, ParametersNode(tuple(built), self.span(keyword, last)))
+
+    def _entries(self, entries: list[_Entry], what: str, make) -> tuple:
+        built = []
+        for entry in entries:
+            name = str(entry.key)[:-1].strip()
+            raw = self.text(entry.value) if entry.value is not None else ""
+            location = self.span(entry.key, entry.value or entry.key)
+            if "{{" in name:
+                self.error(self.loc(entry.key, 0, len(name)), f"a {what} name cannot hold {{{{...}}}}")
+                continue
+            if entry.value is None:
+                built.append(make(name, TextTemplate("", (), location), location))
+                continue
+            template = self.template(entry.value, raw)
+            if template is not None:
+                built.append(make(name, template, location))
+        return tuple(built)
+
+    def headers(self, children: list) -> _Raw:
+        entries = self._entries(children[1:], "header", HeaderEntry)
+        return _Raw("headers", children[0], entries)
+
+    def query(self, children: list) -> _Raw:
+        entries = self._entries(children[1:], "query", QueryEntry)
+        return _Raw("query", children[0], entries)
+
+    def template(self, token: Token, text: str, base: int = 0) -> TextTemplate | None:
+        try:
+            return text_template(text, self.locator(token, base))
+        except TemplateError as problem:
+            self.error(self.loc(token, base + problem.offset, 2), str(problem))
+            return None
+
+    # ------------------------------------------------------------ steps
+
+    def body_line(self, children: list) -> Token:
+        return children[0]
+
+    def body(self, children: list) -> _Raw:
+        keyword, lines = children[0], children[1:]
+        starts, parts, offset = [], [], 0
+        for token in lines:
+            starts.append(offset)
+            part = self.text(token)
+            parts.append(part)
+            offset += len(part) + 1
+        text = "\n".join(parts)
+
+        def locate(position: int, length: int) -> SourceLocation:
+            index = max(i for i, start in enumerate(starts) if start <= position) if starts else 0
+            return self.loc(lines[index], position - starts[index], length)
+
+        try:
+            node = json_template(text, locate)
+            node = replace(node, location=self.span(lines[0], lines[-1]))
+        except (TemplateError, JsonTextError) as problem:
+            self.error(locate(min(problem.offset, max(len(text) - 1, 0)), 1), f"body: {problem}")
+            node = None
+        return _Raw("body", keyword, node)
+
+    def when(self, children: list) -> Step | None:
+        keyword, rest, items = children[0], children[1], children[2:]
+        text = self.text(rest)
+        try:
+            method, path, path_offset = split_request(text)
+        except LineError as problem:
+            self.error(self.loc(rest, problem.offset, problem.length), str(problem))
+            return None
+        url = self.template(rest, path, path_offset)
+        found: dict[str, _Raw] = {}
+        for item in items:
+            if item.kind == "parameters":
+                self.error(self.loc(item.token), f"parameters: cannot go inside a step; {PARAMETERS_GO}")
+            elif item.kind in found:
+                first = found[item.kind].token.line - 1
+                self.error(self.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
+            else:
+                found[item.kind] = item
+        if url is None or any(item.node is None for item in found.values() if item.kind == "body"):
+            return None
+        return RequestStep(
+            method, url,
+            found["headers"].node if "headers" in found else (),
+            found["query"].node if "query" in found else (),
+            found["body"].node if "body" in found else None,
+            self.span(keyword, rest),
+        )
+
+    def then(self, children: list) -> Step | None:
+        keyword, rest = children
+        try:
+            step = parse_then(self.text(rest), self.locator(rest))
+        except LineError as problem:
+            self.error(self.loc(rest, problem.offset, problem.length), str(problem))
+            return None
+        return type(step)(step.text, step.assertion, self.span(keyword, rest))
+
+    def extract(self, children: list) -> Step | None:
+        keyword, rest = children
+        try:
+            return parse_extract(self.text(rest), self.locator(rest), self.span(keyword, rest))
+        except LineError as problem:
+            self.error(self.loc(rest, problem.offset, problem.length), str(problem))
+            return None
+
+    def include(self, children: list) -> Step:
+        keyword, rest = children
+        return IncludeStep(self.text(rest), self.span(keyword, rest))
+
+    # ------------------------------------------------------------ blocks of steps
+
+    def _steps(self, items: list, where: str) -> tuple[Step, ...]:
+        steps = []
+        for item in items:
+            if isinstance(item, _Raw):  # only parameters blocks reach here
+                self.error(self.loc(item.token), f"parameters: cannot go inside {where}; {PARAMETERS_GO}")
+            elif item is not None:
+                steps.append(item)
+        return tuple(steps)
+
+    def tags(self, children: list) -> _Raw:
+        return _Raw("tags", children[0], frozenset(str(tag)[1:] for tag in children))
+
+    def scenario(self, children: list) -> _Raw:
+        tags = children.pop(0).node if isinstance(children[0], _Raw) else frozenset()
+        keyword, name = children[0], children[1]
+        steps = self._steps(children[2:], "a scenario")
+        node = ScenarioNode(self.text(name), tags, steps, self.span(keyword, name))
+        return _Raw("scenario", keyword, node)
+
+    def background(self, children: list) -> _Raw:
+        keyword = children[0]
+        steps = self._steps(children[1:], "a background")
+        return _Raw("background", keyword, BackgroundNode(steps, self.loc(keyword)))
+
+    def fragment(self, children: list) -> _Raw:
+        keyword, name = children[0], children[1]
+        steps = self._steps(children[2:], "a fragment")
+        return _Raw("fragment", keyword, FragmentNode(self.text(name), steps, self.span(keyword, name)))
+
+    def description(self, children: list) -> _Raw:
+        return _Raw("description", children[0], self.text(children[1]))
+
+    # ------------------------------------------------------------ features and the file
+
+    def _once(self, seen: dict[str, _Raw], item: _Raw, level: str) -> bool:
+        if item.kind in seen:
+            first = seen[item.kind].token.line - 1
+            self.error(self.loc(item.token), f"{level} has at most one {item.kind}: block; the first is on line {first}")
+            return False
+        seen[item.kind] = item
+        return True
+
+    def feature(self, children: list) -> _Raw:
+        tags = children.pop(0).node if isinstance(children[0], _Raw) and children[0].kind == "tags" else frozenset()
+        keyword, name, items = children[0], children[1], children[2:]
+        seen: dict[str, _Raw] = {}
+        descriptions: list[str] = []
+        scenarios: list[ScenarioNode] = []
+        later = None  # the first item after which parameters: and description: are too late
+        for item in items:
+            if item.kind == "description":
+                if later is not None:
+                    self.error(self.loc(item.token), "description: goes directly after the feature: line")
+                descriptions.append(item.node)
+            elif item.kind == "parameters":
+                if later is not None:
+                    self.error(self.loc(item.token),
+                               f"a feature's parameters: must come directly after its feature: line "
+                               f"(and description:), before its {later}")
+                elif self._once(seen, item, "a feature"):
+                    pass
+            elif item.kind == "background":
+                if scenarios:
+                    self.error(self.loc(item.token), "a feature's background: comes before its first scenario:")
+                elif self._once(seen, item, "a feature"):
+                    pass
+                later = later or "background"
+            elif item.kind == "scenario":
+                scenarios.append(item.node)
+                later = later or "scenarios"
+            elif item.kind == "fragment":
+                self.error(self.loc(item.token), "fragments are defined at file level, not inside a feature")
+        node = FeatureNode(
+            self.text(name),
+            "\n".join(descriptions) or None,
+            seen["background"].node if "background" in seen else None,
+            tuple(scenarios),
+            tags,
+            seen["parameters"].node if "parameters" in seen else None,
+            self.span(keyword, name),
+        )
+        return _Raw("feature", keyword, node)
+
+    def start(self, children: list) -> ScenarioFileNode:
+        seen: dict[str, _Raw] = {}
+        items: list[FeatureNode | ScenarioNode] = []
+        fragments: dict[str, FragmentNode] = {}
+        first_other: _Raw | None = None  # parameters: must precede every other block
+        for item in children:
+            if item.kind == "parameters":
+                if first_other is not None:
+                    self.error(self.loc(item.token),
+                               f"file-level parameters: must come before the first {first_other.kind}: "
+                               f"(line {first_other.token.line - 1}); {PARAMETERS_GO}")
+                else:
+                    self._once(seen, item, "a file")
+                continue
+            first_other = first_other or item
+            if item.kind == "background":
+                standalone = next((i for i in items if isinstance(i, ScenarioNode)), None)
+                if standalone is not None:
+                    self.error(self.loc(item.token),
+                               f"the file's background: comes before its first scenario: (line {standalone.line})")
+                else:
+                    self._once(seen, item, "a file")
+            elif item.kind == "fragment":
+                if item.node.name in fragments:
+                    self.error(item.node.location, f"a second fragment named '{item.node.name}'; "
+                               f"the first is on line {fragments[item.node.name].line}")
+                else:
+                    fragments[item.node.name] = item.node
+            else:
+                items.append(item.node)
+        features = tuple(i for i in items if isinstance(i, FeatureNode))
+        node = ScenarioFileNode(
+            scenarios=tuple(i for i in items if isinstance(i, ScenarioNode)),
+            fragments=tuple(fragments.values()),
+            features=features,
+            parameters=seen["parameters"].node if "parameters" in seen else None,
+            background=seen["background"].node if "background" in seen else None,
+            items=tuple(items),
+            location=SourceLocation(self.filename, 1, 1, 1, 1),
+        )
+        self._check_includes(node, fragments)
+        return node
+
+    def _check_includes(self, file: ScenarioFileNode, fragments: dict[str, FragmentNode]) -> None:
+        blocks: list[tuple[Step, ...]] = [f.steps for f in fragments.values()]
+        if file.background:
+            blocks.append(file.background.steps)
+        for item in file.items:
+            if isinstance(item, FeatureNode):
+                if item.background:
+                    blocks.append(item.background.steps)
+                blocks.extend(s.steps for s in item.scenarios)
+            else:
+                blocks.append(item.steps)
+        for steps in blocks:
+            for step in steps:
+                if isinstance(step, IncludeStep) and step.fragment not in fragments:
+                    close = difflib.get_close_matches(step.fragment, list(fragments), n=1, cutoff=0.6)
+                    hint = f"; did you mean '{close[0]}'?" if close else (
+                        f"; fragments in this file: {', '.join(fragments)}" if fragments else
+                        "; this file defines no fragment:")
+                    self.error(step.location, f"include of unknown fragment '{step.fragment}'{hint}")
+        # A fragment that includes itself, directly or not, would never end.
+        for name, fragment in fragments.items():
+            path = self._cycle(name, fragments, [name])
+            if path:
+                self.error(fragment.location, "fragment includes itself: " + " → ".join(path))
+
+    def _cycle(self, name: str, fragments: dict[str, FragmentNode], path: list[str]) -> list[str] | None:
+        for step in fragments[name].steps:
+            if isinstance(step, IncludeStep) and step.fragment in fragments:
+                if step.fragment == path[0]:
+                    return path + [step.fragment]
+                if step.fragment not in path:
+                    found = self._cycle(step.fragment, fragments, path + [step.fragment])
+                    if found:
+                        return found
+        return None

@@ -1,0 +1,36 @@
+"""The project's own errors. Every problem with user input ends up as one of these, never as a
+traceback: a `Diagnostic` is one located line, `FILE:LINE:COLUMN: error: MESSAGE`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .nodes import SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    location: SourceLocation
+    message: str
+
+    def __str__(self) -> str:
+        loc = self.location
+        return f"{loc.file}:{loc.line}:{loc.column}: error: {self.message}"
+
+
+class ScenarioError(Exception):
+    """Base of every error the project reports to a user."""
+
+
+class InvalidFileError(ScenarioError):
+    """A file that does not parse or validate; holds every diagnostic found, in file order."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sorted(
+            diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column)
+        )
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+class UsageError(ScenarioError):
+    """A bad command line: a missing file, an invalid option value."""

@@ -1,0 +1,190 @@
+"""Reading `.scenario` text into a syntax tree: lark's LALR parser with an indentation post-lexer,
+the builder running inside the parse (no intermediate tree), syntax errors made readable."""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from .builder import Builder
+from .errors import Diagnostic, InvalidFileError, UsageError
+from .nodes import ScenarioFileNode, SourceLocation
+
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
+class IndentationProblem(Exception):
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types: list[str] = []
+    CLOSE_PAREN_types: list[str] = []
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+    def handle_NL(self, token: Token):
+        yield token
+        last = token.rsplit("\n", 1)[1]
+        indent_str = last[: len(last) - len(last.lstrip(" \t"))]
+        if "\t" in indent_str:
+            raise IndentationProblem(
+                "a tab in indentation; indent with spaces", token.end_line, indent_str.index("\t") + 1
+            )
+        indent = len(indent_str)
+        levels = self.indent_level
+        if indent > levels[-1]:
+            levels.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while indent < levels[-1]:
+            levels.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != levels[-1]:
+            raise IndentationProblem(
+                f"this line's indentation ({indent} spaces) matches no enclosing block "
+                f"(expected {levels[-1]} spaces)",
+                token.end_line, indent + 1,
+            )
+
+
+_builder = Builder()
+_lock = threading.Lock()  # the builder runs inside lark's parse and holds per-parse state
+_lark: Lark | None = None
+
+
+def _parser() -> Lark:
+    global _lark
+    if _lark is None:
+        _lark = Lark(
+            _GRAMMAR.read_text(encoding="utf-8"),
+            parser="lalr",
+            lexer="contextual",
+            postlex=_Indenter(),
+            transformer=_builder,
+            maybe_placeholders=False,
+            cache=True,  # the LALR tables come from a cache file: start-up stays small
+        )
+    return _lark
+
+
+def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
+    """Parse and validate text; raises InvalidFileError holding every diagnostic found."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # A leading line break lets a comment stand on line 1; lines are shifted back when located.
+    source = "\n" + text.rstrip() + "\n"
+    with _lock:
+        _builder.begin(filename)
+        try:
+            tree = _parser().parse(source)
+        except UnexpectedInput as error:
+            _builder.diagnostics.append(_syntax_diagnostic(error, filename, source))
+            tree = None
+        except IndentationProblem as problem:
+            location = SourceLocation(filename, problem.line - 1, problem.column, problem.line - 1, problem.column + 1)
+            _builder.diagnostics.append(Diagnostic(location, str(problem)))
+            tree = None
+        except RecursionError:
+            _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
+            tree = None
+        diagnostics = _builder.end()
+    if diagnostics:
+        raise InvalidFileError(diagnostics)
+    assert isinstance(tree, ScenarioFileNode)
+    return tree
+
+
+def load_file(path: str | Path) -> ScenarioFileNode:
+    """Read and parse a file. Unreadable files are a UsageError, bad content an InvalidFileError."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise UsageError(f"{name}: cannot read: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise InvalidFileError([Diagnostic(
+            SourceLocation(name, line, column, line, column + 1), "the file is not UTF-8 text"
+        )]) from None
+    return parse_text(text, name)
+
+
+# ---------------------------------------------------------------- syntax errors
+
+_KEYWORDS = {
+    "FEATURE": "feature:", "DESCRIPTION": "description:", "SCENARIO": "scenario:",
+    "BACKGROUND": "background:", "FRAGMENT": "fragment:", "PARAMETERS": "parameters:",
+    "WHEN": "when:", "HEADERS": "headers:", "QUERY": "query:", "BODY": "body:",
+    "THEN": "then:", "EXTRACT": "extract:", "INCLUDE": "include:",
+}
+_OTHERS = {"TAG": "@tag", "KEY": "a 'name: value' line", "REST": "a value"}
+
+
+def _expected(names: set[str]) -> list[str]:
+    keywords = [k for name, k in _KEYWORDS.items() if name in names]
+    others = [text for name, text in _OTHERS.items() if name in names]
+    return keywords + others
+
+
+def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Diagnostic:
+    line = max(getattr(error, "line", 1) or 1, 1)
+    column = max(getattr(error, "column", 1) or 1, 1)
+    message = "syntax error"
+    if isinstance(error, UnexpectedCharacters):
+        text_line = source.splitlines()[line - 1] if line - 1 < len(source.splitlines()) else ""
+        got = text_line[column - 1:].strip()
+        expected = _expected(set(error.allowed or ()))
+        word = got.split()[0] if got.split() else got
+        message = f"unexpected '{_clip(got)}'"
+        guess = difflib.get_close_matches(word.lower().rstrip(":") + ":", [k for k in _KEYWORDS.values()], n=1, cutoff=0.7)
+        if guess and guess[0] in expected:
+            message += f"; did you mean '{guess[0]}'?"
+        elif expected:
+            message += f"; expected {_alternatives(expected)}"
+    elif isinstance(error, (UnexpectedToken, UnexpectedEOF)):
+        token = getattr(error, "token", None)
+        kind = getattr(token, "type", "$END")
+        expected = _expected(set(getattr(error, "expected", ()) or ()))
+        if kind == "_INDENT":
+            line, column = token.end_line, len(str(token)) + 1
+            message = "unexpected indentation"
+            if expected:
+                message += f"; expected {_alternatives(expected)} at the previous level"
+        elif kind in ("_NL", "_DEDENT", "$END") and "REST" in (getattr(error, "expected", ()) or ()):
+            message = "this keyword needs a value on the same line"
+        elif kind in ("_NL", "_DEDENT", "$END"):
+            message = "unexpected end of block"
+            if expected:
+                message += f"; expected {_alternatives(expected)}"
+            if "_INDENT" in (getattr(error, "expected", ()) or ()):
+                message = "expected an indented block below this line"
+        else:
+            got = _KEYWORDS.get(kind, str(token))
+            message = f"'{_clip(got)}' is not allowed here"
+            if expected:
+                message += f"; expected {_alternatives(expected)}"
+    location = SourceLocation(filename, max(line - 1, 1), column, max(line - 1, 1), column + 1)
+    return Diagnostic(location, message)
+
+
+def _alternatives(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,194 @@
+"""Effective parameters, most specific first (semantics.md §2): command line, the feature's block,
+the file's block, the OpenAPI description (baseUrl only), the built-in default. Every value keeps
+its provenance and the values it overrides."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from . import parameters as params
+from .errors import Diagnostic, UsageError
+from .nodes import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode
+from .openapi import OpenApiError, base_url_from
+
+COMMAND_LINE, FEATURE, FILE, OPENAPI, DEFAULT = "command-line", "feature", "file", "openapi", "default"
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One level's value for one key."""
+
+    value: Any
+    source: str
+    line: int | None = None
+    feature: str | None = None
+    detail: str | None = None  # for OpenAPI: the description's path
+
+    def describe(self) -> str:
+        if self.source == FEATURE:
+            return f"feature '{self.feature}' line {self.line}"
+        if self.source == FILE:
+            return f"file line {self.line}"
+        if self.source == OPENAPI:
+            return f"OpenAPI {Path(self.detail).name}" if self.detail else "OpenAPI"
+        if self.source == COMMAND_LINE:
+            return "command line"
+        return "default"
+
+    def short(self) -> str:
+        return {FEATURE: f"feature '{self.feature}'", COMMAND_LINE: "command line",
+                OPENAPI: "OpenAPI"}.get(self.source, self.source)
+
+
+@dataclass(frozen=True, slots=True)
+class EffectiveValue:
+    key: str
+    winner: Setting
+    overridden: tuple[Setting, ...]  # lower levels that also set the key, most specific first
+
+    @property
+    def value(self) -> Any:
+        return self.winner.value
+
+    @property
+    def source(self) -> str:
+        return self.winner.source
+
+    @property
+    def line(self) -> int | None:
+        return self.winner.line
+
+
+@dataclass(frozen=True)
+class EffectiveParameters(Mapping[str, EffectiveValue]):
+    values: dict[str, EffectiveValue]
+    feature: str | None = None  # the feature these were resolved for, if any
+
+    def __getitem__(self, key: str) -> EffectiveValue:
+        return self.values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def timeout(self) -> int:
+        return self.values[params.TIMEOUT].value
+
+    @property
+    def base_url(self) -> str | None:
+        return self.values[params.BASE_URL].value
+
+    @property
+    def share(self) -> bool:
+        return self.values[params.SHARE].value
+
+    def to_json(self) -> dict[str, dict[str, Any]]:
+        return {key: {"value": v.value, "source": v.source, "line": v.line} for key, v in self.values.items()}
+
+
+@dataclass(frozen=True)
+class RunOverrides:
+    """Settings from the command line; they apply to the whole run."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_cli(cls, param: list[str] | None = None, base_url: str | None = None,
+                 openapi: str | None = None) -> "RunOverrides":
+        values: dict[str, Any] = {}
+        for item in param or ():
+            key, sep, raw = item.partition("=")
+            key = key.strip()
+            if not sep:
+                raise UsageError(f"--param {item}: expected KEY=VALUE, e.g. --param timeout=10")
+            if key not in params.SPECS:
+                raise UsageError(f"--param {item}: {params.unknown_key_message(key)}")
+            try:
+                values[key] = params.parse_value(key, raw.strip())
+            except params.ParameterValueError as problem:
+                raise UsageError(f"--param {item}: {problem}") from None
+        for key, raw, option in ((params.BASE_URL, base_url, "--base-url"), (params.OPENAPI, openapi, "--openapi")):
+            if raw is not None:
+                try:
+                    values[key] = params.parse_value(key, raw)
+                except params.ParameterValueError as problem:
+                    raise UsageError(f"{option} {raw}: {problem}") from None
+        if params.OPENAPI in values:
+            values[params.OPENAPI] = os.path.abspath(values[params.OPENAPI])
+        return cls(values)
+
+
+def _block_setting(block: ParametersNode | None, key: str, source: str, feature: str | None) -> Setting | None:
+    entry = block.get(key) if block is not None else None
+    if entry is None:
+        return None
+    return Setting(entry.value, source, entry.line, feature)
+
+
+def resolve_parameters(
+    file: ScenarioFileNode,
+    feature: FeatureNode | None = None,
+    overrides: RunOverrides | None = None,
+) -> EffectiveParameters:
+    """The effective parameters of the file node (feature=None) or of a feature's scenarios.
+    Raises OpenApiError when a named OpenAPI description cannot be read."""
+    overrides = overrides or RunOverrides()
+    base = Path(file.path).parent
+    values: dict[str, EffectiveValue] = {}
+    for key, spec in params.SPECS.items():
+        levels: list[Setting | None] = [
+            Setting(overrides.values[key], COMMAND_LINE) if key in overrides.values else None,
+            _block_setting(feature.parameters, key, FEATURE, feature.name) if feature else None,
+            _block_setting(file.parameters, key, FILE, None),
+        ]
+        if key == params.BASE_URL:
+            openapi = values[params.OPENAPI].winner if params.OPENAPI in values else None
+            if openapi is not None and openapi.value is not None:
+                path = openapi.value if openapi.source == COMMAND_LINE else str(base / openapi.value)
+                url = base_url_from(path)
+                levels.append(Setting(url, OPENAPI, None, None, path) if url else None)
+        levels.append(Setting(spec.default, DEFAULT))
+        found = [s for s in levels if s is not None]
+        values[key] = EffectiveValue(key, found[0], tuple(found[1:]))
+    # `openapi` is resolved before `baseUrl` above; present them in the declared order.
+    ordered = {key: values[key] for key in params.SPECS}
+    return EffectiveParameters(ordered, feature.name if feature else None)
+
+
+def parameters_for(file: ScenarioFileNode, node: Any, overrides: RunOverrides | None = None) -> EffectiveParameters:
+    """Effective parameters of any node: a feature and its scenarios get the feature's, the rest the file's."""
+    feature = node if isinstance(node, FeatureNode) else feature_of(file, node)
+    return resolve_parameters(file, feature, overrides)
+
+
+def feature_of(file: ScenarioFileNode, node: Any) -> FeatureNode | None:
+    if isinstance(node, ScenarioNode):
+        for feature in file.features:
+            if any(s is node for s in feature.scenarios):
+                return feature
+    return None
+
+
+def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None) -> list[Diagnostic]:
+    """Problems only resolution finds: an OpenAPI description that cannot be read."""
+    problems: list[Diagnostic] = []
+    for block in [file.parameters] + [f.parameters for f in file.features]:
+        entry = block.get(params.OPENAPI) if block else None
+        if entry is None:
+            continue
+        try:
+            base_url_from(str(Path(file.path).parent / entry.value))
+        except OpenApiError as error:
+            problems.append(Diagnostic(entry.location, str(error)))
+    if overrides and params.OPENAPI in overrides.values:
+        try:
+            base_url_from(overrides.values[params.OPENAPI])
+        except OpenApiError as error:
+            raise UsageError(f"--openapi: {error}") from None
+    return problems

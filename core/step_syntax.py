@@ -1,0 +1,218 @@
+"""The contents of step lines: `when:` requests, `then:` assertions, `extract:` targets.
+
+Each function takes the text after the keyword and a `locate(offset, length)` that maps a
+place in that text to the file, and raises `LineError` pointing at the offending part.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from typing import Any
+
+from .nodes import (
+    AssertStep, Assertion, BodyAssertion, ExtractStep, HeaderAssertion, JsonPathAssertion,
+    JsonTemplate, SourceLocation, StatusAssertion, TimeAssertion,
+)
+from .templates import NAME, JsonTextError, Locate, TemplateError, json_template
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+
+
+class LineError(ValueError):
+    def __init__(self, message: str, offset: int = 0, length: int = 1):
+        super().__init__(message)
+        self.offset = offset
+        self.length = max(length, 1)
+
+
+# ---------------------------------------------------------------- when:
+
+_REQUEST = re.compile(r"(\S+)(\s+)(\S.*)?")
+
+
+def split_request(text: str) -> tuple[str, str, int]:
+    """`POST /pets` -> ("POST", "/pets", offset of the path)."""
+    match = _REQUEST.fullmatch(text)
+    method = match.group(1) if match else text
+    if method not in METHODS:
+        hint = ""
+        close = difflib.get_close_matches(method.upper(), METHODS, n=1, cutoff=0.5)
+        if method.upper() in METHODS:
+            hint = f"; methods are upper case: {method.upper()}"
+        elif close:
+            hint = f"; did you mean {close[0]}?"
+        else:
+            hint = f"; use one of {', '.join(METHODS)}"
+        raise LineError(f"unknown HTTP method '{method}'{hint}", 0, len(method))
+    if not match or not match.group(3):
+        raise LineError(f"'{method}' needs a path, e.g. when: {method} /pets", 0, len(text))
+    return method, match.group(3), match.start(3)
+
+
+# ---------------------------------------------------------------- JSON paths
+
+
+class JsonPathError(ValueError):
+    pass
+
+
+@lru_cache(maxsize=4096)
+def compile_json_path(path: str) -> Any:
+    """Compile once per distinct path (jsonpath-ng's `ext` dialect: filters, arithmetic, len)."""
+    if not path.startswith("$"):
+        raise JsonPathError(f"a JSON path starts with $ (e.g. $.id), got '{path}'")
+    from jsonpath_ng.ext import parse  # imported lazily: it is the slowest import of a check
+
+    try:
+        return parse(path)
+    except Exception as error:  # jsonpath-ng raises bare Exception subclasses of several kinds
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise JsonPathError(f"invalid JSON path '{path}': {detail}") from None
+
+
+# ---------------------------------------------------------------- then:
+
+# Longest first, so `not contains` wins over `contains` and `<=` over `<`.
+_OPERATORS = ("not contains", "not exists", "contains", "matches", "exists", "==", "!=", "<=", ">=", "<", ">")
+_NO_OPERAND = ("exists", "not exists")
+_STATUS = re.compile(r"status(\s+)(\S+)\s*")
+_TIME = re.compile(r"time(\s+)(<=|<|>=|>)(\s*)([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
+_HEADER_NAME = re.compile(r"header(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
+
+
+def _find_operator(text: str, start: int) -> tuple[str, int] | None:
+    """The first operator at bracket depth 0 outside quotes, standing between spaces."""
+    depth = 0
+    quote = ""
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif depth <= 0 and ch in " \t":
+            rest = text[i:].lstrip()
+            offset = len(text) - len(rest)
+            for op in _OPERATORS:
+                if rest.startswith(op):
+                    after = rest[len(op):]
+                    if not after or after[0] in " \t" or op in ("==", "!=", "<=", ">=", "<", ">"):
+                        return op, offset
+        i += 1
+    return None
+
+
+def _expected(text: str, offset: int, operator: str, locate: Locate) -> JsonTemplate | None:
+    operand = text[offset:].strip()
+    start = offset + (len(text[offset:]) - len(text[offset:].lstrip()))
+    if operator in _NO_OPERAND:
+        if operand:
+            raise LineError(f"'{operator}' takes no value, found '{operand}'", start, len(operand))
+        return None
+    if not operand:
+        raise LineError(f"'{operator}' needs a value: a JSON literal or {{{{NAME}}}}", len(text), 1)
+    try:
+        return json_template(operand, lambda o, n: locate(start + o, n))
+    except TemplateError as error:
+        raise LineError(str(error), start + error.offset) from None
+    except JsonTextError:
+        hint = f' (strings need double quotes: "{operand}")' if operand[0] not in "\"[{" else ""
+        raise LineError(
+            f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{operand}'{hint}",
+            start, len(operand),
+        ) from None
+
+
+def parse_assertion(text: str, locate: Locate) -> Assertion:
+    location = locate(0, len(text))
+    match = _STATUS.fullmatch(text)
+    if text.startswith("status") and (match or text == "status"):
+        value = match.group(2) if match else ""
+        if re.fullmatch(r"[1-5][0-9][0-9]", value):
+            return StatusAssertion(int(value), None, location)
+        if re.fullmatch(r"[1-5]xx", value):
+            return StatusAssertion(None, int(value[0]), location)
+        raise LineError(
+            f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",
+            match.start(2) if match else 0, len(value) or len(text),
+        )
+    if text.startswith("time"):
+        match = _TIME.fullmatch(text)
+        if not match:
+            raise LineError("a time assertion reads like: time < 500ms (or 2s); operators < <= > >=", 0, len(text))
+        amount = float(match.group(4)) * (1000 if match.group(5) == "s" else 1)
+        return TimeAssertion(match.group(2), amount, location)
+    if text.startswith("header"):
+        match = _HEADER_NAME.match(text)
+        if not match:
+            raise LineError("a header assertion reads like: header Content-Type contains \"json\"", 0, len(text))
+        found = _find_operator(text, match.end())
+        if not found or text[match.end():found[1]].strip():
+            raise LineError(f"expected an operator after 'header {match.group(2)}': "
+                            + ", ".join(_OPERATORS), match.end(), len(text) - match.end())
+        op, offset = found
+        return HeaderAssertion(match.group(2), op, _expected(text, offset + len(op), op, locate), location)
+    if text.startswith("body"):
+        found = _find_operator(text, 4)
+        if not found or found[0] in _NO_OPERAND or text[4:found[1]].strip():
+            raise LineError("a body assertion reads like: body contains \"text\" (or matches, ==, !=)", 0, len(text))
+        op, offset = found
+        return BodyAssertion(op, _expected(text, offset + len(op), op, locate), location)
+    if text.startswith("$"):
+        found = _find_operator(text, 0)
+        if not found:
+            raise LineError("expected an operator after the JSON path: " + ", ".join(_OPERATORS),
+                            len(text), 1)
+        op, offset = found
+        path = text[:offset].strip()
+        try:
+            compiled = compile_json_path(path)
+        except JsonPathError as error:
+            raise LineError(str(error), 0, len(path)) from None
+        return JsonPathAssertion(path, compiled, op, _expected(text, offset + len(op), op, locate), location)
+    word = text.split()[0] if text.split() else text
+    raise LineError(
+        f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body or time",
+        0, len(word),
+    )
+
+
+def parse_then(text: str, locate: Locate) -> AssertStep:
+    return AssertStep(text, parse_assertion(text, locate), locate(0, len(text)))
+
+
+# ---------------------------------------------------------------- extract:
+
+_EXTRACT = re.compile(r"(\S+)(\s+from\s+)(.+)")
+
+
+def parse_extract(text: str, locate: Locate, location: SourceLocation) -> ExtractStep:
+    match = _EXTRACT.fullmatch(text)
+    if not match:
+        raise LineError("extract reads like: extract: petId from $.id (or from header Location)", 0, len(text))
+    name, source = match.group(1), match.group(3).strip()
+    if not NAME.fullmatch(name):
+        raise LineError(f"'{name}' is not a variable name: letters, digits and _, not starting with a digit",
+                        0, len(name))
+    start = match.start(3)
+    if source.startswith("header"):
+        header = source[len("header"):].strip()
+        if not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", header):
+            raise LineError("extract from a header reads like: extract: loc from header Location",
+                            start, len(source))
+        return ExtractStep(name, "header", header, None, location)
+    try:
+        compiled = compile_json_path(source)
+    except JsonPathError as error:
+        raise LineError(str(error), start, len(source)) from None
+    return ExtractStep(name, "body", source, compiled, location)
