@@ -46,13 +46,14 @@ class _Indenter(Indenter):
             levels.append(indent)
             yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
             return
+        outer = " or ".join(str(level) for level in levels)
         while indent < levels[-1]:
             levels.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
         if indent != levels[-1]:
             raise IndentationProblem(
                 f"this line's indentation ({indent} spaces) matches no enclosing block "
-                f"(expected {levels[-1]} spaces)",
+                f"(expected {outer} spaces)",
                 token.end_line, indent + 1,
             )
 
@@ -149,11 +150,10 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
         text_line = source.splitlines()[line - 1] if line - 1 < len(source.splitlines()) else ""
         got = text_line[column - 1:].strip()
         expected = _expected(set(error.allowed or ()))
-        word = got.split()[0] if got.split() else got
         message = f"unexpected '{_clip(got)}'"
-        guess = difflib.get_close_matches(word.lower().rstrip(":") + ":", [k for k in _KEYWORDS.values()], n=1, cutoff=0.7)
-        if guess and guess[0] in expected:
-            message += f"; did you mean '{guess[0]}'?"
+        guess = _guess(got, expected)
+        if guess:
+            message += f"; did you mean '{guess}'?"
         elif expected:
             message += f"; expected {_alternatives(expected)}"
     elif isinstance(error, (UnexpectedToken, UnexpectedEOF)):
@@ -166,7 +166,10 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
             if expected:
                 message += f"; expected {_alternatives(expected)} at the previous level"
         elif kind in ("_NL", "_DEDENT", "$END") and "REST" in (getattr(error, "expected", ()) or ()):
-            message = "this keyword needs a value on the same line"
+            lines = source.splitlines()
+            before = lines[line - 1][: column - 1].split() if line - 1 < len(lines) else []
+            keyword = before[-1] if before else "this keyword"
+            message = f"'{keyword}' needs a value on the same line"
         elif kind in ("_NL", "_DEDENT", "$END"):
             message = "unexpected end of block"
             if expected:
@@ -174,12 +177,25 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
             if "_INDENT" in (getattr(error, "expected", ()) or ()):
                 message = "expected an indented block below this line"
         else:
-            got = _KEYWORDS.get(kind, str(token))
+            got = _KEYWORDS.get(kind, str(token)).strip()
             message = f"'{_clip(got)}' is not allowed here"
-            if expected:
+            guess = _guess(got, expected)
+            if guess:
+                message += f"; did you mean '{guess}'?"
+            elif expected:
                 message += f"; expected {_alternatives(expected)}"
     location = SourceLocation(filename, max(line - 1, 1), column, max(line - 1, 1), column + 1)
     return Diagnostic(location, message)
+
+
+def _guess(text: str, expected: list[str]) -> str | None:
+    """A keyword the line probably meant: `When:` for `when:`, `scenario x` for `scenario:`."""
+    words = text.split()
+    if not words or words[0] in expected:
+        return None
+    word = words[0].lower().rstrip(":") + ":"
+    guess = difflib.get_close_matches(word, expected, n=1, cutoff=0.7)
+    return guess[0] if guess else None
 
 
 def _alternatives(options: list[str]) -> str:

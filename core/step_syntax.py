@@ -171,6 +171,10 @@ def parse_assertion(text: str, locate: Locate) -> Assertion:
     if text.startswith("$"):
         found = _find_operator(text, 0)
         if not found:
+            try:
+                compile_json_path(text.split()[0] if text.split() else text)
+            except JsonPathError as error:
+                raise LineError(str(error), 0, len(text)) from None
             raise LineError("expected an operator after the JSON path: " + ", ".join(_OPERATORS),
                             len(text), 1)
         op, offset = found

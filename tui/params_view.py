@@ -1,0 +1,71 @@
+"""`scenario-tui params` as a readable tree: each node's values and where each came from."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+from scenario_core.params_report import ParameterNode
+from scenario_core.resolution import EffectiveValue
+
+
+def format_value(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def provenance_text(effective: EffectiveValue) -> str:
+    """`feature 'Pets' (line 7) · file 30 · default 30`."""
+    winner = effective.winner
+    where = winner.short() + (f" (line {winner.line})" if winner.line else "")
+    if winner.source == "openapi" and winner.detail:
+        where += f" {winner.detail}"
+    lower = [f"{s.short()} {format_value(s.value)}" for s in effective.overridden]
+    return " · ".join([where] + lower)
+
+
+def parameter_lines(node: ParameterNode) -> list[Text]:
+    width = max(len(key) for key in node.parameters)
+    lines = []
+    for key, effective in node.parameters.items():
+        line = Text()
+        line.append(key.ljust(width), "bold")
+        line.append("  ")
+        line.append(format_value(effective.value), "cyan")
+        line.append("  ← ", "dim")
+        line.append(provenance_text(effective), "dim")
+        lines.append(line)
+    return lines
+
+
+def _label(node: ParameterNode) -> Text:
+    label = Text()
+    label.append(node.kind, "magenta")
+    label.append(" ")
+    label.append(node.name if node.kind == "file" else f"'{node.name}'", "bold")
+    if node.kind != "file":
+        label.append(f" (line {node.line})", "dim")
+    label.append(f" — {node.sharing}", "green" if node.store else "yellow")
+    return label
+
+
+def print_parameter_tree(nodes: Sequence[ParameterNode], console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    root = Tree(_label(nodes[0]))
+    for line in parameter_lines(nodes[0]):
+        root.add(line)
+    feature_branch = None
+    for node in nodes[1:]:
+        parent = feature_branch if node.kind == "scenario" and node.feature is not None else root
+        branch = parent.add(_label(node))
+        for line in parameter_lines(node):
+            branch.add(line)
+        if node.kind == "feature":
+            feature_branch = branch
+    console.print(root)
