@@ -368,9 +368,11 @@ class Builder(Transformer):
                         "; this file defines no fragment:")
                     self.error(step.location, f"include of unknown fragment '{step.fragment}'{hint}")
         # A fragment that includes itself, directly or not, would never end.
+        in_cycle: set[str] = set()
         for name, fragment in fragments.items():
-            path = self._cycle(name, fragments, [name])
+            path = None if name in in_cycle else self._cycle(name, fragments, [name])
             if path:
+                in_cycle.update(path)
                 self.error(fragment.location, "fragment includes itself: " + " → ".join(path))
 
     def _cycle(self, name: str, fragments: dict[str, FragmentNode], path: list[str]) -> list[str] | None:
