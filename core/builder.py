@@ -365,7 +365,7 @@ class Builder(Transformer):
                     close = difflib.get_close_matches(step.fragment, list(fragments), n=1, cutoff=0.6)
                     hint = f"; did you mean '{close[0]}'?" if close else (
                         f"; fragments in this file: {', '.join(fragments)}" if fragments else
-                        "; this file defines no fragment:")
+                        "; this file defines no fragments")
                     self.error(step.location, f"include of unknown fragment '{step.fragment}'{hint}")
         # A fragment that includes itself, directly or not, would never end.
         in_cycle: set[str] = set()

@@ -141,7 +141,9 @@ def resolve_parameters(
     overrides = overrides or RunOverrides()
     base = Path(file.path).parent
     values: dict[str, EffectiveValue] = {}
-    for key, spec in params.SPECS.items():
+    # `openapi` first: the baseUrl of its description is one of baseUrl's levels.
+    for key in sorted(params.SPECS, key=lambda k: k != params.OPENAPI):
+        spec = params.SPECS[key]
         levels: list[Setting | None] = [
             Setting(overrides.values[key], COMMAND_LINE) if key in overrides.values else None,
             _block_setting(feature.parameters, key, FEATURE, feature.name) if feature else None,
@@ -156,7 +158,6 @@ def resolve_parameters(
         levels.append(Setting(spec.default, DEFAULT))
         found = [s for s in levels if s is not None]
         values[key] = EffectiveValue(key, found[0], tuple(found[1:]))
-    # `openapi` is resolved before `baseUrl` above; present them in the declared order.
     ordered = {key: values[key] for key in params.SPECS}
     return EffectiveParameters(ordered, feature.name if feature else None)
 

@@ -219,7 +219,7 @@ def test_all_errors_of_a_file_are_reported_in_file_order():
      "t.scenario:2:12: error: '1x' is not a variable name: letters, digits and _, not starting with a digit"),
     ("scenario: s\n  extract: id $.id\n",
      "t.scenario:2:12: error: extract reads like: extract: petId from $.id (or from header Location)"),
-    ("scenario: s\n  include: nope\n", "t.scenario:2:3: error: include of unknown fragment 'nope'; this file defines no fragment:"),
+    ("scenario: s\n  include: nope\n", "t.scenario:2:3: error: include of unknown fragment 'nope'; this file defines no fragments"),
     ("fragment: login\n  when: GET /a\nscenario: s\n  include: logn\n",
      "t.scenario:4:3: error: include of unknown fragment 'logn'; did you mean 'login'?"),
     ("scenario: s\n  when: GET /a/{{1x}}\n",
