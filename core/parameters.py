@@ -55,7 +55,11 @@ def _seconds(key: str, raw: str) -> int:
 def _url(key: str, raw: str) -> str:
     value = _unquote(raw)
     value = raw if value is None else value
-    parts = urlsplit(value) if " " not in value else None
+    try:
+        parts = urlsplit(value) if " " not in value else None
+        parts and parts.port  # an out-of-range or non-numeric port raises here
+    except ValueError:  # e.g. an unbalanced '[' reads as a broken IPv6 host
+        parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
         raise ParameterValueError(
             f"{key} must be an absolute http:// or https:// URL, got {_shown(raw)}"
