@@ -1,0 +1,112 @@
+"""`check` and `params` through a real process: exit codes and output shapes (cli.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", *args]
+    env = {**os.environ, "COLUMNS": "200"}  # rich wraps long tree lines at the terminal width
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60, env=env)
+
+
+def test_check_valid_files_exit_0():
+    result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "scopes.scenario"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "pets.scenario: ok (3 features, 7 scenarios, 2 fragments)" in result.stdout
+
+
+def test_check_invalid_file_exit_2_with_one_located_line_per_error_in_file_order(tmp_path):
+    shutil.copy(EXAMPLES / "mistakes.scenario", tmp_path)
+    result = cli("check", "mistakes.scenario", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == ("mistakes.scenario:3:3: error: unknown parameter 'shareVariables'; "
+                        "did you mean 'shareVariablesAcrossScenarios'?")
+    assert len(lines) == 7
+    positions = [tuple(int(n) for n in line.split(":")[1:3]) for line in lines]
+    assert positions == sorted(positions)
+    assert all(": error: " in line for line in lines)
+    assert "Traceback" not in result.stderr
+
+
+def test_check_reports_every_file_and_fails_if_any_is_invalid(tmp_path):
+    result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "mistakes.scenario"))
+    assert result.returncode == 2 and "pets.scenario: ok" in result.stdout
+
+
+def test_usage_errors_are_one_line_exit_2(tmp_path):
+    for args in (("check",), ("check", str(tmp_path / "missing.scenario")), ("params",),
+                 ("params", str(EXAMPLES / "pets.scenario"), "--param", "timeout=0"),
+                 ("params", str(EXAMPLES / "pets.scenario"), "--bogus"), ("run",),
+                 ("nope.scenario",)):
+        result = cli(*args)
+        assert result.returncode == 2, args
+        assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+def test_empty_file_is_valid(tmp_path):
+    (tmp_path / "empty.scenario").write_text("# nothing yet\n")
+    assert cli("check", str(tmp_path / "empty.scenario")).returncode == 0
+
+
+def test_params_json_shape(tmp_path):
+    result = cli("params", str(EXAMPLES / "pets.scenario"), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["file"] == str(EXAMPLES / "pets.scenario")
+    nodes = data["nodes"]
+    assert nodes[0] == {
+        "kind": "file", "name": "pets.scenario", "line": 1, "feature": None,
+        "parameters": {
+            "shareVariablesAcrossScenarios": {"value": True, "source": "file", "line": 6},
+            "timeout": {"value": 30, "source": "file", "line": 7},
+            "baseUrl": {"value": "http://127.0.0.1:8000", "source": "file", "line": 8},
+            "openapi": {"value": None, "source": "default", "line": None},
+        },
+    }
+    assert [(n["kind"], n["name"], n["feature"]) for n in nodes[1:]] == [
+        ("scenario", "the API is up", None),
+        ("feature", "Pets", "Pets"), ("scenario", "create a pet", "Pets"), ("scenario", "read the pet", "Pets"),
+        ("scenario", "rename the pet", "Pets"),
+        ("feature", "Inventory", "Inventory"), ("scenario", "list pets", "Inventory"),
+        ("feature", "Audit", "Audit"), ("scenario", "an unknown pet is not found", "Audit"),
+        ("scenario", "the file store still has the inventory", None),
+    ]
+    pets = nodes[2]["parameters"]
+    assert pets["timeout"] == {"value": 10, "source": "feature", "line": 37}
+    assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
+    assert all(set(n["parameters"]) == {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi"} for n in nodes)
+
+
+def test_params_command_line_overrides_have_command_line_provenance():
+    result = cli("params", str(EXAMPLES / "pets.scenario"), "--json", "--param", "timeout=3",
+                 "--base-url", "http://127.0.0.1:9")
+    nodes = json.loads(result.stdout)["nodes"]
+    assert all(n["parameters"]["timeout"] == {"value": 3, "source": "command-line", "line": None} for n in nodes)
+    assert all(n["parameters"]["baseUrl"]["source"] == "command-line" for n in nodes)
+
+
+def test_params_text_shows_values_and_where_they_came_from():
+    result = cli("params", str(EXAMPLES / "pets.scenario"))
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    assert "feature 'Pets' (line 33) — shares with feature 'Pets'" in text
+    assert "timeout 10 ← feature 'Pets' (line 37) · file 30 · default 30" in text
+    assert "feature 'Audit' (line 86) — isolated" in text
+    assert "feature 'Inventory' (line 74) — shares file-wide" in text
+
+
+def test_params_invalid_file_exit_2():
+    result = cli("params", str(EXAMPLES / "mistakes.scenario"))
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 7
