@@ -1,0 +1,434 @@
+"""Run reports, built by consuming the executor's events (nothing is re-run or re-decided here):
+the JSON report of cli.md and a JUnit XML report for CI servers (Jenkins, GitLab).
+
+A RunRecorder is fed every event as it comes; at the end (or when the run was interrupted)
+`json_report` / `junit_report` render what it recorded, masked by a Masker, and
+`write_json_report` / `write_junit_report` write it atomically.
+
+Decisions:
+- Scenarios appear in the order their ScenarioFinished came, which is source order; on an
+  interrupted run, scenarios not reached are absent (the events say nothing about them), and
+  every file given is still listed.
+- The summary counts the recorded ScenarioFinished statuses, so it always matches the listing.
+- Masking is applied when rendering, not when recording: by then the Masker knows every secret of
+  the run, including one extracted after a message that mentioned it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import events as ev
+from .masking import Masker
+
+BODY_LINES = 5  # lines of a response body in a failure summary
+BODY_CHARS = 300
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One request and, when it came, its response."""
+
+    index: int  # the plan index of the step that sent it
+    method: str
+    url: str
+    request_headers: tuple[tuple[str, str], ...]
+    request_body: str | None
+    status: int | None = None
+    reason: str = ""
+    response_headers: tuple[tuple[str, str], ...] = ()
+    body: str | None = None
+    elapsed: float | None = None
+
+
+@dataclass(slots=True)
+class StepRecord:
+    line: int
+    keyword: str
+    text: str
+    status: str
+    message: str | None
+    phase: str
+    elapsed: float
+    via: tuple[int, ...] = ()  # lines of the include: steps it came through
+
+
+@dataclass(slots=True)
+class ScenarioRecord:
+    path: str
+    name: str
+    feature: str | None
+    line: int
+    status: str = ev.SKIPPED
+    message: str | None = None
+    elapsed: float = 0.0
+    steps: list[StepRecord] = field(default_factory=list)
+    variables: dict[str, Any] = field(default_factory=dict)
+    failed_step: StepRecord | None = None
+    exchange: Exchange | None = None  # the request/response the failure is about, if any
+    finished: bool = False
+
+
+@dataclass(slots=True)
+class FileRecord:
+    path: str
+    scenarios: list[ScenarioRecord] = field(default_factory=list)
+
+
+def step_text(step: Any) -> str:
+    return getattr(step, "text", "") or ""
+
+
+def exchange_summary(exchange: Exchange, masker: Masker, lines: int = BODY_LINES) -> list[str]:
+    """`GET http://h/pets/1 → 404 Not Found (3 ms)` and the body's first lines, masked."""
+    head = f"{exchange.method} {masker.text(exchange.url)} → "
+    if exchange.status is None:
+        return [head + "no response"]
+    head += f"{exchange.status} {exchange.reason}".rstrip()
+    if exchange.elapsed is not None:
+        head += f" ({exchange.elapsed * 1000:.0f} ms)"
+    out = [head]
+    body = (exchange.body or "").strip()
+    if body:
+        cut = body[:BODY_CHARS]
+        body_lines = cut.splitlines()
+        shown = body_lines[:lines]
+        if len(body_lines) > lines or len(body) > BODY_CHARS:
+            shown[-1] += " …"
+        out.extend(masker.text(line) for line in shown)
+    return out
+
+
+class RunRecorder:
+    """Keeps what the reports and the run summary need, event by event."""
+
+    def __init__(self) -> None:
+        self.files: list[FileRecord] = []
+        self.requests = 0
+        self.interrupted = False
+        self.duration: float | None = None
+        self.finished = False
+        self.last: ScenarioRecord | None = None  # the scenario that finished last
+        self._started = time.perf_counter()
+        self._by_path: dict[str, FileRecord] = {}
+        self._current: ScenarioRecord | None = None
+        self._current_node: Any = None
+        self._step_index = -1
+        self._last: Exchange | None = None
+
+    # ---- feeding
+
+    def feed(self, event: ev.Event) -> None:
+        handler = self._HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def _run_started(self, e: ev.RunStarted) -> None:
+        for file in e.files:
+            self._file(file.path)
+
+    def _file(self, path: str) -> FileRecord:
+        record = self._by_path.get(path)
+        if record is None:
+            record = self._by_path[path] = FileRecord(path)
+            self.files.append(record)
+        return record
+
+    def _scenario_started(self, e: ev.ScenarioStarted) -> None:
+        self._current = ScenarioRecord(e.file.path, e.scenario.name, e.feature.name if e.feature else None,
+                                       e.scenario.location.line)
+        self._current_node = e.scenario
+        self._step_index, self._last = -1, None
+
+    def _step_started(self, e: ev.StepStarted) -> None:
+        self._step_index = e.index
+
+    def _request_sent(self, e: ev.RequestSent) -> None:
+        self.requests += 1
+        self._last = Exchange(self._step_index, e.method, e.url, e.headers, e.body)
+
+    def _response_received(self, e: ev.ResponseReceived) -> None:
+        last = self._last
+        if last is not None:
+            last.status, last.reason, last.response_headers = e.status, e.reason, e.headers
+            last.body, last.elapsed = e.body, e.elapsed
+
+    def _step_finished(self, e: ev.StepFinished) -> None:
+        scenario = self._current
+        if scenario is None:
+            return
+        step = StepRecord(e.step.location.line, e.step.keyword, step_text(e.step), e.status, e.message,
+                          e.phase, e.elapsed, tuple(i.location.line for i in e.via))
+        scenario.steps.append(step)
+        if e.status == ev.FAILED and scenario.failed_step is None:
+            scenario.failed_step = step
+            last = self._last
+            # A `then:`/`extract:` failure is about the last response; a `when:` failure only
+            # about its own request (none when it failed before sending, e.g. undefined variable).
+            if last is not None and (e.step.keyword != "when" or last.index == e.index):
+                scenario.exchange = last
+
+    def _scenario_finished(self, e: ev.ScenarioFinished) -> None:
+        scenario = self._current
+        if scenario is None or self._current_node is not e.scenario:
+            # Not started (not selected by tags): no steps.
+            scenario = ScenarioRecord(e.file.path, e.scenario.name, e.feature.name if e.feature else None,
+                                      e.scenario.location.line)
+        scenario.status, scenario.message, scenario.elapsed = e.status, e.message, e.elapsed
+        scenario.variables = e.snapshot.visible()
+        scenario.finished = True
+        self._file(e.file.path).scenarios.append(scenario)
+        self.last = scenario
+        self._current, self._current_node, self._last = None, None, None
+
+    def _run_finished(self, e: ev.RunFinished) -> None:
+        self.finish(e.interrupted, e.duration)
+
+    _HANDLERS = {
+        ev.RunStarted: _run_started,
+        ev.ScenarioStarted: _scenario_started,
+        ev.StepStarted: _step_started,
+        ev.RequestSent: _request_sent,
+        ev.ResponseReceived: _response_received,
+        ev.StepFinished: _step_finished,
+        ev.ScenarioFinished: _scenario_finished,
+        ev.RunFinished: _run_finished,
+    }
+
+    def finish(self, interrupted: bool, duration: float | None = None) -> None:
+        """Close the record; also called by the runner when the stream ended without
+        RunFinished (a second Ctrl+C), so the reports still say the run was interrupted."""
+        if self.finished:
+            self.interrupted = self.interrupted or interrupted
+            return
+        self.finished = True
+        self.interrupted = interrupted
+        self.duration = duration if duration is not None else time.perf_counter() - self._started
+
+    # ---- reading
+
+    @property
+    def scenarios(self) -> list[ScenarioRecord]:
+        return [s for f in self.files for s in f.scenarios]
+
+    @property
+    def running(self) -> ScenarioRecord | None:
+        return self._current
+
+    def counts(self) -> dict[str, int]:
+        counts = {ev.PASSED: 0, ev.FAILED: 0, ev.SKIPPED: 0}
+        for scenario in self.scenarios:
+            counts[scenario.status] = counts.get(scenario.status, 0) + 1
+        return counts
+
+    @property
+    def elapsed(self) -> float:
+        return self.duration if self.duration is not None else time.perf_counter() - self._started
+
+
+# ---------------------------------------------------------------- JSON (cli.md)
+
+
+def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str, Any]:
+    """The cli.md report; `"interrupted"` is always present (false on a complete run)."""
+    masker = masker or Masker(enabled=False)
+    counts = recorder.counts()
+    return {
+        "summary": {
+            "scenarios": sum(counts.values()),
+            "passed": counts[ev.PASSED],
+            "failed": counts[ev.FAILED],
+            "skipped": counts[ev.SKIPPED],
+            "duration_s": round(recorder.elapsed, 3),
+        },
+        "files": [
+            {"path": file.path, "scenarios": [_json_scenario(s, masker) for s in file.scenarios]}
+            for file in recorder.files
+        ],
+        "interrupted": recorder.interrupted,
+    }
+
+
+def _json_scenario(scenario: ScenarioRecord, masker: Masker) -> dict[str, Any]:
+    return {
+        "name": scenario.name,
+        "feature": scenario.feature,
+        "line": scenario.line,
+        "status": scenario.status,
+        "steps": [
+            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": masker.text(s.message)}
+            for s in scenario.steps
+        ],
+        "variables": _jsonable(masker.variables(scenario.variables)),
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    """Variables hold JSON values or run variables; anything else is shown as text rather than
+    failing the whole report."""
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        if isinstance(value, dict):
+            return {str(k): _jsonable(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [_jsonable(v) for v in value]
+        return str(value)
+
+
+def write_json_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+    text = json.dumps(json_report(recorder, masker), indent=2, ensure_ascii=False) + "\n"
+    atomic_write(path, text.encode("utf-8"))
+
+
+# ---------------------------------------------------------------- JUnit XML
+
+
+def junit_report(recorder: RunRecorder, masker: Masker | None = None) -> ET.ElementTree:
+    """`<testsuites>` holding a `<testsuite>` per feature and one per file for its standalone
+    scenarios, in order of first appearance; a `<testcase>` per scenario.
+
+    classname is `PATH.FEATURE` (just PATH for standalone scenarios): Jenkins splits classname at
+    its last dot into package and class, which gives package = the file, class = the feature.
+    """
+    masker = masker or Masker(enabled=False)
+    root = ET.Element("testsuites", name="scenario-tui")
+    totals = {"tests": 0, "failures": 0, "skipped": 0, "time": 0.0}
+    for file in recorder.files:
+        groups: dict[str | None, list[ScenarioRecord]] = {}
+        for scenario in file.scenarios:
+            groups.setdefault(scenario.feature, []).append(scenario)
+        for feature, scenarios in groups.items():
+            suite = _junit_suite(root, file.path, feature, scenarios, masker)
+            for key in ("tests", "failures", "skipped"):
+                totals[key] += int(suite.get(key))
+            totals["time"] += float(suite.get("time"))
+    root.set("tests", str(totals["tests"]))
+    root.set("failures", str(totals["failures"]))
+    root.set("errors", "0")
+    root.set("skipped", str(totals["skipped"]))
+    root.set("time", f"{recorder.elapsed:.3f}")
+    if recorder.interrupted:
+        # Not a standard attribute, but readers ignore unknown ones; the interrupted scenario
+        # itself is a <failure message="...interrupted">.
+        root.set("interrupted", "true")
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def _junit_suite(root: ET.Element, path: str, feature: str | None, scenarios: list[ScenarioRecord],
+                 masker: Masker) -> ET.Element:
+    failures = sum(s.status == ev.FAILED for s in scenarios)
+    skipped = sum(s.status == ev.SKIPPED for s in scenarios)
+    elapsed = sum(s.elapsed for s in scenarios)
+    suite = ET.SubElement(root, "testsuite", {
+        "name": path if feature is None else f"{path} :: {feature}",
+        "tests": str(len(scenarios)), "failures": str(failures), "errors": "0",
+        "skipped": str(skipped), "time": f"{elapsed:.3f}", "file": path,
+    })
+    classname = path if feature is None else f"{path}.{feature}"
+    for scenario in scenarios:
+        case = ET.SubElement(suite, "testcase", {
+            "classname": classname, "name": scenario.name, "time": f"{scenario.elapsed:.3f}",
+            "file": path, "line": str(scenario.line),
+        })
+        if scenario.status == ev.FAILED:
+            failure = ET.SubElement(case, "failure", {"message": masker.text(failure_message(scenario)) or "failed",
+                                                       "type": "ScenarioFailed"})
+            failure.text = "\n".join(failure_details(scenario, masker))
+        elif scenario.status == ev.SKIPPED:
+            ET.SubElement(case, "skipped", {"message": masker.text(scenario.message) or "skipped"})
+    return suite
+
+
+def failure_message(scenario: ScenarioRecord) -> str:
+    step = scenario.failed_step
+    if step is not None and step.message:
+        return f"line {step.line}: {step.message}"
+    return scenario.message or "failed"
+
+
+def failure_step_lines(scenario: ScenarioRecord, masker: Masker) -> list[str]:
+    """The failing step (`line 14  then: status 200`) and its message, masked."""
+    step = scenario.failed_step
+    if step is None:
+        return [masker.text(scenario.message) or "failed"]
+    where = f"line {step.line}"
+    if step.via:
+        where += " (included at line " + ", ".join(map(str, step.via)) + ")"
+    return [f"{where}  {step.keyword}: {masker.text(step.text)}", masker.text(step.message) or "failed"]
+
+
+def failure_details(scenario: ScenarioRecord, masker: Masker, body_lines: int = BODY_LINES) -> list[str]:
+    """The failing step, its message and the request/response summary: what a CI log shows."""
+    lines = failure_step_lines(scenario, masker)
+    if scenario.exchange is not None:
+        lines.extend(exchange_summary(scenario.exchange, masker, body_lines))
+    return lines
+
+
+def write_junit_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+    tree = junit_report(recorder, masker)
+    data = ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True) + b"\n"
+    atomic_write(path, data)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    """Write to a temporary file in the same directory (so the rename never crosses file
+    systems), fsync it, then os.replace it over PATH: a reader sees the old file or the whole
+    new one, never a partial one. The temporary file is removed if anything fails."""
+    target = Path(path)
+    directory = target.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, _mode_for(target))  # mkstemp makes it 0600; a report is for sharing
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename itself durable (POSIX); best effort elsewhere."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
