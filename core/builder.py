@@ -7,7 +7,7 @@ Problems are collected, not raised, so one pass reports every error of a file it
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from lark import Token, Transformer
@@ -39,8 +39,12 @@ class _Raw:
 
 @dataclass(slots=True)
 class _Entry:
-    key: Token
-    value: Token | None
+    """`name: value`, one token: the name and the value's offset in it."""
+
+    token: Token
+    key: str
+    value: str
+    value_offset: int
 
 
 class Builder(Transformer):
@@ -67,6 +71,11 @@ class Builder(Transformer):
             return SourceLocation(self.filename, line, column, token.end_line - 1, token.end_column)
         return SourceLocation(self.filename, line, column, line, column + length)
 
+    def whole(self, token: Token) -> SourceLocation:
+        """The token's line without trailing spaces."""
+        line = token.line - 1
+        return SourceLocation(self.filename, line, token.column, line, token.column + len(token.rstrip()))
+
     def span(self, first: Token, last: Token) -> SourceLocation:
         return SourceLocation(self.filename, first.line - 1, first.column, last.end_line - 1, last.end_column)
 
@@ -80,19 +89,42 @@ class Builder(Transformer):
     def text(token: Token) -> str:
         return str(token).rstrip()
 
+    @staticmethod
+    def value(token: Token, keyword: int) -> tuple[str, int]:
+        """The value after a keyword of `keyword` characters, and its offset in the token."""
+        rest = str(token)[keyword:]
+        stripped = rest.lstrip(" \t")
+        return stripped.rstrip(), keyword + len(rest) - len(stripped)
+
+    def bare(self, token: Token, keyword: str) -> None:
+        """Block keywords stand alone on their line; their content goes on the lines below."""
+        rest, offset = self.value(token, len(keyword))
+        if rest:
+            self.error(self.loc(token, offset, len(rest)),
+                       f"'{keyword}' stands alone on its line; put its content on the indented lines below")
+
+    def named(self, token: Token, keyword: str) -> str:
+        name, _ = self.value(token, len(keyword))
+        if not name:
+            self.error(self.whole(token), f"'{keyword}' needs a name on the same line")
+        return name
+
     # ------------------------------------------------------------ parameters and key: value blocks
 
     def entry(self, children: list) -> _Entry:
-        return _Entry(children[0], children[1] if len(children) > 1 else None)
+        token = children[0]
+        colon = str(token).index(":")
+        value, offset = self.value(token, colon + 1)
+        return _Entry(token, str(token)[:colon].strip(), value, offset)
 
     def parameters(self, children: list) -> _Raw:
         keyword, entries = children[0], children[1:]
+        self.bare(keyword, "parameters:")
         built: list[ParameterEntry] = []
         seen: dict[str, int] = {}
         for entry in entries:
-            key = str(entry.key)[:-1].strip()
-            key_location = self.loc(entry.key, 0, len(key))
-            raw = self.text(entry.value) if entry.value is not None else ""
+            key, raw = entry.key, entry.value
+            key_location = self.loc(entry.token, 0, len(key))
             if key not in params.SPECS:
                 self.error(key_location, params.unknown_key_message(key))
                 continue
@@ -100,46 +132,46 @@ class Builder(Transformer):
                 self.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
                 continue
             seen[key] = key_location.line
-            value_location = self.loc(entry.value, 0, len(raw)) if entry.value is not None else \
-                self.loc(entry.key, len(str(entry.key)), 1)
+            value_location = self.loc(entry.token, entry.value_offset, max(len(raw), 1))
             try:
                 value = params.parse_value(key, raw)
             except params.ParameterValueError as problem:
                 self.error(value_location, str(problem))
                 continue
-            last = entry.value if entry.value is not None else entry.key
-            built.append(ParameterEntry(key, value, raw, self.span(entry.key, last)))
-        last = entries[-1].value or entries[-1].key if entries else keyword
+            built.append(ParameterEntry(key, value, raw, self.whole(entry.token)))
+        last = entries[-1].token if entries else keyword
         return _Raw("parameters", keyword, ParametersNode(tuple(built), self.span(keyword, last)))
 
     def _entries(self, entries: list[_Entry], what: str, make) -> tuple:
         built = []
         for entry in entries:
-            name = str(entry.key)[:-1].strip()
-            raw = self.text(entry.value) if entry.value is not None else ""
-            location = self.span(entry.key, entry.value or entry.key)
+            name, raw = entry.key, entry.value
+            location = self.whole(entry.token)
             if "{{" in name:
-                self.error(self.loc(entry.key, 0, len(name)), f"a {what} name cannot hold {{{{...}}}}")
+                self.error(self.loc(entry.token, 0, len(name)), f"a {what} name cannot hold {{{{...}}}}")
                 continue
-            if entry.value is None:
+            if not raw:
                 built.append(make(name, TextTemplate("", (), location), location))
                 continue
-            template = self.template(entry.value, raw)
+            template = self.template(entry.token, raw, entry.value_offset, location)
             if template is not None:
                 built.append(make(name, template, location))
         return tuple(built)
 
     def headers(self, children: list) -> _Raw:
+        self.bare(children[0], "headers:")
         entries = self._entries(children[1:], "header", HeaderEntry)
         return _Raw("headers", children[0], entries)
 
     def query(self, children: list) -> _Raw:
+        self.bare(children[0], "query:")
         entries = self._entries(children[1:], "query", QueryEntry)
         return _Raw("query", children[0], entries)
 
-    def template(self, token: Token, text: str, base: int = 0) -> TextTemplate | None:
+    def template(self, token: Token, text: str, base: int = 0,
+                 location: SourceLocation | None = None) -> TextTemplate | None:
         try:
-            return text_template(text, self.locator(token, base))
+            return text_template(text, self.locator(token, base), location)
         except TemplateError as problem:
             self.error(self.loc(token, base + problem.offset, 2), str(problem))
             return None
@@ -151,35 +183,45 @@ class Builder(Transformer):
 
     def body(self, children: list) -> _Raw:
         keyword, lines = children[0], children[1:]
+        inline, inline_offset = self.value(keyword, len("body:"))
+        if inline and lines:
+            self.error(self.loc(lines[0]), "body: is written either on its line or indented below it, not both")
+            return _Raw("body", keyword, None)
+        if not inline and not lines:
+            self.error(self.whole(keyword), "body: needs a JSON value, on the same line or indented below it")
+            return _Raw("body", keyword, None)
+        bases = [0] * len(lines)
+        if inline:
+            lines, bases = [keyword], [inline_offset]
         starts, parts, offset = [], [], 0
-        for token in lines:
+        for token, base in zip(lines, bases):
             starts.append(offset)
-            part = self.text(token)
+            part = str(token)[base:].rstrip()
             parts.append(part)
             offset += len(part) + 1
         text = "\n".join(parts)
 
         def locate(position: int, length: int) -> SourceLocation:
-            index = max(i for i, start in enumerate(starts) if start <= position) if starts else 0
-            return self.loc(lines[index], position - starts[index], length)
+            index = max(i for i, start in enumerate(starts) if start <= position)
+            return self.loc(lines[index], bases[index] + position - starts[index], length)
 
         try:
-            node = json_template(text, locate)
-            node = replace(node, location=self.span(lines[0], lines[-1]))
+            node = json_template(text, locate, self.span(lines[0], lines[-1]) if not inline else self.whole(keyword))
         except (TemplateError, JsonTextError) as problem:
             self.error(locate(min(problem.offset, max(len(text) - 1, 0)), 1), f"body: {problem}")
             node = None
         return _Raw("body", keyword, node)
 
     def when(self, children: list) -> Step | None:
-        keyword, rest, items = children[0], children[1], children[2:]
-        text = self.text(rest)
+        token, items = children[0], children[1:]
+        text, base = self.value(token, len("when:"))
         try:
             method, path, path_offset = split_request(text)
         except LineError as problem:
-            self.error(self.loc(rest, problem.offset, problem.length), str(problem))
+            self.error(self.loc(token, base + problem.offset, problem.length), str(problem))
             return None
-        url = self.template(rest, path, path_offset)
+        location = self.whole(token)
+        url = self.template(token, path, base + path_offset, location)
         found: dict[str, _Raw] = {}
         for item in items:
             if item.kind == "parameters":
@@ -196,29 +238,31 @@ class Builder(Transformer):
             found["headers"].node if "headers" in found else (),
             found["query"].node if "query" in found else (),
             found["body"].node if "body" in found else None,
-            self.span(keyword, rest),
+            location,
         )
 
     def then(self, children: list) -> Step | None:
-        keyword, rest = children
+        (token,) = children
+        text, base = self.value(token, len("then:"))
         try:
-            step = parse_then(self.text(rest), self.locator(rest))
+            return parse_then(text, self.locator(token, base), self.whole(token))
         except LineError as problem:
-            self.error(self.loc(rest, problem.offset, problem.length), str(problem))
+            self.error(self.loc(token, base + problem.offset, problem.length), str(problem))
             return None
-        return type(step)(step.text, step.assertion, self.span(keyword, rest))
 
     def extract(self, children: list) -> Step | None:
-        keyword, rest = children
+        (token,) = children
+        text, base = self.value(token, len("extract:"))
         try:
-            return parse_extract(self.text(rest), self.locator(rest), self.span(keyword, rest))
+            return parse_extract(text, self.locator(token, base), self.whole(token))
         except LineError as problem:
-            self.error(self.loc(rest, problem.offset, problem.length), str(problem))
+            self.error(self.loc(token, base + problem.offset, problem.length), str(problem))
             return None
 
-    def include(self, children: list) -> Step:
-        keyword, rest = children
-        return IncludeStep(self.text(rest), self.span(keyword, rest))
+    def include(self, children: list) -> Step | None:
+        (token,) = children
+        name = self.named(token, "include:")
+        return IncludeStep(name, self.whole(token)) if name else None
 
     # ------------------------------------------------------------ blocks of steps
 
@@ -236,23 +280,24 @@ class Builder(Transformer):
 
     def scenario(self, children: list) -> _Raw:
         tags = children.pop(0).node if isinstance(children[0], _Raw) else frozenset()
-        keyword, name = children[0], children[1]
-        steps = self._steps(children[2:], "a scenario")
-        node = ScenarioNode(self.text(name), tags, steps, self.span(keyword, name))
+        keyword = children[0]
+        steps = self._steps(children[1:], "a scenario")
+        node = ScenarioNode(self.named(keyword, "scenario:"), tags, steps, self.whole(keyword))
         return _Raw("scenario", keyword, node)
 
     def background(self, children: list) -> _Raw:
         keyword = children[0]
+        self.bare(keyword, "background:")
         steps = self._steps(children[1:], "a background")
         return _Raw("background", keyword, BackgroundNode(steps, self.loc(keyword)))
 
     def fragment(self, children: list) -> _Raw:
-        keyword, name = children[0], children[1]
-        steps = self._steps(children[2:], "a fragment")
-        return _Raw("fragment", keyword, FragmentNode(self.text(name), steps, self.span(keyword, name)))
+        keyword = children[0]
+        steps = self._steps(children[1:], "a fragment")
+        return _Raw("fragment", keyword, FragmentNode(self.named(keyword, "fragment:"), steps, self.whole(keyword)))
 
     def description(self, children: list) -> _Raw:
-        return _Raw("description", children[0], self.text(children[1]))
+        return _Raw("description", children[0], self.value(children[0], len("description:"))[0])
 
     # ------------------------------------------------------------ features and the file
 
@@ -266,7 +311,7 @@ class Builder(Transformer):
 
     def feature(self, children: list) -> _Raw:
         tags = children.pop(0).node if isinstance(children[0], _Raw) and children[0].kind == "tags" else frozenset()
-        keyword, name, items = children[0], children[1], children[2:]
+        keyword, items = children[0], children[1:]
         seen: dict[str, _Raw] = {}
         descriptions: list[str] = []
         scenarios: list[ScenarioNode] = []
@@ -295,13 +340,13 @@ class Builder(Transformer):
             elif item.kind == "fragment":
                 self.error(self.loc(item.token), "fragments are defined at file level, not inside a feature")
         node = FeatureNode(
-            self.text(name),
+            self.named(keyword, "feature:"),
             "\n".join(descriptions) or None,
             seen["background"].node if "background" in seen else None,
             tuple(scenarios),
             tags,
             seen["parameters"].node if "parameters" in seen else None,
-            self.span(keyword, name),
+            self.whole(keyword),
         )
         return _Raw("feature", keyword, node)
 

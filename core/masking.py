@@ -21,7 +21,9 @@ nor the length leaks. The only hint kept is what is not secret: the auth scheme
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, TypeVar
+from typing import Any, Iterable, Mapping
+
+from . import events
 
 MASK = "••••••"
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
@@ -34,8 +36,6 @@ _SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
 _JSON_FIELD = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"')
 # name=value in a query string or form body.
 _QUERY_FIELD = re.compile(r"(^|[?&;])([^=&;?#\s]+)=([^&;#\s]*)")
-
-H = TypeVar("H")
 
 
 def is_secret_header(name: str) -> bool:
@@ -150,13 +150,12 @@ class Masker:
     def learn_event(self, event: Any) -> None:
         """Learn from an executor event: run variables, extracted secret variables, secret
         headers sent or received."""
-        from . import events  # here, not at the top: the rules above need nothing of the executor
-
-        if isinstance(event, (events.RequestSent, events.ResponseReceived)):
+        kind = type(event)  # exact types: this runs for every event of a run
+        if kind is events.RequestSent or kind is events.ResponseReceived:
             self.learn_headers(event.headers)
-        elif isinstance(event, events.VariableExtracted):
+        elif kind is events.VariableExtracted:
             self.learn_variable(event.name, event.value)
-        elif isinstance(event, events.RunStarted):
+        elif kind is events.RunStarted:
             self.learn_variables(event.run_variables)
 
     @property

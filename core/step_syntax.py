@@ -112,7 +112,7 @@ def _find_operator(text: str, start: int) -> tuple[str, int] | None:
     return None
 
 
-def _expected(text: str, offset: int, operator: str, locate: Locate) -> JsonTemplate | None:
+def _expected(text: str, offset: int, operator: str, locate: Locate, location: SourceLocation) -> JsonTemplate | None:
     operand = text[offset:].strip()
     start = offset + (len(text[offset:]) - len(text[offset:].lstrip()))
     if operator in _NO_OPERAND:
@@ -122,7 +122,7 @@ def _expected(text: str, offset: int, operator: str, locate: Locate) -> JsonTemp
     if not operand:
         raise LineError(f"'{operator}' needs a value: a JSON literal or {{{{NAME}}}}", len(text), 1)
     try:
-        return json_template(operand, lambda o, n: locate(start + o, n))
+        return json_template(operand, lambda o, n: locate(start + o, n), location)
     except TemplateError as error:
         raise LineError(str(error), start + error.offset) from None
     except JsonTextError:
@@ -133,14 +133,22 @@ def _expected(text: str, offset: int, operator: str, locate: Locate) -> JsonTemp
         ) from None
 
 
-def parse_assertion(text: str, locate: Locate) -> Assertion:
-    location = locate(0, len(text))
+_STATUS_CACHE: dict[str, tuple[int | None, int | None]] = {}
+
+
+def parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Assertion:
+    """`location` is the step's: sub-nodes share it (their own columns matter only in errors)."""
+    known = _STATUS_CACHE.get(text)
+    if known is not None:
+        return StatusAssertion(known[0], known[1], location)
     match = _STATUS.fullmatch(text)
     if text.startswith("status") and (match or text == "status"):
         value = match.group(2) if match else ""
         if re.fullmatch(r"[1-5][0-9][0-9]", value):
+            _STATUS_CACHE[text] = (int(value), None)
             return StatusAssertion(int(value), None, location)
         if re.fullmatch(r"[1-5]xx", value):
+            _STATUS_CACHE[text] = (None, int(value[0]))
             return StatusAssertion(None, int(value[0]), location)
         raise LineError(
             f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",
@@ -161,13 +169,13 @@ def parse_assertion(text: str, locate: Locate) -> Assertion:
             raise LineError(f"expected an operator after 'header {match.group(2)}': "
                             + ", ".join(_OPERATORS), match.end(), len(text) - match.end())
         op, offset = found
-        return HeaderAssertion(match.group(2), op, _expected(text, offset + len(op), op, locate), location)
+        return HeaderAssertion(match.group(2), op, _expected(text, offset + len(op), op, locate, location), location)
     if text.startswith("body"):
         found = _find_operator(text, 4)
         if not found or found[0] in _NO_OPERAND or text[4:found[1]].strip():
             raise LineError("a body assertion reads like: body contains \"text\" (or matches, ==, !=)", 0, len(text))
         op, offset = found
-        return BodyAssertion(op, _expected(text, offset + len(op), op, locate), location)
+        return BodyAssertion(op, _expected(text, offset + len(op), op, locate, location), location)
     if text.startswith("$"):
         found = _find_operator(text, 0)
         if not found:
@@ -183,7 +191,7 @@ def parse_assertion(text: str, locate: Locate) -> Assertion:
             compiled = compile_json_path(path)
         except JsonPathError as error:
             raise LineError(str(error), 0, len(path)) from None
-        return JsonPathAssertion(path, compiled, op, _expected(text, offset + len(op), op, locate), location)
+        return JsonPathAssertion(path, compiled, op, _expected(text, offset + len(op), op, locate, location), location)
     word = text.split()[0] if text.split() else text
     raise LineError(
         f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body or time",
@@ -191,8 +199,8 @@ def parse_assertion(text: str, locate: Locate) -> Assertion:
     )
 
 
-def parse_then(text: str, locate: Locate) -> AssertStep:
-    return AssertStep(text, parse_assertion(text, locate), locate(0, len(text)))
+def parse_then(text: str, locate: Locate, location: SourceLocation) -> AssertStep:
+    return AssertStep(text, parse_assertion(text, locate, location), location)
 
 
 # ---------------------------------------------------------------- extract:

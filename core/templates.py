@@ -47,10 +47,12 @@ def _segments(text: str, locate: Locate, string_spans: list[tuple[int, int]] | N
     return tuple(segments)
 
 
-def text_template(text: str, locate: Locate) -> TextTemplate:
+def text_template(text: str, locate: Locate, location: SourceLocation | None = None) -> TextTemplate:
+    """`location`, when given, is the enclosing line's: it spares locating the value itself."""
+    location = location or locate(0, len(text))
     if "{{" not in text:
-        return TextTemplate(text, (text,) if text else (), locate(0, len(text)))
-    return TextTemplate(text, _segments(text, locate, None), locate(0, len(text)))
+        return TextTemplate(text, (text,) if text else (), location)
+    return TextTemplate(text, _segments(text, locate, None), location)
 
 
 def _string_spans(text: str) -> list[tuple[int, int]]:
@@ -74,10 +76,11 @@ class JsonTextError(ValueError):
         self.offset = offset
 
 
-def json_template(text: str, locate: Locate) -> JsonTemplate:
+def json_template(text: str, locate: Locate, location: SourceLocation | None = None) -> JsonTemplate:
     """Parse JSON text that may hold references; bare ones keep their value's type when sent."""
+    location = location or locate(0, len(text))
     if "{{" not in text:
-        return JsonTemplate(text, (text,), _loads(text), locate(0, len(text)))
+        return JsonTemplate(text, (text,), _loads(text), location)
     segments = _segments(text, locate, _string_spans(text))
     # Check the JSON shape with each bare reference replaced by a same-length placeholder,
     # so error offsets still point into the text as written.
@@ -90,7 +93,7 @@ def json_template(text: str, locate: Locate) -> JsonTemplate:
         else:
             probe.append("0".ljust(segment.location.end_column - segment.location.column))
     _loads("".join(probe))
-    return JsonTemplate(text, segments, None, locate(0, len(text)))
+    return JsonTemplate(text, segments, None, location)
 
 
 def _loads(text: str) -> Any:

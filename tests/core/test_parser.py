@@ -260,3 +260,22 @@ def test_variable_refs_are_located():
     (ref,) = step.url.refs
     assert ref == VariableRef("id", True, ref.location)
     assert (ref.location.line, ref.location.column, ref.location.end_column) == (2, 16, 24)
+
+
+def test_entries_may_be_named_like_keywords():
+    step = parse("""
+        scenario: s
+          when: GET /search
+            query:
+              query: dogs
+              include: owner
+            headers:
+              body: x
+    """).scenarios[0].steps[0]
+    assert [(q.name, q.value.text) for q in step.query] == [("query", "dogs"), ("include", "owner")]
+    assert [(h.name, h.value.text) for h in step.headers] == [("body", "x")]
+
+
+def test_block_keywords_stand_alone_on_their_line():
+    with pytest.raises(InvalidFileError, match="t.scenario:1:13: error: 'background:' stands alone on its line"):
+        parse("background: login\n  when: GET /a\n")

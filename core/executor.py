@@ -1,0 +1,460 @@
+"""Running scenario files against a real HTTP API, as a stream of events (see events.py).
+
+The stream is pull-based: nothing happens until the consumer asks for the next event, so a
+consumer pauses by not pulling and resumes by pulling. The TUI stepper and the headless runner
+are both thin consumers of `Execution.events()`.
+
+    execution = Execution([load_file("pets.scenario")], overrides, run_variables, tags)
+    async for event in execution.events():
+        ...                     # execution.stop() from another task ends the run early
+
+Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
+with a one-line message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+
+from .assertions import MISSING, check, json_path_values
+from .events import (
+    BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, Event,
+    FeatureFinished, FeatureStarted, FileFinished, FileStarted, Origin, PlannedStep, RequestSent,
+    ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
+    ScopeCreated, StepFinished, StepStarted,
+)
+from .explain import Explainer, ScenarioRecord, undefined_refs
+from .http_client import HttpClient, RequestFailed, join_url, parse_json
+from .nodes import (
+    AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
+    JsonPathAssertion, RequestStep, ScenarioFileNode, ScenarioNode, Step,
+)
+from .parameters import OPENAPI, TIMEOUT
+from .resolution import EffectiveParameters, RunOverrides, resolve_parameters
+from .scopes import Scope, Store
+from .sharing import StoreRef, store_for
+from .templates import render_json_text, render_text
+
+__all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]
+
+INTERRUPTED = "interrupted"
+_MAX_INCLUDE_DEPTH = 64  # the parser rejects include cycles; this only guards against surprises
+
+
+def plan_scenario(file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:
+    """Every step a scenario runs, in order: the file background, the feature's background, then
+    its own steps, with `include:` expanded in place (recursively)."""
+    planned: list[PlannedStep] = []
+
+    def add(steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...]) -> None:
+        for step in steps:
+            if isinstance(step, IncludeStep):
+                fragment = file.fragment(step.fragment)
+                if fragment is not None and len(via) < _MAX_INCLUDE_DEPTH:
+                    add(fragment.steps, phase, via + (step,))
+            else:
+                planned.append(PlannedStep(step, phase, via, len(planned)))
+
+    if file.background is not None:
+        add(file.background.steps, BACKGROUND_FILE, ())
+    if feature is not None and feature.background is not None:
+        add(feature.background.steps, BACKGROUND_FEATURE, ())
+    add(scenario.steps, SCENARIO, ())
+    return tuple(planned)
+
+
+def _step_refs(step: Step) -> tuple[tuple[str, str], ...]:
+    """(name, where) for every `{{NAME}}` a step uses; `where` is how the message names the place."""
+    refs: list[tuple[str, str]] = []
+    if isinstance(step, RequestStep):
+        text = step.text
+        refs += [(r.name, text) for r in step.url.refs]
+        for header in step.headers:
+            refs += [(r.name, f"header {header.name} of {text}") for r in header.value.refs]
+        for entry in step.query:
+            refs += [(r.name, f"query {entry.name} of {text}") for r in entry.value.refs]
+        if step.body is not None:
+            refs += [(r.name, f"the body of {text}") for r in step.body.refs]
+    elif isinstance(step, AssertStep):
+        assertion = step.assertion
+        if isinstance(assertion, (JsonPathAssertion, HeaderAssertion, BodyAssertion)) and assertion.expected is not None:
+            refs += [(r.name, step.text) for r in assertion.expected.refs]
+    return tuple(refs)
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+class _FileRun:
+    """Per-file state: effective parameters (resolved once per level), plans, stores, records."""
+
+    def __init__(self, execution: "Execution", file: ScenarioFileNode):
+        self.execution = execution
+        self.file = file
+        self._params: dict[int, tuple[EffectiveParameters, str | None]] = {}
+        self._plans: dict[int, tuple[PlannedStep, ...]] = {}
+        self.records: dict[int, ScenarioRecord] = {}
+        self.file_store: Store | None = None
+        self.counts = [0, 0, 0]  # passed, failed, skipped
+        self._explainer: Explainer | None = None
+
+    def params(self, feature: FeatureNode | None) -> tuple[EffectiveParameters, str | None]:
+        """The effective parameters of a feature's scenarios (None: the file's), and a problem that
+        stops them from running (an unreadable OpenAPI description)."""
+        key = id(feature)
+        found = self._params.get(key)
+        if found is None:
+            overrides = self.execution.overrides
+            try:
+                found = (resolve_parameters(self.file, feature, overrides), None)
+            except Exception as error:  # OpenApiError, or anything odd: the scenarios fail, the run goes on
+                fallback = RunOverrides({**overrides.values, OPENAPI: None})
+                found = (resolve_parameters(self.file, feature, fallback), " ".join(str(error).split()))
+            self._params[key] = found
+        return found
+
+    def plan(self, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:
+        found = self._plans.get(id(scenario))
+        if found is None:
+            found = self._plans[id(scenario)] = plan_scenario(self.file, feature, scenario)
+        return found
+
+    def explainer(self) -> Explainer:
+        if self._explainer is None:
+            scenarios: list[tuple[ScenarioNode, FeatureNode | None]] = []
+            for item in self.file.items:
+                if isinstance(item, FeatureNode):
+                    scenarios += [(s, item) for s in item.scenarios]
+                else:
+                    scenarios.append((item, None))
+            self._explainer = Explainer(self.file, scenarios, self.plan, lambda f: self.params(f)[0], self.records)
+        return self._explainer
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """A scenario ready to run: everything decided before its first event."""
+
+    feature: FeatureNode | None
+    scenario: ScenarioNode
+    params: EffectiveParameters
+    problem: str | None
+    store: Store | None
+    record: ScenarioRecord
+
+
+class Execution:
+    """One run over one or more parsed files. Iterate `events()` once; `stop()` ends it early."""
+
+    def __init__(
+        self,
+        files: Sequence[ScenarioFileNode],
+        overrides: RunOverrides | None = None,
+        run_variables: Mapping[str, Any] | None = None,
+        tags: Iterable[str] | None = None,
+    ):
+        self.files = tuple(files)
+        self.overrides = overrides or RunOverrides()
+        self.run_variables: dict[str, Any] = dict(run_variables or {})
+        self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
+        self._client = HttpClient()
+        self._started = False
+        self._stopped = False
+        self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
+        self._cancelled_by_stop = False
+        self._refs: dict[int, tuple[tuple[str, str], ...]] = {}
+
+    # ------------------------------------------------------------ control
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def stop(self) -> None:
+        """End the run early: a request in flight is cancelled at once; the stream then winds down
+        (interrupted step, its scenario, open stores) and ends with RunFinished(interrupted=True).
+        Call it from the event loop's thread (e.g. another task, or the consumer between pulls)."""
+        self._stopped = True
+        task = self._inflight
+        if task is not None and not self._cancelled_by_stop and task is not asyncio.current_task():
+            self._cancelled_by_stop = True
+            task.cancel()
+
+    def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
+        if self.tags is None:
+            return True
+        if self.tags & scenario.tags:
+            return True
+        return feature is not None and bool(self.tags & feature.tags)
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self.events()
+
+    # ------------------------------------------------------------ the stream
+
+    async def events(self) -> AsyncIterator[Event]:
+        if self._started:
+            raise RuntimeError("an Execution runs once; create a new one to run again")
+        self._started = True
+        started = time.perf_counter()
+        totals = [0, 0, 0]
+        try:
+            yield RunStarted(self.files, self.run_variables, self.tags)
+            for file in self.files:
+                if self._stopped:
+                    break
+                run = _FileRun(self, file)
+                # The file's structure is walked by a plain generator (cheap); only scenarios,
+                # which await HTTP, are async generators.
+                for item in self._walk(run):
+                    if isinstance(item, _Job):
+                        async with aclosing(self._scenario(run, item)) as stream:
+                            async for event in stream:
+                                yield event
+                    else:
+                        yield item
+                for i in range(3):
+                    totals[i] += run.counts[i]
+            yield RunFinished(totals[0], totals[1], totals[2], time.perf_counter() - started, self._stopped)
+        finally:
+            self._stopped = True
+            await self._client.aclose()
+
+    def _walk(self, run: _FileRun) -> Iterator[Event | _Job]:
+        """A file's events around its scenarios, in source order; a _Job where a scenario runs."""
+        file = run.file
+        file_params, _ = run.params(None)
+        yield FileStarted(file, file_params, store_for(file_params))
+        for item in file.items:
+            if self._stopped:
+                break
+            if isinstance(item, FeatureNode):
+                params, _ = run.params(item)
+                ref = store_for(params, item.line)
+                yield FeatureStarted(file, item, params, ref)
+                own: list[Store] = []  # the feature's own store, once its first scenario starts
+                for scenario in item.scenarios:
+                    if self._stopped:
+                        break
+                    yield from self._prepare(run, item, scenario, own)
+                cleared: tuple[str, ...] = ()
+                if own:
+                    cleared = own[0].names()
+                    yield ScopeCleared(own[0].ref, cleared)
+                yield FeatureFinished(file, item, ref, cleared)
+            else:
+                yield from self._prepare(run, None, item, None)
+        cleared = ()
+        if run.file_store is not None:
+            cleared = run.file_store.names()
+            yield ScopeCleared(run.file_store.ref, cleared)
+            run.file_store = None
+        passed, failed, skipped = run.counts
+        yield FileFinished(file, passed, failed, skipped, cleared)
+
+    def _prepare(self, run: _FileRun, feature: FeatureNode | None, scenario: ScenarioNode,
+                 own: list[Store] | None) -> Iterator[Event | _Job]:
+        """Tag selection and the scenario's store (created lazily: right before its first scenario)."""
+        record = run.records[id(scenario)] = ScenarioRecord()
+        if not self.selected(scenario, feature):
+            record.selected = False
+            record.status = SKIPPED
+            run.counts[2] += 1
+            wanted = ", ".join("@" + t for t in sorted(self.tags or ()))
+            yield ScenarioFinished(run.file, scenario, feature, SKIPPED, f"not selected by tags (wanted {wanted})",
+                                   0.0, Scope(None, self.run_variables).snapshot())
+            return
+        params, problem = run.params(feature)
+        ref = store_for(params, feature.line if feature is not None else None)
+        store: Store | None = None
+        if ref is not None:
+            if ref.feature is None:
+                if run.file_store is None:
+                    run.file_store = Store(ref)
+                    yield ScopeCreated(ref)
+                store = run.file_store
+            else:
+                assert own is not None  # a feature's own store only applies to its scenarios
+                if not own:
+                    own.append(Store(ref))
+                    yield ScopeCreated(ref)
+                store = own[0]
+        yield _Job(feature, scenario, params, problem, store, record)
+
+    async def _scenario(self, run: _FileRun, job: _Job) -> AsyncIterator[Event]:
+        feature, scenario, params, problem, store, record = (
+            job.feature, job.scenario, job.params, job.problem, job.store, job.record)
+        started = time.perf_counter()
+        plan = run.plan(feature, scenario)
+        scope = Scope(store, self.run_variables)
+        yield ScenarioStarted(run.file, scenario, feature, params, store.ref if store is not None else None,
+                              scope.carried(), plan, scope.snapshot())
+        feature_name = feature.name if feature is not None else None
+        response: ResponseReceived | None = None
+        failure: tuple[int, str] | None = None  # (line, message) of the failing step
+        skip_message = None
+        if problem is not None:
+            failure = (scenario.line, problem)
+            skip_message = problem
+        base_url = params.base_url
+        timeout = params.timeout
+        timeout_setting = params[TIMEOUT].winner
+        refs_cache = self._refs
+
+        for planned in plan:
+            step = planned.step
+            if failure is not None or self._stopped:
+                if failure is None:
+                    failure = (step.line, INTERRUPTED)
+                    skip_message = INTERRUPTED
+                yield StepFinished(step, planned.phase, planned.via, planned.index, SKIPPED,
+                                   skip_message, 0.0, scope.snapshot())
+                continue
+            yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
+            step_started = time.perf_counter()
+            message: str | None = None
+            try:
+                refs = refs_cache.get(id(step))
+                if refs is None:
+                    refs = refs_cache[id(step)] = _step_refs(step)
+                visible = scope.visible()
+                missing = undefined_refs(refs, visible) if refs else None
+                if missing is not None:
+                    store_ref = store.ref if store is not None else None
+                    message = run.explainer().explain(missing[0], missing[1], visible, scenario, feature,
+                                                      planned.index, store_ref)
+                elif isinstance(step, RequestStep):
+                    try:
+                        request, body_text = self._build_request(step, visible, base_url)
+                    except RequestFailed as failed:
+                        message = str(failed)
+                    else:
+                        encoding = request.headers.encoding
+                        yield RequestSent(step, step.method, str(request.url),
+                                          tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                                          body_text)
+                        if self._stopped:
+                            message = INTERRUPTED
+                        else:
+                            self._inflight = asyncio.current_task()
+                            try:
+                                result = await self._client.send(request, timeout, timeout_setting)
+                            except RequestFailed as failed:
+                                message = str(failed)
+                            except asyncio.CancelledError:
+                                if not self._cancelled_by_stop:
+                                    raise
+                                self._cancelled_by_stop = False
+                                task = asyncio.current_task()
+                                if task is not None and hasattr(task, "uncancel"):
+                                    task.uncancel()
+                                message = INTERRUPTED
+                            else:
+                                data, json_error = parse_json(result.content)
+                                response = ResponseReceived(step, result.status, result.reason, result.headers,
+                                                            result.body, result.elapsed, data, json_error)
+                                yield response
+                            finally:
+                                self._inflight = None
+                elif isinstance(step, AssertStep):
+                    if response is None:
+                        message = "no response to check: then needs a when: step before it"
+                    else:
+                        outcome = check(step.assertion, response, visible)
+                        actual = None if outcome.actual is MISSING else outcome.actual
+                        yield AssertionChecked(step, outcome.passed, outcome.expected, actual, outcome.message)
+                        if not outcome.passed:
+                            message = outcome.message or "assertion failed"
+                elif isinstance(step, ExtractStep):
+                    value, message = self._extract(step, response)
+                    if message is None:
+                        origin = Origin(step.location, scenario.name, feature_name, planned.phase)
+                        for event in scope.extract(step, step.name, value, origin, planned.phase == SCENARIO):
+                            yield event
+                        record.extracted.add(step.name)
+                else:
+                    message = f"cannot run a {type(step).__name__} step"
+            except Exception as error:  # a fault in a step is that step's failure, never the run's
+                message = f"internal error: {_one_line(error)}"
+            status = PASSED if message is None else FAILED
+            yield StepFinished(step, planned.phase, planned.via, planned.index, status, message,
+                               time.perf_counter() - step_started, scope.snapshot())
+            if message is not None:
+                failure = (step.line, message)
+                skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
+
+        if failure is None:
+            status, summary = PASSED, None
+            run.counts[0] += 1
+        else:
+            status = FAILED
+            summary = failure[1] if failure[1] == INTERRUPTED else f"line {failure[0]}: {failure[1]}"
+            record.failed_line, record.failed_message = failure
+            run.counts[1] += 1
+        record.status = status
+        yield ScenarioFinished(run.file, scenario, feature, status, summary, time.perf_counter() - started,
+                               scope.snapshot())
+
+    # ------------------------------------------------------------ steps
+
+    def _build_request(self, step: RequestStep, visible: Mapping[str, Any], base_url: str | None):
+        url = join_url(base_url, render_text(step.url, visible).strip())
+        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        query = [(q.name, render_text(q.value, visible)) for q in step.query]
+        body_text: str | None = None
+        content: bytes | None = None
+        if step.body is not None:
+            body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
+            content = body_text.encode("utf-8")
+            if not any(name.lower() == "content-type" for name, _ in headers):
+                headers.append(("Content-Type", "application/json"))
+        for name, value in headers:
+            if "\n" in value or "\r" in value:
+                raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
+        return self._client.build(step.method, url, headers, query, content), body_text
+
+    @staticmethod
+    def _extract(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any, str | None]:
+        """(value, None) or (None, why not)."""
+        if response is None:
+            return None, "no response to extract from: extract needs a when: step before it"
+        if step.source == "header":
+            value = response.header(step.path)
+            if value is None:
+                return None, f"the response has no {step.path} header to extract {step.name} from"
+            return value, None
+        if not response.is_json:
+            return None, f"cannot extract {step.name} from {step.path}: {response.json_error}"
+        try:
+            value = json_path_values(step.compiled, response.json)
+        except Exception as error:
+            return None, f"cannot evaluate {step.path}: {_one_line(error)}"
+        if value is MISSING:
+            return None, f"{step.path} matched nothing in the response body"
+        return value, None
+
+
+# ---------------------------------------------------------------- synchronous helper
+
+
+def run_to_completion(
+    files: Sequence[ScenarioFileNode | str],
+    overrides: RunOverrides | None = None,
+    run_variables: Mapping[str, Any] | None = None,
+    tags: Iterable[str] | None = None,
+) -> list[Event]:
+    """Run to the end and return every event (for tests and simple callers). Paths are loaded."""
+    from .parser import load_file
+
+    nodes = [f if isinstance(f, ScenarioFileNode) else load_file(f) for f in files]
+
+    async def collect() -> list[Event]:
+        return [event async for event in Execution(nodes, overrides, run_variables, tags).events()]
+
+    return asyncio.run(collect())
