@@ -45,10 +45,10 @@ replaces a layer's dict when it writes), so consumers may keep them; treat them 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
-from .nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode, SourceLocation, Step
+from .nodes import FeatureNode, IncludeStep, Node, ScenarioFileNode, ScenarioNode, SourceLocation, Step
 from .resolution import EffectiveParameters
 from .sharing import StoreRef
 
@@ -156,27 +156,50 @@ class PlannedStep:
 # ---------------------------------------------------------------- events
 
 
+def _brief(value: Any) -> str:
+    """A short form for reprs: syntax-tree nodes by kind, name and line, never the whole tree."""
+    if isinstance(value, ScenarioFileNode):
+        return f"<file {value.path}>"
+    if isinstance(value, (FeatureNode, ScenarioNode)):
+        return f"<{'feature' if isinstance(value, FeatureNode) else 'scenario'} {value.name!r} line {value.line}>"
+    if isinstance(value, Node):
+        keyword = getattr(value, "keyword", type(value).__name__)
+        text = getattr(value, "text", "")
+        return f"<{keyword}: {text} line {value.line}>" if text else f"<{keyword} line {value.line}>"
+    if isinstance(value, EffectiveParameters):
+        return "{" + ", ".join(f"{k}={v.value!r} ({v.source})" for k, v in value.items()) + "}"
+    if isinstance(value, tuple) and value and isinstance(value[0], (Node, PlannedStep)):
+        return f"<{len(value)} {'steps' if isinstance(value[0], PlannedStep) else 'nodes'}>"
+    text = repr(value)
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
 class Event:
-    """Base of every event."""
+    """Base of every event. Reprs are short (nodes by name and line) so that logs and test
+    failure messages stay readable and printing an event never walks a whole syntax tree."""
 
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{f.name}={_brief(getattr(self, f.name))}" for f in fields(self))  # type: ignore[arg-type]
+        return f"{type(self).__name__}({parts})"
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, repr=False)
 class RunStarted(Event):
     files: tuple[ScenarioFileNode, ...]
     run_variables: Mapping[str, Any]
     tags: frozenset[str] | None  # None: every scenario is selected
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class FileStarted(Event):
     file: ScenarioFileNode
     parameters: EffectiveParameters  # the file node's effective values
     store: StoreRef | None  # the file store when the file-level values share, else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class FeatureStarted(Event):
     file: ScenarioFileNode
     feature: FeatureNode
@@ -184,14 +207,14 @@ class FeatureStarted(Event):
     store: StoreRef | None  # the store its scenarios use: own, file's, or None (isolated)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ScopeCreated(Event):
     """A store comes into use (empty): the file store, or a feature's own store."""
 
     store: StoreRef
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ScopeCleared(Event):
     """A store is dropped: the file store at file end, a feature's own store at feature end."""
 
@@ -199,7 +222,7 @@ class ScopeCleared(Event):
     names: tuple[str, ...]  # the names it held, sorted
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ScenarioStarted(Event):
     file: ScenarioFileNode
     scenario: ScenarioNode
@@ -215,7 +238,7 @@ class ScenarioStarted(Event):
         return not self.carried
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class StepStarted(Event):
     step: Step
     phase: str
@@ -224,7 +247,7 @@ class StepStarted(Event):
     snapshot: ScopeSnapshot  # what is visible before the step
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class RequestSent(Event):
     step: Step
     method: str
@@ -233,7 +256,7 @@ class RequestSent(Event):
     body: str | None  # request body text as sent, None when there is none
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ResponseReceived(Event):
     step: Step
     status: int
@@ -255,7 +278,7 @@ class ResponseReceived(Event):
         return ", ".join(values) if values else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class AssertionChecked(Event):
     step: Step
     passed: bool
@@ -264,7 +287,7 @@ class AssertionChecked(Event):
     message: str | None  # why it failed (None when passed)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class VariableExtracted(Event):
     step: Step
     name: str
@@ -272,7 +295,7 @@ class VariableExtracted(Event):
     layers: tuple[str, ...]  # e.g. ("scenario",) or ("scenario", "feature 'Pets'") or ("scenario", "file store")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class VariableOverwritten(Event):
     """Emitted, before VariableExtracted, for each layer where the name already had a value."""
 
@@ -283,7 +306,7 @@ class VariableOverwritten(Event):
     layer: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class StepFinished(Event):
     step: Step
     phase: str
@@ -295,7 +318,7 @@ class StepFinished(Event):
     snapshot: ScopeSnapshot  # what is visible after the step
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ScenarioFinished(Event):
     file: ScenarioFileNode
     scenario: ScenarioNode
@@ -306,7 +329,7 @@ class ScenarioFinished(Event):
     snapshot: ScopeSnapshot  # visible at the end: scenario layer, the store, run variables
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class FeatureFinished(Event):
     file: ScenarioFileNode
     feature: FeatureNode
@@ -314,7 +337,7 @@ class FeatureFinished(Event):
     cleared: tuple[str, ...]  # names dropped with the feature's own store (sorted); () otherwise
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class FileFinished(Event):
     file: ScenarioFileNode
     passed: int
@@ -323,7 +346,7 @@ class FileFinished(Event):
     cleared: tuple[str, ...]  # names dropped with the file store
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class RunFinished(Event):
     passed: int
     failed: int
