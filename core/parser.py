@@ -4,6 +4,7 @@ the builder running inside the parse (no intermediate tree), syntax errors made 
 from __future__ import annotations
 
 import difflib
+import gc
 import threading
 from pathlib import Path
 
@@ -91,6 +92,10 @@ def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
     source = "\n" + text.rstrip() + "\n"
     with _lock:
         _builder.begin(filename)
+        # The syntax tree is acyclic: pausing the cycle collector while half a million small
+        # objects are made saves ~10% of a large file's parse and frees nothing less.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             tree = _parser().parse(source)
         except UnexpectedInput as error:
@@ -103,6 +108,9 @@ def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
         except RecursionError:
             _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
             tree = None
+        finally:
+            if collecting:
+                gc.enable()
         diagnostics = _builder.end()
     if diagnostics:
         raise InvalidFileError(diagnostics)
