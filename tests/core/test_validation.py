@@ -258,7 +258,8 @@ def test_fragment_inside_feature_is_an_error():
     ("feature: a\n    scenario: b\n      when: GET /\n  scenario: c\n",
      "t.scenario:4:3: error: this line's indentation (2 spaces) matches no enclosing block (expected 0 or 4 or 6 spaces)"),
     ("scenario x\n", "t.scenario:1:1: error: 'scenario x' is not allowed here; did you mean 'scenario:'?"),
-    ("scenario:\n", "t.scenario:1:10: error: 'scenario:' needs a value on the same line"),
+    ("scenario:\n", "t.scenario:1:1: error: 'scenario:' needs a name on the same line"),
+    ("scenario: s\n  when: POST /a\n    body:\n", "t.scenario:3:5: error: body: needs a JSON value, on the same line or indented below it"),
     ("feature: a\n  scenario: b\n    When: GET /\n", "t.scenario:3:5: error: 'When:' is not allowed here; did you mean 'when:'?"),
     ("  feature: a\n", "t.scenario:1:3: error: unexpected indentation; expected feature:, scenario:, background:, "
                        "fragment:, parameters: or @tag at the previous level"),
