@@ -293,6 +293,7 @@ class Execution:
         started = time.perf_counter()
         plan = run.plan(feature, scenario)
         scope = Scope(store, self.run_variables)
+        self._client.reset_cookies()
         yield ScenarioStarted(run.file, scenario, feature, params, store.ref if store is not None else None,
                               scope.carried(), plan, scope.snapshot())
         feature_name = feature.name if feature is not None else None
@@ -454,7 +455,11 @@ def run_to_completion(
 
     nodes = [f if isinstance(f, ScenarioFileNode) else load_file(f) for f in files]
 
-    async def collect() -> list[Event]:
-        return [event async for event in Execution(nodes, overrides, run_variables, tags).events()]
+    events: list[Event] = []
 
-    return asyncio.run(collect())
+    async def collect() -> None:  # returns None: asyncio would repr a returned list on completion
+        async for event in Execution(nodes, overrides, run_variables, tags).events():
+            events.append(event)
+
+    asyncio.run(collect())
+    return events

@@ -20,6 +20,9 @@ from typing import Any, Sequence
 from .resolution import COMMAND_LINE, DEFAULT, FEATURE, FILE, Setting
 
 
+USER_AGENT = "scenario-tui"
+
+
 class RequestFailed(Exception):
     """A request that produced no response; the message is one line, ready for the user."""
 
@@ -358,7 +361,8 @@ class HttpClient:
 
             _no_sniffio()
             transport = Http11Transport(lambda: httpx.AsyncHTTPTransport())
-            self._client = httpx.AsyncClient(timeout=None, follow_redirects=False, transport=transport)
+            self._client = httpx.AsyncClient(timeout=None, follow_redirects=False, transport=transport,
+                                             headers={"User-Agent": USER_AGENT})
         return self._client
 
     def reset_cookies(self) -> None:
