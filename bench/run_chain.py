@@ -143,7 +143,7 @@ def main() -> int:
         print(f"python {platform.python_version()} on {platform.system()} {platform.machine()}, "
               f"{os.cpu_count()} CPUs, demo API on loopback")
         print()
-        print("| | median | startup (0 steps) | per step |")
+        print("| | median | start-up (0 groups) | per group |")
         print("|---|---|---|---|")
         print(f"| `scenario-tui run` | {tui_s:.3f} s | {medians['scenario-tui startup']:.3f} s | {tui_step * 1e3:.3f} ms |")
         print(f"| httpx + jsonpath_ng script | {base_s:.3f} s | {medians['baseline startup']:.3f} s | {base_step * 1e3:.3f} ms |")

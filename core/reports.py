@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .masking import Masker
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
+
+# tempfile and xml.etree are imported where they are used: most runs write no report, and
+# start-up time is what a CI job calling `run` many times pays for.
 
 BODY_LINES = 5  # lines of a response body in a failure summary
 BODY_CHARS = 300
@@ -35,7 +39,7 @@ BODY_CHARS = 300
 # ---------------------------------------------------------------- records
 
 
-@dataclass(slots=True)
+@dataclass
 class Exchange:
     """One request and, when it came, its response."""
 
@@ -51,7 +55,7 @@ class Exchange:
     elapsed: float | None = None
 
 
-@dataclass(slots=True)
+@dataclass
 class StepRecord:
     line: int
     keyword: str
@@ -63,7 +67,7 @@ class StepRecord:
     via: tuple[int, ...] = ()  # lines of the include: steps it came through
 
 
-@dataclass(slots=True)
+@dataclass
 class ScenarioRecord:
     path: str
     name: str
@@ -79,7 +83,7 @@ class ScenarioRecord:
     finished: bool = False
 
 
-@dataclass(slots=True)
+@dataclass
 class FileRecord:
     path: str
     scenarios: list[ScenarioRecord] = field(default_factory=list)
@@ -302,6 +306,8 @@ def junit_report(recorder: RunRecorder, masker: Masker | None = None) -> ET.Elem
     classname is `PATH.FEATURE` (just PATH for standalone scenarios): Jenkins splits classname at
     its last dot into package and class, which gives package = the file, class = the feature.
     """
+    import xml.etree.ElementTree as ET
+
     masker = masker or Masker(enabled=False)
     root = ET.Element("testsuites", name="scenario-tui")
     totals = {"tests": 0, "failures": 0, "skipped": 0, "time": 0.0}
@@ -329,6 +335,8 @@ def junit_report(recorder: RunRecorder, masker: Masker | None = None) -> ET.Elem
 
 def _junit_suite(root: ET.Element, path: str, feature: str | None, scenarios: list[ScenarioRecord],
                  masker: Masker) -> ET.Element:
+    import xml.etree.ElementTree as ET
+
     failures = sum(s.status == ev.FAILED for s in scenarios)
     skipped = sum(s.status == ev.SKIPPED for s in scenarios)
     elapsed = sum(s.elapsed for s in scenarios)
@@ -379,6 +387,8 @@ def failure_details(scenario: ScenarioRecord, masker: Masker, body_lines: int = 
 
 
 def write_junit_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+    import xml.etree.ElementTree as ET
+
     tree = junit_report(recorder, masker)
     data = ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True) + b"\n"
     atomic_write(path, data)
@@ -391,6 +401,8 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     """Write to a temporary file in the same directory (so the rename never crosses file
     systems), fsync it, then os.replace it over PATH: a reader sees the old file or the whole
     new one, never a partial one. The temporary file is removed if anything fails."""
+    import tempfile
+
     target = Path(path)
     directory = target.parent
     directory.mkdir(parents=True, exist_ok=True)

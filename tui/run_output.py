@@ -1,29 +1,32 @@
 """What `scenario-tui run` prints while the event stream goes by.
 
 A line per scenario once it ends (✓ passed, ✗ failed, – skipped, with its duration), the failing
-step and a request/response summary under a failure, and a final summary. On a terminal the
-scenario that is running gets a spinner line (rich Live, transient: it disappears when the
-scenario's final line is printed). Anywhere else (CI logs, pipes) nothing is redrawn: only the
-final lines are printed, never wrapped, without colour unless the environment forces it.
+step and a request/response summary under a failure, and a final summary.
 
-Everything user-controlled goes through rich Text (never markup), so a `[` in a scenario name
-prints as is, and through the Masker, so secrets never reach the screen.
+Two sinks, chosen by where the output goes:
+- a terminal (or FORCE_COLOR / TTY_COMPATIBLE=1): rich, with colour, and -- only on a real
+  interactive terminal -- a transient spinner line for the scenario that is running;
+- anything else (CI logs, pipes, files): plain lines, never redrawn, never wrapped, no escape
+  codes, flushed line by line so a CI log shows progress. rich is not even imported there: it
+  is a fifth of the runner's start-up time, and `run` is what CI calls over and over.
+
+Lines are built as (text, style) segments, never markup, so a `[` in a scenario name prints as
+is; everything user-controlled goes through the Masker first.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Console
-from rich.live import Live
-from rich.spinner import Spinner
-from rich.text import Text
+import os
+import sys
+from typing import Any, TextIO
 
 from scenario_core import events as ev
 from scenario_core.masking import Masker
 from scenario_core.reports import RunRecorder, ScenarioRecord, exchange_summary, failure_step_lines
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
+
+Segments = list[tuple[str, str]]  # (text, rich style)
 
 
 def format_duration(seconds: float) -> str:
@@ -39,125 +42,166 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-class RunPrinter:
-    """Feed it every event after the recorder has seen it (it reads the recorder's records)."""
+# ---------------------------------------------------------------- sinks
 
-    def __init__(self, console: Console, masker: Masker, recorder: RunRecorder, live: bool | None = None):
-        self.console = console
-        self.masker = masker
-        self.recorder = recorder
-        self.live_enabled = console.is_terminal if live is None else live
-        self._live: Live | None = None
-        self._spinner: Spinner | None = None
-        self._plan_size = 0
-        self._label = ""
-        self._indent = ""
 
-    # ---- events
+class PlainSink:
+    """Plain text for logs and pipes."""
 
-    def feed(self, event: ev.Event) -> None:
-        kind = type(event)
-        if kind is ev.StepStarted:  # the hot path: once per step
-            if self._spinner is not None:
-                self._update_spinner(event.index + 1)
-        elif kind is ev.FileStarted:
-            self._print(Text(event.file.path, style="bold"))
-        elif kind is ev.FeatureStarted:
-            self._print(Text(f"  {event.feature.name}", style="bold cyan"))
-        elif kind is ev.ScenarioStarted:
-            self._indent = "    " if event.feature is not None else "  "
-            self._label = event.scenario.name
-            self._plan_size = len(event.steps)
-            self._start_spinner()
-        elif kind is ev.ScenarioFinished:
-            self._stop_spinner()
-            self._indent = "    " if event.feature is not None else "  "
-            if self.recorder.last is not None:
-                self._print_scenario(self.recorder.last)
+    live = False
 
-    # ---- the live line
+    def __init__(self, file: TextIO | None = None):
+        self.file = file if file is not None else sys.stdout
 
-    def _start_spinner(self) -> None:
-        if not self.live_enabled:
+    def line(self, segments: Segments) -> None:
+        text = "".join(text for text, _ in segments) + "\n"
+        try:
+            self.file.write(text)
+        except UnicodeEncodeError:  # a log in a legacy encoding: ✓ becomes ?, never a traceback
+            encoding = getattr(self.file, "encoding", None) or "ascii"
+            self.file.write(text.encode(encoding, "replace").decode(encoding))
+        self.file.flush()
+
+    def running(self, label: str, detail: str) -> None:
+        pass
+
+    def done_running(self) -> None:
+        pass
+
+
+class RichSink:
+    """rich on a terminal; the running line is a transient Live spinner when interactive."""
+
+    def __init__(self, console: Any = None, live: bool | None = None):
+        from rich.console import Console
+
+        self.console = console if console is not None else Console(highlight=False, soft_wrap=True)
+        # FORCE_COLOR makes rich call a CI log a terminal: colour is welcome there, redraws are not.
+        isatty = getattr(self.console.file, "isatty", None)
+        self.live = (self.console.is_interactive and bool(isatty and isatty())) if live is None else live
+        self._live: Any = None
+        self._spinner: Any = None
+
+    def line(self, segments: Segments) -> None:
+        from rich.text import Text
+
+        self.console.print(Text.assemble(*segments), soft_wrap=True)
+
+    def running(self, label: str, detail: str) -> None:
+        if not self.live:
             return
-        self._spinner = Spinner("dots", style="cyan")
-        self._update_spinner(0)
-        self._live = Live(self._spinner, console=self.console, transient=True, refresh_per_second=12.5,
-                          redirect_stdout=False, redirect_stderr=False)
-        self._live.start()
+        from rich.text import Text
 
-    def _update_spinner(self, step: int) -> None:
-        text = Text(f" {self._label}", style="bold")
-        text.append(f"  running step {step}/{self._plan_size}" if step else "  running", style="dim")
-        self._spinner.update(text=text)
+        text = Text.assemble((f" {label}", "bold"), (f"  {detail}", "dim"))
+        if self._live is None:
+            from rich.live import Live
+            from rich.spinner import Spinner
 
-    def _stop_spinner(self) -> None:
+            self._spinner = Spinner("dots", text=text, style="cyan")
+            self._live = Live(self._spinner, console=self.console, transient=True, refresh_per_second=12.5,
+                              redirect_stdout=False, redirect_stderr=False)
+            self._live.start()
+        else:
+            self._spinner.update(text=text)  # drawn by Live's own refresh thread, at most 12.5/s
+
+    def done_running(self) -> None:
         if self._live is not None:
             self._live.stop()
         self._live, self._spinner = None, None
 
+
+def make_sink(file: TextIO | None = None) -> PlainSink | RichSink:
+    file = file if file is not None else sys.stdout
+    env = os.environ
+    isatty = getattr(file, "isatty", None)
+    terminal = bool(isatty and isatty())
+    if terminal or env.get("FORCE_COLOR") or env.get("TTY_COMPATIBLE") == "1":
+        from rich.console import Console
+
+        return RichSink(Console(file=file, highlight=False, soft_wrap=True))
+    return PlainSink(file)
+
+
+# ---------------------------------------------------------------- the printer
+
+
+class RunPrinter:
+    """Feed it every event after the recorder has seen it (it prints the recorder's records)."""
+
+    def __init__(self, sink: PlainSink | RichSink, masker: Masker, recorder: RunRecorder):
+        self.sink = sink
+        self.masker = masker
+        self.recorder = recorder
+        self._live = sink.live
+        self._plan_size = 0
+        self._label = ""
+        self._indent = ""
+
+    def feed(self, event: ev.Event) -> None:
+        kind = type(event)
+        if kind is ev.StepStarted:  # the hot path: once per step
+            if self._live:
+                self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}")
+        elif kind is ev.ScenarioFinished:
+            self.sink.done_running()
+            self._indent = "    " if event.feature is not None else "  "
+            if self.recorder.last is not None:
+                self._print_scenario(self.recorder.last)
+        elif kind is ev.ScenarioStarted:
+            self._indent = "    " if event.feature is not None else "  "
+            self._label = event.scenario.name
+            self._plan_size = len(event.steps)
+            if self._live:
+                self.sink.running(self._label, "starting")
+        elif kind is ev.FileStarted:
+            self.sink.line([(event.file.path, "bold")])
+        elif kind is ev.FeatureStarted:
+            self.sink.line([(f"  {event.feature.name}", "bold cyan")])
+
     def close(self) -> None:
-        self._stop_spinner()
-
-    # ---- lines
-
-    def _print(self, text: Text) -> None:
-        self.console.print(text, soft_wrap=True)
+        self.sink.done_running()
 
     def _print_scenario(self, scenario: ScenarioRecord) -> None:
         mark, style = MARKS.get(scenario.status, ("?", ""))
-        line = Text(self._indent)
-        line.append(mark, style=style)
-        line.append(f" {scenario.name}")
+        line: Segments = [(self._indent, ""), (mark, style), (f" {scenario.name}", "")]
         if scenario.status == ev.SKIPPED:
-            line.append(f"  skipped ({self.masker.text(scenario.message) or 'not selected'})", style="dim")
+            line.append((f"  skipped ({self.masker.text(scenario.message) or 'not selected'})", "dim"))
         else:
-            line.append(f"  {format_duration(scenario.elapsed)}", style="dim")
-        self._print(line)
-        if scenario.status == ev.FAILED:
-            indent = self._indent + "    "
-            for text in failure_step_lines(scenario, self.masker):
-                self._print(Text(indent + text, style="red"))
-            if scenario.exchange is not None:
-                head, *body = exchange_summary(scenario.exchange, self.masker)
-                self._print(Text(indent + head))
-                for text in body:
-                    self._print(Text(indent + "  " + text, style="dim"))
+            line.append((f"  {format_duration(scenario.elapsed)}", "dim"))
+        self.sink.line(line)
+        if scenario.status != ev.FAILED:
+            return
+        indent = self._indent + "    "
+        for text in failure_step_lines(scenario, self.masker):
+            self.sink.line([(indent + text, "red")])
+        if scenario.exchange is not None:
+            head, *body = exchange_summary(scenario.exchange, self.masker)
+            self.sink.line([(indent + head, "")])
+            for text in body:
+                self.sink.line([(indent + "  " + text, "dim")])
 
-    def summary(self, interrupted: bool) -> Text:
+    def summary(self, interrupted: bool) -> Segments:
         counts = self.recorder.counts()
         total = sum(counts.values())
         elapsed = self.recorder.elapsed
         requests = self.recorder.requests
         rate = requests / elapsed if elapsed > 0 else 0.0
-        text = Text()
         if interrupted:
-            text.append("Interrupted", style="bold yellow")
-            text.append(f" after {format_duration(elapsed)}: {plural(total, 'scenario')} finished (")
+            line: Segments = [("Interrupted", "bold yellow"),
+                              (f" after {format_duration(elapsed)}: {plural(total, 'scenario')} finished (", "")]
         else:
-            text.append(plural(total, "scenario"), style="bold")
-            text.append(": ")
-        parts: list[tuple[str, str]] = [(f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else "")]
-        parts.append((f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""))
-        parts.append((f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else ""))
-        for i, (part, style) in enumerate(parts):
-            text.append(("" if i == 0 else ", ") + part, style=style)
-        if interrupted:
-            text.append(")")
-        else:
-            text.append(f" in {format_duration(elapsed)}")
-        text.append(f" · {plural(requests, 'request')}, {rate:.1f} req/s", style="dim")
-        return text
+            line = [(plural(total, "scenario"), "bold"), (": ", "")]
+        line += [(f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""), (", ", ""),
+                 (f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""), (", ", ""),
+                 (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else "")]
+        line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
+        line.append((f" · {plural(requests, 'request')}, {rate:.1f} req/s", "dim"))
+        return line
 
     def print_summary(self, interrupted: bool, reports: list[str]) -> None:
         self.close()
-        self.console.print(soft_wrap=True)
+        self.sink.line([])
         line = self.summary(interrupted)
         if reports:
-            line.append(" · report" + ("s" if len(reports) > 1 else "") + ": " + ", ".join(reports), style="dim")
-        self._print(line)
-
-
-def make_console(file: Any = None) -> Console:
-    """Highlighting off: rich would otherwise colour numbers and URLs inside user text."""
-    return Console(file=file, highlight=False, soft_wrap=True)
+            line.append((" · report" + ("s" if len(reports) > 1 else "") + ": " + ", ".join(reports), "dim"))
+        self.sink.line(line)
