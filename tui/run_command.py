@@ -24,7 +24,7 @@ from scenario_core.errors import UsageError
 from scenario_core.masking import Masker
 from scenario_core.reports import RunRecorder, write_json_report, write_junit_report
 
-from .run_output import RunPrinter, make_console
+from .run_output import RunPrinter, make_sink
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_SIGNAL_BASE = 128
@@ -39,10 +39,9 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     for path, _ in reports:
         _check_writable(path)
 
-    console = make_console()
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
-    printer = RunPrinter(console, masker, recorder)
+    printer = RunPrinter(make_sink(), masker, recorder)
     execution = Execution(files, overrides, run_variables, tags)
 
     def feed(event: Any) -> None:
