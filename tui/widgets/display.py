@@ -1,0 +1,97 @@
+"""How values reach the screen: secrets masked through core/masking.py (the one place the rules
+live), and the deterministic mode snapshot tests use (no timings, no port numbers, no dates).
+Every widget formats through the one `Display` the app shares with them."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+
+from scenario_core.masking import Masker
+
+# A loopback or local host with a port: what changes from run to run in tests and demos.
+_HOST_PORT = re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+")
+# Response headers whose values change from run to run (or from machine to machine).
+VOLATILE_HEADERS = frozenset({"date", "server"})
+
+
+class Display:
+    def __init__(self, deterministic: bool = False, reveal_secrets: bool = False) -> None:
+        self.deterministic = deterministic
+        self.masker = Masker(enabled=not reveal_secrets)
+
+    @property
+    def reveal_secrets(self) -> bool:
+        return not self.masker.enabled
+
+    @reveal_secrets.setter
+    def reveal_secrets(self, reveal: bool) -> None:
+        self.masker.enabled = not reveal
+
+    def learn(self, event: Any) -> None:
+        """Learn the secret values an executor event carries (tokens, auth headers)."""
+        self.masker.learn_event(event)
+
+    # ------------------------------------------------------------ text
+
+    def text(self, text: str | None) -> str:
+        """Text as shown: learnt secrets masked; in deterministic mode, loopback ports hidden."""
+        shown = self.masker.text(text) or ""
+        if self.deterministic:
+            shown = _HOST_PORT.sub(r"\1:PORT", shown)
+        return shown
+
+    def plain(self, text: str) -> str:
+        """Text that holds no secret (a URL from the command line): only the port is hidden."""
+        return _HOST_PORT.sub(r"\1:PORT", text) if self.deterministic else text
+
+    def seconds(self, seconds: float) -> str:
+        """An elapsed time, or nothing in deterministic mode."""
+        if self.deterministic:
+            return ""
+        if seconds < 1:
+            return f"{seconds * 1000:.0f} ms"
+        return f"{seconds:.2f} s"
+
+    def headers(self, headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        shown = []
+        for name, value in self.masker.headers(headers):
+            if self.deterministic and name.lower() in VOLATILE_HEADERS:
+                value = "…"
+            shown.append((name, self.plain(value)))
+        return shown
+
+    def variable(self, name: str, value: Any) -> str:
+        """A variable's value in its JSON form; secrets (by name or learnt) masked."""
+        return self.plain(json_form(self.masker.value(value, name)))
+
+    def value(self, value: Any) -> Any:
+        """A JSON value with secret fields and learnt secrets masked, at any depth."""
+        return self.masker.value(value)
+
+
+def json_form(value: Any) -> str:
+    """A value in its JSON form, compact: `7`, `"Rex"`, `true`, `[1, 2]`."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__

@@ -1,0 +1,482 @@
+"""The file as a tree, in source order, with each node's live run status and breakpoints.
+
+Children are built when a node is first expanded, so a file with 10,000 scenarios paints at
+once. Every node has a *key* made of names and positions, not lines, so a reload keeps the
+expansion and the cursor where the same nodes still exist:
+
+    ()                                             the file
+    (("feature", "Pets", 0),)                      a feature (0: first feature of that name)
+    (("feature", "Pets", 0), ("scenario", "create pet", 0))
+    (... scenario ..., ("step", 2))                a scenario's own step (include: expands)
+    (... scenario ..., ("background:file",), ("step", 0))   the backgrounds it runs first
+    (("background",), ("step", 0))                 the file-level background's definition
+    (("fragment", "check pet", 0), ("step", 1))    a fragment's definition
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Iterable
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from scenario_core.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
+from scenario_core.nodes import (
+    BackgroundNode,
+    FeatureNode,
+    FragmentNode,
+    IncludeStep,
+    ParametersNode,
+    ScenarioFileNode,
+    ScenarioNode,
+)
+
+Key = tuple
+
+PENDING, RUNNING, PASSED, FAILED, SKIPPED = "pending", "running", "passed", "failed", "skipped"
+STATUS_ICONS = {PENDING: "○", RUNNING: "◉", PASSED: "✓", FAILED: "✗", SKIPPED: "–"}
+CURRENT_ICON = "▶"  # the step about to run
+KIND_ICONS = {
+    "file": "▣", "parameters": "⚙", "background": "↺", "fragment": "§", "feature": "◆",
+    "scenario": "◇", "step": "",
+}
+# Files up to this many scenarios open expanded down to their scenarios.
+SMALL_FILE = 200
+
+
+@dataclass(eq=False)
+class TreeItem:
+    """What a tree node stands for."""
+
+    kind: str  # file, parameters, background, fragment, feature, scenario, step
+    key: Key
+    node: Any  # the syntax-tree node
+    feature: FeatureNode | None = None  # the enclosing feature, if any
+    scenario: ScenarioNode | None = None  # for a scenario and the steps under it
+    phase: str | None = None  # for a background group / step under a scenario
+    label: str = ""
+    built: bool = False  # children added
+
+    @property
+    def line(self) -> int:
+        return self.node.location.line
+
+
+def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple]:
+    seen: dict[str, int] = {}
+    keys = []
+    for name in names:
+        count = seen.get(name, 0)
+        seen[name] = count + 1
+        keys.append((kind, name, count))
+    return keys
+
+
+def _index_of(block: tuple, step: Any) -> int:
+    for index, candidate in enumerate(block):
+        if candidate is step:
+            return index
+    return -1
+
+
+class FileTree(Tree[TreeItem]):
+    """The tree of one `.scenario` file."""
+
+    DEFAULT_CSS = """
+    FileTree {
+        background: $surface;
+        scrollbar-size-vertical: 1;
+        & > .file-tree--pending { color: $text-muted; }
+        & > .file-tree--running { color: $warning; text-style: bold; }
+        & > .file-tree--passed { color: $success; }
+        & > .file-tree--failed { color: $error; text-style: bold; }
+        & > .file-tree--skipped { color: $text-muted; }
+        & > .file-tree--kind { color: $accent; }
+        & > .file-tree--dim { color: $text-muted; }
+        & > .file-tree--tag { color: $secondary; }
+        & > .file-tree--breakpoint { color: $error; }
+        & > .file-tree--current { background: $warning 30%; text-style: bold; }
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = Tree.COMPONENT_CLASSES | {
+        "file-tree--pending", "file-tree--running", "file-tree--passed", "file-tree--failed",
+        "file-tree--skipped", "file-tree--kind", "file-tree--dim", "file-tree--tag",
+        "file-tree--breakpoint", "file-tree--current",
+    }
+    BINDINGS = [Binding("enter", "select_cursor", "Inspect", show=False)]
+    ICON_NODE = "▸ "
+    ICON_NODE_EXPANDED = "▾ "
+
+    class BreakpointsChanged(Message):
+        def __init__(self, breakpoints: frozenset[Key]) -> None:
+            super().__init__()
+            self.breakpoints = breakpoints
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.show_root = True
+        self.guide_depth = 2
+        self.file: ScenarioFileNode | None = None
+        self.statuses: dict[Key, str] = {}
+        self.breakpoints: set[Key] = set()
+        self.current: Key | None = None  # the step about to run
+        self._by_key: dict[Key, TreeNode[TreeItem]] = {}
+        self._scenario_keys: dict[int, Key] = {}
+        self._feature_keys: dict[int, Key] = {}
+        self._fragment_keys: dict[str, Key] = {}
+
+    # ------------------------------------------------------------ loading
+
+    def load(self, file: ScenarioFileNode, keep: bool = False) -> None:
+        """Show `file`. With `keep`, restore expansion and cursor where the keys still exist."""
+        expanded = {key for key, node in self._by_key.items() if node.is_expanded} if keep else set()
+        cursor = self.cursor_node.data.key if keep and self.cursor_node and self.cursor_node.data else None
+        self.file = file
+        self._by_key.clear()
+        self._index(file)
+        self.clear()
+        root = self.root
+        root.data = TreeItem("file", (), file, label=Path(file.path).name)
+        root.set_label(self._label_text(root.data))
+        self._by_key[()] = root
+        self._build_children(root)
+        if keep:
+            for key in sorted(expanded, key=len):
+                node = self._reveal(key, expand_last=True)
+                if node is None:
+                    continue
+            target = self._nearest(cursor) if cursor is not None else root
+            self._move_to(target or root)
+        else:
+            root.expand()
+            if self.scenario_count <= SMALL_FILE:
+                for item_node in list(root.children):
+                    if item_node.data and item_node.data.kind == "feature":
+                        self._build_children(item_node)
+                        item_node.expand()
+            self._move_to(root)
+        self.statuses.clear()
+        if not keep:
+            self.breakpoints.clear()
+        self.current = None
+
+    @property
+    def scenario_count(self) -> int:
+        return len(self._scenario_keys)
+
+    def _index(self, file: ScenarioFileNode) -> None:
+        self._scenario_keys.clear()
+        self._feature_keys.clear()
+        self._fragment_keys.clear()
+        items = list(file.items)
+        feature_keys = _dup_keys("feature", [f.name for f in items if isinstance(f, FeatureNode)])
+        standalone = _dup_keys("scenario", [s.name for s in items if isinstance(s, ScenarioNode)])
+        features = iter(feature_keys)
+        scenarios = iter(standalone)
+        for item in items:
+            if isinstance(item, FeatureNode):
+                fkey = (next(features),)
+                self._feature_keys[id(item)] = fkey
+                for scenario, skey in zip(item.scenarios, _dup_keys("scenario", [s.name for s in item.scenarios])):
+                    self._scenario_keys[id(scenario)] = fkey + (skey,)
+            else:
+                self._scenario_keys[id(item)] = (next(scenarios),)
+        for fragment, fkey in zip(file.fragments, _dup_keys("fragment", [f.name for f in file.fragments])):
+            self._fragment_keys.setdefault(fragment.name, (fkey,))
+
+    # ------------------------------------------------------------ children, built on demand
+
+    def _top_items(self, file: ScenarioFileNode) -> list[TreeItem]:
+        """The file's children in source order: parameters, background, fragments, features, scenarios."""
+        entries: list[tuple[int, TreeItem]] = []
+        if file.parameters is not None:
+            entries.append((file.parameters.line, TreeItem("parameters", (("parameters",),), file.parameters,
+                                                           label="parameters")))
+        if file.background is not None:
+            entries.append((file.background.line, TreeItem("background", (("background",),), file.background,
+                                                           label="background")))
+        for fragment in file.fragments:
+            key = self._fragment_keys.get(fragment.name)
+            if key is not None and all(e.key != key for _, e in entries):
+                entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
+        for item in file.items:
+            if isinstance(item, FeatureNode):
+                entries.append((item.line, TreeItem("feature", self._feature_keys[id(item)], item, feature=item,
+                                                    label=item.name)))
+            else:
+                entries.append((item.line, TreeItem("scenario", self._scenario_keys[id(item)], item, scenario=item,
+                                                    label=item.name)))
+        entries.sort(key=lambda entry: entry[0])
+        return [item for _, item in entries]
+
+    def _children_of(self, item: TreeItem) -> list[TreeItem]:
+        file = self.file
+        assert file is not None
+        if item.kind == "file":
+            return self._top_items(file)
+        if item.kind == "parameters":
+            return []
+        if item.kind == "feature":
+            feature: FeatureNode = item.node
+            children = []
+            if feature.parameters is not None:
+                children.append(TreeItem("parameters", item.key + (("parameters",),), feature.parameters,
+                                         feature=feature, label="parameters"))
+            if feature.background is not None:
+                children.append(TreeItem("background", item.key + (("background",),), feature.background,
+                                         feature=feature, label="background"))
+            children.extend(TreeItem("scenario", self._scenario_keys[id(s)], s, feature=feature, scenario=s,
+                                     label=s.name) for s in feature.scenarios)
+            return children
+        if item.kind == "scenario":
+            scenario: ScenarioNode = item.node
+            children = []
+            if file.background is not None:
+                children.append(TreeItem("background", item.key + ((BACKGROUND_FILE,),), file.background,
+                                         feature=item.feature, scenario=scenario, phase=BACKGROUND_FILE,
+                                         label="file background"))
+            if item.feature is not None and item.feature.background is not None:
+                children.append(TreeItem("background", item.key + ((BACKGROUND_FEATURE,),), item.feature.background,
+                                         feature=item.feature, scenario=scenario, phase=BACKGROUND_FEATURE,
+                                         label="feature background"))
+            children.extend(self._steps(item, scenario.steps, SCENARIO))
+            return children
+        if item.kind in ("background", "fragment"):
+            return self._steps(item, item.node.steps, item.phase)
+        if item.kind == "step" and isinstance(item.node, IncludeStep):
+            fragment = file.fragment(item.node.fragment)
+            return self._steps(item, fragment.steps, item.phase) if fragment else []
+        return []
+
+    def _steps(self, parent: TreeItem, steps: Iterable[Any], phase: str | None) -> list[TreeItem]:
+        return [TreeItem("step", parent.key + (("step", index),), step, feature=parent.feature,
+                         scenario=parent.scenario, phase=phase) for index, step in enumerate(steps)]
+
+    def _has_children(self, item: TreeItem) -> bool:
+        if item.kind in ("file", "feature", "scenario"):
+            return True
+        if item.kind in ("background", "fragment"):
+            return bool(item.node.steps)
+        if item.kind == "step" and isinstance(item.node, IncludeStep):
+            return self.file is not None and self.file.fragment(item.node.fragment) is not None
+        return False
+
+    def _build_children(self, node: TreeNode[TreeItem]) -> None:
+        item = node.data
+        if item is None or item.built:
+            return
+        item.built = True
+        for child in self._children_of(item):
+            expandable = self._has_children(child)
+            tree_node = node.add(self._label_text(child), child, allow_expand=expandable) if expandable \
+                else node.add_leaf(self._label_text(child), child)
+            self._by_key[child.key] = tree_node
+
+    def _on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeItem]) -> None:
+        self._build_children(event.node)
+
+    # ------------------------------------------------------------ finding nodes
+
+    def node_for(self, key: Key) -> TreeNode[TreeItem] | None:
+        return self._by_key.get(key)
+
+    def _reveal(self, key: Key, expand_last: bool = False) -> TreeNode[TreeItem] | None:
+        """Build and expand the ancestors of `key`; its node, or None when it does not exist."""
+        node = self._by_key.get(())
+        if node is None:
+            return None
+        for depth in range(1, len(key) + 1):
+            self._build_children(node)
+            if not node.is_expanded:
+                node.expand()
+            child = self._by_key.get(key[:depth])
+            if child is None:
+                return None
+            node = child
+        if expand_last and node.allow_expand:
+            self._build_children(node)
+            node.expand()
+        return node
+
+    def _nearest(self, key: Key) -> TreeNode[TreeItem] | None:
+        for depth in range(len(key), -1, -1):
+            node = self._reveal(key[:depth])
+            if node is not None:
+                return node
+        return None
+
+    def reveal(self, key: Key) -> None:
+        """Expand down to `key` and put the cursor on it."""
+        node = self._reveal(key)
+        if node is not None:
+            self._move_to(node)
+
+    def _move_to(self, node: TreeNode[TreeItem]) -> None:
+        self._tree_lines  # new nodes get their line numbers when the lines are rebuilt
+        self.move_cursor(node)
+
+    def scenario_key(self, scenario: ScenarioNode) -> Key | None:
+        return self._scenario_keys.get(id(scenario))
+
+    def feature_key(self, feature: FeatureNode) -> Key | None:
+        return self._feature_keys.get(id(feature))
+
+    def step_keys(self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any,
+                  feature: FeatureNode | None) -> tuple[Key | None, list[Key]]:
+        """The key of a running step under its scenario, and the keys of its definitions (the
+        background or fragment it is written in) for breakpoints set there."""
+        file = self.file
+        skey = self.scenario_key(scenario)
+        if file is None or skey is None:
+            return None, []
+        if phase == BACKGROUND_FILE:
+            block, path, definition = (file.background.steps if file.background else ()), skey + ((phase,),), \
+                (("background",),)
+        elif phase == BACKGROUND_FEATURE:
+            fkey = self.feature_key(feature) if feature else None
+            block = feature.background.steps if feature and feature.background else ()
+            path, definition = skey + ((phase,),), (fkey + (("background",),) if fkey else None)
+        else:
+            block, path, definition = scenario.steps, skey, None
+        definitions: list[Key] = [definition] if definition is not None else []
+        for include in (*via, step):
+            index = _index_of(block, include)
+            if index < 0:
+                return None, []
+            path = path + (("step", index),)
+            definitions = [d + (("step", index),) for d in definitions]
+            if isinstance(include, IncludeStep):
+                fragment = file.fragment(include.fragment)
+                block = fragment.steps if fragment else ()
+                fragment_key = self._fragment_keys.get(include.fragment)
+                if fragment_key is not None:
+                    definitions.append(fragment_key)
+        return path, definitions
+
+    # ------------------------------------------------------------ status and breakpoints
+
+    def set_status(self, key: Key, status: str) -> None:
+        if self.statuses.get(key) == status:
+            return
+        self.statuses[key] = status
+        node = self._by_key.get(key)
+        if node is not None:
+            node.refresh()
+
+    def clear_statuses(self, prefix: Key | None = None) -> None:
+        if prefix is None:
+            self.statuses.clear()
+            self.current = None
+        else:
+            n = len(prefix)
+            for key in [k for k in self.statuses if k[:n] == prefix]:
+                del self.statuses[key]
+        self._invalidate_labels()
+
+    def set_current(self, key: Key | None, follow: bool = True) -> None:
+        previous, self.current = self.current, key
+        if previous is not None and previous in self._by_key:
+            self._by_key[previous].refresh()
+        if key is not None:
+            if follow:
+                self.reveal(key)
+            node = self._by_key.get(key)
+            if node is not None:
+                node.refresh()
+
+    def toggle_breakpoint(self, key: Key | None = None) -> bool | None:
+        """Toggle a breakpoint on `key` (default: the cursor's node); whether it is now set."""
+        if key is None:
+            node = self.cursor_node
+            if node is None or node.data is None:
+                return None
+            key = node.data.key
+        if key in self.breakpoints:
+            self.breakpoints.discard(key)
+            now = False
+        else:
+            self.breakpoints.add(key)
+            now = True
+        found = self._by_key.get(key)
+        if found is not None:
+            found.refresh()
+        self.post_message(self.BreakpointsChanged(frozenset(self.breakpoints)))
+        return now
+
+    def _invalidate_labels(self) -> None:
+        self._clear_line_cache()
+        self.refresh()
+
+    # ------------------------------------------------------------ labels
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"file-tree--{name}", partial=True)
+
+    def _label_text(self, item: TreeItem) -> Text:
+        """The node's own text: kind, name, tags, line. Status and breakpoint are added when drawn."""
+        label = Text(no_wrap=True, overflow="ellipsis")
+        node = item.node
+        if item.kind == "step":
+            label.append(node.keyword, "bold")
+            label.append(" ")
+            label.append(node.text)
+        else:
+            icon = KIND_ICONS[item.kind]
+            label.append(f"{icon} ", "bold")
+            if item.kind in ("feature", "scenario", "fragment"):
+                label.append(f"{item.kind} ", "dim")
+            label.append(item.label, "bold" if item.kind in ("file", "feature", "scenario") else "")
+            tags = getattr(node, "tags", None)
+            if tags:
+                label.append(" " + " ".join(f"@{t}" for t in sorted(tags)), "italic")
+        if item.kind != "file":
+            label.append(f"  :{node.location.line}", "dim")
+        return label
+
+    def label_for(self, node: TreeNode[TreeItem]) -> Text:
+        """What the node shows: breakpoint, status icon, then its text (also used by tests)."""
+        item = node.data
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if item is None:
+            return text
+        status = self.statuses.get(item.key)
+        if item.key in self.breakpoints:
+            text.append("● ", self._style("breakpoint"))
+        definition = item.kind in ("parameters", "fragment") or (item.kind == "background" and item.phase is None) \
+            or (item.kind == "step" and item.scenario is None)  # no run status of their own
+        if item.key == self.current:
+            text.append(CURRENT_ICON + " ", self._style("running"))
+        elif not definition and (status or item.kind != "file"):
+            shown = status or PENDING
+            text.append(STATUS_ICONS[shown] + " ", self._style(shown))
+        text.append_text(node._label)
+        if item.key == self.current:
+            text.stylize(self._style("current"))
+        return text
+
+    def render_label(self, node: TreeNode[TreeItem], base_style: Style, style: Style) -> Text:
+        label = self.label_for(node)
+        label.stylize(style)
+        if node._allow_expand:
+            prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE,
+                      base_style + Style(bold=True))
+            return Text.assemble(prefix, label)
+        return label
+
+    def get_label_width(self, node: TreeNode[TreeItem]) -> int:
+        # Cheaper than rendering every label: status and toggle icons are 2 cells each.
+        return node._label.cell_len + 6
+
+    def rendered_lines(self) -> list[str]:
+        """The plain text of every line the tree shows (expanded nodes only), for tests and tools."""
+        lines = []
+        for line in self._tree_lines:
+            depth = len(line.path) - 1
+            lines.append("  " * depth + self.render_label(line.node, Style(), Style()).plain)
+        return lines

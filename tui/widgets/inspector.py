@@ -1,0 +1,230 @@
+"""The inspector: what the highlighted (or current) step did. The request as sent (method, final
+URL, headers, body), the response (status, time, headers, pretty-printed JSON), for an extract the
+JSON path and the matched value, for an assertion what was expected and found, for a failure the
+message. A step that has not run yet shows what it will send, as written."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.json import JSON
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep
+
+from ..stepper import StepRun
+from .display import Display, json_form
+
+MAX_BODY_CHARS = 20_000
+
+
+def _rule(title: str) -> Text:
+    return Text(f"── {title} ", style="bold")
+
+
+class Inspector(VerticalScroll, can_focus=True):
+    DEFAULT_CSS = """
+    Inspector {
+        border: round $success 50%;
+        border-title-color: $text;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+        &:focus { border: round $success; }
+        & > Static { width: 1fr; }
+    }
+    """
+
+    def __init__(self, display: Display, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.display_options = display
+        self.border_title = "Inspector"
+        self.lines: list[str] = []
+        self._shown: tuple[Any, ...] = ()
+
+    def compose(self):
+        yield Static("", id="inspector-body")
+
+    def on_mount(self) -> None:
+        self._update([Text("Highlight a step to see what it sent and received.", style="dim")])
+
+    def _update(self, parts: list[RenderableType]) -> None:
+        self.lines = []
+        for part in parts:
+            if isinstance(part, Text):
+                self.lines.extend(part.plain.splitlines() or [""])
+            elif isinstance(part, JSON):
+                self.lines.extend(part.text.plain.splitlines())
+        if self.is_mounted:
+            self.query_one("#inspector-body", Static).update(Group(*parts))
+
+    @property
+    def text(self) -> str:
+        return "\n".join([str(self.border_title)] + self.lines)
+
+    # ------------------------------------------------------------ what to show
+
+    def show_note(self, title: str, lines: list[Text]) -> None:
+        self.border_title = title
+        self._update(lines)
+
+    def show_step(self, step: Any, run: StepRun | None, about_to_run: bool = False,
+                  scenario: str | None = None) -> None:
+        self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
+        parts: list[RenderableType] = []
+        head = Text()
+        head.append(f"{step.keyword} ", "bold")
+        head.append(self.display_options.plain(step.text))
+        if scenario:
+            head.append(f"  · scenario '{scenario}'", "dim")
+        parts.append(head)
+        if run is not None and run.via:
+            parts.append(Text("via " + " → ".join(f"include {i.fragment} (line {i.location.line})" for i in run.via),
+                              style="dim"))
+        status = Text()
+        if about_to_run:
+            status.append("▶ about to run — n runs it, c continues", "bold yellow")
+        elif run is None:
+            status.append("not run yet", "dim")
+        else:
+            style = {"passed": "bold green", "failed": "bold red", "skipped": "dim"}.get(run.status, "bold yellow")
+            status.append(run.status, style)
+            elapsed = self.display_options.seconds(run.elapsed) if run.status != "skipped" else ""
+            if elapsed:
+                status.append(f" · {elapsed}", "dim")
+        parts.append(status)
+        if run is not None and run.message and run.status in ("failed", "skipped"):
+            parts.append(_rule("failure" if run.status == "failed" else "skipped"))
+            parts.append(Text(self.display_options.text(run.message), style="red" if run.status == "failed" else "dim"))
+        if isinstance(step, IncludeStep):
+            parts.append(Text(f"runs the steps of fragment '{step.fragment}' here", style="dim"))
+        elif isinstance(step, RequestStep):
+            parts.extend(self._request(step, run))
+        elif isinstance(step, ExtractStep):
+            parts.extend(self._extract(step, run))
+        elif isinstance(step, AssertStep):
+            parts.extend(self._assertion(step, run))
+        self._update(parts)
+
+    # ------------------------------------------------------------ sections
+
+    def _headers(self, headers) -> Text:
+        text = Text()
+        for name, value in self.display_options.headers(headers):
+            text.append(name, "bold")
+            text.append(f": {value}\n")
+        text.rstrip()
+        return text
+
+    def _body(self, body: str | None, data: Any = None, is_json: bool | None = None) -> list[RenderableType]:
+        if body is None or body == "":
+            return [Text("(no body)", style="dim")]
+        if is_json is None:
+            try:
+                data, is_json = json.loads(body), True
+            except ValueError:
+                is_json = False
+        if is_json:
+            shown = json.dumps(self.display_options.value(data), indent=2, ensure_ascii=False)
+            if len(shown) <= MAX_BODY_CHARS:
+                try:
+                    return [JSON(self.display_options.text(shown))]
+                except ValueError:  # masking cut into a bare value: show it as text
+                    return [Text(self.display_options.text(shown))]
+            return [Text(self.display_options.text(shown[:MAX_BODY_CHARS]) + "\n… (cut)")]
+        text = self.display_options.text(body)
+        if len(text) > MAX_BODY_CHARS:
+            text = text[:MAX_BODY_CHARS] + "\n… (cut)"
+        return [Text(text)]
+
+    def _request(self, step: RequestStep, run: StepRun | None) -> list[RenderableType]:
+        parts: list[RenderableType] = []
+        sent = run.request if run is not None else None
+        if sent is None:
+            parts.append(_rule("request, as written"))
+            line = Text()
+            line.append(step.method, "bold")
+            line.append(" " + self.display_options.plain(step.url.text))
+            parts.append(line)
+            if step.query:
+                parts.append(Text("query: " + "&".join(f"{q.name}={q.value.text}" for q in step.query), style="dim"))
+            for header in step.headers:  # templates, as written: `Bearer {{token}}` holds no secret
+                line = Text()
+                line.append(header.name, "bold")
+                line.append(": " + header.value.text)
+                parts.append(line)
+            if step.body is not None:
+                parts.append(Text(step.body.text))
+            return parts
+        parts.append(_rule("request"))
+        line = Text()
+        line.append(sent.method, "bold")
+        line.append(" " + self.display_options.text(sent.url))
+        parts.append(line)
+        if sent.headers:
+            parts.append(self._headers(sent.headers))
+        if sent.body is not None:
+            parts.extend(self._body(sent.body))
+        response = run.response if run is not None else None
+        if response is not None:
+            parts.extend(self._response(response))
+        return parts
+
+    def _response(self, response, title: str = "response") -> list[RenderableType]:
+        parts: list[RenderableType] = [_rule(title)]
+        line = Text()
+        ok = 200 <= response.status < 400
+        line.append(f"{response.status} {response.reason}", "bold green" if ok else "bold red")
+        elapsed = self.display_options.seconds(response.elapsed)
+        if elapsed:
+            line.append(f" · {elapsed}", "dim")
+        parts.append(line)
+        if response.headers:
+            parts.append(self._headers(response.headers))
+        if response.is_json:
+            parts.extend(self._body(response.body, response.json, True))
+        else:
+            parts.extend(self._body(response.body, None, False))
+        return parts
+
+    def _extract(self, step: ExtractStep, run: StepRun | None) -> list[RenderableType]:
+        parts: list[RenderableType] = [_rule("extract")]
+        line = Text()
+        line.append(step.name, "bold")
+        line.append(" from ")
+        line.append(f"header {step.path}" if step.source == "header" else step.path, "cyan")
+        parts.append(line)
+        if run is not None:
+            for extracted in run.extracted:
+                found = Text()
+                found.append("matched ")
+                found.append(self.display_options.variable(extracted.name, extracted.value), "bold cyan")
+                found.append(f"  into {', '.join(extracted.layers)}", "dim")
+                parts.append(found)
+            for overwritten in run.overwritten:
+                parts.append(Text(
+                    f"overwrote {overwritten.layer}: {self.display_options.variable(overwritten.name, overwritten.old)}"
+                    f" → {self.display_options.variable(overwritten.name, overwritten.new)}", style="yellow"))
+            if run.read_response is not None:
+                parts.extend(self._response(run.read_response, "read from the response"))
+        return parts
+
+    def _assertion(self, step: AssertStep, run: StepRun | None) -> list[RenderableType]:
+        parts: list[RenderableType] = [_rule("assertion")]
+        parts.append(Text(step.text, style="bold"))
+        checked = run.assertion if run is not None else None
+        if checked is not None:
+            line = Text()
+            line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
+            if not (self.display_options.deterministic and step.assertion.__class__.__name__ == "TimeAssertion"):
+                line.append("  expected ", "dim")
+                line.append(self.display_options.text(json_form(checked.expected)))
+                line.append("  actual ", "dim")
+                line.append(self.display_options.text(json_form(checked.actual)))
+            parts.append(line)
+        if run is not None and run.read_response is not None:
+            parts.extend(self._response(run.read_response, "checked against the response"))
+        return parts

@@ -1,0 +1,136 @@
+"""The effective parameters of the highlighted node: every key by its full name, its value, where
+the value came from and what it overrides; for a feature or scenario, which store it shares.
+Everything shown comes from core (`parameter_nodes`); this widget only lays it out."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from scenario_core.params_report import ParameterNode
+from scenario_core.resolution import EffectiveValue
+
+from ..params_view import format_value
+from .display import Display
+
+_KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
+
+
+def provenance(effective: EffectiveValue, display: Display) -> tuple[str, str]:
+    """(`feature 'Pets' line 7`, `(file 30, default 30)`)."""
+    where = display.plain(effective.winner.describe())
+    lower = ", ".join(f"{s.short()} {display.plain(format_value(s.value))}" for s in effective.overridden)
+    return where, f"({lower})" if lower else ""
+
+
+class ParametersPanel(VerticalScroll, can_focus=True):
+    """Always on screen: what the highlighted node runs with."""
+
+    DEFAULT_CSS = """
+    ParametersPanel {
+        height: auto;
+        max-height: 12;
+        border: round $secondary 60%;
+        border-title-color: $text;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+        &:focus { border: round $secondary; }
+        & > Static { width: 1fr; }
+    }
+    """
+
+    def __init__(self, display: Display, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.display_options = display
+        self.node: ParameterNode | None = None
+        self.subject = ""
+        self.border_title = "Parameters"
+
+    def compose(self):
+        yield Static("", id="parameters-body")
+
+    def show(self, node: ParameterNode | None, subject: str = "") -> None:
+        """Show `node`'s values; `subject` names what is highlighted (`step 'GET /pets' line 9`)."""
+        self.node, self.subject = node, subject
+        self._refresh_body()
+
+    def on_resize(self) -> None:
+        self._refresh_body()
+
+    @property
+    def text(self) -> str:
+        """What the panel shows, as plain text (title and lines)."""
+        body = self.query_one("#parameters-body", Static)
+        renderable = body.content
+        lines = [str(self.border_title or "")]
+        if isinstance(renderable, Group):
+            for part in renderable.renderables:
+                lines.extend(_plain(part))
+        return "\n".join(lines)
+
+    def _refresh_body(self) -> None:
+        if not self.is_mounted:
+            return
+        body = self.query_one("#parameters-body", Static)
+        node = self.node
+        if node is None:
+            self.border_title = "Parameters"
+            self.border_subtitle = ""
+            body.update("")
+            return
+        name = node.name if node.kind == "file" else f"'{node.name}'"
+        self.border_title = f"Parameters · {_KIND[node.kind]} {name}"
+        if self.subject:
+            self.border_title += f" · {self.subject}"
+        parts: list[RenderableType] = []
+        sharing = Text()
+        if node.kind == "file":
+            sharing.append("standalone scenarios: ", "dim")
+        sharing.append(node.sharing, "bold green" if node.store else "bold yellow")
+        parts.append(sharing)
+        width = self.scrollable_content_region.width or 80
+        key_width = max(len(key) for key in node.parameters)
+        rows = [(key, display_value(effective, self.display_options), *provenance(effective, self.display_options))
+                for key, effective in node.parameters.items()]
+        value_width = max(len(value) for _, value, _, _ in rows)
+        if width >= key_width + value_width + 30:
+            table = Table.grid(padding=(0, 2), expand=False)
+            table.add_column(no_wrap=True, style="bold")
+            table.add_column(no_wrap=False, style="cyan", overflow="fold")
+            table.add_column(overflow="fold")
+            for key, value, where, lower in rows:
+                cell = Text(where)
+                if lower:
+                    cell.append("  " + lower, "dim")
+                table.add_row(key, value, cell)
+            parts.append(table)
+        else:  # narrow: the key and value on one line, the provenance below it
+            for key, value, where, lower in rows:
+                line = Text()
+                line.append(key, "bold")
+                line.append(" = ")
+                line.append(value, "cyan")
+                line.append("\n  ← " + where)
+                if lower:
+                    line.append(" " + lower, "dim")
+                parts.append(line)
+        body.update(Group(*parts))
+
+
+def display_value(effective: EffectiveValue, display: Display) -> str:
+    return display.plain(format_value(effective.value))
+
+
+def _plain(renderable: RenderableType) -> list[str]:
+    if isinstance(renderable, Text):
+        return renderable.plain.splitlines()
+    if isinstance(renderable, Table):
+        lines = []
+        cells = [[c.plain if isinstance(c, Text) else str(c) for c in column._cells] for column in renderable.columns]
+        for row in zip(*cells):
+            lines.append("  ".join(row))
+        return lines
+    return [str(renderable)]

@@ -1,0 +1,117 @@
+"""Every change of variable scope the executor reports, one line each: scenario started (isolated
+or sharing which store; fresh or carrying which names), variable extracted (into which layers),
+overwritten (old → new), a store created, a feature or the file ended (which names were cleared)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from scenario_core import events as ev
+
+from .display import Display, json_form
+
+
+class ScopeLog(RichLog):
+    DEFAULT_CSS = """
+    ScopeLog {
+        border: round $accent 60%;
+        border-title-color: $text;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
+        overflow-x: hidden;
+        background: $surface;
+        &:focus { border: round $accent; }
+    }
+    """
+
+    MAX_EVENTS = 5000
+
+    def __init__(self, display: Display, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, auto_scroll=True,
+                         max_lines=self.MAX_EVENTS, min_width=20)
+        self.display_options = display
+        self.border_title = "Scope events"
+        self.entries: list[str] = []
+        self._events: list[ev.Event] = []
+
+    def reset(self) -> None:
+        self.clear()
+        self.entries = []
+        self._events = []
+
+    def rerender(self) -> None:
+        """Write every line again (after secrets were revealed or masked)."""
+        events, self._events = self._events, []
+        self.clear()
+        self.entries = []
+        for event in events:
+            self.record(event)
+
+    def _add(self, text: Text) -> None:
+        self.entries.append(text.plain)
+        if len(self.entries) > self.MAX_EVENTS:
+            del self.entries[: len(self.entries) - self.MAX_EVENTS]
+        self.write(text, expand=True)
+
+    def _value(self, name: str, value) -> str:
+        shown = self.display_options.variable(name, value)
+        return shown if len(shown) <= 60 else shown[:59] + "…"
+
+    def record(self, event: ev.Event) -> None:
+        """Add the line for `event`, when it changes a scope."""
+        text = Text()
+        if isinstance(event, ev.ScenarioStarted):
+            text.append("▶ ", "bold")
+            text.append(f"scenario '{event.scenario.name}'", "bold")
+            if event.store is None:
+                text.append(" started isolated", "yellow")
+            else:
+                text.append(" started sharing ", "green")
+                text.append(ev.store_label(event.store), "bold green")
+                if event.carried:
+                    text.append(" — carrying " + ", ".join(event.carried))
+                else:
+                    text.append(" — fresh")
+        elif isinstance(event, ev.ScopeCreated):
+            text.append("+ ", "bold")
+            text.append(f"{ev.store_label(event.store)} store created (empty)", "green")
+        elif isinstance(event, ev.VariableOverwritten):
+            text.append("✎ ", "bold")
+            text.append(event.name, "bold")
+            text.append(f" overwritten in {event.layer}: ")
+            text.append(self._value(event.name, event.old), "red")
+            text.append(" → ")
+            text.append(self._value(event.name, event.new), "green")
+        elif isinstance(event, ev.VariableExtracted):
+            text.append("⇢ ", "bold")
+            text.append(event.name, "bold")
+            text.append(" = ")
+            text.append(self._value(event.name, event.value), "cyan")
+            text.append(f"  into {', '.join(event.layers)}  (line {event.step.location.line})", "dim")
+        elif isinstance(event, ev.FeatureFinished):
+            text.append("■ ", "bold")
+            text.append(f"feature '{event.feature.name}' ended", "bold")
+            if event.cleared:
+                text.append(" — cleared shared variables: ", "bold")
+                text.append(", ".join(event.cleared), "bold red")
+                text.stylize("reverse")
+            elif event.store is not None and event.store.feature is not None:
+                text.append(" — its shared store was empty", "dim")
+        elif isinstance(event, ev.FileFinished):
+            text.append("■ ", "bold")
+            text.append(f"file '{event.file.location.file.rsplit('/', 1)[-1]}' ended", "bold")
+            if event.cleared:
+                text.append(" — cleared shared variables: ", "bold")
+                text.append(", ".join(event.cleared), "bold red")
+                text.stylize("reverse")
+        elif isinstance(event, ev.RunFinished):
+            text.append("■ run " + ("stopped" if event.interrupted else "finished"), "bold")
+            text.append(f": {event.passed} passed, {event.failed} failed, {event.skipped} skipped", "dim")
+        else:
+            return
+        self._events.append(event)
+        if len(self._events) > self.MAX_EVENTS:
+            del self._events[: len(self._events) - self.MAX_EVENTS]
+        self._add(text)
