@@ -29,6 +29,7 @@ MASK = "••••••"
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
 SECRET_NAME_PARTS = ("token", "secret", "password", "key")
 MIN_SECRET_LENGTH = 4
+ELLIPSIS = "…"  # how messages and excerpts mark clipped text
 
 _AUTH_HEADERS = frozenset({"authorization", "proxy-authorization"})
 _SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
@@ -175,7 +176,21 @@ class Masker:
             self._dirty = False
         if self._pattern is not None:
             text = self._pattern.sub(MASK, text)
+            if ELLIPSIS in text:
+                text = self._clipped(text)
         return mask_query_fields(mask_json_fields(text))
+
+    def _clipped(self, text: str) -> str:
+        """Messages clip long values with `…`: a secret cut there leaves a prefix that the
+        whole-value search cannot see, so mask any learnt secret's prefix right before a `…`."""
+        parts = text.split(ELLIPSIS)
+        for i, part in enumerate(parts[:-1]):
+            for secret in self._values:
+                for k in range(min(len(secret) - 1, len(part)), MIN_SECRET_LENGTH - 1, -1):
+                    if part.endswith(secret[:k]):
+                        parts[i] = part = part[:-k] + MASK
+                        break
+        return ELLIPSIS.join(parts)
 
     def headers(self, headers: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
         if not self.enabled:

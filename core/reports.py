@@ -104,12 +104,15 @@ def exchange_summary(exchange: Exchange, masker: Masker, lines: int = BODY_LINES
     out = [head]
     body = (exchange.body or "").strip()
     if body:
+        # Mask the whole body before cutting it: a cut through a secret would hide it from the Masker.
+        head_text = body[: BODY_CHARS * 4]
+        body = masker.text(head_text) + (" …" if len(body) > len(head_text) else "")
         cut = body[:BODY_CHARS]
         body_lines = cut.splitlines()
         shown = body_lines[:lines]
         if len(body_lines) > lines or len(body) > BODY_CHARS:
             shown[-1] += " …"
-        out.extend(masker.text(line) for line in shown)
+        out.extend(shown)
     return out
 
 

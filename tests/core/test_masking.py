@@ -100,3 +100,20 @@ def test_masker_learns_from_events():
     masker.learn_event(ResponseReceived(step=None, status=200, reason="OK", headers=(("Set-Cookie", "sid=recv-1; Path=/"),),
                                         body="", elapsed=0.0, json=None))
     assert masker.secrets == {"run-key-1", "extracted-1", "sent-1", "recv-1"}
+
+
+def test_masker_masks_a_secret_clipped_by_an_ellipsis():
+    masker = Masker(["abcdefghijklmnop"])
+    assert masker.text('expected "x", got "abcdefgh…') == f'expected "x", got "{MASK}…'
+    assert masker.text("ab… and abcdefghijklmnop") == f"ab… and {MASK}"  # a 2-char prefix: not a hint worth masking
+
+
+def test_exchange_summary_masks_before_cutting_the_body():
+    from scenario_core.reports import BODY_CHARS, Exchange, exchange_summary
+
+    secret = "s3cr3t-" + "x" * 30
+    body = "y" * (BODY_CHARS - 10) + secret
+    exchange = Exchange(0, "GET", "http://h/a?token=abc", (), None, 200, "OK", (), body, 0.001)
+    lines = exchange_summary(exchange, Masker([secret]))
+    assert lines[0] == f"GET http://h/a?token={MASK} → 200 OK (1 ms)"
+    assert "s3cr3t" not in "".join(lines) and "•" in lines[1]

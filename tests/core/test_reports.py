@@ -1,0 +1,270 @@
+"""Reports built from the event stream of real runs against the demo API: the cli.md JSON shape,
+JUnit XML read back with ElementTree, atomic writes, interrupted runs, masking."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from scenario_core.events import RequestSent
+from scenario_core.executor import Execution, run_to_completion
+from scenario_core.masking import MASK, Masker
+from scenario_core.parser import load_file
+from scenario_core.reports import (
+    RunRecorder, atomic_write, json_report, junit_report, write_json_report, write_junit_report,
+)
+from scenario_core.resolution import RunOverrides
+
+MIXED = """
+parameters:
+  shareVariablesAcrossScenarios: true
+
+background:
+  when: GET /health
+  then: status 200
+
+fragment: login
+  when: POST /login
+    body: {"username": "ann", "password": "pw"}
+  then: status 200
+  extract: token from $.token
+
+feature: Pets
+  @smoke
+  scenario: create
+    include: login
+    when: POST /pets
+      headers:
+        Authorization: Bearer {{token}}
+      body: {"name": "Rex", "tag": "dog"}
+    then: status 201
+    extract: petId from $.id
+
+  @smoke
+  scenario: wrong name
+    when: GET /pets/{{petId}}
+    then: $.name == "Max"
+    then: status 200
+
+  @slow
+  scenario: tagged out
+    when: GET /slow?ms=10
+
+@smoke
+scenario: standalone
+  when: GET /pets/{{petId}}
+  then: $.name == "Rex"
+"""
+
+RUN_VARS = {"env": "staging", "apiKey": "run-secret-value"}
+
+
+def record(events) -> RunRecorder:
+    recorder = RunRecorder()
+    for event in events:
+        recorder.feed(event)
+    return recorder
+
+
+@pytest.fixture
+def mixed(demo, write_scenario):
+    """The recorded run of MIXED with --tags smoke, and the masker that saw it."""
+    path = write_scenario(MIXED)
+    events = run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None), RUN_VARS, {"smoke"})
+    masker = Masker()
+    for event in events:
+        masker.learn_event(event)
+    return path, record(events), masker
+
+
+def step(line, keyword, status="passed", message=None):
+    return {"line": line, "keyword": keyword, "status": status, "message": message}
+
+
+def test_json_report_has_exactly_the_cli_md_shape(mixed):
+    path, recorder, masker = mixed
+    report = json_report(recorder, masker)
+    assert list(report) == ["summary", "files", "interrupted"]
+    assert report["interrupted"] is False
+    summary = report["summary"]
+    assert list(summary) == ["scenarios", "passed", "failed", "skipped", "duration_s"]
+    assert (summary["scenarios"], summary["passed"], summary["failed"], summary["skipped"]) == (4, 2, 1, 1)
+    assert isinstance(summary["duration_s"], float) and 0 < summary["duration_s"] < 30
+    (file,) = report["files"]
+    assert list(file) == ["path", "scenarios"] and file["path"] == str(path)
+    scenarios = file["scenarios"]
+    assert [s["name"] for s in scenarios] == ["create", "wrong name", "tagged out", "standalone"]  # source order
+    for scenario in scenarios:
+        assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables"]
+        for s in scenario["steps"]:
+            assert list(s) == ["line", "keyword", "status", "message"]
+
+    create, wrong, tagged, standalone = scenarios
+    background = [step(5, "when"), step(6, "then")]
+    assert (create["feature"], create["line"], create["status"]) == ("Pets", 16, "passed")
+    # Background steps, then the fragment's steps with their own lines, then the scenario's own.
+    assert create["steps"] == background + [step(9, "when"), step(11, "then"), step(12, "extract"),
+                                            step(18, "when"), step(22, "then"), step(23, "extract")]
+    # Every visible variable at the end: the file store (token, petId) and run variables; masked.
+    assert create["variables"] == {"env": "staging", "apiKey": MASK, "token": MASK, "petId": 1}
+
+    assert (wrong["line"], wrong["status"]) == (26, "failed")
+    assert wrong["steps"][:3] == background + [step(27, "when")]
+    failed, skipped = wrong["steps"][3:]
+    assert (failed["line"], failed["keyword"], failed["status"]) == (28, "then", "failed")
+    assert "Max" in failed["message"] and "Rex" in failed["message"]
+    assert (skipped["line"], skipped["status"]) == (29, "skipped") and skipped["message"]
+    assert wrong["variables"] == {"env": "staging", "apiKey": MASK, "token": MASK, "petId": 1}
+
+    assert (tagged["status"], tagged["steps"], tagged["line"]) == ("skipped", [], 32)
+    assert tagged["variables"] == {"env": "staging", "apiKey": MASK}
+
+    assert (standalone["feature"], standalone["line"], standalone["status"]) == (None, 36, "passed")
+    assert standalone["steps"] == background + [step(37, "when"), step(38, "then")]
+    assert standalone["variables"]["petId"] == 1
+
+
+def test_json_report_unmasked_when_secrets_are_shown(mixed, demo):
+    _, recorder, _ = mixed
+    report = json_report(recorder, Masker(enabled=False))
+    variables = report["files"][0]["scenarios"][0]["variables"]
+    assert variables["apiKey"] == "run-secret-value"
+    assert variables["token"] in demo._server.state.tokens
+
+
+def test_reports_never_contain_secrets_when_masked(mixed, demo, tmp_path):
+    _, recorder, masker = mixed
+    write_json_report(tmp_path / "r.json", recorder, masker)
+    write_junit_report(tmp_path / "r.xml", recorder, masker)
+    (token,) = demo._server.state.tokens
+    for name in ("r.json", "r.xml"):
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        assert token not in text and "run-secret-value" not in text
+
+
+def test_junit_xml_reads_back(mixed):
+    path, recorder, masker = mixed
+    write_dir = path.parent
+    write_junit_report(write_dir / "junit.xml", recorder, masker)
+    root = ET.parse(write_dir / "junit.xml").getroot()
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped"), root.get("errors")) == ("4", "1", "1", "0")
+    assert root.get("interrupted") is None
+    suites = root.findall("testsuite")
+    # One suite per feature, one per file for its standalone scenarios.
+    assert [s.get("name") for s in suites] == [f"{path} :: Pets", str(path)]
+    pets, standalone = suites
+    assert (pets.get("tests"), pets.get("failures"), pets.get("skipped")) == ("3", "1", "1")
+    assert float(pets.get("time")) >= 0
+    cases = pets.findall("testcase")
+    assert [c.get("name") for c in cases] == ["create", "wrong name", "tagged out"]
+    assert {c.get("classname") for c in cases} == {f"{path}.Pets"}
+    assert all(float(c.get("time")) >= 0 for c in cases)
+    assert cases[0].find("failure") is None and cases[0].find("skipped") is None
+    failure = cases[1].find("failure")
+    assert failure.get("message").startswith("line 28: expected $.name == \"Max\"")
+    details = failure.text.splitlines()
+    assert details[0] == 'line 28  then: $.name == "Max"'
+    assert details[2].startswith("GET http://") and "/pets/1 → 200 OK" in details[2]
+    assert '"name": "Rex"' in details[3]
+    assert cases[2].find("skipped").get("message").startswith("not selected by tags")
+    (case,) = standalone.findall("testcase")
+    assert (case.get("classname"), case.get("name"), case.get("line")) == (str(path), "standalone", "36")
+
+
+def test_junit_escapes_markup_in_names_and_messages(demo, write_scenario, tmp_path):
+    path = write_scenario("""
+        scenario: <a & "b">
+          when: GET /health
+          then: $.status == "<&>"
+    """)
+    recorder = record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None)))
+    write_junit_report(tmp_path / "j.xml", recorder)
+    case = ET.parse(tmp_path / "j.xml").getroot().find("testsuite/testcase")
+    assert case.get("name") == '<a & "b">'
+    assert '"<&>"' in case.find("failure").get("message")
+
+
+def test_atomic_write_replaces_whole_and_leaves_no_temporary_file(tmp_path):
+    target = tmp_path / "out" / "report.json"  # missing directories are created
+    atomic_write(target, b"old")
+    atomic_write(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert os.listdir(target.parent) == ["report.json"]
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask  # as open() would make it, not mkstemp's 0600
+
+
+def test_atomic_write_failure_keeps_the_old_file_and_cleans_up(tmp_path, monkeypatch):
+    target = tmp_path / "report.json"
+    target.write_text("old")
+
+    def boom(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        atomic_write(target, b"new")
+    assert target.read_text() == "old"
+    assert os.listdir(tmp_path) == ["report.json"]
+
+
+def test_atomic_write_interrupted_while_writing_cleans_up(tmp_path, monkeypatch):
+    target = tmp_path / "report.json"
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(target, b"data")
+    assert os.listdir(tmp_path) == []
+
+
+async def test_interrupted_run_report(demo, write_scenario):
+    path = write_scenario("""
+        scenario: quick
+          when: GET /health
+        scenario: slow
+          when: GET /slow?ms=5000
+          then: status 200
+        scenario: never reached
+          when: GET /health
+    """)
+    execution = Execution([load_file(str(path))], RunOverrides.from_cli([], demo.url, None))
+    recorder = RunRecorder()
+
+    async def stop_soon():
+        await asyncio.sleep(0.2)
+        execution.stop()
+
+    async for event in execution.events():
+        recorder.feed(event)
+        if isinstance(event, RequestSent) and "/slow" in event.url:
+            asyncio.get_running_loop().create_task(stop_soon())
+    report = json_report(recorder)
+    assert report["interrupted"] is True
+    assert report["summary"]["duration_s"] < 4
+    quick, slow = report["files"][0]["scenarios"]  # "never reached" is absent
+    assert quick["status"] == "passed"
+    assert slow["status"] == "failed"
+    assert slow["steps"] == [step(4, "when", "failed", "interrupted"), step(5, "then", "skipped", "interrupted")]
+    assert (report["summary"]["scenarios"], report["summary"]["failed"]) == (2, 1)
+    root = junit_report(recorder).getroot()
+    assert root.get("interrupted") == "true"
+    assert root.find("testsuite/testcase[@name='slow']/failure").get("message") == "line 4: interrupted"
+
+
+def test_recorder_finish_without_run_finished_marks_interrupted():
+    recorder = RunRecorder()
+    recorder.finish(interrupted=True)
+    report = json_report(recorder)
+    assert report["interrupted"] is True and report["files"] == []
+    assert report["summary"] == {"scenarios": 0, "passed": 0, "failed": 0, "skipped": 0,
+                                 "duration_s": report["summary"]["duration_s"]}
+    json.dumps(report)
