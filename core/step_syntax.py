@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from .nodes import (
     AssertStep, Assertion, BodyAssertion, ExtractStep, HeaderAssertion, JsonPathAssertion,
@@ -133,22 +134,44 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
         ) from None
 
 
-_STATUS_CACHE: dict[str, tuple[int | None, int | None]] = {}
+# Files repeat their assertions (`status 200` on every other line): an assertion without
+# references is parsed once per distinct text and then only rebuilt at its new location.
+_PARSED: dict[str, Callable[[SourceLocation], Assertion]] = {}
 
 
 def parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Assertion:
     """`location` is the step's: sub-nodes share it (their own columns matter only in errors)."""
-    known = _STATUS_CACHE.get(text)
-    if known is not None:
-        return StatusAssertion(known[0], known[1], location)
+    rebuild = _PARSED.get(text)
+    if rebuild is not None:
+        return rebuild(location)
+    assertion = _parse_assertion(text, locate, location)
+    expected = getattr(assertion, "expected", None)
+    if (expected is None or not expected.refs) and len(_PARSED) < 4096:
+        _PARSED[text] = _rebuilder(assertion)
+    return assertion
+
+
+def _rebuilder(assertion: Assertion) -> Callable[[SourceLocation], Assertion]:
+    kind = type(assertion)
+    values = {f.name: getattr(assertion, f.name) for f in fields(assertion) if f.init}
+    expected = values.get("expected")
+
+    def rebuild(location: SourceLocation) -> Assertion:
+        values["location"] = location
+        if expected is not None:
+            values["expected"] = JsonTemplate(expected.text, expected.segments, expected.constant, location)
+        return kind(**values)
+
+    return rebuild
+
+
+def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Assertion:
     match = _STATUS.fullmatch(text)
     if text.startswith("status") and (match or text == "status"):
         value = match.group(2) if match else ""
         if re.fullmatch(r"[1-5][0-9][0-9]", value):
-            _STATUS_CACHE[text] = (int(value), None)
             return StatusAssertion(int(value), None, location)
         if re.fullmatch(r"[1-5]xx", value):
-            _STATUS_CACHE[text] = (None, int(value[0]))
             return StatusAssertion(None, int(value[0]), location)
         raise LineError(
             f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Mapping
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Union
 
 from .nodes import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
 
@@ -23,8 +24,15 @@ class TemplateError(ValueError):
 Locate = Callable[[int, int], SourceLocation]  # (offset, length) -> location in the file
 
 
-def _segments(text: str, locate: Locate, string_spans: list[tuple[int, int]] | None) -> tuple[Segment, ...]:
-    segments: list[Segment] = []
+# A template's shape: literal text, or (name, in_string, offset, length) for a reference.
+_Part = Union[str, tuple[str, bool, int, int]]
+
+
+@lru_cache(maxsize=4096)
+def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
+    """The shape of a template, validated once per distinct text (files repeat their values)."""
+    spans = _string_spans(text) if json_text else None
+    parts: list[_Part] = []
     position = 0
     for match in _REFERENCE.finditer(text):
         name = match.group(1).strip()
@@ -35,16 +43,27 @@ def _segments(text: str, locate: Locate, string_spans: list[tuple[int, int]] | N
                 match.start(),
             )
         if match.start() > position:
-            segments.append(text[position:match.start()])
-        in_string = string_spans is None or any(a < match.start() < b for a, b in string_spans)
-        segments.append(VariableRef(name, in_string, locate(match.start(), len(match.group(0)))))
+            parts.append(text[position:match.start()])
+        in_string = spans is None or any(a < match.start() < b for a, b in spans)
+        parts.append((name, in_string, match.start(), match.end() - match.start()))
         position = match.end()
     rest = text.find("{{", position)
     if rest != -1:
         raise TemplateError("'{{' is not closed by '}}'", rest)
     if position < len(text):
-        segments.append(text[position:])
-    return tuple(segments)
+        parts.append(text[position:])
+    if json_text:
+        # Check the JSON shape with each reference replaced by a same-length placeholder,
+        # so error offsets still point into the text as written.
+        _loads("".join(p if isinstance(p, str) else ("x" if p[1] else "0").ljust(p[3]) for p in parts))
+    return tuple(parts)
+
+
+def _segments(text: str, locate: Locate, json_text: bool) -> tuple[Segment, ...]:
+    return tuple(
+        p if isinstance(p, str) else VariableRef(p[0], p[1], locate(p[2], p[3]))
+        for p in _plan(text, json_text)
+    )
 
 
 def text_template(text: str, locate: Locate, location: SourceLocation | None = None) -> TextTemplate:
@@ -52,7 +71,7 @@ def text_template(text: str, locate: Locate, location: SourceLocation | None = N
     location = location or locate(0, len(text))
     if "{{" not in text:
         return TextTemplate(text, (text,) if text else (), location)
-    return TextTemplate(text, _segments(text, locate, None), location)
+    return TextTemplate(text, _segments(text, locate, False), location)
 
 
 def _string_spans(text: str) -> list[tuple[int, int]]:
@@ -81,18 +100,7 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
     location = location or locate(0, len(text))
     if "{{" not in text:
         return JsonTemplate(text, (text,), _loads(text), location)
-    segments = _segments(text, locate, _string_spans(text))
-    # Check the JSON shape with each bare reference replaced by a same-length placeholder,
-    # so error offsets still point into the text as written.
-    probe: list[str] = []
-    for segment in segments:
-        if isinstance(segment, str):
-            probe.append(segment)
-        elif segment.in_string:
-            probe.append("x" * (segment.location.end_column - segment.location.column))
-        else:
-            probe.append("0".ljust(segment.location.end_column - segment.location.column))
-    _loads("".join(probe))
+    segments = _segments(text, locate, True)
     return JsonTemplate(text, segments, None, location)
 
 
