@@ -62,7 +62,7 @@ class PlainSink:
             self.file.write(text.encode(encoding, "replace").decode(encoding))
         self.file.flush()
 
-    def running(self, label: str, detail: str) -> None:
+    def running(self, label: str, detail: str, indent: str = "") -> None:
         pass
 
     def done_running(self) -> None:
@@ -87,7 +87,7 @@ class RichSink:
 
         self.console.print(Text.assemble(*segments), soft_wrap=True)
 
-    def running(self, label: str, detail: str) -> None:
+    def running(self, label: str, detail: str, indent: str = "") -> None:
         if not self.live:
             return
         from rich.text import Text
@@ -95,10 +95,11 @@ class RichSink:
         text = Text.assemble((f" {label}", "bold"), (f"  {detail}", "dim"))
         if self._live is None:
             from rich.live import Live
+            from rich.padding import Padding
             from rich.spinner import Spinner
 
             self._spinner = Spinner("dots", text=text, style="cyan")
-            self._live = Live(self._spinner, console=self.console, transient=True, refresh_per_second=12.5,
+            self._live = Live(Padding(self._spinner, (0, 0, 0, len(indent))), console=self.console, transient=True, refresh_per_second=12.5,
                               redirect_stdout=False, redirect_stderr=False)
             self._live.start()
         else:
@@ -141,7 +142,7 @@ class RunPrinter:
         kind = type(event)
         if kind is ev.StepStarted:  # the hot path: once per step
             if self._live:
-                self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}")
+                self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}", self._indent)
         elif kind is ev.ScenarioFinished:
             self.sink.done_running()
             self._indent = "    " if event.feature is not None else "  "
@@ -152,7 +153,7 @@ class RunPrinter:
             self._label = event.scenario.name
             self._plan_size = len(event.steps)
             if self._live:
-                self.sink.running(self._label, "starting")
+                self.sink.running(self._label, "starting", self._indent)
         elif kind is ev.FileStarted:
             self.sink.line([(event.file.path, "bold")])
         elif kind is ev.FeatureStarted:
@@ -165,7 +166,7 @@ class RunPrinter:
         mark, style = MARKS.get(scenario.status, ("?", ""))
         line: Segments = [(self._indent, ""), (mark, style), (f" {scenario.name}", "")]
         if scenario.status == ev.SKIPPED:
-            line.append((f"  skipped ({self.masker.text(scenario.message) or 'not selected'})", "dim"))
+            line.append((f"  skipped: {self.masker.text(scenario.message) or 'not selected'}", "dim"))
         else:
             line.append((f"  {format_duration(scenario.elapsed)}", "dim"))
         self.sink.line(line)
