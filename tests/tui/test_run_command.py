@@ -197,3 +197,29 @@ def test_forced_colour_uses_rich_without_redraws(demo, write_scenario):
     assert result.returncode == 1
     assert "\x1b[" in result.stdout  # colour, as asked
     assert "\r" not in result.stdout and "\x1b[?25l" not in result.stdout  # no spinner redraws in a log
+
+
+def test_an_executor_fault_is_one_line_and_still_writes_the_report(demo, write_scenario, tmp_path, monkeypatch, capsys):
+    import scenario_core.executor as executor
+    from scenario_core.parser import load_file
+    from scenario_core.resolution import RunOverrides
+    from scenario_tui.run_command import run_files
+
+    real = executor.Execution
+
+    class Faulty(real):
+        async def events(self):
+            count = 0
+            async for event in super().events():
+                count += 1
+                if count == 4:
+                    raise RuntimeError("boom")
+                yield event
+
+    monkeypatch.setattr(executor, "Execution", Faulty)
+    files = [load_file(str(write_scenario(FAILING)))]
+    status = run_files(files, RunOverrides.from_cli([], demo.url, None), {}, report_json=str(tmp_path / "r.json"))
+    captured = capsys.readouterr()
+    assert status == 1
+    assert captured.err == "scenario-tui: error: internal error: RuntimeError: boom\n"
+    assert json.loads((tmp_path / "r.json").read_text())["interrupted"] is True
