@@ -11,7 +11,8 @@ What is secret:
   was extracted from it;
 - anywhere in other text (URLs, bodies, messages): every string value the Masker has learnt is
   secret (secret variables, secret header values), when it is at least 4 characters long --
-  shorter values would mask innocent text everywhere.
+  shorter values would mask innocent text everywhere; also a learnt secret's 4+ character
+  prefix cut short by a `…` (messages clip long values).
 
 How it is masked: the value is replaced by MASK, a fixed run of bullets, so neither the content
 nor the length leaks. The only hint kept is what is not secret: the auth scheme
