@@ -336,8 +336,7 @@ class ScenarioApp(App[int]):
                 tree.set_status(key, NODE_RUNNING)
                 self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
             self._scenario = event
-            self._snapshot = event.snapshot
-            self._changed = frozenset()
+            self._snapshot = event.snapshot  # `_changed` stays: what the last step did
             log.record(event)
             self._panels_changed()
         elif isinstance(event, ev.ScenarioFinished):

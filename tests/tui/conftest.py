@@ -1,0 +1,133 @@
+"""Fixtures for the TUI's pilot and snapshot tests: a pets file that exercises every scope rule,
+an app factory pointed at the demo API, and helpers that press keys and wait for the run."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from scenario_core.resolution import RunOverrides
+from scenario_tui.app import ScenarioApp
+
+# Line numbers matter: tests name them.
+PETS = """\
+# pets: login, create, read, then an isolated feature and a standalone scenario
+parameters:
+  timeout: 30
+
+background:
+  when: POST /login
+    body: {"username": "demo", "password": "demo"}
+  then: status 200
+  extract: token from $.token
+
+@pets
+feature: Pets
+  parameters:
+    shareVariablesAcrossScenarios: true
+    timeout: 10
+  scenario: create pet
+    when: POST /pets
+      headers:
+        Authorization: Bearer {{token}}
+      body: {"name": "Rex", "tag": "dog"}
+    then: status 201
+    extract: petId from $.id
+  scenario: read pet
+    when: GET /pets/{{petId}}
+    then: $.name == "Rex"
+
+feature: Audit
+  scenario: no shared pet
+    when: GET /pets/{{petId}}
+    then: status 200
+
+scenario: health
+  when: GET /health
+  then: $.status == "ok"
+"""
+
+LINES = {
+    "feature Pets": 12, "timeout 10": 15, "create pet": 16, "POST /pets": 17, "extract petId": 22,
+    "read pet": 23, "GET petId": 24, "feature Audit": 27, "no shared pet": 28, "health": 32,
+    "extract token": 9, "timeout 30": 3,
+}
+
+
+@pytest.fixture
+def pets_file(tmp_path: Path) -> Path:
+    path = tmp_path / "pets.scenario"
+    path.write_text(PETS, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def scenario_file(tmp_path: Path):
+    """Write dedented scenario text to tmp_path/NAME."""
+
+    def write(text: str, name: str = "test.scenario") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def make_app(demo):
+    """An app on PATH with --base-url pointing at the demo API (unless base_url=False)."""
+
+    def make(path, *, base_url: bool | str = True, params=(), variables=None, **options) -> ScenarioApp:
+        url = demo.url if base_url is True else (base_url or None)
+        overrides = RunOverrides.from_cli(list(params), url)
+        return ScenarioApp(str(path), overrides, variables or {}, **options)
+
+    return make
+
+
+class UI:
+    """Helpers for pilot tests (a fixture: with --import-mode=importlib, tests cannot import conftest)."""
+
+    @staticmethod
+    async def settle(pilot) -> None:
+        """Let messages, workers (the run) and timers settle."""
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.06)  # panels redraw at most every 50 ms while a run goes on
+
+    @staticmethod
+    async def press(pilot, *keys: str) -> None:
+        """Press each key and wait for what it started to finish (a step, a run, a reload)."""
+        for key in keys:
+            await pilot.press(key)
+            await UI.settle(pilot)
+
+    @staticmethod
+    def tree_lines(app) -> list[str]:
+        return app.tree.rendered_lines()
+
+    @staticmethod
+    def line_with(lines: list[str], needle: str) -> str:
+        found = [line for line in lines if needle in line]
+        assert found, f"no line with {needle!r} in:\n" + "\n".join(lines)
+        return found[0]
+
+    @staticmethod
+    async def move_to(pilot, text: str) -> None:
+        """Put the tree's cursor on the first visible node whose label contains `text`."""
+        tree = pilot.app.tree
+        for line_number, line in enumerate(tree._tree_lines):
+            if text in tree.label_for(line.node).plain:
+                tree.move_cursor(line.node)
+                await pilot.pause()
+                return
+        raise AssertionError(f"no visible node with {text!r}:\n" + "\n".join(tree.rendered_lines()))
+
+
+@pytest.fixture
+def ui() -> type[UI]:
+    return UI

@@ -1,0 +1,120 @@
+"""Live variables by layer, scope events (the feature-boundary reset above all), secrets."""
+
+from __future__ import annotations
+
+from scenario_core.masking import MASK
+
+SIZE = (120, 40)
+
+
+async def test_variables_after_an_extract(pets_file, make_app, ui):
+    app = make_app(pets_file, variables={"owner": "ann"})
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, *"nnnn")  # paused before POST /pets: the background has run
+        variables = app.query_one("#variables")
+        text = variables.text
+        assert "Variables · scenario 'create pet'" in text
+        lines = text.splitlines()
+        token = ui.line_with(lines, "token")
+        assert token.startswith("* token"), "the last step extracted it"
+        assert MASK in token and "string" in token and "line 9 (file background)" in token
+        assert "shared: feature 'Pets'  (empty)" in lines  # background values never go to a store
+        assert ui.line_with(lines, "owner").split() == ["owner", '"ann"', "string"]
+
+        await ui.press(pilot, "n", "n", "n")  # POST /pets, status 201, extract petId
+        text = app.query_one("#variables").text
+        lines = text.splitlines()
+        # paused before the next scenario, which carries petId from the feature's store
+        assert "Variables · scenario 'read pet'" in text
+        assert lines.index("shared: feature 'Pets'") < lines.index(ui.line_with(lines, "petId"))
+        assert ui.line_with(lines, "petId").split() == ["*", "petId", "1", "integer", "line", "22"]
+        assert "this scenario  (empty)" in lines
+
+
+async def test_scope_events_and_the_feature_boundary(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "c")
+        entries = app.query_one("#scope").entries
+        assert "+ feature 'Pets' store created (empty)" in entries
+        assert "▶ scenario 'create pet' started sharing feature 'Pets' — fresh" in entries
+        assert "⇢ petId = 1  into scenario, feature 'Pets'  (line 22)" in entries
+        assert "▶ scenario 'read pet' started sharing feature 'Pets' — carrying petId" in entries
+        assert "■ feature 'Pets' ended — cleared shared variables: petId" in entries
+        assert "▶ scenario 'no shared pet' started isolated" in entries
+        assert entries.index("■ feature 'Pets' ended — cleared shared variables: petId") < \
+            entries.index("▶ scenario 'no shared pet' started isolated")
+        assert entries[-1] == "■ run finished: 3 passed, 1 failed, 0 skipped"
+
+
+async def test_an_overwrite_shows_old_and_new(scenario_file, make_app, ui):
+    path = scenario_file("""\
+        parameters:
+          shareVariablesAcrossScenarios: true
+        scenario: first
+          when: GET /health
+          extract: state from $.status
+          when: GET /echo?status=late
+          extract: state from $.query.status
+        """)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "c")
+        entries = app.query_one("#scope").entries
+        assert '✎ state overwritten in scenario: "ok" → "late"' in entries
+        assert '✎ state overwritten in file store: "ok" → "late"' in entries
+        assert "■ file 'test.scenario' ended — cleared shared variables: state" in entries
+
+
+async def test_an_undefined_variable_is_explained_in_the_inspector(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "c")
+        await ui.move_to(pilot, "scenario no shared pet")
+        inspector = app.query_one("#inspector").text
+        assert "failed" in inspector and "line 29: undefined variable 'petId'" in inspector
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "when GET /pets/{{petId}}  :29")
+        inspector = app.query_one("#inspector").text
+        assert "Inspector · when line 29" in inspector
+        assert "undefined variable 'petId' in GET /pets/{{petId}}" in inspector
+        assert "'petId' is extracted by scenario 'create pet' (line 22)" in inspector  # where, and why not here
+
+
+async def test_secrets_are_masked_until_revealed(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, *"nnnnn")  # POST /pets has run with the token
+        tree = app.tree
+        await ui.move_to(pilot, "when POST /pets")
+        inspector = app.query_one("#inspector").text
+        assert f"Authorization: Bearer {MASK}" in inspector
+        assert f'"token": "{MASK}"' not in inspector  # the login response is another step's
+        token = app.stepper.scenario.snapshot.scenario.get("token") or \
+            app.records[tree.cursor_node.data.key].before.scenario["token"]
+        assert token not in inspector
+        assert token not in app.query_one("#variables").text
+
+        await ui.press(pilot, "v")
+        assert f"Authorization: Bearer {token}" in app.query_one("#inspector").text
+        assert token in app.query_one("#variables").text
+        assert app.query_one("#variables").border_subtitle == "secrets shown"
+        await ui.press(pilot, "v")
+        assert token not in app.query_one("#inspector").text
+
+
+async def test_the_inspector_shows_request_response_and_extract(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, *"nnnnnnn")
+        await ui.move_to(pilot, "when POST /pets")
+        lines = app.query_one("#inspector").text.splitlines()
+        assert ui.line_with(lines, "POST http://127.0.0.1:").endswith("/pets")
+        ui.line_with(lines, "Content-Type: application/json")
+        assert "201 Created" in ui.line_with(lines, "201")
+        assert '  "name": "Rex",' in lines
+        await ui.move_to(pilot, "extract petId")
+        text = app.query_one("#inspector").text
+        assert "petId from $.id" in text
+        assert "matched 1  into scenario, feature 'Pets'" in text
+        assert "── read from the response" in text
