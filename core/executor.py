@@ -332,7 +332,7 @@ class Execution:
                                                       planned.index, store_ref)
                 elif isinstance(step, RequestStep):
                     try:
-                        request, body_text = self._build_request(step, visible, base_url)
+                        request, body_text, url = self._build_request(step, visible, base_url)
                     except RequestFailed as failed:
                         message = str(failed)
                     else:
@@ -345,7 +345,7 @@ class Execution:
                         else:
                             self._inflight = asyncio.current_task()
                             try:
-                                result = await self._client.send(request, timeout, timeout_setting)
+                                result = await self._client.send(request, timeout, timeout_setting, url)
                             except RequestFailed as failed:
                                 message = str(failed)
                             except asyncio.CancelledError:
@@ -418,7 +418,7 @@ class Execution:
         for name, value in headers:
             if "\n" in value or "\r" in value:
                 raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
-        return self._client.build(step.method, url, headers, query, content), body_text
+        return self._client.build(step.method, url, headers, query, content), body_text, url
 
     @staticmethod
     def _extract(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any, str | None]:

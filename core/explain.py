@@ -180,7 +180,7 @@ class Explainer:
                 line = self._share_line(feature)
                 return (f"{head}, but feature '{store.feature}' has its own store "
                         f"(shareVariablesAcrossScenarios: true{line}) and does not see "
-                        f"{'the file store' if their.feature is None else repr(their.feature)}.")
+                        f"{'the file store' if their.feature is None else f'the store of feature {their.feature!r}'}.")
             line = self._share_line(site.feature)
             return (f"{head}, but feature '{their.feature}' has its own store "
                     f"(shareVariablesAcrossScenarios: true{line}), cleared when it ends.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import ssl
 import sys
@@ -37,9 +38,13 @@ class HttpResult:
     elapsed: float  # seconds, from sending to the whole body read
 
 
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
 def join_url(base_url: str | None, path: str) -> str:
-    """Absolute `http(s)://` paths as they are; others joined to baseUrl with exactly one slash."""
-    if path[:7].lower() == "http://" or path[:8].lower() == "https://":
+    """Absolute URLs (any `scheme://`) as they are; others joined to baseUrl with exactly one
+    slash. A scheme other than http(s) is then refused when the request is built."""
+    if _SCHEME.match(path):
         return path
     if base_url is None:
         raise RequestFailed("no baseUrl: set baseUrl in parameters:, --base-url, or an OpenAPI description")
@@ -110,7 +115,8 @@ def transport_message(error: BaseException, url: str) -> str:
         if isinstance(cause, socket.gaierror):
             return f"cannot resolve host of {url}: {cause.strerror or cause}"
         if isinstance(cause, ssl.SSLError):
-            return f"TLS error talking to {host}: {_one_line(cause.reason or cause)}"
+            detail = getattr(cause, "verify_message", None) or getattr(cause, "reason", None) or cause
+            return f"TLS error talking to {host}: {_one_line(detail)}"
         if isinstance(cause, ConnectionResetError):
             return f"connection to {host} was reset"
     if isinstance(error, httpx.UnsupportedProtocol):
@@ -374,12 +380,17 @@ class HttpClient:
               query: Sequence[tuple[str, str]], body: bytes | None):
         """An httpx.Request, or RequestFailed for a URL that cannot be sent."""
         try:
-            return self._get().build_request(method, url, headers=list(headers),
-                                             params=list(query) if query else None, content=body)
+            client = self._get()
+            if query:  # merged into a query the path already has (httpx's params= would replace it)
+                from httpx import URL
+
+                url = URL(url).copy_merge_params(list(query))
+            return client.build_request(method, url, headers=list(headers), content=body)
         except Exception as error:  # invalid URLs raise several kinds of error
             raise RequestFailed(transport_message(error, url)) from None
 
-    async def send(self, request, timeout: float, timeout_setting: Setting | None = None) -> HttpResult:
+    async def send(self, request, timeout: float, timeout_setting: Setting | None = None,
+                   url: str | None = None) -> HttpResult:
         """Send and read the whole body within `timeout` seconds.
         Raises RequestFailed (one-line message) or CancelledError (stop)."""
         started = time.perf_counter()
@@ -395,7 +406,7 @@ class HttpClient:
         except asyncio.CancelledError:
             raise
         except Exception as error:
-            raise RequestFailed(transport_message(error, str(request.url))) from None
+            raise RequestFailed(transport_message(error, url or str(request.url))) from None
         elapsed = time.perf_counter() - started
         content = response.content
         try:

@@ -1,0 +1,146 @@
+"""`then:` assertions on a response (semantics.md §4): JSON values compare as JSON, ordering needs
+two numbers or two strings, several matches compare as a list, messages say expected and got."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scenario_core.assertions import MISSING, check, compare, json_equal, show
+from scenario_core.events import ResponseReceived
+from scenario_core.parser import parse_text
+
+
+def parse_assertion(text: str):
+    return parse_text(f"scenario: s\n  then: {text}\n").scenarios[0].steps[0].assertion
+
+
+def response(body=None, *, status=200, text=None, headers=(("Content-Type", "application/json"),), elapsed=0.1):
+    raw = text if text is not None else json.dumps(body)
+    try:
+        data, problem = json.loads(raw), None
+    except ValueError:
+        data, problem = None, "the response body is not JSON (Expecting value at line 1 column 1)"
+    return ResponseReceived(None, status, "OK", tuple(headers), raw, elapsed, data, problem)
+
+
+def outcome(text: str, resp: ResponseReceived, variables=None):
+    return check(parse_assertion(text), resp, variables or {})
+
+
+@pytest.mark.parametrize("text, passed", [
+    ("status 200", True), ("status 201", False), ("status 2xx", True), ("status 4xx", False),
+])
+def test_status_code_and_class(text, passed):
+    assert outcome(text, response({})).passed is passed
+
+
+def test_status_failure_message_shows_a_clipped_body():
+    result = outcome("status 201", response({"error": "x" * 200}, status=422))
+    assert result.message.startswith('expected status 201, got 422 (body: {"error": "xxx')
+    assert result.message.endswith("…)") and len(result.message) < 140
+
+
+@pytest.mark.parametrize("text, passed", [
+    ('$.name == "Rex"', True), ('$.name != "Rex"', False), ("$.age == 3", True), ("$.age == 3.0", True),
+    ("$.age < 4", True), ("$.age <= 3", True), ("$.age > 3", False), ("$.age >= 3", True),
+    ('$.name < "Sam"', True), ('$.name > "Max"', True),
+    ("$.good == true", True), ("$.good == 1", False), ("$.none == null", True),
+    ('$.tags contains "a"', True), ('$.tags not contains "z"', True), ('$.name contains "e"', True),
+    ('$.owner contains "id"', True), ('$.owner not contains "zz"', True),
+    ('$.tags == ["a", "b"]', True), ('$.owner == {"id": 1}', True),
+    ('$.name matches "^R.x$"', True), ('$.age matches "^3$"', True),
+    ("$.name exists", True), ("$.nope exists", False), ("$.nope not exists", True), ("$.name not exists", False),
+    ("$.tags[*] == [\"a\", \"b\"]", True), ('$.tags[*] contains "b"', True),
+])
+def test_json_path_operators(text, passed):
+    body = {"name": "Rex", "age": 3, "good": True, "none": None, "tags": ["a", "b"], "owner": {"id": 1}}
+    assert outcome(text, response(body)).passed is passed, outcome(text, response(body))
+
+
+def test_failure_messages_say_expected_and_got():
+    body = {"name": "Max", "age": 3}
+    assert outcome('$.name == "Rex"', response(body)).message == 'expected $.name == "Rex", got "Max"'
+    assert outcome("$.nope == 1", response(body)).message == (
+        "expected $.nope == 1, but $.nope matched nothing in the response body")
+    assert outcome("$.nope exists", response(body)).message == (
+        "expected $.nope to exist, it matched nothing in the response body")
+    assert outcome("$.age not exists", response(body)).message == "expected $.age not to exist, got 3"
+    assert outcome('$.age < "5"', response(body)).message == (
+        'expected $.age < "5", got 3: cannot order number against string: < <= > >= compare two numbers '
+        "or two strings")
+    assert outcome("$.age contains 3", response(body)).message == (
+        "expected $.age contains 3, got 3: contains needs a string, a list or an object, got number")
+    assert outcome('$.name matches "("', response(body)).message.startswith(
+        'expected $.name matches "(", got "Max": invalid regular expression "("')
+
+
+def test_expected_values_come_from_variables_with_their_type():
+    body = {"id": 7, "name": "Rex"}
+    assert outcome("$.id == {{id}}", response(body), {"id": 7}).passed
+    assert not outcome('$.id == "{{id}}"', response(body), {"id": 7}).passed  # "7" is a string
+    assert outcome('$.name == "{{n}}"', response(body), {"n": "Rex"}).passed
+
+
+def test_json_paths_on_a_body_that_is_not_json_fail():
+    result = outcome("$.a exists", response(text="hello"))
+    assert not result.passed
+    assert result.message == "cannot evaluate $.a: the response body is not JSON (Expecting value at line 1 column 1)"
+
+
+@pytest.mark.parametrize("text, passed", [
+    ('header content-type == "application/json"', True), ('header CONTENT-TYPE contains "json"', True),
+    ('header Content-Type matches "^application/"', True), ("header X-Count exists", True),
+    ("header X-Nope exists", False), ("header X-Nope not exists", True), ("header X-Count > 5", True),
+    ('header X-Count == "10"', True), ("header X-Count == 10", True),
+])
+def test_header_assertions_are_case_insensitive_and_compare_text(text, passed):
+    resp = response({}, headers=(("Content-Type", "application/json"), ("X-Count", "10")))
+    assert outcome(text, resp).passed is passed
+
+
+def test_a_missing_header_says_so():
+    assert outcome('header X-Nope == "a"', response({})).message == (
+        'expected header X-Nope == "a", but the response has no X-Nope header')
+
+
+@pytest.mark.parametrize("text, passed", [
+    ('body contains "not json"', True), ('body not contains "xml"', True), ('body matches "^hello"', True),
+    ('body == "hello, not json"', True), ('body != "hello"', True),
+])
+def test_body_assertions_use_the_raw_text(text, passed):
+    assert outcome(text, response(text="hello, not json")).passed is passed
+
+
+@pytest.mark.parametrize("text, passed", [
+    ("time < 500ms", True), ("time < 50ms", False), ("time <= 1s", True), ("time > 10ms", True),
+])
+def test_time_is_compared_in_milliseconds(text, passed):
+    assert outcome(text, response({}, elapsed=0.1)).passed is passed
+
+
+def test_time_failure_message():
+    assert outcome("time < 50ms", response({}, elapsed=0.1234)).message == "expected time < 50 ms, took 123 ms"
+
+
+def test_json_equality_keeps_booleans_apart_from_numbers():
+    assert json_equal(1, 1.0) and not json_equal(True, 1) and not json_equal(0, False)
+    assert json_equal({"a": [1, True]}, {"a": [1.0, True]}) and not json_equal({"a": [1]}, {"a": [True]})
+    assert not json_equal("1", 1) and json_equal(None, None)
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=10))
+def test_a_json_value_equals_its_own_round_trip(value):
+    assert json_equal(value, json.loads(json.dumps(value)))
+    assert compare("==", value, value) == (True, None)
+    assert compare("!=", value, value) == (False, None)
+
+
+def test_show_is_one_line_and_clipped():
+    assert show(MISSING) == "nothing"
+    assert show({"a": "x\ny"}) == '{"a": "x\\ny"}'
+    assert len(show("x" * 500)) == 120
