@@ -34,9 +34,9 @@ class _Indenter(Indenter):
     tab_len = 8
 
     def handle_NL(self, token: Token):
-        # Hot: runs once per line. The last segment of a line break is pure indentation (the text
-        # is right-stripped and ends with a newline, so a comment is never the last segment).
-        yield token
+        # Hot: runs once per line. The line break itself is not passed on: every line is one
+        # token, so only indentation changes carry structure. The last segment of a line break
+        # is pure indentation (the text is right-stripped and ends with a newline).
         indent_str = token[token.rfind("\n") + 1:]
         if "\t" in indent_str:
             raise IndentationProblem(

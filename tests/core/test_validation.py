@@ -264,7 +264,7 @@ def test_fragment_inside_feature_is_an_error():
     ("  feature: a\n", "t.scenario:1:3: error: unexpected indentation; expected feature:, scenario:, background:, "
                        "fragment:, parameters: or @tag at the previous level"),
     ("@tag\nbackground:\n  when: GET /\n",
-     "t.scenario:2:1: error: 'background:' is not allowed here; expected feature: or scenario:"),
+     "t.scenario:2:1: error: 'background:' is not allowed here; expected feature:, scenario: or @tag"),
 ])
 def test_structure_errors(text, expected):
     assert error(text, dedent=False) == expected
