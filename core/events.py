@@ -34,10 +34,15 @@ Decisions:
   StepStarted, one per remaining step, so reports can list every step run or skipped.
 - `include:` steps get no events of their own; the fragment's steps do, with `via` naming the
   include steps they came through (outermost first).
-- When stop() interrupts a step: StepFinished(status="failed", message="interrupted"), then the
-  scenario's ScenarioFinished(status="failed", message="interrupted"), the open stores are
-  cleared (ScopeCleared, FeatureFinished, FileFinished), and RunFinished(interrupted=True).
-  Scenarios not reached get no events.
+- stop(): a request in flight is cancelled at once and its step finishes
+  StepFinished(status="failed", message="interrupted"); the scenario's remaining steps get
+  StepFinished(status="skipped", message="interrupted") (when stop() comes between steps, all
+  remaining steps do), then ScenarioFinished(status="failed", message="interrupted"); the open
+  stores are cleared (ScopeCleared, FeatureFinished, FileFinished) and the stream ends with
+  RunFinished(interrupted=True). Scenarios not reached get no events and are not counted.
+- A file whose parameters cannot be resolved (an unreadable OpenAPI description) still runs its
+  structure: each selected scenario starts, all its steps are skipped with the problem as message,
+  and it finishes failed with that message.
 
 Dicts inside events and snapshots are never mutated after the event is emitted (the executor
 replaces a layer's dict when it writes), so consumers may keep them; treat them as read-only.

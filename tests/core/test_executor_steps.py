@@ -412,3 +412,44 @@ def test_a_tls_handshake_failure_fails_the_step_with_one_line(demo, write_scenar
     events = run(demo, write_scenario, f"scenario: tls\n  when: GET https://127.0.0.1:{demo.port}/health\n")
     [message] = failures(events)
     assert message.startswith(f"TLS error talking to 127.0.0.1:{demo.port}: ") and "\n" not in message
+
+
+def test_cookies_live_for_one_scenario(write_scenario):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen: list[str | None] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            seen.append(self.headers.get("Cookie"))
+            self.send_response(200)
+            self.send_header("Set-Cookie", "session=abc; Path=/")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        path = write_scenario(f"""\
+parameters:
+  baseUrl: "{base}"
+scenario: one
+  when: GET /a
+  when: GET /b
+scenario: two
+  when: GET /c
+""")
+        events = run_to_completion([load_file(path)])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert results(events) == {"one": ("passed", None), "two": ("passed", None)}
+    assert seen == [None, "session=abc", None]

@@ -252,3 +252,17 @@ async def test_the_request_is_sent_as_built():
     assert sent.startswith(b"POST /p?a=1&q=x+y HTTP/1.1\r\n")
     assert b"\r\nX-A: b\r\n" in sent and b"\r\nContent-Length: 2\r\n" in sent and sent.endswith(b"\r\n\r\n{}")
     assert b"\r\nUser-Agent: scenario-tui\r\n" in sent
+
+
+@pytest.mark.parametrize("content_type, raw, text", [
+    (b"text/plain; charset=latin-1", "café".encode("latin-1"), "café"),
+    (b'text/plain; Charset="UTF-8"', "café".encode(), "café"),
+    (b"text/plain; charset=nonsense", "café".encode(), "café"),
+    (b"application/octet-stream", b"\xff\xfeok", "\ufffd\ufffdok"),
+])
+async def test_bodies_decode_with_the_named_charset(content_type, raw, text):
+    reply = b"HTTP/1.1 200 OK\r\nContent-Type: " + content_type + b"\r\nContent-Length: " + str(len(raw)).encode() \
+        + b"\r\n\r\n" + raw
+    async with RawServer([reply]) as server:
+        result = await fetch(server.url)
+    assert result.body == text
