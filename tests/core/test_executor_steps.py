@@ -453,3 +453,30 @@ scenario: two
         server.server_close()
     assert results(events) == {"one": ("passed", None), "two": ("passed", None)}
     assert seen == [None, "session=abc", None]
+
+
+def test_any_json_value_keeps_its_type_bare_and_reads_as_text_in_a_string(demo, write_scenario):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from scenario_core.assertions import json_equal
+    from scenario_core.templates import text_form
+
+    file = load_file(write_scenario(f"""\
+scenario: typed
+  when: POST {demo.url}/echo
+    body: {{"bare": {{{{v}}}}, "quoted": "{{{{v}}}}"}}
+"""))
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=6)
+
+    @settings(max_examples=40, deadline=None)
+    @given(json_values)
+    def check(value):
+        events = run_to_completion([file], None, {"v": value})
+        echoed_json = of(events, ResponseReceived)[0].json["json"]
+        assert json_equal(echoed_json, {"bare": value, "quoted": text_form(value)})  # booleans stay booleans
+
+    check()
