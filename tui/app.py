@@ -9,6 +9,7 @@ highlight and breakpoint messages). HTTP runs in a worker, so the UI never waits
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from pathlib import Path
@@ -158,6 +159,17 @@ class ScenarioApp(App[int]):
 
     def _load(self, keep: bool) -> bool:
         """Read the file; show its tree, or its errors. Whether it is valid."""
+        # Building a big syntax tree and its tree nodes makes hundreds of thousands of objects
+        # that all live on: the cyclic collector would only walk them again and again.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._load_file(keep)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _load_file(self, keep: bool) -> bool:
         self._mtime = self._stat()
         switcher = self.query_one(ContentSwitcher)
         try:

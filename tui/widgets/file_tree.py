@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Iterable
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
@@ -62,6 +63,7 @@ class TreeItem:
     phase: str | None = None  # for a background group / step under a scenario
     label: str = ""
     built: bool = False  # children added
+    styled: Text | None = field(default=None, repr=False)  # the styled label, built when first drawn
 
     @property
     def line(self) -> int:
@@ -143,7 +145,7 @@ class FileTree(Tree[TreeItem]):
         self.clear()
         root = self.root
         root.data = TreeItem("file", (), file, label=Path(file.path).name)
-        root.set_label(self._label_text(root.data))
+        root.set_label(Text(self._plain_label(root.data)))
         self._by_key[()] = root
         self._build_children(root)
         if keep:
@@ -272,11 +274,16 @@ class FileTree(Tree[TreeItem]):
         if item is None or item.built:
             return
         item.built = True
+        # What TreeNode.add does, without invalidating the whole tree once per child: with
+        # 10,000 scenarios that alone would cost a quarter of a second.
+        children = node._children
         for child in self._children_of(item):
-            expandable = self._has_children(child)
-            tree_node = node.add(self._label_text(child), child, allow_expand=expandable) if expandable \
-                else node.add_leaf(self._label_text(child), child)
+            tree_node = self._add_node(node, Text(self._plain_label(child), no_wrap=True), child)
+            tree_node._allow_expand = self._has_children(child)
+            children.append(tree_node)
             self._by_key[child.key] = tree_node
+        node._updates += 1
+        self._invalidate()
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeItem]) -> None:
         self._build_children(event.node)
@@ -410,16 +417,40 @@ class FileTree(Tree[TreeItem]):
         return now
 
     def _invalidate_labels(self) -> None:
-        self._clear_line_cache()
-        self.refresh()
+        self._rerender()  # lines render again; their list is not rebuilt
+
+    def process_label(self, label: str | Text) -> Text:
+        # Labels are Text already, one line each: skip Tree's split (a copy per node).
+        if isinstance(label, Text) and "\n" not in label.plain:
+            return label
+        return super().process_label(label)
 
     # ------------------------------------------------------------ labels
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"file-tree--{name}", partial=True)
 
+    def _plain_label(self, item: TreeItem) -> str:
+        """The node's own text (kind, name, tags, line) as a plain string: cheap, for every node."""
+        node = item.node
+        if item.kind == "step":
+            text = f"{node.keyword} {node.text}"
+        else:
+            text = f"{KIND_ICONS[item.kind]} "
+            if item.kind in ("feature", "scenario", "fragment"):
+                text += f"{item.kind} "
+            text += item.label
+            tags = getattr(node, "tags", None)
+            if tags:
+                text += " " + " ".join(f"@{t}" for t in sorted(tags))
+        if item.kind != "file":
+            text += f"  :{node.location.line}"
+        return text
+
     def _label_text(self, item: TreeItem) -> Text:
-        """The node's own text: kind, name, tags, line. Status and breakpoint are added when drawn."""
+        """The node's own text, styled; built when the node is first drawn."""
+        if item.styled is not None:
+            return item.styled
         label = Text(no_wrap=True, overflow="ellipsis")
         node = item.node
         if item.kind == "step":
@@ -437,6 +468,7 @@ class FileTree(Tree[TreeItem]):
                 label.append(" " + " ".join(f"@{t}" for t in sorted(tags)), "italic")
         if item.kind != "file":
             label.append(f"  :{node.location.line}", "dim")
+        item.styled = label
         return label
 
     def label_for(self, node: TreeNode[TreeItem]) -> Text:
@@ -455,7 +487,7 @@ class FileTree(Tree[TreeItem]):
         elif not definition and (status or item.kind != "file"):
             shown = status or PENDING
             text.append(STATUS_ICONS[shown] + " ", self._style(shown))
-        text.append_text(node._label)
+        text.append_text(self._label_text(item))
         if item.key == self.current:
             text.stylize(self._style("current"))
         return text
@@ -468,6 +500,24 @@ class FileTree(Tree[TreeItem]):
                       base_style + Style(bold=True))
             return Text.assemble(prefix, label)
         return label
+
+    # Tree rebuilds its whole list of lines on every resize and style update; with 10,000
+    # scenarios that is 50 ms each, several times before the first paint. The lines do not depend
+    # on size or style: only their rendering does.
+
+    def _on_resize(self, event: events.Resize) -> None:
+        event.prevent_default()
+        self._line_cache.grow(event.size.height)
+        self._rerender()
+
+    def notify_style_update(self) -> None:
+        super(Tree, self).notify_style_update()
+        self._rerender()
+
+    def _rerender(self) -> None:
+        self._line_cache.clear()
+        self._updates += 1
+        self.refresh()
 
     def get_label_width(self, node: TreeNode[TreeItem]) -> int:
         # Cheaper than rendering every label: status and toggle icons are 2 cells each.
