@@ -344,9 +344,12 @@ class Execution:
                         yield RequestSent(step, step.method, str(request.url),
                                           tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
                                           body_text)
+                        result = None
                         if self._stopped:
                             message = INTERRUPTED
                         else:
+                            # stop() may cancel this task only while it waits here, never while
+                            # the consumer holds an event (it would cancel the consumer's own code).
                             self._inflight = asyncio.current_task()
                             try:
                                 result = await self._client.send(request, timeout, timeout_setting, url)
@@ -360,13 +363,13 @@ class Execution:
                                 if task is not None and hasattr(task, "uncancel"):
                                     task.uncancel()
                                 message = INTERRUPTED
-                            else:
-                                data, json_error = parse_json(result.content)
-                                response = ResponseReceived(step, result.status, result.reason, result.headers,
-                                                            result.body, result.elapsed, data, json_error)
-                                yield response
                             finally:
                                 self._inflight = None
+                        if result is not None:
+                            data, json_error = parse_json(result.content)
+                            response = ResponseReceived(step, result.status, result.reason, result.headers,
+                                                        result.body, result.elapsed, data, json_error)
+                            yield response
                 elif isinstance(step, AssertStep):
                     if response is None:
                         message = "no response to check: then needs a when: step before it"

@@ -207,3 +207,18 @@ scenario: s
     plan = plan_scenario(file, None, file.scenarios[0])
     assert [(p.line, p.phase, [i.line for i in p.via], p.index) for p in plan] == [
         (2, "background:file", [], 0), (4, "scenario", [6], 1)]
+
+
+async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer(demo, write_scenario):
+    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /health\n"
+                                      "  then: status 200\n")
+    execution = Execution([file])
+    events = []
+    async for event in execution.events():
+        events.append(event)
+        if type(event).__name__ == "ResponseReceived":
+            asyncio.get_running_loop().call_later(0.05, execution.stop)
+            await asyncio.sleep(0.2)  # the consumer's own wait: stop() must not cancel it
+    assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
+        (4, "passed", None), (5, "skipped", "interrupted")]
+    assert events[-1].interrupted
