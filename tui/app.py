@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import time
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -120,13 +121,31 @@ class ScenarioApp(App[int]):
             yield ErrorsView(id="errors")
         yield Footer()
 
-    @property
+    # The widgets, looked up once: a run reports tens of thousands of events.
+
+    @cached_property
     def tree(self) -> FileTree:
         return self.query_one(FileTree)
 
-    @property
+    @cached_property
     def status_bar(self) -> RunStatus:
         return self.query_one(RunStatus)
+
+    @cached_property
+    def parameters_panel(self) -> ParametersPanel:
+        return self.query_one(ParametersPanel)
+
+    @cached_property
+    def variables_panel(self) -> VariablesPanel:
+        return self.query_one(VariablesPanel)
+
+    @cached_property
+    def scope_log(self) -> ScopeLog:
+        return self.query_one(ScopeLog)
+
+    @cached_property
+    def inspector(self) -> Inspector:
+        return self.query_one(Inspector)
 
     def on_mount(self) -> None:
         self.status_bar.set(file_name=Path(self.path).name)
@@ -237,8 +256,8 @@ class ScenarioApp(App[int]):
         self._show_item(event.node.data)
 
     def _show_item(self, item: TreeItem | None) -> None:
-        self.query_one(ParametersPanel).show(self._parameters_for(item), self._subject(item) if item else "")
-        inspector = self.query_one(Inspector)
+        self.parameters_panel.show(self._parameters_for(item), self._subject(item) if item else "")
+        inspector = self.inspector
         if item is None:
             return
         if item.kind == "step":
@@ -314,8 +333,9 @@ class ScenarioApp(App[int]):
 
     def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
         self.display_options.learn(event)
+        self._panels_changed()
         tree = self.tree
-        log = self.query_one(ScopeLog)
+        log = self.scope_log
         if isinstance(event, ev.StepStarted) and run is not None:
             if run.key is None:
                 run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step,
@@ -326,7 +346,6 @@ class ScenarioApp(App[int]):
                 tree.set_status(run.key, NODE_RUNNING)
             tree.set_current(run.key, follow=False)
             self._snapshot = event.snapshot
-            self._panels_changed()
         elif isinstance(event, ev.StepFinished) and run is not None:
             if run.key is None:
                 run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step,
@@ -338,19 +357,16 @@ class ScenarioApp(App[int]):
             if event.status != SKIPPED:
                 self._changed = run.changed
                 self._snapshot = event.snapshot
-            self._panels_changed()
         elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
             log.record(event)
         elif isinstance(event, ev.ScenarioStarted):
             key = tree.scenario_key(event.scenario)
-            if key is not None:
-                tree.clear_statuses(key)
+            if key is not None:  # (a scenario runs once per run: nothing of it to clear)
                 tree.set_status(key, NODE_RUNNING)
                 self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
             self._scenario = event
             self._snapshot = event.snapshot  # `_changed` stays: what the last step did
             log.record(event)
-            self._panels_changed()
         elif isinstance(event, ev.ScenarioFinished):
             key = tree.scenario_key(event.scenario)
             if key is not None:
@@ -360,7 +376,6 @@ class ScenarioApp(App[int]):
                     self._feature_results.setdefault(key[:1], []).append(event.status)
             self._counts[{PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
-            self._panels_changed()
         elif isinstance(event, ev.FeatureStarted):
             key = tree.feature_key(event.feature)
             if key is not None:
@@ -400,17 +415,19 @@ class ScenarioApp(App[int]):
             tree.set_status(prefix, new)
 
     def _panels_changed(self) -> None:
-        """Variables and inspector are redrawn at most every 50 ms while a run goes on."""
+        """Variables, scope events and inspector are redrawn at most every 100 ms while a run
+        goes on (and at once when it pauses)."""
         if not self._panels_dirty:
             self._panels_dirty = True
-            self.set_timer(0.05, self._flush_panels)
+            self.set_timer(0.1, self._flush_panels)
 
     def _flush_panels(self) -> None:
+        self.scope_log.flush()
         if not self._panels_dirty:
             return
         self._panels_dirty = False
         scenario = self._scenario.scenario.name if self._scenario is not None else None
-        self.query_one(VariablesPanel).show(self._snapshot, scenario, self._changed)
+        self.variables_panel.show(self._snapshot, scenario, self._changed)
         self._update_status()
         cursor = self.tree.cursor_node
         if cursor is not None and cursor.data is not None and cursor.data.kind != "file":
@@ -450,8 +467,8 @@ class ScenarioApp(App[int]):
         self._snapshot = None
         self._changed = frozenset()
         self.tree.clear_statuses()
-        self.query_one(VariablesPanel).show(None)
-        self.query_one(ScopeLog).reset()
+        self.variables_panel.show(None)
+        self.scope_log.reset()
 
     # ------------------------------------------------------------ stepping
 
@@ -534,7 +551,7 @@ class ScenarioApp(App[int]):
     def action_reveal_secrets(self) -> None:
         display = self.display_options
         display.reveal_secrets = not display.reveal_secrets
-        self.query_one(ScopeLog).rerender()
+        self.scope_log.rerender()
         self._panels_dirty = True
         self._flush_panels()
         self.notify("Secrets shown — v masks them again." if display.reveal_secrets else "Secrets masked.")

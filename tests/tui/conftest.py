@@ -97,7 +97,7 @@ class UI:
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.06)  # panels redraw at most every 50 ms while a run goes on
+        await pilot.pause(0.02)
 
     @staticmethod
     async def press(pilot, *keys: str) -> None:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Iterable
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
@@ -372,9 +373,22 @@ class FileTree(Tree[TreeItem]):
         if self.statuses.get(key) == status:
             return
         self.statuses[key] = status
-        node = self._by_key.get(key)
-        if node is not None:
-            node.refresh()
+        self._changed(key)
+
+    def _changed(self, key: Key | None) -> None:
+        """A node's label changed: draw its line again (with the next frame, once per frame)."""
+        node = self._by_key.get(key) if key is not None else None
+        if node is None:
+            return
+        node._updates += 1  # part of its rendered line's cache key (and of its children's)
+        lines = self._tree_lines_cached
+        line = node._line
+        if lines is None or not 0 <= line < len(lines) or lines[line].node is not node:
+            return  # not shown (inside a collapsed node): drawn when it is
+        top = self.scroll_offset.y
+        if top <= line < top + self.size.height:
+            # a run changes nodes far from the screen all the time: repaint only what shows
+            self.refresh(Region(0, line - top, self.size.width, self.size.height - (line - top)))
 
     def clear_statuses(self, prefix: Key | None = None) -> None:
         if prefix is None:
@@ -388,14 +402,11 @@ class FileTree(Tree[TreeItem]):
 
     def set_current(self, key: Key | None, follow: bool = True) -> None:
         previous, self.current = self.current, key
-        if previous is not None and previous in self._by_key:
-            self._by_key[previous].refresh()
+        self._changed(previous)
         if key is not None:
             if follow:
                 self.reveal(key)
-            node = self._by_key.get(key)
-            if node is not None:
-                node.refresh()
+            self._changed(key)
 
     def toggle_breakpoint(self, key: Key | None = None) -> bool | None:
         """Toggle a breakpoint on `key` (default: the cursor's node); whether it is now set."""
@@ -410,9 +421,7 @@ class FileTree(Tree[TreeItem]):
         else:
             self.breakpoints.add(key)
             now = True
-        found = self._by_key.get(key)
-        if found is not None:
-            found.refresh()
+        self._changed(key)
         self.post_message(self.BreakpointsChanged(frozenset(self.breakpoints)))
         return now
 

@@ -43,7 +43,7 @@ class RunStatus(Static):
             text.append("  " + self.counts, "dim")
         if self.note:
             text.append("  " + self.note, "italic")
-        self.update(text)
+        self.update(text, layout=False)  # always one line: no need to lay the screen out again
 
     @property
     def text(self) -> str:

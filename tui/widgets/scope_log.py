@@ -35,11 +35,20 @@ class ScopeLog(RichLog):
         self.border_title = "Scope events"
         self.entries: list[str] = []
         self._events: list[ev.Event] = []
+        self._pending: list[Text] = []
 
     def reset(self) -> None:
         self.clear()
         self.entries = []
         self._events = []
+        self._pending: list[Text] = []
+
+    def flush(self) -> None:
+        """Write the lines recorded since the last flush (the app flushes a few times a second
+        while a run goes on, and whenever it pauses): one repaint for many events."""
+        pending, self._pending = self._pending, []
+        if pending:
+            self.write(Text("\n").join(pending), expand=True)
 
     def rerender(self) -> None:
         """Write every line again (after secrets were revealed or masked)."""
@@ -48,12 +57,15 @@ class ScopeLog(RichLog):
         self.entries = []
         for event in events:
             self.record(event)
+        self.flush()
 
     def _add(self, text: Text) -> None:
         self.entries.append(text.plain)
         if len(self.entries) > self.MAX_EVENTS:
             del self.entries[: len(self.entries) - self.MAX_EVENTS]
-        self.write(text, expand=True)
+        self._pending.append(text)
+        if len(self._pending) > self.MAX_EVENTS:
+            del self._pending[: len(self._pending) - self.MAX_EVENTS]
 
     def _value(self, name: str, value) -> str:
         shown = self.display_options.variable(name, value)
