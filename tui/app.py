@@ -386,6 +386,9 @@ class ScenarioApp(App[int]):
             if key is not None:
                 tree.set_status(key, _overall(self._feature_results.get(key, [])))
             log.record(event)
+            if event.cleared:  # the feature-boundary reset: also where the eye is
+                self.status_bar.set(note=f"feature '{event.feature.name}' ended — cleared shared variables: "
+                                         + ", ".join(event.cleared))
         elif isinstance(event, ev.ScopeCreated):
             log.record(event)
         elif isinstance(event, ev.FileStarted):

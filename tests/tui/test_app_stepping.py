@@ -102,9 +102,9 @@ async def test_restart_runs_again_from_a_fresh_state(pets_file, make_app, ui):
         assert "paused before when line 6 of 'create pet'" in app.status_bar.text
         lines = ui.tree_lines(app)
         assert "○" in ui.line_with(lines, "scenario health")  # statuses are reset
-        assert app.query_one("#scope").entries == ["▶ scenario 'create pet' started sharing feature 'Pets' — fresh"] \
+        assert app.query_one("#scope").entries == ["▶ scenario 'create pet' started sharing feature 'Pets' store — fresh"] \
             or app.query_one("#scope").entries[:2] == ["+ feature 'Pets' store created (empty)",
-                                                       "▶ scenario 'create pet' started sharing feature 'Pets' — fresh"]
+                                                       "▶ scenario 'create pet' started sharing feature 'Pets' store — fresh"]
         await ui.press(pilot, "c")
         assert "3 passed · 1 failed" in app.status_bar.text
 

@@ -17,7 +17,7 @@ async def test_variables_after_an_extract(pets_file, make_app, ui):
         lines = text.splitlines()
         token = ui.line_with(lines, "token")
         assert token.startswith("* token"), "the last step extracted it"
-        assert MASK in token and "string" in token and "line 9 (file background)" in token
+        assert MASK in token and "string" in token and "line 9 (background)" in token
         assert "shared: feature 'Pets'  (empty)" in lines  # background values never go to a store
         assert ui.line_with(lines, "owner").split() == ["owner", '"ann"', "string"]
 
@@ -37,9 +37,9 @@ async def test_scope_events_and_the_feature_boundary(pets_file, make_app, ui):
         await ui.press(pilot, "c")
         entries = app.query_one("#scope").entries
         assert "+ feature 'Pets' store created (empty)" in entries
-        assert "▶ scenario 'create pet' started sharing feature 'Pets' — fresh" in entries
+        assert "▶ scenario 'create pet' started sharing feature 'Pets' store — fresh" in entries
         assert "⇢ petId = 1  into scenario, feature 'Pets'  (line 22)" in entries
-        assert "▶ scenario 'read pet' started sharing feature 'Pets' — carrying petId" in entries
+        assert "▶ scenario 'read pet' started sharing feature 'Pets' store — carrying petId" in entries
         assert "■ feature 'Pets' ended — cleared shared variables: petId" in entries
         assert "▶ scenario 'no shared pet' started isolated" in entries
         assert entries.index("■ feature 'Pets' ended — cleared shared variables: petId") < \

@@ -95,6 +95,7 @@ class FileTree(Tree[TreeItem]):
     FileTree {
         background: $surface;
         scrollbar-size-vertical: 1;
+        overflow-x: hidden;
         & > .file-tree--pending { color: $text-muted; }
         & > .file-tree--running { color: $warning; text-style: bold; }
         & > .file-tree--passed { color: $success; }

@@ -52,24 +52,24 @@ class HelpScreen(ModalScreen[None]):
         keys.add_column()
         for key, what in KEYS:
             keys.add_row(key, what)
-        icons = Text()
-        icons.append("\nRun status  ", "bold")
-        for status, icon in STATUS_ICONS.items():
-            icons.append(f"{icon} {status}   ")
-        icons.append("\nKinds       ", "bold")
-        for kind, icon in KIND_ICONS.items():
-            if icon:
-                icons.append(f"{icon} {kind}   ")
-        icons.append("\nBreakpoint  ", "bold")
-        icons.append("● before a node: the run pauses when it enters that node")
-        icons.append("\n\nThe step about to run is highlighted and the cursor follows it. Variables show what "
+        legend = Table.grid(padding=(0, 2))
+        legend.add_column(style="bold", no_wrap=True)
+        legend.add_column()
+        legend.add_row("Run status", "   ".join(f"{icon} {status}" for status, icon in STATUS_ICONS.items())
+                       + "   ▶ about to run")
+        legend.add_row("Kinds", "   ".join(f"{icon} {kind}" for kind, icon in KIND_ICONS.items() if icon))
+        legend.add_row("Breakpoint", "● before a node: the run pauses when it enters that node")
+        about = Text("The step about to run is highlighted and the cursor follows it. Variables show what "
                      "the running scenario sees, layer by layer; * marks what the last step changed. "
                      "Scope events log every change of scope: scenario starts, extracts, overwrites, and "
                      "the variables a feature clears when it ends.", style="dim")
         with VerticalScroll() as scroll:
             scroll.border_title = "Help — esc closes"
             yield Static(keys)
-            yield Static(icons)
+            yield Static(Text(""))
+            yield Static(legend)
+            yield Static(Text(""))
+            yield Static(about)
 
     def action_close(self) -> None:
         self.dismiss(None)

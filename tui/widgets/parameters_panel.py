@@ -107,11 +107,11 @@ class ParametersPanel(VerticalScroll, can_focus=True):
                     cell.append("  " + lower, "dim")
                 table.add_row(key, value, cell)
             parts.append(table)
-        else:  # narrow: the key and value on one line, the provenance below it
+        else:  # narrow: the key and value on one line (if they fit), the provenance below
             for key, value, where, lower in rows:
                 line = Text()
                 line.append(key, "bold")
-                line.append(" = ")
+                line.append("\n  = " if len(key) + 3 + len(value) > width else " = ")
                 line.append(value, "cyan")
                 line.append("\n  ← " + where)
                 if lower:

@@ -81,14 +81,14 @@ class ScopeLog(RichLog):
                 text.append(" started isolated", "yellow")
             else:
                 text.append(" started sharing ", "green")
-                text.append(ev.store_label(event.store), "bold green")
+                text.append(_store_name(event.store), "bold green")
                 if event.carried:
                     text.append(" — carrying " + ", ".join(event.carried))
                 else:
                     text.append(" — fresh")
         elif isinstance(event, ev.ScopeCreated):
             text.append("+ ", "bold")
-            text.append(f"{ev.store_label(event.store)} store created (empty)", "green")
+            text.append(f"{_store_name(event.store)} created (empty)", "green")
         elif isinstance(event, ev.VariableOverwritten):
             text.append("✎ ", "bold")
             text.append(event.name, "bold")
@@ -127,3 +127,8 @@ class ScopeLog(RichLog):
         if len(self._events) > self.MAX_EVENTS:
             del self._events[: len(self._events) - self.MAX_EVENTS]
         self._add(text)
+
+
+def _store_name(store) -> str:
+    """`the file store` or `feature 'Pets' store`."""
+    return "the file store" if store.feature is None else f"{ev.store_label(store)} store"

@@ -7,12 +7,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.events import BACKGROUND_FILE, SCENARIO, Origin, ScopeSnapshot
+from scenario_core.events import SCENARIO, Origin, ScopeSnapshot
 
 from .display import Display, json_type
 
@@ -22,7 +21,7 @@ def origin_text(origin: Origin | None) -> str:
         return ""
     where = f"line {origin.location.line}"
     if origin.phase != SCENARIO:
-        where += " (file background)" if origin.phase == BACKGROUND_FILE else " (feature background)"
+        where += " (background)"  # the file's or the feature's: the line tells which
     return where
 
 
@@ -78,6 +77,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         else:
             groups.append(("shared: none (isolated)", {}, {}))
         groups.append(("run variables", snapshot.run, {}))
+        width = max(self.scrollable_content_region.width, 20)
         parts: list[Any] = []
         for title, values, origins in groups:
             heading = Text(title, style="bold underline")
@@ -85,24 +85,43 @@ class VariablesPanel(VerticalScroll, can_focus=True):
                 heading.append("  (empty)", style="dim not underline")
             parts.append(heading)
             self.lines.append(heading.plain)
-            if not values:
-                continue
-            table = Table.grid(padding=(0, 1), expand=True)
-            table.add_column("name", no_wrap=True, style="bold")
-            table.add_column("value", overflow="ellipsis", no_wrap=True, ratio=1)
-            table.add_column("type", no_wrap=True, style="dim")
-            table.add_column("from", no_wrap=True, style="dim")
+            rows = []
             for name in sorted(values):
                 value = values[name]
                 changed = name in self.changed and title != "run variables"
-                shown = self.display_options.variable(name, value)
-                marker = "* " if changed else "  "
-                row = (Text(marker + name, style="reverse bold" if changed else ""), Text(shown, style="cyan"),
-                       json_type(value), origin_text(origins.get(name)))
-                table.add_row(*row)
-                self.lines.append(f"{marker}{name}  {shown}  {row[2]}  {row[3]}".rstrip())
-            parts.append(table)
+                rows.append(("* " if changed else "  ", name, self.display_options.variable(name, value),
+                             json_type(value), origin_text(origins.get(name)), changed))
+            if rows:
+                parts.append(self._table(rows, width))
         body.update(Group(*parts))
+
+    def _table(self, rows: list[tuple], width: int) -> Text:
+        """name, value, type, origin in columns; the value gets what is left (at least 12 cells:
+        on a narrow panel the origin goes on a line of its own)."""
+        name_w = max(len(r[0]) + len(r[1]) for r in rows)
+        type_w = max(len(r[3]) for r in rows)
+        from_w = max(len(r[4]) for r in rows)
+        value_w = width - name_w - type_w - from_w - 3
+        origin_below = value_w < 12
+        if origin_below:
+            value_w = width - name_w - type_w - 2
+        value_w = max(min(value_w, max(len(r[2]) for r in rows)), 4)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, (marker, name, shown, kind, origin, changed) in enumerate(rows):
+            if index:
+                text.append("\n")
+            text.append(marker + name, "reverse bold" if changed else "bold")
+            text.append(" " * (name_w - len(marker) - len(name) + 1))
+            cut = shown if len(shown) <= value_w else shown[: value_w - 1] + "…"
+            text.append(cut.ljust(value_w), "cyan")
+            text.append(" " + kind.ljust(type_w), "dim")
+            if origin:
+                text.append(("\n" + " " * (name_w + 1) if origin_below else " ") + origin, "dim")
+            self.lines.append(f"{marker}{name}  {shown}  {kind}  {origin}".rstrip())
+        return text
+
+    def on_resize(self) -> None:
+        self.refresh_view()
 
     @property
     def text(self) -> str:

@@ -1,0 +1,76 @@
+"""SVG snapshots of the main screens at fixed sizes (pytest-textual-snapshot).
+
+Deterministic: the app runs in its deterministic mode (no elapsed times, loopback ports shown as
+PORT, Date/Server header values hidden), the demo API is reset before each test (pet ids start
+at 1), secrets are masked, and the file is opened by a relative path from its own directory.
+Update with `pytest tests/tui/test_snapshots.py --snapshot-update`, then look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scenario_core.resolution import RunOverrides
+from scenario_tui.app import ScenarioApp
+
+WIDE, SMALL = (120, 40), (80, 24)
+
+
+@pytest.fixture
+def snapshot_app(demo, pets_file, monkeypatch):
+    monkeypatch.chdir(pets_file.parent)
+
+    def make(name: str = "pets.scenario") -> ScenarioApp:
+        return ScenarioApp(name, RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False)
+
+    return make
+
+
+def keys(ui, *pressed: str):
+    async def run_before(pilot) -> None:
+        await ui.settle(pilot)
+        await ui.press(pilot, *pressed)
+
+    return run_before
+
+
+def test_opened(snap_compare, snapshot_app, ui):
+    assert snap_compare(snapshot_app(), terminal_size=WIDE, run_before=keys(ui))
+
+
+def test_feature_parameters(snap_compare, snapshot_app, ui):
+    async def run_before(pilot) -> None:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "feature Pets")
+
+    assert snap_compare(snapshot_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_paused_after_a_request(snap_compare, snapshot_app, ui):
+    # the background's three steps, then POST /pets: paused before `then: status 201`, with the
+    # cursor back on the request to inspect what was sent and received
+    async def run_before(pilot) -> None:
+        await ui.settle(pilot)
+        await ui.press(pilot, *"nnnnn")
+        await ui.move_to(pilot, "when POST /pets")
+
+    assert snap_compare(snapshot_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_finished_run(snap_compare, snapshot_app, ui):
+    assert snap_compare(snapshot_app(), terminal_size=WIDE, run_before=keys(ui, "c"))
+
+
+def test_invalid_file(snap_compare, snapshot_app, ui, pets_file):
+    bad = pets_file.parent / "bad.scenario"
+    bad.write_text("parameters:\n  shareVariables: true\n  timeout: 1.5\n\nscenario: x\n  when GET /health\n",
+                   encoding="utf-8")
+    assert snap_compare(snapshot_app("bad.scenario"), terminal_size=WIDE, run_before=keys(ui))
+
+
+def test_small_terminal_paused(snap_compare, snapshot_app, ui):
+    assert snap_compare(snapshot_app(), terminal_size=SMALL, run_before=keys(ui, *"nnnn"))
+
+
+def test_help(snap_compare, snapshot_app, ui):
+    assert snap_compare(snapshot_app(), terminal_size=SMALL, run_before=keys(ui, "question_mark"))
