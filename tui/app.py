@@ -101,6 +101,8 @@ class ScenarioApp(App[int]):
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
         self._panels_dirty = False
+        self._queued_steps = 0
+        self._advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(self._files, self.overrides, self.run_variables, self._on_run_event,
                                self._breakpoint_hit)
 
@@ -444,9 +446,12 @@ class ScenarioApp(App[int]):
         if state == IDLE:
             text = "ready — n steps, c runs"
         elif state == RUNNING:
-            text = "running…" if self.stepper.mode == CONTINUE else "stepping…"
+            text = "running" if self.stepper.mode == CONTINUE else "stepping"
             if self.stepper.mode == "drain":
-                text = "stopping…"
+                text = "stopping"
+            if current is not None:
+                text += f" {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
+            text += "…"
         elif state == PAUSED and current is not None:
             text = f"paused before {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
         elif state == FINISHED and self.stepper.finished is not None:
@@ -461,6 +466,7 @@ class ScenarioApp(App[int]):
         self.status_bar.set(state=text, counts=counts)
 
     def _reset_run_views(self) -> None:
+        self._queued_steps = 0
         self.records.clear()
         self._scenario_results.clear()
         self._feature_results.clear()
@@ -482,16 +488,25 @@ class ScenarioApp(App[int]):
         return True
 
     async def _advance(self, how: str) -> None:
+        self._advancing = True
         self._update_status()
-        if how == "step":
-            await self.stepper.step()
-        elif how == "continue":
-            await self.stepper.resume()
-        else:
-            await self.stepper.drain()
-        self._after_advance()
+        try:
+            if how == "step":
+                await self.stepper.step()
+            elif how == "continue":
+                await self.stepper.resume()
+            else:
+                await self.stepper.drain()
+        finally:
+            self._after_advance()
 
     def _after_advance(self) -> None:
+        if self._queued_steps and self.stepper.state == PAUSED:
+            self._queued_steps -= 1
+            self.run_worker(self._advance("step"), group="run", exit_on_error=True)
+            return
+        self._queued_steps = 0
+        self._advancing = False
         current = self.stepper.current
         if current is not None and current.key is not None and self.stepper.state == PAUSED:
             self.tree.set_current(current.key, follow=True)
@@ -504,13 +519,17 @@ class ScenarioApp(App[int]):
     def _start(self, how: str) -> None:
         if not self._can_run():
             return
-        if self.stepper.busy:
+        if self._advancing:
             if how == "step":
-                self.stepper.request_pause()
+                if self.stepper.busy and self.stepper.mode == CONTINUE:
+                    self.stepper.request_pause()  # n while running: pause before the next step
+                elif self._queued_steps < 20:
+                    self._queued_steps += 1  # n typed ahead while a step runs: step again after it
             return
         if self.stepper.state == FINISHED:
             self.notify("The run has finished: r restarts it.")
             return
+        self._advancing = True  # from now: the worker may not have started pulling yet
         self.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
 
     def action_next_step(self) -> None:
@@ -522,6 +541,7 @@ class ScenarioApp(App[int]):
         self._start("continue")
 
     def action_stop(self) -> None:
+        self._queued_steps = 0
         if not self.stepper.stop():
             self.notify("Nothing is running.")
             return

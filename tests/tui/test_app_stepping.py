@@ -164,3 +164,29 @@ async def test_help_and_quit(pets_file, make_app, ui):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_n_typed_ahead_steps_that_many_times(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n", "n", "n")  # faster than the steps run
+        for _ in range(50):
+            await ui.settle(pilot)
+            if "paused before when line 17" in app.status_bar.text:
+                break
+        assert "paused before when line 17 of 'create pet'" in app.status_bar.text
+
+
+async def test_tab_moves_focus_and_z_fills_the_screen_with_a_panel(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.settle(pilot)
+        assert app.focused is app.tree
+        await ui.press(pilot, "tab", "tab", "tab", "tab")
+        assert app.focused is app.inspector
+        await ui.press(pilot, "z")
+        assert app.screen.maximized is app.inspector
+        await ui.press(pilot, "n")  # keys still work while a panel fills the screen
+        assert "paused before" in app.status_bar.text
+        await ui.press(pilot, "z")
+        assert app.screen.maximized is None

@@ -27,6 +27,7 @@ def _rule(title: str) -> Text:
 
 
 class Inspector(VerticalScroll, can_focus=True):
+    ALLOW_MAXIMIZE = True  # z fills the screen with it
     DEFAULT_CSS = """
     Inspector {
         border: round $success 50%;

@@ -29,6 +29,7 @@ def provenance(effective: EffectiveValue, display: Display) -> tuple[str, str]:
 class ParametersPanel(VerticalScroll, can_focus=True):
     """Always on screen: what the highlighted node runs with."""
 
+    ALLOW_MAXIMIZE = True  # z fills the screen with it
     DEFAULT_CSS = """
     ParametersPanel {
         height: auto;

@@ -26,6 +26,7 @@ def origin_text(origin: Origin | None) -> str:
 
 
 class VariablesPanel(VerticalScroll, can_focus=True):
+    ALLOW_MAXIMIZE = True  # z fills the screen with it
     DEFAULT_CSS = """
     VariablesPanel {
         border: round $primary 60%;
