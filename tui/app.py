@@ -343,7 +343,7 @@ class ScenarioApp(App[int]):
                 run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step,
                                                           run.feature)
             if run.key is not None:
-                self.records[run.key] = run
+                self._keep_record(run)
                 self._set_group_status(run, NODE_RUNNING)
                 tree.set_status(run.key, NODE_RUNNING)
             tree.set_current(run.key, follow=False)
@@ -353,7 +353,7 @@ class ScenarioApp(App[int]):
                 run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step,
                                                           run.feature)
             if run.key is not None:
-                self.records[run.key] = run
+                self._keep_record(run)
                 tree.set_status(run.key, event.status)
                 self._set_group_status(run, event.status)
             if event.status != SKIPPED:
@@ -401,6 +401,13 @@ class ScenarioApp(App[int]):
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)
             log.record(event)
+
+    def _keep_record(self, run: StepRun) -> None:
+        """The inspector finds a step run under its scenario, and (its latest run) under the
+        background or fragment it is written in."""
+        self.records[run.key] = run
+        for key in run.definitions:
+            self.records[key] = run
 
     def _set_group_status(self, run: StepRun, status: str) -> None:
         """Backgrounds and includes under a scenario take the status of the steps run through them."""
@@ -565,11 +572,17 @@ class ScenarioApp(App[int]):
     def action_toggle_breakpoint(self) -> None:
         if self.invalid:
             return
-        now = self.tree.toggle_breakpoint()
-        if now is not None:
-            node = self.tree.cursor_node
-            name = node.data.label or node.data.node.keyword if node and node.data else ""
-            self.status_bar.set(note=("breakpoint set" if now else "breakpoint removed") + (f": {name}" if name else ""))
+        self.tree.toggle_breakpoint()
+
+    @on(FileTree.BreakpointsChanged)
+    def _breakpoints_changed(self, event: FileTree.BreakpointsChanged) -> None:
+        item = event.item
+        what = ""
+        if item is not None:
+            what = f"{item.node.keyword} line {item.line}" if item.kind == "step" else f"{item.kind} line {item.line}"
+        count = len(event.breakpoints)
+        self.status_bar.set(note=("breakpoint set" if event.added else "breakpoint removed")
+                            + (f" on {what}" if what else "") + f" ({count} in all)")
 
     def action_reveal_secrets(self) -> None:
         display = self.display_options

@@ -118,3 +118,16 @@ async def test_the_inspector_shows_request_response_and_extract(pets_file, make_
         assert "petId from $.id" in text
         assert "matched 1  into scenario, feature 'Pets'" in text
         assert "── read from the response" in text
+
+
+async def test_a_background_step_shows_its_latest_run(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "c")
+        await ui.move_to(pilot, "↺ background  :5")  # the definition, at the top of the file
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "extract token from $.token  :9")
+        text = app.query_one("#inspector").text
+        assert "scenario 'health'" in text  # the last scenario it ran for
+        assert "passed" in text and "into scenario" in text
+        assert MASK in text

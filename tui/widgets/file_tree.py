@@ -118,9 +118,11 @@ class FileTree(Tree[TreeItem]):
     ICON_NODE_EXPANDED = "▾ "
 
     class BreakpointsChanged(Message):
-        def __init__(self, breakpoints: frozenset[Key]) -> None:
+        """A breakpoint was set or removed on `item`; `breakpoints` holds them all."""
+
+        def __init__(self, item: TreeItem | None, added: bool, breakpoints: frozenset[Key]) -> None:
             super().__init__()
-            self.breakpoints = breakpoints
+            self.item, self.added, self.breakpoints = item, added, breakpoints
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -416,6 +418,8 @@ class FileTree(Tree[TreeItem]):
             if node is None or node.data is None:
                 return None
             key = node.data.key
+        found = self._by_key.get(key)
+        item = found.data if found is not None else None
         if key in self.breakpoints:
             self.breakpoints.discard(key)
             now = False
@@ -423,7 +427,7 @@ class FileTree(Tree[TreeItem]):
             self.breakpoints.add(key)
             now = True
         self._changed(key)
-        self.post_message(self.BreakpointsChanged(frozenset(self.breakpoints)))
+        self.post_message(self.BreakpointsChanged(item, now, frozenset(self.breakpoints)))
         return now
 
     def _invalidate_labels(self) -> None:
