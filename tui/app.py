@@ -266,7 +266,8 @@ class ScenarioApp(App[int]):
             run = self.records.get(item.key)
             current = self.stepper.current
             about = current is not None and current.key == item.key and self.stepper.state == PAUSED
-            scenario = item.scenario.name if item.scenario is not None else None
+            shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
+            scenario = shown.name if shown is not None else None
             inspector.show_step(item.node, run, about_to_run=about, scenario=scenario)
             return
         inspector.show_note(*self._summary(item))
