@@ -29,15 +29,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from scenario_core.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
-from scenario_core.nodes import (
-    BackgroundNode,
-    FeatureNode,
-    FragmentNode,
-    IncludeStep,
-    ParametersNode,
-    ScenarioFileNode,
-    ScenarioNode,
-)
+from scenario_core.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
 
 Key = tuple
 

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep
+from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep, TimeAssertion
 
 from ..stepper import StepRun
 from .display import Display, json_form
@@ -44,7 +44,6 @@ class Inspector(VerticalScroll, can_focus=True):
         self.display_options = display
         self.border_title = "Inspector"
         self.lines: list[str] = []
-        self._shown: tuple[Any, ...] = ()
 
     def compose(self):
         yield Static("", id="inspector-body")
@@ -220,7 +219,7 @@ class Inspector(VerticalScroll, can_focus=True):
         if checked is not None:
             line = Text()
             line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
-            if not (self.display_options.deterministic and step.assertion.__class__.__name__ == "TimeAssertion"):
+            if not (self.display_options.deterministic and isinstance(step.assertion, TimeAssertion)):
                 line.append("  expected ", "dim")
                 line.append(self.display_options.text(json_form(checked.expected)))
                 line.append("  actual ", "dim")

@@ -9,7 +9,7 @@ from textual.widgets import RichLog
 
 from scenario_core import events as ev
 
-from .display import Display, json_form
+from .display import Display
 
 
 class ScopeLog(RichLog):
