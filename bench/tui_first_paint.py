@@ -13,7 +13,7 @@ Baselines, measured the same way:
 - tree:  a Textual app with a plain `Tree` of N + 1 str-labelled leaves built in on_mount -- what
          the same number of nodes costs with nothing of ours.
 
-Prints the median seconds of each and the ratios. A warm-up round comes first (imports, the
+Prints the median seconds of each and the ratios, and how much of ours is core's parser alone. A warm-up round comes first (imports, the
 parser's table cache). --profile prints where the 10,000-scenario first paint spends its time.
 """
 
@@ -95,6 +95,21 @@ async def _first_paint(make) -> float:
     return painted - started
 
 
+def _parse_seconds(path: Path) -> float:
+    """The part of the first paint that is core's parser (as the app does it: GC off)."""
+    import gc
+
+    from scenario_core.parser import load_file
+
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        load_file(path)
+        return time.perf_counter() - started
+    finally:
+        gc.enable()
+
+
 def measure(make, rounds: int) -> float:
     return statistics.median(asyncio.run(_first_paint(make)) for _ in range(rounds))
 
@@ -112,12 +127,14 @@ def main(argv: list[str] | None = None) -> int:
         measure(lambda: ScenarioApp(paths[args.sizes[0]], watch=False), 1)  # warm-up: imports, caches
         measure(BareApp, 1)
         bare = measure(BareApp, args.rounds)
-        print(f"{'scenarios':>9}  {'scenario-tui':>12}  {'bare app':>9}  {'plain Tree':>10}  "
+        print(f"{'scenarios':>9}  {'scenario-tui':>12}  {'(parsing)':>9}  {'bare app':>9}  {'plain Tree':>10}  "
               f"{'vs bare':>7}  {'vs Tree':>7}")
         for n in args.sizes:
             ours = measure(lambda: ScenarioApp(paths[n], watch=False), args.rounds)
+            parsing = statistics.median(_parse_seconds(paths[n]) for _ in range(args.rounds))
             tree = measure(lambda: TreeApp(n), args.rounds)
-            print(f"{n:>9}  {ours:>11.3f}s  {bare:>8.3f}s  {tree:>9.3f}s  {ours / bare:>6.1f}x  {ours / tree:>6.1f}x")
+            print(f"{n:>9}  {ours:>11.3f}s  {parsing:>8.3f}s  {bare:>8.3f}s  {tree:>9.3f}s  "
+                  f"{ours / bare:>6.1f}x  {ours / tree:>6.1f}x")
         if args.profile:
             import cProfile
             import pstats
