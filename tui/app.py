@@ -380,6 +380,7 @@ class ScenarioApp(App[int]):
             self._counts[{PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
         elif isinstance(event, ev.FeatureStarted):
+            self.status_bar.set(note="")  # the previous feature's reset note has been seen
             key = tree.feature_key(event.feature)
             if key is not None:
                 tree.set_status(key, NODE_RUNNING)
@@ -464,7 +465,12 @@ class ScenarioApp(App[int]):
             text = f"paused before {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
         elif state == FINISHED and self.stepper.finished is not None:
             done = self.stepper.finished
-            text = "stopped" if done.interrupted else ("finished: failed" if done.failed else "finished: passed")
+            if done.interrupted:
+                text = "stopped"
+            elif not done.total:
+                text = "finished: no scenario to run"
+            else:
+                text = "finished: failed" if done.failed else "finished: passed"
             elapsed = self.display_options.seconds(done.duration)
             if elapsed:
                 text += f" in {elapsed}"
@@ -567,6 +573,7 @@ class ScenarioApp(App[int]):
         await self.stepper.reset()
         self._reset_run_views()
         self.tree.set_current(None)
+        self.status_bar.set(note="")
         self._update_status()
         await self._advance("step")
 

@@ -190,3 +190,15 @@ async def test_tab_moves_focus_and_z_fills_the_screen_with_a_panel(pets_file, ma
         assert "paused before" in app.status_bar.text
         await ui.press(pilot, "z")
         assert app.screen.maximized is None
+
+
+async def test_an_empty_file_runs_nothing(scenario_file, make_app, ui):
+    path = scenario_file("# nothing here yet\n", "empty.scenario")
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "n")
+        assert app.stepper.state == FINISHED
+        assert "finished: no scenario to run" in app.status_bar.text
+        assert ui.tree_lines(app)[0].endswith("empty.scenario")
+        await ui.press(pilot, "c", "r", "s", "b")  # nothing to do: nothing breaks
+        assert app.stepper.state == FINISHED
