@@ -102,6 +102,7 @@ class ScenarioApp(App[int]):
         self._snapshot: ev.ScopeSnapshot | None = None
         self._panels_dirty = False
         self._queued_steps = 0
+        self._reset_note_seen = True
         self._advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(self._files, self.overrides, self.run_variables, self._on_run_event,
                                self._breakpoint_hit)
@@ -371,6 +372,9 @@ class ScenarioApp(App[int]):
             self._snapshot = event.snapshot  # `_changed` stays: what the last step did
             log.record(event)
         elif isinstance(event, ev.ScenarioFinished):
+            if self._reset_note_seen:
+                self.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
+            self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
             if key is not None:
                 tree.set_status(key, event.status)
@@ -380,7 +384,6 @@ class ScenarioApp(App[int]):
             self._counts[{PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
         elif isinstance(event, ev.FeatureStarted):
-            self.status_bar.set(note="")  # the previous feature's reset note has been seen
             key = tree.feature_key(event.feature)
             if key is not None:
                 tree.set_status(key, NODE_RUNNING)
@@ -391,6 +394,7 @@ class ScenarioApp(App[int]):
                 tree.set_status(key, _overall(self._feature_results.get(key, [])))
             log.record(event)
             if event.cleared:  # the feature-boundary reset: also where the eye is
+                self._reset_note_seen = False
                 self.status_bar.set(note=f"feature '{event.feature.name}' ended — cleared shared variables: "
                                          + ", ".join(event.cleared))
         elif isinstance(event, ev.ScopeCreated):

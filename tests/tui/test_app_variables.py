@@ -47,6 +47,23 @@ async def test_scope_events_and_the_feature_boundary(pets_file, make_app, ui):
         assert entries[-1] == "■ run finished: 3 passed, 1 failed, 0 skipped"
 
 
+async def test_pausing_after_a_feature_boundary_shows_the_reset(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario no shared pet")
+        await ui.press(pilot, "b", "c")
+        assert "paused before when line 6 of 'no shared pet'" in app.status_bar.text
+        assert "feature 'Pets' ended — cleared shared variables: petId" in app.status_bar.text
+        entries = app.query_one("#scope").entries
+        assert entries[-2:] == ["■ feature 'Pets' ended — cleared shared variables: petId",
+                                "▶ scenario 'no shared pet' started isolated"]
+        text = app.query_one("#variables").text
+        assert "shared: none (isolated)" in text and "petId" not in text
+        await ui.press(pilot, "c")
+        assert "cleared" not in app.status_bar.text  # it stays for one scenario
+
+
 async def test_an_overwrite_shows_old_and_new(scenario_file, make_app, ui):
     path = scenario_file("""\
         parameters:

@@ -74,3 +74,13 @@ def test_small_terminal_paused(snap_compare, snapshot_app, ui):
 
 def test_help(snap_compare, snapshot_app, ui):
     assert snap_compare(snapshot_app(), terminal_size=SMALL, run_before=keys(ui, "question_mark"))
+
+
+def test_paused_after_a_feature_boundary(snap_compare, snapshot_app, ui):
+    # a breakpoint on the first scenario after feature 'Pets': its store was just cleared
+    async def run_before(pilot) -> None:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario no shared pet")
+        await ui.press(pilot, "b", "c")
+
+    assert snap_compare(snapshot_app(), terminal_size=WIDE, run_before=run_before)

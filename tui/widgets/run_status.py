@@ -39,15 +39,15 @@ class RunStatus(Static):
         if self.state:
             text.append("  ")
             text.append(self.state, _state_style(self.state))
+        if self.note:  # before the counts: a note (a feature's reset) matters more
+            text.append("  " + self.note, "bold italic")
         if self.counts:
             text.append("  " + self.counts, "dim")
-        if self.note:
-            text.append("  " + self.note, "italic")
         self.update(text, layout=False)  # always one line: no need to lay the screen out again
 
     @property
     def text(self) -> str:
-        return " ".join(p for p in (self.file_name, self.state, self.counts, self.note) if p)
+        return " ".join(p for p in (self.file_name, self.state, self.note, self.counts) if p)
 
 
 def _state_style(state: str) -> str:
