@@ -145,10 +145,8 @@ class FileTree(Tree[TreeItem]):
         self._by_key[()] = root
         self._build_children(root)
         if keep:
-            for key in sorted(expanded, key=len):
-                node = self._reveal(key, expand_last=True)
-                if node is None:
-                    continue
+            for key in sorted(expanded, key=len):  # parents first; keys that are gone are skipped
+                self._reveal(key, expand_last=True)
             target = self._nearest(cursor) if cursor is not None else root
             self._move_to(target or root)
         else:
