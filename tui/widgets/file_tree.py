@@ -146,7 +146,8 @@ class FileTree(Tree[TreeItem]):
         self._build_children(root)
         if keep:
             for key in sorted(expanded, key=len):  # parents first; keys that are gone are skipped
-                self._reveal(key, expand_last=True)
+                if all(key[:depth] in expanded for depth in range(len(key))):  # not inside a collapsed one
+                    self._reveal(key, expand_last=True)
             target = self._nearest(cursor) if cursor is not None else root
             self._move_to(target or root)
         else:
