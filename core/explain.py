@@ -172,7 +172,12 @@ class Explainer:
         head = f"'{name}' is extracted by {self._scenario_label(site)} (line {site.step.line}{_via_text(site.via)})"
         their = stores[id(site)]
         if store is None:
-            return f"{head}, but {self._isolation(feature)}."
+            reason = f"{head}, but {self._isolation(feature)}"
+            if their is not None and their.feature is not None:
+                # Both sides matter: opting in here would still not reach a feature's own store.
+                reason += (f"; and it is shared only within feature '{their.feature}' "
+                           f"(shareVariablesAcrossScenarios: true{self._share_line(site.feature)})")
+            return reason + "."
         if their is None:
             return f"{head}, but that scenario is isolated: {self._isolation(site.feature)}."
         if their != store:
@@ -215,7 +220,8 @@ class Explainer:
             return f"the file sets shareVariablesAcrossScenarios: false (line {share.line})"
         if share.source == COMMAND_LINE:
             return "the command line sets shareVariablesAcrossScenarios=false"
-        return "variables are not shared by default (shareVariablesAcrossScenarios: false)"
+        who = f"feature '{feature.name}'" if feature is not None else "standalone scenarios"
+        return f"{who} {'does' if feature is not None else 'do'} not share variables (shareVariablesAcrossScenarios is false by default)"
 
 
 def undefined_refs(refs: Sequence[tuple[str, str | None]], visible: Mapping[str, Any]) -> tuple[str, str | None] | None:

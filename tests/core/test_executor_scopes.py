@@ -210,7 +210,7 @@ feature: G
     status, message = results(events)["uses b"]
     assert status == "failed"
     assert message.endswith(
-        "but variables are not shared by default (shareVariablesAcrossScenarios: false).")
+        "but feature 'G' does not share variables (shareVariablesAcrossScenarios is false by default).")
 
 
 def test_sharing_from_the_command_line_makes_the_file_store_apply(demo, write_scenario):

@@ -79,7 +79,7 @@ scenario: use
   when: GET /echo?n={{n}}
 """
     assert message_of(run(demo, write_scenario, text), "use").endswith(
-        "but variables are not shared by default (shareVariablesAcrossScenarios: false).")
+        "but standalone scenarios do not share variables (shareVariablesAcrossScenarios is false by default).")
 
 
 def test_the_extractor_is_isolated_while_this_scenario_shares(demo, write_scenario):
@@ -233,3 +233,21 @@ scenario: query
     assert "undefined variable 'n' in the body of POST /echo;" in message_of(events, "body")
     assert "undefined variable 'n' in query n of GET /echo;" in message_of(events, "query")
     assert not [e for e in events if isinstance(e, RequestSent)]
+
+
+def test_isolated_reader_and_a_feature_own_store_are_both_named(demo, write_scenario):
+    text = HEAD + """\
+feature: Pets
+  parameters:
+    shareVariablesAcrossScenarios: true
+  scenario: make
+    when: GET /counter
+    extract: n from $.value
+feature: Audit
+  scenario: use
+    when: GET /echo?n={{n}}
+"""
+    assert message_of(run(demo, write_scenario, text), "use").endswith(
+        f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but feature 'Audit' does not share "
+        "variables (shareVariablesAcrossScenarios is false by default); and it is shared only within feature "
+        f"'Pets' (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariablesAcrossScenarios: true')}).")
