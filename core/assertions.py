@@ -47,6 +47,7 @@ def show(value: Any, width: int = 120) -> str:
 
 
 def type_name(value: Any) -> str:
+    """A value's JSON type, in JSON's own words: what messages and the TUI's variables say."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -56,7 +57,7 @@ def type_name(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     if isinstance(value, list):
-        return "list"
+        return "array"
     if isinstance(value, dict):
         return "object"
     return type(value).__name__

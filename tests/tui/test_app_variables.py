@@ -27,7 +27,7 @@ async def test_variables_after_an_extract(pets_file, make_app, ui):
         # paused before the next scenario, which carries petId from the feature's store
         assert "Variables · scenario 'read pet'" in text
         assert lines.index("shared: feature 'Pets'") < lines.index(ui.line_with(lines, "petId"))
-        assert ui.line_with(lines, "petId").split() == ["*", "petId", "1", "integer", "line", "22"]
+        assert ui.line_with(lines, "petId").split() == ["*", "petId", "1", "number", "line", "22"]
         assert "this scenario  (empty)" in lines
 
 

@@ -11,9 +11,10 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from scenario_core.assertions import type_name
 from scenario_core.events import SCENARIO, Origin, ScopeSnapshot
 
-from .display import Display, json_type
+from .display import Display
 
 
 def origin_text(origin: Origin | None) -> str:
@@ -91,7 +92,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
                 value = values[name]
                 changed = name in self.changed and title != "run variables"
                 rows.append(("* " if changed else "  ", name, self.display_options.variable(name, value),
-                             json_type(value), origin_text(origins.get(name)), changed))
+                             type_name(value), origin_text(origins.get(name)), changed))
             if rows:
                 parts.append(self._table(rows, width))
         body.update(Group(*parts))
