@@ -15,7 +15,7 @@ from lark import Token, Transformer
 from . import parameters as params
 from .errors import Diagnostic
 from .nodes import (
-    BackgroundNode, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate,
+    BackgroundNode, FeatureNode, FragmentNode, HeaderEntry, IncludeStep,
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
     SourceLocation, Step, TextTemplate,
 )
@@ -84,10 +84,6 @@ class Builder(Transformer):
 
     def locator(self, token: Token, base: int = 0):
         return lambda offset, length: self.loc(token, base + offset, length)
-
-    @staticmethod
-    def text(token: Token) -> str:
-        return str(token).rstrip()
 
     @staticmethod
     def value(token: Token, keyword: int) -> tuple[str, int]:

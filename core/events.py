@@ -137,7 +137,6 @@ class ScopeSnapshot:
         return None
 
 
-EMPTY_SNAPSHOT = ScopeSnapshot({}, None, {}, {})
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ from .nodes import (
 from .parameters import OPENAPI, TIMEOUT
 from .resolution import EffectiveParameters, RunOverrides, resolve_parameters
 from .scopes import Scope, Store
-from .sharing import StoreRef, store_for
+from .sharing import store_for
 from .templates import render_json_text, render_text
 
 __all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]

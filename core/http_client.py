@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .resolution import COMMAND_LINE, DEFAULT, FEATURE, FILE, Setting
+from .resolution import Setting
 
 
 USER_AGENT = "scenario-tui"
@@ -57,17 +57,7 @@ def join_url(base_url: str | None, path: str) -> str:
 
 def describe_timeout(setting: Setting) -> str:
     """Where a timeout came from, as `timeout: feature 'Slow', line 14`."""
-    if setting.source == FEATURE:
-        where = f"feature '{setting.feature}', line {setting.line}"
-    elif setting.source == FILE:
-        where = f"file, line {setting.line}"
-    elif setting.source == COMMAND_LINE:
-        where = "command line"
-    elif setting.source == DEFAULT:
-        where = "default"
-    else:
-        where = setting.describe()
-    return f"timeout: {where}"
+    return f"timeout: {setting.describe(before_line=', ')}"
 
 
 def parse_json(content: bytes) -> tuple[Any, str | None]:

@@ -176,12 +176,7 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
             message = "unexpected indentation"
             if expected:
                 message += f"; expected {_alternatives(expected)} at the previous level"
-        elif kind in ("_NL", "_DEDENT", "$END") and "REST" in (getattr(error, "expected", ()) or ()):
-            lines = source.splitlines()
-            before = lines[line - 1][: column - 1].split() if line - 1 < len(lines) else []
-            keyword = before[-1] if before else "this keyword"
-            message = f"'{keyword}' needs a value on the same line"
-        elif kind in ("_NL", "_DEDENT", "$END"):
+        elif kind in ("_DEDENT", "$END"):
             message = "unexpected end of block"
             if expected:
                 message += f"; expected {_alternatives(expected)}"

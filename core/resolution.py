@@ -11,7 +11,7 @@ from typing import Any, Iterator, Mapping
 
 from . import parameters as params
 from .errors import Diagnostic, UsageError
-from .nodes import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode
+from .nodes import FeatureNode, ParametersNode, ScenarioFileNode
 from .openapi import OpenApiError, base_url_from
 
 COMMAND_LINE, FEATURE, FILE, OPENAPI, DEFAULT = "command-line", "feature", "file", "openapi", "default"
@@ -27,11 +27,12 @@ class Setting:
     feature: str | None = None
     detail: str | None = None  # for OpenAPI: the description's path
 
-    def describe(self) -> str:
+    def describe(self, before_line: str = " ") -> str:
+        """`feature 'Pets' line 7`; with before_line=", " as step messages word it."""
         if self.source == FEATURE:
-            return f"feature '{self.feature}' line {self.line}"
+            return f"feature '{self.feature}'{before_line}line {self.line}"
         if self.source == FILE:
-            return f"file line {self.line}"
+            return f"file{before_line}line {self.line}"
         if self.source == OPENAPI:
             return f"OpenAPI {Path(self.detail).name}" if self.detail else "OpenAPI"
         if self.source == COMMAND_LINE:
@@ -160,20 +161,6 @@ def resolve_parameters(
         values[key] = EffectiveValue(key, found[0], tuple(found[1:]))
     ordered = {key: values[key] for key in params.SPECS}
     return EffectiveParameters(ordered, feature.name if feature else None)
-
-
-def parameters_for(file: ScenarioFileNode, node: Any, overrides: RunOverrides | None = None) -> EffectiveParameters:
-    """Effective parameters of any node: a feature and its scenarios get the feature's, the rest the file's."""
-    feature = node if isinstance(node, FeatureNode) else feature_of(file, node)
-    return resolve_parameters(file, feature, overrides)
-
-
-def feature_of(file: ScenarioFileNode, node: Any) -> FeatureNode | None:
-    if isinstance(node, ScenarioNode):
-        for feature in file.features:
-            if any(s is node for s in feature.scenarios):
-                return feature
-    return None
 
 
 def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None) -> list[Diagnostic]:

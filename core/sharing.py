@@ -37,8 +37,3 @@ def store_for(parameters: EffectiveParameters, feature_line: int | None = None) 
     if share.source == FEATURE:
         return StoreRef(parameters.feature, feature_line)
     return StoreRef(None)
-
-
-def sharing_label(parameters: EffectiveParameters) -> str:
-    store = store_for(parameters)
-    return store.describe() if store else "isolated"

@@ -157,10 +157,10 @@ def _rebuilder(assertion: Assertion) -> Callable[[SourceLocation], Assertion]:
     expected = values.get("expected")
 
     def rebuild(location: SourceLocation) -> Assertion:
-        values["location"] = location
-        if expected is not None:
-            values["expected"] = JsonTemplate(expected.text, expected.segments, expected.constant, location)
-        return kind(**values)
+        if expected is None:
+            return kind(**{**values, "location": location})
+        relocated = JsonTemplate(expected.text, expected.segments, expected.constant, location)
+        return kind(**{**values, "expected": relocated, "location": location})
 
     return rebuild
 
