@@ -112,14 +112,19 @@ async def test_restart_runs_again_from_a_fresh_state(pets_file, make_app, ui):
 async def test_n_while_running_pauses_at_the_next_step(scenario_file, make_app, ui):
     path = scenario_file("""\
         scenario: slowish
-          when: GET /slow?ms=400
+          when: GET /slow?ms=1500
           when: GET /health
           when: GET /health
         """)
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await pilot.pause(0.1)
+        # Wait until the slow request is in flight, however loaded the machine, then press n.
+        deadline = time.perf_counter() + 5
+        while not (app.stepper.state == RUNNING and app.stepper.current is not None
+                   and app.stepper.current.step.line == 2):
+            assert time.perf_counter() < deadline, "the slow request never started"
+            await pilot.pause(0.01)
         await ui.press(pilot, "n")
         assert app.stepper.state == PAUSED
         assert "paused before when line 3 of 'slowish'" in app.status_bar.text
