@@ -14,6 +14,7 @@ from lark.indenter import Indenter
 
 from .builder import Builder
 from .errors import Diagnostic, InvalidFileError, UsageError
+from .line_lexer import KEYWORDS, OTHER_TOKENS, LineLexer
 from .nodes import ScenarioFileNode, SourceLocation
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -34,9 +35,9 @@ class _Indenter(Indenter):
     tab_len = 8
 
     def handle_NL(self, token: Token):
-        # Hot: runs once per line. The line break itself is not passed on: every line is one
-        # token, so only indentation changes carry structure. The last segment of a line break
-        # is pure indentation (the text is right-stripped and ends with a newline).
+        # The line lexer sends a line break only where the indentation changes, and it is not
+        # passed on: every line is one token, so only indentation changes carry structure.
+        # The last segment of a line break is pure indentation.
         indent_str = token[token.rfind("\n") + 1:]
         if "\t" in indent_str:
             raise IndentationProblem(
@@ -73,7 +74,7 @@ def _parser() -> Lark:
         _lark = Lark(
             _GRAMMAR.read_text(encoding="utf-8"),
             parser="lalr",
-            lexer="basic",
+            lexer=LineLexer,
             postlex=_Indenter(),
             transformer=_builder,
             maybe_placeholders=False,
@@ -138,18 +139,12 @@ def load_file(path: str | Path) -> ScenarioFileNode:
 
 # ---------------------------------------------------------------- syntax errors
 
-_KEYWORDS = {
-    "FEATURE": "feature:", "DESCRIPTION": "description:", "SCENARIO": "scenario:",
-    "BACKGROUND": "background:", "FRAGMENT": "fragment:", "PARAMETERS": "parameters:",
-    "WHEN": "when:", "HEADERS": "headers:", "QUERY": "query:", "BODY": "body:",
-    "THEN": "then:", "EXTRACT": "extract:", "INCLUDE": "include:",
-}
-_OTHERS = {"TAG": "@tag", "ENTRY": "a 'name: value' line", "LINE": "a line of JSON"}
+_KEYWORDS = {kind: keyword for keyword, kind in KEYWORDS.items()}
 
 
 def _expected(names: set[str]) -> list[str]:
     keywords = [k for name, k in _KEYWORDS.items() if name in names]
-    others = [text for name, text in _OTHERS.items() if name in names]
+    others = [text for name, text in OTHER_TOKENS.items() if name in names]
     return keywords + others
 
 

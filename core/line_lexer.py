@@ -1,0 +1,85 @@
+"""Splitting `.scenario` text into lark tokens, a line at a time.
+
+The language is line-based: every line is one token (keyword included), apart from `@tags`,
+and blank and comment lines belong to the line break. Lark's general regex lexer found the
+same tokens character by character; this one classifies each line with string methods
+and sends a line break (`_NL`) only where the indentation changes, since a line break at
+unchanged indentation means nothing to the indenter. The indenter (lark's `Indenter`,
+see parser.py) turns those line breaks into `_INDENT` and `_DEDENT`.
+
+Token positions are exactly those lark's lexer gives (1-based lines and columns, `end_column`
+one past the end); a line break starts at the end of the previous content line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from lark import Token
+from lark.lexer import Lexer
+
+# A line that starts with one of these is that keyword's token, value and all.
+KEYWORDS = {
+    "feature:": "FEATURE", "description:": "DESCRIPTION", "scenario:": "SCENARIO",
+    "background:": "BACKGROUND", "fragment:": "FRAGMENT", "parameters:": "PARAMETERS",
+    "when:": "WHEN", "headers:": "HEADERS", "query:": "QUERY", "body:": "BODY",
+    "then:": "THEN", "extract:": "EXTRACT", "include:": "INCLUDE",
+}
+# The other tokens, as a syntax error names them.
+OTHER_TOKENS = {"TAG": "@tag", "ENTRY": "a 'name: value' line", "LINE": "a line of JSON"}
+
+_TAG = re.compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
+_NOT_ENTRY_START = ":#@"  # and whitespace: `name: value` starts with a name
+
+
+class LineLexer(Lexer):
+    """Lark's custom-lexer interface (`lex(text)`, interface 0) for the line grammar."""
+
+    __future_interface__ = 0
+
+    def __init__(self, lexer_conf) -> None:  # noqa: ARG002 - everything it needs is above
+        pass
+
+    def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]
+        # `text` starts with a line break (the parser prepends one), so line 1 is empty and
+        # the first line break starts at offset 0.
+        keywords, tag = KEYWORDS, _TAG.match
+        line_start = 0
+        break_line, break_column, break_start = 1, 1, 0  # where the pending line break began
+        indent = ""  # of the last content line: a line break changing nothing is dropped
+        number = 0
+        for number, line in enumerate(text.split("\n"), 1):
+            content = line.lstrip(" \t")
+            if not content or content[0] == "#":  # blank or a comment: part of the line break
+                line_start += len(line) + 1
+                continue
+            at = len(line) - len(content)
+            if line[:at] != indent:
+                indent = line[:at]
+                yield Token("_NL", text[break_start:line_start + at], break_start,
+                            break_line, break_column, number, at + 1, line_start + at)
+            while True:
+                if content[0] == "@":
+                    found = tag(line, at)
+                    if found:
+                        end = found.end()
+                        yield Token("TAG", found.group(), line_start + at, number, at + 1,
+                                    number, end + 1, line_start + end)
+                        content = line[end:].lstrip(" \t")
+                        if not content:
+                            break
+                        at = len(line) - len(content)
+                        continue
+                colon = content.find(":")
+                kind = keywords.get(content[:colon + 1]) if colon > 0 else None
+                if kind is None:
+                    first = content[0]
+                    kind = "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"
+                yield Token(kind, content, line_start + at, number, at + 1,
+                            number, len(line) + 1, line_start + len(line))
+                break
+            break_line, break_column, break_start = number, len(line) + 1, line_start + len(line)
+            line_start += len(line) + 1
+        if indent:  # the text ends at indentation 0
+            yield Token("_NL", text[break_start:], break_start, break_line, break_column, number, 1, len(text))
