@@ -51,14 +51,17 @@ class _Indenter(Indenter):
             return
         if indent == levels[-1]:
             return
-        outer = " or ".join(str(level) for level in levels)
+        # Named before the dedents below pop them; the text is only built for a bad line.
+        stray = None if indent in levels else " or ".join(str(level) for level in levels)
         while indent < levels[-1]:
             levels.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-        if indent != levels[-1]:
+        # The dedents go first: the parser closes the finished blocks and the builder reports
+        # their errors too.
+        if stray is not None:
             raise IndentationProblem(
-                f"this line's indentation ({indent} spaces) matches no enclosing block "
-                f"(expected {outer} spaces)",
+                f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no enclosing block "
+                f"(expected {stray} spaces)",
                 token.end_line, indent + 1,
             )
 

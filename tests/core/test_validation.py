@@ -270,5 +270,21 @@ def test_structure_errors(text, expected):
     assert error(text, dedent=False) == expected
 
 
+def test_a_stray_dedent_still_reports_the_errors_of_the_blocks_it_closes():
+    # The blocks the bad line closes are finished: their own errors are found, then the indentation.
+    assert errors("""\
+        feature: F
+          parameters:
+            timeout: "30"
+          scenario: s
+            when: PSOT /pets
+         then: status 200
+        """) == [
+        't.scenario:3:14: error: timeout must be a positive integer number of seconds, got "30" (remove the quotes)',
+        "t.scenario:5:11: error: unknown HTTP method 'PSOT'; did you mean POST?",
+        "t.scenario:6:2: error: this line's indentation (1 space) matches no enclosing block (expected 0 or 2 or 4 spaces)",
+    ]
+
+
 def test_errors_are_the_projects_own_type():
     assert issubclass(InvalidFileError, ScenarioError)
