@@ -59,26 +59,21 @@ class LineLexer(Lexer):
                 indent = line[:at]
                 yield Token("_NL", text[break_start:line_start + at], break_start,
                             break_line, break_column, number, at + 1, line_start + at)
-            while True:
-                if content[0] == "@":
-                    found = tag(line, at)
-                    if found:
-                        end = found.end()
-                        yield Token("TAG", found.group(), line_start + at, number, at + 1,
-                                    number, end + 1, line_start + end)
-                        content = line[end:].lstrip(" \t")
-                        if not content:
-                            break
-                        at = len(line) - len(content)
-                        continue
+            # Tags come first and share the line; what follows them is one more token.
+            while content[0] == "@" and (found := tag(line, at)):
+                end = found.end()
+                yield Token("TAG", found.group(), line_start + at, number, at + 1, number, end + 1, line_start + end)
+                content = line[end:].lstrip(" \t")
+                if not content:
+                    break
+                at = len(line) - len(content)
+            else:
                 colon = content.find(":")
                 kind = keywords.get(content[:colon + 1]) if colon > 0 else None
                 if kind is None:
                     first = content[0]
                     kind = "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"
-                yield Token(kind, content, line_start + at, number, at + 1,
-                            number, len(line) + 1, line_start + len(line))
-                break
+                yield Token(kind, content, line_start + at, number, at + 1, number, len(line) + 1, line_start + len(line))
             break_line, break_column, break_start = number, len(line) + 1, line_start + len(line)
             line_start += len(line) + 1
         if indent:  # the text ends at indentation 0

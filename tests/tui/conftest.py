@@ -4,6 +4,7 @@ an app factory pointed at the demo API, and helpers that press keys and wait for
 from __future__ import annotations
 
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,14 @@ class UI:
         for key in keys:
             await pilot.press(key)
             await UI.settle(pilot)
+
+    @staticmethod
+    async def wait_for(pilot, condition, what: str, seconds: float = 5) -> None:
+        """Let the app run until `condition()` holds, however loaded the machine."""
+        deadline = time.perf_counter() + seconds
+        while not condition():
+            assert time.perf_counter() < deadline, f"{what} did not happen within {seconds} s"
+            await pilot.pause(0.01)
 
     @staticmethod
     def tree_lines(app) -> list[str]:

@@ -119,12 +119,8 @@ async def test_n_while_running_pauses_at_the_next_step(scenario_file, make_app, 
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        # Wait until the slow request is in flight, however loaded the machine, then press n.
-        deadline = time.perf_counter() + 5
-        while not (app.stepper.state == RUNNING and app.stepper.current is not None
-                   and app.stepper.current.step.line == 2):
-            assert time.perf_counter() < deadline, "the slow request never started"
-            await pilot.pause(0.01)
+        await ui.wait_for(pilot, lambda: app.stepper.state == RUNNING and app.stepper.current is not None
+                          and app.stepper.current.step.line == 2, "the slow request in flight")
         await ui.press(pilot, "n")
         assert app.stepper.state == PAUSED
         assert "paused before when line 3 of 'slowish'" in app.status_bar.text
