@@ -120,7 +120,10 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
 
     def replace(match: re.Match) -> str:
         field = match.group(1)
-        if not (is_secret_variable(field) or field.lower() in SECRET_HEADERS or field.lower() in names):
+        lowered = field.lower()
+        if lowered in SECRET_HEADERS:  # the scheme and cookie names stay, as in a header
+            return f'"{field}"{match.group(2)}"{_mask_header_value(lowered, match.group(3))}"'
+        if not (is_secret_variable(field) or lowered in names):
             return match.group(0)
         return f'"{field}"{match.group(2)}"{MASK}"'
 
