@@ -137,7 +137,7 @@ class Inspector(VerticalScroll, can_focus=True):
             if len(shown) <= MAX_BODY_CHARS:
                 # rich's JSON would parse and dump again, writing `\u2028` and C1 controls raw:
                 # highlight the escaped text as it does instead.
-                highlighted = _JSON_HIGHLIGHTER(Text(visible_json(self.display_options.text(shown))))
+                highlighted = _JSON_HIGHLIGHTER(Text(self.display_options.text(visible_json(shown))))
                 highlighted.no_wrap, highlighted.overflow = True, None
                 return [highlighted]
             return [Text(self.display_options.text(shown[:MAX_BODY_CHARS]) + "\n… (cut)")]
