@@ -13,6 +13,7 @@ SHARE = "shareVariablesAcrossScenarios"
 TIMEOUT = "timeout"
 BASE_URL = "baseUrl"
 OPENAPI = "openapi"
+SECRETS = "secrets"
 
 
 class ParameterValueError(ValueError):
@@ -75,6 +76,19 @@ def _path(key: str, raw: str) -> str:
     return value
 
 
+_NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*")
+
+
+def _names(key: str, raw: str) -> tuple[str, ...]:
+    value = _unquote(raw)
+    value = (raw if value is None else value).strip().strip(",").strip()
+    if not _NAME_LIST.fullmatch(value):
+        raise ParameterValueError(
+            f"{key} must be variable or header names separated by commas (apiSession, X-Tenant), got {_shown(raw)}"
+        )
+    return tuple(re.split(r"[\s,]+", value))
+
+
 def _shown(raw: str) -> str:
     return '""' if raw == "" else f'"{raw}"' if not raw.startswith('"') else raw
 
@@ -99,6 +113,8 @@ SPECS: dict[str, ParameterSpec] = {
                       "base URL that relative request paths are joined to"),
         ParameterSpec(OPENAPI, "path", None, _path,
                       "OpenAPI description (relative to the scenario file) giving the baseUrl"),
+        ParameterSpec(SECRETS, "names", (), _names,
+                      "more secret names: variables, headers, JSON fields, query parameters to mask"),
     )
 }
 

@@ -38,6 +38,17 @@ def visible_block(text: str) -> str:
     return _UNSAFE_BLOCK.sub(_escape, text)
 
 
+_UNSAFE_JSON = re.compile(f"[{_OTHERS}]")  # json.dumps already escapes \x00-\x1f
+
+
+def visible_json(text: str) -> str:
+    """JSON text (from json.dumps) with what json.dumps leaves raw (DEL, C1 controls, `\\u2028`,
+    bidi overrides...) written as `\\uXXXX`: still valid JSON, and it says the same."""
+    if _UNSAFE_JSON.search(text) is None:
+        return text
+    return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def xml_safe(text: str) -> str:
     """Text that XML 1.0 accepts: each forbidden character written as a visible escape."""
     if _XML_FORBIDDEN.search(text) is None:

@@ -9,6 +9,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from scenario_core.params_report import ParameterNode
+from scenario_core.printable import visible
 from scenario_core.resolution import EffectiveValue
 
 
@@ -17,7 +18,9 @@ def format_value(value: Any) -> str:
         return "(none)"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    if isinstance(value, tuple):  # a list of names (`secrets`)
+        return ", ".join(value) if value else "(none)"
+    return visible(str(value))
 
 
 def provenance_text(effective: EffectiveValue) -> str:
@@ -27,7 +30,7 @@ def provenance_text(effective: EffectiveValue) -> str:
     if winner.source == "openapi" and winner.detail:
         where += f" {winner.detail}"
     lower = [f"{s.short()} {format_value(s.value)}" for s in effective.overridden]
-    return " · ".join([where] + lower)
+    return visible(" · ".join([where] + lower))  # feature names and paths come from files
 
 
 def parameter_lines(node: ParameterNode) -> list[Text]:
@@ -48,10 +51,10 @@ def _label(node: ParameterNode) -> Text:
     label = Text()
     label.append(node.kind, "magenta")
     label.append(" ")
-    label.append(node.name if node.kind == "file" else f"'{node.name}'", "bold")
+    label.append(visible(node.name) if node.kind == "file" else f"'{visible(node.name)}'", "bold")
     if node.kind != "file":
         label.append(f" (line {node.line})", "dim")
-    label.append(f" — {node.sharing}", "green" if node.store else "yellow")
+    label.append(f" — {visible(node.sharing)}", "green" if node.store else "yellow")
     return label
 
 

@@ -11,17 +11,21 @@ Two sinks, chosen by where the output goes:
   is a fifth of the runner's start-up time, and `run` is what CI calls over and over.
 
 Lines are built as (text, style) segments, never markup, so a `[` in a scenario name prints as
-is; everything user-controlled goes through the Masker first.
+is; everything user-controlled goes through the Masker first, then `visible`: a scenario name, a
+message or a response body never sends a control character (ESC[2J, an OSC title, a `\r` over a
+line) to the terminal or the CI log -- it is shown as an escape (`\x1b`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import Any, TextIO
 
 from scenario_core import events as ev
 from scenario_core.masking import Masker
+from scenario_core.printable import visible, visible_block
 from scenario_core.reports import RunRecorder, ScenarioRecord, exchange_summary, failure_step_lines
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
@@ -150,14 +154,17 @@ class RunPrinter:
                 self._print_scenario(self.recorder.last)
         elif kind is ev.ScenarioStarted:
             self._indent = "    " if event.feature is not None else "  "
-            self._label = event.scenario.name
+            self._label = visible(event.scenario.name)
             self._plan_size = len(event.steps)
             if self._live:
                 self.sink.running(self._label, "starting", self._indent)
         elif kind is ev.FileStarted:
-            self.sink.line([(event.file.path, "bold")])
+            self._line([(event.file.path, "bold")])
         elif kind is ev.FeatureStarted:
-            self.sink.line([(f"  {event.feature.name}", "bold cyan")])
+            self._line([(f"  {event.feature.name}", "bold cyan")])
+
+    def _line(self, segments: Segments) -> None:
+        self.sink.line([(visible(text), style) for text, style in segments])
 
     def close(self) -> None:
         self.sink.done_running()
@@ -169,17 +176,21 @@ class RunPrinter:
             line.append((f"  skipped: {self.masker.text(scenario.message) or 'not selected'}", "dim"))
         else:
             line.append((f"  {format_duration(scenario.elapsed)}", "dim"))
-        self.sink.line(line)
+        self._line(line)
         if scenario.status != ev.FAILED:
             return
         indent = self._indent + "    "
         for text in failure_step_lines(scenario, self.masker):
-            self.sink.line([(indent + text, "red")])
+            for part in text.split("\n"):  # a message's own lines stay lines; any other control is shown
+                self._line([(indent + part, "red")])
         if scenario.exchange is not None:
-            head, *body = exchange_summary(scenario.exchange, self.masker)
-            self.sink.line([(indent + head, "")])
+            exchange = scenario.exchange
+            if exchange.body:  # before the summary splits it: a `\r` or `\u2028` must not start a line
+                exchange = replace(exchange, body=visible_block(exchange.body))
+            head, *body = exchange_summary(exchange, self.masker)
+            self._line([(indent + head, "")])
             for text in body:
-                self.sink.line([(indent + "  " + text, "dim")])
+                self._line([(indent + "  " + text, "dim")])
 
     def summary(self, interrupted: bool) -> Segments:
         counts = self.recorder.counts()
@@ -201,8 +212,8 @@ class RunPrinter:
 
     def print_summary(self, interrupted: bool, reports: list[str]) -> None:
         self.close()
-        self.sink.line([])
+        self._line([])
         line = self.summary(interrupted)
         if reports:
             line.append((" · report" + ("s" if len(reports) > 1 else "") + ": " + ", ".join(reports), "dim"))
-        self.sink.line(line)
+        self._line(line)

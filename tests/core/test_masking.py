@@ -69,12 +69,13 @@ def test_masker_scrubs_learnt_values_everywhere():
     masker.learn_headers([("Authorization", "Bearer header-token"), ("Cookie", "sid=cookie-val")])
     text = "GET /x/s3cr3t-value echoed header-token and cookie-val; petId not-a-secret; abc"
     assert masker.text(text) == f"GET /x/{MASK} echoed {MASK} and {MASK}; petId not-a-secret; abc"
-    assert masker.secrets == {"s3cr3t-value", "header-token", "cookie-val"}  # "abc": too short
+    # "abc" is learnt too, but short: masked only where it stands as a whole value.
+    assert masker.secrets == {"s3cr3t-value", "header-token", "cookie-val", "abc"}
 
 
 def test_masker_masks_longest_secret_first():
-    masker = Masker(["abcd", "abcdefgh"])
-    assert masker.text("x abcdefgh y abcd") == f"x {MASK} y {MASK}"
+    masker = Masker(["abcdefgh", "abcdefghijkl"])
+    assert masker.text("x abcdefghijkl y abcdefgh") == f"x {MASK} y {MASK}"
 
 
 def test_masker_values_nested():

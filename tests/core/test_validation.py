@@ -41,9 +41,9 @@ def test_keys_are_case_sensitive_and_hint_names_the_right_case():
 
 
 def test_unknown_key_without_close_match_lists_known_keys():
-    assert error("parameters:\n  retries: 3\n") == (
-        "t.scenario:2:3: error: unknown parameter 'retries'; known parameters: "
-        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi")
+    assert error("parameters:\n  colour: 3\n") == (
+        "t.scenario:2:3: error: unknown parameter 'colour'; known parameters: "
+        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, secrets")
 
 
 @pytest.mark.parametrize("raw, message", [

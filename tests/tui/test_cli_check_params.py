@@ -73,6 +73,7 @@ def test_params_json_shape(tmp_path):
             "timeout": {"value": 30, "source": "file", "line": 7},
             "baseUrl": {"value": "http://127.0.0.1:8000", "source": "file", "line": 8},
             "openapi": {"value": None, "source": "default", "line": None},
+            "secrets": {"value": [], "source": "default", "line": None},
         },
     }
     assert [(n["kind"], n["name"], n["feature"]) for n in nodes[1:]] == [
@@ -86,7 +87,8 @@ def test_params_json_shape(tmp_path):
     pets = nodes[2]["parameters"]
     assert pets["timeout"] == {"value": 10, "source": "feature", "line": 37}
     assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
-    assert all(set(n["parameters"]) == {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi"} for n in nodes)
+    assert all(set(n["parameters"]) == {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "secrets"}
+               for n in nodes)
 
 
 def test_params_command_line_overrides_have_command_line_provenance():

@@ -1,5 +1,6 @@
 """How values reach the screen: secrets masked through core/masking.py (the one place the rules
-live), and the deterministic mode snapshot tests use (no timings, no port numbers, no dates).
+live), control characters from files and servers shown as escapes (core/printable.py: an ESC in
+a response must not reach the terminal), and the deterministic mode snapshot tests use (no timings, no port numbers, no dates).
 Every widget formats through the one `Display` the app shares with them."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import re
 from typing import Any, Iterable
 
 from scenario_core.masking import Masker
+from scenario_core.printable import visible, visible_block
 
 # A loopback or local host with a port: what changes from run to run in tests and demos.
 _HOST_PORT = re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+")
@@ -36,15 +38,27 @@ class Display:
     # ------------------------------------------------------------ text
 
     def text(self, text: str | None) -> str:
-        """Text as shown: learnt secrets masked; in deterministic mode, loopback ports hidden."""
-        shown = self.masker.text(text) or ""
+        """Text as shown (a message, a body: lines kept): learnt secrets masked, control
+        characters visible; in deterministic mode, loopback ports hidden."""
+        shown = visible_block(self.masker.text(text) or "")
         if self.deterministic:
             shown = _HOST_PORT.sub(r"\1:PORT", shown)
         return shown
 
+    def line(self, text: str | None) -> str:
+        """One line as shown (a URL, a header value): masked, every control character visible."""
+        return visible(self.text(text))
+
     def plain(self, text: str) -> str:
-        """Text that holds no secret (a URL from the command line): only the port is hidden."""
+        """Text that holds no secret (a URL from the command line): control characters visible,
+        only the port hidden."""
+        text = visible(text)
         return _HOST_PORT.sub(r"\1:PORT", text) if self.deterministic else text
+
+    def written(self, text: str) -> str:
+        """Part of a request as written in the file: templates hold no secret, but a literal
+        password in a URL, a secret query parameter or JSON field does."""
+        return self.plain(self.masker.text(text) or "")
 
     def seconds(self, seconds: float) -> str:
         """An elapsed time, or nothing in deterministic mode."""
@@ -59,7 +73,7 @@ class Display:
         for name, value in self.masker.headers(headers):
             if self.deterministic and name.lower() in VOLATILE_HEADERS:
                 value = "…"
-            shown.append((name, self.plain(value)))
+            shown.append((visible(name), self.plain(value)))
         return shown
 
     def variable(self, name: str, value: Any) -> str:
@@ -75,6 +89,8 @@ def json_form(value: Any) -> str:
     """A value in its JSON form, compact: `7`, `"Rex"`, `true`, `[1, 2]`."""
     try:
         return json.dumps(value, ensure_ascii=False)
+    except RecursionError:  # nested deeper than json.dumps can go: cut at MAX_DEPTH levels
+        return json_form(Masker(enabled=False).value(value))
     except (TypeError, ValueError):
         return repr(value)
 

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.text import Text
+
+from scenario_core.printable import visible
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -49,6 +51,7 @@ class ErrorsView(VerticalScroll, can_focus=True):
         except OSError:
             source = []
         if message:
+            message = visible(message)
             text.append(message + "\n", "bold red")
             self.lines.append(message)
         for diagnostic in diagnostics:
@@ -56,12 +59,12 @@ class ErrorsView(VerticalScroll, can_focus=True):
             head = Text()
             head.append(f"{location.file}:{location.line}:{location.column}: ", "bold")
             head.append("error: ", "bold red")
-            head.append(diagnostic.message)
+            head.append(visible(diagnostic.message))
             text.append_text(head)
             text.append("\n")
-            self.lines.append(str(diagnostic))
+            self.lines.append(visible(str(diagnostic)))
             if 1 <= location.line <= len(source):
-                line = source[location.line - 1].replace("\t", " ")
+                line = visible(source[location.line - 1].replace("\t", " "))
                 number = f"{location.line:>5} │ "
                 text.append(number, "dim")
                 text.append(line + "\n")

@@ -30,6 +30,7 @@ from textual.widgets.tree import TreeNode
 
 from scenario_core.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 from scenario_core.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
+from scenario_core.printable import visible
 
 Key = tuple
 
@@ -450,7 +451,7 @@ class FileTree(Tree[TreeItem]):
                 text += " " + " ".join(f"@{t}" for t in sorted(tags))
         if item.kind != "file":
             text += f"  :{node.location.line}"
-        return text
+        return visible(text)
 
     def _label_text(self, item: TreeItem) -> Text:
         """The node's own text, styled; built when the node is first drawn."""
@@ -461,16 +462,16 @@ class FileTree(Tree[TreeItem]):
         if item.kind == "step":
             label.append(node.keyword, "bold")
             label.append(" ")
-            label.append(node.text)
+            label.append(visible(node.text))  # file text: shown, never obeyed
         else:
             icon = KIND_ICONS[item.kind]
             label.append(f"{icon} ", "bold")
             if item.kind in ("feature", "scenario", "fragment"):
                 label.append(f"{item.kind} ", "dim")
-            label.append(item.label, "bold" if item.kind in ("file", "feature", "scenario") else "")
+            label.append(visible(item.label), "bold" if item.kind in ("file", "feature", "scenario") else "")
             tags = getattr(node, "tags", None)
             if tags:
-                label.append(" " + " ".join(f"@{t}" for t in sorted(tags)), "italic")
+                label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "italic")
         if item.kind != "file":
             label.append(f"  :{node.location.line}", "dim")
         item.styled = label

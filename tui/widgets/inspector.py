@@ -9,17 +9,22 @@ import json
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.highlighter import JSONHighlighter
 from rich.json import JSON
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep, TimeAssertion
+from scenario_core.printable import visible, visible_json
 
 from ..stepper import StepRun
 from .display import Display, json_form
 
 MAX_BODY_CHARS = 20_000
+
+
+_JSON_HIGHLIGHTER = JSONHighlighter()
 
 
 def _rule(title: str) -> Text:
@@ -79,10 +84,10 @@ class Inspector(VerticalScroll, can_focus=True):
         head.append(f"{step.keyword} ", "bold")
         head.append(self.display_options.plain(step.text))
         if scenario:
-            head.append(f"  · scenario '{scenario}'", "dim")
+            head.append(f"  · scenario '{visible(scenario)}'", "dim")
         parts.append(head)
         if run is not None and run.via:
-            parts.append(Text("via " + " → ".join(f"include {i.fragment} (line {i.location.line})" for i in run.via),
+            parts.append(Text(visible("via " + " → ".join(f"include {i.fragment} (line {i.location.line})" for i in run.via)),
                               style="dim"))
         status = Text()
         if about_to_run:
@@ -100,7 +105,7 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(_rule("failure" if run.status == "failed" else "skipped"))
             parts.append(Text(self.display_options.text(run.message), style="red" if run.status == "failed" else "dim"))
         if isinstance(step, IncludeStep):
-            parts.append(Text(f"runs the steps of fragment '{step.fragment}' here", style="dim"))
+            parts.append(Text(f"runs the steps of fragment '{visible(step.fragment)}' here", style="dim"))
         elif isinstance(step, RequestStep):
             parts.extend(self._request(step, run))
         elif isinstance(step, ExtractStep):
@@ -130,10 +135,11 @@ class Inspector(VerticalScroll, can_focus=True):
         if is_json:
             shown = json.dumps(self.display_options.value(data), indent=2, ensure_ascii=False)
             if len(shown) <= MAX_BODY_CHARS:
-                try:
-                    return [JSON(self.display_options.text(shown))]
-                except ValueError:  # masking cut into a bare value: show it as text
-                    return [Text(self.display_options.text(shown))]
+                # rich's JSON would parse and dump again, writing `\u2028` and C1 controls raw:
+                # highlight the escaped text as it does instead.
+                highlighted = _JSON_HIGHLIGHTER(Text(self.display_options.text(visible_json(shown))))
+                highlighted.no_wrap, highlighted.overflow = True, None
+                return [highlighted]
             return [Text(self.display_options.text(shown[:MAX_BODY_CHARS]) + "\n… (cut)")]
         text = self.display_options.text(body)
         if len(text) > MAX_BODY_CHARS:
@@ -147,22 +153,28 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(_rule("request, as written"))
             line = Text()
             line.append(step.method, "bold")
-            line.append(" " + self.display_options.plain(step.url.text))
+            # As written, masked too: `Bearer {{token}}` holds no secret, a literal key does.
+            line.append(" " + self.display_options.written(step.url.text))
             parts.append(line)
             if step.query:
-                parts.append(Text("query: " + "&".join(f"{q.name}={q.value.text}" for q in step.query), style="dim"))
-            for header in step.headers:  # templates, as written: `Bearer {{token}}` holds no secret
+                query = "&".join(f"{q.name}={q.value.text}" for q in step.query)
+                parts.append(Text("query: " + self.display_options.written("?" + query)[1:], style="dim"))
+            for header in step.headers:
+                if header.value.refs:  # a template: `Bearer {{token}}` holds no secret
+                    name, value = visible(header.name), self.display_options.written(header.value.text)
+                else:  # a literal value: masked like one sent
+                    ((name, value),) = self.display_options.headers([(header.name, header.value.text)])
                 line = Text()
-                line.append(header.name, "bold")
-                line.append(": " + header.value.text)
+                line.append(name, "bold")
+                line.append(": " + value)
                 parts.append(line)
             if step.body is not None:
-                parts.append(Text(step.body.text))
+                parts.append(Text(self.display_options.text(step.body.text)))
             return parts
         parts.append(_rule("request"))
         line = Text()
         line.append(sent.method, "bold")
-        line.append(" " + self.display_options.text(sent.url))
+        line.append(" " + self.display_options.line(sent.url))
         parts.append(line)
         if sent.headers:
             parts.append(self._headers(sent.headers))
@@ -177,7 +189,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = [_rule(title)]
         line = Text()
         ok = 200 <= response.status < 400
-        line.append(f"{response.status} {response.reason}", "bold green" if ok else "bold red")
+        line.append(visible(f"{response.status} {response.reason}"), "bold green" if ok else "bold red")
         elapsed = self.display_options.seconds(response.elapsed)
         if elapsed:
             line.append(f" · {elapsed}", "dim")
@@ -193,20 +205,20 @@ class Inspector(VerticalScroll, can_focus=True):
     def _extract(self, step: ExtractStep, run: StepRun | None) -> list[RenderableType]:
         parts: list[RenderableType] = [_rule("extract")]
         line = Text()
-        line.append(step.name, "bold")
+        line.append(visible(step.name), "bold")
         line.append(" from ")
-        line.append(f"header {step.path}" if step.source == "header" else step.path, "cyan")
+        line.append(visible(f"header {step.path}" if step.source == "header" else step.path), "cyan")
         parts.append(line)
         if run is not None:
             for extracted in run.extracted:
                 found = Text()
                 found.append("matched ")
                 found.append(self.display_options.variable(extracted.name, extracted.value), "bold cyan")
-                found.append(f"  into {', '.join(extracted.layers)}", "dim")
+                found.append(visible(f"  into {', '.join(extracted.layers)}"), "dim")
                 parts.append(found)
             for overwritten in run.overwritten:
                 parts.append(Text(
-                    f"overwrote {overwritten.layer}: {self.display_options.variable(overwritten.name, overwritten.old)}"
+                    f"overwrote {visible(overwritten.layer)}: {self.display_options.variable(overwritten.name, overwritten.old)}"
                     f" → {self.display_options.variable(overwritten.name, overwritten.new)}", style="yellow"))
             if run.read_response is not None:
                 parts.extend(self._response(run.read_response, "read from the response"))
@@ -214,7 +226,7 @@ class Inspector(VerticalScroll, can_focus=True):
 
     def _assertion(self, step: AssertStep, run: StepRun | None) -> list[RenderableType]:
         parts: list[RenderableType] = [_rule("assertion")]
-        parts.append(Text(step.text, style="bold"))
+        parts.append(Text(visible(step.text), style="bold"))
         checked = run.assertion if run is not None else None
         if checked is not None:
             line = Text()

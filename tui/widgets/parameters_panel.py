@@ -12,8 +12,10 @@ from textual.widgets import Static
 
 from scenario_core.params_report import ParameterNode
 from scenario_core.resolution import EffectiveValue
+from scenario_core.printable import visible
 
 from ..params_view import format_value
+
 from .display import Display
 
 _KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
@@ -82,15 +84,16 @@ class ParametersPanel(VerticalScroll, can_focus=True):
             self.border_subtitle = ""
             body.update("")
             return
-        name = node.name if node.kind == "file" else f"'{node.name}'"
+        name = display_name = visible(node.name)  # names from the file: shown, never obeyed
+        name = display_name if node.kind == "file" else f"'{display_name}'"
         self.border_title = f"Parameters · {_KIND[node.kind]} {name}"
         if self.subject:
-            self.border_title += f" · {self.subject}"
+            self.border_title += f" · {visible(self.subject)}"
         parts: list[RenderableType] = []
         sharing = Text()
         if node.kind == "file":
             sharing.append("standalone scenarios: ", "dim")
-        sharing.append(node.sharing, "bold green" if node.store else "bold yellow")
+        sharing.append(visible(node.sharing), "bold green" if node.store else "bold yellow")
         parts.append(sharing)
         width = self.scrollable_content_region.width or 80
         key_width = max(len(key) for key in node.parameters)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rich.text import Text
+
+from scenario_core.printable import visible
 from textual.widgets import Static
 
 
@@ -35,12 +37,12 @@ class RunStatus(Static):
         if note is not None:
             self.note = note
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(self.file_name, "bold")
+        text.append(visible(self.file_name), "bold")  # names from files: shown, never obeyed
         if self.state:
             text.append("  ")
-            text.append(self.state, _state_style(self.state))
+            text.append(visible(self.state), _state_style(self.state))
         if self.note:  # before the counts: a note (a feature's reset) matters more
-            text.append("  " + self.note, "bold italic")
+            text.append("  " + visible(self.note), "bold italic")
         if self.counts:
             text.append("  " + self.counts, "dim")
         self.update(text, layout=False)  # always one line: no need to lay the screen out again

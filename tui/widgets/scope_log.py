@@ -5,6 +5,8 @@ overwritten (old → new), a store created, a feature or the file ended (which n
 from __future__ import annotations
 
 from rich.text import Text
+
+from scenario_core.printable import visible
 from textual.widgets import RichLog
 
 from scenario_core import events as ev
@@ -76,23 +78,23 @@ class ScopeLog(RichLog):
         text = Text()
         if isinstance(event, ev.ScenarioStarted):
             text.append("▶ ", "bold")
-            text.append(f"scenario '{event.scenario.name}'", "bold")
+            text.append(f"scenario '{visible(event.scenario.name)}'", "bold")
             if event.store is None:
                 text.append(" started isolated", "yellow")
             else:
                 text.append(" started sharing ", "green")
-                text.append(_store_name(event.store), "bold green")
+                text.append(visible(_store_name(event.store)), "bold green")
                 if event.carried:
-                    text.append(" — carrying " + ", ".join(event.carried))
+                    text.append(" — carrying " + visible(", ".join(event.carried)))
                 else:
                     text.append(" — fresh")
         elif isinstance(event, ev.ScopeCreated):
             text.append("+ ", "bold")
-            text.append(f"{_store_name(event.store)} created (empty)", "green")
+            text.append(f"{visible(_store_name(event.store))} created (empty)", "green")
         elif isinstance(event, ev.VariableOverwritten):
             text.append("✎ ", "bold")
             text.append(event.name, "bold")
-            text.append(f" overwritten in {event.layer}: ")
+            text.append(f" overwritten in {visible(event.layer)}: ")
             text.append(self._value(event.name, event.old), "red")
             text.append(" → ")
             text.append(self._value(event.name, event.new), "green")
@@ -101,10 +103,10 @@ class ScopeLog(RichLog):
             text.append(event.name, "bold")
             text.append(" = ")
             text.append(self._value(event.name, event.value), "cyan")
-            text.append(f"  into {', '.join(event.layers)}  (line {event.step.location.line})", "dim")
+            text.append(f"  into {visible(', '.join(event.layers))}  (line {event.step.location.line})", "dim")
         elif isinstance(event, ev.FeatureFinished):
             text.append("■ ", "bold")
-            text.append(f"feature '{event.feature.name}' ended", "bold")
+            text.append(f"feature '{visible(event.feature.name)}' ended", "bold")
             if event.cleared:
                 text.append(" — cleared shared variables: ", "bold")
                 text.append(", ".join(event.cleared), "bold red")
@@ -113,7 +115,7 @@ class ScopeLog(RichLog):
                 text.append(" — its shared store was empty", "dim")
         elif isinstance(event, ev.FileFinished):
             text.append("■ ", "bold")
-            text.append(f"file '{event.file.location.file.rsplit('/', 1)[-1]}' ended", "bold")
+            text.append(f"file '{visible(event.file.location.file.rsplit('/', 1)[-1])}' ended", "bold")
             if event.cleared:
                 text.append(" — cleared shared variables: ", "bold")
                 text.append(", ".join(event.cleared), "bold red")

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from scenario_core.assertions import type_name
 from scenario_core.events import SCENARIO, Origin, ScopeSnapshot
+from scenario_core.printable import visible
 
 from .display import Display
 
@@ -65,7 +66,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         body = self.query_one("#variables-body", Static)
         snapshot = self.snapshot
         self.lines = []
-        self.border_title = f"Variables · scenario '{self.scenario}'" if self.scenario else "Variables"
+        self.border_title = f"Variables · scenario '{visible(self.scenario)}'" if self.scenario else "Variables"
         self.border_subtitle = "secrets shown" if self.display_options.reveal_secrets else ""
         if snapshot is None:
             body.update(Text("Nothing runs yet. Press n to start a run one step at a time, c to run it.",
@@ -75,7 +76,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             ("this scenario", snapshot.scenario, snapshot.scenario_origins),
         ]
         if snapshot.store is not None:
-            groups.append((f"shared: {snapshot.store.owner}", snapshot.store_values, snapshot.store_origins))
+            groups.append((f"shared: {visible(snapshot.store.owner)}", snapshot.store_values, snapshot.store_origins))
         else:
             groups.append(("shared: none (isolated)", {}, {}))
         groups.append(("run variables", snapshot.run, {}))
@@ -91,7 +92,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             for name in sorted(values):
                 value = values[name]
                 changed = name in self.changed and title != "run variables"
-                rows.append(("* " if changed else "  ", name, self.display_options.variable(name, value),
+                rows.append(("* " if changed else "  ", visible(name), self.display_options.variable(name, value),
                              type_name(value), origin_text(origins.get(name)), changed))
             if rows:
                 parts.append(self._table(rows, width))
