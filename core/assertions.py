@@ -7,7 +7,6 @@ strings (lexicographic); a JSON path matching several values compares the list o
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -33,15 +32,76 @@ class _Missing:
 
 MISSING = _Missing()  # `actual` when a JSON path matched nothing or a header is absent
 
+# A `matches` search gets this long on one value. Catastrophic backtracking (`^(a|a)*$` on
+# 40 a's and a !) would otherwise hold the run for ever, past the step's timeout and deaf to
+# Ctrl+C. An honest pattern searches a 10 MB body in tens of milliseconds, so half a second is
+# generous; it is also short because regex overshoots its timeout by up to ~50% on a loaded
+# machine, and the step must still fail within its timeout plus a second for `timeout: 1`.
+# Fixed rather than the step's timeout: the executor does not pass that to `check` (yet).
+MATCH_SECONDS = 0.5
+
+# Containers deeper than this are shown as a marker (`cut_depth`): json.dumps and every
+# recursive walk die with RecursionError near 1000 levels, and a response can nest 100,000.
+MAX_DEPTH = 200
+
+
+def cut_marker(depth: int) -> str:
+    return f"… (nested deeper than {depth} levels; cut here)"
+
+
+def cut_depth(value: Any, limit: int = MAX_DEPTH) -> Any:
+    """A copy of a JSON-like value whose lists/dicts nested deeper than `limit` are replaced by a
+    marker string. Iterative: safe at any depth. Values within the limit are returned as is."""
+    if not isinstance(value, (list, tuple, dict)) or _depth_within(value, limit):
+        return value
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 1)]  # (value, parent, key, depth)
+    while stack:
+        item, parent, key, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth > limit:
+                parent[key] = cut_marker(limit)
+                continue
+            copy: Any = {}
+            for k, v in item.items():
+                copy[k] = None
+                stack.append((v, copy, k, depth + 1))
+            parent[key] = copy
+        elif isinstance(item, (list, tuple)):
+            if depth > limit:
+                parent[key] = cut_marker(limit)
+                continue
+            copy = [None] * len(item)
+            for i, v in enumerate(item):
+                stack.append((v, copy, i, depth + 1))
+            parent[key] = copy
+        else:
+            parent[key] = item
+    return root[0]
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    """True when no container in `value` is nested deeper than `limit` (iterative)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, (list, tuple, dict)):
+                if depth + 1 > limit:
+                    return False
+                stack.append((child, depth + 1))
+    return True
+
 
 def show(value: Any, width: int = 120) -> str:
     """A value as the user reads it in a message: JSON, one line, clipped."""
     if value is MISSING:
         return "nothing"
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+        text = json.dumps(cut_depth(value), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = type_name(value)
     text = " ".join(text.split()) if "\n" in text else text
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -64,16 +124,28 @@ def type_name(value: Any) -> str:
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """Equality of JSON values: booleans are not numbers, 1 == 1.0, containers compare deeply."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(v, b[k]) for k, v in a.items())
-    return type(a) is type(b) and a == b
+    """Equality of JSON values: booleans are not numbers, 1 == 1.0, containers compare deeply.
+    Iterative: two extracted values can both nest far deeper than Python's recursion limit."""
+    pending = [(a, b)]
+    while pending:
+        a, b = pending.pop()
+        if isinstance(a, bool) or isinstance(b, bool):
+            if not (isinstance(a, bool) and isinstance(b, bool) and a == b):
+                return False
+        elif isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            if a != b:
+                return False
+        elif isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                return False
+            pending.extend(zip(a, b))
+        elif isinstance(a, dict) and isinstance(b, dict):
+            if a.keys() != b.keys():
+                return False
+            pending.extend((v, b[k]) for k, v in a.items())
+        elif not (type(a) is type(b) and a == b):
+            return False
+    return True
 
 
 def _is_number(value: Any) -> bool:
@@ -86,7 +158,7 @@ _ORDER = {
 }
 
 
-def compare(op: str, actual: Any, expected: Any) -> tuple[bool, str | None]:
+def compare(op: str, actual: Any, expected: Any, time_limit: float = MATCH_SECONDS) -> tuple[bool, str | None]:
     """(passed, problem): `problem` explains an operation that cannot apply to these types."""
     if op == "==":
         return json_equal(actual, expected), None
@@ -99,7 +171,7 @@ def compare(op: str, actual: Any, expected: Any) -> tuple[bool, str | None]:
                        "< <= > >= compare two numbers or two strings")
     if op in ("contains", "not contains"):
         if isinstance(actual, str):
-            found = text_form(expected) in actual
+            found = _text(expected) in actual
         elif isinstance(actual, list):
             found = any(json_equal(item, expected) for item in actual)
         elif isinstance(actual, dict):
@@ -110,12 +182,30 @@ def compare(op: str, actual: Any, expected: Any) -> tuple[bool, str | None]:
             return False, f"contains needs a string, a list or an object, got {type_name(actual)}"
         return found == (op == "contains"), None
     if op == "matches":
-        pattern = expected if isinstance(expected, str) else text_form(expected)
-        try:
-            return re.search(pattern, text_form(actual)) is not None, None
-        except re.error as error:
-            return False, f"invalid regular expression {show(pattern)}: {error}"
+        return _matches(expected, actual, time_limit)
     return False, f"unknown operator '{op}'"
+
+
+def _text(value: Any) -> str:
+    """text_form for a value of any depth (json.dumps dies with RecursionError on deep ones)."""
+    return text_form(cut_depth(value))
+
+
+def _matches(expected: Any, actual: Any, time_limit: float) -> tuple[bool, str | None]:
+    # The `regex` package, not `re`: it takes a timeout (re cannot be interrupted at all) and is
+    # what check-time validation compiles patterns with. Imported here: most runs never match.
+    import regex
+
+    pattern = expected if isinstance(expected, str) else _text(expected)
+    subject = _text(actual)
+    try:
+        return regex.search(pattern, subject, timeout=time_limit) is not None, None
+    except regex.error as error:
+        return False, f"invalid regular expression {show(pattern)}: {error}"
+    except TimeoutError:
+        return False, (f"the regular expression {show(pattern)} took over {time_limit:g} s on a "
+                       f"{len(subject)}-character value and was stopped; make it simpler "
+                       "(nested repetition such as (a|a)* backtracks without end)")
 
 
 def _fail_message(subject: str, op: str, expected: Any, actual: Any, problem: str | None) -> str:
@@ -123,16 +213,18 @@ def _fail_message(subject: str, op: str, expected: Any, actual: Any, problem: st
     return f"{message}: {problem}" if problem else message
 
 
-def check(assertion: Assertion, response: ResponseReceived, variables: Mapping[str, Any]) -> Outcome:
-    """Evaluate one assertion; never raises for anything a response can contain."""
+def check(assertion: Assertion, response: ResponseReceived, variables: Mapping[str, Any],
+          time_limit: float = MATCH_SECONDS) -> Outcome:
+    """Evaluate one assertion; never raises for anything a response can contain. `time_limit`
+    bounds a `matches` search, in seconds."""
     if isinstance(assertion, StatusAssertion):
         return _status(assertion, response)
     if isinstance(assertion, JsonPathAssertion):
-        return _json_path(assertion, response, variables)
+        return _json_path(assertion, response, variables, time_limit)
     if isinstance(assertion, HeaderAssertion):
-        return _header(assertion, response, variables)
+        return _header(assertion, response, variables, time_limit)
     if isinstance(assertion, BodyAssertion):
-        return _body(assertion, response, variables)
+        return _body(assertion, response, variables, time_limit)
     if isinstance(assertion, TimeAssertion):
         return _time(assertion, response)
     return Outcome(False, None, None, f"unknown assertion {type(assertion).__name__}")
@@ -168,7 +260,8 @@ def json_path_values(compiled: Any, data: Any) -> Any:
     return [m.value for m in matches]
 
 
-def _json_path(assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, Any]) -> Outcome:
+def _json_path(assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, Any],
+               time_limit: float) -> Outcome:
     op, path = assertion.operator, assertion.path
     expected = render_json(assertion.expected, variables) if assertion.expected is not None else None
     if not response.is_json:
@@ -188,13 +281,14 @@ def _json_path(assertion: JsonPathAssertion, response: ResponseReceived, variabl
     if actual is MISSING:
         return Outcome(False, expected, actual, f"expected {path} {op} {show(expected)}, "
                                                 f"but {path} matched nothing in the response body")
-    passed, problem = compare(op, actual, expected)
+    passed, problem = compare(op, actual, expected, time_limit)
     if passed:
         return Outcome(True, expected, actual)
     return Outcome(False, expected, actual, _fail_message(path, op, expected, actual, problem))
 
 
-def _header(assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, Any]) -> Outcome:
+def _header(assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, Any],
+            time_limit: float) -> Outcome:
     op, name = assertion.operator, assertion.name
     subject = f"header {name}"
     actual = response.header(name)
@@ -217,25 +311,26 @@ def _header(assertion: HeaderAssertion, response: ResponseReceived, variables: M
         except ValueError:
             pass
     elif op in ("==", "!="):
-        expected_text = text_form(expected)
+        expected_text = _text(expected)
         passed = (actual == expected_text) == (op == "==")
         message = None if passed else _fail_message(subject, op, expected_text, actual, None)
         return Outcome(passed, expected_text, actual, message)
-    passed, problem = compare(op, value, expected)
+    passed, problem = compare(op, value, expected, time_limit)
     if passed:
         return Outcome(True, expected, actual)
     return Outcome(False, expected, actual, _fail_message(subject, op, expected, actual, problem))
 
 
-def _body(assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, Any]) -> Outcome:
+def _body(assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, Any],
+          time_limit: float) -> Outcome:
     op = assertion.operator
-    expected = text_form(render_json(assertion.expected, variables))
+    expected = _text(render_json(assertion.expected, variables))
     actual = response.body
     if op in ("==", "!="):
         passed = (actual == expected) == (op == "==")
         problem = None
     elif op in ("contains", "not contains", "matches"):
-        passed, problem = compare(op, actual, expected)
+        passed, problem = compare(op, actual, expected, time_limit)
     else:
         passed, problem = False, f"body supports contains, not contains, matches, == and !=, not {op}"
     if passed:

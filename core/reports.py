@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
+from .assertions import cut_depth
 from .masking import Masker
+from .printable import xml_safe
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
-# tempfile and xml.etree are imported where they are used: most runs write no report, and
+# xml.etree, secrets and stat are imported where they are used: most runs write no report, and
 # start-up time is what a CI job calling `run` many times pays for.
 
 BODY_LINES = 5  # lines of a response body in a failure summary
@@ -276,22 +278,38 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker) -> dict[str, Any]:
             {"line": s.line, "keyword": s.keyword, "status": s.status, "message": masker.text(s.message)}
             for s in scenario.steps
         ],
-        "variables": _jsonable(masker.variables(scenario.variables)),
+        # Cut before masking: the Masker walks values recursively, and json.dumps dies on a
+        # response nested 1000 levels deep, which would take the whole report with it.
+        "variables": _jsonable(masker.variables({k: cut_depth(v) for k, v in scenario.variables.items()})),
     }
 
 
 def _jsonable(value: Any) -> Any:
     """Variables hold JSON values or run variables; anything else is shown as text rather than
-    failing the whole report."""
+    failing the whole report. Iterative; expects a value already cut to MAX_DEPTH."""
     try:
         json.dumps(value)
         return value
-    except (TypeError, ValueError):
-        if isinstance(value, dict):
-            return {str(k): _jsonable(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [_jsonable(v) for v in value]
-        return str(value)
+    except (TypeError, ValueError, RecursionError):
+        pass
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, dict):
+            copy: Any = {}
+            for k, v in item.items():
+                copy[str(k)] = None
+                stack.append((v, copy, str(k)))
+        elif isinstance(item, (list, tuple)):
+            copy = [None] * len(item)
+            stack.extend((v, copy, i) for i, v in enumerate(item))
+        elif item is None or isinstance(item, (str, int, float, bool)):
+            copy = item
+        else:
+            copy = str(item)
+        parent[key] = copy
+    return root[0]
 
 
 def write_json_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
@@ -332,6 +350,13 @@ def junit_report(recorder: RunRecorder, masker: Masker | None = None) -> ET.Elem
         # Not a standard attribute, but readers ignore unknown ones; the interrupted scenario
         # itself is a <failure message="...interrupted">.
         root.set("interrupted", "true")
+    # Names, messages and bodies come from files and servers: a NUL, an ESC or U+FFFE would make
+    # the file unreadable for every CI server (ElementTree writes them as they are).
+    for element in root.iter():
+        if element.text:
+            element.text = xml_safe(element.text)
+        for name, value in element.attrib.items():
+            element.set(name, xml_safe(value))
     ET.indent(root)
     return ET.ElementTree(root)
 
@@ -400,30 +425,98 @@ def write_junit_report(path: str | os.PathLike, recorder: RunRecorder, masker: M
 # ---------------------------------------------------------------- writing
 
 
+class ReportPathError(OSError):
+    """A report path that must not be written: not a regular file, or its directory is missing."""
+
+
+# Temporary files are `.NAME.scenario-tui-PID-RANDOM.tmp` next to the report: the PID lets a
+# later run remove the ones a killed run (kill -9) left behind, and only those.
+_TEMP_PREFIX = ".scenario-tui-"
+
+
+def report_target(path: str | os.PathLike) -> Path:
+    """The file a report at PATH replaces: PATH itself, or the file a symlink points to (the
+    link is kept). Raises ReportPathError for anything but a regular file or a path to be
+    created in an existing directory: renaming over a device, a FIFO or a socket would replace
+    the node itself (as root, /dev/null), and a symlink to a directory is no report file."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise ReportPathError(f"{os.fspath(path)}: {error.strerror or error}") from None
+    if mode is not None:
+        import stat
+
+        if stat.S_ISDIR(mode):
+            raise ReportPathError(f"{os.fspath(path)} is a directory")
+        if not stat.S_ISREG(mode):
+            raise ReportPathError(f"{os.fspath(path)} is not a regular file (a device, FIFO or socket)")
+    if not target.parent.is_dir():
+        raise ReportPathError(f"{os.fspath(path)}: directory {target.parent} does not exist")
+    return target
+
+
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     """Write to a temporary file in the same directory (so the rename never crosses file
-    systems), fsync it, then os.replace it over PATH: a reader sees the old file or the whole
-    new one, never a partial one. The temporary file is removed if anything fails."""
-    import tempfile
+    systems), fsync it, then os.replace it over PATH (over a symlink's target: the link stays):
+    a reader sees the old file or the whole new one, never a partial one. The temporary file is
+    removed whatever interrupts the write, Ctrl+C included; only kill -9 can leave one, and the
+    next write to the same report removes it."""
+    import secrets
 
-    target = Path(path)
+    target = report_target(path)  # again: the path may have changed since the run started
     directory = target.parent
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    _remove_stale_temporaries(target)
+    temp = directory / f".{target.name}{_TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    # The name is chosen before the file exists, so the cleanup below knows it whatever line
+    # an interrupt lands on (mkstemp would only return it after creating the file).
+    fd = None
     try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, _mode_for(target))  # mkstemp makes it 0600; a report is for sharing
+        os.chmod(temp, _mode_for(target))  # created 0600; a report is for sharing
         os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+    except BaseException as error:
+        if not (fd is None and isinstance(error, FileExistsError)):  # that one is someone else's
+            _unlink(temp)
         raise
     _fsync_directory(directory)
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove temporary files of this report left by scenario-tui processes that no longer run."""
+    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
+        return
+    import re
+
+    pattern = re.compile(re.escape(f".{target.name}{_TEMP_PREFIX}") + r"(\d+)-[0-9a-f]{8}\.tmp")
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+            continue  # alive (or not ours to signal): it may be writing right now
+        except ProcessLookupError:
+            _unlink(target.parent / name)
+        except (PermissionError, OverflowError, ValueError):
+            continue
 
 
 def _mode_for(target: Path) -> int:

@@ -1,15 +1,40 @@
 """The `scenario-tui` console script (cli.md). Headless commands (`check`, `params`, `run`,
-`demo-server`) never import textual: the TUI is imported only when it is opened."""
+`demo-server`) never import textual: the TUI is imported only when it is opened.
+
+Nothing prints a traceback: usage errors, unreadable files, a busy port, a closed pipe and an
+early Ctrl+C all end in at most one line on standard error."""
 
 from __future__ import annotations
 
-import argparse
-import json
+import os
+import signal
 import sys
-from pathlib import Path
-from typing import Any, NoReturn, Sequence
 
-from scenario_core.errors import InvalidFileError, ScenarioError, UsageError
+
+def _interrupted_while_starting(signum, frame) -> None:
+    # Ctrl+C while this module is still importing, before main() can catch KeyboardInterrupt:
+    # nothing has started, so there is nothing to wind down (nor buffered output to keep).
+    os.write(2, b"scenario-tui: interrupted\n")
+    os._exit(130)
+
+
+# Installed only for the length of this module's imports (restored at its end), so a process
+# that merely imports it (a test run) keeps its own Ctrl+C; a shell that started us with SIGINT
+# ignored (`cmd &`) keeps it ignored.
+_STARTING = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+if _STARTING:
+    try:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    except ValueError:  # not the main thread
+        _STARTING = False
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, NoReturn, Sequence  # noqa: E402
+
+from scenario_core.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
+from scenario_core.printable import visible  # noqa: E402
 
 COMMANDS = ("run", "check", "params", "demo", "demo-server")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pets.scenario"
@@ -20,6 +45,48 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> NoReturn:
+        print(f"scenario-tui {version()}")
+        parser.exit()
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError, version as installed
+
+    try:
+        return installed("scenario-tui")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _version_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-V", "--version", action=_Version, help="print the version and exit")
+
+
+def _port(text: str) -> int:
+    """0-65535, read without int() on a 5,000-digit string (Python refuses those with a traceback)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 5 or int(digits) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535 (0: a free one), got {_clip(text)}")
+    return int(digits)
+
+
+def _clip(text: str, width: int = 60) -> str:
+    text = visible(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _required(args: argparse.Namespace, name: str) -> None:
+    """Positionals are declared optional so that argparse names an unknown option (`--bogus`)
+    first instead of saying FILE is missing; this restores the requirement."""
+    if not getattr(args, name):
+        raise UsageError("the following arguments are required: FILE")
 
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +103,12 @@ def _var_option(parser: argparse.ArgumentParser) -> None:
 
 def _build_parser() -> _Parser:
     parser = _Parser(prog="scenario-tui", description="Write, run and step-debug API test scenarios.")
+    _version_option(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    run = commands.add_parser("run", help="run scenario files headless, for CI")
-    run.add_argument("files", nargs="+", metavar="FILE")
+    run = commands.add_parser("run", help="run scenario files headless, for CI",
+                              usage="%(prog)s FILE... [options]")
+    run.add_argument("files", nargs="*", metavar="FILE")
     _shared_options(run)
     _var_option(run)
     run.add_argument("--report-json", metavar="PATH", help="write a JSON report")
@@ -48,52 +117,90 @@ def _build_parser() -> _Parser:
                      help="run only scenarios with one of these tags (their own or their feature's)")
     run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
 
-    check = commands.add_parser("check", help="parse and validate only")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check = commands.add_parser("check", help="parse and validate only", usage="%(prog)s FILE...")
+    check.add_argument("files", nargs="*", metavar="FILE")
 
-    params = commands.add_parser("params", help="print every node's effective parameters with provenance")
-    params.add_argument("file", metavar="FILE")
+    params = commands.add_parser("params", help="print every node's effective parameters with provenance",
+                                 usage="%(prog)s FILE [--json] [options]")
+    params.add_argument("file", nargs="?", metavar="FILE")
     params.add_argument("--json", action="store_true", help="machine-readable output")
     _shared_options(params)
 
     demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
-    demo.add_argument("--port", type=int, default=0, help="port for the demo API (default: a free one)")
+    demo.add_argument("--port", type=_port, default=0, help="port for the demo API (default: a free one)")
 
     server = commands.add_parser("demo-server", help="serve the bundled demo API")
     server.add_argument("--host", default="127.0.0.1")
-    server.add_argument("--port", type=int, default=8000)
+    server.add_argument("--port", type=_port, default=8000)
     server.add_argument("--verbose", action="store_true", help="log every request")
     return parser
 
 
 def _build_tui_parser() -> _Parser:
-    parser = _Parser(prog="scenario-tui", description="Open FILE in the step debugger.")
-    parser.add_argument("file", metavar="FILE")
+    parser = _Parser(prog="scenario-tui", description="Open FILE in the step debugger.",
+                     usage="%(prog)s FILE [options]")
+    _version_option(parser)
+    parser.add_argument("file", nargs="?", metavar="FILE")
     _shared_options(parser)
     _var_option(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return _interrupted()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help")):
+        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version")):
             args = _build_parser().parse_args(argv)
-            return _COMMANDS[args.command](args)
-        if not argv:
+            if args.command is None:
+                raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
+            status = _COMMANDS[args.command](args)
+        elif not argv:
             raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-        return open_tui(_build_tui_parser().parse_args(argv))
+        else:
+            args = _build_tui_parser().parse_args(argv)
+            _required(args, "file")
+            status = open_tui(args)
+        sys.stdout.flush()  # here, not at exit: a closed pipe must be noticed while we can handle it
+        return status
     except UsageError as error:
-        print(f"scenario-tui: error: {error}", file=sys.stderr)
+        _error(str(error))
         return 2
     except InvalidFileError as error:
-        print(str(error), file=sys.stderr)
+        print("\n".join(visible(str(d)) for d in error.diagnostics), file=sys.stderr)
         return 2
     except ScenarioError as error:
-        print(f"scenario-tui: error: {error}", file=sys.stderr)
+        _error(str(error))
         return 2
+    except BrokenPipeError:  # `params --json | head -1`: the reader has gone; end quietly, like cat
+        from .run_command import SIGPIPE, silence_stdout
+
+        silence_stdout()
+        return 128 + SIGPIPE
     except KeyboardInterrupt:
-        return 130
+        return _interrupted()
+    except Exception as error:  # a bug must still be one line, not a traceback
+        _error(f"internal error: {type(error).__name__}: {' '.join(str(error).split())}")
+        return 1
+
+
+def _error(message: str) -> None:
+    """One line, whatever the message quotes (arguments, file text): escapes are shown, not obeyed."""
+    print(f"scenario-tui: error: {_clip(message, 400)}", file=sys.stderr)
+
+
+def _interrupted() -> int:
+    try:
+        print("scenario-tui: interrupted", file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+    return 130
 
 
 # ---------------------------------------------------------------- helpers shared by commands
@@ -102,7 +209,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def overrides_from(args: argparse.Namespace):
     from scenario_core.resolution import RunOverrides
 
-    return RunOverrides.from_cli(args.param, args.base_url, args.openapi)
+    try:
+        return RunOverrides.from_cli(args.param, args.base_url, args.openapi)
+    except ValueError as error:  # --param timeout=<5,000 digits>: int() refuses it with a ValueError
+        problem = (f"a number with more than {_INT_DIGITS} digits cannot be read" if "digits" in str(error)
+                   else " ".join(str(error).split()))
+        raise UsageError(f"--param: {problem}") from None
 
 
 def run_variables_from(items: list[str]) -> dict[str, Any]:
@@ -112,12 +224,45 @@ def run_variables_from(items: list[str]) -> dict[str, Any]:
     for item in items:
         name, sep, raw = item.partition("=")
         if not sep or not NAME.fullmatch(name):
-            raise UsageError(f"--var {item}: expected NAME=VALUE with NAME made of letters, digits and _")
+            raise UsageError(f"--var {_clip(item)}: expected NAME=VALUE with NAME made of letters, digits and _")
         try:
-            variables[name] = json.loads(raw)
-        except ValueError:
+            variables[name] = json.loads(raw, parse_int=_json_int)
+        except _TooLong:
+            raise UsageError(f"--var {name}: a number with more than {_INT_DIGITS} digits cannot be used; "
+                             f"quote it to pass it as text: --var '{name}=\"...\"'") from None
+        except (ValueError, RecursionError):
             variables[name] = raw
     return variables
+
+
+_INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _json_int(text: str) -> int:
+    # Without this, json.loads raises the same ValueError as for text that is not JSON, and a
+    # 5,000-digit number would silently become a string.
+    if len(text.lstrip("-")) > _INT_DIGITS:
+        raise _TooLong
+    return int(text)
+
+
+def _readable_file(path: str) -> None:
+    """A directory, FIFO or device as FILE: one clear line rather than a hang (a FIFO blocks
+    open() until a writer comes) or an error about reading."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return  # missing or unreadable: the loader says so, located
+    import stat
+
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"{path} is a directory; give a .scenario file")
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{path} is not a regular file; give a .scenario file")
 
 
 def load_valid(paths: Sequence[str], overrides=None):
@@ -127,6 +272,7 @@ def load_valid(paths: Sequence[str], overrides=None):
 
     files, problems = [], []
     for path in paths:
+        _readable_file(path)
         try:
             node = load_file(path)
         except InvalidFileError as error:
@@ -145,20 +291,21 @@ def load_valid(paths: Sequence[str], overrides=None):
 
 
 def check(args: argparse.Namespace) -> int:
+    _required(args, "files")
     status = 0
     for path in args.files:  # one file at a time: every valid one still gets its "ok" line
         try:
             (node,) = load_valid([path])
         except InvalidFileError as error:
-            print(str(error), file=sys.stderr)
+            print("\n".join(visible(str(d)) for d in error.diagnostics), file=sys.stderr)
             status = 2
             continue
         except UsageError as error:
-            print(f"scenario-tui: error: {error}", file=sys.stderr)
+            _error(str(error))
             status = 2
             continue
         scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
-        print(f"{path}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
+        print(f"{visible(path)}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
               f"{_count(len(node.fragments), 'fragment')})")
     return status
 
@@ -170,6 +317,7 @@ def _count(n: int, word: str) -> str:
 def params(args: argparse.Namespace) -> int:
     from scenario_core.params_report import parameter_nodes
 
+    _required(args, "file")
     overrides = overrides_from(args)
     (file,) = load_valid([args.file], overrides)
     nodes = parameter_nodes(file, overrides)
@@ -185,6 +333,7 @@ def params(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from .run_command import run_files
 
+    _required(args, "files")
     overrides = overrides_from(args)
     files = load_valid(args.files, overrides)
     tags = {t.strip().lstrip("@") for item in args.tags for t in item.split(",") if t.strip()} or None
@@ -195,18 +344,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def demo_server(args: argparse.Namespace) -> int:
-    from scenario_core.demo.server import serve_forever
+    from scenario_core.demo.server import ListenError, serve_forever
 
-    serve_forever(args.host, args.port, args.verbose)
+    try:
+        serve_forever(args.host, args.port, args.verbose)
+    except ListenError as error:
+        raise UsageError(str(error)) from None
     return 0
 
 
 def demo(args: argparse.Namespace) -> int:
-    from scenario_core.demo.server import DemoServer
+    from scenario_core.demo.server import DemoServer, ListenError
 
     if not EXAMPLE.exists():
         raise UsageError(f"the bundled example is missing: {EXAMPLE}")
-    with DemoServer(port=args.port) as server:
+    try:
+        server = DemoServer(port=args.port)
+    except ListenError as error:
+        raise UsageError(str(error)) from None
+    with server:
         namespace = argparse.Namespace(file=str(EXAMPLE), base_url=server.url, param=[], openapi=None, var=[])
         return open_tui(namespace)
 
@@ -214,6 +370,7 @@ def demo(args: argparse.Namespace) -> int:
 def open_tui(args: argparse.Namespace) -> int:
     overrides = overrides_from(args)
     variables = run_variables_from(args.var)
+    _readable_file(args.file)  # a directory: suites of files are not opened (yet)
     if not Path(args.file).is_file():
         raise UsageError(f"{args.file}: no such file")
     from .app import launch  # the only place the headless commands would meet textual
@@ -222,3 +379,6 @@ def open_tui(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}
+
+if _STARTING:  # imports done: main() catches KeyboardInterrupt from here on
+    signal.signal(signal.SIGINT, signal.default_int_handler)

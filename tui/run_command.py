@@ -3,8 +3,9 @@ and write the reports (scenario_core.reports). Never imports textual.
 
 Exit status: 0 every scenario passed (scenarios skipped by tags do not fail a run), 1 a scenario
 failed, 2 invalid input (raised before this module runs, or a report path that cannot be
-written), 130 interrupted by Ctrl+C (143 by SIGTERM, e.g. a cancelled CI job) -- the shell's
-128 + signal convention, so scripts can tell "stopped" from "failed".
+written), 130 interrupted by Ctrl+C (143 by SIGTERM, e.g. a cancelled CI job, 141 when standard
+output was closed, e.g. `run ... | head -1`) -- the shell's 128 + signal convention, so scripts
+can tell "stopped" from "failed".
 
 Ctrl+C asks the executor to stop: the request in flight is cancelled, the stream winds down with
 RunFinished(interrupted=True), the reports are written with `"interrupted": true`, one line says
@@ -22,12 +23,16 @@ from typing import Any, Callable
 
 from scenario_core.errors import UsageError
 from scenario_core.masking import Masker
-from scenario_core.reports import RunRecorder, write_json_report, write_junit_report
+from scenario_core.printable import visible
+from scenario_core.reports import (
+    ReportPathError, RunRecorder, report_target, write_json_report, write_junit_report,
+)
 
 from .run_output import RunPrinter, make_sink
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_SIGNAL_BASE = 128
+SIGPIPE = getattr(signal, "SIGPIPE", 13)
 
 
 def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None = None,
@@ -36,8 +41,7 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     from scenario_core.executor import Execution
 
     reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
-    for path, _ in reports:
-        _check_writable(path)
+    check_report_paths(report_json, report_junit, input_paths(files, overrides))
 
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
@@ -52,13 +56,20 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     signum: int | None = None
     error: BaseException | None = None
     try:
-        signum = asyncio.run(_drive(execution, feed))
-    except KeyboardInterrupt:  # platforms without loop signal handlers (Windows)
-        signum = signal.SIGINT
-    except Exception as exc:  # a bug must not print a traceback over the user's run
-        error = exc
-    finally:
-        printer.close()
+        try:
+            signum = asyncio.run(_drive(execution, feed))
+        except KeyboardInterrupt:  # platforms without loop signal handlers (Windows)
+            signum = signal.SIGINT
+        except BrokenPipeError:  # stdout closed (`run ... | head -1`): stop quietly, like cat
+            silence_stdout()
+            signum = SIGPIPE
+        except Exception as exc:  # a bug must not print a traceback over the user's run
+            error = exc
+        finally:
+            printer.close()
+    except BrokenPipeError:  # closed while the last lines were flushed
+        silence_stdout()
+        signum = signum or SIGPIPE
     interrupted = signum is not None or error is not None
     recorder.finish(interrupted)
     interrupted = recorder.interrupted
@@ -69,11 +80,19 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
             write(path, recorder, masker)
             written.append(path)
         except OSError as exc:
-            print(f"scenario-tui: error: cannot write report {path}: {exc.strerror or exc}", file=sys.stderr)
+            reason = exc.strerror or str(exc)
+            print(f"scenario-tui: error: cannot write report {visible(str(path))}: {visible(reason)}", file=sys.stderr)
             status = EXIT_INVALID
-    printer.print_summary(interrupted, written)
+    try:
+        printer.print_summary(interrupted, written)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        if signum is None and error is None:
+            signum = SIGPIPE
     if error is not None:
-        print(f"scenario-tui: error: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        detail = " ".join(str(error).split())
+        print(f"scenario-tui: error: internal error: {type(error).__name__}: {visible(detail)}", file=sys.stderr)
         return status or EXIT_FAILED
     if status:
         return status
@@ -114,13 +133,62 @@ async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
     return received[0] if received else None
 
 
-def _check_writable(path: str) -> None:
-    """Fail before running rather than after: a report that cannot be written is a usage error."""
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"--report: {path} is a directory")
-    parent = target.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent  # atomic_write creates the missing directories
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"--report: cannot write in {parent}")
+def silence_stdout() -> None:
+    """Standard output is a closed pipe: send what is still buffered, and anything printed later,
+    to the null device, so neither a later print nor the flush at exit raises BrokenPipeError."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def input_paths(files: list, overrides: Any) -> list[str]:
+    """Every file the run reads: the scenario files and the OpenAPI descriptions they name."""
+    from scenario_core.parameters import OPENAPI
+
+    paths = []
+    for file in files:
+        paths.append(file.path)
+        for block in [file.parameters] + [f.parameters for f in file.features]:
+            entry = block.get(OPENAPI) if block else None
+            if entry is not None:
+                paths.append(str(Path(file.path).parent / entry.value))
+    openapi = getattr(overrides, "values", {}).get(OPENAPI) if overrides is not None else None
+    if openapi:
+        paths.append(openapi)
+    return paths
+
+
+def check_report_paths(report_json: str | None, report_junit: str | None, inputs: list[str]) -> None:
+    """Refuse, before anything is sent, a report path that would replace something it must not:
+    a device, FIFO, socket or directory (also through a symlink), a file the run reads, the other
+    report; or that cannot be written (missing or read-only directory)."""
+    targets: list[tuple[str, str, Path]] = []
+    for option, path in (("--report-json", report_json), ("--report-junit", report_junit)):
+        if not path:
+            continue
+        shown = visible(path)
+        try:
+            target = report_target(path)
+        except ReportPathError as problem:
+            raise UsageError(f"{option}: {visible(str(problem))}") from None
+        if not os.access(target.parent, os.W_OK | os.X_OK):
+            raise UsageError(f"{option}: cannot write in {visible(str(target.parent))}")
+        for source in inputs:
+            if _same_file(target, source):
+                what = shown if visible(source) == shown else f"{shown} is {visible(source)}, which"
+                raise UsageError(f"{option}: {what} is an input of this run (a scenario or OpenAPI file); "
+                                 "give the report another name")
+        for other_option, other_path, other in targets:
+            if target == other or _same_file(target, str(other)):
+                raise UsageError(f"{option}: {shown} is also the {other_option} path; give each report its own file")
+        targets.append((option, path, target))
+
+
+def _same_file(target: Path, other: str) -> bool:
+    try:
+        return os.path.samefile(target, other)
+    except (OSError, ValueError):  # one does not exist (yet): compare where they would be
+        return target == Path(os.path.realpath(other))

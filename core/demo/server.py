@@ -8,6 +8,7 @@ speaks HTTP/1.1 keep-alive with a Content-Length on every response, avoids per-r
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 import secrets
@@ -18,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from socketserver import TCPServer
 from urllib.parse import parse_qsl, urlsplit
 
-__all__ = ["DemoServer", "serve_forever"]
+__all__ = ["DemoServer", "ListenError", "serve_forever"]
 
 MAX_BODY = 10 * 1024 * 1024
 MAX_SLEEP_MS = 60_000
@@ -413,6 +414,35 @@ def _validate_pet(data, partial: bool) -> dict:
     return fields
 
 
+class ListenError(OSError):
+    """The demo API cannot listen where it was asked to; the message says what to do instead."""
+
+
+def _listen(host: str, port: int, verbose: bool) -> _HTTPServer:
+    """Bind, turning the socket module's errors (OverflowError for a port over 65535, gaierror for
+    an unknown host, EADDRINUSE...) into one ListenError with a remedy."""
+    if not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ListenError(f"port {str(port)[:20]} is out of range: give 0-65535 (0 picks a free port)")
+    where = f"{host}:{port}"
+    try:
+        return _HTTPServer((host, port), verbose)
+    except socket.gaierror as error:
+        raise ListenError(f"cannot listen on {where}: unknown host {host!r} ({error.strerror}); "
+                          "give an address of this machine, e.g. 127.0.0.1") from None
+    except (OverflowError, ValueError, UnicodeError) as error:
+        raise ListenError(f"cannot listen on {where}: {error}") from None
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            remedy = "stop what listens there, or choose another port (0 picks a free one)"
+        elif error.errno == errno.EACCES:
+            remedy = "ports below 1024 need privileges: choose a port above 1023"
+        elif error.errno == errno.EADDRNOTAVAIL:
+            remedy = f"{host} is not an address of this machine: use 127.0.0.1 or one of its addresses"
+        else:
+            remedy = "choose another host or port"
+        raise ListenError(f"cannot listen on {where}: {error.strerror or error}; {remedy}") from None
+
+
 def _url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
@@ -425,7 +455,7 @@ class DemoServer:
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, verbose: bool = False):
-        self._server = _HTTPServer((host, port), verbose)
+        self._server = _listen(host, port, verbose)
         self._thread: threading.Thread | None = None
         self._closed = False
 
@@ -483,9 +513,9 @@ class DemoServer:
 def serve_forever(host: str = "127.0.0.1", port: int = 8000, verbose: bool = False) -> None:
     """Run the demo API in the foreground until Ctrl-C (the `demo-server` command).
 
-    Binding errors (port in use...) propagate as OSError for the caller to report.
+    Binding errors (port in use, unknown host...) raise ListenError for the caller to report.
     """
-    server = _HTTPServer((host, port), verbose)
+    server = _listen(host, port, verbose)
     try:
         print(f"demo API listening on {_url(*server.server_address[:2])}", flush=True)
         server.serve_forever()

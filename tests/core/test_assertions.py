@@ -144,3 +144,56 @@ def test_show_is_one_line_and_clipped():
     assert show(MISSING) == "nothing"
     assert show({"a": "x\ny"}) == '{"a": "x\\ny"}'
     assert len(show("x" * 500)) == 120
+
+
+# ---------------------------------------------------------------- bounded regular expressions, deep values
+
+
+def deep_list(depth: int, leaf=1):
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_regex_catastrophic_backtracking_is_stopped_within_the_time_limit():
+    import time
+
+    started = time.perf_counter()
+    passed, problem = compare("matches", "a" * 40 + "!", "^(a|a)*$", time_limit=0.2)
+    assert time.perf_counter() - started < 1.5
+    assert passed is False
+    assert "took over 0.2 s" in problem and "41-character value" in problem and "\n" not in problem
+
+
+def test_regex_from_the_issue_on_a_long_value_ends_and_matches_stay_searched():
+    assert compare("matches", "/echo/" + "a" * 5000 + "!", "^/echo/(a+)+$") == (False, None)
+    assert compare("matches", "/echo/" + "a" * 5000, "^/echo/(a+)+$") == (True, None)
+    assert compare("matches", "say hello there", "hel+o") == (True, None)  # searched, not anchored
+    assert compare("matches", "x", "(")[1].startswith('invalid regular expression "("')
+
+
+def test_regex_time_limit_reaches_check_and_fails_the_assertion_with_one_line():
+    result = check(parse_assertion('$.v matches "^(a|a)*$"'), response({"v": "a" * 40 + "!"}), {}, time_limit=0.2)
+    assert result.passed is False and "took over 0.2 s" in result.message
+
+
+def test_deeply_nested_values_compare_show_and_match_without_recursion_error():
+    deep = deep_list(100_000)
+    assert json_equal(deep, deep_list(100_000)) is True
+    assert json_equal(deep, deep_list(100_000, leaf=2)) is False
+    text = show(deep)
+    assert text.startswith("[[[[") and len(text) <= 120
+    assert compare("matches", deep, r"^\[\[")[0] is True
+    assert compare("contains", [deep], deep)[0] is True
+    result = check(parse_assertion("$.a == 1"), response(text='{"a": 2}'), {})
+    assert result.passed is False
+
+
+def test_cut_depth_marks_where_it_cut_and_keeps_shallow_values():
+    from scenario_core.assertions import cut_depth
+
+    shallow = {"a": [1, {"b": 2}]}
+    assert cut_depth(shallow) is shallow
+    cut = cut_depth({"k": deep_list(100_000)}, limit=3)
+    assert cut == {"k": [["… (nested deeper than 3 levels; cut here)"]]}

@@ -190,7 +190,7 @@ def test_junit_escapes_markup_in_names_and_messages(demo, write_scenario, tmp_pa
 
 
 def test_atomic_write_replaces_whole_and_leaves_no_temporary_file(tmp_path):
-    target = tmp_path / "out" / "report.json"  # missing directories are created
+    target = tmp_path / "report.json"
     atomic_write(target, b"old")
     atomic_write(target, b"new")
     assert target.read_bytes() == b"new"
@@ -268,3 +268,90 @@ def test_recorder_finish_without_run_finished_marks_interrupted():
     assert report["summary"] == {"scenarios": 0, "passed": 0, "failed": 0, "skipped": 0,
                                  "duration_s": report["summary"]["duration_s"]}
     json.dumps(report)
+
+
+# ---------------------------------------------------------------- hardening
+
+
+def _recorder_with(variables=None, message="failed", body=None):
+    from scenario_core.reports import Exchange, FileRecord, ScenarioRecord, StepRecord
+
+    recorder = RunRecorder()
+    step = StepRecord(3, "then", "status 200", "failed", message, "scenario", 0.0)
+    scenario = ScenarioRecord("x.scenario", "s", None, 1, status="failed", message=message, steps=[step],
+                              variables=variables or {}, failed_step=step, finished=True)
+    scenario.exchange = Exchange(0, "GET", "http://h/x", (), None, 500, "Error", (), body, 0.01)
+    recorder.files.append(FileRecord("x.scenario", [scenario]))
+    recorder.finish(False, 0.1)
+    return recorder
+
+
+def test_deeply_nested_variables_are_reported_cut_at_a_marked_depth(tmp_path):
+    deep = 1
+    for _ in range(100_000):
+        deep = [deep]
+    recorder = _recorder_with({"deep": deep, "shallow": {"a": [1]}, "token": {"t": deep}})
+    write_json_report(tmp_path / "r.json", recorder, Masker())
+    write_junit_report(tmp_path / "j.xml", recorder, Masker())
+    variables = json.loads((tmp_path / "r.json").read_text())["files"][0]["scenarios"][0]["variables"]
+    assert variables["shallow"] == {"a": [1]} and variables["token"] == MASK
+    value, depth = variables["deep"], 0
+    while isinstance(value, list):
+        value, depth = value[0], depth + 1
+    assert depth == 200 and value == "… (nested deeper than 200 levels; cut here)"
+    ET.parse(tmp_path / "j.xml")
+
+
+def test_junit_stays_valid_xml_with_control_characters_in_messages_and_bodies(tmp_path):
+    recorder = _recorder_with(message="got \x1b[2J\x00 and \ufffe", body="body \x1b]0;title\x07 \x00 \ufffe end")
+    write_junit_report(tmp_path / "j.xml", recorder)
+    failure = ET.parse(tmp_path / "j.xml").getroot().find("testsuite/testcase/failure")
+    assert failure.get("message") == "line 3: got \\x1b[2J\\x00 and \\ufffe"
+    assert "body \\x1b]0;title\\x07 \\x00 \\ufffe end" in failure.text
+    assert "\x1b" not in (tmp_path / "j.xml").read_text(encoding="utf-8")
+
+
+def test_atomic_write_interrupted_right_after_creating_the_temporary_file_cleans_up(tmp_path, monkeypatch):
+    real_open = os.open
+
+    def open_then_interrupted(path, *args, **kwargs):  # Ctrl+C lands as the file is created
+        real_open(path, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(tmp_path / "report.json", b"data")
+    assert os.listdir(tmp_path) == []
+
+
+def test_atomic_write_removes_stale_temporaries_of_dead_runs_only(tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    stale = tmp_path / f".report.json.scenario-tui-{dead_pid}-0123abcd.tmp"
+    live = tmp_path / f".report.json.scenario-tui-{os.getppid()}-0123abcd.tmp"  # a running process
+    other = tmp_path / ".other.json.scenario-tui-999999-0123abcd.tmp"
+    for path in (stale, live, other):
+        path.write_text("partial")
+    atomic_write(tmp_path / "report.json", b"new")
+    assert sorted(os.listdir(tmp_path)) == sorted(["report.json", live.name, other.name])
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and symlinks")
+def test_atomic_write_refuses_what_is_not_a_regular_file_and_writes_through_symlinks(tmp_path):
+    from scenario_core.reports import ReportPathError
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ReportPathError, match="not a regular file"):
+        atomic_write(fifo, b"x")
+    assert fifo.is_fifo()
+    with pytest.raises(ReportPathError, match="does not exist"):
+        atomic_write(tmp_path / "missing" / "r.json", b"x")
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    (tmp_path / "link.json").symlink_to(real)
+    atomic_write(tmp_path / "link.json", b"new")
+    assert (tmp_path / "link.json").is_symlink() and real.read_text() == "new"

@@ -105,6 +105,7 @@ def test_exit_2_for_invalid_files_and_usage(write_scenario, tmp_path):
 
 
 def test_reports_written_by_the_command(demo, write_scenario, tmp_path):
+    (tmp_path / "out").mkdir()
     result = run(str(write_scenario(FAILING)), "--base-url", demo.url,
                  "--report-json", str(tmp_path / "out" / "r.json"), "--report-junit", str(tmp_path / "out" / "j.xml"))
     assert result.returncode == 1
