@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .events import ResponseReceived
+from .json_depth import MAX_DEPTH, cut_depth, cut_marker  # noqa: F401 - cut_depth is used by reports too
 from .nodes import (
     Assertion, BodyAssertion, HeaderAssertion, JsonPathAssertion, StatusAssertion, TimeAssertion,
 )
@@ -39,60 +40,6 @@ MISSING = _Missing()  # `actual` when a JSON path matched nothing or a header is
 # machine, and the step must still fail within its timeout plus a second for `timeout: 1`.
 # Fixed rather than the step's timeout: the executor does not pass that to `check` (yet).
 MATCH_SECONDS = 0.5
-
-# Containers deeper than this are shown as a marker (`cut_depth`): json.dumps and every
-# recursive walk die with RecursionError near 1000 levels, and a response can nest 100,000.
-MAX_DEPTH = 200
-
-
-def cut_marker(depth: int) -> str:
-    return f"… (nested deeper than {depth} levels; cut here)"
-
-
-def cut_depth(value: Any, limit: int = MAX_DEPTH) -> Any:
-    """A copy of a JSON-like value whose lists/dicts nested deeper than `limit` are replaced by a
-    marker string. Iterative: safe at any depth. Values within the limit are returned as is."""
-    if not isinstance(value, (list, tuple, dict)) or _depth_within(value, limit):
-        return value
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 1)]  # (value, parent, key, depth)
-    while stack:
-        item, parent, key, depth = stack.pop()
-        if isinstance(item, dict):
-            if depth > limit:
-                parent[key] = cut_marker(limit)
-                continue
-            copy: Any = {}
-            for k, v in item.items():
-                copy[k] = None
-                stack.append((v, copy, k, depth + 1))
-            parent[key] = copy
-        elif isinstance(item, (list, tuple)):
-            if depth > limit:
-                parent[key] = cut_marker(limit)
-                continue
-            copy = [None] * len(item)
-            for i, v in enumerate(item):
-                stack.append((v, copy, i, depth + 1))
-            parent[key] = copy
-        else:
-            parent[key] = item
-    return root[0]
-
-
-def _depth_within(value: Any, limit: int) -> bool:
-    """True when no container in `value` is nested deeper than `limit` (iterative)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        for child in children:
-            if isinstance(child, (list, tuple, dict)):
-                if depth + 1 > limit:
-                    return False
-                stack.append((child, depth + 1))
-    return True
-
 
 def show(value: Any, width: int = 120) -> str:
     """A value as the user reads it in a message: JSON, one line, clipped."""

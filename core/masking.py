@@ -40,6 +40,7 @@ from typing import Any, Iterable, Mapping
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from . import events
+from .json_depth import MAX_DEPTH, cut_marker
 from .parameters import SECRETS as SECRETS_PARAMETER
 
 MASK = "••••••"
@@ -51,7 +52,6 @@ SECRET_HEADERS = frozenset({
 SECRET_NAME_PARTS = ("token", "secret", "password", "key")
 MIN_SECRET_LENGTH = 4  # the shortest prefix before a `…` worth masking
 LONG_SECRET_LENGTH = 8  # from this length on, a learnt value is masked wherever it occurs
-MAX_DEPTH = 100  # JSON values deeper than this are cut (shown as ELLIPSIS) when masked
 ELLIPSIS = "…"  # how messages and excerpts mark clipped text
 
 _AUTH_HEADERS = frozenset({"authorization", "proxy-authorization"})
@@ -449,7 +449,7 @@ class Masker:
     def value(self, value: Any, name: str | None = None) -> Any:
         """A JSON-like value with secret names masked and learnt secrets scrubbed from its
         strings, at any depth. Returns new containers; the input is never mutated. Walked
-        iteratively; levels deeper than MAX_DEPTH are cut (an ELLIPSIS), even unmasked, so what
+        iteratively; levels deeper than MAX_DEPTH are cut (json_depth's marker), even unmasked, so what
         is printed or written next (json.dumps recurses) never meets a RecursionError."""
         masking = self.enabled
         if masking and name is not None and self.is_secret_name(name):
@@ -463,7 +463,7 @@ class Masker:
                 parent[slot] = self.text(item) if masking else item
             elif isinstance(item, Mapping):
                 if depth >= MAX_DEPTH:
-                    parent[slot] = ELLIPSIS
+                    parent[slot] = cut_marker(MAX_DEPTH)
                     continue
                 copy: dict = {}
                 parent[slot] = copy
@@ -475,7 +475,7 @@ class Masker:
                         stack.append((v, copy, k, depth + 1))
             elif isinstance(item, (list, tuple)):
                 if depth >= MAX_DEPTH:
-                    parent[slot] = ELLIPSIS
+                    parent[slot] = cut_marker(MAX_DEPTH)
                     continue
                 items = [None] * len(item)
                 parent[slot] = items

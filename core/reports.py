@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
-from .assertions import cut_depth
+from .json_depth import cut_depth
 from .masking import Masker
 from .printable import xml_safe
 
@@ -110,7 +110,9 @@ def exchange_summary(exchange: Exchange, masker: Masker, lines: int = BODY_LINES
         head_text = body[: BODY_CHARS * 4]
         body = masker.text(head_text) + (" …" if len(body) > len(head_text) else "")
         cut = body[:BODY_CHARS]
-        body_lines = cut.splitlines()
+        # Only a line feed starts a line: `\r`, `\u2028` and friends stay in the text, where the
+        # printers show them as escapes instead of letting them fake a line of their own.
+        body_lines = cut.replace("\r\n", "\n").split("\n")
         shown = body_lines[:lines]
         if len(body_lines) > lines or len(body) > BODY_CHARS:
             shown[-1] += " …"

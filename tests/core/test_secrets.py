@@ -13,7 +13,8 @@ import pytest
 
 from scenario_core import parameters as params
 from scenario_core.events import FeatureStarted, RequestSent, RunStarted
-from scenario_core.masking import MASK, MAX_DEPTH, Masker, is_secret_header, mask_header_value
+from scenario_core.json_depth import MAX_DEPTH, cut_marker
+from scenario_core.masking import MASK, Masker, is_secret_header, mask_header_value
 
 
 def test_secret_of_any_json_type_is_masked_by_value():
@@ -130,7 +131,7 @@ def test_deeply_nested_json_masking():
     while isinstance(masked, (dict, list)):
         masked = masked["a"] if isinstance(masked, dict) else masked[0]
         level += 1
-    assert level == MAX_DEPTH and masked == "…"
+    assert level == MAX_DEPTH and masked == cut_marker(MAX_DEPTH)
     json.dumps(masker.value(value), indent=2)  # what reports do next: no RecursionError
     assert masker.variables({"v": value})["v"] is not None
     assert Masker(enabled=False).value(value) is not None
