@@ -176,22 +176,35 @@ def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
         else:
             body = "|".join(branches)
             out[id(node)] = f"(?:{body})?" if ends else f"(?:{body})"
-    return re.compile(out[id(trie)])
+    # A lookahead finds a match at every position, overlapping ones too: the longest secret
+    # starting at each place, so the union of all occurrences gets masked.
+    return re.compile(f"(?=({out[id(trie)]}))")
+
+
+# Texts up to this long (messages, headers, summaries: nearly everything printed) are scanned
+# by a window index and never wait for a pattern to compile; longer ones (bodies) use patterns.
+_SHORT_TEXT = 4096
 
 
 class _LongSecrets:
-    """Secrets found wherever they occur. Batches of patterns merged like a binary counter:
-    each secret is compiled into O(log n) patterns over a run, and a text is scanned by at most
-    log2(n) + 1 patterns; the matches of all of them are unioned before masking."""
+    """Secrets found wherever they occur. Short texts: every LONG_SECRET_LENGTH-character window
+    of the text is looked up among the secrets' first characters, so learning costs nothing and
+    a run that learns a secret per scenario compiles nothing. Long texts: batches of patterns
+    merged like a binary counter, each secret compiled into O(log n) patterns over a run and a
+    text scanned by at most log2(n) + 1 of them. Either way the union of all matches is masked."""
 
     def __init__(self) -> None:
         self._batches: list[tuple[list[str], re.Pattern]] = []
         self._pending: list[str] = []
+        self._by_head: dict[str, list[str]] = {}  # first LONG_SECRET_LENGTH chars -> secrets, longest first
         self._by_prefix: dict[str, list[str]] = {}  # for `…`: first MIN_SECRET_LENGTH chars -> secrets
         self.longest = 0
 
     def add(self, secret: str) -> None:
         self._pending.append(secret)
+        same_head = self._by_head.setdefault(secret[:LONG_SECRET_LENGTH], [])
+        same_head.append(secret)
+        same_head.sort(key=len, reverse=True)
         self._by_prefix.setdefault(secret[:MIN_SECRET_LENGTH], []).append(secret)
         self.longest = max(self.longest, len(secret))
 
@@ -207,10 +220,10 @@ class _LongSecrets:
         return [pattern for _, pattern in self._batches]
 
     def sub(self, text: str) -> str:
-        patterns = self._patterns()
-        if len(patterns) == 1:
-            return patterns[0].sub(MASK, text)
-        spans = sorted(m.span() for pattern in patterns for m in pattern.finditer(text))
+        if len(text) <= _SHORT_TEXT:
+            spans = self._window_spans(text)
+        else:
+            spans = sorted((m.start(), m.end(1)) for pattern in self._patterns() for m in pattern.finditer(text))
         if not spans:
             return text
         out, last_end, start, end = [], 0, *spans[0]
@@ -222,6 +235,21 @@ class _LongSecrets:
             last_end, start, end = end, s, e
         out += [text[last_end:start], MASK, text[end:]]
         return "".join(out)
+
+    def _window_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where secrets occur in a short text: at each position, the longest secret starting
+        there (a shorter one is inside it). In order of position."""
+        heads, width = self._by_head, LONG_SECRET_LENGTH
+        windows = {text[i:i + width] for i in range(len(text) - width + 1)}
+        if windows.isdisjoint(heads):  # the common case: no secret here at all
+            return []
+        spans = []
+        for i in range(len(text) - width + 1):
+            for secret in heads.get(text[i:i + width], ()):
+                if text.startswith(secret, i):
+                    spans.append((i, i + len(secret)))
+                    break
+        return spans
 
     def clipped(self, text: str) -> str:
         """Messages clip long values with `…`: a secret cut there leaves a prefix that the

@@ -119,6 +119,16 @@ def test_masking_overlapping_secrets_learnt_apart():
     assert masker.text("a xxabcdefghxx b abcdefgh c 12345678") == f"a {MASK} b {MASK} c {MASK}"
 
 
+@pytest.mark.parametrize("padding", [0, 5000], ids=["short text: windows", "long text: patterns"])
+def test_masking_short_and_long_texts_mask_the_same_union_of_overlaps(padding):
+    masker = Masker()
+    for secret in ("abcdefgh12", "efgh12345678", "zzzzzzzzzz", "zzzzzzzzzzzzzz"):
+        masker.learn(secret)
+    pad = "." * padding
+    text = pad + "<abcdefgh12345678> <zzzzzzzzzzzzzzzzzz> <efgh1234>" + pad
+    assert masker.text(text) == pad + f"<{MASK}> <{MASK}> <efgh1234>" + pad
+
+
 def test_deeply_nested_json_masking():
     depth = 5000
     value: object = "secret-value-abcdef"
