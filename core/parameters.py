@@ -41,11 +41,18 @@ def _boolean(key: str, raw: str) -> bool:
 
 
 _POSITIVE_INT = re.compile(r"[0-9]+")
+# A day: a longer wait is a typo, and a number past the event loop's clock (or past Python's
+# 4,300-digit int() limit) would fail far from the line that wrote it.
+MAX_TIMEOUT = 86_400
 
 
 def _seconds(key: str, raw: str) -> int:
-    if _POSITIVE_INT.fullmatch(raw) and int(raw) > 0:
-        return int(raw)
+    if _POSITIVE_INT.fullmatch(raw):
+        digits = raw.lstrip("0")
+        if len(digits) > len(str(MAX_TIMEOUT)) or (digits and int(digits) > MAX_TIMEOUT):
+            raise ParameterValueError(f"{key} is at most {MAX_TIMEOUT} seconds (a day), got {_shown(raw)}")
+        if digits:
+            return int(digits)
     inner = _unquote(raw)
     hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
     raise ParameterValueError(
@@ -89,7 +96,9 @@ def _names(key: str, raw: str) -> tuple[str, ...]:
     return tuple(re.split(r"[\s,]+", value))
 
 
-def _shown(raw: str) -> str:
+def _shown(raw: str, width: int = 40) -> str:
+    if len(raw) > width:  # a message stays one readable line, whatever was written
+        raw = raw[: width - 1] + "…"
     return '""' if raw == "" else f'"{raw}"' if not raw.startswith('"') else raw
 
 

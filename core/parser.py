@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import difflib
 import gc
+import hashlib
+import os
+import stat
 import threading
 from pathlib import Path
 
@@ -18,6 +21,10 @@ from .line_lexer import KEYWORDS, OTHER_TOKENS, LineLexer
 from .nodes import ScenarioFileNode, SourceLocation
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+# A scenario file is text a person writes: anything larger is a mistake (a log, an image, a
+# device) that must be refused at once rather than read into memory.
+MAX_FILE_BYTES = 50 * 1024 * 1024
 
 
 class IndentationProblem(Exception):
@@ -71,17 +78,51 @@ _lock = threading.Lock()  # the builder runs inside lark's parse and holds per-p
 _lark: Lark | None = None
 
 
+def _private_cache_file(grammar: str) -> str | None:
+    """Where the LALR tables may be cached: a file in the user's own cache directory
+    (`$XDG_CACHE_HOME/scenario-tui`, else `~/.cache/scenario-tui`), created 0700. lark's cache is
+    a pickle, and unpickling runs code: lark's default place, a predictable name in the shared
+    `$TMPDIR`, lets whoever writes it first run code as the next user. So the directory must be
+    ours and closed to others, and the file ours and writable by no one else; otherwise no
+    cache (the tables are built in memory, ~0.1 s)."""
+    if not hasattr(os, "getuid"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    directory = os.path.join(base, "scenario-tui")
+    uid = os.getuid()
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        info = os.lstat(directory)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o077:
+            return None
+        import lark
+
+        digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
+        path = os.path.join(directory, f"grammar-{digest}-lark{lark.__version__}.cache")
+        if os.path.lexists(path):
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != uid or info.st_mode & 0o022:
+                return None
+        return path
+    except OSError:  # a read-only or missing home: run without a cache
+        return None
+
+
 def _parser() -> Lark:
     global _lark
     if _lark is None:
+        grammar = _GRAMMAR.read_text(encoding="utf-8")
+        cache = _private_cache_file(grammar)
         _lark = Lark(
-            _GRAMMAR.read_text(encoding="utf-8"),
+            grammar,
             parser="lalr",
             lexer=LineLexer,
             postlex=_Indenter(),
             transformer=_builder,
             maybe_placeholders=False,
-            cache=True,  # the LALR tables come from a cache file: start-up stays small
+            cache=cache if cache is not None else False,  # never lark's shared-$TMPDIR default
         )
     return _lark
 
@@ -122,13 +163,46 @@ def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
     return tree
 
 
+def require_regular_file(path: str | Path, what: str = ".scenario file") -> os.stat_result:
+    """Refuse a directory, FIFO or device before anything opens it (opening a FIFO blocks until
+    a writer comes; `/dev/zero` never ends). UsageError, one line; OSError when it can't stat."""
+    info = os.stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"{path} is a directory; give a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{path} is not a regular file; give a {what}")
+    return info
+
+
+def read_input(path: str | Path, what: str = ".scenario file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; nothing past the limit is read.
+    UsageError, one line, otherwise."""
+    name = str(path)
+    try:
+        info = require_regular_file(path, what)
+        if info.st_size > limit:
+            raise UsageError(f"{name}: {_size(info.st_size)} is over the {_size(limit)} limit of a {what}")
+        # O_NONBLOCK: should the path be swapped for a FIFO after the check, open() still returns.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise UsageError(f"{name} is not a regular file; give a {what}")
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise UsageError(f"{name}: cannot read: {error.strerror or error}") from None
+    if len(data) > limit:  # it grew after the check
+        raise UsageError(f"{name}: over the {_size(limit)} limit of a {what}")
+    return data
+
+
+def _size(count: int) -> str:
+    return f"{count / (1024 * 1024):.0f} MB" if count >= 1024 * 1024 else f"{count} bytes"
+
+
 def load_file(path: str | Path) -> ScenarioFileNode:
     """Read and parse a file. Unreadable files are a UsageError, bad content an InvalidFileError."""
     name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise UsageError(f"{name}: cannot read: {error.strerror or error}") from None
+    data = read_input(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

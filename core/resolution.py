@@ -113,7 +113,8 @@ class RunOverrides:
             try:
                 values[key] = params.parse_value(key, raw.strip())
             except params.ParameterValueError as problem:
-                raise UsageError(f"--param {item}: {problem}") from None
+                shown = item if len(item) <= 60 else item[:59] + "…"  # one readable line
+                raise UsageError(f"--param {shown}: {problem}") from None
         for key, raw, option in ((params.BASE_URL, base_url, "--base-url"), (params.OPENAPI, openapi, "--openapi")):
             if raw is not None:
                 try:

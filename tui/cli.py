@@ -211,10 +211,8 @@ def overrides_from(args: argparse.Namespace):
 
     try:
         return RunOverrides.from_cli(args.param, args.base_url, args.openapi)
-    except ValueError as error:  # --param timeout=<5,000 digits>: int() refuses it with a ValueError
-        problem = (f"a number with more than {_INT_DIGITS} digits cannot be read" if "digits" in str(error)
-                   else " ".join(str(error).split()))
-        raise UsageError(f"--param: {problem}") from None
+    except ValueError as error:  # a last guard: every parameter validator raises UsageError itself
+        raise UsageError(f"--param: {' '.join(str(error).split())}") from None
 
 
 def run_variables_from(items: list[str]) -> dict[str, Any]:
@@ -251,18 +249,13 @@ def _json_int(text: str) -> int:
 
 
 def _readable_file(path: str) -> None:
-    """A directory, FIFO or device as FILE: one clear line rather than a hang (a FIFO blocks
-    open() until a writer comes) or an error about reading."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return  # missing or unreadable: the loader says so, located
-    import stat
+    """A directory, FIFO or device as FILE: one clear line rather than a hang."""
+    from scenario_core.parser import require_regular_file
 
-    if stat.S_ISDIR(mode):
-        raise UsageError(f"{path} is a directory; give a .scenario file")
-    if not stat.S_ISREG(mode):
-        raise UsageError(f"{path} is not a regular file; give a .scenario file")
+    try:
+        require_regular_file(path)
+    except (OSError, ValueError):
+        return  # missing or unreadable: the loader says so
 
 
 def load_valid(paths: Sequence[str], overrides=None):
@@ -272,7 +265,6 @@ def load_valid(paths: Sequence[str], overrides=None):
 
     files, problems = [], []
     for path in paths:
-        _readable_file(path)
         try:
             node = load_file(path)
         except InvalidFileError as error:

@@ -255,7 +255,14 @@ def test_integers_over_4300_digits_in_var_and_param(write_scenario):
     line = one_line_error(cli("run", str(path), "--var", "n=" + "9" * 5000))
     assert "more than 4300 digits" in line and len(line) < 300
     line = one_line_error(cli("run", str(path), "--param", "timeout=" + "9" * 5000))
-    assert "more than 4300 digits" in line and len(line) < 300
+    assert "timeout is at most 86400 seconds (a day)" in line and len(line) < 300
+
+
+def test_integers_over_4300_digits_in_a_files_timeout(write_scenario):
+    path = write_scenario("parameters:\n  timeout: " + "9" * 5000 + "\n" + SIMPLE)
+    line = one_line_error(cli("check", str(path)))
+    assert line.startswith(f"{path}:2:12: error: timeout is at most 86400 seconds (a day), got \"9999")
+    assert len(line) < 300
 
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pets.scenario"
