@@ -7,6 +7,7 @@ place in that text to the file, and raises `LineError` pointing at the offending
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from dataclasses import fields
 from functools import lru_cache
@@ -123,7 +124,7 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
     if not operand:
         raise LineError(f"'{operator}' needs a value: a JSON literal or {{{{NAME}}}}", len(text), 1)
     try:
-        return json_template(operand, lambda o, n: locate(start + o, n), location)
+        template = json_template(operand, lambda o, n: locate(start + o, n), location)
     except TemplateError as error:
         raise LineError(str(error), start + error.offset) from None
     except JsonTextError:
@@ -132,6 +133,20 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
             f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{operand}'{hint}",
             start, len(operand),
         ) from None
+    if operator == "matches" and not template.refs and isinstance(template.constant, str):
+        _check_pattern(template.constant, start, len(operand))
+    return template
+
+
+def _check_pattern(pattern: str, offset: int, length: int) -> None:
+    """A pattern fixed in the file is compiled now, by the same engine and dialect that
+    matches at run time (the `regex` package), so a broken one is a located `check` error."""
+    import regex  # only files with a `matches` pay for the import
+
+    try:
+        regex.compile(pattern)
+    except regex.error as error:
+        raise LineError(f"invalid regular expression {json.dumps(pattern)[:60]}: {error}", offset, length) from None
 
 
 # Files repeat their assertions (`status 200` on every other line): an assertion without

@@ -288,3 +288,17 @@ def test_a_stray_dedent_still_reports_the_errors_of_the_blocks_it_closes():
 
 def test_errors_are_the_projects_own_type():
     assert issubclass(InvalidFileError, ScenarioError)
+
+
+def test_invalid_regular_expression_is_a_located_check_error():
+    assert errors("""\
+        scenario: s
+          when: GET /x
+          then: $.a matches "(a+"
+          then: body matches "[z-a]"
+          then: $.b matches "^ok$"
+          then: $.c matches "{{x}}("
+    """) == [
+        't.scenario:3:21: error: invalid regular expression "(a+": missing ) at position 3',
+        't.scenario:4:22: error: invalid regular expression "[z-a]": bad character range at position 4',
+    ]
