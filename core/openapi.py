@@ -1,45 +1,453 @@
-"""The part of an OpenAPI description that scenarios use: the base URL of its first server."""
+"""OpenAPI descriptions: reading them safely, resolving `$ref`s across files, caching, base URLs.
+
+Design
+------
+* **Reading is hardened** before any parser sees a byte: the path must be a regular file (a FIFO,
+  a device such as /dev/zero or a directory is refused at once: it is opened non-blocking and
+  `fstat`ed), and at most `MAX_DESCRIPTION_BYTES + 1` bytes are read, so a huge file is refused
+  without being read whole.
+* **YAML** goes through PyYAML's safe loader (the libyaml one when present: a 5 MB description
+  loads in well under a second). The document is first *composed* into a node graph; before any
+  Python object is built we count how many nodes alias expansion would add (memoised, linear in
+  the graph) and refuse the file beyond `ALIAS_EXPANSION_BUDGET` — a "billion laughs" file is
+  refused, never expanded, while ordinary anchors (the demo's `get: &echo` / `post: *echo`) stay
+  fine. Recursive aliases are refused. Timestamps stay strings and mapping keys become strings,
+  so a description is plain JSON data (`200:` and `"200":` are the same response).
+* **Errors** are `OpenApiError`s: one line, with file, line and column when known (YAML and JSON
+  errors have marks; a bad `$ref` is located by re-reading its file, only when it fails).
+* **`$ref`s** are resolved by us, not by `referencing`: a reference is a relative file path plus a
+  JSON pointer, each further file goes through the same hardened reader, and we need the
+  (file, pointer) of every schema anyway to compile validators (core/schema_check.py) and to
+  convert OpenAPI 3.0 / Swagger 2.0 schemas. Remote (`http:`) references are refused: no network.
+* **Caching**: `DescriptionCache` keys a loaded `Description` by resolved path and is valid while
+  the (mtime, size) of every file it read is unchanged; `load_description` uses one module-wide
+  cache (a run and a TUI session share it; a TUI may also keep its own cache object).
+* Swagger 2.0 and OpenAPI 3.0/3.1 all end up in one operation model (core/operations.py); this
+  module only knows the version and the servers.
+
+Public: `OpenApiError`, `load_description`, `DescriptionCache`, `Description`,
+`resolve_base_url`, `base_url_from` (kept for core/resolution.py).
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from functools import lru_cache
-from pathlib import Path
+import stat
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .operations import Operation
+
+MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
+ALIAS_EXPANSION_BUDGET = 100_000  # nodes that alias expansion may add to a document
+MAX_REF_HOPS = 64
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 class OpenApiError(ValueError):
-    pass
+    """A description that cannot be used. `str()` is one line: `FILE:LINE:COLUMN: message` when
+    the place is known, else the message alone (which then names the file)."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        self.message, self.file, self.line, self.column = message, file, line, column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if self.file and self.line:
+            return f"{self.file}:{self.line}:{self.column or 1}: {self.message}"
+        return self.message
 
 
-@lru_cache(maxsize=32)
-def base_url_from(path: str) -> str | None:
-    """`servers[0].url` with server variables at their defaults; None when there is no absolute one."""
+# ---------------------------------------------------------------------------------- reading
+
+def read_capped(path: str, max_bytes: int = MAX_DESCRIPTION_BYTES) -> bytes:
+    """The bytes of a regular file of at most max_bytes; anything else is an OpenApiError at once."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise OpenApiError(f"cannot read OpenAPI description '{path}': {getattr(error, 'strerror', None) or error}") from None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise OpenApiError(f"cannot read OpenAPI description '{path}': {error.strerror or error}") from None
     try:
-        if path.endswith(".json"):
-            document = json.loads(text)
-        else:
-            import yaml  # only files that name an OpenAPI description pay for the import
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                    else "not a regular file")
+            raise OpenApiError(f"cannot read OpenAPI description '{path}': {kind}, not a regular file")
+        if info.st_size > max_bytes:
+            raise OpenApiError(_too_big(path, max_bytes))
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:  # grew while we read it
+            raise OpenApiError(_too_big(path, max_bytes))
+        return b"".join(chunks)
+    except OSError as error:
+        raise OpenApiError(f"cannot read OpenAPI description '{path}': {error.strerror or error}") from None
+    finally:
+        os.close(fd)
 
-            document = yaml.safe_load(text)
-    except Exception as error:  # YAML and JSON errors have no common base worth naming
-        first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise OpenApiError(f"OpenAPI description '{path}' is not valid YAML or JSON: {first}") from None
-    servers = document.get("servers") if isinstance(document, dict) else None
-    if not servers or not isinstance(servers, list) or not isinstance(servers[0], dict):
+
+def _too_big(path: str, max_bytes: int) -> str:
+    return f"cannot read OpenAPI description '{path}': larger than {max_bytes // (1024 * 1024) or max_bytes} " \
+           f"{'MB' if max_bytes >= 1024 * 1024 else 'bytes'}"
+
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe loader whose data is plain JSON: timestamps stay text, mapping keys become text."""
+
+
+def _construct_mapping(loader, node, deep=False):
+    loader.flatten_mapping(node)
+    result = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key, str):
+            key = json.dumps(key) if isinstance(key, (bool, type(None))) else str(key)
+        result[key] = loader.construct_object(value_node, deep=deep)
+    return result
+
+
+def _construct_map_lazily(loader, node):
+    data: dict = {}
+    yield data
+    data.update(_construct_mapping(loader, node))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_map_lazily)
+
+
+def _check_aliases(root: yaml.Node, budget: int) -> None:
+    """Refuse a node graph whose alias expansion would add more than `budget` nodes, or that is
+    recursive. Iterative post-order walk; each distinct node's expanded size is computed once."""
+    size: dict[int, int] = {}
+    on_stack: set[int] = set()
+    distinct = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_stack.discard(key)
+            if isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = node.value
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            continue
+        if key in size:
+            continue
+        if key in on_stack:
+            raise _AliasProblem(node, "a recursive YAML alias")
+        distinct += 1
+        if isinstance(node, yaml.ScalarNode):
+            size[key] = 1
+            continue
+        on_stack.add(key)
+        stack.append((node, True))
+        children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else node.value
+        for child in children:
+            if id(child) in on_stack:
+                raise _AliasProblem(child, "a recursive YAML alias")
+            if id(child) not in size:
+                stack.append((child, False))
+    if size[id(root)] - distinct > budget:
+        raise _AliasProblem(None, f"YAML aliases would expand it by {size[id(root)] - distinct:,} nodes "
+                                  f"(limit {budget:,}); refusing a possible alias bomb")
+
+
+class _AliasProblem(Exception):
+    def __init__(self, node, message):
+        super().__init__(message)
+        self.node, self.message = node, message
+
+
+def parse_document(data: bytes, path: str, alias_budget: int = ALIAS_EXPANSION_BUDGET) -> Any:
+    """JSON or YAML text to plain data; errors are located OpenApiErrors."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise OpenApiError("OpenAPI description is not UTF-8 text", path, line, 1) from None
+    stripped = text.lstrip()
+    if path.endswith(".json") or stripped.startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            if path.endswith(".json"):
+                raise OpenApiError(f"OpenAPI description is not valid JSON: {error.msg}",
+                                   path, error.lineno, error.colno) from None
+        except RecursionError:
+            raise OpenApiError("OpenAPI description is nested too deeply", path) from None
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_aliases(node, alias_budget)
+        return loader.construct_document(node)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        raise OpenApiError(f"OpenAPI description is not valid YAML: {problem}", path,
+                           mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+    except yaml.YAMLError as error:
+        first = (str(error).splitlines() or [type(error).__name__])[0]
+        raise OpenApiError(f"OpenAPI description is not valid YAML: {first}", path) from None
+    except _AliasProblem as problem:
+        mark = problem.node.start_mark if problem.node is not None else None
+        raise OpenApiError(f"OpenAPI description refused: {problem.message}", path,
+                           mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+    except RecursionError:
+        raise OpenApiError("OpenAPI description is nested too deeply", path) from None
+    finally:
+        loader.dispose()
+
+
+def locate(path: str, pointer: str) -> tuple[int, int] | None:
+    """(line, column) of the value at a JSON pointer in a file, by composing it again (errors only)."""
+    try:
+        loader = _Loader(read_capped(path).decode("utf-8-sig"))
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+        for part in split_pointer(pointer):
+            if isinstance(node, yaml.MappingNode):
+                node = next(v for k, v in node.value if k.value == part)
+            elif isinstance(node, yaml.SequenceNode):
+                node = node.value[int(part)]
+            else:
+                return None
+        return node.start_mark.line + 1, node.start_mark.column + 1
+    except Exception:  # locating is best effort: the error it decorates is the point
         return None
-    url = str(servers[0].get("url", ""))
-    variables = servers[0].get("variables") or {}
 
-    def default(match: re.Match) -> str:
-        spec = variables.get(match.group(1)) if isinstance(variables, dict) else None
-        if not isinstance(spec, dict) or "default" not in spec:
-            raise OpenApiError(f"OpenAPI server variable '{match.group(1)}' in '{path}' has no default")
-        return str(spec["default"])
 
-    url = re.sub(r"\{([^{}]+)\}", default, url)
-    return url if re.match(r"https?://[^/]", url) else None
+# ----------------------------------------------------------------------------------- pointers
+
+def split_pointer(pointer: str) -> list[str]:
+    pointer = unquote(pointer)
+    if pointer in ("", "/"):
+        return [] if pointer == "" else [""]
+    if not pointer.startswith("/"):
+        raise ValueError(pointer)
+    return [p.replace("~1", "/").replace("~0", "~") for p in pointer[1:].split("/")]
+
+
+def join_pointer(pointer: str, *parts: str | int) -> str:
+    return pointer + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+# -------------------------------------------------------------------------------- descriptions
+
+VERSIONS = ("2.0", "3.0", "3.1")
+
+
+@dataclass(eq=False)
+class Description:
+    """One loaded description: its root document, version, and every file read for it."""
+
+    path: str  # resolved absolute path of the root file
+    document: dict
+    version: str  # "2.0", "3.0" or "3.1"
+    stamps: dict[str, tuple[int, int]] = field(default_factory=dict)  # file -> (mtime_ns, size)
+    _files: dict[str, Any] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _operations: Any = field(default=None, repr=False)
+    _validators: dict = field(default_factory=dict, repr=False)  # core/schema_check.py's cache
+
+    @property
+    def operations(self) -> "list[Operation]":
+        """Every operation, in document order (built once; core/operations.py)."""
+        if self._operations is None:
+            from .operations import build_operations
+
+            self._operations = build_operations(self)
+        return self._operations
+
+    @property
+    def title(self) -> str:
+        info = self.document.get("info")
+        return str(info.get("title", "")) if isinstance(info, dict) else ""
+
+    def file(self, path: str) -> Any:
+        """The parsed content of a file of this description (the root or a `$ref`ed one)."""
+        if path == self.path:
+            return self.document
+        with self._lock:
+            if path not in self._files:
+                data = read_capped(path)
+                self._files[path] = parse_document(data, path)
+                self.stamps[path] = _stamp(path)
+            return self._files[path]
+
+    def resolve(self, node: Any, base: str, pointer: str) -> tuple[Any, str, str]:
+        """Follow `$ref`s from `node` (found at base#pointer) to a value: (value, file, pointer)."""
+        seen = set()
+        hops = 0
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            if (base, pointer) in seen or hops > MAX_REF_HOPS:
+                self.fail(f"$ref '{ref}' refers to itself in a loop", base, pointer)
+            seen.add((base, pointer))
+            hops += 1
+            node, base, pointer = self.follow(ref, base, pointer)
+        return node, base, pointer
+
+    def follow(self, ref: str, base: str, at_pointer: str) -> tuple[Any, str, str]:
+        """One `$ref` hop: the target value, its file and its pointer."""
+        parts = urlsplit(ref)
+        if parts.scheme and len(parts.scheme) > 1 or parts.netloc:
+            self.fail(f"$ref '{ref}' is remote; only local files can be referenced (no network)", base, at_pointer)
+        target = base
+        if parts.path:
+            target = os.path.normpath(os.path.join(os.path.dirname(base), unquote(parts.path)))
+        try:
+            value = self.file(target)
+        except OpenApiError as error:
+            self.fail(f"$ref '{ref}': {error}", base, at_pointer)
+        pointer = parts.fragment
+        try:
+            for part in split_pointer(pointer):
+                if isinstance(value, dict):
+                    value = value[part]
+                elif isinstance(value, list):
+                    value = value[int(part)]
+                else:
+                    raise KeyError(part)
+        except (KeyError, ValueError, IndexError):
+            self.fail(f"$ref '{ref}' points to nothing", base, at_pointer)
+        return value, target, unquote(pointer)
+
+    def fail(self, message: str, file: str, pointer: str):
+        where = locate(file, pointer)
+        raise OpenApiError(message, file, *(where or (None, None)))
+
+    def servers(self) -> list[str]:
+        """Server URLs as written by the description (Swagger 2.0: schemes + host + basePath)."""
+        doc = self.document
+        if self.version == "2.0":
+            host = doc.get("host")
+            if not isinstance(host, str) or not host:
+                return [str(doc.get("basePath") or "/")] if doc.get("basePath") else []
+            schemes = doc.get("schemes") or ["http"]
+            base = str(doc.get("basePath") or "")
+            return [f"{s}://{host}{base}" for s in schemes if isinstance(s, str)]
+        return [str(s.get("url", "")) for s in doc.get("servers") or () if isinstance(s, dict)]
+
+    def server_url(self) -> str | None:
+        """`servers[0]` with its variables at their defaults (relative URLs as written), or None."""
+        if self.version == "2.0":
+            urls = self.servers()
+            return urls[0] if urls else None
+        servers = self.document.get("servers")
+        if not servers or not isinstance(servers, list) or not isinstance(servers[0], dict):
+            return None
+        url = str(servers[0].get("url", ""))
+        variables = servers[0].get("variables") or {}
+
+        def default(match: re.Match) -> str:
+            spec = variables.get(match.group(1)) if isinstance(variables, dict) else None
+            if not isinstance(spec, dict) or "default" not in spec:
+                raise OpenApiError(f"OpenAPI server variable '{match.group(1)}' in '{self.path}' has no default")
+            return str(spec["default"])
+
+        return re.sub(r"\{([^{}]+)\}", default, url)
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_mtime_ns, info.st_size
+
+
+def _version(document: Any, path: str) -> str:
+    if not isinstance(document, dict):
+        raise OpenApiError(f"'{path}' is not an OpenAPI description (its top level is not a mapping)")
+    raw = document.get("openapi", document.get("swagger"))
+    text = str(raw) if raw is not None else ""
+    if "swagger" in document and text.startswith("2.0"):
+        return "2.0"
+    for version in ("3.0", "3.1"):
+        if "openapi" in document and (text == version or text.startswith(version + ".")):
+            return version
+    if raw is None:
+        raise OpenApiError(f"'{path}' is not an OpenAPI description: no 'openapi' or 'swagger' field")
+    raise OpenApiError(f"'{path}': unsupported OpenAPI version {text!r} (supported: 3.0, 3.1, Swagger 2.0)")
+
+
+class DescriptionCache:
+    """Loaded descriptions by resolved path, valid while no file they read has changed."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, Description] = {}
+        self._lock = threading.Lock()
+
+    def load(self, path: str | os.PathLike) -> Description:
+        resolved = os.path.realpath(os.fspath(path))
+        with self._lock:
+            cached = self._entries.get(resolved)
+        if cached is not None and self._fresh(cached):
+            return cached
+        data = read_capped(resolved) if os.path.exists(resolved) else read_capped(os.fspath(path))
+        document = parse_document(data, resolved)
+        description = Description(resolved, document, _version(document, resolved))
+        description.stamps[resolved] = _stamp(resolved)
+        with self._lock:
+            self._entries[resolved] = description
+        return description
+
+    @staticmethod
+    def _fresh(description: Description) -> bool:
+        try:
+            return all(_stamp(p) == s for p, s in list(description.stamps.items()))
+        except OSError:
+            return False
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __iter__(self) -> Iterator[Description]:
+        return iter(list(self._entries.values()))
+
+
+DEFAULT_CACHE = DescriptionCache()
+
+
+def load_description(path: str | os.PathLike, cache: DescriptionCache | None = None) -> Description:
+    """A description by path, from `cache` (the module-wide one by default). Raises OpenApiError."""
+    return (cache or DEFAULT_CACHE).load(path)
+
+
+def resolve_base_url(description: Description | None, explicit: str | None = None) -> str | None:
+    """The base URL of a call: `explicit` (binding.NAME.baseUrl, else the baseUrl parameter chain,
+    as the caller found it) wins; else the description's `servers[0]` with variables at their
+    defaults when that is an absolute http(s) URL; else None."""
+    if explicit:
+        return explicit
+    if description is None:
+        return None
+    url = description.server_url()
+    return url if url and re.match(r"https?://[^/]", url) else None
+
+
+def base_url_from(path: str) -> str | None:
+    """`servers[0].url` with server variables at their defaults; None when there is no absolute one.
+    (The `openapi` parameter's level of baseUrl, core/resolution.py.)"""
+    return resolve_base_url(load_description(path))
