@@ -367,10 +367,12 @@ class _Defaults:
 
     def value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple) -> Any:
         if isinstance(raw, dict) and "$ref" in raw:
+            node, file, pointer = self.d.resolve(raw, file, pointer)
             if (file, pointer) in seen or depth > MAX_DEFAULT_DEPTH:
-                return None
+                return None  # a recursive schema: stop where it repeats
             seen = seen + ((file, pointer),)
-        node, file, pointer = self.d.resolve(raw, file, pointer) if isinstance(raw, dict) else (raw, file, pointer)
+        else:
+            node = raw
         if not isinstance(node, dict):
             return None
         for key in ("default", "example"):
