@@ -21,8 +21,10 @@ Design
   a nested object being a Mapping or a sequence of (name, value) tuples — merged deeply over the
   request schema's defaults (berrycrush.md §3.2: each property gets `default`, else `example`,
   else by type: string "" (date/date-time/time now, email no-reply@berrycrush.org, uuid random,
-  uri http://localhost), number 0, boolean false, array [], object its own defaults; we also take
-  the first `enum` value before falling back on the type). Precedence raw > structured > json.
+  uri http://localhost), number 0, boolean false, array [], object its own defaults). Two steps
+  beyond BerryCrush, so that the defaults satisfy the schema: the first `enum` value is taken
+  before falling back on the type, and numbers and string lengths are moved inside their
+  bounds (`minimum: 1` gives 1, `minLength: 3` gives "xxx"). Precedence raw > structured > json.
   `Content-Type` comes from the operation's request body (application/json first) unless a
   header gives one.
 * Output: `RequestPlan` — method, path with query (relative to the base URL), headers, body
@@ -360,6 +362,24 @@ def schema_defaults(schema: Schema, now: datetime | None = None) -> Any:
     return _Defaults(schema, now or datetime.now(timezone.utc)).value(schema.raw, schema.file, schema.pointer or "", 0, ())
 
 
+def _number_within(node: Mapping, kind: str) -> int | float:
+    """0, or the nearest value the bounds allow (a 3.0 boolean or a 3.1 numeric exclusive bound)."""
+    step = 1 if kind == "integer" else 0.5
+    value: int | float = 0
+    low, high = node.get("minimum"), node.get("maximum")
+    low_x, high_x = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
+    if isinstance(low_x, (int, float)) and not isinstance(low_x, bool):
+        low, low_x = low_x, True
+    if isinstance(high_x, (int, float)) and not isinstance(high_x, bool):
+        high, high_x = high_x, True
+    if isinstance(low, (int, float)) and not isinstance(low, bool) and (value < low or (low_x is True and value <= low)):
+        value = low + step if low_x is True else low
+    elif isinstance(high, (int, float)) and not isinstance(high, bool) and (
+            value > high or (high_x is True and value >= high)):
+        value = high - step if high_x is True else high
+    return int(value) if kind == "integer" and float(value).is_integer() else value
+
+
 class _Defaults:
     def __init__(self, schema: Schema, now: datetime):
         self.d = schema.description
@@ -402,11 +422,13 @@ class _Defaults:
         if kind == "array":
             return []
         if kind in ("integer", "number"):
-            return 0
+            return _number_within(node, kind)
         if kind == "boolean":
             return False
         if kind == "string":
-            return self.string(node.get("format"))
+            text = self.string(node.get("format"))
+            least = node.get("minLength")
+            return text + "x" * (least - len(text)) if isinstance(least, int) and len(text) < least else text
         return None
 
     def object(self, node: dict, file: str, pointer: str, depth: int, seen: tuple) -> dict:

@@ -353,7 +353,9 @@ def _describe(error: ValidationError, root: Any = None) -> list[SchemaProblem]:
 def _closest(error: ValidationError) -> str:
     from jsonschema.exceptions import best_match
 
-    best = best_match(error.context)
+    # A branch of the right type is the closer one: prefer its errors over "expected integer".
+    candidates = [e for e in error.context if e.validator != "type"] or list(error.context)
+    best = best_match(candidates)
     if best is None:
         return "?"
     return "; ".join(str(p) for p in _describe(best)[:1])

@@ -279,8 +279,8 @@ def test_structured_body_merges_over_schema_defaults(v30):
     body = json.loads(plan.body)
     assert body == {
         "title": "Dune", "isbn": "978-3-16-148410-0", "genre": "science", "published": "2024-05-06",
-        "pages": 0, "price": 0, "tags": ["sf"], "subtitle": "", "author": {"name": "", "email": "f@h.org"},
-        "edition": 0, "extra": {"k": 1}}
+        "pages": 1, "price": 0.5, "tags": ["sf"], "subtitle": "", "author": {"name": "", "email": "f@h.org"},
+        "edition": 1, "extra": {"k": 1}}  # numbers inside their bounds, oneOf: its first alternative
     assert plan.json_body == body
 
 
