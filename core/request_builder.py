@@ -333,7 +333,7 @@ def structured_to_json(entries: Any) -> Any:
 
 def merge_body(defaults: Any, entries: Any) -> Any:
     """Written entries over schema defaults; objects merge deeply, anything else replaces."""
-    written = structured_to_json(entries)
+    written = {} if isinstance(entries, (list, tuple)) and not entries else structured_to_json(entries)
     return _deep_merge(defaults, written)
 
 

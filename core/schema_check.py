@@ -14,9 +14,9 @@ Design
   - Annotation-only keywords (`example`, `discriminator`, `readOnly`, `xml`, …) and identifiers
     (`$id`, `$anchor`, `$schema`) are dropped; `$dynamicRef` is not supported.
   We do the conversion ourselves rather than with openapi-schema-validator's OAS30Validator
-  because we also bundle: every `$ref` (to any file) becomes an entry of one `$defs`, so each
-  compiled schema is self-contained (no registry lookups at validation time; recursive schemas
-  work), and strict mode can be applied per use site.
+  because we also bundle: every `$ref` (to any file) is inlined, converted once and shared, and a
+  recursive one becomes an entry of one `$defs`, so each compiled schema is self-contained (no
+  registry lookups at validation time), and strict mode can be applied per use site.
 * **strict** (`strictSchemaValidation`) closes objects: an object schema that declares
   `properties`, `patternProperties` or a composition (`allOf`/`anyOf`/`oneOf`) and sets neither
   `additionalProperties` nor `unevaluatedProperties` gets `unevaluatedProperties: false` — at the
@@ -116,6 +116,8 @@ class _Converter:
         self.strict = strict
         self.defs: dict[str, Any] = {}
         self.names: dict[tuple, str] = {}
+        self.stack: set[tuple] = set()
+        self.inlined: dict[tuple, Any] = {}
 
     def root(self, schema: Schema) -> Any:
         converted = self.convert(schema.raw, schema.file, schema.pointer or "", True)
@@ -136,21 +138,32 @@ class _Converter:
             if self.dialect == "3.1":
                 rest = {k: v for k, v in raw.items() if k != "$ref"}
                 if rest:
-                    return {**self.body(rest, file, pointer, False), **target}
+                    return {**self.body(rest, file, pointer, False), "allOf": [target]} if "allOf" not in rest \
+                        else {"allOf": [self.body(rest, file, pointer, False), target]}
             return target
         return self.body(raw, file, pointer, closed)
 
-    def reference(self, ref: str, file: str, pointer: str, closed: bool) -> dict:
+    def reference(self, ref: str, file: str, pointer: str, closed: bool) -> Any:
+        """A $ref target, inlined (shared, converted once) unless it is recursive: then it becomes a
+        `$defs` entry. Inlining spares jsonschema a registry lookup per $ref per validation."""
         value, tfile, tpointer = self.d.follow(ref, file, pointer)
         key = (tfile, tpointer, closed and self.strict)
         name = self.names.get(key)
-        if name is None:
+        if name is None and key in self.stack:  # recursion: this target needs a name
             tail = re.sub(r"[^A-Za-z0-9_]", "_", tpointer.rsplit("/", 1)[-1]) or "root"
-            name = f"{tail}_{len(self.names)}"
-            self.names[key] = name
-            self.defs[name] = {}
-            self.defs[name] = self.convert(value, tfile, tpointer, closed)
-        return {"$ref": f"#/$defs/{name}"}
+            name = self.names[key] = f"{tail}_{len(self.names)}"
+        if name is not None:
+            return {"$ref": f"#/$defs/{name}"}
+        if key in self.inlined:
+            return self.inlined[key]
+        self.stack.add(key)
+        converted = self.convert(value, tfile, tpointer, closed)
+        self.stack.discard(key)
+        if key in self.names:
+            self.defs[self.names[key]] = converted
+            return {"$ref": f"#/$defs/{self.names[key]}"}
+        self.inlined[key] = converted
+        return converted
 
     def body(self, raw: dict, file: str, pointer: str, closed: bool) -> Any:
         out: dict[str, Any] = {}
@@ -439,6 +452,7 @@ class SchemaCheck:
 
 
 _UNSET = object()
+_NO_BODY = (204, 205, 304)  # HTTP says these have no body, whatever a `default` response declares
 
 
 def check_response(operation: Operation, status: int, content_type: str | None, body: str | bytes | None,
@@ -451,6 +465,8 @@ def check_response(operation: Operation, status: int, content_type: str | None, 
                                   f"(declared: {', '.join(operation.responses) or 'none'})")
     where = f"response {status}"
     empty = body is None or len(body) == 0
+    if empty and status in _NO_BODY:
+        return SchemaCheck(True, "", status_key=response.status)
     if not response.content:
         if empty:
             return SchemaCheck(True, "", status_key=response.status)
@@ -501,7 +517,7 @@ def check_content_type(operation: Operation, status: int, content_type: str | No
     if not response.content:
         return None if not has_body else (
             f"{operation.label} declares no body for {response.status}, got {media_type_of(content_type) or 'one'}")
-    if not has_body and content_type is None:
+    if not has_body and (content_type is None or status in _NO_BODY):
         return None
     if select_media(response.content, content_type) is not None:
         return None
