@@ -489,3 +489,11 @@ class Descriptions:
         raise OperationLookupError(
             f"alias '{name}' ({key}) points to '{method} {match.group(2)}', which matches several operations: "
             f"{', '.join(f'{op.label} in {op.description_name}' for op in found)}", "ambiguous", name)
+
+
+def load_descriptions(paths: Mapping[str, Any], cache: Any = None) -> Descriptions:
+    """Descriptions by name from paths (`{"default": "petstore.yaml", "auth": "auth.yaml"}`),
+    through `cache` (core.openapi's module-wide cache by default). Raises OpenApiError."""
+    from .openapi import load_description
+
+    return Descriptions({name: load_description(path, cache) for name, path in paths.items()})

@@ -337,3 +337,11 @@ def test_raw_body_wins_and_content_type_is_kept(v30):
 def test_swagger_query_arrays_follow_collection_format(cache):
     op = op_of(cache.load(FIXTURES / "library20.json"), "listBooks")
     assert build_request(op, [("tag", ["a", "b"]), ("ids", [1, 2])]).path == "/books?tag=a&tag=b&ids=1,2"
+
+
+def test_load_descriptions_by_name(cache):
+    from scenario_core.operations import load_descriptions
+
+    specs = load_descriptions({"auth": DEMO / "auth.yaml", "default": DEMO / "petstore.yaml"}, cache)
+    assert specs.names == ["default", "auth"] and "auth" in specs and len(specs) == 2
+    assert specs["auth"] is cache.load(DEMO / "auth.yaml")
