@@ -179,8 +179,8 @@ class _Builder:
 
     # ---- parameters
 
-    def parameters(self, raw: Any, file: str, pointer: str) -> list[tuple[Parameter | None, dict]]:
-        """[(parameter or None for a Swagger body/formData one, resolved raw)]"""
+    def parameters(self, raw: Any, file: str, pointer: str) -> list[tuple[Parameter | None, dict, str, str]]:
+        """[(parameter, or None for a Swagger body/formData one; resolved raw; its file; its pointer)]"""
         result = []
         for index, entry in enumerate(raw or ()):
             value, vfile, vpointer = self.d.resolve(entry, file, join_pointer(pointer, index))
