@@ -42,7 +42,7 @@ class _State:
     def clear(self) -> None:
         self.pets: dict[int, dict] = {}  # insertion order == id order, so listing needs no sort
         self.next_id = 1
-        self.tokens: set[str] = set()
+        self.tokens: dict[str, str] = {}  # token -> user
         self.counter = 0
 
 
@@ -108,6 +108,11 @@ _ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
     (re.compile(r"/echo"), None),
     (re.compile(r"/counter"), {"GET": "counter"}),
 ]
+# The auth API (core/demo/auth.yaml), a second description over the same server.
+_AUTH_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
+    (re.compile(r"/auth/login"), {"POST": "login"}),
+    (re.compile(r"/auth/me"), {"GET": "who_am_i"}),
+]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -162,7 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(*result)
 
     def _route(self):
-        for pattern, methods in _ROUTES:
+        for pattern, methods in _ROUTES + _AUTH_ROUTES:
             match = pattern.fullmatch(self.url_path)
             if match is None:
                 continue
@@ -253,14 +258,16 @@ class _Handler(BaseHTTPRequestHandler):
             raise _HTTPError(400, f"query parameter {name!r} must be >= {low}")
         return value if cap is None else min(value, cap)
 
-    def _require_auth(self) -> None:
+    def _require_auth(self) -> str:
+        """The user the request's bearer token belongs to; 401 without a known token."""
         scheme, _, token = self.headers.get("Authorization", "").partition(" ")
         state = self.server.state
         with state.lock:
-            ok = scheme.lower() == "bearer" and token.strip() in state.tokens
-        if not ok:
+            user = state.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+        if user is None:
             raise _HTTPError(401, "missing or invalid bearer token (POST /login first)",
                              [("WWW-Authenticate", 'Bearer realm="demo"')])
+        return user
 
     def _pet_or_404(self, pet_id: str) -> dict:
         pet = self.server.state.pets.get(int(pet_id))  # caller holds the lock
@@ -287,8 +294,11 @@ class _Handler(BaseHTTPRequestHandler):
             token = secrets.token_urlsafe(24)
             while token in state.tokens:
                 token = secrets.token_urlsafe(24)
-            state.tokens.add(token)
+            state.tokens[token] = user
         return 200, {"token": token, "user": user}
+
+    def who_am_i(self):
+        return 200, {"user": self._require_auth()}
 
     def list_pets(self):
         limit = self._int_query("limit", None)
