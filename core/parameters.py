@@ -13,6 +13,7 @@ SHARE = "shareVariablesAcrossScenarios"
 TIMEOUT = "timeout"
 BASE_URL = "baseUrl"
 OPENAPI = "openapi"
+MAX_RESPONSE_SIZE = "maxResponseSize"
 
 
 class ParameterValueError(ValueError):
@@ -50,6 +51,14 @@ def _seconds(key: str, raw: str) -> int:
     raise ParameterValueError(
         f"{key} must be a positive integer number of seconds, got {_shown(raw)}{hint}"
     )
+
+
+def _bytes(key: str, raw: str) -> int:
+    if _POSITIVE_INT.fullmatch(raw) and int(raw) > 0:
+        return int(raw)
+    inner = _unquote(raw)
+    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
+    raise ParameterValueError(f"{key} must be a positive integer number of bytes, got {_shown(raw)}{hint}")
 
 
 def _url(key: str, raw: str) -> str:
@@ -99,6 +108,8 @@ SPECS: dict[str, ParameterSpec] = {
                       "base URL that relative request paths are joined to"),
         ParameterSpec(OPENAPI, "path", None, _path,
                       "OpenAPI description (relative to the scenario file) giving the baseUrl"),
+        ParameterSpec(MAX_RESPONSE_SIZE, "integer bytes", 100 * 1024 * 1024, _bytes,
+                      "largest response body accepted, raw and decoded (gzip, deflate)"),
     )
 }
 
