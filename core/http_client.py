@@ -155,7 +155,10 @@ class _Connection:
         self.reader, self.writer, self.used = reader, writer, False
 
     def usable(self) -> bool:
-        return not self.reader.at_eof() and not self.writer.is_closing()
+        # Bytes that arrived while the connection sat idle answer no request of ours: reading
+        # them as the next response would poison it. (StreamReader has no public peek.)
+        return not self.reader.at_eof() and not self.writer.is_closing() \
+            and not getattr(self.reader, "_buffer", None)
 
     def close(self) -> None:
         try:
