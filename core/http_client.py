@@ -303,9 +303,9 @@ def _body_stream():
     import httpx
 
     class _Body(httpx.AsyncByteStream):
-        """The rest of a response body, read as the client consumes it. The connection goes back to the pool only once the body was read to its end;
-        a body abandoned half-way (over the size cap, a deadline) closes it: its next bytes would be
-        taken for the next response."""
+        """The rest of a response body, read as the client consumes it. The connection goes back
+        to the pool only once the body was read to its end; a body abandoned half-way (over the
+        size cap, past the deadline) closes it: its next bytes would be taken for the next response."""
 
         __slots__ = ("transport", "connection", "key", "message", "request", "keep", "finished")
 
@@ -553,7 +553,9 @@ class HttpClient:
         response = await self._get().send(request, stream=True)
         try:
             length = response.headers.get("content-length")
-            if length is not None and length.isdigit() and int(length) > max_size:
+            # (A HEAD, 204 or 304 response states the length of a body it does not send.)
+            if length is not None and length.isdigit() and int(length) > max_size \
+                    and request.method != "HEAD" and response.status_code not in (204, 304):
                 raise _TooLarge(f"the response body ({length} bytes, its Content-Length)")
             codings = [c.strip().lower() for c in response.headers.get("content-encoding", "").split(",")]
             decoders = [_Inflater(c) for c in reversed(codings) if c in _CODINGS]

@@ -129,6 +129,19 @@ async def test_body_at_the_cap_is_accepted():
     assert (len(first.content), second.content) == (1000, b"a" * 500 + b"b" * 500)
 
 
+async def test_a_stated_length_over_the_cap_without_a_body_is_fine():
+    replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n",
+               b"HTTP/1.1 304 Not Modified\r\nContent-Length: 999999999\r\n\r\n"]
+    async with Misbehaving(replies) as server:
+        client = HttpClient()
+        try:
+            head = await get(client, server.url, method="HEAD", max_size=10)
+            cached = await get(client, server.url, max_size=10)
+        finally:
+            await client.aclose()
+    assert (head.status, head.content, cached.status, cached.content) == (200, b"", 304, b"")
+
+
 def _gzip_bomb(inflated: int) -> bytes:
     """A gzip stream of `inflated` zero bytes, built in milliseconds: after a full flush a deflate
     block of 1 MiB of zeros is byte-aligned and independent, so it can be repeated. (Its trailer's
