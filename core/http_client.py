@@ -350,8 +350,9 @@ _Body = None
 
 
 class Http11Transport:
-    """A lean HTTP/1.1 keep-alive transport for plain http:// on asyncio streams, framing by
-    httptools (llhttp, uvicorn's parser; h11 measured 6 % slower over a whole run).
+    """A lean HTTP/1.1 keep-alive transport for plain http:// on asyncio streams; responses are
+    framed by httptools (llhttp, uvicorn's C parser). h11, pure Python, cost about 0.1 ms more
+    a request in bench/run_chain.py.
 
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) costs several hundred
     microseconds per request; on a loopback API that dominates a run. This transport keeps
