@@ -526,9 +526,9 @@ class HttpClient:
         try:
             if _deadline is not None:
                 async with _deadline(timeout):
-                    response, content = await self._exchange(request, max_size)
+                    response, headers, content = await self._exchange(request, max_size)
             else:  # pragma: no cover
-                response, content = await asyncio.wait_for(self._exchange(request, max_size), timeout)
+                response, headers, content = await asyncio.wait_for(self._exchange(request, max_size), timeout)
         except (TimeoutError, asyncio.TimeoutError):
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
             raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}") from None
@@ -543,23 +543,28 @@ class HttpClient:
         except Exception as error:
             raise RequestFailed(transport_message(error, url or str(request.url))) from None
         elapsed = time.perf_counter() - started
-        encoding = response.headers.encoding
-        headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
         return HttpResult(response.status_code, response.reason_phrase, headers, _decode(content, headers),
                           content, elapsed)
 
     async def _exchange(self, request, max_size: int):
-        """(response, its decoded body). The body is read piece by piece, so the deadline can end
+        """(response, its headers as text, its decoded body). The body is read piece by piece, so the deadline can end
         it between pieces and a body over the cap stops being read (and its connection dropped)."""
         response = await self._get().send(request, stream=True)
         try:
-            length = response.headers.get("content-length")
+            encoding = response.headers.encoding
+            headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
+            length, codings = None, []
+            for name, value in headers:  # (one scan: httpx's Headers.get costs microseconds a call)
+                lowered = name.lower()
+                if lowered == "content-length":
+                    length = value.strip()
+                elif lowered == "content-encoding":
+                    codings += [c.strip().lower() for c in value.split(",")]
+            decoders = [_Inflater(c) for c in reversed(codings) if c in _CODINGS]  # the last applied first
             # (A HEAD, 204 or 304 response states the length of a body it does not send.)
             if length is not None and length.isdigit() and int(length) > max_size \
                     and request.method != "HEAD" and response.status_code not in (204, 304):
                 raise _TooLarge(f"the response body ({length} bytes, its Content-Length)")
-            codings = [c.strip().lower() for c in response.headers.get("content-encoding", "").split(",")]
-            decoders = [_Inflater(c) for c in reversed(codings) if c in _CODINGS]
             pieces: list[bytes] = []
             received = size = 0
             async for piece in response.aiter_raw():
@@ -578,7 +583,7 @@ class HttpClient:
                 pieces.append(piece)
         finally:
             await response.aclose()
-        return response, pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        return response, headers, pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
     async def aclose(self) -> None:
         client, self._client = self._client, None
