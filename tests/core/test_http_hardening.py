@@ -184,6 +184,13 @@ async def test_gzip_and_deflate_bodies_within_the_cap_are_decoded():
     assert str(caught.value).startswith("the response body is not valid gzip: ")
 
 
+async def test_stacked_content_encodings_are_decoded_last_applied_first():
+    stacked = gzip.compress(zlib.compress(b"two layers"))
+    async with Misbehaving([ok(stacked, b"Content-Encoding: deflate", b"Content-Encoding: gzip")]) as server:
+        result = await fetch_one(server.url)
+    assert result.content == b"two layers"
+
+
 async def test_slow_endless_body_stops_at_the_timeout():
     async def endless(writer):
         writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
