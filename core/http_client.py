@@ -547,8 +547,9 @@ class HttpClient:
                           content, elapsed)
 
     async def _exchange(self, request, max_size: int):
-        """(response, its headers as text, its decoded body). The body is read piece by piece, so the deadline can end
-        it between pieces and a body over the cap stops being read (and its connection dropped)."""
+        """(response, its headers as text, its decoded body). The body is read piece by piece, so
+        the deadline can end it between pieces and a body over the cap stops being read (and its
+        connection is dropped)."""
         response = await self._get().send(request, stream=True)
         try:
             encoding = response.headers.encoding
@@ -561,6 +562,7 @@ class HttpClient:
                 elif lowered == "content-encoding":
                     codings += [c.strip().lower() for c in value.split(",")]
             decoders = [_Inflater(c) for c in reversed(codings) if c in _CODINGS]  # the last applied first
+            label = ", ".join(c for c in codings if c in _CODINGS)
             # (A HEAD, 204 or 304 response states the length of a body it does not send.)
             if length is not None and length.isdigit() and int(length) > max_size \
                     and request.method != "HEAD" and response.status_code not in (204, 304):
@@ -571,16 +573,14 @@ class HttpClient:
                 received += len(piece)
                 if received > max_size:
                     raise _TooLarge("the response body")
-                for decoder in decoders:
-                    piece = decoder.inflate(piece, max_size - size)
-                size += len(piece)
-                pieces.append(piece)
+                if not decoders:
+                    size += len(piece)
+                    pieces.append(piece)
+                    continue
+                size = _decode_into(pieces, size, [piece], decoders, max_size, label)
             for index, decoder in enumerate(decoders):  # what the decoders still hold
-                piece = decoder.flush(max_size - size)
-                for later in decoders[index + 1:]:
-                    piece = later.inflate(piece, max_size - size)
-                size += len(piece)
-                pieces.append(piece)
+                size = _decode_into(pieces, size, decoder.flush(max_size - size), decoders[index + 1:], max_size,
+                                    label)
         finally:
             await response.aclose()
         return response, headers, pieces[0] if len(pieces) == 1 else b"".join(pieces)
@@ -610,6 +610,19 @@ def _decode(content: bytes, headers: tuple[tuple[str, str], ...]) -> str:
         return content.decode("utf-8", errors="replace")
 
 
+def _decode_into(pieces: list[bytes], size: int, parts: list[bytes], decoders, max_size: int, label: str) -> int:
+    """Run parts through the decoders (the last coding applied first), append them to pieces;
+    the new decoded size."""
+    for decoder in decoders:
+        parts = [out for part in parts for out in decoder.inflate(part, max_size - size)]
+    for part in parts:
+        size += len(part)
+        if size > max_size:
+            raise _TooLarge(f"the response body, decoded ({label}),")
+        pieces.append(part)
+    return size
+
+
 class _TooLarge(Exception):
     """A body over maxResponseSize; the message names what was over."""
 
@@ -622,8 +635,9 @@ _CODINGS = ("gzip", "x-gzip", "deflate")
 
 
 class _Inflater:
-    """One content coding, decoded with a bound on its output: zlib's max_length stops a small
-    gzip bomb from inflating past the cap (and past the memory it would take) in one call."""
+    """One content coding, decoded with a bound on its output. zlib's max_length stops a small
+    gzip bomb from inflating past the cap in one call, and steps of at most 1 MiB keep zlib's
+    own output buffer (joined at the end of each call) from doubling a large piece in memory."""
 
     __slots__ = ("coding", "zlib", "started")
 
@@ -634,31 +648,41 @@ class _Inflater:
         self.zlib = zlib.decompressobj(zlib.MAX_WBITS | 16 if coding != "deflate" else zlib.MAX_WBITS)
         self.started = False
 
-    def inflate(self, data: bytes, room: int) -> bytes:
+    def inflate(self, data: bytes, room: int) -> list[bytes]:
+        """The decoded pieces of `data`; _TooLarge past `room` bytes."""
         import zlib
 
-        try:
+        out = []
+        while True:
+            step = min(room, _INFLATE_STEP) + 1
             try:
-                out = self.zlib.decompress(data, room + 1)
-            except zlib.error:
-                if self.coding != "deflate" or self.started:
-                    raise
-                self.zlib = zlib.decompressobj(-zlib.MAX_WBITS)  # "deflate" sent raw, without zlib's header
-                out = self.zlib.decompress(data, room + 1)
-        except zlib.error as error:
-            raise _BadEncoding(f"the response body is not valid {self.coding}: {_one_line(error)}") from None
-        self.started = True
-        if len(out) > room:
-            raise _TooLarge(f"the response body, decoded ({self.coding}),")
-        return out
+                try:
+                    piece = self.zlib.decompress(data, step)
+                except zlib.error:
+                    if self.coding != "deflate" or self.started:
+                        raise
+                    self.zlib = zlib.decompressobj(-zlib.MAX_WBITS)  # "deflate" sent raw, without zlib's header
+                    piece = self.zlib.decompress(data, step)
+            except zlib.error as error:
+                raise _BadEncoding(f"the response body is not valid {self.coding}: {_one_line(error)}") from None
+            self.started = True
+            room -= len(piece)
+            if room < 0:
+                raise _TooLarge(f"the response body, decoded ({self.coding}),")
+            if piece:
+                out.append(piece)
+            data = self.zlib.unconsumed_tail
+            if not data and len(piece) < step:  # all input used, no output held back
+                return out
 
-    def flush(self, room: int) -> bytes:
-        tail = self.zlib.unconsumed_tail
-        out = self.inflate(tail, room) if tail else b""
-        out += self.zlib.flush()
+    def flush(self, room: int) -> list[bytes]:
+        out = self.zlib.flush()  # empty or small: inflate() drained what its input held
         if len(out) > room:
             raise _TooLarge(f"the response body, decoded ({self.coding}),")
-        return out
+        return [out] if out else []
+
+
+_INFLATE_STEP = 1 << 20
 
 
 def _seconds(value: float) -> str:

@@ -184,6 +184,20 @@ async def test_gzip_and_deflate_bodies_within_the_cap_are_decoded():
     assert str(caught.value).startswith("the response body is not valid gzip: ")
 
 
+async def test_a_highly_compressed_body_within_the_cap_is_decoded_whole():
+    body = bytes(5 * MiB) + b"end"  # each small piece of input inflates to several 1 MiB steps
+    raw = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    replies = [ok(gzip.compress(body), b"Content-Encoding: gzip"),
+               ok(raw.compress(body) + raw.flush(), b"Content-Encoding: deflate")]
+    async with Misbehaving(replies) as server:
+        client = HttpClient()
+        try:
+            results = [await get(client, server.url, max_size=len(body)) for _ in range(2)]
+        finally:
+            await client.aclose()
+    assert [r.content == body for r in results] == [True, True]
+
+
 async def test_stacked_content_encodings_are_decoded_last_applied_first():
     stacked = gzip.compress(zlib.compress(b"two layers"))
     async with Misbehaving([ok(stacked, b"Content-Encoding: deflate", b"Content-Encoding: gzip")]) as server:
