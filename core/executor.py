@@ -37,7 +37,7 @@ from .nodes import (
     AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
     JsonPathAssertion, RequestStep, ScenarioFileNode, ScenarioNode, Step,
 )
-from .parameters import OPENAPI, TIMEOUT
+from .parameters import MAX_RESPONSE_SIZE, OPENAPI, TIMEOUT
 from .resolution import EffectiveParameters, RunOverrides, resolve_parameters
 from .scopes import Scope, Store
 from .sharing import store_for
@@ -310,6 +310,8 @@ class Execution:
         base_url = params.base_url
         timeout = params.timeout
         timeout_setting = params[TIMEOUT].winner
+        max_size_setting = params[MAX_RESPONSE_SIZE].winner
+        max_size = max_size_setting.value
         refs_cache = self._refs
 
         for planned in plan:
@@ -352,7 +354,8 @@ class Execution:
                             # the consumer holds an event (it would cancel the consumer's own code).
                             self._inflight = asyncio.current_task()
                             try:
-                                result = await self._client.send(request, timeout, timeout_setting, url)
+                                result = await self._client.send(request, timeout, timeout_setting, url,
+                                                                 max_size, max_size_setting)
                             except RequestFailed as failed:
                                 message = str(failed)
                             except asyncio.CancelledError:

@@ -18,10 +18,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from .parameters import MAX_RESPONSE_SIZE, SPECS
 from .resolution import Setting
 
 
 USER_AGENT = "scenario-tui"
+DEFAULT_MAX_SIZE: int = SPECS[MAX_RESPONSE_SIZE].default
 
 
 class RequestFailed(Exception):
@@ -60,17 +62,31 @@ def describe_timeout(setting: Setting) -> str:
     return f"timeout: {setting.describe(before_line=', ')}"
 
 
+_DIGITS = re.compile(r"value has (\d+) digits")
+
+
 def parse_json(content: bytes) -> tuple[Any, str | None]:
-    """(value, None) when the body is JSON, else (None, why not)."""
+    """(value, None) when the body is JSON, else (None, why not). Never raises: a server's body
+    may be anything, including JSON that Python declines to read (see below)."""
     if not content.strip():
         return None, "the response body is empty"
     try:
         return json.loads(content), None
-    except (ValueError, RecursionError) as error:
-        detail = error.msg if isinstance(error, json.JSONDecodeError) else str(error).splitlines()[0]
-        if isinstance(error, json.JSONDecodeError):
-            detail += f" at line {error.lineno} column {error.colno}"
-        return None, f"the response body is not JSON ({detail})"
+    except RecursionError:  # the C decoder gives up at the interpreter's recursion limit
+        return None, f"the response JSON is nested too deeply to read (over {sys.getrecursionlimit()} levels)"
+    except ValueError as error:
+        if not isinstance(error, json.JSONDecodeError):
+            # Integers over sys.get_int_max_str_digits() (4,300 digits) are refused because
+            # converting them takes quadratic time; a server must not be able to stall a run so.
+            found = _DIGITS.search(str(error))
+            if "integer string conversion" in str(error):
+                digits = f" of {found.group(1)} digits" if found else ""
+                limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+                return None, f"the response JSON has an integer{digits}, over Python's limit of {limit} digits"
+            return None, f"the response body is not JSON ({_one_line(error)})"
+        return None, f"the response body is not JSON ({error.msg} at line {error.lineno} column {error.colno})"
+    except Exception as error:  # whatever else a decoder may raise: a failed step, never a crash
+        return None, f"the response body is not JSON ({type(error).__name__}: {_one_line(error)})"
 
 
 def _one_line(text: str, width: int = 160) -> str:
@@ -139,7 +155,10 @@ class _Connection:
         self.reader, self.writer, self.used = reader, writer, False
 
     def usable(self) -> bool:
-        return not self.reader.at_eof() and not self.writer.is_closing()
+        # Bytes that arrived while the connection sat idle answer no request of ours: reading
+        # them as the next response would poison it. (StreamReader has no public peek.)
+        return not self.reader.at_eof() and not self.writer.is_closing() \
+            and not getattr(self.reader, "_buffer", None)
 
     def close(self) -> None:
         try:
@@ -152,12 +171,188 @@ class _StaleConnection(Exception):
     """A kept-alive connection the server had closed before answering: retry on a new one."""
 
 
-_NO_BODY = (204, 304)
-_READ_LIMIT = 1 << 20  # longest header block / chunk-size line accepted
+class _Stop(Exception):
+    """Raised from a parser callback to stop parsing (trailing bytes, or the end of a HEAD head)."""
+
+
+_READ_SIZE = 1 << 16
+_HEAD_LIMIT = 1 << 20  # largest status line + header block accepted
+
+
+class _Message:
+    """httptools callbacks for one response: its head, body pieces as they arrive, and whether it
+    is complete. A second response starting on the same bytes (trailing junk after a complete
+    one) stops the parse: such a connection is never reused."""
+
+    __slots__ = ("parser", "head_only", "status", "reason", "headers", "head_done", "body", "done",
+                 "trailing", "head_size")
+
+    def __init__(self, head_only: bool):
+        import httptools
+
+        self.parser = httptools.HttpResponseParser(self)
+        self.head_only = head_only  # a HEAD request: the head is the whole response
+        self.status = 0
+        self.reason = b""
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.head_done = self.done = self.trailing = False
+        self.body: list[bytes] = []
+        self.head_size = 0
+
+    def on_message_begin(self) -> None:
+        if self.done:
+            self.trailing = True
+            raise _Stop()
+
+    def on_status(self, reason: bytes) -> None:
+        self.reason += reason
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.headers.append((name, value))
+
+    def on_headers_complete(self) -> None:
+        self.status = self.parser.get_status_code()
+        if 100 <= self.status < 200 and self.status != 101:
+            return  # an interim response: the real one follows
+        self.head_done = True
+        if self.head_only:
+            self.done = True
+            raise _Stop()
+
+    def on_body(self, data: bytes) -> None:
+        self.body.append(data)
+
+    def on_message_complete(self) -> None:
+        if self.head_done:
+            self.done = True
+        else:  # the end of an interim 1xx response
+            self.reason, self.headers = b"", []
+
+    def feed(self, data: bytes, request) -> None:
+        import httptools
+
+        if not self.head_done:
+            self.head_size += len(data)
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserCallbackError as error:
+            if not isinstance(error.__context__, _Stop):
+                raise
+            if self.head_only and not data.endswith(b"\r\n\r\n"):
+                self.trailing = True  # bytes after the head of a HEAD response: do not reuse
+        except httptools.HttpParserUpgrade:
+            self.head_done = self.done = True
+        except httptools.HttpParserError as error:
+            raise _protocol_error(str(error), data, request) from None
+        if not self.head_done and self.head_size > _HEAD_LIMIT:
+            import httpx
+
+            raise httpx.RemoteProtocolError("response headers too large", request=request)
+
+    def ends_at_eof(self) -> bool:
+        """No Content-Length and not chunked: the body is delimited by the end of the connection."""
+        for name, value in self.headers:
+            lowered = name.lower()
+            if lowered == b"content-length" or (lowered == b"transfer-encoding" and b"chunked" in value.lower()):
+                return False
+        return True
+
+    def keep_alive(self, version: str) -> bool:
+        keep = version == "1.1"
+        for name, value in self.headers:
+            if name.lower() == b"connection":
+                tokens = value.lower()
+                if b"close" in tokens:
+                    return False
+                if b"keep-alive" in tokens:
+                    keep = True
+        return keep and self.status != 101 and not self.trailing
+
+
+_LLHTTP_CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([^\r\n]*)")
+
+
+def _protocol_error(problem: str, data: bytes, request):
+    """llhttp's message, made to name the problem: the offending values or the first line."""
+    import httpx
+
+    if "Content-Length" in problem:
+        values = ", ".join(repr(v.strip().decode("latin-1")[:30]) for v in _LLHTTP_CONTENT_LENGTH.findall(data))
+        if "Duplicate" in problem:
+            problem = f"conflicting Content-Length headers: {values}"
+        elif "Transfer-Encoding" in problem:
+            problem = "both Content-Length and Transfer-Encoding: chunked"
+        elif values:
+            problem = f"invalid Content-Length {values}"
+    elif problem.startswith("Expected HTTP/"):
+        first = data.split(b"\n", 1)[0][:60]
+        problem = f"not an HTTP response: {first!r}"
+    elif "chunk size" in problem.lower():
+        problem = f"invalid chunk size ({problem[0].lower() + problem[1:]})"
+    else:
+        problem = problem[0].lower() + problem[1:] if problem else "malformed response"
+    return httpx.RemoteProtocolError(problem, request=request)
+
+
+def _body_stream():
+    """The class of a response body still being read; an httpx.AsyncByteStream (httpx checks),
+    so it is made on first use: httpx is imported only when a run sends something."""
+    global _Body
+    if _Body is not None:
+        return _Body
+    import httpx
+
+    class _Body(httpx.AsyncByteStream):
+        """The rest of a response body, read as the client consumes it. The connection goes back
+        to the pool only once the body was read to its end; a body abandoned half-way (over the
+        size cap, past the deadline) closes it: its next bytes would be taken for the next response."""
+
+        __slots__ = ("transport", "connection", "key", "message", "request", "keep", "finished")
+
+        def __init__(self, transport: Http11Transport, connection: _Connection, key, message: _Message,
+                     request, keep: bool):
+            self.transport, self.connection, self.key = transport, connection, key
+            self.message, self.request, self.keep = message, request, keep
+            self.finished = False
+
+        async def __aiter__(self):
+            message, reader = self.message, self.connection.reader
+            try:
+                while True:
+                    if message.body:
+                        pieces, message.body = message.body, []
+                        for piece in pieces:
+                            yield piece
+                    if message.done:
+                        break
+                    data = await reader.read(_READ_SIZE)
+                    if not data:
+                        if not message.ends_at_eof():
+                            raise httpx.RemoteProtocolError("the server closed the connection in the middle of the body",
+                                                            request=self.request)
+                        self.keep = False
+                        break
+                    message.feed(data, self.request)
+            except ConnectionResetError as error:
+                raise httpx.ReadError(f"connection reset: {error}", request=self.request) from error
+            self.finished = True
+            self.transport._release(self.connection, self.key, self.keep and not message.trailing)
+
+        async def aclose(self) -> None:
+            if not self.finished:
+                self.finished = True
+                self.connection.close()
+
+    return _Body
+
+
+_Body = None
 
 
 class Http11Transport:
-    """A lean HTTP/1.1 keep-alive transport for plain http:// on asyncio streams.
+    """A lean HTTP/1.1 keep-alive transport for plain http:// on asyncio streams; responses are
+    framed by httptools (llhttp, uvicorn's C parser). h11, pure Python, cost about 0.1 ms more
+    a request in bench/run_chain.py.
 
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) costs several hundred
     microseconds per request; on a loopback API that dominates a run. This transport keeps
@@ -197,7 +392,7 @@ class Http11Transport:
                     continue
             connection.close()
         try:
-            reader, writer = await asyncio.open_connection(host, port, limit=_READ_LIMIT)
+            reader, writer = await asyncio.open_connection(host, port, limit=_READ_SIZE)
         except OSError as error:
             raise httpx.ConnectError(_connect_problem(error), request=request) from error
         try:
@@ -212,25 +407,20 @@ class Http11Transport:
         reused = connection.used
         connection.used = True
         reader, writer = connection.reader, connection.writer
+        message = _Message(request.method == "HEAD")
         got_bytes = False
         try:
             writer.write(payload)
             await writer.drain()
-            while True:  # skip interim 1xx responses
-                try:
-                    head = await reader.readuntil(b"\r\n\r\n")
-                except asyncio.IncompleteReadError as error:
-                    if not error.partial and not got_bytes and reused:
-                        raise _StaleConnection() from error
+            while not message.head_done:
+                data = await reader.read(_READ_SIZE)
+                if not data:
+                    if not got_bytes and reused:
+                        raise _StaleConnection()
                     raise httpx.RemoteProtocolError(
-                        "the server closed the connection without a complete response", request=request) from None
-                except asyncio.LimitOverrunError:
-                    raise httpx.RemoteProtocolError("response headers too large", request=request) from None
+                        "the server closed the connection without a complete response", request=request)
                 got_bytes = True
-                status, reason, headers, version = _parse_head(head, request)
-                if not 100 <= status < 200 or status == 101:
-                    break
-            body, keep = await _read_body(reader, request, status, headers, version)
+                message.feed(data, request)
         except (ConnectionResetError, BrokenPipeError) as error:
             connection.close()
             if reused and not got_bytes:
@@ -239,12 +429,23 @@ class Http11Transport:
         except BaseException:
             connection.close()  # cancelled or broken mid-exchange: its state is unknown
             raise
-        if keep and status != 101:
+        version = message.parser.get_http_version()
+        keep = message.keep_alive(version)
+        extensions = {"http_version": b"HTTP/" + version.encode(), "reason_phrase": message.reason}
+        if message.done:  # the usual case: the whole response came with its head
+            self._release(connection, key, keep)
+            body = message.body[0] if len(message.body) == 1 else b"".join(message.body)
+            stream = httpx.ByteStream(body)
+        else:
+            stream = _body_stream()(self, connection, key, message, request, keep)
+        return httpx.Response(message.status, headers=message.headers, stream=stream, extensions=extensions,
+                              request=request)
+
+    def _release(self, connection: _Connection, key, keep: bool) -> None:
+        if keep:
             self._idle.setdefault(key, []).append(connection)
         else:
             connection.close()
-        return httpx.Response(status, headers=headers, stream=httpx.ByteStream(body),
-                              extensions={"http_version": version, "reason_phrase": reason}, request=request)
 
     async def __aenter__(self):
         return self
@@ -270,72 +471,6 @@ def _connect_problem(error: OSError) -> str:
     return text or type(error).__name__
 
 
-def _parse_head(head: bytes, request) -> tuple[int, bytes, list[tuple[bytes, bytes]], bytes]:
-    import httpx
-
-    lines = head[:-4].split(b"\r\n")
-    parts = lines[0].split(b" ", 2)
-    if len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit() or len(parts[1]) != 3:
-        raise httpx.RemoteProtocolError(f"not an HTTP response: {lines[0][:60]!r}", request=request)
-    headers: list[tuple[bytes, bytes]] = []
-    for line in lines[1:]:
-        name, sep, value = line.partition(b":")
-        if not sep or not name or name != name.strip():
-            raise httpx.RemoteProtocolError(f"malformed response header: {line[:60]!r}", request=request)
-        headers.append((name, value.strip()))
-    return int(parts[1]), parts[2] if len(parts) > 2 else b"", headers, parts[0]
-
-
-async def _read_body(reader: asyncio.StreamReader, request, status: int,
-                     headers: list[tuple[bytes, bytes]], version: bytes) -> tuple[bytes, bool]:
-    """(body, connection reusable)."""
-    import httpx
-
-    length = None
-    chunked = False
-    keep = version == b"HTTP/1.1"
-    for name, value in headers:
-        lowered = name.lower()
-        if lowered == b"content-length":
-            try:
-                length = int(value)
-            except ValueError:
-                raise httpx.RemoteProtocolError(f"invalid Content-Length {value[:30]!r}", request=request) from None
-        elif lowered == b"transfer-encoding":
-            chunked = value.lower().endswith(b"chunked")
-        elif lowered == b"connection":
-            tokens = value.lower()
-            if b"close" in tokens:
-                keep = False
-            elif b"keep-alive" in tokens:
-                keep = True
-    if request.method == "HEAD" or status in _NO_BODY or 100 <= status < 200:
-        return b"", keep
-    try:
-        if chunked:
-            parts = []
-            while True:
-                line = await reader.readuntil(b"\n")
-                try:
-                    size = int(line.split(b";", 1)[0].strip(), 16)
-                except ValueError:
-                    raise httpx.RemoteProtocolError(f"invalid chunk size {line[:30]!r}", request=request) from None
-                if size == 0:
-                    while (await reader.readuntil(b"\n")).strip():  # trailers
-                        pass
-                    return b"".join(parts), keep
-                parts.append(await reader.readexactly(size))
-                await reader.readuntil(b"\n")
-        if length is not None:
-            return (await reader.readexactly(length)) if length else b"", keep
-        return await reader.read(), False  # delimited by the end of the connection
-    except asyncio.IncompleteReadError:
-        raise httpx.RemoteProtocolError("the server closed the connection in the middle of the body",
-                                        request=request) from None
-    except asyncio.LimitOverrunError:
-        raise httpx.RemoteProtocolError("chunk header too large", request=request) from None
-
-
 def _no_sniffio() -> None:
     """httpcore tries `import sniffio` on every lock use; absent, each failed import searches
     sys.path again (~100 µs a request). Record the absence once, as the import system would."""
@@ -358,7 +493,9 @@ class HttpClient:
             _no_sniffio()
             transport = Http11Transport(lambda: httpx.AsyncHTTPTransport())
             self._client = httpx.AsyncClient(timeout=None, follow_redirects=False, transport=transport,
-                                             headers={"User-Agent": USER_AGENT})
+                                             headers={"User-Agent": USER_AGENT,
+                                                      # only what _Inflater decodes under the cap
+                                                      "Accept-Encoding": "gzip, deflate"})
         return self._client
 
     def reset_cookies(self) -> None:
@@ -380,29 +517,73 @@ class HttpClient:
             raise RequestFailed(transport_message(error, url)) from None
 
     async def send(self, request, timeout: float, timeout_setting: Setting | None = None,
-                   url: str | None = None) -> HttpResult:
-        """Send and read the whole body within `timeout` seconds.
-        Raises RequestFailed (one-line message) or CancelledError (stop)."""
+                   url: str | None = None, max_size: int = DEFAULT_MAX_SIZE,
+                   max_size_setting: Setting | None = None) -> HttpResult:
+        """Send and read the whole body within `timeout` seconds, and at most `max_size` bytes of
+        it, as received and as decoded (gzip, deflate). Raises RequestFailed (one-line message)
+        or CancelledError (stop)."""
         started = time.perf_counter()
         try:
             if _deadline is not None:
                 async with _deadline(timeout):
-                    response = await self._get().send(request)
+                    response, headers, content = await self._exchange(request, max_size)
             else:  # pragma: no cover
-                response = await asyncio.wait_for(self._get().send(request), timeout)
+                response, headers, content = await asyncio.wait_for(self._exchange(request, max_size), timeout)
         except (TimeoutError, asyncio.TimeoutError):
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
             raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}") from None
         except asyncio.CancelledError:
             raise
+        except _TooLarge as error:
+            where = f" ({MAX_RESPONSE_SIZE}: {max_size_setting.describe(before_line=', ')})" \
+                if max_size_setting is not None else ""
+            raise RequestFailed(f"{error} is over the limit of {max_size} bytes{where}") from None
+        except _BadEncoding as error:
+            raise RequestFailed(str(error)) from None
         except Exception as error:
             raise RequestFailed(transport_message(error, url or str(request.url))) from None
         elapsed = time.perf_counter() - started
-        content = response.content
-        encoding = response.headers.encoding
-        headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
         return HttpResult(response.status_code, response.reason_phrase, headers, _decode(content, headers),
                           content, elapsed)
+
+    async def _exchange(self, request, max_size: int):
+        """(response, its headers as text, its decoded body). The body is read piece by piece, so
+        the deadline can end it between pieces and a body over the cap stops being read (and its
+        connection is dropped)."""
+        response = await self._get().send(request, stream=True)
+        try:
+            encoding = response.headers.encoding
+            headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
+            length, codings = None, []
+            for name, value in headers:  # (one scan: httpx's Headers.get costs microseconds a call)
+                lowered = name.lower()
+                if lowered == "content-length":
+                    length = value.strip()
+                elif lowered == "content-encoding":
+                    codings += [c.strip().lower() for c in value.split(",")]
+            decoders = [_Inflater(c) for c in reversed(codings) if c in _CODINGS]  # the last applied first
+            label = ", ".join(c for c in codings if c in _CODINGS)
+            # (A HEAD, 204 or 304 response states the length of a body it does not send.)
+            if length is not None and length.isdigit() and int(length) > max_size \
+                    and request.method != "HEAD" and response.status_code not in (204, 304):
+                raise _TooLarge(f"the response body ({length} bytes, its Content-Length)")
+            pieces: list[bytes] = []
+            received = size = 0
+            async for piece in response.aiter_raw():
+                received += len(piece)
+                if received > max_size:
+                    raise _TooLarge("the response body")
+                if not decoders:
+                    size += len(piece)
+                    pieces.append(piece)
+                    continue
+                size = _decode_into(pieces, size, [piece], decoders, max_size, label)
+            for index, decoder in enumerate(decoders):  # what the decoders still hold
+                size = _decode_into(pieces, size, decoder.flush(max_size - size), decoders[index + 1:], max_size,
+                                    label)
+        finally:
+            await response.aclose()
+        return response, headers, pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
     async def aclose(self) -> None:
         client, self._client = self._client, None
@@ -427,6 +608,81 @@ def _decode(content: bytes, headers: tuple[tuple[str, str], ...]) -> str:
         return content.decode(charset, errors="replace")
     except LookupError:  # an unknown charset
         return content.decode("utf-8", errors="replace")
+
+
+def _decode_into(pieces: list[bytes], size: int, parts: list[bytes], decoders, max_size: int, label: str) -> int:
+    """Run parts through the decoders (the last coding applied first), append them to pieces;
+    the new decoded size."""
+    for decoder in decoders:
+        parts = [out for part in parts for out in decoder.inflate(part, max_size - size)]
+    for part in parts:
+        size += len(part)
+        if size > max_size:
+            raise _TooLarge(f"the response body, decoded ({label}),")
+        pieces.append(part)
+    return size
+
+
+class _TooLarge(Exception):
+    """A body over maxResponseSize; the message names what was over."""
+
+
+class _BadEncoding(Exception):
+    """A body its Content-Encoding cannot decode."""
+
+
+_CODINGS = ("gzip", "x-gzip", "deflate")
+
+
+class _Inflater:
+    """One content coding, decoded with a bound on its output. zlib's max_length stops a small
+    gzip bomb from inflating past the cap in one call, and steps of at most 1 MiB keep zlib's
+    own output buffer (joined at the end of each call) from doubling a large piece in memory."""
+
+    __slots__ = ("coding", "zlib", "started")
+
+    def __init__(self, coding: str):
+        import zlib
+
+        self.coding = coding
+        self.zlib = zlib.decompressobj(zlib.MAX_WBITS | 16 if coding != "deflate" else zlib.MAX_WBITS)
+        self.started = False
+
+    def inflate(self, data: bytes, room: int) -> list[bytes]:
+        """The decoded pieces of `data`; _TooLarge past `room` bytes."""
+        import zlib
+
+        out = []
+        while True:
+            step = min(room, _INFLATE_STEP) + 1
+            try:
+                try:
+                    piece = self.zlib.decompress(data, step)
+                except zlib.error:
+                    if self.coding != "deflate" or self.started:
+                        raise
+                    self.zlib = zlib.decompressobj(-zlib.MAX_WBITS)  # "deflate" sent raw, without zlib's header
+                    piece = self.zlib.decompress(data, step)
+            except zlib.error as error:
+                raise _BadEncoding(f"the response body is not valid {self.coding}: {_one_line(error)}") from None
+            self.started = True
+            room -= len(piece)
+            if room < 0:
+                raise _TooLarge(f"the response body, decoded ({self.coding}),")
+            if piece:
+                out.append(piece)
+            data = self.zlib.unconsumed_tail
+            if not data and len(piece) < step:  # all input used, no output held back
+                return out
+
+    def flush(self, room: int) -> list[bytes]:
+        out = self.zlib.flush()  # empty or small: inflate() drained what its input held
+        if len(out) > room:
+            raise _TooLarge(f"the response body, decoded ({self.coding}),")
+        return [out] if out else []
+
+
+_INFLATE_STEP = 1 << 20
 
 
 def _seconds(value: float) -> str:

@@ -14,6 +14,7 @@ TIMEOUT = "timeout"
 BASE_URL = "baseUrl"
 OPENAPI = "openapi"
 SECRETS = "secrets"
+MAX_RESPONSE_SIZE = "maxResponseSize"
 
 
 class ParameterValueError(ValueError):
@@ -41,23 +42,30 @@ def _boolean(key: str, raw: str) -> bool:
 
 
 _POSITIVE_INT = re.compile(r"[0-9]+")
-# A day: a longer wait is a typo, and a number past the event loop's clock (or past Python's
-# 4,300-digit int() limit) would fail far from the line that wrote it.
-MAX_TIMEOUT = 86_400
+# Upper bounds: a longer wait or a larger body is a typo, and a number past the event loop's
+# clock (or past Python's 4,300-digit int() limit) would fail far from the line that wrote it.
+MAX_TIMEOUT = 86_400  # a day
+MAX_RESPONSE_BYTES = 1 << 40  # 1 TiB
 
 
-def _seconds(key: str, raw: str) -> int:
+def _positive_int(key: str, raw: str, unit: str, maximum: int, what: str) -> int:
     if _POSITIVE_INT.fullmatch(raw):
         digits = raw.lstrip("0")
-        if len(digits) > len(str(MAX_TIMEOUT)) or (digits and int(digits) > MAX_TIMEOUT):
-            raise ParameterValueError(f"{key} is at most {MAX_TIMEOUT} seconds (a day), got {_shown(raw)}")
+        if len(digits) > len(str(maximum)) or (digits and int(digits) > maximum):
+            raise ParameterValueError(f"{key} is at most {maximum} {unit}{what}, got {_shown(raw)}")
         if digits:
             return int(digits)
     inner = _unquote(raw)
     hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
-    raise ParameterValueError(
-        f"{key} must be a positive integer number of seconds, got {_shown(raw)}{hint}"
-    )
+    raise ParameterValueError(f"{key} must be a positive integer number of {unit}, got {_shown(raw)}{hint}")
+
+
+def _seconds(key: str, raw: str) -> int:
+    return _positive_int(key, raw, "seconds", MAX_TIMEOUT, " (a day)")
+
+
+def _bytes(key: str, raw: str) -> int:
+    return _positive_int(key, raw, "bytes", MAX_RESPONSE_BYTES, " (1 TiB)")
 
 
 def _url(key: str, raw: str) -> str:
@@ -122,6 +130,8 @@ SPECS: dict[str, ParameterSpec] = {
                       "base URL that relative request paths are joined to"),
         ParameterSpec(OPENAPI, "path", None, _path,
                       "OpenAPI description (relative to the scenario file) giving the baseUrl"),
+        ParameterSpec(MAX_RESPONSE_SIZE, "integer bytes", 100 * 1024 * 1024, _bytes,
+                      "largest response body accepted, raw and decoded (gzip, deflate)"),
         ParameterSpec(SECRETS, "names", (), _names,
                       "more secret names: variables, headers, JSON fields, query parameters to mask"),
     )
