@@ -43,7 +43,7 @@ def test_keys_are_case_sensitive_and_hint_names_the_right_case():
 def test_unknown_key_without_close_match_lists_known_keys():
     assert error("parameters:\n  colour: 3\n") == (
         "t.scenario:2:3: error: unknown parameter 'colour'; known parameters: "
-        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, secrets")
+        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, maxResponseSize, secrets")
 
 
 @pytest.mark.parametrize("raw, message", [

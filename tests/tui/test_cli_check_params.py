@@ -73,6 +73,7 @@ def test_params_json_shape(tmp_path):
             "timeout": {"value": 30, "source": "file", "line": 7},
             "baseUrl": {"value": "http://127.0.0.1:8000", "source": "file", "line": 8},
             "openapi": {"value": None, "source": "default", "line": None},
+            "maxResponseSize": {"value": 104857600, "source": "default", "line": None},
             "secrets": {"value": [], "source": "default", "line": None},
         },
     }
@@ -87,7 +88,7 @@ def test_params_json_shape(tmp_path):
     pets = nodes[2]["parameters"]
     assert pets["timeout"] == {"value": 10, "source": "feature", "line": 37}
     assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
-    assert all(set(n["parameters"]) == {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "secrets"}
+    assert all(set(n["parameters"]) == {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "maxResponseSize", "secrets"}
                for n in nodes)
 
 
