@@ -191,6 +191,9 @@ class _Message:
         import httptools
 
         self.parser = httptools.HttpResponseParser(self)
+        # Control characters in a header value break RFC 9110, yet the user debugging that server
+        # must see them (shown as escapes), not lose the response. Framing stays strict.
+        self.parser.set_dangerous_leniencies(lenient_headers=True)
         self.head_only = head_only  # a HEAD request: the head is the whole response
         self.status = 0
         self.reason = b""
