@@ -34,13 +34,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 from urllib.parse import unquote, urlsplit
 
 import yaml
+
+from .input_files import InputFileError, read_regular_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from .operations import Operation
@@ -71,37 +72,9 @@ class OpenApiError(ValueError):
 def read_capped(path: str, max_bytes: int = MAX_DESCRIPTION_BYTES) -> bytes:
     """The bytes of a regular file of at most max_bytes; anything else is an OpenApiError at once."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        raise OpenApiError(f"cannot read OpenAPI description '{path}': {error.strerror or error}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = ("a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
-                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                    else "not a regular file")
-            raise OpenApiError(f"cannot read OpenAPI description '{path}': {kind}, not a regular file")
-        if info.st_size > max_bytes:
-            raise OpenApiError(_too_big(path, max_bytes))
-        chunks, total = [], 0
-        while total <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > max_bytes:  # grew while we read it
-            raise OpenApiError(_too_big(path, max_bytes))
-        return b"".join(chunks)
-    except OSError as error:
-        raise OpenApiError(f"cannot read OpenAPI description '{path}': {error.strerror or error}") from None
-    finally:
-        os.close(fd)
-
-
-def _too_big(path: str, max_bytes: int) -> str:
-    return f"cannot read OpenAPI description '{path}': larger than {max_bytes // (1024 * 1024) or max_bytes} " \
-           f"{'MB' if max_bytes >= 1024 * 1024 else 'bytes'}"
+        return read_regular_file(path, max_bytes)
+    except InputFileError as problem:
+        raise OpenApiError(f"OpenAPI description '{path}' {problem}") from None
 
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

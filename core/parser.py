@@ -15,6 +15,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
+from . import input_files
 from .builder import Builder
 from .errors import Diagnostic, InvalidFileError, UsageError
 from .line_lexer import KEYWORDS, OTHER_TOKENS, LineLexer
@@ -163,40 +164,28 @@ def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
     return tree
 
 
-def require_regular_file(path: str | Path, what: str = ".scenario file") -> os.stat_result:
-    """Refuse a directory, FIFO or device before anything opens it (opening a FIFO blocks until
-    a writer comes; `/dev/zero` never ends). UsageError, one line; OSError when it can't stat."""
-    info = os.stat(path)
-    if stat.S_ISDIR(info.st_mode):
-        raise UsageError(f"{path} is a directory; give a {what}")
-    if not stat.S_ISREG(info.st_mode):
-        raise UsageError(f"{path} is not a regular file; give a {what}")
-    return info
+def _usage_error(path: str | Path, problem: input_files.InputFileError, what: str) -> UsageError:
+    if problem.cause == "kind":
+        return UsageError(f"{path} {problem}; give a {what}")
+    if problem.cause == "size":
+        return UsageError(f"{path} {problem}, the limit of a {what}")
+    return UsageError(f"{path}: {problem}")
+
+
+def require_regular_file(path: str | Path, what: str = ".scenario file") -> None:
+    """Refuse a directory, FIFO or device before anything opens it: UsageError, one line."""
+    try:
+        input_files.require_regular_file(path)
+    except input_files.InputFileError as problem:
+        raise _usage_error(path, problem, what) from None
 
 
 def read_input(path: str | Path, what: str = ".scenario file", limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes; nothing past the limit is read.
-    UsageError, one line, otherwise."""
-    name = str(path)
+    """The bytes of a regular file of at most `limit` bytes; UsageError, one line, otherwise."""
     try:
-        info = require_regular_file(path, what)
-        if info.st_size > limit:
-            raise UsageError(f"{name}: {_size(info.st_size)} is over the {_size(limit)} limit of a {what}")
-        # O_NONBLOCK: should the path be swapped for a FIFO after the check, open() still returns.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise UsageError(f"{name} is not a regular file; give a {what}")
-            data = handle.read(limit + 1)
-    except OSError as error:
-        raise UsageError(f"{name}: cannot read: {error.strerror or error}") from None
-    if len(data) > limit:  # it grew after the check
-        raise UsageError(f"{name}: over the {_size(limit)} limit of a {what}")
-    return data
-
-
-def _size(count: int) -> str:
-    return f"{count / (1024 * 1024):.0f} MB" if count >= 1024 * 1024 else f"{count} bytes"
+        return input_files.read_regular_file(path, limit)
+    except input_files.InputFileError as problem:
+        raise _usage_error(path, problem, what) from None
 
 
 def load_file(path: str | Path) -> ScenarioFileNode:

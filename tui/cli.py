@@ -248,16 +248,6 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def _readable_file(path: str) -> None:
-    """A directory, FIFO or device as FILE: one clear line rather than a hang."""
-    from scenario_core.parser import require_regular_file
-
-    try:
-        require_regular_file(path)
-    except (OSError, ValueError):
-        return  # missing or unreadable: the loader says so
-
-
 def load_valid(paths: Sequence[str], overrides=None):
     """Load every file; raise one InvalidFileError holding all their diagnostics."""
     from scenario_core.parser import load_file
@@ -362,9 +352,9 @@ def demo(args: argparse.Namespace) -> int:
 def open_tui(args: argparse.Namespace) -> int:
     overrides = overrides_from(args)
     variables = run_variables_from(args.var)
-    _readable_file(args.file)  # a directory: suites of files are not opened (yet)
-    if not Path(args.file).is_file():
-        raise UsageError(f"{args.file}: no such file")
+    from scenario_core.parser import require_regular_file
+
+    require_regular_file(args.file)  # missing, a directory (suites are not opened yet), a FIFO
     from .app import launch  # the only place the headless commands would meet textual
 
     return launch(args.file, overrides, variables)

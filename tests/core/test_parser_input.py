@@ -31,14 +31,14 @@ def test_input_fifo_is_refused_at_once(tmp_path):
     watchdog = threading.Timer(5, lambda: open(fifo, "w").close())
     watchdog.start()
     try:
-        assert _refused(fifo) == f"{fifo} is not a regular file; give a .scenario file"
+        assert _refused(fifo) == f"{fifo} is a FIFO, not a regular file; give a .scenario file"
     finally:
         watchdog.cancel()
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_input_dev_zero_is_refused_at_once():
-    assert _refused("/dev/zero") == "/dev/zero is not a regular file; give a .scenario file"
+    assert _refused("/dev/zero") == "/dev/zero is a device, not a regular file; give a .scenario file"
 
 
 def test_input_directory_is_refused(tmp_path):
@@ -49,7 +49,7 @@ def test_input_file_over_the_size_limit_is_refused_unread(tmp_path):
     big = tmp_path / "big.scenario"
     with open(big, "wb") as handle:  # sparse: 200 MB on paper, nothing on disk
         handle.truncate(200 * 1024 * 1024)
-    assert _refused(big) == f"{big}: 200 MB is over the 50 MB limit of a .scenario file"
+    assert _refused(big) == f"{big} is larger than 50 MB, the limit of a .scenario file"
     assert MAX_FILE_BYTES == 50 * 1024 * 1024
 
 
