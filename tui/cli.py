@@ -93,7 +93,9 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", metavar="URL", help="override baseUrl for the whole run")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="override a parameter for the whole run (repeatable)")
-    parser.add_argument("--openapi", metavar="PATH", help="OpenAPI description giving the baseUrl")
+    parser.add_argument("--openapi", metavar="[NAME=]PATH", action="append", default=[],
+                        help="an OpenAPI description: PATH is the 'default' one (its first server gives "
+                             "the baseUrl), NAME=PATH names another (call it with 'using NAME'); repeatable")
 
 
 def _var_option(parser: argparse.ArgumentParser) -> None:
@@ -345,7 +347,7 @@ def demo(args: argparse.Namespace) -> int:
     except ListenError as error:
         raise UsageError(str(error)) from None
     with server:
-        namespace = argparse.Namespace(file=str(EXAMPLE), base_url=server.url, param=[], openapi=None, var=[])
+        namespace = argparse.Namespace(file=str(EXAMPLE), base_url=server.url, param=[], openapi=[], var=[])
         return open_tui(namespace)
 
 
