@@ -202,4 +202,18 @@ def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None
             base_url_from(overrides.values[params.OPENAPI])
         except OpenApiError as error:
             raise UsageError(f"--openapi: {error}") from None
+    if not problems and _calls_operations(file):
+        from .operation_check import operation_diagnostics  # imports the OpenAPI layer only when needed
+
+        problems += operation_diagnostics(file, overrides)
     return problems
+
+
+def _calls_operations(file: ScenarioFileNode) -> bool:
+    blocks = [f.steps for f in file.fragments] + ([file.background.steps] if file.background else [])
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            blocks += [s.steps for s in item.scenarios] + ([item.background.steps] if item.background else [])
+        else:
+            blocks.append(item.steps)
+    return any(getattr(step, "operation", None) is not None for steps in blocks for step in steps)
