@@ -135,7 +135,7 @@ def test_unreadable_openapi_description_is_a_located_error(tmp_path):
     path = tmp_path / "t.scenario"
     path.write_text("parameters:\n  openapi: missing.yaml\n")
     (problem,) = parameter_diagnostics(load_file(path))
-    assert str(problem).startswith(f"{path}:2:3: error: cannot read OpenAPI description")
+    assert str(problem).startswith(f"{path}:2:3: error: OpenAPI description ") and "cannot be read" in str(problem)
 
 
 # ---------------------------------------------------------------- which store applies (§3 table)
