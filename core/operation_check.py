@@ -27,9 +27,8 @@ def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
     return (s for s in steps if isinstance(s, RequestStep) and s.operation is not None)
 
 
-def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                          descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
-    descriptions = descriptions or DescriptionSet()
+def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[RequestStep]]]:
+    """Operation calls by the parameters they are checked with: the file's, then each feature's."""
     groups: list[tuple[FeatureNode | None, list[RequestStep]]] = []
     top: list[RequestStep] = []
     for fragment in file.fragments:
@@ -45,8 +44,38 @@ def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None
         else:
             top += _calls(item.steps)
     groups.insert(0, (None, top))
+    return groups
+
+
+def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                     descriptions: DescriptionSet | None = None) -> dict[int, str]:
+    """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
+    beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
+    descriptions = descriptions or DescriptionSet()
+    shapes: dict[int, str] = {}
+    for feature, calls in _groups(file):
+        if not calls:
+            continue
+        try:
+            parameters = resolve_parameters(file, feature, overrides)
+            index = descriptions.for_parameters(parameters, file.path)
+        except OpenApiError:
+            continue
+        known = aliases(parameters)
+        for step in calls:
+            try:
+                operation = index.find(step.operation.operation_id, step.operation.using, known)
+            except OpenApiError:
+                continue
+            shapes[id(step)] = f"{operation.method} {operation.path}"
+    return shapes
+
+
+def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                          descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
+    descriptions = descriptions or DescriptionSet()
     problems: list[Diagnostic] = []
-    for feature, calls in groups:
+    for feature, calls in _groups(file):
         if not calls:
             continue
         try:

@@ -186,8 +186,10 @@ def resolve_parameters(
     return EffectiveParameters(ordered, feature.name if feature else None)
 
 
-def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None) -> list[Diagnostic]:
-    """Problems only resolution finds: an OpenAPI description that cannot be read."""
+def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                          descriptions=None) -> list[Diagnostic]:
+    """Problems only resolution finds: an OpenAPI description that cannot be read, an operation
+    call that does not resolve (`descriptions`: a DescriptionSet to load them through)."""
     problems: list[Diagnostic] = []
     for block in [file.parameters] + [f.parameters for f in file.features]:
         entry = block.get(params.OPENAPI) if block else None
@@ -202,14 +204,15 @@ def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None
             base_url_from(overrides.values[params.OPENAPI])
         except OpenApiError as error:
             raise UsageError(f"--openapi: {error}") from None
-    if not problems and _calls_operations(file):
+    if not problems and calls_operations(file):
         from .operation_check import operation_diagnostics  # imports the OpenAPI layer only when needed
 
-        problems += operation_diagnostics(file, overrides)
+        problems += operation_diagnostics(file, overrides, descriptions)
     return problems
 
 
-def _calls_operations(file: ScenarioFileNode) -> bool:
+def calls_operations(file: ScenarioFileNode) -> bool:
+    """Whether any step of the file calls an operation (so OpenAPI descriptions are needed)."""
     blocks = [f.steps for f in file.fragments] + ([file.background.steps] if file.background else [])
     for item in file.items:
         if isinstance(item, FeatureNode):
