@@ -225,7 +225,7 @@ class Builder(Transformer):
         if not inline and not lines:
             self.error(self.whole(keyword), "body: needs a JSON value, on the same line or indented below it")
             return _Raw("body", keyword, None)
-        if lines and lines[0].type == "ENTRY":  # `name: value` lines: a structured body
+        if lines and lines[0].type == "ENTRY" and str(lines[0])[:1] not in '{["':  # `name: value` lines
             return _Raw("body", keyword, self._structured_body(lines), structured=True)
         bases = [0] * len(lines)
         if inline:

@@ -192,13 +192,14 @@ def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None
     call that does not resolve (`descriptions`: a DescriptionSet to load them through)."""
     problems: list[Diagnostic] = []
     for block in [file.parameters] + [f.parameters for f in file.features]:
-        entry = block.get(params.OPENAPI) if block else None
-        if entry is None:
-            continue
-        try:
-            base_url_from(str(Path(file.path).parent / entry.value))
-        except OpenApiError as error:
-            problems.append(Diagnostic(entry.location, str(error)))
+        for entry in block.entries if block else ():
+            parts = params.binding_parts(entry.key)
+            if entry.key != params.OPENAPI and (parts is None or parts[1] != "location"):
+                continue
+            try:
+                base_url_from(str(Path(file.path).parent / entry.value))
+            except OpenApiError as error:
+                problems.append(Diagnostic(entry.location, str(error)))
     if overrides and params.OPENAPI in overrides.values:
         try:
             base_url_from(overrides.values[params.OPENAPI])
