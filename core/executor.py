@@ -186,6 +186,8 @@ class Execution:
         self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
         self._cancelled_by_stop = False
         self._refs: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._operations: dict[tuple[int, int], tuple[Any, str | None]] = {}  # see _build_call
+        self._call_contexts: dict[int, tuple[Any, Any, dict[str, str | None]]] = {}
 
     # ------------------------------------------------------------ control
 
@@ -463,11 +465,24 @@ class Execution:
         from .request_builder import build_request
 
         ref = step.operation
-        try:
-            descriptions = self.descriptions.for_parameters(params, scenario_file)
-            operation = descriptions.find(ref.operation_id, ref.using, aliases(params))
-        except OpenApiError as error:
-            raise RequestFailed(" ".join(str(error).split())) from None
+        # Resolved once per step and parameters (a feature's, the file's): a chain of 600 calls
+        # looks its operation and base URL up once.
+        found = self._operations.get((id(step), id(params)))
+        if found is None:
+            context = self._call_contexts.get(id(params))
+            try:
+                if context is None:
+                    descriptions = self.descriptions.for_parameters(params, scenario_file)
+                    context = self._call_contexts[id(params)] = (descriptions, aliases(params), {})
+                descriptions, known_aliases, base_urls = context
+                operation = descriptions.find(ref.operation_id, ref.using, known_aliases)
+            except OpenApiError as error:
+                raise RequestFailed(" ".join(str(error).split())) from None
+            base_url = base_urls.get(operation.description_name, _UNRESOLVED)
+            if base_url is _UNRESOLVED:
+                base_url = base_urls[operation.description_name] = operation_base_url(operation, params, descriptions)
+            found = self._operations[(id(step), id(params))] = (operation, base_url)
+        operation, base_url = found
         children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
@@ -483,7 +498,7 @@ class Execution:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
             raise RequestFailed(f"{ref.text}: {' '.join(str(error).split())}") from None
-        url = join_url(operation_base_url(operation, params, descriptions), plan.path)
+        url = join_url(base_url, plan.path)
         for name, value in plan.headers:
             if "\n" in value or "\r" in value:
                 raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
@@ -510,6 +525,9 @@ class Execution:
         if value is MISSING:
             return None, f"{step.path} matched nothing in the response body"
         return value, None
+
+
+_UNRESOLVED = object()
 
 
 def _schema_message(operation, response: ResponseReceived, strict: bool) -> str | None:
