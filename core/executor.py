@@ -367,7 +367,8 @@ class Execution:
                         encoding = request.headers.encoding
                         yield RequestSent(step, request.method, str(request.url),
                                           tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-                                          body_text, operation.label if operation is not None else None, placements)
+                                          body_text, operation.label if operation is not None else None, placements,
+                                          operation.summary if operation is not None else "")
                         result = None
                         if self._stopped:
                             message = INTERRUPTED

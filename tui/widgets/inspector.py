@@ -182,7 +182,8 @@ class Inspector(VerticalScroll, can_focus=True):
             return parts
         parts.append(_rule("request"))
         if sent.operation is not None:
-            parts.append(Text(visible(f"^{sent.operation}"), style="cyan"))
+            parts.append(Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")),
+                              style="cyan"))
             for child, place, value in sent.placements:  # which child went where, as sent
                 placed = Text()
                 placed.append(visible(child), "bold")
