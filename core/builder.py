@@ -7,6 +7,8 @@ Problems are collected, not raised, so one pass reports every error of a file it
 from __future__ import annotations
 
 import difflib
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +17,7 @@ from lark import Token, Transformer
 from . import parameters as params
 from .errors import Diagnostic
 from .nodes import (
-    BackgroundNode, FeatureNode, FragmentNode, HeaderEntry, IncludeStep,
+    BackgroundNode, CallParameter, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate, OperationRef,
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
     SourceLocation, Step, TextTemplate,
 )
@@ -35,6 +37,43 @@ class _Raw:
     kind: str
     token: Token
     node: Any = None
+    structured: bool = False  # a body written as name: value lines
+
+
+_OPERATION = re.compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
+_BARE_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null|\{\{[^{}]*\}\}")
+
+
+def _unquoted(raw: str) -> str:
+    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
+
+
+def _json_value_text(raw: str) -> str:
+    """A child's or a structured body's value as JSON text: a JSON literal or a lone `{{NAME}}`
+    as written (its type kept), a quoted string as a JSON string, any other word as a string."""
+    if _BARE_JSON.fullmatch(raw) or raw[:1] in "[{" or (raw[:1] == '"' and raw[-1:] == '"' and len(raw) > 1):
+        return raw
+    return json.dumps(_unquoted(raw), ensure_ascii=False)
+
+
+def _object_text(value: dict) -> str:
+    """A nested dict of JSON value texts as one JSON object text (iterative: any depth)."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, dict):
+            pieces: list[Any] = ["}"]
+            for i, (key, child) in enumerate(reversed(list(item.items()))):
+                pieces.append(child)
+                pieces.append(json.dumps(key, ensure_ascii=False) + ": ")
+                if i < len(item) - 1:
+                    pieces.append(", ")
+            pieces.append("{")
+            stack.extend(pieces)
+    return "".join(parts)
 
 
 @dataclass(slots=True)
@@ -121,7 +160,7 @@ class Builder(Transformer):
         for entry in entries:
             key, raw = entry.key, entry.value
             key_location = self.loc(entry.token, 0, len(key))
-            if key not in params.SPECS:
+            if params.spec_for(key) is None:
                 self.error(key_location, params.unknown_key_message(key))
                 continue
             if key in seen:
@@ -186,6 +225,8 @@ class Builder(Transformer):
         if not inline and not lines:
             self.error(self.whole(keyword), "body: needs a JSON value, on the same line or indented below it")
             return _Raw("body", keyword, None)
+        if lines and lines[0].type == "ENTRY" and str(lines[0])[:1] not in '{["':  # `name: value` lines
+            return _Raw("body", keyword, self._structured_body(lines), structured=True)
         bases = [0] * len(lines)
         if inline:
             lines, bases = [keyword], [inline_offset]
@@ -208,34 +249,126 @@ class Builder(Transformer):
             node = None
         return _Raw("body", keyword, node)
 
+    def _structured_body(self, lines: list[Token]) -> JsonTemplate | None:
+        """`name: "Max"` lines, nested by indentation, as one JSON object template (values keep
+        their JSON type; a bare word is a string); the executor merges it over the operation's
+        request-schema defaults."""
+        root: dict = {}
+        stack: list[tuple[int, dict]] = [(0, root)]  # (column, object) of the open levels
+        for token in lines:
+            text = str(token).rstrip()
+            colon = text.find(":")
+            if token.type != "ENTRY" or colon <= 0:
+                self.error(self.whole(token), "a structured body has only `name: value` lines "
+                                              "(or write the whole body as JSON)")
+                return None
+            while len(stack) > 1 and token.column <= stack[-1][0]:
+                stack.pop()
+            name, value = text[:colon].strip(), text[colon + 1:].strip()
+            target = stack[-1][1]
+            if not value:  # a nested object follows on deeper lines
+                child: dict = {}
+                target[name] = child
+                stack.append((token.column, child))
+                continue
+            target[name] = _json_value_text(value)
+        text = _object_text(root)
+        try:
+            return json_template(text, lambda offset, length: self.whole(lines[0]), self.span(lines[0], lines[-1]))
+        except (TemplateError, JsonTextError) as problem:
+            self.error(self.whole(lines[0]), f"body: {problem}")
+            return None
+
+    def call_entry(self, children: list) -> _Raw:
+        return _Raw("entry", children[0], self.entry(children))
+
     def when(self, children: list) -> Step | None:
         token, items = children[0], children[1:]
         text, base = self.value(token, len("when:"))
-        try:
-            method, path, path_offset = split_request(text)
-        except LineError as problem:
-            self.error(self.loc(token, base + problem.offset, problem.length), str(problem))
-            return None
         location = self.whole(token)
-        url = self.template(token, path, base + path_offset, location)
+        operation = None
+        method = url = None
+        if text.startswith("^") or text.startswith("using "):
+            operation = self._operation_ref(token, text, base)
+            if operation is None:
+                return None
+        else:
+            try:
+                method, path, path_offset = split_request(text)
+            except LineError as problem:
+                self.error(self.loc(token, base + problem.offset, problem.length), str(problem))
+                return None
+            url = self.template(token, path, base + path_offset, location)
         found: dict[str, _Raw] = {}
+        entries: list[_Entry] = []
         for item in items:
             if item.kind == "parameters":
                 self.error(self.loc(item.token), f"parameters: cannot go inside a step; {PARAMETERS_GO}")
+            elif item.kind == "entry":
+                entries.append(item.node)
             elif item.kind in found:
                 first = found[item.kind].token.line - 1
                 self.error(self.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
             else:
                 found[item.kind] = item
-        if url is None or any(item.node is None for item in found.values() if item.kind == "body"):
+        call_parameters, body_file = self._call_entries(entries, operation, text)
+        if (url is None and operation is None) or any(item.node is None for item in found.values() if item.kind == "body"):
             return None
+        body = found.get("body")
+        if body is not None and body_file is not None:
+            self.error(self.loc(body.token), "a request has either body: or bodyFile:, not both")
         return RequestStep(
             method, url,
             found["headers"].node if "headers" in found else (),
             found["query"].node if "query" in found else (),
-            found["body"].node if "body" in found else None,
+            body.node if body is not None else None,
             location,
+            operation,
+            call_parameters,
+            body is not None and body.structured,
+            body_file,
         )
+
+    def _operation_ref(self, token: Token, text: str, base: int) -> OperationRef | None:
+        match = _OPERATION.fullmatch(text)
+        if match is None:
+            self.error(self.loc(token, base, len(text)),
+                       "an operation call reads like: when: ^getPetById (or when: using auth ^login)")
+            return None
+        return OperationRef(match.group(2), match.group(1), self.loc(token, base + match.start(2) - 1,
+                                                                       len(match.group(2)) + 1))
+
+    def _call_entries(self, entries: list[_Entry], operation: OperationRef | None,
+                      request: str) -> tuple[tuple[CallParameter, ...], TextTemplate | None]:
+        built: list[CallParameter] = []
+        body_file = None
+        seen: dict[str, int] = {}
+        for entry in entries:
+            name, raw = entry.key, entry.value
+            name_location = self.loc(entry.token, 0, len(name))
+            if name == "bodyFile":
+                body_file = self.template(entry.token, _unquoted(raw), entry.value_offset, self.whole(entry.token))
+                continue
+            if operation is None:
+                self.error(name_location, f"'{name}:' places a value in an operation's request; "
+                                          f"'{request}' is not an operation call (when: ^operationId). "
+                                          "Use headers: or query: here")
+                continue
+            if name in seen:
+                self.error(name_location, f"'{name}' is given twice for this call; the first is on line {seen[name]}")
+                continue
+            seen[name] = name_location.line
+            if not raw:
+                self.error(name_location, f"'{name}:' needs a value")
+                continue
+            text = _json_value_text(raw)
+            try:
+                value = json_template(text, self.locator(entry.token, entry.value_offset), self.whole(entry.token))
+            except (TemplateError, JsonTextError) as problem:
+                self.error(self.loc(entry.token, entry.value_offset, len(raw)), f"{name}: {problem}")
+                continue
+            built.append(CallParameter(name, value, self.whole(entry.token)))
+        return tuple(built), body_file
 
     def then(self, children: list) -> Step | None:
         (token,) = children

@@ -258,6 +258,9 @@ class RequestSent(Event):
     url: str  # final URL, query included
     headers: tuple[tuple[str, str], ...]  # as sent, after interpolation
     body: str | None  # request body text as sent, None when there is none
+    operation: str | None = None  # an operation call: `getPetById (GET /pets/{petId})`
+    placements: tuple[tuple[str, str, str], ...] = ()  # (child as written, where it went, as sent)
+    summary: str = ""  # the operation's summary, as its description gives it
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -37,11 +37,16 @@ from .nodes import (
     AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
     JsonPathAssertion, RequestStep, ScenarioFileNode, ScenarioNode, Step,
 )
-from .parameters import MAX_RESPONSE_SIZE, OPENAPI, TIMEOUT
+from .descriptions import DescriptionSet, aliases, operation_base_url
+from .nodes import SchemaAssertion
+from .openapi import OpenApiError
+from .parameters import (
+    AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, MAX_RESPONSE_SIZE, OPENAPI, STRICT_SCHEMA, TIMEOUT,
+)
 from .resolution import EffectiveParameters, RunOverrides, resolve_parameters
 from .scopes import Scope, Store
 from .sharing import store_for
-from .templates import render_json_text, render_text
+from .templates import render_json, render_json_text, render_text
 
 __all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]
 
@@ -76,7 +81,12 @@ def _step_refs(step: Step) -> tuple[tuple[str, str], ...]:
     refs: list[tuple[str, str]] = []
     if isinstance(step, RequestStep):
         text = step.text
-        refs += [(r.name, text) for r in step.url.refs]
+        if step.url is not None:
+            refs += [(r.name, text) for r in step.url.refs]
+        for parameter in step.parameters:
+            refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.value.refs]
+        if step.body_file is not None:
+            refs += [(r.name, f"the bodyFile of {text}") for r in step.body_file.refs]
         for header in step.headers:
             refs += [(r.name, f"header {header.name} of {text}") for r in header.value.refs]
         for entry in step.query:
@@ -162,8 +172,11 @@ class Execution:
         overrides: RunOverrides | None = None,
         run_variables: Mapping[str, Any] | None = None,
         tags: Iterable[str] | None = None,
+        descriptions: DescriptionSet | None = None,
     ):
         self.files = tuple(files)
+        # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across runs).
+        self.descriptions = descriptions or DescriptionSet()
         self.overrides = overrides or RunOverrides()
         self.run_variables: dict[str, Any] = dict(run_variables or {})
         self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
@@ -173,6 +186,8 @@ class Execution:
         self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
         self._cancelled_by_stop = False
         self._refs: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._operations: dict[tuple[int, int], tuple[Any, str | None]] = {}  # see _build_call
+        self._call_contexts: dict[int, tuple[Any, Any, dict[str, str | None]]] = {}
 
     # ------------------------------------------------------------ control
 
@@ -313,6 +328,7 @@ class Execution:
         max_size_setting = params[MAX_RESPONSE_SIZE].winner
         max_size = max_size_setting.value
         refs_cache = self._refs
+        operation = None  # the operation of the last request: what `then: schema` checks against
 
         for planned in plan:
             step = planned.step
@@ -337,15 +353,22 @@ class Execution:
                     message = run.explainer().explain(missing[0], missing[1], visible, scenario, feature,
                                                       planned.index, store_ref)
                 elif isinstance(step, RequestStep):
+                    operation = None
                     try:
-                        request, body_text, url = self._build_request(step, visible, base_url)
+                        if step.operation is not None:
+                            request, body_text, url, operation, placements = self._build_call(
+                                step, visible, params, run.file.path)
+                        else:
+                            request, body_text, url = self._build_request(step, visible, base_url)
+                            placements = ()
                     except RequestFailed as failed:
                         message = str(failed)
                     else:
                         encoding = request.headers.encoding
-                        yield RequestSent(step, step.method, str(request.url),
+                        yield RequestSent(step, request.method, str(request.url),
                                           tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-                                          body_text)
+                                          body_text, operation.label if operation is not None else None, placements,
+                                          operation.summary if operation is not None else "")
                         result = None
                         if self._stopped:
                             message = INTERRUPTED
@@ -373,9 +396,15 @@ class Execution:
                             response = ResponseReceived(step, result.status, result.reason, result.headers,
                                                         result.body, result.elapsed, data, json_error)
                             yield response
+                            if operation is not None and params[AUTO_ENABLED].value:
+                                message = _auto_assertions(operation, response, params)
                 elif isinstance(step, AssertStep):
                     if response is None:
                         message = "no response to check: then needs a when: step before it"
+                    elif isinstance(step.assertion, SchemaAssertion):
+                        message = _schema_message(operation, response, params[STRICT_SCHEMA].value)
+                        yield AssertionChecked(step, message is None, "the response schema of "
+                                               + (operation.label if operation else "an operation"), None, message)
                     else:
                         outcome = check(step.assertion, response, visible)
                         actual = None if outcome.actual is MISSING else outcome.actual
@@ -430,6 +459,54 @@ class Execution:
                 raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
         return self._client.build(step.method, url, headers, query, content), body_text, url
 
+    def _build_call(self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters,
+                    scenario_file: str):
+        """An operation call: the operation from the descriptions in force, each child placed where
+        it declares it, the body over its schema's defaults. RequestFailed, one line, otherwise."""
+        from .request_builder import build_request
+
+        ref = step.operation
+        # Resolved once per step and parameters (a feature's, the file's): a chain of 600 calls
+        # looks its operation and base URL up once.
+        found = self._operations.get((id(step), id(params)))
+        if found is None:
+            context = self._call_contexts.get(id(params))
+            try:
+                if context is None:
+                    descriptions = self.descriptions.for_parameters(params, scenario_file)
+                    context = self._call_contexts[id(params)] = (descriptions, aliases(params), {})
+                descriptions, known_aliases, base_urls = context
+                operation = descriptions.find(ref.operation_id, ref.using, known_aliases)
+            except OpenApiError as error:
+                raise RequestFailed(" ".join(str(error).split())) from None
+            base_url = base_urls.get(operation.description_name, _UNRESOLVED)
+            if base_url is _UNRESOLVED:
+                base_url = base_urls[operation.description_name] = operation_base_url(operation, params, descriptions)
+            found = self._operations[(id(step), id(params))] = (operation, base_url)
+        operation, base_url = found
+        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+        children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
+        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        body: dict[str, Any] = {}
+        if step.body is not None:
+            if step.body_structured:
+                body["structured_body"] = render_json(step.body, visible)
+            else:
+                body["body"] = render_json_text(step.body, visible) if step.body.refs else step.body.text
+        elif step.body_file is not None:
+            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file)
+        try:
+            plan = build_request(operation, children, headers=headers, **body)
+        except OpenApiError as error:
+            raise RequestFailed(f"{ref.text}: {' '.join(str(error).split())}") from None
+        url = join_url(base_url, plan.path)
+        for name, value in plan.headers:
+            if "\n" in value or "\r" in value:
+                raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
+        request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
+        placements = tuple((p.child, p.location, p.sent) for p in plan.placements)
+        return request, plan.body_text, url, operation, placements
+
     @staticmethod
     def _extract(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any, str | None]:
         """(value, None) or (None, why not)."""
@@ -449,6 +526,58 @@ class Execution:
         if value is MISSING:
             return None, f"{step.path} matched nothing in the response body"
         return value, None
+
+
+_UNRESOLVED = object()
+
+
+def _schema_message(operation, response: ResponseReceived, strict: bool) -> str | None:
+    """Why the response does not match its operation's schema; None when it does."""
+    if operation is None:
+        return ("then: schema needs an operation call before it (when: ^operationId): "
+                "a request written as METHOD path has no schema to check against")
+    from .schema_check import check_response
+
+    parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
+    result = check_response(operation, response.status, response.header("Content-Type"), response.body,
+                            strict=strict, **parsed)
+    return None if result.ok else result.message
+
+
+def _auto_assertions(operation, response: ResponseReceived, params: EffectiveParameters) -> str | None:
+    """autoAssertions.enabled: what the description says of every response of an operation call."""
+    from .schema_check import check_content_type, check_status
+
+    problems = []
+    if params[AUTO_STATUS].value:
+        problems.append(check_status(operation, response.status))
+    if params[AUTO_CONTENT_TYPE].value:
+        problems.append(check_content_type(operation, response.status, response.header("Content-Type"),
+                                           has_body=bool(response.body)))
+    if params[AUTO_SCHEMA].value and not any(problems):
+        problems.append(_schema_message(operation, response, params[STRICT_SCHEMA].value))
+    found = [p for p in problems if p]
+    return "autoAssertions: " + "; ".join(found) if found else None
+
+
+def _read_body_file(name: str, scenario_file: str) -> bytes:
+    """`bodyFile: "x.json"` (or `classpath:x.json`, BerryCrush's form): the scenario file's folder,
+    then each parent folder, is searched for it."""
+    from pathlib import Path
+
+    from .input_files import InputFileError, read_regular_file
+    from .parser import MAX_FILE_BYTES
+
+    relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
+    folder = Path(scenario_file).resolve().parent
+    candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in (folder, *folder.parents)]
+    for candidate in candidates:
+        if candidate.exists():
+            try:
+                return read_regular_file(candidate, MAX_FILE_BYTES)
+            except InputFileError as problem:
+                raise RequestFailed(f"bodyFile {candidate} {problem}") from None
+    raise RequestFailed(f"bodyFile '{name}' not found in {folder} or a folder above it")
 
 
 # ---------------------------------------------------------------- synchronous helper

@@ -120,19 +120,51 @@ class QueryEntry(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class RequestStep(Node):
-    """`when: METHOD path` with optional `headers:`, `query:` and `body:`."""
+class OperationRef(Node):
+    """`^getPetById`, optionally `using auth`: an operation of an OpenAPI description."""
 
-    method: str
-    url: TextTemplate
+    operation_id: str
+    using: str | None
+    location: SourceLocation
+
+    @property
+    def text(self) -> str:
+        return f"using {self.using} ^{self.operation_id}" if self.using else f"^{self.operation_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallParameter(Node):
+    """`petId: 1` under an operation call: placed where the operation declares `petId` (path,
+    query, header, cookie); `query_X` / `header_X` force the place. The value keeps its JSON type."""
+
+    name: str
+    value: JsonTemplate
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class RequestStep(Node):
+    """One request, in either dialect: `when: METHOD path` (method and url), or an operation call
+    (`when: ^op`, BerryCrush's `call ^op`) whose method and path come from its description. Both
+    may have `headers:`, `query:` and a body: JSON (`body:`), structured (`body:` over indented
+    `name: value` lines, merged over the operation's schema defaults), or a file (`bodyFile:`)."""
+
+    method: str | None
+    url: TextTemplate | None
     headers: tuple[HeaderEntry, ...]
     query: tuple[QueryEntry, ...]
     body: JsonTemplate | None
     location: SourceLocation
+    operation: OperationRef | None = None
+    parameters: tuple[CallParameter, ...] = ()
+    body_structured: bool = False  # body came from name: value lines (an object)
+    body_file: TextTemplate | None = None
     keyword: str = field(default="when", init=False)
 
     @property
     def text(self) -> str:
+        if self.operation is not None:
+            return self.operation.text
         return f"{self.method} {self.url.text}"
 
 
@@ -181,6 +213,14 @@ class BodyAssertion(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class SchemaAssertion(Node):
+    """`then: schema`: the last response matches the response schema its operation declares
+    for its status and Content-Type."""
+
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
 class TimeAssertion(Node):
     """`time < 500ms`: the response time, in milliseconds."""
 
@@ -189,7 +229,8 @@ class TimeAssertion(Node):
     location: SourceLocation
 
 
-Assertion = Union[StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion]
+Assertion = Union[StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion,
+                  SchemaAssertion]
 
 
 @dataclass(frozen=True, slots=True)

@@ -444,7 +444,7 @@ class Descriptions:
             where = [op.description_name for op in found]
             raise OperationLookupError(
                 f"operation '{name}' is in several OpenAPI descriptions: {', '.join(where)}; "
-                f"say which with 'call using NAME ^{name}'", "ambiguous", name, None, where)
+                f"say which with 'using NAME ^{name}' (when: using NAME ^{name}, or call using NAME ^{name})", "ambiguous", name, None, where)
         target = aliases.get("default", {}).get(name)
         if target is not None:
             return self._alias(name, target, self.names, f"binding.default.alias.{name}")

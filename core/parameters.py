@@ -15,6 +15,13 @@ BASE_URL = "baseUrl"
 OPENAPI = "openapi"
 SECRETS = "secrets"
 MAX_RESPONSE_SIZE = "maxResponseSize"
+STRICT_SCHEMA = "strictSchemaValidation"
+AUTO_ENABLED = "autoAssertions.enabled"
+AUTO_SCHEMA = "autoAssertions.schema"
+AUTO_STATUS = "autoAssertions.statusCode"
+AUTO_CONTENT_TYPE = "autoAssertions.contentType"
+BINDING = "binding."  # binding.NAME.location / binding.NAME.baseUrl / binding[.NAME].alias.X
+DEFAULT_DESCRIPTION = "default"
 
 
 class ParameterValueError(ValueError):
@@ -134,8 +141,64 @@ SPECS: dict[str, ParameterSpec] = {
                       "largest response body accepted, raw and decoded (gzip, deflate)"),
         ParameterSpec(SECRETS, "names", (), _names,
                       "more secret names: variables, headers, JSON fields, query parameters to mask"),
+        ParameterSpec(STRICT_SCHEMA, "boolean", False, _boolean,
+                      "schema checks reject properties the schema does not declare"),
+        ParameterSpec(AUTO_ENABLED, "boolean", False, _boolean,
+                      "check every operation call's response against its description"),
+        ParameterSpec(AUTO_SCHEMA, "boolean", True, _boolean,
+                      "with autoAssertions.enabled: the response body matches its schema"),
+        ParameterSpec(AUTO_STATUS, "boolean", True, _boolean,
+                      "with autoAssertions.enabled: the status is one the operation declares"),
+        ParameterSpec(AUTO_CONTENT_TYPE, "boolean", True, _boolean,
+                      "with autoAssertions.enabled: the Content-Type is one the operation declares"),
     )
 }
+
+_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_ALIAS_TARGET = re.compile(r"\^[A-Za-z_][A-Za-z0-9_.-]*|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*")
+
+
+def _alias(key: str, raw: str) -> str:
+    value = _unquote(raw)
+    value = (raw if value is None else value).strip()
+    if not _ALIAS_TARGET.fullmatch(value):
+        raise ParameterValueError(
+            f"{key} must name an operation: \"^operationId\" or \"METHOD /path\", got {_shown(raw)}")
+    return value
+
+
+def binding_parts(key: str) -> tuple[str, str, str | None] | None:
+    """`binding.auth.location` -> ("auth", "location", None); `binding.alias.x` -> ("default",
+    "alias", "x"); `binding.auth.alias.x` -> ("auth", "alias", "x"); None for anything else."""
+    if not key.startswith(BINDING):
+        return None
+    parts = key[len(BINDING):].split(".")
+    if len(parts) >= 2 and parts[0] == "alias" and all(parts[1:]):
+        return DEFAULT_DESCRIPTION, "alias", ".".join(parts[1:])
+    if len(parts) == 2 and parts[1] in ("location", "baseUrl") and _DESCRIPTION_NAME.fullmatch(parts[0]):
+        return parts[0], parts[1], None
+    if len(parts) >= 3 and parts[1] == "alias" and _DESCRIPTION_NAME.fullmatch(parts[0]) and all(parts[2:]):
+        return parts[0], "alias", ".".join(parts[2:])
+    return None
+
+
+_BINDING_SPECS = {
+    "location": ParameterSpec("binding.NAME.location", "path", None, _path,
+                              "the OpenAPI description named NAME (relative to the scenario file)"),
+    "baseUrl": ParameterSpec("binding.NAME.baseUrl", "URL", None, _url,
+                             "the base URL of the OpenAPI description named NAME"),
+    "alias": ParameterSpec("binding.alias.X", "operation", None, _alias,
+                           "^X calls this operation: \"^operationId\" or \"METHOD /path\""),
+}
+
+
+def spec_for(key: str) -> ParameterSpec | None:
+    """The spec of a known key: a fixed one, or one of the `binding.*` families."""
+    spec = SPECS.get(key)
+    if spec is not None:
+        return spec
+    parts = binding_parts(key)
+    return _BINDING_SPECS[parts[1]] if parts is not None else None
 
 
 def parse_value(key: str, raw: str) -> Any:
@@ -144,11 +207,17 @@ def parse_value(key: str, raw: str) -> Any:
         raise ParameterValueError(
             f"{key} cannot use {{{{...}}}}: parameters are static, variables exist only at run time"
         )
-    return SPECS[key].parse(key, raw)
+    spec = spec_for(key)
+    if spec is None:
+        raise ParameterValueError(unknown_key_message(key))
+    return spec.parse(key, raw)
 
 
 def unknown_key_message(key: str) -> str:
     message = f"unknown parameter '{key}'"
+    if key.startswith(BINDING):
+        return message + ("; bindings are binding.NAME.location, binding.NAME.baseUrl, "
+                          "binding.alias.OP or binding.NAME.alias.OP")
     suggestion = closest_key(key)
     if suggestion:
         message += f"; did you mean '{suggestion}'?"

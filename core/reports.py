@@ -55,6 +55,7 @@ class Exchange:
     response_headers: tuple[tuple[str, str], ...] = ()
     body: str | None = None
     elapsed: float | None = None
+    operation: str | None = None  # `getPetById (GET /pets/{id})` for an operation call
 
 
 @dataclass
@@ -67,6 +68,7 @@ class StepRecord:
     phase: str
     elapsed: float
     via: tuple[int, ...] = ()  # lines of the include: steps it came through
+    operation: str | None = None  # the operation an operation call called
 
 
 @dataclass
@@ -97,7 +99,9 @@ def step_text(step: Any) -> str:
 
 def exchange_summary(exchange: Exchange, masker: Masker, lines: int = BODY_LINES) -> list[str]:
     """`GET http://h/pets/1 → 404 Not Found (3 ms)` and the body's first lines, masked."""
-    head = f"{exchange.method} {masker.text(exchange.url)} → "
+    # `^getPetById GET http://h/pets/1 → 404`: the operation by its id, the request as sent.
+    head = f"^{exchange.operation.split(' (')[0]} " if exchange.operation is not None else ""
+    head += f"{exchange.method} {masker.text(exchange.url)} → "
     if exchange.status is None:
         return [head + "no response"]
     head += f"{exchange.status} {exchange.reason}".rstrip()
@@ -166,7 +170,7 @@ class RunRecorder:
 
     def _request_sent(self, e: ev.RequestSent) -> None:
         self.requests += 1
-        self._last = Exchange(self._step_index, e.method, e.url, e.headers, e.body)
+        self._last = Exchange(self._step_index, e.method, e.url, e.headers, e.body, operation=e.operation)
 
     def _response_received(self, e: ev.ResponseReceived) -> None:
         last = self._last
@@ -178,12 +182,13 @@ class RunRecorder:
         scenario = self._current
         if scenario is None:
             return
+        last = self._last
+        operation = last.operation if last is not None and last.index == e.index else None
         step = StepRecord(e.step.location.line, e.step.keyword, step_text(e.step), e.status, e.message,
-                          e.phase, e.elapsed, tuple(i.location.line for i in e.via))
+                          e.phase, e.elapsed, tuple(i.location.line for i in e.via), operation)
         scenario.steps.append(step)
         if e.status == ev.FAILED and scenario.failed_step is None:
             scenario.failed_step = step
-            last = self._last
             # A `then:`/`extract:` failure is about the last response; a `when:` failure only
             # about its own request (none when it failed before sending, e.g. undefined variable).
             if last is not None and (e.step.keyword != "when" or last.index == e.index):
@@ -277,7 +282,8 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker) -> dict[str, Any]:
         "line": scenario.line,
         "status": scenario.status,
         "steps": [
-            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": masker.text(s.message)}
+            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": masker.text(s.message),
+             **({"operation": s.operation} if s.operation is not None else {})}
             for s in scenario.steps
         ],
         # Cut before masking: the Masker walks values recursively, and json.dumps dies on a

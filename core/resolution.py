@@ -5,9 +5,10 @@ its provenance and the values it overrides."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from . import parameters as params
 from .errors import Diagnostic, UsageError
@@ -101,29 +102,38 @@ class RunOverrides:
 
     @classmethod
     def from_cli(cls, param: list[str] | None = None, base_url: str | None = None,
-                 openapi: str | None = None) -> "RunOverrides":
+                 openapi: str | Sequence[str] | None = None) -> "RunOverrides":
+        """`openapi`: `--openapi PATH` (the `default` description) or `NAME=PATH`, repeatable."""
         values: dict[str, Any] = {}
         for item in param or ():
             key, sep, raw = item.partition("=")
             key = key.strip()
             if not sep:
                 raise UsageError(f"--param {item}: expected KEY=VALUE, e.g. --param timeout=10")
-            if key not in params.SPECS:
+            if params.spec_for(key) is None:
                 raise UsageError(f"--param {item}: {params.unknown_key_message(key)}")
             try:
                 values[key] = params.parse_value(key, raw.strip())
             except params.ParameterValueError as problem:
                 shown = item if len(item) <= 60 else item[:59] + "…"  # one readable line
                 raise UsageError(f"--param {shown}: {problem}") from None
-        for key, raw, option in ((params.BASE_URL, base_url, "--base-url"), (params.OPENAPI, openapi, "--openapi")):
-            if raw is not None:
-                try:
-                    values[key] = params.parse_value(key, raw)
-                except params.ParameterValueError as problem:
-                    raise UsageError(f"{option} {raw}: {problem}") from None
-        if params.OPENAPI in values:
-            values[params.OPENAPI] = os.path.abspath(values[params.OPENAPI])
+        if base_url is not None:
+            try:
+                values[params.BASE_URL] = params.parse_value(params.BASE_URL, base_url)
+            except params.ParameterValueError as problem:
+                raise UsageError(f"--base-url {base_url}: {problem}") from None
+        for item in [openapi] if isinstance(openapi, str) else openapi or ():
+            name, sep, path = item.partition("=")
+            if not sep or not _DESCRIPTION_NAME.fullmatch(name):
+                name, path = params.DEFAULT_DESCRIPTION, item
+            if not path:
+                raise UsageError(f"--openapi {item}: expected PATH or NAME=PATH")
+            key = params.OPENAPI if name == params.DEFAULT_DESCRIPTION else f"{params.BINDING}{name}.location"
+            values[key] = os.path.abspath(path)
         return cls(values)
+
+
+_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def _block_setting(block: ParametersNode | None, key: str, source: str, feature: str | None) -> Setting | None:
@@ -161,23 +171,53 @@ def resolve_parameters(
         found = [s for s in levels if s is not None]
         values[key] = EffectiveValue(key, found[0], tuple(found[1:]))
     ordered = {key: values[key] for key in params.SPECS}
+    # binding.* keys are open-ended: each appears where some level sets it, after the fixed keys.
+    bindings = sorted({k for k in overrides.values if k.startswith(params.BINDING)}
+                      | {e.key for block in (feature.parameters if feature else None, file.parameters)
+                         if block is not None for e in block.entries if e.key.startswith(params.BINDING)})
+    for key in bindings:
+        levels = [
+            Setting(overrides.values[key], COMMAND_LINE) if key in overrides.values else None,
+            _block_setting(feature.parameters, key, FEATURE, feature.name) if feature else None,
+            _block_setting(file.parameters, key, FILE, None),
+        ]
+        found = [s for s in levels if s is not None]
+        ordered[key] = EffectiveValue(key, found[0], tuple(found[1:]))
     return EffectiveParameters(ordered, feature.name if feature else None)
 
 
-def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None) -> list[Diagnostic]:
-    """Problems only resolution finds: an OpenAPI description that cannot be read."""
+def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                          descriptions=None) -> list[Diagnostic]:
+    """Problems only resolution finds: an OpenAPI description that cannot be read, an operation
+    call that does not resolve (`descriptions`: a DescriptionSet to load them through)."""
     problems: list[Diagnostic] = []
     for block in [file.parameters] + [f.parameters for f in file.features]:
-        entry = block.get(params.OPENAPI) if block else None
-        if entry is None:
-            continue
-        try:
-            base_url_from(str(Path(file.path).parent / entry.value))
-        except OpenApiError as error:
-            problems.append(Diagnostic(entry.location, str(error)))
+        for entry in block.entries if block else ():
+            parts = params.binding_parts(entry.key)
+            if entry.key != params.OPENAPI and (parts is None or parts[1] != "location"):
+                continue
+            try:
+                base_url_from(str(Path(file.path).parent / entry.value))
+            except OpenApiError as error:
+                problems.append(Diagnostic(entry.location, str(error)))
     if overrides and params.OPENAPI in overrides.values:
         try:
             base_url_from(overrides.values[params.OPENAPI])
         except OpenApiError as error:
             raise UsageError(f"--openapi: {error}") from None
+    if not problems and calls_operations(file):
+        from .operation_check import operation_diagnostics  # imports the OpenAPI layer only when needed
+
+        problems += operation_diagnostics(file, overrides, descriptions)
     return problems
+
+
+def calls_operations(file: ScenarioFileNode) -> bool:
+    """Whether any step of the file calls an operation (so OpenAPI descriptions are needed)."""
+    blocks = [f.steps for f in file.fragments] + ([file.background.steps] if file.background else [])
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            blocks += [s.steps for s in item.scenarios] + ([item.background.steps] if item.background else [])
+        else:
+            blocks.append(item.steps)
+    return any(getattr(step, "operation", None) is not None for steps in blocks for step in steps)

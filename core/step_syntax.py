@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from .nodes import (
     AssertStep, Assertion, BodyAssertion, ExtractStep, HeaderAssertion, JsonPathAssertion,
-    JsonTemplate, SourceLocation, StatusAssertion, TimeAssertion,
+    JsonTemplate, SchemaAssertion, SourceLocation, StatusAssertion, TimeAssertion,
 )
 from .templates import NAME, JsonTextError, Locate, TemplateError, json_template
 
@@ -181,6 +181,11 @@ def _rebuilder(assertion: Assertion) -> Callable[[SourceLocation], Assertion]:
 
 
 def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Assertion:
+    if text == "schema" or text.startswith("schema "):
+        if text != "schema":
+            raise LineError("schema takes nothing after it: the response is checked against the schema "
+                            "its operation declares", 7, len(text) - 7)
+        return SchemaAssertion(location)
     match = _STATUS.fullmatch(text)
     if text.startswith("status") and (match or text == "status"):
         value = match.group(2) if match else ""
@@ -232,7 +237,7 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         return JsonPathAssertion(path, compiled, op, _expected(text, offset + len(op), op, locate, location), location)
     word = text.split()[0] if text.split() else text
     raise LineError(
-        f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body or time",
+        f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema",
         0, len(word),
     )
 

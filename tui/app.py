@@ -29,7 +29,8 @@ from scenario_core.errors import InvalidFileError, ScenarioError
 from scenario_core.nodes import ScenarioFileNode
 from scenario_core.params_report import ParameterNode, parameter_nodes
 from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides, parameter_diagnostics
+from scenario_core.operation_check import operation_shapes
+from scenario_core.resolution import RunOverrides, calls_operations, parameter_diagnostics
 
 from .stepper import CONTINUE, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
 from .widgets.display import Display
@@ -196,7 +197,7 @@ class ScenarioApp(App[int]):
         switcher = self.query_one(ContentSwitcher)
         try:
             file = load_file(self.path)
-            problems = parameter_diagnostics(file, self.overrides)
+            problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
             if problems:
                 raise InvalidFileError(problems)
         except InvalidFileError as error:
@@ -220,7 +221,8 @@ class ScenarioApp(App[int]):
         self._file_params = nodes[0]
         self._param_nodes = {id(node.node): node for node in nodes}
         switcher.current = "main"
-        self.tree.load(file, keep=keep)
+        shapes = operation_shapes(file, self.overrides, self.stepper.descriptions) if calls_operations(file) else {}
+        self.tree.load(file, keep=keep, shapes=shapes)
         self.tree.border_title = Path(self.path).name
         self._reset_run_views()
         self.status_bar.set(state="ready — n steps, c runs", counts="", note="")

@@ -93,7 +93,9 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", metavar="URL", help="override baseUrl for the whole run")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="override a parameter for the whole run (repeatable)")
-    parser.add_argument("--openapi", metavar="PATH", help="OpenAPI description giving the baseUrl")
+    parser.add_argument("--openapi", metavar="[NAME=]PATH", action="append", default=[],
+                        help="an OpenAPI description: PATH is the 'default' one (its first server gives "
+                             "the baseUrl), NAME=PATH names another (call it with 'using NAME'); repeatable")
 
 
 def _var_option(parser: argparse.ArgumentParser) -> None:
@@ -127,6 +129,8 @@ def _build_parser() -> _Parser:
     _shared_options(params)
 
     demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
+    demo.add_argument("file", nargs="?", metavar="FILE",
+                      help="a scenario file to open instead (e.g. examples/openapi.scenario)")
     demo.add_argument("--port", type=_port, default=0, help="port for the demo API (default: a free one)")
 
     server = commands.add_parser("demo-server", help="serve the bundled demo API")
@@ -338,14 +342,15 @@ def demo_server(args: argparse.Namespace) -> int:
 def demo(args: argparse.Namespace) -> int:
     from scenario_core.demo.server import DemoServer, ListenError
 
-    if not EXAMPLE.exists():
-        raise UsageError(f"the bundled example is missing: {EXAMPLE}")
+    example = Path(args.file) if getattr(args, "file", None) else EXAMPLE
+    if not example.exists():
+        raise UsageError(f"{example}: no such file" if args.file else f"the bundled example is missing: {EXAMPLE}")
     try:
         server = DemoServer(port=args.port)
     except ListenError as error:
         raise UsageError(str(error)) from None
     with server:
-        namespace = argparse.Namespace(file=str(EXAMPLE), base_url=server.url, param=[], openapi=None, var=[])
+        namespace = argparse.Namespace(file=str(example), base_url=server.url, param=[], openapi=[], var=[])
         return open_tui(namespace)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 from scenario_core import events as ev
+from scenario_core.descriptions import DescriptionSet
 from scenario_core.executor import Execution
 from scenario_core.nodes import FeatureNode, ScenarioFileNode, ScenarioNode, Step
 from scenario_core.resolution import RunOverrides
@@ -68,8 +69,12 @@ class Stepper:
         on_event: Callable[[ev.Event, StepRun | None], None],
         breakpoint_hit: Callable[[ev.StepStarted, StepRun], bool] = lambda event, run: False,
         yield_every: int = 50,
+        descriptions: DescriptionSet | None = None,
     ) -> None:
         self._files = files
+        # The session's OpenAPI descriptions: read once, kept across restarts and reloads (a
+        # description that changes on disk is read again: the cache checks each file's mtime).
+        self.descriptions = descriptions or DescriptionSet()
         self.overrides = overrides
         self.run_variables = dict(run_variables)
         self.on_event = on_event
@@ -148,7 +153,8 @@ class Stepper:
             if self.state == FINISHED:
                 return
             if self._stream is None:
-                self.execution = Execution(list(self._files()), self.overrides, self.run_variables)
+                self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
+                                           descriptions=self.descriptions)
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode

@@ -95,7 +95,7 @@ def test_find_ambiguous_lists_the_descriptions(specs):
     with pytest.raises(OperationLookupError) as caught:
         specs.find("^login")
     assert str(caught.value) == ("operation 'login' is in several OpenAPI descriptions: default, auth; "
-                                 "say which with 'call using NAME ^login'")
+                                 "say which with 'using NAME ^login' (when: using NAME ^login, or call using NAME ^login)")
     assert (caught.value.kind, caught.value.known) == ("ambiguous", ("default", "auth"))
     assert specs.find("^login", using="auth").path == "/auth/login"
     assert specs.find("^login", using="default").path == "/login"

@@ -43,7 +43,9 @@ def test_keys_are_case_sensitive_and_hint_names_the_right_case():
 def test_unknown_key_without_close_match_lists_known_keys():
     assert error("parameters:\n  colour: 3\n") == (
         "t.scenario:2:3: error: unknown parameter 'colour'; known parameters: "
-        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, maxResponseSize, secrets")
+        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, maxResponseSize, secrets, "
+        "strictSchemaValidation, autoAssertions.enabled, autoAssertions.schema, autoAssertions.statusCode, "
+        "autoAssertions.contentType")
 
 
 @pytest.mark.parametrize("raw, message", [
@@ -213,7 +215,7 @@ def test_all_errors_of_a_file_are_reported_in_file_order():
     ("scenario: s\n  then: $..[ exists\n", "t.scenario:2:9: error: invalid JSON path '$..[': Parse error near the end of string!"),
     ("scenario: s\n  then: $.a exists 3\n", "t.scenario:2:20: error: 'exists' takes no value, found '3'"),
     ("scenario: s\n  then: colour == 1\n",
-     "t.scenario:2:9: error: unknown assertion 'colour': use status, a JSON path ($.name == \"Rex\"), header, body or time"),
+     "t.scenario:2:9: error: unknown assertion 'colour': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema"),
     ("scenario: s\n  extract: id from id\n", "t.scenario:2:20: error: a JSON path starts with $ (e.g. $.id), got 'id'"),
     ("scenario: s\n  extract: 1x from $.id\n",
      "t.scenario:2:12: error: '1x' is not a variable name: letters, digits and _, not starting with a digit"),

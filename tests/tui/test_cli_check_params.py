@@ -75,6 +75,11 @@ def test_params_json_shape(tmp_path):
             "openapi": {"value": None, "source": "default", "line": None},
             "maxResponseSize": {"value": 104857600, "source": "default", "line": None},
             "secrets": {"value": [], "source": "default", "line": None},
+            "strictSchemaValidation": {"value": False, "source": "default", "line": None},
+            "autoAssertions.enabled": {"value": False, "source": "default", "line": None},
+            "autoAssertions.schema": {"value": True, "source": "default", "line": None},
+            "autoAssertions.statusCode": {"value": True, "source": "default", "line": None},
+            "autoAssertions.contentType": {"value": True, "source": "default", "line": None},
         },
     }
     assert [(n["kind"], n["name"], n["feature"]) for n in nodes[1:]] == [
@@ -88,8 +93,30 @@ def test_params_json_shape(tmp_path):
     pets = nodes[2]["parameters"]
     assert pets["timeout"] == {"value": 10, "source": "feature", "line": 37}
     assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
-    assert all(set(n["parameters"]) == {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "maxResponseSize", "secrets"}
-               for n in nodes)
+    known = {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "maxResponseSize", "secrets",
+             "strictSchemaValidation", "autoAssertions.enabled", "autoAssertions.schema",
+             "autoAssertions.statusCode", "autoAssertions.contentType"}
+    assert all(set(n["parameters"]) == known for n in nodes)
+
+
+def test_params_show_every_description_in_force_with_provenance(tmp_path):
+    demo = EXAMPLES.parent / "core" / "demo"
+    (tmp_path / "api.yaml").write_text((demo / "petstore.yaml").read_text())
+    (tmp_path / "x.yaml").write_text((demo / "petstore.yaml").read_text())
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "auth.yaml").write_text((demo / "auth.yaml").read_text())
+    path = tmp_path / "s" / "t.scenario"
+    path.write_text("parameters:\n  openapi: ../api.yaml\n  binding.auth.location: auth.yaml\n"
+                    "  binding.auth.baseUrl: http://127.0.0.1:9\n  binding.alias.me: \"^whoAmI\"\n")
+    result = cli("params", str(path), "--json", "--openapi", f"extra={tmp_path / 'x.yaml'}")
+    assert result.returncode == 0, result.stderr
+    parameters = json.loads(result.stdout)["nodes"][0]["parameters"]
+    assert parameters["openapi"] == {"value": "../api.yaml", "source": "file", "line": 2}
+    assert parameters["binding.auth.location"] == {"value": "auth.yaml", "source": "file", "line": 3}
+    assert parameters["binding.auth.baseUrl"] == {"value": "http://127.0.0.1:9", "source": "file", "line": 4}
+    assert parameters["binding.alias.me"] == {"value": "^whoAmI", "source": "file", "line": 5}
+    assert parameters["binding.extra.location"] == {"value": str(tmp_path / "x.yaml"), "source": "command-line",
+                                                    "line": None}
 
 
 def test_params_command_line_overrides_have_command_line_provenance():

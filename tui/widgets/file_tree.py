@@ -119,6 +119,7 @@ class FileTree(Tree[TreeItem]):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
+        self._shapes: dict[int, str] = {}
         self.show_root = True
         self.guide_depth = 2
         self.file: ScenarioFileNode | None = None
@@ -132,8 +133,10 @@ class FileTree(Tree[TreeItem]):
 
     # ------------------------------------------------------------ loading
 
-    def load(self, file: ScenarioFileNode, keep: bool = False) -> None:
-        """Show `file`. With `keep`, restore expansion and cursor where the keys still exist."""
+    def load(self, file: ScenarioFileNode, keep: bool = False, shapes: dict[int, str] | None = None) -> None:
+        """Show `file`. With `keep`, restore expansion and cursor where the keys still exist.
+        `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
+        self._shapes = shapes or {}
         expanded = {key for key, node in self._by_key.items() if node.is_expanded} if keep else set()
         cursor = self.cursor_node.data.key if keep and self.cursor_node and self.cursor_node.data else None
         self.file = file
@@ -441,6 +444,9 @@ class FileTree(Tree[TreeItem]):
         node = item.node
         if item.kind == "step":
             text = f"{node.keyword} {node.text}"
+            shape = self._shapes.get(id(node))
+            if shape is not None:
+                text += f" → {shape}"
         else:
             text = f"{KIND_ICONS[item.kind]} "
             if item.kind in ("feature", "scenario", "fragment"):
@@ -463,6 +469,9 @@ class FileTree(Tree[TreeItem]):
             label.append(node.keyword, "bold")
             label.append(" ")
             label.append(visible(node.text))  # file text: shown, never obeyed
+            shape = self._shapes.get(id(node))
+            if shape is not None:  # an operation call: the method and path its description gives
+                label.append(visible(f" → {shape}"), "dim")
         else:
             icon = KIND_ICONS[item.kind]
             label.append(f"{icon} ", "bold")

@@ -152,10 +152,19 @@ class Inspector(VerticalScroll, can_focus=True):
         if sent is None:
             parts.append(_rule("request, as written"))
             line = Text()
-            line.append(step.method, "bold")
-            # As written, masked too: `Bearer {{token}}` holds no secret, a literal key does.
-            line.append(" " + self.display_options.written(step.url.text))
-            parts.append(line)
+            if step.operation is not None:  # the method and path come from the description
+                line.append(visible(step.operation.text), "bold")
+                parts.append(line)
+                for parameter in step.parameters:  # where each goes shows once it is sent
+                    child = Text()
+                    child.append(visible(parameter.name), "bold")
+                    child.append(": " + self.display_options.written(parameter.value.text))
+                    parts.append(child)
+            else:
+                line.append(step.method, "bold")
+                # As written, masked too: `Bearer {{token}}` holds no secret, a literal key does.
+                line.append(" " + self.display_options.written(step.url.text))
+                parts.append(line)
             if step.query:
                 query = "&".join(f"{q.name}={q.value.text}" for q in step.query)
                 parts.append(Text("query: " + self.display_options.written("?" + query)[1:], style="dim"))
@@ -172,6 +181,15 @@ class Inspector(VerticalScroll, can_focus=True):
                 parts.append(Text(self.display_options.text(step.body.text)))
             return parts
         parts.append(_rule("request"))
+        if sent.operation is not None:
+            parts.append(Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")),
+                              style="cyan"))
+            for child, place, value in sent.placements:  # which child went where, as sent
+                placed = Text()
+                placed.append(visible(child), "bold")
+                placed.append(f" → {place}: ", "dim")
+                placed.append(self.display_options.line(value))
+                parts.append(placed)
         line = Text()
         line.append(sent.method, "bold")
         line.append(" " + self.display_options.line(sent.url))

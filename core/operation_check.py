@@ -1,0 +1,108 @@
+"""`check`'s view of operation calls: every `when: ^op` is resolved against the descriptions in
+force where it is written, before anything runs. An unknown or ambiguous operation, a `using`
+of an unknown description, a child the operation does not declare and a missing required path
+parameter are located errors, each with the names that exist.
+
+A fragment is checked with the file's parameters (it may be included anywhere); a feature's
+background and scenarios with the feature's.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .descriptions import DescriptionSet, aliases
+from .errors import Diagnostic
+from .nodes import FeatureNode, RequestStep, ScenarioFileNode, Step
+from .openapi import OpenApiError
+from .operations import OperationLookupError
+from .request_builder import RequestBuildError, build_request
+from .resolution import RunOverrides, resolve_parameters
+
+# Stands in for a child whose value is only known at run time: placement does not depend on it.
+_RUN_TIME_VALUE = "1"
+
+
+def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
+    return (s for s in steps if isinstance(s, RequestStep) and s.operation is not None)
+
+
+def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[RequestStep]]]:
+    """Operation calls by the parameters they are checked with: the file's, then each feature's."""
+    groups: list[tuple[FeatureNode | None, list[RequestStep]]] = []
+    top: list[RequestStep] = []
+    for fragment in file.fragments:
+        top += _calls(fragment.steps)
+    if file.background is not None:
+        top += _calls(file.background.steps)
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            steps = list(_calls(item.background.steps)) if item.background is not None else []
+            for scenario in item.scenarios:
+                steps += _calls(scenario.steps)
+            groups.append((item, steps))
+        else:
+            top += _calls(item.steps)
+    groups.insert(0, (None, top))
+    return groups
+
+
+def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                     descriptions: DescriptionSet | None = None) -> dict[int, str]:
+    """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
+    beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
+    descriptions = descriptions or DescriptionSet()
+    shapes: dict[int, str] = {}
+    for feature, calls in _groups(file):
+        if not calls:
+            continue
+        try:
+            parameters = resolve_parameters(file, feature, overrides)
+            index = descriptions.for_parameters(parameters, file.path)
+        except OpenApiError:
+            continue
+        known = aliases(parameters)
+        for step in calls:
+            try:
+                operation = index.find(step.operation.operation_id, step.operation.using, known)
+            except OpenApiError:
+                continue
+            shapes[id(step)] = f"{operation.method} {operation.path}"
+    return shapes
+
+
+def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                          descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
+    descriptions = descriptions or DescriptionSet()
+    problems: list[Diagnostic] = []
+    for feature, calls in _groups(file):
+        if not calls:
+            continue
+        try:
+            parameters = resolve_parameters(file, feature, overrides)
+            index = descriptions.for_parameters(parameters, file.path)
+        except OpenApiError as error:  # reported where the description is named (resolution)
+            problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {error}"))
+            continue
+        known = aliases(parameters)
+        for step in calls:
+            problems += _check_call(step, index, known)
+    return problems
+
+
+def _check_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
+    ref = step.operation
+    try:
+        operation = index.find(ref.operation_id, ref.using, known_aliases)
+    except OperationLookupError as error:
+        return [Diagnostic(ref.location, str(error))]
+    children = [(p.name, p.value.constant if not p.value.refs else _RUN_TIME_VALUE) for p in step.parameters]
+    children += [(f"query_{q.name}", _RUN_TIME_VALUE) for q in step.query]
+    try:
+        build_request(operation, children)
+    except RequestBuildError as error:
+        where = next((p.location for p in step.parameters if p.name == error.child), step.location)
+        return [Diagnostic(where, f"{ref.text}: {' '.join(str(error).split())}")]
+    except OpenApiError as error:
+        return [Diagnostic(step.location, f"{ref.text}: {' '.join(str(error).split())}")]
+    return []
