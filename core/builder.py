@@ -16,6 +16,8 @@ from lark import Token, Transformer
 
 from . import parameters as params
 from .errors import Diagnostic
+from .line_lexer import TAG
+from .nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
 from .nodes import (
     BackgroundNode, CallParameter, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate, OperationRef,
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
@@ -405,7 +407,8 @@ class Builder(Transformer):
         return tuple(steps)
 
     def tags(self, children: list) -> _Raw:
-        return _Raw("tags", children[0], frozenset(str(tag)[1:] for tag in children))
+        # A TAG token holds a line's tags (`@a @b`).
+        return _Raw("tags", children[0], frozenset(t[1:] for line in children for t in TAG.findall(str(line))))
 
     def scenario(self, children: list) -> _Raw:
         tags = children.pop(0).node if isinstance(children[0], _Raw) else frozenset()
@@ -523,6 +526,10 @@ class Builder(Transformer):
         return node
 
     def _check_includes(self, file: ScenarioFileNode, fragments: dict[str, FragmentNode]) -> None:
+        """Unknown fragments, include cycles, and the limits on what includes expand to: nesting
+        depth (MAX_INCLUDE_DEPTH) and steps a block runs (MAX_PLANNED_STEPS). Every pass is
+        linear in the file: each fragment is measured once, however often it is included (24
+        fragments each including the next twice expand to 2^24 steps; none is walked twice)."""
         blocks: list[tuple[Step, ...]] = [f.steps for f in fragments.values()]
         if file.background:
             blocks.append(file.background.steps)
@@ -533,29 +540,115 @@ class Builder(Transformer):
                 blocks.extend(s.steps for s in item.scenarios)
             else:
                 blocks.append(item.steps)
+        names = list(fragments)
+        listing = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+        budget = 50_000  # name comparisons for did-you-mean: 1,000 unknown includes stay fast
         for steps in blocks:
             for step in steps:
                 if isinstance(step, IncludeStep) and step.fragment not in fragments:
-                    close = difflib.get_close_matches(step.fragment, list(fragments), n=1, cutoff=0.6)
+                    wanted = step.fragment
+                    # A close match differs in length by at most a third (difflib's 0.6 ratio).
+                    candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]
+                    budget -= len(candidates)
+                    close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6) if budget > 0 else []
                     hint = f"; did you mean '{close[0]}'?" if close else (
-                        f"; fragments in this file: {', '.join(fragments)}" if fragments else
-                        "; this file defines no fragments")
+                        f"; fragments in this file: {listing}" if fragments else "; this file defines no fragments")
                     self.error(step.location, f"include of unknown fragment '{step.fragment}'{hint}")
-        # A fragment that includes itself, directly or not, would never end.
-        in_cycle: set[str] = set()
-        for name, fragment in fragments.items():
-            path = None if name in in_cycle else self._cycle(name, fragments, [name])
-            if path:
-                in_cycle.update(path)
-                self.error(fragment.location, "fragment includes itself: " + " → ".join(path))
+        cyclic = self._report_cycles(fragments)
+        measures = self._measure_fragments(fragments, cyclic)
+        for steps in blocks:
+            self._check_expansion(steps, fragments, measures)
 
-    def _cycle(self, name: str, fragments: dict[str, FragmentNode], path: list[str]) -> list[str] | None:
-        for step in fragments[name].steps:
-            if isinstance(step, IncludeStep) and step.fragment in fragments:
-                if step.fragment == path[0]:
-                    return path + [step.fragment]
-                if step.fragment not in path:
-                    found = self._cycle(step.fragment, fragments, path + [step.fragment])
-                    if found:
-                        return found
-        return None
+    @staticmethod
+    def _includes(fragment: FragmentNode, fragments: dict[str, FragmentNode]) -> list[str]:
+        return [s.fragment for s in fragment.steps if isinstance(s, IncludeStep) and s.fragment in fragments]
+
+    def _report_cycles(self, fragments: dict[str, FragmentNode]) -> set[str]:
+        """A fragment that includes itself, directly or not, would never end: each cycle is
+        reported once, at its first fragment. Iterative depth-first search, linear."""
+        state: dict[str, int] = {}  # 1 on the current path, 2 done
+        cyclic: set[str] = set()
+        for root in fragments:
+            if root in state:
+                continue
+            path: list[str] = [root]
+            pending: list[list[str]] = [self._includes(fragments[root], fragments)]
+            state[root] = 1
+            while path:
+                if not pending[-1]:
+                    state[path.pop()] = 2
+                    pending.pop()
+                    continue
+                child = pending[-1].pop(0)
+                if state.get(child) == 1:
+                    cycle = path[path.index(child):] + [child]
+                    if not cyclic.intersection(cycle):
+                        self.error(fragments[cycle[0]].location, "fragment includes itself: " + " → ".join(cycle))
+                    cyclic.update(cycle)
+                elif child not in state:
+                    state[child] = 1
+                    path.append(child)
+                    pending.append(self._includes(fragments[child], fragments))
+        return cyclic
+
+    def _measure_fragments(self, fragments: dict[str, FragmentNode],
+                           cyclic: set[str]) -> dict[str, tuple[int, int, str | None]]:
+        """name -> (nesting depth of its includes, steps it expands to (capped), its deepest
+        include), each computed once (children first, iteratively). Cyclic ones are left out."""
+        measures: dict[str, tuple[int, int, str | None]] = {}
+        cap = MAX_PLANNED_STEPS + 1
+        for root in fragments:
+            if root in measures or root in cyclic:
+                continue
+            stack = [root]
+            while stack:
+                name = stack[-1]
+                children = [c for c in self._includes(fragments[name], fragments) if c not in cyclic]
+                waiting = [c for c in children if c not in measures]
+                if waiting:
+                    stack.extend(waiting)
+                    continue
+                stack.pop()
+                if name in measures:
+                    continue
+                depth, deepest, count = 0, None, 0
+                for step in fragments[name].steps:
+                    if isinstance(step, IncludeStep):
+                        found = measures.get(step.fragment)
+                        if found is not None:
+                            count += found[1]
+                            if found[0] + 1 > depth:
+                                depth, deepest = found[0] + 1, step.fragment
+                    else:
+                        count += 1
+                measures[name] = (depth, min(count, cap), deepest)
+        return measures
+
+    def _check_expansion(self, steps: tuple[Step, ...], fragments: dict[str, FragmentNode],
+                         measures: dict[str, tuple[int, int, str | None]]) -> None:
+        """The limits a block's includes must stay within, as located errors: the executor
+        never drops or cuts what a limit would stop (no silent pass)."""
+        total = 0
+        for step in steps:
+            if not isinstance(step, IncludeStep):
+                total += 1
+                continue
+            found = measures.get(step.fragment)
+            if found is None:
+                continue
+            depth, count, _ = found
+            if depth + 1 > MAX_INCLUDE_DEPTH:
+                chain, name = [step.fragment], step.fragment
+                while (name := measures[name][2]) is not None and len(chain) <= MAX_INCLUDE_DEPTH:
+                    chain.append(name)
+                shown = " → ".join(chain[:4]) + (" → …" if len(chain) > 4 else "")
+                self.error(step.location, f"includes nest {depth + 1} levels deep here ({shown}); "
+                                          f"the limit is {MAX_INCLUDE_DEPTH}")
+                return
+            total += count
+            if total > MAX_PLANNED_STEPS:
+                amount = f"{count:,}" if count <= MAX_PLANNED_STEPS else f"over {MAX_PLANNED_STEPS:,}"
+                self.error(step.location, f"include of '{step.fragment}' expands to {amount} steps "
+                                          f"(includes inside fragments multiply); a block runs at most "
+                                          f"{MAX_PLANNED_STEPS:,} steps")
+                return

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from .nodes import SourceLocation
 
 
+MAX_MESSAGE = 600
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     location: SourceLocation
@@ -15,7 +18,10 @@ class Diagnostic:
 
     def __str__(self) -> str:
         loc = self.location
-        return f"{loc.file}:{loc.line}:{loc.column}: error: {self.message}"
+        message = self.message
+        if len(message) > MAX_MESSAGE:  # whatever a message quotes, it stays one readable line
+            message = message[: MAX_MESSAGE - 1] + "…"
+        return f"{loc.file}:{loc.line}:{loc.column}: error: {message}"
 
 
 class ScenarioError(Exception):

@@ -29,7 +29,8 @@ KEYWORDS = {
 # The other tokens, as a syntax error names them.
 OTHER_TOKENS = {"TAG": "@tag", "ENTRY": "a 'name: value' line", "LINE": "a line of JSON"}
 
-_TAG = re.compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
+TAG = re.compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
+_BLANKS = re.compile(r"[ \t]*")
 _NOT_ENTRY_START = ":#@"  # and whitespace: `name: value` starts with a name
 
 
@@ -44,7 +45,7 @@ class LineLexer(Lexer):
     def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]
         # `text` starts with a line break (the parser prepends one), so line 1 is empty and
         # the first line break starts at offset 0.
-        keywords, tag = KEYWORDS, _TAG.match
+        keywords, tag = KEYWORDS, TAG.match
         line_start = 0
         break_line, break_column, break_start = 1, 1, 0  # where the pending line break began
         indent = ""  # of the last content line: a line break changing nothing is dropped
@@ -60,14 +61,18 @@ class LineLexer(Lexer):
                 yield Token("_NL", text[break_start:line_start + at], break_start,
                             break_line, break_column, number, at + 1, line_start + at)
             # Tags come first and share the line; what follows them is one more token.
-            while content[0] == "@" and (found := tag(line, at)):
+            # A line's tags are one TAG token (`@a @b`; the builder splits it), found by position:
+            # a token per tag, or a slice of the rest of the line per tag, made a 1 MB line of
+            # tags take seconds.
+            tags_at, end = at, -1
+            while line.startswith("@", at) and (found := tag(line, at)):
                 end = found.end()
-                yield Token("TAG", found.group(), line_start + at, number, at + 1, number, end + 1, line_start + end)
-                content = line[end:].lstrip(" \t")
-                if not content:
-                    break
-                at = len(line) - len(content)
-            else:
+                at = _BLANKS.match(line, end).end()
+            if end != -1:
+                yield Token("TAG", line[tags_at:end], line_start + tags_at, number, tags_at + 1, number, end + 1,
+                            line_start + end)
+                content = line[at:]
+            if content:
                 colon = content.find(":")
                 kind = keywords.get(content[:colon + 1]) if colon > 0 else None
                 if kind is None:

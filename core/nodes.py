@@ -275,6 +275,12 @@ class IncludeStep(Node):
 
 Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep]
 
+# Limits of what includes may expand to, checked by `check` (builder.py) with a located error,
+# so the executor never meets a file past them: includes nested deeper than this ...
+MAX_INCLUDE_DEPTH = 32
+# ... or a block (scenario, background, fragment) expanding to more steps than this.
+MAX_PLANNED_STEPS = 10_000
+
 
 # ---------------------------------------------------------------- blocks
 

@@ -71,7 +71,8 @@ def compile_json_path(path: str) -> Any:
         return parse(path)
     except Exception as error:  # jsonpath-ng raises bare Exception subclasses of several kinds
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise JsonPathError(f"invalid JSON path '{path}': {detail}") from None
+        shown = path if len(path) <= 60 else path[:59] + "…"
+        raise JsonPathError(f"invalid JSON path '{shown}': {detail}") from None
 
 
 # ---------------------------------------------------------------- then:
@@ -82,6 +83,9 @@ _NO_OPERAND = ("exists", "not exists")
 _STATUS = re.compile(r"status(\s+)(\S+)\s*")
 _TIME = re.compile(r"time(\s+)(<=|<|>=|>)(\s*)([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
 _HEADER_NAME = re.compile(r"header(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
+
+
+_SPACES = re.compile(r"[ \t]*")
 
 
 def _find_operator(text: str, start: int) -> tuple[str, int] | None:
@@ -103,13 +107,16 @@ def _find_operator(text: str, start: int) -> tuple[str, int] | None:
         elif ch in "])":
             depth -= 1
         elif depth <= 0 and ch in " \t":
-            rest = text[i:].lstrip()
-            offset = len(text) - len(rest)
+            # The whole run of spaces at once: looking past each space separately made a long
+            # run quadratic (a 1 MB line of spaces took minutes).
+            after_spaces = _SPACES.match(text, i).end()
             for op in _OPERATORS:
-                if rest.startswith(op):
-                    after = rest[len(op):]
-                    if not after or after[0] in " \t" or op in ("==", "!=", "<=", ">=", "<", ">"):
-                        return op, offset
+                if text.startswith(op, after_spaces):
+                    following = text[after_spaces + len(op):after_spaces + len(op) + 1]
+                    if not following or following in " \t" or op in ("==", "!=", "<=", ">=", "<", ">"):
+                        return op, after_spaces
+            i = after_spaces
+            continue
         i += 1
     return None
 
@@ -127,10 +134,13 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
         template = json_template(operand, lambda o, n: locate(start + o, n), location)
     except TemplateError as error:
         raise LineError(str(error), start + error.offset) from None
-    except JsonTextError:
-        hint = f' (strings need double quotes: "{operand}")' if operand[0] not in "\"[{" else ""
+    except JsonTextError as problem:
+        if "digits is too long" in str(problem):
+            raise LineError(str(problem), start + problem.offset, len(operand)) from None
+        shown = operand if len(operand) <= 60 else operand[:59] + "…"
+        hint = f' (strings need double quotes: "{shown}")' if operand[0] not in "\"[{" else ""
         raise LineError(
-            f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{operand}'{hint}",
+            f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{shown}'{hint}",
             start, len(operand),
         ) from None
     if operator == "matches" and not template.refs and isinstance(template.constant, str):
@@ -181,6 +191,8 @@ def _rebuilder(assertion: Assertion) -> Callable[[SourceLocation], Assertion]:
 
 
 def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Assertion:
+    if not text:
+        raise LineError("then: needs an assertion, e.g. then: status 200 or then: $.name == \"Rex\"", 0, 1)
     if text == "schema" or text.startswith("schema "):
         if text != "schema":
             raise LineError("schema takes nothing after it: the response is checked against the schema "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from functools import lru_cache
@@ -10,7 +11,10 @@ from typing import Any, Callable, Mapping, Union
 from .nodes import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
 
 NAME = re.compile(r"[^\W\d]\w*")
-_REFERENCE = re.compile(r"\{\{(.*?)\}\}")
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class TemplateError(ValueError):
@@ -32,24 +36,31 @@ _Part = Union[str, tuple[str, bool, int, int]]
 def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
     """The shape of a template, validated once per distinct text (files repeat their values)."""
     spans = _string_spans(text) if json_text else None
+    starts = [a for a, _ in spans] if spans else []
     parts: list[_Part] = []
     position = 0
-    for match in _REFERENCE.finditer(text):
-        name = match.group(1).strip()
+    # str.find, not a regex: `\{\{(.*?)\}\}` rescans to the end of the line from every `{{`, so
+    # 30,000 unclosed ones took seconds (quadratic). This is one pass.
+    while (start := text.find("{{", position)) != -1:
+        end = text.find("}}", start + 2)
+        if end == -1 or "\n" in text[start + 2:end]:
+            raise TemplateError("'{{' is not closed by '}}'", start)
+        name = text[start + 2:end].strip()
         if not NAME.fullmatch(name):
             raise TemplateError(
-                f"'{match.group(0)}' is not a variable reference: "
+                f"'{_clip(text[start:end + 2])}' is not a variable reference: "
                 "a name is letters, digits and _ and does not start with a digit",
-                match.start(),
+                start,
             )
-        if match.start() > position:
-            parts.append(text[position:match.start()])
-        in_string = spans is None or any(a < match.start() < b for a, b in spans)
-        parts.append((name, in_string, match.start(), match.end() - match.start()))
-        position = match.end()
-    rest = text.find("{{", position)
-    if rest != -1:
-        raise TemplateError("'{{' is not closed by '}}'", rest)
+        if start > position:
+            parts.append(text[position:start])
+        if spans is None:
+            in_string = True
+        else:  # inside the string literal that starts last before it, if that one is still open
+            index = bisect.bisect_left(starts, start) - 1
+            in_string = index >= 0 and start < spans[index][1]
+        parts.append((name, in_string, start, end + 2 - start))
+        position = end + 2
     if position < len(text):
         parts.append(text[position:])
     if json_text:
@@ -104,6 +115,9 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
     return JsonTemplate(text, segments, None, location)
 
 
+_LONG_INTEGER = re.compile(r"-?[0-9]{4301,}")
+
+
 def _loads(text: str) -> Any:
     try:
         return json.loads(text)
@@ -111,6 +125,11 @@ def _loads(text: str) -> Any:
         raise JsonTextError(f"invalid JSON: {error.msg}", error.pos) from None
     except RecursionError:
         raise JsonTextError("invalid JSON: nested too deeply", 0) from None
+    except ValueError:  # Python refuses to read an integer of over 4,300 digits
+        found = _LONG_INTEGER.search(text)
+        digits = len(found.group().lstrip("-")) if found else 0
+        raise JsonTextError(f"an integer of {digits} digits is too long (the limit is 4300)",
+                            found.start() if found else 0) from None
 
 
 # ---------------------------------------------------------------- rendering at run time

@@ -34,8 +34,24 @@ feature: F ☃ [x]
 fragment: frag
   then: time < 2s
 """
+SEED += """
+scenario: operation calls
+  when: using auth ^login
+    body:
+      name: Max
+      owner:
+        id: {{id}}
+  when: ^getPetById
+    id: 1
+    query_x: "a b"
+    bodyFile: "x.json"
+  then: schema
+"""
+SEEDS = [SEED] + [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.scenario"))]
 PIECES = ["\n", "  ", "\t", ":", "#", "{{", "}}", "@", "\"", "{", "[", "$", "feature:", "scenario:",
-          "parameters:", "background:", "when: GET /x", "then: status 200", "body:", "\r\n", "\ufeff", "é"]
+          "parameters:", "background:", "when: GET /x", "then: status 200", "body:", "\r\n", "\ufeff", "é",
+          "\x00", "\x1b[2J", "\u2028", "^", "using ", "include: ", " " * 3000, "{{" * 500, "@t " * 500,
+          "9" * 5000, "matches \"(a+\"", "then: schema"]
 
 
 def _check(text: str) -> None:
@@ -69,3 +85,29 @@ def test_shuffled_and_reindented_lines_raise_only_the_projects_error(lines, inde
 @given(st.text(max_size=300))
 def test_arbitrary_text_raises_only_the_projects_error(text):
     _check(text)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(SEEDS))),
+       st.lists(st.tuples(st.sampled_from(["delete", "duplicate", "swap", "insert", "indent"]),
+                          st.integers(0, 10_000), st.integers(0, 10_000), st.sampled_from(PIECES)), max_size=8))
+def test_line_mutations_of_every_example_raise_only_the_projects_error(seed, edits):
+    """Whole lines deleted, duplicated, swapped, re-indented, or given hostile pieces (control
+    characters, long runs, huge numbers, broken patterns), over every bundled example."""
+    lines = SEEDS[seed].split("\n")
+    for kind, a, b, piece in edits:
+        if not lines:
+            break
+        i, j = a % len(lines), b % len(lines)
+        if kind == "delete":
+            del lines[i]
+        elif kind == "duplicate":
+            lines.insert(i, lines[i])
+        elif kind == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif kind == "insert":
+            position = b % (len(lines[i]) + 1)
+            lines[i] = lines[i][:position] + piece + lines[i][position:]
+        else:
+            lines[i] = " " * (b % 9) + lines[i].lstrip()
+    _check("\n".join(lines))

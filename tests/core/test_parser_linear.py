@@ -1,0 +1,126 @@
+"""The parser and checker in linear time, and every limit a located `check` error (hardening).
+Each input below took seconds to minutes before (exponential or quadratic); the bounds are
+generous on purpose (a loaded machine), the point is that none of them grows out of hand."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from scenario_core.errors import InvalidFileError
+from scenario_core.events import ScenarioFinished, StepFinished
+from scenario_core.executor import run_to_completion
+from scenario_core.nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
+from scenario_core.parser import load_file, parse_text
+
+BOUND = 2.0  # seconds, in process
+
+
+def errors_within_bound(text: str) -> list[str]:
+    started = time.perf_counter()
+    try:
+        parse_text(text, "t.scenario")
+        found = []
+    except InvalidFileError as error:
+        found = [str(d) for d in error.diagnostics]
+    assert time.perf_counter() - started < BOUND
+    return found
+
+
+def test_linear_fragments_that_include_the_next_one_twice():
+    lines = []
+    for i in range(24):
+        lines.append(f"fragment: f{i}")
+        lines += [f"  include: f{i + 1}"] * 2 if i < 23 else ["  then: status 200"]
+    lines += ["scenario: s", "  when: GET http://127.0.0.1:9/x", "  include: f0"]
+    found = errors_within_bound("\n".join(lines) + "\n")
+    # 2^23 steps behind f0: refused where the expansion passes the limit, never run.
+    assert found[0] == ("t.scenario:2:3: error: include of 'f1' expands to over 10,000 steps (includes inside "
+                        "fragments multiply); a block runs at most 10,000 steps")
+    assert any(line.startswith("t.scenario:74:3: error: include of 'f0' expands to over 10,000") for line in found)
+
+
+def test_linear_30000_unclosed_braces():
+    found = errors_within_bound("scenario: s\n  when: GET http://127.0.0.1:9/" + "{{" * 30000 + "\n")
+    assert found == ["t.scenario:2:32: error: '{{' is not closed by '}}'"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("  then: $.a" + " " * 1_000_000 + "x == 1", "t.scenario:3:9: error: invalid JSON path '$.a "),
+    ("  then: body" + " " * 1_000_000 + "x", "t.scenario:3:9: error: a body assertion reads like"),
+    ("  then:" + " " * 1_000_000, "t.scenario:3:8: error: then: needs an assertion"),
+    ("  then: status" + " " * 1_000_000 + "200", None),
+], ids=["json-path", "body", "nothing", "status"])
+def test_linear_a_megabyte_of_spaces_after_then(line, message):
+    found = errors_within_bound("scenario: s\n  when: GET http://127.0.0.1:9/\n" + line + "\n")
+    if message is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and found[0].startswith(message) and len(found[0]) < 700
+
+
+def test_linear_a_megabyte_line_of_tags():
+    started = time.perf_counter()
+    file = parse_text("@a@b " + "@t " * 333_333 + "\nscenario: s\n  when: GET http://127.0.0.1:9/\n", "t.scenario")
+    assert time.perf_counter() - started < BOUND
+    assert file.scenarios[0].tags == frozenset({"a", "b", "t"})
+
+
+@pytest.mark.parametrize("defined", [0, 1000], ids=["no-fragments", "1000-fragments"])
+def test_linear_1000_includes_of_unknown_fragments(defined):
+    text = "".join(f"fragment: frag{i:04d}\n  then: status 200\n" for i in range(defined))
+    text += "scenario: s\n" + "".join(f"  include: miss{i:04d}\n" for i in range(1000))
+    found = errors_within_bound(text)
+    assert len(found) == 1000
+    assert all("include of unknown fragment 'miss" in line and len(line) < 400 for line in found)
+
+
+def _nested(levels: int) -> str:
+    """A scenario whose include chain is `levels` deep, each fragment adding one step."""
+    lines = []
+    for i in range(levels):
+        lines += [f"fragment: f{i}", "  then: status 200"]
+        if i + 1 < levels:
+            lines.append(f"  include: f{i + 1}")
+    return "\n".join(lines) + "\nscenario: s\n  when: GET /health\n  include: f0\n"
+
+
+def test_no_silent_false_pass_includes_nested_past_the_limit_are_a_check_error():
+    found = errors_within_bound(_nested(MAX_INCLUDE_DEPTH + 1))
+    assert found == [f"t.scenario:{3 * (MAX_INCLUDE_DEPTH + 1) + 2}:3: error: includes nest {MAX_INCLUDE_DEPTH + 1} levels "
+                     f"deep here (f0 → f1 → f2 → f3 → …); the limit is {MAX_INCLUDE_DEPTH}"]
+
+
+def test_no_silent_false_pass_includes_at_the_limit_run_every_step(demo, write_scenario):
+    path = write_scenario(_nested(MAX_INCLUDE_DEPTH).replace("scenario: s\n", f"scenario: s\n  when: GET {demo.url}/health\n", 1)
+                          .replace("  when: GET /health\n", ""))
+    events = run_to_completion([load_file(path)])
+    steps = [e for e in events if isinstance(e, StepFinished)]
+    assert len(steps) == 1 + MAX_INCLUDE_DEPTH and all(e.status == "passed" for e in steps)
+    assert [e.status for e in events if isinstance(e, ScenarioFinished)] == ["passed"]
+
+
+def test_no_silent_false_pass_a_block_over_the_step_limit_is_a_check_error():
+    text = "fragment: many\n" + "  then: status 200\n" * (MAX_PLANNED_STEPS // 2 + 1)
+    text += "scenario: s\n  when: GET http://127.0.0.1:9/\n  include: many\n  include: many\n"
+    found = errors_within_bound(text)
+    assert found == [f"t.scenario:{MAX_PLANNED_STEPS // 2 + 6}:3: error: include of 'many' expands to "
+                     f"{MAX_PLANNED_STEPS // 2 + 1:,} steps (includes inside fragments multiply); a block runs at "
+                     f"most {MAX_PLANNED_STEPS:,} steps"]
+
+
+def test_a_fragment_cycle_is_reported_once_however_it_is_reached():
+    found = errors_within_bound("fragment: a\n  include: b\nfragment: b\n  include: c\nfragment: c\n"
+                                "  include: a\n  include: b\nscenario: s\n  include: a\n")
+    assert found == ["t.scenario:1:1: error: fragment includes itself: a → b → c → a"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('scenario: s\n  when: POST /x\n    body: {"n": ' + "1" * 5000 + "}\n",
+     "t.scenario:3:17: error: body: an integer of 5000 digits is too long (the limit is 4300)"),
+    ("scenario: s\n  when: GET /x\n  then: $.n == " + "1" * 5000 + "\n",
+     "t.scenario:3:16: error: an integer of 5000 digits is too long (the limit is 4300)"),
+], ids=["body", "assertion"])
+def test_no_traceback_on_integers_over_4300_digits_in_json_literals(text, message):
+    assert errors_within_bound(text) == [message]
