@@ -93,9 +93,15 @@ def scenario_tui_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())"]
 
 
+# Both sides run as on a user's machine, where Python caches compiled modules: with
+# PYTHONDONTWRITEBYTECODE set (as in this project's sandbox) every start recompiles our own modules
+# and none of the baseline's (site-packages were compiled at install), which measures source size.
+_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(command: list[str]) -> float:
     started = time.perf_counter()
-    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_ENV)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{result.stdout}{result.stderr}")

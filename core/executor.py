@@ -37,9 +37,7 @@ from .nodes import (
     AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
     JsonPathAssertion, RequestStep, ScenarioFileNode, ScenarioNode, Step,
 )
-from .descriptions import DescriptionSet, aliases, operation_base_url
 from .nodes import SchemaAssertion
-from .openapi import OpenApiError
 from .parameters import (
     AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, MAX_RESPONSE_SIZE, OPENAPI, STRICT_SCHEMA, TIMEOUT,
 )
@@ -176,8 +174,9 @@ class Execution:
         descriptions: DescriptionSet | None = None,
     ):
         self.files = tuple(files)
-        # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across runs).
-        self.descriptions = descriptions or DescriptionSet()
+        # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
+        # runs); the OpenAPI layer is imported only by a run that calls an operation.
+        self._descriptions = descriptions
         self.overrides = overrides or RunOverrides()
         self.run_variables: dict[str, Any] = dict(run_variables or {})
         self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
@@ -464,7 +463,12 @@ class Execution:
                     scenario_file: str):
         """An operation call: the operation from the descriptions in force, each child placed where
         it declares it, the body over its schema's defaults. RequestFailed, one line, otherwise."""
+        from .descriptions import DescriptionSet, aliases, operation_base_url
+        from .openapi import OpenApiError
         from .request_builder import build_request
+
+        if self._descriptions is None:
+            self._descriptions = DescriptionSet()
 
         ref = step.operation
         # Resolved once per step and parameters (a feature's, the file's): a chain of 600 calls
@@ -474,7 +478,7 @@ class Execution:
             context = self._call_contexts.get(id(params))
             try:
                 if context is None:
-                    descriptions = self.descriptions.for_parameters(params, scenario_file)
+                    descriptions = self._descriptions.for_parameters(params, scenario_file)
                     context = self._call_contexts[id(params)] = (descriptions, aliases(params), {})
                 descriptions, known_aliases, base_urls = context
                 operation = descriptions.find(ref.operation_id, ref.using, known_aliases)

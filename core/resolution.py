@@ -13,7 +13,6 @@ from typing import Any, Iterator, Mapping, Sequence
 from . import parameters as params
 from .errors import Diagnostic, UsageError
 from .nodes import FeatureNode, ParametersNode, ScenarioFileNode
-from .openapi import OpenApiError, base_url_from
 
 COMMAND_LINE, FEATURE, FILE, OPENAPI, DEFAULT = "command-line", "feature", "file", "openapi", "default"
 
@@ -165,6 +164,8 @@ def resolve_parameters(
             openapi = values[params.OPENAPI].winner if params.OPENAPI in values else None
             if openapi is not None and openapi.value is not None:
                 path = openapi.value if openapi.source == COMMAND_LINE else str(base / openapi.value)
+                from .openapi import base_url_from  # only files that name a description load YAML
+
                 url = base_url_from(path)
                 levels.append(Setting(url, OPENAPI, None, None, path) if url else None)
         levels.append(Setting(spec.default, DEFAULT))
@@ -191,15 +192,18 @@ def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None
     """Problems only resolution finds: an OpenAPI description that cannot be read, an operation
     call that does not resolve (`descriptions`: a DescriptionSet to load them through)."""
     problems: list[Diagnostic] = []
-    for block in [file.parameters] + [f.parameters for f in file.features]:
-        for entry in block.entries if block else ():
-            parts = params.binding_parts(entry.key)
-            if entry.key != params.OPENAPI and (parts is None or parts[1] != "location"):
-                continue
-            try:
-                base_url_from(str(Path(file.path).parent / entry.value))
-            except OpenApiError as error:
-                problems.append(Diagnostic(entry.location, str(error)))
+    named = [entry for block in [file.parameters] + [f.parameters for f in file.features] if block
+             for entry in block.entries
+             if entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location"]
+    if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
+        return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
+    from .openapi import OpenApiError, base_url_from
+
+    for entry in named:
+        try:
+            base_url_from(str(Path(file.path).parent / entry.value))
+        except OpenApiError as error:
+            problems.append(Diagnostic(entry.location, str(error)))
     if overrides and params.OPENAPI in overrides.values:
         try:
             base_url_from(overrides.values[params.OPENAPI])
