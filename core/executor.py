@@ -402,9 +402,12 @@ class Execution:
                     if response is None:
                         message = "no response to check: then needs a when: step before it"
                     elif isinstance(step.assertion, SchemaAssertion):
-                        message = _schema_message(operation, response, params[STRICT_SCHEMA].value)
+                        problems: list[str] = []
+                        message = _schema_message(operation, response, params[STRICT_SCHEMA].value, problems)
+                        # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
                         yield AssertionChecked(step, message is None, "the response schema of "
-                                               + (operation.label if operation else "an operation"), None, message)
+                                               + (operation.label if operation else "an operation"),
+                                               problems or None, message)
                     else:
                         outcome = check(step.assertion, response, visible)
                         actual = None if outcome.actual is MISSING else outcome.actual
@@ -536,8 +539,10 @@ class Execution:
 _UNRESOLVED = object()
 
 
-def _schema_message(operation, response: ResponseReceived, strict: bool) -> str | None:
-    """Why the response does not match its operation's schema; None when it does."""
+def _schema_message(operation, response: ResponseReceived, strict: bool,
+                    problems: list[str] | None = None) -> str | None:
+    """Why the response does not match its operation's schema; None when it does. The
+    offending values, one `$.path: why` each, are appended to `problems` when given."""
     if operation is None:
         return ("then: schema needs an operation call before it (when: ^operationId): "
                 "a request written as METHOD path has no schema to check against")
@@ -546,6 +551,8 @@ def _schema_message(operation, response: ResponseReceived, strict: bool) -> str 
     parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
     result = check_response(operation, response.status, response.header("Content-Type"), response.body,
                             strict=strict, **parsed)
+    if problems is not None:
+        problems.extend(str(p) for p in result.problems)
     return None if result.ok else result.message
 
 

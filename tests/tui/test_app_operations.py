@@ -41,3 +41,29 @@ async def test_an_operation_call_as_written_before_it_runs(make_app, ui):
         await pilot.pause()
         text = app.query_one("#inspector").text
         assert "request, as written" in text and "^getPetById" in text and "id: {{petId}}" in text
+
+
+async def test_a_schema_failure_lists_each_offending_value(make_app, ui, scenario_file, tmp_path):
+    petstore = EXAMPLE.parents[1] / "core" / "demo" / "petstore.yaml"
+    wrong = tmp_path / "wrong.yaml"  # disagrees with the demo API: its health status is a string
+    wrong.write_text(petstore.read_text(encoding="utf-8").replace(
+        "status: {type: string, enum: [ok]}", "status: {type: integer}", 1), encoding="utf-8")
+    path = scenario_file(f"""\
+        parameters:
+          openapi: {wrong}
+        scenario: health
+          when: ^getHealth
+          then: schema
+        """)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        assert app.stepper.state == FINISHED
+        await ui.move_to(pilot, "scenario health")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "then schema")
+        await pilot.pause()
+        text = app.query_one("#inspector").text
+        assert "failed  against the response schema of getHealth (GET /health)" in text
+        assert '$.status  expected integer, got "ok"' in text

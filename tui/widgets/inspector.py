@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep, TimeAssertion
+from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep, SchemaAssertion, TimeAssertion
 from scenario_core.printable import visible, visible_json
 
 from ..stepper import StepRun
@@ -246,7 +246,19 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = [_rule("assertion")]
         parts.append(Text(visible(step.text), style="bold"))
         checked = run.assertion if run is not None else None
-        if checked is not None:
+        if checked is not None and isinstance(step.assertion, SchemaAssertion):
+            line = Text()
+            line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
+            line.append("  against ", "dim")
+            line.append(visible(str(checked.expected)))
+            parts.append(line)
+            for problem in checked.actual or ():  # each offending value: where, then what is wrong
+                where, _, why = str(problem).partition(": ")
+                found = Text("  ")
+                found.append(visible(where), "bold yellow")
+                found.append("  " + self.display_options.text(why), "red")
+                parts.append(found)
+        elif checked is not None:
             line = Text()
             line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
             if not (self.display_options.deterministic and isinstance(step.assertion, TimeAssertion)):
