@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Mapping
 
 from . import parameters as params
-from .openapi import DescriptionCache, resolve_base_url
+from .openapi import DEFAULT_CACHE, DescriptionCache, resolve_base_url
 from .operations import Descriptions, Operation, aliases_from_parameters
 from .resolution import COMMAND_LINE, DEFAULT, OPENAPI, EffectiveParameters
 
@@ -45,7 +45,9 @@ class DescriptionSet:
     """Descriptions and aliases per distinct parameters, loaded through one cache."""
 
     def __init__(self, cache: DescriptionCache | None = None):
-        self.cache = cache or DescriptionCache()
+        # The process-wide cache by default: `check`, parameter resolution (a description's
+        # servers[0] is a baseUrl level) and the run all read a description once between them.
+        self.cache = cache or DEFAULT_CACHE
         self._indexes: dict[tuple[tuple[str, str], ...], Descriptions] = {}
 
     def for_parameters(self, parameters: EffectiveParameters, scenario_file: str) -> Descriptions:
@@ -56,6 +58,10 @@ class DescriptionSet:
         if found is None:
             found = self._indexes[key] = Descriptions({name: self.cache.load(path) for name, path in paths.items()})
         return found
+
+
+# The run's set: `check` and the executor of one process share descriptions and their indexes.
+SHARED = DescriptionSet()
 
 
 def aliases(parameters: Mapping[str, object]) -> dict[str, dict[str, str]]:

@@ -466,12 +466,12 @@ class Execution:
                     scenario_file: str):
         """An operation call: the operation from the descriptions in force, each child placed where
         it declares it, the body over its schema's defaults. RequestFailed, one line, otherwise."""
-        from .descriptions import DescriptionSet, aliases, operation_base_url
+        from .descriptions import SHARED, aliases, operation_base_url
         from .openapi import OpenApiError
         from .request_builder import build_request
 
         if self._descriptions is None:
-            self._descriptions = DescriptionSet()
+            self._descriptions = SHARED
 
         ref = step.operation
         # Resolved once per step and parameters (a feature's, the file's): a chain of 600 calls

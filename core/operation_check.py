@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .descriptions import DescriptionSet, aliases
+from .descriptions import SHARED, DescriptionSet, aliases
 from .errors import Diagnostic
 from .nodes import FeatureNode, RequestStep, ScenarioFileNode, Step
 from .openapi import OpenApiError
@@ -51,7 +51,7 @@ def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = No
                      descriptions: DescriptionSet | None = None) -> dict[int, str]:
     """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
     beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
-    descriptions = descriptions or DescriptionSet()
+    descriptions = descriptions or SHARED
     shapes: dict[int, str] = {}
     for feature, calls in _groups(file):
         if not calls:
@@ -73,7 +73,7 @@ def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = No
 
 def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
                           descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
-    descriptions = descriptions or DescriptionSet()
+    descriptions = descriptions or SHARED
     problems: list[Diagnostic] = []
     for feature, calls in _groups(file):
         if not calls:

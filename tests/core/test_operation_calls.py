@@ -214,3 +214,22 @@ def test_openapi_option_names_descriptions(write_scenario):
     assert overrides.values["binding.auth.location"] == str(AUTH)
     path = write_scenario("scenario: s\n  when: using auth ^login\n")
     assert parameter_diagnostics(load_file(path), overrides) == []
+
+
+def test_a_description_is_read_once_per_run_however_many_calls_and_checks(demo, write_scenario, tmp_path,
+                                                                           monkeypatch):
+    from scenario_core import openapi
+
+    copy = tmp_path / "once.yaml"  # a path no earlier test has loaded
+    copy.write_text(PETSTORE.read_text(encoding="utf-8"), encoding="utf-8")
+    reads: list[str] = []
+    real = openapi.parse_document
+    monkeypatch.setattr(openapi, "parse_document", lambda data, path: reads.append(path) or real(data, path))
+    path = write_scenario(f"parameters:\n  openapi: {copy}\n  baseUrl: {demo.url}\n"
+                          "scenario: s\n" + "  when: ^getHealth\n  then: schema\n" * 50
+                          + "feature: F\n  scenario: t\n    when: ^getHealth\n")
+    file = load_file(path)
+    assert parameter_diagnostics(file) == []  # check: the description's servers and every call
+    events = run_to_completion([file])
+    assert failures(events) == [] and len(of(events, RequestSent)) == 51
+    assert reads == [str(copy.resolve())]
