@@ -47,22 +47,29 @@ def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[Reque
     return groups
 
 
-def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                     descriptions: DescriptionSet | None = None) -> dict[int, str]:
-    """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
-    beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
+def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptions: DescriptionSet | None):
+    """(calls, descriptions index, aliases, None) per group of calls, or (calls, None, None, why)
+    when its descriptions cannot be read."""
     descriptions = descriptions or SHARED
-    shapes: dict[int, str] = {}
     for feature, calls in _groups(file):
         if not calls:
             continue
         try:
             parameters = resolve_parameters(file, feature, overrides)
             index = descriptions.for_parameters(parameters, file.path)
-        except OpenApiError:
+        except OpenApiError as error:
+            yield calls, None, None, error
             continue
-        known = aliases(parameters)
-        for step in calls:
+        yield calls, index, aliases(parameters), None
+
+
+def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                     descriptions: DescriptionSet | None = None) -> dict[int, str]:
+    """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
+    beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
+    shapes: dict[int, str] = {}
+    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+        for step in calls if problem is None else ():
             try:
                 operation = index.find(step.operation.operation_id, step.operation.using, known)
             except OpenApiError:
@@ -73,18 +80,11 @@ def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = No
 
 def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
                           descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
-    descriptions = descriptions or SHARED
     problems: list[Diagnostic] = []
-    for feature, calls in _groups(file):
-        if not calls:
+    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+        if problem is not None:  # also reported where the description is named (resolution)
+            problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {problem}"))
             continue
-        try:
-            parameters = resolve_parameters(file, feature, overrides)
-            index = descriptions.for_parameters(parameters, file.path)
-        except OpenApiError as error:  # reported where the description is named (resolution)
-            problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {error}"))
-            continue
-        known = aliases(parameters)
         for step in calls:
             problems += _check_call(step, index, known)
     return problems
