@@ -159,7 +159,10 @@ class RequestStep(Node):
     parameters: tuple[CallParameter, ...] = ()
     body_structured: bool = False  # body came from name: value lines (an object)
     body_file: TextTemplate | None = None
-    keyword: str = field(default="when", init=False)
+    # BerryCrush's auto tests under a call (`auto: [invalid security]`, `excludes: [XSS]`).
+    auto: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    keyword: str = "when"  # "call" for BerryCrush's directive
 
     @property
     def text(self) -> str:
@@ -240,7 +243,7 @@ class AssertStep(Node):
     text: str
     assertion: Assertion
     location: SourceLocation
-    keyword: str = field(default="then", init=False)
+    keyword: str = "then"  # "assert" for BerryCrush's directive
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,28 +255,111 @@ class ExtractStep(Node):
     path: str  # the JSON path, or the header name
     compiled: Any = field(compare=False, repr=False)  # compiled JSON path; None for headers
     location: SourceLocation
-    keyword: str = field(default="extract", init=False)
+    keyword: str = "extract"
+    arrow: bool = False  # written BerryCrush's way: `extract $.id => petId`
 
     @property
     def text(self) -> str:
+        if self.arrow:
+            return f"{self.path} => {self.name}"
         where = f"header {self.path}" if self.source == "header" else self.path
         return f"{self.name} from {where}"
 
 
 @dataclass(frozen=True, slots=True)
 class IncludeStep(Node):
-    """`include: FRAGMENT`: the fragment's steps, as if written here."""
+    """`include: FRAGMENT` (ours) or `include FRAGMENT` (BerryCrush's, optionally with indented
+    `name: value` arguments): the fragment's steps, as if written here. Arguments are variables
+    of the scenario layer while the fragment runs; names that existed before get their old
+    values back afterwards."""
 
     fragment: str
     location: SourceLocation
-    keyword: str = field(default="include", init=False)
+    arguments: tuple[CallParameter, ...] = ()
+    keyword: str = "include"
 
     @property
     def text(self) -> str:
         return self.fragment
 
 
-Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep]
+@dataclass(frozen=True, slots=True)
+class FailStep(Node):
+    """`fail "message"`: fails its scenario with the message ({{NAME}} references rendered)."""
+
+    message: TextTemplate
+    location: SourceLocation
+    keyword: str = "fail"
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalBranch(Node):
+    """`if COND` / `else if COND` / `else` (condition None) and the directives it runs."""
+
+    condition: Assertion | None
+    text: str  # the condition as written; "" for else
+    steps: tuple[Step, ...]
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalStep(Node):
+    """`if` … `else if` … `else`: the first branch whose condition holds runs its steps."""
+
+    branches: tuple[ConditionalBranch, ...]
+    location: SourceLocation
+    keyword: str = "if"
+
+    @property
+    def text(self) -> str:
+        return self.branches[0].text
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookStep(Node):
+    """`webhook: NAME` with `hook: h` / `hooks: [a, b]`, `port: 0`, `scope: scenario|feature`:
+    a loopback server the run starts; `{{NAME.h}}` is a hook's URL."""
+
+    name: str
+    hooks: tuple[str, ...]
+    port: int
+    scope: str  # "scenario" or "feature"
+    location: SourceLocation
+    keyword: str = "webhook"
+
+    @property
+    def text(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class DescribedStep(Node):
+    """BerryCrush's step: `given/when/then/and/but` (colon or not) with a description, and the
+    directives indented below it as steps (call -> RequestStep, assert -> AssertStep, extract ->
+    ExtractStep, include -> IncludeStep, if -> ConditionalStep, fail -> FailStep, webhook ->
+    WebhookStep). Without directives it is a custom step: a Python step registered for a pattern
+    that matches the description (see custom_steps.py)."""
+
+    keyword: str  # lower case, as the step line's keyword
+    description: TextTemplate
+    steps: tuple[Step, ...]
+    location: SourceLocation
+
+    @property
+    def text(self) -> str:
+        return self.description.text
+
+    @property
+    def custom(self) -> bool:
+        return not self.steps
+
+
+Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep,
+             DescribedStep]
 
 # Limits of what includes may expand to, checked by `check` (builder.py) with a located error,
 # so the executor never meets a file past them: includes nested deeper than this ...
@@ -299,11 +385,24 @@ class FragmentNode(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class OutlineRow:
+    """Where an outline's scenario comes from: the outline, its examples row (1-based) and the
+    row's cells, which are variables of the scenario layer (never written to a store)."""
+
+    outline: str
+    outline_line: int
+    row: int
+    variables: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ScenarioNode(Node):
     name: str
     tags: frozenset[str]
     steps: tuple[Step, ...]
     location: SourceLocation
+    parameters: ParametersNode | None = None  # the scenario's (or outline's) own block
+    outline: OutlineRow | None = None  # set on each scenario an outline's examples row makes
 
 
 @dataclass(frozen=True, slots=True)
