@@ -11,6 +11,9 @@ from typing import Any, Callable, Mapping, Union
 from .nodes import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
 
 NAME = re.compile(r"[^\W\d]\w*")
+# What `{{...}}` may hold: a name, dotted (`a.b` is the variable of that name; `env.X` an
+# environment variable, `param.KEY` a parameter, `hooks.h[0].body.f` what a webhook received).
+REF_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d][\w-]*|\.[0-9]+|\[[0-9]+\])*")
 
 
 def _clip(text: str, width: int = 40) -> str:
@@ -42,14 +45,23 @@ def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
     # str.find, not a regex: `\{\{(.*?)\}\}` rescans to the end of the line from every `{{`, so
     # 30,000 unclosed ones took seconds (quadratic). This is one pass.
     while (start := text.find("{{", position)) != -1:
+        if start > 0 and text[start - 1] == "\\":  # `\{{` writes a literal `{{` (BerryCrush's escape)
+            # In JSON, `"\\{{x}}"` is how the escape is written inside a string: both backslashes go.
+            cut = 2 if json_text and start > 1 and text[start - 2] == "\\" else 1
+            if start - cut > position:
+                parts.append(text[position:start - cut])
+            parts.append("{{")
+            position = start + 2
+            continue
         end = text.find("}}", start + 2)
         if end == -1 or "\n" in text[start + 2:end]:
             raise TemplateError("'{{' is not closed by '}}'", start)
         name = text[start + 2:end].strip()
-        if not NAME.fullmatch(name):
+        if not REF_NAME.fullmatch(name):
             raise TemplateError(
                 f"'{_clip(text[start:end + 2])}' is not a variable reference: "
-                "a name is letters, digits and _ and does not start with a digit",
+                "a name is letters, digits and _ (dotted: a.b, env.HOME, param.timeout) "
+                "and does not start with a digit",
                 start,
             )
         if start > position:
@@ -63,6 +75,13 @@ def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
         position = end + 2
     if position < len(text):
         parts.append(text[position:])
+    merged: list[_Part] = []
+    for part in parts:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += part
+        else:
+            merged.append(part)
+    parts = merged
     if json_text:
         # Check the JSON shape with each reference replaced by a same-length placeholder,
         # so error offsets still point into the text as written.
@@ -82,7 +101,7 @@ def text_template(text: str, locate: Locate, location: SourceLocation | None = N
     location = location or locate(0, len(text))
     if "{{" not in text:
         return TextTemplate(text, (text,) if text else (), location)
-    return TextTemplate(text, _segments(text, locate, False), location)
+    return TextTemplate(text, _segments(text, locate, False), location)  # `\{{` leaves a literal part
 
 
 def _string_spans(text: str) -> list[tuple[int, int]]:
@@ -112,6 +131,9 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
     if "{{" not in text:
         return JsonTemplate(text, (text,), _loads(text), location)
     segments = _segments(text, locate, True)
+    if not any(isinstance(s, VariableRef) for s in segments):  # only escaped `\{{`
+        literal = "".join(segments)
+        return JsonTemplate(text, (literal,), _loads(literal), location)
     return JsonTemplate(text, segments, None, location)
 
 

@@ -225,7 +225,7 @@ def test_all_errors_of_a_file_are_reported_in_file_order():
     ("fragment: login\n  when: GET /a\nscenario: s\n  include: logn\n",
      "t.scenario:4:3: error: include of unknown fragment 'logn'; did you mean 'login'?"),
     ("scenario: s\n  when: GET /a/{{1x}}\n",
-     "t.scenario:2:16: error: '{{1x}}' is not a variable reference: a name is letters, digits and _ and does not start with a digit"),
+     "t.scenario:2:16: error: '{{1x}}' is not a variable reference: a name is letters, digits and _ (dotted: a.b, env.HOME, param.timeout) and does not start with a digit"),
     ("scenario: s\n  when: GET /a/{{x\n", "t.scenario:2:16: error: '{{' is not closed by '}}'"),
     ("scenario: s\n  when: POST /a\n    body: {\"a\": }\n", "t.scenario:3:17: error: body: invalid JSON: Expecting value"),
     ("scenario: s\n  when: POST /a\n    body:\n      {\"a\": 1,\n       \"b\" 2}\n",
