@@ -163,6 +163,7 @@ class RequestStep(Node):
     auto: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
     keyword: str = "when"  # "call" for BerryCrush's directive
+    body_raw: TextTemplate | None = None  # a `"""` block: sent as written, references rendered
 
     @property
     def text(self) -> str:
@@ -360,6 +361,20 @@ class DescribedStep(Node):
 
 Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep,
              DescribedStep]
+
+
+def walk_steps(steps: tuple[Step, ...]):
+    """Every step of a block, nested ones included (a described step's directives, the steps of
+    each branch of a conditional), in source order; includes are not expanded."""
+    pending = list(reversed(steps))
+    while pending:
+        step = pending.pop()
+        yield step
+        if isinstance(step, DescribedStep):
+            pending.extend(reversed(step.steps))
+        elif isinstance(step, ConditionalStep):
+            for branch in reversed(step.branches):
+                pending.extend(reversed(branch.steps))
 
 # Limits of what includes may expand to, checked by `check` (builder.py) with a located error,
 # so the executor never meets a file past them: includes nested deeper than this ...
