@@ -540,7 +540,7 @@ class Builder(Transformer):
         steps: list[Step] = []
         chain: list[ConditionalBranch] = []
         chain_start: Token | None = None
-        chain_closed = False
+        chain_closed = broken = False
 
         def close() -> None:
             nonlocal chain, chain_start
@@ -553,9 +553,13 @@ class Builder(Transformer):
                 continue
             if isinstance(item, _Raw) and item.kind == "if":
                 close()
-                chain, chain_start, chain_closed = [item.node], item.token, False
+                broken = item.node is None  # its error is reported; its else branches go with it
+                chain, chain_start, chain_closed = ([] if broken else [item.node]), item.token, False
                 continue
             if isinstance(item, _Raw) and item.kind == "else":
+                if broken or item.node is None:
+                    broken = True
+                    continue
                 if not chain:
                     self.error(self.whole(item.token), "else without an if before it at the same indentation")
                 elif chain_closed:
@@ -566,6 +570,7 @@ class Builder(Transformer):
                     chain_closed = item.node.condition is None
                 continue
             close()
+            broken = False
             if isinstance(item, _Raw):
                 what = item.kind if item.kind != "entry" else f"'{item.node.key}:'"
                 self.error(self.loc(item.token), f"{what} cannot go under {where}: under a described step go "

@@ -307,6 +307,21 @@ class BranchTaken(Event):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
+class AutoTestRan(Event):
+    """One generated request of a call's `auto:` tests (berrycrush.md §3.6) and whether the unit's
+    checks held for it; its RequestSent / ResponseReceived events come just before."""
+
+    step: Step
+    number: int  # 1-based, in generation order
+    total: int
+    kind: str  # invalid, security, multi
+    test_type: str  # required, enum, SQL_INJECTION, SEQUENTIAL, …
+    description: str
+    passed: bool
+    message: str | None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class VariableExtracted(Event):
     step: Step
     name: str

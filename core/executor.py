@@ -26,7 +26,8 @@ from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 
 from .assertions import MISSING, check, json_path_values
 from .events import (
-    BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, BranchTaken, Event,
+    BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, AutoTestRan,
+    BranchTaken, Event,
     FeatureFinished, FeatureStarted, FileFinished, FileStarted, Origin, PlannedStep, RequestSent,
     ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
     ScopeCreated, StepFinished, StepStarted,
@@ -194,7 +195,7 @@ class _State:
     """What one running scenario carries from step to step."""
 
     __slots__ = ("run", "scenario", "feature", "feature_name", "params", "store", "record", "scope", "response",
-                 "operation", "planned", "message", "webhooks_started")
+                 "operation", "planned", "message", "webhooks_started", "plan", "consumed", "overlay")
 
     def __init__(self, run: _FileRun, scenario: ScenarioNode, feature: FeatureNode | None,
                  params: EffectiveParameters, store: Store | None, record: ScenarioRecord, scope: Scope):
@@ -206,6 +207,9 @@ class _State:
         self.planned: PlannedStep | None = None
         self.message: str | None = None  # the running step's failure
         self.webhooks_started = False
+        self.plan: tuple[PlannedStep, ...] = ()
+        self.consumed: set[int] = set()  # plan indexes an auto-test call already ran for each request
+        self.overlay: dict[str, Any] | None = None  # test.* variables while an auto test's checks run
 
 
 def _reads_variables_only(assertion: Any) -> bool:
@@ -385,6 +389,7 @@ class Execution:
         yield ScenarioStarted(run.file, scenario, feature, params, store.ref if store is not None else None,
                               scope.carried(), plan, scope.snapshot())
         state = _State(run, scenario, feature, params, store, record, scope)
+        state.plan = plan
         failure: tuple[int, str] | None = None  # (line, message) of the failing step
         skip_message = None
         if problem is not None:
@@ -406,7 +411,9 @@ class Execution:
             state.planned = planned
             state.message = None
             try:
-                if isinstance(step, IncludeStep):  # binds its arguments (planned only when it has some)
+                if planned.index in state.consumed:
+                    pass  # an auto-test unit's check: it ran for each generated request of its call
+                elif isinstance(step, IncludeStep):  # binds its arguments (planned only when it has some)
                     async for event in self._include(step, state, bound):
                         yield event
                 else:
@@ -444,6 +451,8 @@ class Execution:
         if refs is None:
             refs = self._refs[id(step)] = _step_refs(step)
         visible: Mapping[str, Any] = state.scope.visible()
+        if state.overlay:  # an auto test's test.* / multiTest.* names
+            visible = {**visible, **state.overlay}
         if refs and any("." in name for name, _ in refs):  # env.X, param.KEY, a webhook's hook
             visible = Variables(visible, state.params, self._providers())
         missing = undefined_refs(refs, visible) if refs else None
@@ -534,6 +543,8 @@ class Execution:
                 break
             refs = _assertion_refs(branch.condition)
             visible = state.scope.visible()
+            if state.overlay:
+                visible = {**visible, **state.overlay}
             if refs and any("." in r.name for r in refs):
                 visible = Variables(visible, state.params, self._providers())
             missing = next((r.name for r in refs if r.name not in visible), None)
@@ -586,17 +597,34 @@ class Execution:
                           tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
                           body_text, operation.label if operation is not None else None, placements,
                           operation.summary if operation is not None else "")
+        if step.auto and operation is not None:
+            async for event in self._auto_tests(step, state, visible, operation):
+                yield event
+            return
+        result = await self._transmit(request, url, state)
+        if result is not None:
+            data, json_error = parse_json(result.content)
+            response = ResponseReceived(step, result.status, result.reason, result.headers,
+                                        result.body, result.elapsed, data, json_error)
+            state.response = response
+            yield response
+            if operation is not None and params[AUTO_ENABLED].value:
+                state.message = _auto_assertions(operation, response, params)
+
+    async def _transmit(self, request: Any, url: str, state: "_State"):
+        """Send one request under the scenario's timeout and size cap: its result, or None with
+        the failure in `state.message`."""
         if self._stopped:
             state.message = INTERRUPTED
-            return
-        result = None
+            return None
+        params = state.params
         max_size_setting = params[MAX_RESPONSE_SIZE].winner
         # stop() may cancel this task only while it waits here, never while the consumer holds an
         # event (it would cancel the consumer's own code).
         self._inflight = asyncio.current_task()
         try:
-            result = await self._client.send(request, params.timeout, params[TIMEOUT].winner, url,
-                                             max_size_setting.value, max_size_setting)
+            return await self._client.send(request, params.timeout, params[TIMEOUT].winner, url,
+                                           max_size_setting.value, max_size_setting)
         except RequestFailed as failed:
             state.message = str(failed)
         except asyncio.CancelledError:
@@ -609,16 +637,95 @@ class Execution:
             state.message = INTERRUPTED
         finally:
             self._inflight = None
-        if result is not None:
-            data, json_error = parse_json(result.content)
-            response = ResponseReceived(step, result.status, result.reason, result.headers,
-                                        result.body, result.elapsed, data, json_error)
-            state.response = response
-            yield response
-            if operation is not None and params[AUTO_ENABLED].value:
-                state.message = _auto_assertions(operation, response, params)
+        return None
 
-    # ------------------------------------------------------------ steps
+    async def _auto_tests(self, step: RequestStep, state: "_State", visible: Mapping[str, Any],
+                          operation: Any) -> AsyncIterator[Event]:
+        """`auto: [invalid security multi]`: the call's generated requests, each followed by the
+        unit's checks (the assert / if directives after the call, up to the next call) with
+        `test.*` (or `multiTest.*`) set; the call fails when the checks fail for any of them."""
+        from .auto_tests import MULTI, generate, multi_tests
+
+        planned = state.planned
+        checks: list[PlannedStep] = []
+        for later in state.plan[planned.index + 1:]:
+            if later.parent is not planned.parent or later.phase != planned.phase or later.via != planned.via \
+                    or isinstance(later.step, (RequestStep, IncludeStep, ExtractStep)):
+                break
+            checks.append(later)
+        state.consumed.update(p.index for p in checks)
+        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+        children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
+        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        body: dict[str, Any] = {}
+        if step.body is not None:
+            body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
+        runs: list[tuple[str, str, str, dict[str, Any], list]] = []  # kind, type, description, variables, plans
+        for test in generate(operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes,
+                             headers=headers, **body):
+            runs.append((test.type, test.test_type, test.description,
+                         {f"test.{k}": v for k, v in test.variables().items()}, [test.request]))
+        if MULTI in step.auto:
+            from .request_builder import build_request
+
+            base = build_request(operation, children, headers=headers, **body)
+            params = state.params
+            sequential = params["multiTestSequentialCount"].value if "multiTestSequentialCount" in params else 3
+            concurrent = params["multiTestConcurrentCount"].value if "multiTestConcurrentCount" in params else 5
+            for test in multi_tests(sequential, concurrent, step.excludes):
+                variables = {f"multiTest.{k}": v for k, v in test.variables().items()}
+                if test.mode == "SEQUENTIAL":
+                    runs += [(MULTI, test.mode, f"sequential request {i + 1} of {test.count}", variables, [base])
+                             for i in range(test.count)]
+                else:
+                    runs.append((MULTI, test.mode, f"{test.count} concurrent requests", variables, [base] * test.count))
+        base_url = self._operations[(id(step), id(state.params))][1]
+        failed: list[str] = []
+        for number, (kind, test_type, description, variables, plans) in enumerate(runs, 1):
+            requests = []
+            for plan in plans:
+                url = join_url(base_url, plan.path)
+                request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
+                requests.append((request, url))
+                encoding = request.headers.encoding
+                yield RequestSent(step, request.method, str(request.url),
+                                  tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                                  plan.body.decode("utf-8", "replace") if plan.body else None, operation.label,
+                                  (), description)
+            started = time.perf_counter()
+            results = await asyncio.gather(*(self._transmit(r, u, state) for r, u in requests))
+            if state.message == INTERRUPTED:
+                return
+            message = state.message
+            state.message = None
+            for result in results:
+                if result is None:
+                    continue
+                data, json_error = parse_json(result.content)
+                state.response = ResponseReceived(step, result.status, result.reason, result.headers, result.body,
+                                                  result.elapsed, data, json_error)
+                yield state.response
+            if kind == MULTI:
+                ok = all(r is not None and r.status < 500 for r in results)
+                variables = {**variables, "multiTest.result": "success" if ok else "failure",
+                             "multiTest.duration": round((time.perf_counter() - started) * 1000)}
+            state.overlay = variables
+            try:
+                for check in checks if message is None else ():
+                    async for event in self._execute(check.step, state):
+                        yield event
+                    if state.message is not None:
+                        message = state.message
+                        break
+            finally:
+                state.overlay = None
+                state.message = None
+            yield AutoTestRan(step, number, len(runs), kind, test_type, description, message is None, message)
+            if message is not None:
+                failed.append(f"{test_type} {description}: {message}")
+        if failed:
+            shown = "; ".join(failed[:3]) + (f"; and {len(failed) - 3} more" if len(failed) > 3 else "")
+            state.message = f"auto tests: {len(failed)} of {len(runs)} failed: {shown}"
 
     # ------------------------------------------------------------ webhooks and custom steps
 
