@@ -651,19 +651,20 @@ class Builder(Transformer):
             arguments.append(CallParameter(entry.key, value, self.whole(entry.token)))
         return IncludeStep(name, self.whole(token), tuple(arguments), keyword="include")
 
-    def _branch(self, token: Token, text: str, base: int, items: list, in_if: bool) -> ConditionalBranch | None:
+    def _branch(self, token: Token, text: str, base: int, items: list, keyword: str) -> ConditionalBranch | None:
+        in_if = keyword != "else"
         condition = self._condition(token, text, base, in_if=True) if in_if else None
         steps = self._directive_steps(items, "an if branch")
         if in_if and condition is None:
             return None
-        return ConditionalBranch(condition, text, steps, self.whole(token))
+        return ConditionalBranch(condition, text, steps, self.whole(token), keyword)
 
     def if_(self, children: list) -> _Raw:
         token, items = children[0], children[1:]
         text, base = self.value(token, len("if"))
         if not text:
             self.error(self.whole(token), "if needs a condition: if status 201")
-        branch = self._branch(token, text, base, items, True) if text else None
+        branch = self._branch(token, text, base, items, "if") if text else None
         return _Raw("if", token, branch)
 
     def else_(self, children: list) -> _Raw:
@@ -674,10 +675,10 @@ class Builder(Transformer):
             if not condition_text:
                 self.error(self.whole(token), "else if needs a condition: else if status 200")
                 return _Raw("else", token, None)
-            return _Raw("else", token, self._branch(token, condition_text, offset, items, True))
+            return _Raw("else", token, self._branch(token, condition_text, offset, items, "else if"))
         if text:
             self.error(self.loc(token, base, len(text)), "else takes nothing after it (or: else if CONDITION)")
-        return _Raw("else", token, self._branch(token, "", base, items, False))
+        return _Raw("else", token, self._branch(token, "", base, items, "else"))
 
     def fail(self, children: list) -> Step | None:
         (token,) = children

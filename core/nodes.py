@@ -305,6 +305,7 @@ class ConditionalBranch(Node):
     text: str  # the condition as written; "" for else
     steps: tuple[Step, ...]
     location: SourceLocation
+    keyword: str = "if"  # "if", "else if" or "else"
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +318,8 @@ class ConditionalStep(Node):
 
     @property
     def text(self) -> str:
-        return self.branches[0].text
+        """`status 201 · else if status 200 · else`: the chain on one line."""
+        return " · ".join(b.text if i == 0 else f"{b.keyword} {b.text}".rstrip() for i, b in enumerate(self.branches))
 
 
 @dataclass(frozen=True, slots=True)
