@@ -61,23 +61,8 @@ _PLACEHOLDERS: dict[str, tuple[str, Callable[[str], Any]]] = {
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 
 
-class _Token(tuple):
-    """A pattern piece: literal text, or a placeholder (kind is one of _PLACEHOLDERS).
-    (A tuple, not a dataclass: this module is imported by every `check` of a file with a
-    custom step, and class creation is what its import time would go to.)"""
-
-    __slots__ = ()
-
-    def __new__(cls, literal: str | None, kind: str | None):
-        return tuple.__new__(cls, (literal, kind))
-
-    @property
-    def literal(self) -> str | None:
-        return self[0]
-
-    @property
-    def kind(self) -> str | None:
-        return self[1]
+# A pattern piece: (literal text, None) or (None, placeholder kind).
+_Token = tuple[str | None, str | None]
 
 
 def _tokens(pattern: str) -> tuple[_Token, ...]:
@@ -88,11 +73,11 @@ def _tokens(pattern: str) -> tuple[_Token, ...]:
             raise ValueError(f"unknown placeholder {{{kind}}} in pattern {pattern!r}; "
                              "use {string}, {int}, {float}, {word} or {any}")
         if found.start() > position:
-            tokens.append(_Token(pattern[position:found.start()], None))
-        tokens.append(_Token(None, kind))
+            tokens.append((pattern[position:found.start()], None))
+        tokens.append((None, kind))
         position = found.end()
     if position < len(pattern):
-        tokens.append(_Token(pattern[position:], None))
+        tokens.append((pattern[position:], None))
     return tuple(tokens)
 
 
@@ -104,12 +89,12 @@ class _Nfa:
     def __init__(self, tokens: tuple[_Token, ...]):
         self.edges: list[list[tuple[re.Pattern[str] | None, int]]] = [[]]  # None: an empty move
         end = 0
-        for token in tokens:
-            if token.literal is not None:
-                for char in token.literal:
+        for literal, kind in tokens:
+            if literal is not None:
+                for char in literal:
                     end = self._edge(end, re.compile(re.escape(char)))
             else:
-                end = getattr(self, "_" + token.kind)(end)
+                end = getattr(self, "_" + kind)(end)
         self.accept = end
 
     def _state(self) -> int:
@@ -213,8 +198,8 @@ class Definition:
         if not callable(function):
             raise TypeError(f"@{kind}({pattern!r}) decorates a callable, got {type(function).__name__}")
         tokens = _tokens(pattern.strip())
-        regex = re.compile("".join(re.escape(t.literal) if t.literal is not None else _PLACEHOLDERS[t.kind][0]
-                                   for t in tokens), re.DOTALL)
+        regex = re.compile("".join(re.escape(literal) if literal is not None else _PLACEHOLDERS[kind][0]
+                                   for literal, kind in tokens), re.DOTALL)
         return cls(kind, pattern.strip(), function, getattr(function, "__module__", "") or "", tokens, regex)
 
     @property
@@ -381,8 +366,8 @@ class Match:
         return bool(self.others)
 
     def values(self) -> list[Any]:
-        return [_PLACEHOLDERS[token.kind][1](raw) for token, raw in
-                zip((t for t in self.definition.tokens if t.kind is not None), self.raw_values)]
+        kinds = [kind for _, kind in self.definition.tokens if kind is not None]
+        return [_PLACEHOLDERS[kind][1](raw) for kind, raw in zip(kinds, self.raw_values)]
 
     async def run(self, ctx: StepContext) -> str | None:
         """None when the step passed, else its failure as one line (never a traceback)."""

@@ -14,7 +14,7 @@ import errno
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from .nodes import WebhookStep
@@ -199,17 +199,18 @@ class Webhooks:
                 data = await reader.read(65536)
                 if not data:
                     break
+                upgrade = False
                 try:
                     parser.feed_data(data)
                 except httptools.HttpParserUpgrade:
-                    pass  # answered below like any request; the connection then closes
+                    upgrade = True  # no protocol switch here: answered as a request, then closed
                 except httptools.HttpParserError:
                     writer.write(_response(400, "Bad Request", {"error": "malformed HTTP request"}, False))
                     break
                 if request.too_large:
                     writer.write(_response(413, "Content Too Large", {"error": "request too large"}, False))
                     break
-                keep_alive = True
+                keep_alive = not upgrade
                 for method, target, headers, body, keep in request.done:
                     keep_alive = keep_alive and keep
                     writer.write(self._answer(entry, method, target, headers, body, keep_alive))
@@ -257,6 +258,11 @@ class Webhooks:
                 names += [f"{entry.name}.{hook}", f"{entry.name}.{hook}.length"]
                 names += [f"{entry.name}.{hook}[{i}]" for i in range(len(entry.calls[hook]))]
         return names
+
+    def view(self, variables: Mapping[str, Any]) -> Mapping[str, Any]:
+        """`variables` with the webhook references added: a variable of the same name wins
+        (`{{a.b}}` is first the variable named a.b). What templates render against."""
+        return _WithWebhooks(variables, self) if self._servers else variables
 
     def calls(self, name: str, hook: str) -> list[Received]:
         """What hook `hook` of webhook `name` received so far ([] when there is no such hook)."""
@@ -333,3 +339,29 @@ def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, 
         else:
             return False, None, f"'{name}': the received {first} has no '{step}'"
     return True, value, None
+
+
+class _WithWebhooks(Mapping[str, Any]):
+    __slots__ = ("_variables", "_webhooks")
+
+    def __init__(self, variables: Mapping[str, Any], webhooks: Webhooks):
+        self._variables = variables
+        self._webhooks = webhooks
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._variables:
+            return self._variables[name]
+        found, value = self._webhooks.lookup(name)
+        if not found:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._variables or (isinstance(name, str) and self._webhooks.lookup(name)[0])
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._variables
+        yield from (n for n in self._webhooks.names() if n not in self._variables)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -1,5 +1,6 @@
 """Custom steps and assertions for the demo pet-store API: a worked example of a plugin.
 
+    scenario-tui demo-server --port 8000 &
     scenario-tui run --plugins examples/plugins/pet_steps.py examples/plugins/custom_steps.scenario
 
 A step is a function `fn(ctx, *values)` registered for a pattern; it passes by returning and

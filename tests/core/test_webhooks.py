@@ -183,3 +183,31 @@ async def test_aclose_stops_everything(hooks):
         for url in urls:
             with pytest.raises(httpx.ConnectError):
                 await client.get(url)
+
+
+async def test_view_adds_webhook_references_to_the_variables_a_variable_wins(hooks):
+    from scenario_core.templates import render_text, text_template
+
+    variables = {"token": "t", "srv.h.length": "shadowed?"}
+    assert hooks.view(variables) is variables  # no webhook: nothing to add
+    (url,) = await hooks.start(webhook(), "s")
+    view = hooks.view(variables)
+    assert view["token"] == "t" and view["srv.h"] == url and "srv.h" in view and "srv.x" not in view
+    assert view["srv.h.length"] == "shadowed?"
+    with pytest.raises(KeyError):
+        view["srv.h[0]"]
+    assert list(view) == ["token", "srv.h.length", "srv.h"]
+    location = SourceLocation("f", 1, 1, 1, 1)
+    rendered = render_text(text_template("callback={{srv.h}}", lambda o, n: location), view)
+    assert rendered == f"callback={url}"
+
+
+async def test_a_body_over_the_limit_is_refused_with_413(hooks, monkeypatch):
+    from scenario_core import webhooks
+
+    monkeypatch.setattr(webhooks, "MAX_BODY", 1000)
+    (url,) = await hooks.start(webhook(), "s")
+    async with httpx.AsyncClient() as client:
+        assert (await client.post(url, content=b"x" * 2000)).status_code == 413
+        assert (await client.post(url, content=b"x" * 500)).status_code == 200
+    assert hooks.lookup("srv.h.length") == (True, 1)
