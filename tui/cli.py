@@ -102,6 +102,9 @@ def _plugins_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plugins", action="append", default=[], metavar="MODULE",
                         help="a module name or .py file of custom steps and assertions (repeatable); "
                              "installed entry points of group scenario_tui.steps load too")
+    parser.add_argument("--fragments", action="append", default=[], metavar="PATH|GLOB",
+                        help="more .fragment files (a file, a folder or a glob), after the file's own fragments "
+                             "and those of the nearest fragments/ folder (repeatable)")
 
 
 def _var_option(parser: argparse.ArgumentParser) -> None:
@@ -286,7 +289,7 @@ def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
     return custom_diagnostics(node, plugin_registry(plugins))
 
 
-def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = ()):
+def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = (), fragments: Sequence[str] = ()):
     """Load every file; raise one InvalidFileError holding all their diagnostics."""
     from scenario_core.parser import load_file
     from scenario_core.resolution import parameter_diagnostics
@@ -294,7 +297,7 @@ def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = ()
     files, problems = [], []
     for path in paths:
         try:
-            node = load_file(path)
+            node = load_file(path, fragments)
         except InvalidFileError as error:
             problems.extend(error.diagnostics)
             continue
@@ -319,7 +322,7 @@ def check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:  # one file at a time: every valid one still gets its "ok" line
         try:
-            (node,) = load_valid([path], plugins=args.plugins)
+            (node,) = load_valid([path], plugins=args.plugins, fragments=args.fragments)
         except PluginError:
             raise
         except InvalidFileError as error:
@@ -345,7 +348,7 @@ def params(args: argparse.Namespace) -> int:
 
     _required(args, "file")
     overrides = overrides_from(args)
-    (file,) = load_valid([args.file], overrides, args.plugins)
+    (file,) = load_valid([args.file], overrides, args.plugins, args.fragments)
     nodes = parameter_nodes(file, overrides)
     if args.json:
         print(json.dumps({"file": args.file, "nodes": [n.to_json() for n in nodes]}, indent=2))
@@ -361,11 +364,15 @@ def run(args: argparse.Namespace) -> int:
 
     _required(args, "files")
     overrides = overrides_from(args)
-    files = load_valid(args.files, overrides, args.plugins)
+    files = load_valid(args.files, overrides, args.plugins, args.fragments)
     tags = {t.strip().lstrip("@") for item in args.tags for t in item.split(",") if t.strip()} or None
+    from scenario_core.custom_steps import uses_custom_steps
+
+    registry = plugin_registry(args.plugins) if args.plugins or any(uses_custom_steps(f) for f in files) else None
     return run_files(
         files, overrides, run_variables_from(args.var), tags=tags,
         report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
+        registry=registry,
     )
 
 
@@ -391,7 +398,7 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     with server:
         namespace = argparse.Namespace(file=str(example), base_url=server.url, param=[], openapi=[], var=[],
-                                       plugins=[])
+                                       plugins=[], fragments=[])
         return open_tui(namespace)
 
 
@@ -405,7 +412,7 @@ def open_tui(args: argparse.Namespace) -> int:
         plugin_registry(args.plugins)  # fails before the screen opens
     from .app import launch  # the only place the headless commands would meet textual
 
-    return launch(args.file, overrides, variables)
+    return launch(args.file, overrides, variables, getattr(args, "fragments", ()), getattr(args, "plugins", ()))
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}

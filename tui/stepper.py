@@ -78,6 +78,7 @@ class Stepper:
         # The session's OpenAPI descriptions: read once, kept across restarts and reloads (a
         # description that changes on disk is read again: the cache checks each file's mtime).
         self.descriptions = descriptions or DescriptionSet()
+        self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
         self.overrides = overrides
         self.run_variables = dict(run_variables)
         self.on_event = on_event
@@ -157,7 +158,7 @@ class Stepper:
                 return
             if self._stream is None:
                 self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
-                                           descriptions=self.descriptions)
+                                           descriptions=self.descriptions, registry=self.registry)
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
