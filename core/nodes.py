@@ -365,6 +365,18 @@ Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, Condit
              DescribedStep]
 
 
+# Keywords written with a colon (ours); BerryCrush's directives and described steps take none.
+_COLON_KEYWORDS = frozenset(("when", "then", "extract", "include"))
+
+
+def step_label(step: Step) -> str:
+    """A step as a person wrote it: `when: POST /pets`, `call ^createPet`, `extract $.id => petId`."""
+    keyword = step.keyword
+    colon = keyword in _COLON_KEYWORDS and not isinstance(step, DescribedStep) and not getattr(step, "arrow", False) \
+        and not (isinstance(step, IncludeStep) and step.arguments)
+    return f"{keyword}{':' if colon else ''} {step.text}"
+
+
 def walk_steps(steps: tuple[Step, ...]):
     """Every step of a block, nested ones included (a described step's directives, the steps of
     each branch of a conditional), in source order; includes are not expanded."""
