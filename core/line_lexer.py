@@ -119,6 +119,8 @@ class LineLexer(Lexer):
                 yield Token("TAG", line[tags_at:end], line_start + tags_at, number, tags_at + 1, number, end + 1,
                             line_start + end)
                 content = line[at:]
+                if content.startswith("#"):  # `@smoke  # why`: a comment after tags
+                    content = ""
             start = line_start + at
             end_line = number
             if _TRIPLE in content and content.count(_TRIPLE) % 2:
