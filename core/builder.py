@@ -827,7 +827,8 @@ class Builder(Transformer):
         rows = []
         for line, cells in table[1:]:
             if len(cells) != len(columns):
-                self.error(self.whole(line), f"this row has {len(cells)} cells; the header has {len(columns)} "
+                self.error(self.whole(line), f"this row has {len(cells)} cell{'' if len(cells) == 1 else 's'}; "
+                                             f"the header has {len(columns)} "
                                              f"({', '.join(columns)})")
                 continue
             rows.append((line, cells))
