@@ -755,6 +755,10 @@ class Builder(Transformer):
                         self.error(shared.location, f"{params.SHARE} cannot be set for one scenario: sharing is "
                                                     "decided by its feature or the file, because stores outlive scenarios")
                     continue
+                if allow_parameters and own is not None and not steps and item.kind == "parameters":
+                    self.error(self.loc(item.token), f"{where} has at most one parameters: block; "
+                                                     f"the first is on line {own.line}")
+                    continue
                 where_go = (f"{PARAMETERS_GO}, or as the first lines of a scenario" if allow_parameters
                             else PARAMETERS_GO)
                 self.error(self.loc(item.token), f"parameters: cannot go inside {where}"
