@@ -201,11 +201,12 @@ class Builder(Transformer):
                 continue
             entry = pending.pop(0)
             if entry.children:
-                if entry.value:
+                if entry.value:  # the key keeps its value; its block is the one mistake reported
                     self.error(self.loc(entry.children[0].token),
                                f"'{entry.key}' has a value, so it cannot open a nested block")
-                stack.append((f"{base}{entry.key}.", list(entry.children)))
-                continue
+                else:
+                    stack.append((f"{base}{entry.key}.", list(entry.children)))
+                    continue
             flat.append((base + entry.key, entry))
         return flat
 
