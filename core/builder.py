@@ -990,7 +990,9 @@ class Builder(Transformer):
         names = list(fragments)
         listing = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
         budget = 50_000  # name comparisons for did-you-mean: 1,000 unknown includes stay fast
-        for steps in blocks:
+        # A .fragment file may include fragments of other files: the scenario file that loads it
+        # checks its includes, with every fragment known.
+        for steps in blocks if not self.filename.endswith(".fragment") else ():
             for step in walk_steps(steps):
                 if isinstance(step, IncludeStep) and step.fragment not in fragments:
                     wanted = step.fragment
