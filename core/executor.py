@@ -405,6 +405,8 @@ class Execution:
                     skip_message = INTERRUPTED
                 yield StepFinished(step, planned.phase, planned.via, planned.index, SKIPPED,
                                    skip_message, 0.0, scope.snapshot())
+                for include in planned.unbind:  # restored after a failed fragment too
+                    scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
             step_started = time.perf_counter()
@@ -419,10 +421,10 @@ class Execution:
                 else:
                     async for event in self._execute(step, state):
                         yield event
-                for include in planned.unbind:
-                    scope.restore(bound.pop(id(include), {}))
             except Exception as error:  # a fault in a step is that step's failure, never the run's
                 state.message = f"internal error: {_one_line(error)}"
+            for include in planned.unbind:
+                scope.restore(bound.pop(id(include), {}))
             message = state.message
             status = PASSED if message is None else FAILED
             yield StepFinished(step, planned.phase, planned.via, planned.index, status, message,
