@@ -255,6 +255,7 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
             got = _KEYWORDS.get(kind, str(token)).strip()
             if kind == "ENTRY":  # `When: GET /` read as a name: value line; the name is the point
                 got = got[: got.index(":") + 1]
+            got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
             message = f"'{_clip(got)}' is not allowed here"
             guess = _guess(got, expected)
             if guess:
