@@ -141,6 +141,8 @@ class Builder(Transformer):
         return SourceLocation(self.filename, first.line - 1, first.column, last.end_line - 1, last.end_column)
 
     def error(self, location: SourceLocation, message: str) -> None:
+        if "\n" in message:  # one quoting a """ block's token: an error is one line
+            message = " ".join(message.split("\n"))
         self.diagnostics.append(Diagnostic(location, message))
 
     def locator(self, token: Token, base: int = 0):
