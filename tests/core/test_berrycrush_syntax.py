@@ -1130,3 +1130,18 @@ def test_described_step_without_directives_passes_check_with_a_plugin_that_match
     result = cli("check", "--plugins", "steps.py", "f.scenario", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "f.scenario: ok (0 features, 1 scenario, 0 fragments)\n"
+
+
+# ---------------------------------------------------------------- every error is one line
+
+
+def test_a_triple_quoted_block_where_no_body_goes_gives_one_line_errors():
+    """A `\"\"\"` block is one token over several lines; errors quoting it stay on one line."""
+    for text, expected in [
+        ('"""\nscenario: s\n  then: status 200\n"""\n',
+         "t.scenario:1:1: error: '\"\"\"' is not allowed here; expected feature:, scenario:, background:, "
+         "fragment:, parameters:, outline: or @tag"),
+        ('scenario: s\n  when I x\n    call ^a\n      """x\n      y"""\n',
+         "t.scenario:4:7: error: '\"\"\"x       y\"\"\":' needs a value"),
+    ]:
+        assert errors(text) == [expected]

@@ -47,11 +47,87 @@ scenario: operation calls
     bodyFile: "x.json"
   then: schema
 """
-SEEDS = [SEED] + [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.scenario"))]
+# BerryCrush's dialect (semantics.md §5): described steps and their directives, if chains, outlines,
+# include arguments, webhooks, scenario parameters, triple-quoted bodies, comments after content.
+BERRY = r'''
+PARAMETERS:  # file level
+  binding:
+    auth:
+      location: "auth.yaml"
+  autoAssertions:
+    enabled: true
+fragment: sign_in
+  given I sign in as {{user}}
+    call using "auth" ^login
+      body: {"username": "{{user}}", "password": "demo"}
+    assert status 200
+    extract $.token => token
+@api @wip  # tags
+Feature: Pets
+  Background:
+    Given: I am signed in
+      include sign_in
+        user: "demo"
+  Scenario: create it
+    parameters:
+      timeout: 5
+    WHEN I create a pet
+      call ^createPet
+        header_Authorization: "Bearer {{token}}"
+        id = 1
+        query_limit: 2
+        body:
+          name: "Rex"
+          owner:
+            id: {{ownerId}}
+        auto: [invalid security]
+      assert status 201
+      extract "$.id" => {{petId}}
+    then: it is there  # described
+      call getPetById
+        id: {{petId}}
+      if status 404
+        fail "pet {{petId}} is gone"
+      else if $.id exists
+        if $.name == "Rex"
+          extract $.name => name
+      else
+        fail unexpected
+    and the raw body goes
+      call ^createPet
+        body: """
+          {"name": "\{{literal}}", "a": "x # y"}
+          """
+      call ^createPet
+        bodyFile: "classpath:templates/pet.json"
+    but a webhook listens
+      webhook: events
+        hooks: [created, deleted]
+        port: 0
+        scope: feature
+    when: GET /a#b  # ours
+    then: status 200
+Outline: many
+  when I create {{name}}
+    call ^createPet
+      body: {"name": "{{name}}", "age": {{age}}}
+  Examples:
+    | name         | "age" |
+    |  Fluffy Dog  | 3     |
+    | 'Rex'        | 4     |
+'''
+SEEDS = [SEED, BERRY] + [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.scenario"))]
+SEEDS += [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*/**/*.scenario"))]
+SEEDS += [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*/**/*.fragment"))]
 PIECES = ["\n", "  ", "\t", ":", "#", "{{", "}}", "@", "\"", "{", "[", "$", "feature:", "scenario:",
           "parameters:", "background:", "when: GET /x", "then: status 200", "body:", "\r\n", "\ufeff", "é",
           "\x00", "\x1b[2J", "\u2028", "^", "using ", "include: ", " " * 3000, "{{" * 500, "@t " * 500,
-          "9" * 5000, "matches \"(a+\"", "then: schema"]
+          "9" * 5000, "matches \"(a+\"", "then: schema",
+          # BerryCrush's words and shapes
+          "given ", "When ", "call ^", "call using ", "assert status 200", "extract $.a => ", "=>", "include ",
+          "if status 200", "else if ", "else", "fail \"", "webhook: w", "hook: h", "outline: o", "examples:",
+          "| a |", "|", '"""', "bodyFile: ", "auto: [", "query_", "header_", " = ", "\\{{", "{{env.", "'",
+          "Scenario:", "FRAGMENT: f", "@t # c"]
 
 
 def _check(text: str) -> None:
@@ -111,3 +187,25 @@ def test_line_mutations_of_every_example_raise_only_the_projects_error(seed, edi
         else:
             lines[i] = " " * (b % 9) + lines[i].lstrip()
     _check("\n".join(lines))
+
+
+def test_berrycrush_seed_parses():
+    """The BerryCrush seed is valid, so its mutations start from a file that reads."""
+    parse_text(BERRY, "berry.scenario")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 6), st.sampled_from(PIECES)), max_size=6))
+def test_mutated_berrycrush_files_raise_only_the_projects_error(edits):
+    text = BERRY
+    for position, delete, piece in edits:
+        position %= len(text) + 1
+        text = text[:position] + piece + text[position + delete:]
+    _check(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(BERRY.splitlines()), max_size=30), st.lists(st.integers(0, 10), max_size=30))
+def test_shuffled_and_reindented_berrycrush_lines_raise_only_the_projects_error(lines, indents):
+    text = "\n".join(" " * (indents[i] if i < len(indents) else 0) + line.strip() for i, line in enumerate(lines))
+    _check(text)
