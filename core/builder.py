@@ -440,8 +440,8 @@ class Builder(Transformer):
                        else "when: ^getPetById (or when: using auth ^login)")
             self.error(self.loc(token, base, len(text)), f"an operation call reads like: {example}")
             return None
-        return OperationRef(match.group(2), match.group(1), self.loc(token, base + match.start(2) - 1,
-                                                                       len(match.group(2)) + 1))
+        start = match.start(2) - (text[max(match.start(2) - 1, 0)] == "^")  # `call listPets` has no caret
+        return OperationRef(match.group(2), match.group(1), self.loc(token, base + start, match.end(2) - start))
 
     def _call_entries(self, entries: list[_Entry], operation: OperationRef | None,
                       request: str) -> tuple[tuple[CallParameter, ...], TextTemplate | None]:
