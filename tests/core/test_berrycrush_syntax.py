@@ -1145,3 +1145,15 @@ def test_a_triple_quoted_block_where_no_body_goes_gives_one_line_errors():
          "t.scenario:4:7: error: '\"\"\"x       y\"\"\":' needs a value"),
     ]:
         assert errors(text) == [expected]
+
+
+def test_call_operation_is_located_at_its_name_with_or_without_caret():
+    caret, bare, using = only_step("""
+        scenario: s
+          when I call them
+            call ^listPets
+            call listPets
+            call using "auth" ^login
+        """).steps
+    spans = [(s.operation.location.column, s.operation.location.end_column) for s in (caret, bare, using)]
+    assert spans == [(10, 19), (10, 18), (23, 29)]
