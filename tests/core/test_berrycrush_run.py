@@ -734,3 +734,26 @@ def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
     assert without.returncode == 2 and without.stdout == ""
     assert without.stderr.startswith(f'f.scenario:{HEAD_LINES + 7}:3: error: no step matches "a pet called '
                                      '"Biscuit""')
+
+
+def test_run_and_check_with_the_fragments_option(demo, tmp_path):
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "auth.fragment").write_text("fragment: sign_in\n" + SIGN_IN, encoding="utf-8")
+    (tmp_path / "f.scenario").write_text(source("""\
+        scenario: with a shared fragment
+          given I am signed in
+            include sign_in
+          when I create a pet
+            call ^createPet
+              header_Authorization: "Bearer {{token}}"
+              body: {"name": "Rex"}
+            assert status 201
+        """).replace("BASE", demo.url), encoding="utf-8")
+    result = cli("run", "--fragments", "shared/*.fragment", "f.scenario", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = cli("check", "--fragments", "shared", "f.scenario", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "f.scenario: ok (0 features, 1 scenario, 1 fragment)\n")
+    result = cli("run", "f.scenario", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (f"f.scenario:{HEAD_LINES + 3}:5: error: include of unknown fragment 'sign_in'; "
+                             "this file defines no fragments\n")
