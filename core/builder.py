@@ -24,7 +24,7 @@ from .nodes import (
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
     SourceLocation, Step, TextTemplate, WebhookStep, walk_steps,
 )
-from .step_syntax import JsonPathError, LineError, compile_json_path, parse_extract, parse_then, split_request
+from .step_syntax import METHODS, JsonPathError, LineError, compile_json_path, parse_extract, parse_then, split_request
 from .templates import REF_NAME, JsonTextError, TemplateError, json_template, text_template
 
 PARAMETERS_GO = (
@@ -516,9 +516,21 @@ class Builder(Transformer):
         token, items = children[0], children[1:]
         word = str(token).split(None, 1)[0].split(":", 1)[0]
         text, base = self.value(token, len(word))
-        if text.startswith(":"):
+        colon = text.startswith(":")
+        if colon:
             text, base = self.value(token, len(word) + 1)
-        return self._described(token, word.lower(), text, base, items)
+        keyword = word.lower()
+        if not colon and not self._directives(items) and keyword in ("when", "then"):
+            # `when GET /health`, `then status 200`: ours, missing its colon (a described step
+            # would need directives below it or a custom step of that exact text).
+            ours = _REQUEST_LIKE.match(text) and text.split()[0] in METHODS if keyword == "when" else \
+                text and (text.split()[0] in _ASSERTION_WORDS or text.startswith("$"))
+            if ours:
+                self.error(self.loc(token, 0, len(word)), f"'{word} {_clip(text)}' reads as a described step; "
+                                                          f"write {keyword}: with a colon for a "
+                                                          f"{'request' if keyword == 'when' else 'check'}")
+                return None
+        return self._described(token, keyword, text, base, items)
 
     @staticmethod
     def _directives(items: list) -> bool:
