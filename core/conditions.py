@@ -41,6 +41,10 @@ _SPACE = " \t"
 MAX_JOINED = 64
 
 
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def parse_condition(text: str, locate: Locate, location: SourceLocation, *, in_if: bool = False) -> Assertion:
     """The condition after `assert` (in_if False) or after `if` / `else if` (in_if True: `and`,
     `or` and bare variable names). Raises step_syntax.LineError, located in `text`."""
@@ -194,7 +198,7 @@ class _Parser:
             if name and name.end() == stop:
                 return self.variable(i, end)
             raise LineError(f"expected a condition after if: status, header, a JSON path ($.name equals \"Rex\"), "
-                            f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{word}'",
+                            f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{_clip(word)}'",
                             i, len(word))
         return self.custom(i, end)
 
@@ -204,7 +208,7 @@ class _Parser:
         found = status_assertion(value, self.location, i) if value else None
         if found is None:
             raise LineError(f"{word} takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)"
-                            + (f", got '{value}'" if value else ""), i if value else stop, len(value) or 1)
+                            + (f", got '{_clip(value)}'" if value else ""), i if value else stop, len(value) or 1)
         return found
 
     def time(self, word: str, stop: int, end: int) -> Assertion:
@@ -228,7 +232,7 @@ class _Parser:
         if self.text[k] == ":" or (self.text[k] == "=" and not self.text.startswith("==", k)):
             op, after = "equals", k + 1  # `header N = "v"`, `header N: "v"`
         else:
-            op, after = self.operator(k, end, f"header {name.group()}")
+            op, after = self.operator(k, end, f"header {_clip(name.group())}")
         return HeaderAssertion(name.group(), op, self.operand(op, after, end), self.location, condition=True)
 
     def json_path(self, i: int, end: int) -> Assertion:
@@ -244,12 +248,14 @@ class _Parser:
         j = self.skip(stop, end)
         if j >= end:  # `$.id` alone: equals null (as BerryCrush)
             return JsonPathAssertion(path, compiled, "equals", None, self.location, condition=True)
-        op, after = self.operator(j, end, path)
+        op, after = self.operator(j, end, _clip(path))
         return JsonPathAssertion(path, compiled, op, self.operand(op, after, end), self.location, condition=True)
 
     def path_end(self, i: int, end: int) -> int:
-        """A JSON path ends at a space outside brackets and quotes: `$[?(@.a > 2)]` is one."""
+        """A JSON path ends at a space outside brackets and quotes: `$[?(@.a > 2)]` is one. With
+        brackets or quotes left open it ends at its first space (so the error quotes the path)."""
         text, depth, quote = self.text, 0, ""
+        start = i
         while i < end:
             ch = text[i]
             if quote:
@@ -264,9 +270,11 @@ class _Parser:
             elif ch in "])":
                 depth -= 1
             elif ch in _SPACE and depth <= 0:
-                break
+                return i
             i += 1
-        return min(i, end)
+        if depth > 0 or quote:
+            return self.word_end(start, end)
+        return end
 
     def variable(self, i: int, end: int) -> Assertion:
         """`{{x}} OP V`, and after `if` also `test.type OP V`. After `assert`, `{{x}}` without an
@@ -286,13 +294,16 @@ class _Parser:
             if not self.in_if:
                 return self.custom(i, end)
             if not simple:
+                stop = self.word_end(i, end)
                 raise LineError(f"a variable condition reads like: {{{{name}}}} equals \"x\", got "
-                                f"'{text[i:stop]}'", i, stop - i)
-            raise LineError(f"'{text[i:stop]}' needs an operator: {text[i:stop]} equals \"x\" "
+                                f"'{_clip(text[i:stop])}'", i, stop - i)
+            raise LineError(f"'{_clip(text[i:stop])}' needs an operator: {_clip(text[i:stop])} equals \"x\" "
                             f"(operators: {OPERATOR_LIST})", stop, 1)
         if not self.in_if and self.find_operator(j, end) is None:
             return self.custom(i, end)
-        op, after = self.operator(j, end, text[i:stop])
+        # After if, a name and then no operator is often prose meant as a custom assertion.
+        hint = "; custom assertions stand only after assert" if text[i] != "{" else ""
+        op, after = self.operator(j, end, _clip(text[i:stop]), hint)
         ref = VariableRef(name, False, self.locate(i, stop - i))
         return VariableAssertion(ref, op, self.operand(op, after, end), self.location)
 
@@ -323,7 +334,7 @@ class _Parser:
                 return None
         return ("not " + meaning if negated else meaning), after
 
-    def operator(self, i: int, end: int, subject: str) -> tuple[str, int]:
+    def operator(self, i: int, end: int, subject: str, hint: str = "") -> tuple[str, int]:
         found = self.find_operator(i, end)
         if found:
             return found
@@ -337,8 +348,8 @@ class _Parser:
             raise LineError("'!=' is not a condition operator: write not equals", i, 2)
         word = self.text[i:self.word_end(i, end)]
         close = difflib.get_close_matches(word.lower(), list(_WORDS), n=1, cutoff=0.7)
-        hint = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
-        raise LineError(f"unknown operator '{word}' after {subject}{hint} (operators: {OPERATOR_LIST})",
+        did = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
+        raise LineError(f"unknown operator '{_clip(word)}' after {subject}{did} (operators: {OPERATOR_LIST}){hint}",
                         i, len(word))
 
     def operand(self, op: str, i: int, end: int) -> JsonTemplate | None:
