@@ -299,8 +299,8 @@ class _Parser:
                                 f"'{_clip(text[i:stop])}'", i, stop - i)
             raise LineError(f"'{_clip(text[i:stop])}' needs an operator: {_clip(text[i:stop])} equals \"x\" "
                             f"(operators: {OPERATOR_LIST})", stop, 1)
-        if not self.in_if and self.find_operator(j, end) is None:
-            return self.custom(i, end)
+        if not self.in_if and self.find_operator(j, end) is None and not self.text.startswith(("==", "!="), j):
+            return self.custom(i, end)  # `{{count}} pets were created`
         # After if, a name and then no operator is often prose meant as a custom assertion.
         hint = "; custom assertions stand only after assert" if text[i] != "{" else ""
         op, after = self.operator(j, end, _clip(text[i:stop]), hint)
@@ -461,4 +461,6 @@ class _Parser:
         except JsonTextError as problem:
             if "digits is too long" in str(problem):
                 raise LineError(str(problem), i + problem.offset, len(operand)) from None
-            raise LineError(f"{problem} in the value after '{op}'", i + problem.offset) from None
+            # BerryCrush reads [a, b] as two strings; JSON (which we keep, semantics.md §5) does not.
+            hint = " (strings need double quotes: [\"a\", \"b\"])" if "Expecting value" in str(problem) else ""
+            raise LineError(f"{problem} in the value after '{op}'{hint}", i + problem.offset) from None

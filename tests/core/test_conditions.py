@@ -221,7 +221,11 @@ def test_not_before_a_path_folds_into_its_operator():
     ("$.a hasSize two", ("hasSize takes a whole number (hasSize 2), got two", 12, 3)),
     ("$.a in 3", ('in takes a list of values: in ["a", "b"], got 3', 7, 1)),
     ('$.a matches "("', ('invalid regular expression "(": missing ) at position 1', 12, 3)),
-    ("$.a in [1,", ("invalid JSON: Expecting value in the value after 'in'", 10, 1)),
+    ("$.a in [1,", ("invalid JSON: Expecting value in the value after 'in' (strings need double quotes: "
+                    '["a", "b"])', 10, 1)),
+    ("$.a in [available, sold]", ("invalid JSON: Expecting value in the value after 'in' (strings need double "
+                                  'quotes: ["a", "b"])', 8, 1)),
+    ('$.a equals {"a": 1', ("invalid JSON: Expecting ',' delimiter in the value after 'equals'", 18, 1)),
     ("$..[ exists", ("invalid JSON path '$..[': Parse error near the end of string!", 0, 4)),
     ("$.a equals {{1x}}", ("'{{1x}}' is not a variable reference: a name is letters, digits and _ (dotted: a.b, "
                            "env.HOME, param.timeout) and does not start with a digit", 11, 1)),
@@ -494,6 +498,7 @@ def test_other_text_after_assert_is_a_custom_assertion():
     assert [r.name for r in node.text.refs] == ["status"] and node.text.refs[0].location == locate(28, 10)
     assert isinstance(parse("{{count}} pets were created"), CustomAssertion)  # no operator after {{count}}
     assert isinstance(parse("{{count}}"), CustomAssertion)
+    assert error("{{count}} == 3") == ("'==' is not a condition operator: write equals (or =)", 10, 2)
 
 
 def test_custom_assertions_go_to_the_executors_callable():
