@@ -529,9 +529,19 @@ class Execution:
             keyword = getattr(state.planned.step, "keyword", "then")
             need = "a when: step" if keyword == "then" else "a call"
             return Outcome(False, None, MISSING, f"no response to check: {keyword} needs {need} before it")
-        if self._registry is not None:
-            return check(assertion, state.response, visible, custom=self._custom_assertion(state))
-        return check(assertion, state.response, visible)
+        custom = self._custom_assertion(state) if self._registry is not None else None
+        return check(assertion, state.response, visible, custom=custom, schema=self._schema_check(state))
+
+    @staticmethod
+    def _schema_check(state: "_State"):
+        """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
+        from .assertions import Outcome
+
+        def run(response: ResponseReceived):
+            message = _schema_message(state.operation, response, state.params[STRICT_SCHEMA].value)
+            return Outcome(message is None, "the response schema", None, message)
+
+        return run
 
     async def _conditional(self, step: ConditionalStep, state: "_State") -> AsyncIterator[Event]:
         """The first branch whose condition holds runs its steps; each condition tried is shown."""
@@ -553,6 +563,10 @@ class Execution:
                 yield BranchTaken(step, None, tuple(tried))
                 return
             outcome = self._check(branch.condition, state, visible)
+            if state.response is None and not outcome.passed and (outcome.message or "").startswith("no response"):
+                state.message = f"no response to check: if {branch.text} needs a call before it"
+                yield BranchTaken(step, None, tuple(tried))
+                return
             tried.append((branch.text, outcome.passed, outcome.message))
             if outcome.passed:
                 chosen = index
