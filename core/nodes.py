@@ -525,6 +525,8 @@ class ScenarioFileNode(Node):
     background: BackgroundNode | None  # the file-level background
     items: tuple[FeatureNode | ScenarioNode, ...]  # features and standalone scenarios in source order
     location: SourceLocation
+    # A custom step or assertion somewhere (plugins are needed to check it); None: not noted.
+    custom_steps: bool | None = None
 
     @property
     def path(self) -> str:
