@@ -233,8 +233,10 @@ class Execution:
         tags: Iterable[str] | None = None,
         descriptions: DescriptionSet | None = None,
         registry: Any = None,
+        resource_roots: Sequence[str] = (),
     ):
         self.files = tuple(files)
+        self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
         self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
         self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
@@ -867,7 +869,8 @@ class Execution:
         elif step.body_raw is not None:
             body["body"] = render_text(step.body_raw, visible)
         elif step.body_file is not None:
-            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file)
+            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file, visible,
+                                           self.resource_roots)
         try:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
@@ -955,24 +958,49 @@ def _auto_assertions(operation, response: ResponseReceived, params: EffectivePar
     return "autoAssertions: " + "; ".join(found) if found else None
 
 
-def _read_body_file(name: str, scenario_file: str) -> bytes:
-    """`bodyFile: "x.json"` (or `classpath:x.json`, BerryCrush's form): the scenario file's folder,
-    then each parent folder, is searched for it."""
+def _read_body_file(name: str, scenario_file: str, visible: Mapping[str, Any],
+                    resource_roots: Sequence[str] = ()) -> str:
+    """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
+    file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
+    the working directory; any other relative name is looked up in each --resource-root, then the
+    scenario file's folder and each folder above it."""
     from pathlib import Path
 
     from .input_files import InputFileError, read_regular_file
+    from .nodes import SourceLocation
     from .parser import MAX_FILE_BYTES
+    from .templates import TemplateError, text_template
 
-    relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
     folder = Path(scenario_file).resolve().parent
-    candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in (folder, *folder.parents)]
+    if name.startswith("file:"):
+        candidates = [Path(name[len("file:"):])]
+        where = "the working directory"
+    else:
+        relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
+        roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
+        candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
+        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
     for candidate in candidates:
         if candidate.exists():
             try:
-                return read_regular_file(candidate, MAX_FILE_BYTES)
+                data = read_regular_file(candidate, MAX_FILE_BYTES)
+                text = data.decode("utf-8")
             except InputFileError as problem:
                 raise RequestFailed(f"bodyFile {candidate} {problem}") from None
-    raise RequestFailed(f"bodyFile '{name}' not found in {folder} or a folder above it")
+            except UnicodeDecodeError:
+                raise RequestFailed(f"bodyFile {candidate} is not UTF-8 text") from None
+            if "{{" not in text:
+                return text
+            try:
+                template = text_template(text, lambda o, n: SourceLocation(str(candidate), 1, o + 1, 1, o + 1 + n))
+            except TemplateError as problem:
+                raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
+            missing = [r.name for r in template.refs if r.name not in visible]
+            if missing:
+                raise RequestFailed(f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
+                                    f"visible here: {', '.join(sorted(visible)) or 'nothing'}")
+            return render_text(template, visible)
+    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
 
 
 # ---------------------------------------------------------------- synchronous helper
