@@ -36,15 +36,20 @@ class ParameterNode:
 
 
 def parameter_nodes(file: ScenarioFileNode, overrides: RunOverrides | None = None) -> list[ParameterNode]:
-    """The file, then every feature and scenario in source order; features resolved once."""
+    """The file, then every feature and scenario in source order; features resolved once, a
+    scenario again only when it has its own parameters: block (semantics.md §2, level 2)."""
     file_params = resolve_parameters(file, None, overrides)
     nodes = [ParameterNode("file", Path(file.path).name, 1, None, file_params, file)]
+
+    def own(feature: FeatureNode | None, scenario: ScenarioNode, inherited: EffectiveParameters) -> EffectiveParameters:
+        return resolve_parameters(file, feature, overrides, scenario) if scenario.parameters is not None else inherited
+
     for item in file.items:
         if isinstance(item, FeatureNode):
             feature_params = resolve_parameters(file, item, overrides)
             nodes.append(ParameterNode("feature", item.name, item.line, item.name, feature_params, item))
-            nodes.extend(ParameterNode("scenario", s.name, s.line, item.name, feature_params, s)
+            nodes.extend(ParameterNode("scenario", s.name, s.line, item.name, own(item, s, feature_params), s)
                          for s in item.scenarios)
         elif isinstance(item, ScenarioNode):
-            nodes.append(ParameterNode("scenario", item.name, item.line, None, file_params, item))
+            nodes.append(ParameterNode("scenario", item.name, item.line, None, own(None, item, file_params), item))
     return nodes

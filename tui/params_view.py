@@ -20,7 +20,7 @@ def format_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, tuple):  # a list of names (`secrets`)
         return ", ".join(value) if value else "(none)"
-    return visible(str(value))
+    return visible(str(value))  # a Duration reads `500ms`, a {{...}} value as written
 
 
 def provenance_text(effective: EffectiveValue) -> str:
@@ -29,6 +29,8 @@ def provenance_text(effective: EffectiveValue) -> str:
     where = winner.short() + (f" (line {winner.line})" if winner.line else "")
     if winner.source == "openapi" and winner.detail:
         where += f" {winner.detail}"
+    if winner.via:  # a {{env.NAME}} / {{param.KEY}} value: what it was read from
+        where += f", from {winner.via}"
     lower = [f"{s.short()} {format_value(s.value)}" for s in effective.overridden]
     return visible(" · ".join([where] + lower))  # feature names and paths come from files
 
