@@ -228,8 +228,9 @@ class _Levels:
                 self.where[id(setting)] = entry
 
 
-def _text(value: Any) -> str:
-    """How a parameter's value reads inside another's (`{{param.KEY}}`)."""
+def parameter_text(value: Any) -> str:
+    """How a parameter's value reads as text: inside another's value, and wherever a step reads
+    `{{param.KEY}}` (true, 30, 500ms, names joined by commas)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, tuple):
@@ -298,7 +299,7 @@ class _Resolver:
                 raise _Failed(f"{key} reads {{{{param.{name}}}}}, but no parameter '{name}' is set")
             if other.value is None:
                 raise _Failed(f"{key} reads {{{{param.{name}}}}}, but {name} has no value here")
-            return _text(other.value)
+            return parameter_text(other.value)
 
         text = template.render(lookup)
         spec = params.spec_for(key)

@@ -719,3 +719,46 @@ def test_follow_redirects_is_resolved_per_scenario(fixture_server, write_scenari
     file = with_scenario_block(load_file(str(path)), "follows", {"followRedirects": "true"})
     events = run_to_completion([file])
     assert [e.status for e in of(events, ev.ScenarioFinished)] == ["passed", "passed"], step_results(events)
+
+
+def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scenario):
+    import asyncio
+
+    from scenario_core.executor import INTERRUPTED, Execution
+
+    file = load_file(str(write_scenario(f"""
+        parameters:
+          baseUrl: {fixture_server.url}
+          retry.maxAttempts: 5
+          retry.delay: 10s
+        scenario: s
+          when: GET /flaky/e?fail=99
+        """)))
+
+    async def go():
+        execution = Execution([file])
+        seen = []
+
+        async def stop_soon():
+            await asyncio.sleep(0.5)
+            execution.stop()
+
+        stopper = asyncio.create_task(stop_soon())
+        async for event in execution.events():
+            seen.append(event)
+        await stopper
+        return seen
+
+    started = time.monotonic()
+    events = asyncio.run(go())
+    assert time.monotonic() - started < 5
+    (when,) = step_results(events)
+    assert when[1:] == ("failed", INTERRUPTED)
+    assert of(events, ev.RunFinished)[0].interrupted
+
+
+def test_parameter_text_is_how_a_value_reads():
+    from scenario_core.resolution import parameter_text
+
+    assert [parameter_text(v) for v in (True, 30, params.Duration(500), ("a", "b"), "x")] == \
+        ["true", "30", "500ms", "a, b", "x"]

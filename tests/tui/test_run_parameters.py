@@ -110,3 +110,32 @@ def test_environment_in_the_run_header_summary_and_json_report(demo, write_scena
     file = data["files"][0]
     assert file["environment"] == "staging"
     assert "environment" not in file["scenarios"][0] and file["scenarios"][1]["environment"] == "prod"
+
+
+ENV_VALUE = """\
+parameters:
+  baseUrl: "{{env.SCENARIO_TUI_TEST_URL}}"
+scenario: up
+  when: GET /health
+"""
+
+
+def test_check_params_and_run_resolve_env_references_or_name_the_unset_variable(
+        demo, write_scenario, capsys, monkeypatch):
+    path = str(write_scenario(ENV_VALUE))
+    monkeypatch.delenv("SCENARIO_TUI_TEST_URL", raising=False)
+    for command in (["check", path], ["params", path], ["run", path]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err == (f"{path}:2:3: error: baseUrl reads {{{{env.SCENARIO_TUI_TEST_URL}}}}, but environment "
+                       "variable SCENARIO_TUI_TEST_URL is not set\n")
+    monkeypatch.setenv("SCENARIO_TUI_TEST_URL", demo.url)
+    assert main(["params", path, "--json", "--param", "tenant=acme"]) == 0
+    nodes = json.loads(capsys.readouterr().out)["nodes"]
+    assert nodes[0]["parameters"]["baseUrl"] == {"value": demo.url, "source": "file", "line": 2,
+                                                 "from": "$SCENARIO_TUI_TEST_URL"}
+    assert nodes[1]["parameters"]["tenant"] == {"value": "acme", "source": "command-line", "line": None}
+    status, lines = run(capsys, path)
+    assert status == 0 and lines[1].startswith("  ✓ up")
+    assert main(["params", path]) == 0
+    assert "$SCENARIO_TUI_TEST_URL" in capsys.readouterr().out  # (rich may wrap after "from")
