@@ -9,8 +9,9 @@ are both thin consumers of `Execution.events()`.
         ...                     # execution.stop() from another task ends the run early
 
 Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
-with a one-line message. Parameters are resolved once per file and feature, plans once per
-scenario; per step the work is rendering templates that have references and sending.
+with a one-line message. Parameters are resolved once per file and feature (and for a scenario
+with its own parameters: block), plans once per scenario; per step the work is rendering
+templates that have references and sending.
 
 Cookies a server sets live for one scenario (the client's jar is cleared when a scenario starts):
 an isolated scenario must not inherit a session through them.

@@ -90,10 +90,6 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
     def __len__(self) -> int:
         return len(self.values)
 
-    # Mapping's __eq__ compares every item; identity is what caches key on.
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
-
     @property
     def timeout(self) -> int:
         return self.values[params.TIMEOUT].value
