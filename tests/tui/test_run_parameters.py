@@ -66,9 +66,13 @@ scenario: wrong status
 
 
 def test_error_context_shows_both_bodies_by_default(demo, write_scenario, capsys, tmp_path):
-    report = tmp_path / "r.json"
-    status, lines = run(capsys, str(write_scenario(FAILING)), "--base-url", demo.url, "--report-json", str(report))
+    report, junit = tmp_path / "r.json", tmp_path / "j.xml"
+    status, lines = run(capsys, str(write_scenario(FAILING)), "--base-url", demo.url, "--report-json", str(report),
+                        "--report-junit", str(junit))
     assert status == 1
+    failure = junit.read_text()
+    assert 'request body: {&quot;name&quot;: &quot;Rex&quot;}' in failure or 'request body: {"name": "Rex"}' in failure
+    assert "response body: {" in failure
     at = lines.index(next(line for line in lines if "✗ wrong status" in line))
     assert lines[at + 1] == "      line 6  then: status 201"
     assert lines[at + 2].startswith("      expected status 201, got 200")
@@ -139,3 +143,17 @@ def test_check_params_and_run_resolve_env_references_or_name_the_unset_variable(
     assert status == 0 and lines[1].startswith("  ✓ up")
     assert main(["params", path]) == 0
     assert "$SCENARIO_TUI_TEST_URL" in capsys.readouterr().out  # (rich may wrap after "from")
+
+
+def test_params_masks_secret_header_parameters(write_scenario, capsys, monkeypatch):
+    monkeypatch.setenv("SCENARIO_TUI_TEST_TOKEN", "tok-1234567890")
+    path = str(write_scenario('parameters:\n  header.Authorization: "Bearer {{env.SCENARIO_TUI_TEST_TOKEN}}"\n'
+                              '  header.X-Api-Key: k-1234567890\n  header.X-Tenant: acme\n'
+                              'scenario: s\n  when: GET /health\n'))
+    assert main(["params", path, "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)["nodes"][0]["parameters"]
+    assert values["header.Authorization"]["value"] == f"Bearer {MASK}"
+    assert values["header.X-Api-Key"]["value"] == MASK and values["header.X-Tenant"]["value"] == "acme"
+    assert main(["params", path]) == 0
+    out = capsys.readouterr().out
+    assert "tok-1234567890" not in out and "k-1234567890" not in out and "acme" in out
