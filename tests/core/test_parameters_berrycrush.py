@@ -762,3 +762,19 @@ def test_parameter_text_is_how_a_value_reads():
 
     assert [parameter_text(v) for v in (True, 30, params.Duration(500), ("a", "b"), "x")] == \
         ["true", "30", "500ms", "a, b", "x"]
+
+
+def test_a_retried_post_sends_its_body_again(fixture_server, write_scenario):
+    events = run_text(write_scenario, f"""
+        parameters:
+          baseUrl: {fixture_server.url}
+          retry.maxAttempts: 1
+          retry.delay: 10ms
+        scenario: s
+          when: POST /flaky/post?fail=1
+            body: {{"n": 1}}
+          then: status 200
+          then: $.attempt == 2
+        """)
+    assert [e.status for e in of(events, ev.ScenarioFinished)] == ["passed"], step_results(events)
+    assert [m for m, p, _ in fixture_server.state["seen"] if p == "/flaky/post"] == ["POST", "POST"]
