@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from . import parameters as params
 from .errors import Diagnostic, ScenarioError, UsageError
-from .nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioFileNode, ScenarioNode, SourceLocation
+from .nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioFileNode, ScenarioNode
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
     "command-line", "scenario", "feature", "file", "openapi", "default")
