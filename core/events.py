@@ -143,10 +143,12 @@ class ScopeSnapshot:
 class PlannedStep:
     """One step of a scenario's flattened plan: backgrounds first, includes expanded in place."""
 
-    step: Step  # never an IncludeStep
+    step: Step  # an IncludeStep only when it binds arguments (BerryCrush's `include x` + `name: v`)
     phase: str
     via: tuple[IncludeStep, ...] = ()  # the include: steps it came through, outermost first
     index: int = 0  # position in the scenario's plan
+    parent: Step | None = None  # the described step (`when I create a pet`) this directive is under
+    unbind: tuple[IncludeStep, ...] = ()  # includes whose arguments are restored after this step
 
     @property
     def line(self) -> int:
@@ -292,6 +294,31 @@ class AssertionChecked(Event):
     expected: Any
     actual: Any
     message: str | None  # why it failed (None when passed)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class BranchTaken(Event):
+    """An `if` chain decided: which branch runs (None: none holds and there is no else), and each
+    condition tried with why it held or not."""
+
+    step: Step
+    branch: int | None
+    tried: tuple[tuple[str, bool, str | None], ...]  # (condition as written, held, why not)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class AutoTestRan(Event):
+    """One generated request of a call's `auto:` tests (berrycrush.md §3.6) and whether the unit's
+    checks held for it; its RequestSent / ResponseReceived events come just before."""
+
+    step: Step
+    number: int  # 1-based, in generation order
+    total: int
+    kind: str  # invalid, security, multi
+    test_type: str  # required, enum, SQL_INJECTION, SEQUENTIAL, …
+    description: str
+    passed: bool
+    message: str | None
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 
 from .assertions import MISSING, check, json_path_values
 from .events import (
-    BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, Event,
+    BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, AutoTestRan,
+    BranchTaken, Event,
     FeatureFinished, FeatureStarted, FileFinished, FileStarted, Origin, PlannedStep, RequestSent,
     RequestRetried, ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
     ScopeCreated, StepFinished, StepStarted,
@@ -35,8 +36,8 @@ from .events import (
 from .explain import Explainer, ScenarioRecord, undefined_refs
 from .http_client import HttpClient, RequestFailed, join_url, parse_json
 from .nodes import (
-    AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
-    JsonPathAssertion, RequestStep, ScenarioFileNode, ScenarioNode, Step,
+    AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, FeatureNode, IncludeStep,
+    RequestStep, ScenarioFileNode, ScenarioNode, Step, VariableRef, WebhookStep,
 )
 from .nodes import SchemaAssertion
 from .parameters import (
@@ -47,6 +48,7 @@ from .resolution import EffectiveParameters, ParameterError, RunOverrides, resol
 from .retry import RetryPolicy, send_with_retry
 from .scopes import Scope, Store
 from .sharing import store_for
+from .lookup import Variables
 from .templates import render_json, render_json_text, render_text
 
 __all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]
@@ -56,25 +58,35 @@ INTERRUPTED = "interrupted"
 
 def plan_scenario(file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:
     """Every step a scenario runs, in order: the file background, the feature's background, then
-    its own steps, with `include:` expanded in place (recursively)."""
+    its own steps, with `include:` expanded in place (recursively) and a described step's
+    directives in its place (each a step of the plan, its `parent` the described step). An include
+    with arguments is a step of its own (it binds them); they are restored after its last step."""
     planned: list[PlannedStep] = []
 
-    def add(steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...]) -> None:
+    def add(steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...], parent: Step | None) -> None:
         for step in steps:
             if isinstance(step, IncludeStep):
                 fragment = file.fragment(step.fragment)
                 # check has refused cycles and anything past MAX_INCLUDE_DEPTH / MAX_PLANNED_STEPS
                 # (builder.py), so the expansion is complete: nothing is ever dropped here.
+                if step.arguments:
+                    planned.append(PlannedStep(step, phase, via, len(planned), parent))
+                first = len(planned)
                 if fragment is not None:
-                    add(fragment.steps, phase, via + (step,))
+                    add(fragment.steps, phase, via + (step,), None)
+                if step.arguments:
+                    last = planned[-1] if len(planned) > first else planned[first - 1]
+                    planned[last.index] = replace(last, unbind=last.unbind + (step,))
+            elif isinstance(step, DescribedStep) and step.steps:
+                add(step.steps, phase, via, step)
             else:
-                planned.append(PlannedStep(step, phase, via, len(planned)))
+                planned.append(PlannedStep(step, phase, via, len(planned), parent))
 
     if file.background is not None:
-        add(file.background.steps, BACKGROUND_FILE, ())
+        add(file.background.steps, BACKGROUND_FILE, (), None)
     if feature is not None and feature.background is not None:
-        add(feature.background.steps, BACKGROUND_FEATURE, ())
-    add(scenario.steps, SCENARIO, ())
+        add(feature.background.steps, BACKGROUND_FEATURE, (), None)
+    add(scenario.steps, SCENARIO, (), None)
     return tuple(planned)
 
 
@@ -95,11 +107,28 @@ def _step_refs(step: Step) -> tuple[tuple[str, str], ...]:
             refs += [(r.name, f"query {entry.name} of {text}") for r in entry.value.refs]
         if step.body is not None:
             refs += [(r.name, f"the body of {text}") for r in step.body.refs]
+        if step.body_raw is not None:
+            refs += [(r.name, f"the body of {text}") for r in step.body_raw.refs]
     elif isinstance(step, AssertStep):
-        assertion = step.assertion
-        if isinstance(assertion, (JsonPathAssertion, HeaderAssertion, BodyAssertion)) and assertion.expected is not None:
-            refs += [(r.name, step.text) for r in assertion.expected.refs]
+        refs += [(r.name, step.text) for r in _assertion_refs(step.assertion)]
+    elif isinstance(step, FailStep):
+        refs += [(r.name, f"fail {step.text}") for r in step.message.refs]
+    elif isinstance(step, IncludeStep):
+        for argument in step.arguments:
+            refs += [(r.name, f"{argument.name} of include {step.fragment}") for r in argument.value.refs]
+    elif isinstance(step, DescribedStep):  # a custom step matches its description as rendered
+        refs += [(r.name, f"'{step.text}'") for r in step.description.refs]
     return tuple(refs)
+
+
+def _assertion_refs(assertion: Any) -> tuple[VariableRef, ...]:
+    """Every reference an assertion reads (nested conditions included)."""
+    try:
+        from .assertions import assertion_refs
+    except ImportError:  # the condition language's walker (conditions); the forms `then:` knows:
+        expected = getattr(assertion, "expected", None)
+        return expected.refs if expected is not None else ()
+    return tuple(assertion_refs(assertion))
 
 
 def _one_line(error: BaseException) -> str:
@@ -173,6 +202,37 @@ class _Job:
     record: ScenarioRecord
 
 
+class _State:
+    """What one running scenario carries from step to step."""
+
+    __slots__ = ("run", "scenario", "feature", "feature_name", "params", "store", "record", "scope", "response",
+                 "operation", "planned", "message", "webhooks_started", "plan", "consumed", "overlay")
+
+    def __init__(self, run: _FileRun, scenario: ScenarioNode, feature: FeatureNode | None,
+                 params: EffectiveParameters, store: Store | None, record: ScenarioRecord, scope: Scope):
+        self.run, self.scenario, self.feature, self.params = run, scenario, feature, params
+        self.feature_name = feature.name if feature is not None else None
+        self.store, self.record, self.scope = store, record, scope
+        self.response: ResponseReceived | None = None
+        self.operation = None  # of the last request: what `then: schema` checks against
+        self.planned: PlannedStep | None = None
+        self.message: str | None = None  # the running step's failure
+        self.webhooks_started = False
+        self.plan: tuple[PlannedStep, ...] = ()
+        self.consumed: set[int] = set()  # plan indexes an auto-test call already ran for each request
+        self.overlay: dict[str, Any] | None = None  # test.* variables while an auto test's checks run
+
+
+def _reads_variables_only(assertion: Any) -> bool:
+    """A condition on variables alone (`{{x}} equals 1`) needs no response."""
+    kind = type(assertion).__name__
+    if kind == "VariableAssertion":
+        return True
+    inner = [getattr(assertion, name) for name in ("inner", "left", "right", "condition") if hasattr(assertion, name)]
+    inner += list(getattr(assertion, "conditions", ()) or ())
+    return bool(inner) and all(_reads_variables_only(i) for i in inner)
+
+
 class Execution:
     """One run over one or more parsed files. Iterate `events()` once; `stop()` ends it early."""
 
@@ -183,8 +243,13 @@ class Execution:
         run_variables: Mapping[str, Any] | None = None,
         tags: Iterable[str] | None = None,
         descriptions: DescriptionSet | None = None,
+        registry: Any = None,
+        resource_roots: Sequence[str] = (),
     ):
         self.files = tuple(files)
+        self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
+        self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
+        self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
         self._descriptions = descriptions
@@ -249,6 +314,8 @@ class Execution:
                             async for event in stream:
                                 yield event
                     else:
+                        if isinstance(item, FeatureFinished) and self._webhooks is not None:
+                            await self._webhooks.stop(id(item.feature))  # its feature-scoped webhooks
                         yield item
                 for i in range(3):
                     totals[i] += run.counts[i]
@@ -256,6 +323,8 @@ class Execution:
         finally:
             self._stopped = True
             await self._client.aclose()
+            if self._webhooks is not None:
+                await self._webhooks.aclose()
 
     def _walk(self, run: _FileRun) -> Iterator[Event | _Job]:
         """A file's events around its scenarios, in source order; a _Job where a scenario runs."""
@@ -323,24 +392,24 @@ class Execution:
             job.feature, job.scenario, job.params, job.problem, job.store, job.record)
         started = time.perf_counter()
         plan = run.plan(feature, scenario)
-        scope = Scope(store, self.run_variables)
+        feature_name = feature.name if feature is not None else None
+        row = scenario.outline
+        if row is not None:  # an outline row's cells: variables of this scenario's layer only
+            origin = Origin(scenario.location, scenario.name, feature_name, SCENARIO)
+            scope = Scope(store, self.run_variables, dict(row.variables), {n: origin for n, _ in row.variables})
+        else:
+            scope = Scope(store, self.run_variables)
         self._client.reset_cookies()
         yield ScenarioStarted(run.file, scenario, feature, params, store.ref if store is not None else None,
                               scope.carried(), plan, scope.snapshot())
-        feature_name = feature.name if feature is not None else None
-        response: ResponseReceived | None = None
+        state = _State(run, scenario, feature, params, store, record, scope)
+        state.plan = plan
         failure: tuple[int, str] | None = None  # (line, message) of the failing step
         skip_message = None
         if problem is not None:
             failure = (scenario.line, problem)
             skip_message = problem
-        base_url = params.base_url
-        timeout = params.timeout
-        timeout_setting = params[TIMEOUT].winner
-        max_size_setting = params[MAX_RESPONSE_SIZE].winner
-        max_size = max_size_setting.value
-        refs_cache = self._refs
-        operation = None  # the operation of the last request: what `then: schema` checks against
+        bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
 
         for planned in plan:
             step = planned.step
@@ -353,93 +422,22 @@ class Execution:
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
             step_started = time.perf_counter()
-            message: str | None = None
+            state.planned = planned
+            state.message = None
             try:
-                refs = refs_cache.get(id(step))
-                if refs is None:
-                    refs = refs_cache[id(step)] = _step_refs(step)
-                visible = scope.visible()
-                missing = undefined_refs(refs, visible) if refs else None
-                if missing is not None:
-                    store_ref = store.ref if store is not None else None
-                    message = run.explainer().explain(missing[0], missing[1], visible, scenario, feature,
-                                                      planned.index, store_ref)
-                elif isinstance(step, RequestStep):
-                    operation = None
-                    try:
-                        if step.operation is not None:
-                            request, body_text, url, operation, placements = self._build_call(
-                                step, visible, params, run.file.path)
-                        else:
-                            request, body_text, url = self._build_request(step, visible, base_url, params.headers)
-                            placements = ()
-                    except RequestFailed as failed:
-                        message = str(failed)
-                    else:
-                        encoding = request.headers.encoding
-                        yield RequestSent(step, request.method, str(request.url),
-                                          tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-                                          body_text, operation.label if operation is not None else None, placements,
-                                          operation.summary if operation is not None else "")
-                        result = None
-                        retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
-                        if self._stopped:
-                            message = INTERRUPTED
-                        else:
-                            # stop() may cancel this task only while it waits here, never while
-                            # the consumer holds an event (it would cancel the consumer's own code).
-                            self._inflight = asyncio.current_task()
-                            try:
-                                result = await self._send(step, params, request, retried, timeout,
-                                                          timeout_setting, url, max_size, max_size_setting)
-                            except RequestFailed as failed:
-                                message = str(failed)
-                            except asyncio.CancelledError:
-                                if not self._cancelled_by_stop:
-                                    raise
-                                self._cancelled_by_stop = False
-                                task = asyncio.current_task()
-                                if task is not None and hasattr(task, "uncancel"):
-                                    task.uncancel()
-                                message = INTERRUPTED
-                            finally:
-                                self._inflight = None
-                        for event in retried:
-                            yield event
-                        if result is not None:
-                            data, json_error = parse_json(result.content)
-                            response = ResponseReceived(step, result.status, result.reason, result.headers,
-                                                        result.body, result.elapsed, data, json_error)
-                            yield response
-                            if operation is not None and params[AUTO_ENABLED].value:
-                                message = _auto_assertions(operation, response, params)
-                elif isinstance(step, AssertStep):
-                    if response is None:
-                        message = "no response to check: then needs a when: step before it"
-                    elif isinstance(step.assertion, SchemaAssertion):
-                        problems: list[str] = []
-                        message = _schema_message(operation, response, params[STRICT_SCHEMA].value, problems)
-                        # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
-                        yield AssertionChecked(step, message is None, "the response schema of "
-                                               + (operation.label if operation else "an operation"),
-                                               problems or None, message)
-                    else:
-                        outcome = check(step.assertion, response, visible)
-                        actual = None if outcome.actual is MISSING else outcome.actual
-                        yield AssertionChecked(step, outcome.passed, outcome.expected, actual, outcome.message)
-                        if not outcome.passed:
-                            message = outcome.message or "assertion failed"
-                elif isinstance(step, ExtractStep):
-                    value, message = self._extract(step, response)
-                    if message is None:
-                        origin = Origin(step.location, scenario.name, feature_name, planned.phase)
-                        for event in scope.extract(step, step.name, value, origin, planned.phase == SCENARIO):
-                            yield event
-                        record.extracted.add(step.name)
+                if planned.index in state.consumed:
+                    pass  # an auto-test unit's check: it ran for each generated request of its call
+                elif isinstance(step, IncludeStep):  # binds its arguments (planned only when it has some)
+                    async for event in self._include(step, state, bound):
+                        yield event
                 else:
-                    message = f"cannot run a {type(step).__name__} step"
+                    async for event in self._execute(step, state):
+                        yield event
+                for include in planned.unbind:
+                    scope.restore(bound.pop(id(include), {}))
             except Exception as error:  # a fault in a step is that step's failure, never the run's
-                message = f"internal error: {_one_line(error)}"
+                state.message = f"internal error: {_one_line(error)}"
+            message = state.message
             status = PASSED if message is None else FAILED
             yield StepFinished(step, planned.phase, planned.via, planned.index, status, message,
                                time.perf_counter() - step_started, scope.snapshot())
@@ -447,6 +445,8 @@ class Execution:
                 failure = (step.line, message)
                 skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
 
+        if state.webhooks_started:
+            await self._webhooks_stop(id(scenario))
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1
@@ -459,17 +459,384 @@ class Execution:
         yield ScenarioFinished(run.file, scenario, feature, status, summary, time.perf_counter() - started,
                                scope.snapshot())
 
-    # ------------------------------------------------------------ steps
+    def _visible(self, step: Step, state: "_State") -> tuple[Mapping[str, Any], tuple[str, str] | None, tuple]:
+        """What the step reads its references from, and the first of them that is undefined."""
+        refs = self._refs.get(id(step))
+        if refs is None:
+            refs = self._refs[id(step)] = _step_refs(step)
+        visible: Mapping[str, Any] = state.scope.visible()
+        if state.overlay:  # an auto test's test.* / multiTest.* names
+            visible = {**visible, **state.overlay}
+        if refs and any("." in name for name, _ in refs):  # env.X, param.KEY, a webhook's hook
+            visible = Variables(visible, state.params, self._providers())
+        missing = undefined_refs(refs, visible) if refs else None
+        return visible, missing, refs
 
-    def _send(self, step: RequestStep, params: EffectiveParameters, request, retried: list[Event], *send_args):
-        """The one send of a request step: tried again by retry.* (each retry appended to
-        `retried` as a RequestRetried), following redirects when followRedirects says so."""
+    def _providers(self) -> tuple:
+        return (self._webhooks.lookup,) if self._webhooks is not None else ()
+
+    def _explain(self, state: "_State", missing: tuple[str, str], visible: Mapping[str, Any]) -> str:
+        store_ref = state.store.ref if state.store is not None else None
+        return state.run.explainer().explain(missing[0], missing[1], visible, state.scenario, state.feature,
+                                             state.planned.index, store_ref)
+
+    async def _execute(self, step: Step, state: "_State") -> AsyncIterator[Event]:
+        """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
+        visible, missing, _ = self._visible(step, state)
+        if missing is not None and not isinstance(step, (ConditionalStep, DescribedStep)):
+            state.message = self._explain(state, missing, visible)
+            return
+        if isinstance(step, RequestStep):
+            async for event in self._request(step, state, visible):
+                yield event
+        elif isinstance(step, AssertStep):
+            response = state.response
+            if isinstance(step.assertion, SchemaAssertion):
+                if response is None:
+                    state.message = f"no response to check: {step.keyword} needs a request before it"
+                    return
+                problems: list[str] = []
+                operation = state.operation
+                message = _schema_message(operation, response, state.params[STRICT_SCHEMA].value, problems)
+                # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
+                yield AssertionChecked(step, message is None, "the response schema of "
+                                       + (operation.label if operation else "an operation"),
+                                       problems or None, message)
+                state.message = message
+                return
+            outcome = self._check(step.assertion, state, visible)
+            actual = None if outcome.actual is MISSING else outcome.actual
+            yield AssertionChecked(step, outcome.passed, outcome.expected, actual, outcome.message)
+            if not outcome.passed:
+                state.message = outcome.message or "assertion failed"
+        elif isinstance(step, ExtractStep):
+            value, message = self._extract(step, state.response)
+            if message is not None:
+                state.message = message
+                return
+            planned = state.planned
+            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
+            for event in state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO):
+                yield event
+            state.record.extracted.add(step.name)
+        elif isinstance(step, ConditionalStep):
+            async for event in self._conditional(step, state):
+                yield event
+        elif isinstance(step, FailStep):
+            state.message = render_text(step.message, visible)
+        elif isinstance(step, WebhookStep):
+            async for event in self._webhook(step, state):
+                yield event
+        elif isinstance(step, DescribedStep):  # no directives: a custom step
+            if missing is not None:
+                state.message = self._explain(state, missing, visible)
+                return
+            async for event in self._custom_step(step, state, visible):
+                yield event
+        else:
+            state.message = f"cannot run a {type(step).__name__} step"
+
+    def _check(self, assertion: Any, state: "_State", visible: Mapping[str, Any]):
+        if state.response is None and not _reads_variables_only(assertion):
+            from .assertions import Outcome
+
+            keyword = getattr(state.planned.step, "keyword", "then")
+            need = "a when: step" if keyword == "then" else "a call"
+            return Outcome(False, None, MISSING, f"no response to check: {keyword} needs {need} before it")
+        custom = self._custom_assertion(state) if self._registry is not None else None
+        return check(assertion, state.response, visible, custom=custom, schema=self._schema_check(state))
+
+    @staticmethod
+    def _schema_check(state: "_State"):
+        """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
+        from .assertions import Outcome
+
+        def run(response: ResponseReceived):
+            message = _schema_message(state.operation, response, state.params[STRICT_SCHEMA].value)
+            return Outcome(message is None, "the response schema", None, message)
+
+        return run
+
+    async def _conditional(self, step: ConditionalStep, state: "_State") -> AsyncIterator[Event]:
+        """The first branch whose condition holds runs its steps; each condition tried is shown."""
+        tried: list[tuple[str, bool, str | None]] = []
+        chosen = None
+        for index, branch in enumerate(step.branches):
+            if branch.condition is None:
+                chosen = index
+                break
+            refs = _assertion_refs(branch.condition)
+            visible = state.scope.visible()
+            if state.overlay:
+                visible = {**visible, **state.overlay}
+            if refs and any("." in r.name for r in refs):
+                visible = Variables(visible, state.params, self._providers())
+            missing = next((r.name for r in refs if r.name not in visible), None)
+            if missing is not None:
+                state.message = self._explain(state, (missing, f"if {branch.text}"), visible)
+                yield BranchTaken(step, None, tuple(tried))
+                return
+            outcome = self._check(branch.condition, state, visible)
+            if state.response is None and not outcome.passed and (outcome.message or "").startswith("no response"):
+                state.message = f"no response to check: if {branch.text} needs a call before it"
+                yield BranchTaken(step, None, tuple(tried))
+                return
+            tried.append((branch.text, outcome.passed, outcome.message))
+            if outcome.passed:
+                chosen = index
+                break
+        yield BranchTaken(step, chosen, tuple(tried))
+        if chosen is None:
+            return
+        for inner in step.branches[chosen].steps:
+            async for event in self._execute(inner, state):
+                yield event
+            if state.message is not None:
+                return
+
+    async def _include(self, step: IncludeStep, state: "_State", bound: dict[int, dict[str, Any]]) -> AsyncIterator[Event]:
+        visible, missing, _ = self._visible(step, state)
+        if missing is not None:
+            state.message = self._explain(state, missing, visible)
+            return
+        values = {a.name: render_json(a.value, visible) for a in step.arguments}
+        origin = Origin(step.location, state.scenario.name, state.feature_name, state.planned.phase)
+        events, saved = state.scope.bind(step, values, origin)
+        bound[id(step)] = saved
+        for event in events:
+            yield event
+
+    async def _request(self, step: RequestStep, state: "_State", visible: Mapping[str, Any]) -> AsyncIterator[Event]:
+        params = state.params
+        state.operation = operation = None
+        try:
+            if step.operation is not None:
+                request, body_text, url, operation, placements = self._build_call(
+                    step, visible, params, state.run.file.path)
+            else:
+                request, body_text, url = self._build_request(step, visible, params.base_url, params.headers)
+                placements = ()
+        except RequestFailed as failed:
+            state.message = str(failed)
+            return
+        state.operation = operation
+        encoding = request.headers.encoding
+        yield RequestSent(step, request.method, str(request.url),
+                          tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                          body_text, operation.label if operation is not None else None, placements,
+                          operation.summary if operation is not None else "")
+        if step.auto and operation is not None:
+            async for event in self._auto_tests(step, state, visible, operation):
+                yield event
+            return
+        retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
+        result = await self._transmit(request, url, state, step, retried)
+        for event in retried:
+            yield event
+        if result is not None:
+            data, json_error = parse_json(result.content)
+            response = ResponseReceived(step, result.status, result.reason, result.headers,
+                                        result.body, result.elapsed, data, json_error)
+            state.response = response
+            yield response
+            if operation is not None and params[AUTO_ENABLED].value:
+                state.message = _auto_assertions(operation, response, params)
+
+    async def _transmit(self, request: Any, url: str, state: "_State", step: RequestStep | None = None,
+                        retried: list[Event] | None = None):
+        """Send one request under the scenario's timeout and size cap, following redirects as
+        followRedirects says: its result, or None with the failure in `state.message`. With
+        `retried`, retry.* applies and each retry is appended to it (auto tests are not retried)."""
+        if self._stopped:
+            state.message = INTERRUPTED
+            return None
+        params = state.params
+        max_size_setting = params[MAX_RESPONSE_SIZE].winner
+        # stop() may cancel this task only while it waits here, never while the consumer holds an
+        # event (it would cancel the consumer's own code).
+        self._inflight = asyncio.current_task()
+        try:
+            return await self._send(step, params, request, retried, params.timeout, params[TIMEOUT].winner, url,
+                                    max_size_setting.value, max_size_setting)
+        except RequestFailed as failed:
+            state.message = str(failed)
+        except asyncio.CancelledError:
+            if not self._cancelled_by_stop:
+                raise
+            self._cancelled_by_stop = False
+            task = asyncio.current_task()
+            if task is not None and hasattr(task, "uncancel"):
+                task.uncancel()
+            state.message = INTERRUPTED
+        finally:
+            self._inflight = None
+        return None
+
+    async def _auto_tests(self, step: RequestStep, state: "_State", visible: Mapping[str, Any],
+                          operation: Any) -> AsyncIterator[Event]:
+        """`auto: [invalid security multi]`: the call's generated requests, each followed by the
+        unit's checks (the assert / if directives after the call, up to the next call) with
+        `test.*` (or `multiTest.*`) set; the call fails when the checks fail for any of them."""
+        from .auto_tests import MULTI, generate, multi_tests
+
+        planned = state.planned
+        checks: list[PlannedStep] = []
+        for later in state.plan[planned.index + 1:]:
+            if later.parent is not planned.parent or later.phase != planned.phase or later.via != planned.via \
+                    or isinstance(later.step, (RequestStep, IncludeStep, ExtractStep)):
+                break
+            checks.append(later)
+        state.consumed.update(p.index for p in checks)
+        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+        children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
+        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if state.params.headers:  # header.NAME goes with generated requests too
+            headers = self._with_defaults(headers, state.params.headers)
+        body: dict[str, Any] = {}
+        if step.body is not None:
+            body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
+        runs: list[tuple[str, str, str, dict[str, Any], list]] = []  # kind, type, description, variables, plans
+        for test in generate(operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes,
+                             headers=headers, **body):
+            runs.append((test.type, test.test_type, test.description,
+                         {f"test.{k}": v for k, v in test.variables().items()}, [test.request]))
+        if MULTI in step.auto:
+            from .request_builder import build_request
+
+            base = build_request(operation, children, headers=headers, **body)
+            params = state.params
+            sequential = params["multiTestSequentialCount"].value if "multiTestSequentialCount" in params else 3
+            concurrent = params["multiTestConcurrentCount"].value if "multiTestConcurrentCount" in params else 5
+            for test in multi_tests(sequential, concurrent, step.excludes):
+                variables = {f"multiTest.{k}": v for k, v in test.variables().items()}
+                if test.mode == "SEQUENTIAL":
+                    runs += [(MULTI, test.mode, f"sequential request {i + 1} of {test.count}", variables, [base])
+                             for i in range(test.count)]
+                else:
+                    runs.append((MULTI, test.mode, f"{test.count} concurrent requests", variables, [base] * test.count))
+        base_url = self._operations[(id(step), id(state.params))][1]
+        failed: list[str] = []
+        for number, (kind, test_type, description, variables, plans) in enumerate(runs, 1):
+            requests = []
+            for plan in plans:
+                url = join_url(base_url, plan.path)
+                request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
+                requests.append((request, url))
+                encoding = request.headers.encoding
+                yield RequestSent(step, request.method, str(request.url),
+                                  tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                                  plan.body.decode("utf-8", "replace") if plan.body else None, operation.label,
+                                  (), description)
+            started = time.perf_counter()
+            results = await asyncio.gather(*(self._transmit(r, u, state) for r, u in requests))
+            if state.message == INTERRUPTED:
+                return
+            message = state.message
+            state.message = None
+            for result in results:
+                if result is None:
+                    continue
+                data, json_error = parse_json(result.content)
+                state.response = ResponseReceived(step, result.status, result.reason, result.headers, result.body,
+                                                  result.elapsed, data, json_error)
+                yield state.response
+            if kind == MULTI:
+                ok = all(r is not None and r.status < 500 for r in results)
+                variables = {**variables, "multiTest.result": "success" if ok else "failure",
+                             "multiTest.duration": round((time.perf_counter() - started) * 1000)}
+            state.overlay = variables
+            try:
+                for check in checks if message is None else ():
+                    async for event in self._execute(check.step, state):
+                        yield event
+                    if state.message is not None:
+                        message = state.message
+                        break
+            finally:
+                state.overlay = None
+                state.message = None
+            yield AutoTestRan(step, number, len(runs), kind, test_type, description, message is None, message)
+            if message is not None:
+                failed.append(f"{test_type} {description}: {message}")
+        if failed:
+            shown = "; ".join(failed[:3]) + (f"; and {len(failed) - 3} more" if len(failed) > 3 else "")
+            state.message = f"auto tests: {len(failed)} of {len(runs)} failed: {shown}"
+
+    # ------------------------------------------------------------ webhooks and custom steps
+
+    async def _webhook(self, step: WebhookStep, state: "_State") -> AsyncIterator[Event]:
+        """Start the webhook's loopback server; it lives until its scope (scenario or feature) ends."""
+        from .webhooks import Webhooks
+
+        if self._webhooks is None:
+            self._webhooks = Webhooks()
+        owner = id(state.feature) if step.scope == "feature" and state.feature is not None else id(state.scenario)
+        try:
+            await self._webhooks.start(step, owner)
+        except Exception as error:  # a busy port: one line
+            state.message = _one_line(error) if not isinstance(error, OSError) else f"webhook {step.name}: {error}"
+            return
+        if owner == id(state.scenario):
+            state.webhooks_started = True
+        return
+        yield  # an async generator: no events of its own (the variables panel shows its names)
+
+    async def _webhooks_stop(self, owner: int) -> None:
+        if self._webhooks is not None:
+            await self._webhooks.stop(owner)
+
+    async def _custom_step(self, step: DescribedStep, state: "_State", visible: Mapping[str, Any]) -> AsyncIterator[Event]:
+        """A described step without directives runs the Python step registered for its description."""
+        description = render_text(step.description, visible)
+        match = self._registry.match_step(description) if self._registry is not None else None
+        if match is None:
+            state.message = (f'no step matches "{description}"; custom steps are Python functions '
+                             "(see README, Custom steps)")
+            return
+        events: list[Event] = []
+        state.message = await match.run(self._step_context(state, visible, events))
+        for event in events:
+            yield event
+
+    def _step_context(self, state: "_State", visible: Mapping[str, Any], events: list[Event]):
+        from .custom_steps import StepContext
+
+        planned = state.planned
+        step = planned.step
+
+        def set_variable(name: str, value: Any) -> None:
+            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
+            events.extend(state.scope.extract(step, name, value, origin, planned.phase == SCENARIO))
+            state.record.extracted.add(name)
+
+        parameters = {key: value.value for key, value in state.params.items()}
+        return StepContext(visible, set_variable, state.response, parameters)
+
+    def _custom_assertion(self, state: "_State"):
+        """check()'s hook for `assert <free text>`: the Python assertion registered for the text."""
+        from .assertions import Outcome
+
+        def run(assertion: Any, variables: Mapping[str, Any]):
+            text = render_text(assertion.text, variables)
+            match = self._registry.match_assertion(text)
+            if match is None:
+                return Outcome(False, None, MISSING, f'no assertion matches "{text}"; custom assertions are '
+                                                     "Python functions (see README, Custom steps)")
+            message = _run_sync(match, self._step_context(state, variables, []))
+            return Outcome(message is None, text, None, message)
+
+        return run
+
+    def _send(self, step: RequestStep | None, params: EffectiveParameters, request, retried: list[Event] | None,
+              *send_args):
+        """The one send of a request: tried again by retry.* when `retried` is given (each retry
+        appended to it as a RequestRetried), following redirects when followRedirects says so."""
         options = self._send_options.get(id(params))
         if options is None or options[0] is not params:
             options = self._send_options[id(params)] = (
                 params, RetryPolicy.from_parameters(params), params[FOLLOW_REDIRECTS].value)
         _, policy, follow = options
-        if policy is None:
+        if policy is None or retried is None:
             return self._client.send(request, *send_args, follow_redirects=follow)
         return send_with_retry(self._client, request, policy,
                                lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
@@ -490,8 +857,11 @@ class Execution:
         query = [(q.name, render_text(q.value, visible)) for q in step.query]
         body_text: str | None = None
         content: bytes | None = None
-        if step.body is not None:
-            body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
+        if step.body is not None or step.body_raw is not None:
+            if step.body is not None:
+                body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
+            else:
+                body_text = render_text(step.body_raw, visible)
             content = body_text.encode("utf-8")
             if not any(name.lower() == "content-type" for name, _ in headers):
                 headers.append(("Content-Type", "application/json"))
@@ -541,8 +911,11 @@ class Execution:
                 body["structured_body"] = render_json(step.body, visible)
             else:
                 body["body"] = render_json_text(step.body, visible) if step.body.refs else step.body.text
+        elif step.body_raw is not None:
+            body["body"] = render_text(step.body_raw, visible)
         elif step.body_file is not None:
-            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file)
+            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file, visible,
+                                           self.resource_roots)
         try:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
@@ -579,6 +952,24 @@ class Execution:
 _UNRESOLVED = object()
 
 
+def _run_sync(match: Any, context: Any) -> str | None:
+    """A custom assertion inside check() (synchronous): run its coroutine to completion on a
+    private loop when it is async (check runs between awaits, never inside one)."""
+    import inspect
+
+    outcome = match.run(context)
+    if inspect.isawaitable(outcome):
+        import concurrent.futures
+
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, _awaited(outcome)).result()
+    return outcome
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
 def _schema_message(operation, response: ResponseReceived, strict: bool,
                     problems: list[str] | None = None) -> str | None:
     """Why the response does not match its operation's schema; None when it does. The
@@ -612,24 +1003,49 @@ def _auto_assertions(operation, response: ResponseReceived, params: EffectivePar
     return "autoAssertions: " + "; ".join(found) if found else None
 
 
-def _read_body_file(name: str, scenario_file: str) -> bytes:
-    """`bodyFile: "x.json"` (or `classpath:x.json`, BerryCrush's form): the scenario file's folder,
-    then each parent folder, is searched for it."""
+def _read_body_file(name: str, scenario_file: str, visible: Mapping[str, Any],
+                    resource_roots: Sequence[str] = ()) -> str:
+    """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
+    file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
+    the working directory; any other relative name is looked up in each --resource-root, then the
+    scenario file's folder and each folder above it."""
     from pathlib import Path
 
     from .input_files import InputFileError, read_regular_file
+    from .nodes import SourceLocation
     from .parser import MAX_FILE_BYTES
+    from .templates import TemplateError, text_template
 
-    relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
     folder = Path(scenario_file).resolve().parent
-    candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in (folder, *folder.parents)]
+    if name.startswith("file:"):
+        candidates = [Path(name[len("file:"):])]
+        where = "the working directory"
+    else:
+        relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
+        roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
+        candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
+        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
     for candidate in candidates:
         if candidate.exists():
             try:
-                return read_regular_file(candidate, MAX_FILE_BYTES)
+                data = read_regular_file(candidate, MAX_FILE_BYTES)
+                text = data.decode("utf-8")
             except InputFileError as problem:
                 raise RequestFailed(f"bodyFile {candidate} {problem}") from None
-    raise RequestFailed(f"bodyFile '{name}' not found in {folder} or a folder above it")
+            except UnicodeDecodeError:
+                raise RequestFailed(f"bodyFile {candidate} is not UTF-8 text") from None
+            if "{{" not in text:
+                return text
+            try:
+                template = text_template(text, lambda o, n: SourceLocation(str(candidate), 1, o + 1, 1, o + 1 + n))
+            except TemplateError as problem:
+                raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
+            missing = [r.name for r in template.refs if r.name not in visible]
+            if missing:
+                raise RequestFailed(f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
+                                    f"visible here: {', '.join(sorted(visible)) or 'nothing'}")
+            return render_text(template, visible)
+    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
 
 
 # ---------------------------------------------------------------- synchronous helper

@@ -19,19 +19,61 @@ from typing import Iterator
 from lark import Token
 from lark.lexer import Lexer
 
-# A line that starts with one of these is that keyword's token, value and all.
+# A line that starts with one of these (in any case: `Scenario:`, `WHEN:`) is that keyword's
+# token, value and all.
 KEYWORDS = {
     "feature:": "FEATURE", "description:": "DESCRIPTION", "scenario:": "SCENARIO",
     "background:": "BACKGROUND", "fragment:": "FRAGMENT", "parameters:": "PARAMETERS",
     "when:": "WHEN", "headers:": "HEADERS", "query:": "QUERY", "body:": "BODY",
     "then:": "THEN", "extract:": "EXTRACT", "include:": "INCLUDE",
+    # BerryCrush's (berrycrush.md §1): an outline, its examples, described steps with a colon.
+    "outline:": "OUTLINE", "examples:": "EXAMPLES", "webhook:": "WEBHOOK",
+    "given:": "STEP", "and:": "STEP", "but:": "STEP",
 }
+# A line whose first word (followed by a space or nothing) is one of these: BerryCrush's step
+# keywords without a colon and its directives, which take no colon.
+WORDS = {
+    "given": "STEP", "when": "STEP", "then": "STEP", "and": "STEP", "but": "STEP",
+    "call": "CALL", "assert": "ASSERT", "extract": "XEXTRACT", "include": "XINCLUDE",
+    "if": "IF", "else": "ELSE", "fail": "FAIL", "webhook": "WEBHOOK", "examples": "EXAMPLES",
+}
+_WORD_STARTS = frozenset(w[0] for w in WORDS) | frozenset(w[0].upper() for w in WORDS)
 # The other tokens, as a syntax error names them.
 OTHER_TOKENS = {"TAG": "@tag", "ENTRY": "a 'name: value' line", "LINE": "a line of JSON"}
+# How a syntax error names the word keywords.
+WORD_NAMES = {"STEP": "given/when/then/and/but", "CALL": "call", "ASSERT": "assert", "XEXTRACT": "extract",
+              "XINCLUDE": "include", "IF": "if", "ELSE": "else", "FAIL": "fail"}
 
 TAG = re.compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
 _BLANKS = re.compile(r"[ \t]*")
-_NOT_ENTRY_START = ":#@"  # and whitespace: `name: value` starts with a name
+_NOT_ENTRY_START = ":#@|"  # and whitespace: `name: value` starts with a name; `|` starts a table row
+_TRIPLE = '"""'
+# A quote opens a string where a value starts (after a space, `:`, `=`, `[`, `(`, `,`), so the
+# apostrophe of `doesn't` in a description opens nothing.
+_VALUE_START = " \t:=[(,{"
+
+
+def strip_comment(content: str) -> str:
+    """`content` without a `#` comment: a `#` after whitespace and outside a string starts one
+    (semantics.md §5), so `status 200  # ok` loses its comment and `/a#b` keeps its `#`."""
+    quote = ""
+    previous = " "
+    i = 0
+    n = len(content)
+    while i < n:
+        ch = content[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch == '"' or (ch == "'" and previous in _VALUE_START):
+            quote = ch
+        elif ch == "#" and previous in " \t" and i:
+            return content[:i].rstrip()
+        previous = ch
+        i += 1
+    return content
 
 
 class LineLexer(Lexer):
@@ -45,12 +87,18 @@ class LineLexer(Lexer):
     def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]
         # `text` starts with a line break (the parser prepends one), so line 1 is empty and
         # the first line break starts at offset 0.
-        keywords, tag = KEYWORDS, TAG.match
+        keywords, words, tag = KEYWORDS, WORDS, TAG.match
         line_start = 0
         break_line, break_column, break_start = 1, 1, 0  # where the pending line break began
         indent = ""  # of the last content line: a line break changing nothing is dropped
         number = 0
-        for number, line in enumerate(text.split("\n"), 1):
+        lines = text.split("\n")
+        count = len(lines)
+        index = 0
+        while index < count:
+            line = lines[index]
+            index += 1
+            number = index
             content = line.lstrip(" \t")
             if not content or content[0] == "#":  # blank or a comment: part of the line break
                 line_start += len(line) + 1
@@ -72,14 +120,40 @@ class LineLexer(Lexer):
                 yield Token("TAG", line[tags_at:end], line_start + tags_at, number, tags_at + 1, number, end + 1,
                             line_start + end)
                 content = line[at:]
+            start = line_start + at
+            end_line = number
+            if _TRIPLE in content and content.count(_TRIPLE) % 2:
+                # A `"""` block: raw lines up to the closing `"""` are this line's token, whatever
+                # their indentation, keywords or `#` (berrycrush.md §1).
+                block_start = index
+                while index < count and _TRIPLE not in lines[index]:
+                    index += 1
+                if index < count:
+                    index += 1
+                    for piece in lines[block_start:index]:
+                        line_start += len(line) + 1
+                        line = piece
+                    content = text[start:line_start + len(line)]
+                    end_line = index
+            elif "#" in content:
+                content = strip_comment(content)
             if content:
                 colon = content.find(":")
-                kind = keywords.get(content[:colon + 1]) if colon > 0 else None
+                kind = None
+                if colon > 0:
+                    head = content[:colon + 1]
+                    kind = keywords.get(head) or keywords.get(head.lower())
                 if kind is None:
-                    first = content[0]
-                    kind = "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"
-                yield Token(kind, content, line_start + at, number, at + 1, number, len(line) + 1, line_start + len(line))
-            break_line, break_column, break_start = number, len(line) + 1, line_start + len(line)
+                    if content[0] in _WORD_STARTS:
+                        space = content.find(" ")
+                        kind = words.get((content[:space] if space > 0 else content).lower())
+                    if kind is None:
+                        first = content[0]
+                        kind = "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"
+                end = start + len(content)
+                yield Token(kind, content, start, number, at + 1, end_line, end - line_start + 1, end)
+            number = end_line
+            break_line, break_column, break_start = end_line, len(line) + 1, line_start + len(line)
             line_start += len(line) + 1
         if indent:  # the text ends at indentation 0
             yield Token("_NL", text[break_start:], break_start, break_line, break_column, number, 1, len(text))

@@ -128,8 +128,9 @@ def _parser() -> Lark:
     return _lark
 
 
-def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
-    """Parse and validate text; raises InvalidFileError holding every diagnostic found."""
+def parse_text(text: str, filename: str = "<text>", fragments: tuple = ()) -> ScenarioFileNode:
+    """Parse and validate text; raises InvalidFileError holding every diagnostic found.
+    `fragments`: FragmentNodes of .fragment files, available to `include` after the file's own."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
@@ -137,7 +138,7 @@ def parse_text(text: str, filename: str = "<text>") -> ScenarioFileNode:
     # A leading line break lets a comment stand on line 1; lines are shifted back when located.
     source = "\n" + text.rstrip() + "\n"
     with _lock:
-        _builder.begin(filename)
+        _builder.begin(filename, text, fragments)
         # The syntax tree is acyclic: pausing the cycle collector while half a million small
         # objects are made saves ~10% of a large file's parse and frees nothing less.
         collecting = gc.isenabled()
@@ -188,9 +189,16 @@ def read_input(path: str | Path, what: str = ".scenario file", limit: int = MAX_
         raise _usage_error(path, problem, what) from None
 
 
-def load_file(path: str | Path) -> ScenarioFileNode:
-    """Read and parse a file. Unreadable files are a UsageError, bad content an InvalidFileError."""
+def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = ()) -> ScenarioFileNode:
+    """Read and parse a file. Unreadable files are a UsageError, bad content an InvalidFileError.
+    A .scenario file also sees the fragments of .fragment files (fragment_files.py): those under
+    the nearest fragments/ folder and those `fragments` names (`--fragments`); None: none at all."""
     name = str(path)
+    external: tuple = ()
+    if fragments is not None and not name.endswith(".fragment"):
+        from .fragment_files import fragment_files, load_fragments
+
+        external = load_fragments(fragment_files(path, fragments))
     data = read_input(path)
     try:
         text = data.decode("utf-8")
@@ -200,7 +208,7 @@ def load_file(path: str | Path) -> ScenarioFileNode:
         raise InvalidFileError([Diagnostic(
             SourceLocation(name, line, column, line, column + 1), "the file is not UTF-8 text"
         )]) from None
-    return parse_text(text, name)
+    return parse_text(text, name, external)
 
 
 # ---------------------------------------------------------------- syntax errors

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .json_depth import cut_depth
 from .masking import Masker
+from .nodes import step_label
 from .parameters import (
     ENVIRONMENT, ERROR_MAX_BODY, ERROR_REQUEST_BODY, ERROR_RESPONSE_BODY, SPECS as PARAMETER_SPECS,
 )
@@ -95,6 +96,9 @@ class StepRecord:
     elapsed: float
     via: tuple[int, ...] = ()  # lines of the include: steps it came through
     operation: str | None = None  # the operation an operation call called
+    label: str = ""  # the step as written: `when: POST /pets`, `assert status 201`
+    branch: str | None = None  # an if chain: the branch that ran (`else if status 404`), or "none"
+    auto_tests: list[dict[str, Any]] = field(default_factory=list)  # a call's generated requests
 
 
 @dataclass
@@ -240,9 +244,23 @@ class RunRecorder:
         self._current.error_context = ErrorContext.from_parameters(e.parameters)
         self._current_node = e.scenario
         self._step_index, self._last = -1, None
+        self._branch, self._auto = None, []
 
     def _step_started(self, e: ev.StepStarted) -> None:
         self._step_index = e.index
+        self._branch, self._auto = None, []
+
+    def _branch_taken(self, e: ev.BranchTaken) -> None:
+        branches = getattr(e.step, "branches", ())
+        if e.branch is None:
+            self._branch = "none"
+        elif e.branch < len(branches):
+            chosen = branches[e.branch]
+            self._branch = f"{chosen.keyword} {chosen.text}".rstrip()
+
+    def _auto_test_ran(self, e: ev.AutoTestRan) -> None:
+        self._auto.append({"kind": e.kind, "type": e.test_type, "description": e.description,
+                           "status": ev.PASSED if e.passed else ev.FAILED, "message": e.message})
 
     def _request_sent(self, e: ev.RequestSent) -> None:
         self.requests += 1
@@ -261,13 +279,14 @@ class RunRecorder:
         last = self._last
         operation = last.operation if last is not None and last.index == e.index else None
         step = StepRecord(e.step.location.line, e.step.keyword, step_text(e.step), e.status, e.message,
-                          e.phase, e.elapsed, tuple(i.location.line for i in e.via), operation)
+                          e.phase, e.elapsed, tuple(i.location.line for i in e.via), operation, step_label(e.step),
+                          getattr(self, "_branch", None), list(getattr(self, "_auto", [])))
         scenario.steps.append(step)
         if e.status == ev.FAILED and scenario.failed_step is None:
             scenario.failed_step = step
             # A `then:`/`extract:` failure is about the last response; a `when:` failure only
             # about its own request (none when it failed before sending, e.g. undefined variable).
-            if last is not None and (e.step.keyword != "when" or last.index == e.index):
+            if last is not None and (e.step.keyword not in ("when", "call") or last.index == e.index):
                 scenario.exchange = last
 
     def _scenario_finished(self, e: ev.ScenarioFinished) -> None:
@@ -291,6 +310,8 @@ class RunRecorder:
         ev.FileStarted: _file_started,
         ev.ScenarioStarted: _scenario_started,
         ev.StepStarted: _step_started,
+        ev.BranchTaken: _branch_taken,
+        ev.AutoTestRan: _auto_test_ran,
         ev.RequestSent: _request_sent,
         ev.ResponseReceived: _response_received,
         ev.StepFinished: _step_finished,
@@ -364,7 +385,10 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
         "status": scenario.status,
         "steps": [
             {"line": s.line, "keyword": s.keyword, "status": s.status, "message": step_message(scenario, s, masker),
-             **({"operation": s.operation} if s.operation is not None else {})}
+             **({"operation": s.operation} if s.operation is not None else {}),
+             **({"branch": s.branch} if s.branch is not None else {}),
+             **({"auto_tests": [{**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}
+                               for t in s.auto_tests]} if s.auto_tests else {})}
             for s in scenario.steps
         ],
         # Cut before masking: the Masker walks values recursively, and json.dumps dies on a
@@ -492,7 +516,7 @@ def failure_step_lines(scenario: ScenarioRecord, masker: Masker) -> list[str]:
     where = f"line {step.line}"
     if step.via:
         where += " (included at line " + ", ".join(map(str, step.via)) + ")"
-    return [f"{where}  {step.keyword}: {masker.text(step.text)}", masker.text(step.message) or "failed"]
+    return [f"{where}  {masker.text(step.label or f'{step.keyword}: {step.text}')}", masker.text(step.message) or "failed"]
 
 
 def step_message(scenario: ScenarioRecord, step: StepRecord, masker: Masker) -> str | None:

@@ -17,6 +17,9 @@ from .nodes import Step
 from .sharing import StoreRef
 
 
+_UNSET = object()
+
+
 class Store:
     """A sharing store: the file's, or a feature's own. Lives across the scenarios that share it."""
 
@@ -37,9 +40,11 @@ class Scope:
 
     __slots__ = ("values", "origins", "store", "run", "_visible", "_snapshot")
 
-    def __init__(self, store: Store | None, run: Mapping[str, Any]):
-        self.values: dict[str, Any] = {}
-        self.origins: dict[str, Origin] = {}
+    def __init__(self, store: Store | None, run: Mapping[str, Any], values: Mapping[str, Any] | None = None,
+                 origins: Mapping[str, Origin] | None = None):
+        # `values`: what the scenario layer starts with (an outline row's cells).
+        self.values: dict[str, Any] = dict(values or {})
+        self.origins: dict[str, Origin] = dict(origins or {})
         self.store = store
         self.run = run
         self._visible: Mapping[str, Any] | None = None
@@ -75,6 +80,29 @@ class Scope:
     def carried(self) -> tuple[str, ...]:
         """Names the store brings into this scenario."""
         return self.store.names() if self.store is not None else ()
+
+    def bind(self, step: Step, values: Mapping[str, Any], origin: Origin) -> tuple[list[Event], dict[str, Any]]:
+        """Arguments of an include: scenario-layer variables while the fragment runs (never written
+        to a store). Returns the events and what to restore: old values, or _UNSET for new names."""
+        events: list[Event] = []
+        saved: dict[str, Any] = {}
+        for name, value in values.items():
+            saved[name] = (self.values[name], self.origins.get(name)) if name in self.values else _UNSET
+            events += self.extract(step, name, value, origin, write_store=False)
+        return events, saved
+
+    def restore(self, saved: Mapping[str, Any]) -> None:
+        """Undo `bind`: names that existed get their old values back; new names stay (BerryCrush's
+        rule, berrycrush.md §2.6)."""
+        values, origins = dict(self.values), dict(self.origins)
+        for name, old in saved.items():
+            if old is not _UNSET:
+                values[name] = old[0]
+                if old[1] is not None:
+                    origins[name] = old[1]
+        self.values, self.origins = values, origins
+        self._visible = None
+        self._snapshot = None
 
     def extract(self, step: Step, name: str, value: Any, origin: Origin, write_store: bool) -> list[Event]:
         """Write `name` into the scenario layer and, when `write_store` and a store applies, into the

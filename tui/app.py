@@ -14,7 +14,7 @@ import os
 import time
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from rich.text import Text
 from textual import on
@@ -77,8 +77,13 @@ class ScenarioApp(App[int]):
         *,
         deterministic: bool | None = None,
         watch: bool = True,
+        fragments: Sequence[str] = (),
+        plugins: Sequence[str] = (),
+        resource_roots: Sequence[str] = (),
     ) -> None:
         super().__init__()
+        self.fragments = tuple(fragments)  # --fragments: more .fragment files
+        self.plugins = tuple(plugins)  # --plugins: custom steps and assertions
         self.created_at = time.perf_counter()
         self.first_paint_at: float | None = None
         self.path = str(path)
@@ -107,6 +112,7 @@ class ScenarioApp(App[int]):
         self._advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(self._files, self.overrides, self.run_variables, self._on_run_event,
                                self._breakpoint_hit)
+        self.stepper.resource_roots = tuple(resource_roots)
 
     # ------------------------------------------------------------ layout
 
@@ -196,8 +202,9 @@ class ScenarioApp(App[int]):
         self._mtime = self._stat()
         switcher = self.query_one(ContentSwitcher)
         try:
-            file = load_file(self.path)
+            file = load_file(self.path, self.fragments)
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
+            problems += self._custom_step_problems(file)
             if problems:
                 raise InvalidFileError(problems)
         except InvalidFileError as error:
@@ -228,6 +235,16 @@ class ScenarioApp(App[int]):
         self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
         self._show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
         return True
+
+    def _custom_step_problems(self, file: ScenarioFileNode) -> list:
+        """Custom steps no plugin matches; the plugins' registry goes to the stepper's runs."""
+        from scenario_core.custom_steps import custom_diagnostics, load_registry, uses_custom_steps
+
+        if not self.plugins and not uses_custom_steps(file):
+            return []
+        if self.stepper.registry is None:
+            self.stepper.registry = load_registry(self.plugins)
+        return custom_diagnostics(file, self.stepper.registry)
 
     def action_reload(self) -> None:
         """Read the file again (it is also polled): the tree keeps its expansion and cursor."""
@@ -644,8 +661,10 @@ def _overall(statuses: list[str]) -> str:
     return SKIPPED
 
 
-def launch(path: str, overrides: RunOverrides, run_variables: dict) -> int:
+def launch(path: str, overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
+           plugins: Sequence[str] = (), resource_roots: Sequence[str] = ()) -> int:
     """Open the TUI on `path` (called by `scenario-tui FILE` and `scenario-tui demo`)."""
-    app = ScenarioApp(path, overrides, run_variables)
+    app = ScenarioApp(path, overrides, run_variables, fragments=fragments, plugins=plugins,
+                      resource_roots=resource_roots)
     result = app.run()
     return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

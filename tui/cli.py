@@ -98,6 +98,18 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
                              "the baseUrl), NAME=PATH names another (call it with 'using NAME'); repeatable")
 
 
+def _plugins_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--plugins", action="append", default=[], metavar="MODULE",
+                        help="a module name or .py file of custom steps and assertions (repeatable); "
+                             "installed entry points of group scenario_tui.steps load too")
+    parser.add_argument("--resource-root", action="append", default=[], metavar="DIR",
+                        help="where bodyFile: names (and BerryCrush's classpath:) are looked up first, before the "
+                             "scenario file's folder and the folders above it (repeatable)")
+    parser.add_argument("--fragments", action="append", default=[], metavar="PATH|GLOB",
+                        help="more .fragment files (a file, a folder or a glob), after the file's own fragments "
+                             "and those of the nearest fragments/ folder (repeatable)")
+
+
 def _var_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
                         help="a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)")
@@ -112,6 +124,7 @@ def _build_parser() -> _Parser:
                               usage="%(prog)s FILE... [options]")
     run.add_argument("files", nargs="*", metavar="FILE")
     _shared_options(run)
+    _plugins_option(run)
     _var_option(run)
     run.add_argument("--report-json", metavar="PATH", help="write a JSON report")
     run.add_argument("--report-junit", metavar="PATH", help="write a JUnit XML report")
@@ -121,12 +134,14 @@ def _build_parser() -> _Parser:
 
     check = commands.add_parser("check", help="parse and validate only", usage="%(prog)s FILE...")
     check.add_argument("files", nargs="*", metavar="FILE")
+    _plugins_option(check)
 
     params = commands.add_parser("params", help="print every node's effective parameters with provenance",
                                  usage="%(prog)s FILE [--json] [options]")
     params.add_argument("file", nargs="?", metavar="FILE")
     params.add_argument("--json", action="store_true", help="machine-readable output")
     _shared_options(params)
+    _plugins_option(params)
 
     demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
     demo.add_argument("file", nargs="?", metavar="FILE",
@@ -146,6 +161,7 @@ def _build_tui_parser() -> _Parser:
     _version_option(parser)
     parser.add_argument("file", nargs="?", metavar="FILE")
     _shared_options(parser)
+    _plugins_option(parser)
     _var_option(parser)
     return parser
 
@@ -252,7 +268,31 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def load_valid(paths: Sequence[str], overrides=None):
+_registries: dict[tuple[str, ...], Any] = {}
+
+
+def plugin_registry(plugins: Sequence[str] = ()):
+    """The custom steps of --plugins and installed entry points, imported once per process.
+    Raises PluginError (a UsageError) naming a plugin that does not import."""
+    key = tuple(plugins)
+    if key not in _registries:
+        from scenario_core.custom_steps import load_registry
+
+        _registries[key] = load_registry(key)
+    return _registries[key]
+
+
+def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
+    # Plugins (and importlib.metadata's entry points) load only for a file that has a custom
+    # step or assertion, or when --plugins asks: other files pay nothing.
+    from scenario_core.custom_steps import custom_diagnostics, uses_custom_steps
+
+    if not plugins and not uses_custom_steps(node):
+        return []
+    return custom_diagnostics(node, plugin_registry(plugins))
+
+
+def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = (), fragments: Sequence[str] = ()):
     """Load every file; raise one InvalidFileError holding all their diagnostics."""
     from scenario_core.parser import load_file
     from scenario_core.resolution import parameter_diagnostics
@@ -260,11 +300,11 @@ def load_valid(paths: Sequence[str], overrides=None):
     files, problems = [], []
     for path in paths:
         try:
-            node = load_file(path)
+            node = load_file(path, fragments)
         except InvalidFileError as error:
             problems.extend(error.diagnostics)
             continue
-        found = parameter_diagnostics(node, overrides)
+        found = parameter_diagnostics(node, overrides) + _custom_step_diagnostics(node, plugins)
         problems.extend(found)
         if not found:
             files.append(node)
@@ -277,11 +317,17 @@ def load_valid(paths: Sequence[str], overrides=None):
 
 
 def check(args: argparse.Namespace) -> int:
+    from scenario_core.custom_steps import PluginError
+
     _required(args, "files")
+    if args.plugins:
+        plugin_registry(args.plugins)  # a broken plugin: one usage error, not one per file
     status = 0
     for path in args.files:  # one file at a time: every valid one still gets its "ok" line
         try:
-            (node,) = load_valid([path])
+            (node,) = load_valid([path], plugins=args.plugins, fragments=args.fragments)
+        except PluginError:
+            raise
         except InvalidFileError as error:
             print("\n".join(visible(str(d)) for d in error.diagnostics), file=sys.stderr)
             status = 2
@@ -305,7 +351,7 @@ def params(args: argparse.Namespace) -> int:
 
     _required(args, "file")
     overrides = overrides_from(args)
-    (file,) = load_valid([args.file], overrides)
+    (file,) = load_valid([args.file], overrides, args.plugins, args.fragments)
     nodes = parameter_nodes(file, overrides)
     if args.json:
         print(json.dumps({"file": args.file, "nodes": [n.to_json() for n in nodes]}, indent=2))
@@ -321,11 +367,15 @@ def run(args: argparse.Namespace) -> int:
 
     _required(args, "files")
     overrides = overrides_from(args)
-    files = load_valid(args.files, overrides)
+    files = load_valid(args.files, overrides, args.plugins, args.fragments)
     tags = {t.strip().lstrip("@") for item in args.tags for t in item.split(",") if t.strip()} or None
+    from scenario_core.custom_steps import uses_custom_steps
+
+    registry = plugin_registry(args.plugins) if args.plugins or any(uses_custom_steps(f) for f in files) else None
     return run_files(
         files, overrides, run_variables_from(args.var), tags=tags,
         report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
+        registry=registry, resource_roots=args.resource_root,
     )
 
 
@@ -350,7 +400,8 @@ def demo(args: argparse.Namespace) -> int:
     except ListenError as error:
         raise UsageError(str(error)) from None
     with server:
-        namespace = argparse.Namespace(file=str(example), base_url=server.url, param=[], openapi=[], var=[])
+        namespace = argparse.Namespace(file=str(example), base_url=server.url, param=[], openapi=[], var=[],
+                                       plugins=[], fragments=[], resource_root=[])
         return open_tui(namespace)
 
 
@@ -360,9 +411,12 @@ def open_tui(args: argparse.Namespace) -> int:
     from scenario_core.parser import require_regular_file
 
     require_regular_file(args.file)  # missing, a directory (suites are not opened yet), a FIFO
+    if getattr(args, "plugins", None):
+        plugin_registry(args.plugins)  # fails before the screen opens
     from .app import launch  # the only place the headless commands would meet textual
 
-    return launch(args.file, overrides, variables)
+    return launch(args.file, overrides, variables, getattr(args, "fragments", ()), getattr(args, "plugins", ()),
+                  getattr(args, "resource_root", ()))
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}

@@ -48,10 +48,13 @@ class StepRun:
     response: ev.ResponseReceived | None = None
     read_response: ev.ResponseReceived | None = None  # the response a then:/extract: step read
     assertion: ev.AssertionChecked | None = None
+    branch: ev.BranchTaken | None = None  # an if chain: the branch taken and the conditions tried
+    auto_tests: list[ev.AutoTestRan] = field(default_factory=list)
     extracted: list[ev.VariableExtracted] = field(default_factory=list)
     overwritten: list[ev.VariableOverwritten] = field(default_factory=list)
     before: ev.ScopeSnapshot | None = None
     after: ev.ScopeSnapshot | None = None
+    parent: Any = None  # the described step a directive is under
     key: Any = None  # where the TUI shows it (set by the app)
     definitions: list = field(default_factory=list)  # the background / fragment it is written in
 
@@ -75,6 +78,8 @@ class Stepper:
         # The session's OpenAPI descriptions: read once, kept across restarts and reloads (a
         # description that changes on disk is read again: the cache checks each file's mtime).
         self.descriptions = descriptions or DescriptionSet()
+        self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
+        self.resource_roots: tuple[str, ...] = ()  # --resource-root
         self.overrides = overrides
         self.run_variables = dict(run_variables)
         self.on_event = on_event
@@ -154,7 +159,8 @@ class Stepper:
                 return
             if self._stream is None:
                 self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
-                                           descriptions=self.descriptions)
+                                           descriptions=self.descriptions, registry=self.registry,
+                                           resource_roots=self.resource_roots)
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
@@ -204,6 +210,8 @@ class Stepper:
             assert scenario is not None
             run = StepRun(event.step, event.phase, event.via, event.index, scenario.scenario, scenario.feature,
                           before=event.snapshot, read_response=self._last_response)
+            if 0 <= event.index < len(scenario.steps):
+                run.parent = scenario.steps[event.index].parent
             self.current = run
             return run
         if isinstance(event, ev.StepFinished):
@@ -227,6 +235,10 @@ class Stepper:
             self._last_response = event
         elif isinstance(event, ev.AssertionChecked):
             run.assertion = event
+        elif isinstance(event, ev.BranchTaken):
+            run.branch = event
+        elif isinstance(event, ev.AutoTestRan):
+            run.auto_tests.append(event)
         elif isinstance(event, ev.VariableExtracted):
             run.extracted.append(event)
         elif isinstance(event, ev.VariableOverwritten):

@@ -249,10 +249,10 @@ def test_bracket_in_name_is_plain_text():
 
 def test_load_file_reports_the_path(tmp_path):
     path = tmp_path / "x.scenario"
-    path.write_text("scenario: s\n  then: nope\n")
+    path.write_text("scenario: s\n  then: status nope\n")
     with pytest.raises(InvalidFileError) as caught:
         load_file(path)
-    assert str(caught.value).startswith(f"{path}:2:9: error: unknown assertion 'nope'")
+    assert str(caught.value).startswith(f"{path}:2:16: error: status takes a 3-digit code")
 
 
 def test_variable_refs_are_located():

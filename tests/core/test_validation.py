@@ -110,9 +110,21 @@ def test_placement_second_file_parameters_block():
         "t.scenario:3:1: error: a file has at most one parameters: block; the first is on line 1")
 
 
-def test_placement_parameters_inside_scenario():
-    assert error("scenario: s\n  parameters:\n    timeout: 5\n  when: GET /a\n") == (
-        f"t.scenario:2:3: error: parameters: cannot go inside a scenario; {PARAMETERS_GO}")
+def test_placement_parameters_inside_scenario_after_its_first_step():
+    assert error("scenario: s\n  when: GET /a\n  parameters:\n    timeout: 5\n") == (
+        f"t.scenario:3:3: error: parameters: cannot go inside a scenario after its first step; "
+        f"{PARAMETERS_GO}, or as the first lines of a scenario")
+
+
+def test_placement_scenario_parameters_come_first_in_its_body():
+    file = parse_text("scenario: s\n  parameters:\n    timeout: 5\n  when: GET /a\n", "t.scenario")
+    assert file.scenarios[0].parameters.get("timeout").value == 5
+
+
+def test_placement_share_variables_is_refused_at_scenario_level():
+    assert error("scenario: s\n  parameters:\n    shareVariablesAcrossScenarios: true\n  when: GET /a\n") == (
+        "t.scenario:3:5: error: shareVariablesAcrossScenarios cannot be set for one scenario: sharing is decided "
+        "by its feature or the file, because stores outlive scenarios")
 
 
 def test_placement_parameters_inside_background_fragment_and_step():
@@ -215,8 +227,8 @@ def test_all_errors_of_a_file_are_reported_in_file_order():
      "t.scenario:2:16: error: status takes a 3-digit code (200) or a class (2xx), got '20'"),
     ("scenario: s\n  then: $..[ exists\n", "t.scenario:2:9: error: invalid JSON path '$..[': Parse error near the end of string!"),
     ("scenario: s\n  then: $.a exists 3\n", "t.scenario:2:20: error: 'exists' takes no value, found '3'"),
-    ("scenario: s\n  then: colour == 1\n",
-     "t.scenario:2:9: error: unknown assertion 'colour': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema"),
+    ("scenario: s\n  then: status ok\n",
+     "t.scenario:2:16: error: status takes a 3-digit code (200) or a class (2xx), got 'ok'"),
     ("scenario: s\n  extract: id from id\n", "t.scenario:2:20: error: a JSON path starts with $ (e.g. $.id), got 'id'"),
     ("scenario: s\n  extract: 1x from $.id\n",
      "t.scenario:2:12: error: '1x' is not a variable name: letters, digits and _, not starting with a digit"),
@@ -263,11 +275,11 @@ def test_fragment_inside_feature_is_an_error():
     ("scenario x\n", "t.scenario:1:1: error: 'scenario x' is not allowed here; did you mean 'scenario:'?"),
     ("scenario:\n", "t.scenario:1:1: error: 'scenario:' needs a name on the same line"),
     ("scenario: s\n  when: POST /a\n    body:\n", "t.scenario:3:5: error: body: needs a JSON value, on the same line or indented below it"),
-    ("feature: a\n  scenario: b\n    When: GET /\n", "t.scenario:3:5: error: 'When:' is not allowed here; did you mean 'when:'?"),
+    ("feature: a\n  scenario: b\n    Wehn: GET /\n", "t.scenario:3:5: error: 'Wehn:' is not allowed here; did you mean 'when:'?"),
     ("  feature: a\n", "t.scenario:1:3: error: unexpected indentation; expected feature:, scenario:, background:, "
-                       "fragment:, parameters: or @tag at the previous level"),
+                       "fragment:, parameters:, outline: or @tag at the previous level"),
     ("@tag\nbackground:\n  when: GET /\n",
-     "t.scenario:2:1: error: 'background:' is not allowed here; expected feature:, scenario: or @tag"),
+     "t.scenario:2:1: error: 'background:' is not allowed here; expected feature:, scenario:, outline: or @tag"),
 ])
 def test_structure_errors(text, expected):
     assert error(text, dedent=False) == expected

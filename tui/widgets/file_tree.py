@@ -29,7 +29,9 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from scenario_core.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
-from scenario_core.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
+from scenario_core.nodes import (
+    ConditionalBranch, ConditionalStep, DescribedStep, FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode,
+)
 from scenario_core.printable import visible
 
 Key = tuple
@@ -79,6 +81,20 @@ def _index_of(block: tuple, step: Any) -> int:
         if candidate is step:
             return index
     return -1
+
+
+def _indexes_of(block: tuple, step: Any) -> list[int]:
+    """Where a step stands in a block: its index, or, for a directive of a described step
+    (`call` under `when I create a pet`), the described step's index and its own."""
+    index = _index_of(block, step)
+    if index >= 0:
+        return [index]
+    for outer, candidate in enumerate(block):
+        if isinstance(candidate, DescribedStep):
+            inner = _index_of(candidate.steps, step)
+            if inner >= 0:
+                return [outer, inner]
+    return []
 
 
 class FileTree(Tree[TreeItem]):
@@ -205,7 +221,11 @@ class FileTree(Tree[TreeItem]):
         for fragment in file.fragments:
             key = self._fragment_keys.get(fragment.name)
             if key is not None and all(e.key != key for _, e in entries):
-                entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
+                if fragment.location.file != file.path:  # from a .fragment file: after the file's own nodes
+                    entries.append((1 << 30, TreeItem("fragment", key, fragment,
+                                                      label=f"{fragment.name} ({fragment.location.file})")))
+                else:
+                    entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
         for item in file.items:
             if isinstance(item, FeatureNode):
                 entries.append((item.line, TreeItem("feature", self._feature_keys[id(item)], item, feature=item,
@@ -253,6 +273,10 @@ class FileTree(Tree[TreeItem]):
         if item.kind == "step" and isinstance(item.node, IncludeStep):
             fragment = file.fragment(item.node.fragment)
             return self._steps(item, fragment.steps, item.phase) if fragment else []
+        if item.kind == "step" and isinstance(item.node, (DescribedStep, ConditionalBranch)):
+            return self._steps(item, item.node.steps, item.phase)
+        if item.kind == "step" and isinstance(item.node, ConditionalStep):
+            return self._steps(item, item.node.branches, item.phase)
         return []
 
     def _steps(self, parent: TreeItem, steps: Iterable[Any], phase: str | None) -> list[TreeItem]:
@@ -266,7 +290,9 @@ class FileTree(Tree[TreeItem]):
             return bool(item.node.steps)
         if item.kind == "step" and isinstance(item.node, IncludeStep):
             return self.file is not None and self.file.fragment(item.node.fragment) is not None
-        return False
+        if item.kind == "step" and isinstance(item.node, (DescribedStep, ConditionalBranch)):
+            return bool(item.node.steps)
+        return item.kind == "step" and isinstance(item.node, ConditionalStep)
 
     def _build_children(self, node: TreeNode[TreeItem]) -> None:
         item = node.data
@@ -352,11 +378,12 @@ class FileTree(Tree[TreeItem]):
             block, path, definition = scenario.steps, skey, None
         definitions: list[Key] = [definition] if definition is not None else []
         for include in (*via, step):
-            index = _index_of(block, include)
-            if index < 0:
+            indexes = _indexes_of(block, include)
+            if not indexes:
                 return None, []
-            path = path + (("step", index),)
-            definitions = [d + (("step", index),) for d in definitions]
+            for index in indexes:
+                path = path + (("step", index),)
+                definitions = [d + (("step", index),) for d in definitions]
             if isinstance(include, IncludeStep):
                 fragment = file.fragment(include.fragment)
                 block = fragment.steps if fragment else ()

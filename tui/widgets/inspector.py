@@ -15,7 +15,10 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.nodes import AssertStep, ExtractStep, IncludeStep, RequestStep, SchemaAssertion, TimeAssertion
+from scenario_core.nodes import (
+    AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, RequestStep, SchemaAssertion,
+    TimeAssertion, WebhookStep,
+)
 from scenario_core.printable import visible, visible_json
 
 from ..stepper import StepRun
@@ -89,6 +92,10 @@ class Inspector(VerticalScroll, can_focus=True):
         if run is not None and run.via:
             parts.append(Text(visible("via " + " → ".join(f"include {i.fragment} (line {i.location.line})" for i in run.via)),
                               style="dim"))
+        parent = getattr(run, "parent", None)
+        if parent is not None:  # a directive of a described step: the step it belongs to
+            parts.append(Text(visible(f"in step '{parent.keyword} {parent.text}' (line {parent.location.line})"),
+                              style="dim"))
         status = Text()
         if about_to_run:
             status.append("▶ about to run — n runs it, c continues", "bold yellow")
@@ -106,8 +113,23 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(Text(self.display_options.text(run.message), style="red" if run.status == "failed" else "dim"))
         if isinstance(step, IncludeStep):
             parts.append(Text(f"runs the steps of fragment '{visible(step.fragment)}' here", style="dim"))
+            for argument in step.arguments:
+                parts.append(Text(visible(f"  {argument.name} = {argument.value.text}  (while the fragment runs)")))
+        elif isinstance(step, ConditionalStep):
+            parts.extend(self._conditional(step, run))
+        elif isinstance(step, DescribedStep):
+            parts.append(Text("a custom step: the Python step registered for this description runs",
+                              style="dim"))
+        elif isinstance(step, FailStep):
+            parts.append(Text("fails the scenario with this message", style="dim"))
+        elif isinstance(step, WebhookStep):
+            parts.append(Text(visible(f"serves hooks {', '.join(step.hooks)} on loopback (port {step.port or 'any'}, "
+                                      f"until its {step.scope} ends): {{{{{step.name}.HOOK}}}} is a hook's URL"),
+                              style="dim"))
         elif isinstance(step, RequestStep):
             parts.extend(self._request(step, run))
+            if run is not None and run.auto_tests:
+                parts.extend(self._auto_tests(run))
         elif isinstance(step, ExtractStep):
             parts.extend(self._extract(step, run))
         elif isinstance(step, AssertStep):
@@ -218,6 +240,44 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.extend(self._body(response.body, response.json, True))
         else:
             parts.extend(self._body(response.body, None, False))
+        return parts
+
+    def _conditional(self, step: ConditionalStep, run: StepRun | None) -> list[RenderableType]:
+        """Each branch with its condition; after the run, which held and which branch ran."""
+        parts: list[RenderableType] = [_rule("if")]
+        taken = run.branch if run is not None else None
+        tried = {text: (held, why) for text, held, why in (taken.tried if taken else ())}
+        for index, branch in enumerate(step.branches):
+            line = Text()
+            line.append(("▶ " if taken is not None and taken.branch == index else "  "),
+                        "bold green")
+            line.append(branch.keyword, "bold")
+            if branch.text:
+                line.append(" " + visible(branch.text))
+            if branch.text in tried and taken is not None and index <= (taken.branch if taken.branch is not None
+                                                                       else len(step.branches)):
+                held, why = tried[branch.text]
+                line.append("  held" if held else "  did not hold", "green" if held else "dim")
+                if why and not held:
+                    line.append(f": {self.display_options.text(why)}", "dim")
+            line.append(f"  ({len(branch.steps)} step{'s' if len(branch.steps) != 1 else ''})", "dim")
+            parts.append(line)
+        if taken is not None and taken.branch is None:
+            parts.append(Text("no condition held and there is no else: nothing ran", style="dim"))
+        if run is not None and run.response is None and run.read_response is not None:
+            parts.extend(self._response(run.read_response, "conditions read the response"))
+        return parts
+
+    def _auto_tests(self, run: StepRun) -> list[RenderableType]:
+        parts: list[RenderableType] = [_rule(f"auto tests ({len(run.auto_tests)})")]
+        for test in run.auto_tests:
+            line = Text()
+            line.append("✓ " if test.passed else "✗ ", "bold green" if test.passed else "bold red")
+            line.append(f"{test.kind} {test.test_type}", "bold")
+            line.append("  " + self.display_options.text(test.description))
+            if test.message:
+                line.append(f"  {self.display_options.text(test.message)}", "red")
+            parts.append(line)
         return parts
 
     def _extract(self, step: ExtractStep, run: StepRun | None) -> list[RenderableType]:
