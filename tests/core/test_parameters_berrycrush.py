@@ -110,7 +110,7 @@ def step_results(events):
     return [(e.step.line, e.status, e.message) for e in of(events, ev.StepFinished)]
 
 
-# ---------------------------------------------------------------- building blocks the builder fills
+# ---------------------------------------------------------------- blocks built directly
 
 
 def _loc(line: int) -> SourceLocation:
@@ -126,8 +126,8 @@ def _block(entries: dict[str, str], line: int) -> ParametersNode:
 
 
 def with_scenario_block(file, name: str, entries: dict[str, str], line: int = 90):
-    """The file with scenario `name` given its own parameters: block (as the builder will fill
-    ScenarioNode.parameters for BerryCrush's scenario-level blocks)."""
+    """The file with scenario `name` given its own parameters: block, built directly so that a
+    test states its lines (files written so are tested at the end of this module)."""
     block = _block(entries, line)
 
     def fix(scenario: ScenarioNode) -> ScenarioNode:
@@ -778,3 +778,50 @@ def test_a_retried_post_sends_its_body_again(fixture_server, write_scenario):
         """)
     assert [e.status for e in of(events, ev.ScenarioFinished)] == ["passed"], step_results(events)
     assert [m for m, p, _ in fixture_server.state["seen"] if p == "/flaky/post"] == ["POST", "POST"]
+
+
+# ---------------------------------------------------------------- as written in a BerryCrush file
+
+
+BERRYCRUSH = """\
+parameters:
+  retry:
+    maxAttempts: 2
+    delay: "10ms"
+  tenant: "acme"
+  header.X-Tenant: "{{param.tenant}}"
+feature: F
+  parameters:
+    retry.maxAttempts: 0
+  scenario: retried by its own block
+    parameters:
+      retry:
+        maxAttempts: 1
+      timeout: 1
+    when: GET /flaky/own?fail=1
+    then: status 200
+    then: $.attempt == 2
+  scenario: not retried in the feature
+    when: GET /flaky/feature?fail=1
+    then: status 503
+scenario: retried by the file
+  when: GET /echo
+  then: $.headers.x-tenant == "acme"
+  when: GET /flaky/file?fail=2
+  then: status 200
+"""
+
+
+def test_every_level_applies_per_scenario_timeout_and_retry_too(fixture_server, write_scenario):
+    file = load_file(str(write_scenario(BERRYCRUSH)))
+    nodes = {n.name: n.parameters for n in parameter_nodes(file)}
+    own = nodes["retried by its own block"]
+    assert (own["retry.maxAttempts"].value, own["retry.maxAttempts"].source, own["retry.maxAttempts"].line) == \
+        (1, "scenario", 13)
+    assert (own.timeout, own["retry.delay"].value, own["retry.delay"].line) == (1, 10, 4)
+    assert nodes["not retried in the feature"]["retry.maxAttempts"].value == 0
+    assert nodes["retried by the file"]["header.X-Tenant"].winner.describe() == "file line 6, from param.tenant"
+    assert nodes["retried by the file"]["tenant"].source == "file"  # a user key: read by {{param.tenant}}
+    events = run_to_completion([file], RunOverrides.from_cli(base_url=fixture_server.url))
+    assert [e.status for e in of(events, ev.ScenarioFinished)] == ["passed"] * 3, step_results(events)
+    assert [(e.step.line, e.attempt) for e in of(events, ev.RequestRetried)] == [(15, 1), (24, 1), (24, 2)]
