@@ -9,8 +9,9 @@ are both thin consumers of `Execution.events()`.
         ...                     # execution.stop() from another task ends the run early
 
 Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
-with a one-line message. Parameters are resolved once per file and feature, plans once per
-scenario; per step the work is rendering templates that have references and sending.
+with a one-line message. Parameters are resolved once per file and feature (and for a scenario
+with its own parameters: block), plans once per scenario; per step the work is rendering
+templates that have references and sending.
 
 Cookies a server sets live for one scenario (the client's jar is cleared when a scenario starts):
 an isolated scenario must not inherit a session through them.
@@ -29,7 +30,7 @@ from .events import (
     BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, AutoTestRan,
     BranchTaken, Event,
     FeatureFinished, FeatureStarted, FileFinished, FileStarted, Origin, PlannedStep, RequestSent,
-    ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
+    RequestRetried, ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
     ScopeCreated, StepFinished, StepStarted,
 )
 from .explain import Explainer, ScenarioRecord, undefined_refs
@@ -40,9 +41,11 @@ from .nodes import (
 )
 from .nodes import SchemaAssertion
 from .parameters import (
-    AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, MAX_RESPONSE_SIZE, OPENAPI, STRICT_SCHEMA, TIMEOUT,
+    AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, OPENAPI,
+    STRICT_SCHEMA, TIMEOUT,
 )
-from .resolution import EffectiveParameters, RunOverrides, resolve_parameters
+from .resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
+from .retry import RetryPolicy, send_with_retry
 from .scopes import Scope, Store
 from .sharing import store_for
 from .lookup import Variables
@@ -146,18 +149,26 @@ class _FileRun:
         self.counts = [0, 0, 0]  # passed, failed, skipped
         self._explainer: Explainer | None = None
 
-    def params(self, feature: FeatureNode | None) -> tuple[EffectiveParameters, str | None]:
-        """The effective parameters of a feature's scenarios (None: the file's), and a problem that
-        stops them from running (an unreadable OpenAPI description)."""
-        key = id(feature)
+    def params(self, feature: FeatureNode | None, scenario: ScenarioNode | None = None
+               ) -> tuple[EffectiveParameters, str | None]:
+        """The effective parameters of a feature's scenarios (None: the file's) -- of `scenario`
+        alone when it has its own parameters: block -- and a problem that stops them from running
+        (an unreadable OpenAPI description, an unset {{env.NAME}})."""
+        own = scenario if scenario is not None and scenario.parameters is not None else None
+        key = id(own) if own is not None else id(feature)
         found = self._params.get(key)
         if found is None:
             overrides = self.execution.overrides
             try:
-                found = (resolve_parameters(self.file, feature, overrides), None)
+                found = (resolve_parameters(self.file, feature, overrides, own), None)
+            except ParameterError as error:  # the value falls back to its next level; the scenarios fail
+                found = (error.partial, error.message)
             except Exception as error:  # OpenApiError, or anything odd: the scenarios fail, the run goes on
                 fallback = RunOverrides({**overrides.values, OPENAPI: None})
-                found = (resolve_parameters(self.file, feature, fallback), " ".join(str(error).split()))
+                try:
+                    found = (resolve_parameters(self.file, feature, fallback, own), " ".join(str(error).split()))
+                except ParameterError as also:
+                    found = (also.partial, " ".join(str(error).split()))
             self._params[key] = found
         return found
 
@@ -253,6 +264,7 @@ class Execution:
         self._refs: dict[int, tuple[tuple[str, str], ...]] = {}
         self._operations: dict[tuple[int, int], tuple[Any, str | None]] = {}  # see _build_call
         self._call_contexts: dict[int, tuple[Any, Any, dict[str, str | None]]] = {}
+        self._send_options: dict[int, tuple[EffectiveParameters, RetryPolicy | None, bool]] = {}
 
     # ------------------------------------------------------------ control
 
@@ -358,7 +370,7 @@ class Execution:
             yield ScenarioFinished(run.file, scenario, feature, SKIPPED, f"not selected by tags (wanted {wanted})",
                                    0.0, Scope(None, self.run_variables).snapshot())
             return
-        params, problem = run.params(feature)
+        params, problem = run.params(feature, scenario)
         ref = store_for(params, feature.line if feature is not None else None)
         store: Store | None = None
         if ref is not None:
@@ -602,7 +614,7 @@ class Execution:
                 request, body_text, url, operation, placements = self._build_call(
                     step, visible, params, state.run.file.path)
             else:
-                request, body_text, url = self._build_request(step, visible, params.base_url)
+                request, body_text, url = self._build_request(step, visible, params.base_url, params.headers)
                 placements = ()
         except RequestFailed as failed:
             state.message = str(failed)
@@ -617,7 +629,10 @@ class Execution:
             async for event in self._auto_tests(step, state, visible, operation):
                 yield event
             return
-        result = await self._transmit(request, url, state)
+        retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
+        result = await self._transmit(request, url, state, step, retried)
+        for event in retried:
+            yield event
         if result is not None:
             data, json_error = parse_json(result.content)
             response = ResponseReceived(step, result.status, result.reason, result.headers,
@@ -627,9 +642,11 @@ class Execution:
             if operation is not None and params[AUTO_ENABLED].value:
                 state.message = _auto_assertions(operation, response, params)
 
-    async def _transmit(self, request: Any, url: str, state: "_State"):
-        """Send one request under the scenario's timeout and size cap: its result, or None with
-        the failure in `state.message`."""
+    async def _transmit(self, request: Any, url: str, state: "_State", step: RequestStep | None = None,
+                        retried: list[Event] | None = None):
+        """Send one request under the scenario's timeout and size cap, following redirects as
+        followRedirects says: its result, or None with the failure in `state.message`. With
+        `retried`, retry.* applies and each retry is appended to it (auto tests are not retried)."""
         if self._stopped:
             state.message = INTERRUPTED
             return None
@@ -639,8 +656,8 @@ class Execution:
         # event (it would cancel the consumer's own code).
         self._inflight = asyncio.current_task()
         try:
-            return await self._client.send(request, params.timeout, params[TIMEOUT].winner, url,
-                                           max_size_setting.value, max_size_setting)
+            return await self._send(step, params, request, retried, params.timeout, params[TIMEOUT].winner, url,
+                                    max_size_setting.value, max_size_setting)
         except RequestFailed as failed:
             state.message = str(failed)
         except asyncio.CancelledError:
@@ -673,6 +690,8 @@ class Execution:
         children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if state.params.headers:  # header.NAME goes with generated requests too
+            headers = self._with_defaults(headers, state.params.headers)
         body: dict[str, Any] = {}
         if step.body is not None:
             body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
@@ -808,9 +827,33 @@ class Execution:
 
         return run
 
-    def _build_request(self, step: RequestStep, visible: Mapping[str, Any], base_url: str | None):
+    def _send(self, step: RequestStep | None, params: EffectiveParameters, request, retried: list[Event] | None,
+              *send_args):
+        """The one send of a request: tried again by retry.* when `retried` is given (each retry
+        appended to it as a RequestRetried), following redirects when followRedirects says so."""
+        options = self._send_options.get(id(params))
+        if options is None or options[0] is not params:
+            options = self._send_options[id(params)] = (
+                params, RetryPolicy.from_parameters(params), params[FOLLOW_REDIRECTS].value)
+        _, policy, follow = options
+        if policy is None or retried is None:
+            return self._client.send(request, *send_args, follow_redirects=follow)
+        return send_with_retry(self._client, request, policy,
+                               lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
+                               *send_args, follow_redirects=follow)
+
+    @staticmethod
+    def _with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        """`header.NAME` parameters first, unless the step sends a header of that name itself."""
+        own = {name.lower() for name, _ in headers}
+        return [(n, v) for n, v in defaults if n.lower() not in own] + headers
+
+    def _build_request(self, step: RequestStep, visible: Mapping[str, Any], base_url: str | None,
+                       default_headers: Sequence[tuple[str, str]] = ()):
         url = join_url(base_url, render_text(step.url, visible).strip())
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if default_headers:
+            headers = self._with_defaults(headers, default_headers)
         query = [(q.name, render_text(q.value, visible)) for q in step.query]
         body_text: str | None = None
         content: bytes | None = None
@@ -860,6 +903,8 @@ class Execution:
         children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if params.headers:  # a header_NAME child replaces a same-named one (build_request)
+            headers = self._with_defaults(headers, params.headers)
         body: dict[str, Any] = {}
         if step.body is not None:
             if step.body_structured:

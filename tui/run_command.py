@@ -153,7 +153,7 @@ def input_paths(files: list, overrides: Any) -> list[str]:
         paths.append(file.path)
         for block in [file.parameters] + [f.parameters for f in file.features]:
             entry = block.get(OPENAPI) if block else None
-            if entry is not None:
+            if entry is not None and isinstance(entry.value, str):  # ({{env.X}} paths: resolved per scenario)
                 paths.append(str(Path(file.path).parent / entry.value))
     openapi = getattr(overrides, "values", {}).get(OPENAPI) if overrides is not None else None
     if openapi:
