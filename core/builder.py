@@ -24,7 +24,7 @@ from .nodes import (
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
     SourceLocation, Step, TextTemplate, WebhookStep, walk_steps,
 )
-from .step_syntax import JsonPathError, LineError, compile_json_path, parse_extract, parse_then, split_request
+from .step_syntax import METHODS, JsonPathError, LineError, compile_json_path, parse_extract, parse_then, split_request
 from .templates import REF_NAME, JsonTextError, TemplateError, json_template, text_template
 
 PARAMETERS_GO = (
@@ -56,6 +56,18 @@ _TRIPLE = '"""'
 _PARAM_REF = re.compile(r"\{\{\s*param\.([A-Za-z_][\w.-]*?)\s*\}\}")
 _ASSERTION_WORDS = ("status", "header", "body", "time", "schema")
 _BARE_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null|\{\{[^{}]*\}\}")
+
+
+def _has_custom(condition: Any) -> bool:
+    """Whether a condition is, or holds (under not / and / or), a custom assertion."""
+    pending = [condition]
+    while pending:
+        node = pending.pop()
+        if type(node).__name__ == "CustomAssertion":
+            return True
+        pending += [getattr(node, "condition", None)] if type(node).__name__ == "NotAssertion" else []
+        pending += list(getattr(node, "conditions", ()) or ())
+    return False
 
 
 def _clip(text: str, width: int = 40) -> str:
@@ -117,6 +129,7 @@ class Builder(Transformer):
         self.text = text
         self.external_fragments = fragments  # from .fragment files (semantics.md §5)
         self.user_keys: list[tuple[str, SourceLocation]] = []
+        self.custom_seen = False  # a custom step or assertion was built
 
     def end(self) -> list[Diagnostic]:
         found, self.diagnostics = self.diagnostics, []
@@ -519,9 +532,21 @@ class Builder(Transformer):
         token, items = children[0], children[1:]
         word = str(token).split(None, 1)[0].split(":", 1)[0]
         text, base = self.value(token, len(word))
-        if text.startswith(":"):
+        colon = text.startswith(":")
+        if colon:
             text, base = self.value(token, len(word) + 1)
-        return self._described(token, word.lower(), text, base, items)
+        keyword = word.lower()
+        if not colon and not self._directives(items) and keyword in ("when", "then"):
+            # `when GET /health`, `then status 200`: ours, missing its colon (a described step
+            # would need directives below it or a custom step of that exact text).
+            ours = _REQUEST_LIKE.match(text) and text.split()[0] in METHODS if keyword == "when" else \
+                text and (text.split()[0] in _ASSERTION_WORDS or text.startswith("$"))
+            if ours:
+                self.error(self.loc(token, 0, len(word)), f"'{word} {_clip(text)}' reads as a described step; "
+                                                          f"write {keyword}: with a colon for a "
+                                                          f"{'request' if keyword == 'when' else 'check'}")
+                return None
+        return self._described(token, keyword, text, base, items)
 
     @staticmethod
     def _directives(items: list) -> bool:
@@ -536,6 +561,8 @@ class Builder(Transformer):
         steps = self._directive_steps(items, f"'{keyword} {_clip(text)}'")
         if description is None:
             return None
+        if not steps:
+            self.custom_seen = True
         return DescribedStep(keyword, description, steps, self.whole(token))
 
     def _directive_steps(self, items: list, where: str) -> tuple[Step, ...]:
@@ -597,7 +624,10 @@ class Builder(Transformer):
         from .conditions import parse_condition
 
         try:
-            return parse_condition(text, self.locator(token, base), self.whole(token), in_if=in_if)
+            condition = parse_condition(text, self.locator(token, base), self.whole(token), in_if=in_if)
+            if not self.custom_seen and _has_custom(condition):
+                self.custom_seen = True
+            return condition
         except LineError as problem:
             self.error(self.loc(token, base + problem.offset, problem.length), str(problem))
             return None
@@ -960,9 +990,21 @@ class Builder(Transformer):
             background=seen["background"].node if "background" in seen else None,
             items=tuple(items),
             location=SourceLocation(self.filename, 1, 1, 1, 1),
+            custom_steps=self.custom_seen or self._external_custom(),
         )
         self._check_includes(node, fragments)
         return node
+
+    def _external_custom(self) -> bool:
+        for fragment in self.external_fragments:
+            for step in walk_steps(fragment.steps):
+                if isinstance(step, DescribedStep) and not step.steps:
+                    return True
+                if isinstance(step, AssertStep) and _has_custom(step.assertion):
+                    return True
+                if isinstance(step, ConditionalStep) and any(_has_custom(b.condition) for b in step.branches):
+                    return True
+        return False
 
     def _check_user_keys(self) -> None:
         """A parameter key that is not known is a user parameter when the file reads it as

@@ -704,8 +704,10 @@ def _custom_nodes(file: ScenarioFileNode) -> Iterator[Any]:
 
 
 def uses_custom_steps(file: ScenarioFileNode) -> bool:
-    """Whether the file has a custom step or assertion (so plugins must be loaded to check it)."""
-    return next(_custom_nodes(file), None) is not None
+    """Whether the file has a custom step or assertion (so plugins must be loaded to check it):
+    the builder notes it while parsing, so this costs nothing on a large file."""
+    noted = getattr(file, "custom_steps", None)
+    return noted if noted is not None else next(_custom_nodes(file), None) is not None
 
 
 def _text_of(node: Any) -> TextTemplate | str:

@@ -395,3 +395,14 @@ class RunFinished(Event):
     @property
     def ok(self) -> bool:
         return self.failed == 0 and not self.interrupted
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class RequestRetried(Event):
+    """A request is tried again (retry.maxAttempts): after its RequestSent, one per retry, before
+    the step's ResponseReceived or failure. The executor emits them once the attempts are over."""
+
+    step: Step
+    attempt: int  # 1: the first retry
+    reason: str  # `503 Service Unavailable`, `cannot connect to h: connection refused`
+    delay_s: float  # the wait before this attempt

@@ -9,8 +9,9 @@ are both thin consumers of `Execution.events()`.
         ...                     # execution.stop() from another task ends the run early
 
 Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
-with a one-line message. Parameters are resolved once per file and feature, plans once per
-scenario; per step the work is rendering templates that have references and sending.
+with a one-line message. Parameters are resolved once per file and feature (and for a scenario
+with its own parameters: block), plans once per scenario; per step the work is rendering
+templates that have references and sending.
 
 Cookies a server sets live for one scenario (the client's jar is cleared when a scenario starts):
 an isolated scenario must not inherit a session through them.
@@ -29,7 +30,7 @@ from .events import (
     BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, AutoTestRan,
     BranchTaken, Event,
     FeatureFinished, FeatureStarted, FileFinished, FileStarted, Origin, PlannedStep, RequestSent,
-    ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
+    RequestRetried, ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
     ScopeCreated, StepFinished, StepStarted,
 )
 from .explain import Explainer, ScenarioRecord, undefined_refs
@@ -40,9 +41,11 @@ from .nodes import (
 )
 from .nodes import SchemaAssertion
 from .parameters import (
-    AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, MAX_RESPONSE_SIZE, OPENAPI, STRICT_SCHEMA, TIMEOUT,
+    AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, OPENAPI,
+    STRICT_SCHEMA, TIMEOUT,
 )
-from .resolution import EffectiveParameters, RunOverrides, resolve_parameters
+from .resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
+from .retry import RetryPolicy, send_with_retry
 from .scopes import Scope, Store
 from .sharing import store_for
 from .lookup import Variables
@@ -146,18 +149,26 @@ class _FileRun:
         self.counts = [0, 0, 0]  # passed, failed, skipped
         self._explainer: Explainer | None = None
 
-    def params(self, feature: FeatureNode | None) -> tuple[EffectiveParameters, str | None]:
-        """The effective parameters of a feature's scenarios (None: the file's), and a problem that
-        stops them from running (an unreadable OpenAPI description)."""
-        key = id(feature)
+    def params(self, feature: FeatureNode | None, scenario: ScenarioNode | None = None
+               ) -> tuple[EffectiveParameters, str | None]:
+        """The effective parameters of a feature's scenarios (None: the file's) -- of `scenario`
+        alone when it has its own parameters: block -- and a problem that stops them from running
+        (an unreadable OpenAPI description, an unset {{env.NAME}})."""
+        own = scenario if scenario is not None and scenario.parameters is not None else None
+        key = id(own) if own is not None else id(feature)
         found = self._params.get(key)
         if found is None:
             overrides = self.execution.overrides
             try:
-                found = (resolve_parameters(self.file, feature, overrides), None)
+                found = (resolve_parameters(self.file, feature, overrides, own), None)
+            except ParameterError as error:  # the value falls back to its next level; the scenarios fail
+                found = (error.partial, error.message)
             except Exception as error:  # OpenApiError, or anything odd: the scenarios fail, the run goes on
                 fallback = RunOverrides({**overrides.values, OPENAPI: None})
-                found = (resolve_parameters(self.file, feature, fallback), " ".join(str(error).split()))
+                try:
+                    found = (resolve_parameters(self.file, feature, fallback, own), " ".join(str(error).split()))
+                except ParameterError as also:
+                    found = (also.partial, " ".join(str(error).split()))
             self._params[key] = found
         return found
 
@@ -233,8 +244,10 @@ class Execution:
         tags: Iterable[str] | None = None,
         descriptions: DescriptionSet | None = None,
         registry: Any = None,
+        resource_roots: Sequence[str] = (),
     ):
         self.files = tuple(files)
+        self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
         self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
         self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
@@ -251,6 +264,7 @@ class Execution:
         self._refs: dict[int, tuple[tuple[str, str], ...]] = {}
         self._operations: dict[tuple[int, int], tuple[Any, str | None]] = {}  # see _build_call
         self._call_contexts: dict[int, tuple[Any, Any, dict[str, str | None]]] = {}
+        self._send_options: dict[int, tuple[EffectiveParameters, RetryPolicy | None, bool]] = {}
 
     # ------------------------------------------------------------ control
 
@@ -356,7 +370,7 @@ class Execution:
             yield ScenarioFinished(run.file, scenario, feature, SKIPPED, f"not selected by tags (wanted {wanted})",
                                    0.0, Scope(None, self.run_variables).snapshot())
             return
-        params, problem = run.params(feature)
+        params, problem = run.params(feature, scenario)
         ref = store_for(params, feature.line if feature is not None else None)
         store: Store | None = None
         if ref is not None:
@@ -531,9 +545,19 @@ class Execution:
             keyword = getattr(state.planned.step, "keyword", "then")
             need = "a when: step" if keyword == "then" else "a call"
             return Outcome(False, None, MISSING, f"no response to check: {keyword} needs {need} before it")
-        if self._registry is not None and _CHECK_TAKES_CUSTOM:
-            return check(assertion, state.response, visible, custom=self._custom_assertion(state))
-        return check(assertion, state.response, visible)
+        custom = self._custom_assertion(state) if self._registry is not None else None
+        return check(assertion, state.response, visible, custom=custom, schema=self._schema_check(state))
+
+    @staticmethod
+    def _schema_check(state: "_State"):
+        """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
+        from .assertions import Outcome
+
+        def run(response: ResponseReceived):
+            message = _schema_message(state.operation, response, state.params[STRICT_SCHEMA].value)
+            return Outcome(message is None, "the response schema", None, message)
+
+        return run
 
     async def _conditional(self, step: ConditionalStep, state: "_State") -> AsyncIterator[Event]:
         """The first branch whose condition holds runs its steps; each condition tried is shown."""
@@ -555,6 +579,10 @@ class Execution:
                 yield BranchTaken(step, None, tuple(tried))
                 return
             outcome = self._check(branch.condition, state, visible)
+            if state.response is None and not outcome.passed and (outcome.message or "").startswith("no response"):
+                state.message = f"no response to check: if {branch.text} needs a call before it"
+                yield BranchTaken(step, None, tuple(tried))
+                return
             tried.append((branch.text, outcome.passed, outcome.message))
             if outcome.passed:
                 chosen = index
@@ -588,7 +616,7 @@ class Execution:
                 request, body_text, url, operation, placements = self._build_call(
                     step, visible, params, state.run.file.path)
             else:
-                request, body_text, url = self._build_request(step, visible, params.base_url)
+                request, body_text, url = self._build_request(step, visible, params.base_url, params.headers)
                 placements = ()
         except RequestFailed as failed:
             state.message = str(failed)
@@ -603,7 +631,10 @@ class Execution:
             async for event in self._auto_tests(step, state, visible, operation):
                 yield event
             return
-        result = await self._transmit(request, url, state)
+        retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
+        result = await self._transmit(request, url, state, step, retried)
+        for event in retried:
+            yield event
         if result is not None:
             data, json_error = parse_json(result.content)
             response = ResponseReceived(step, result.status, result.reason, result.headers,
@@ -613,9 +644,11 @@ class Execution:
             if operation is not None and params[AUTO_ENABLED].value:
                 state.message = _auto_assertions(operation, response, params)
 
-    async def _transmit(self, request: Any, url: str, state: "_State"):
-        """Send one request under the scenario's timeout and size cap: its result, or None with
-        the failure in `state.message`."""
+    async def _transmit(self, request: Any, url: str, state: "_State", step: RequestStep | None = None,
+                        retried: list[Event] | None = None):
+        """Send one request under the scenario's timeout and size cap, following redirects as
+        followRedirects says: its result, or None with the failure in `state.message`. With
+        `retried`, retry.* applies and each retry is appended to it (auto tests are not retried)."""
         if self._stopped:
             state.message = INTERRUPTED
             return None
@@ -625,8 +658,8 @@ class Execution:
         # event (it would cancel the consumer's own code).
         self._inflight = asyncio.current_task()
         try:
-            return await self._client.send(request, params.timeout, params[TIMEOUT].winner, url,
-                                           max_size_setting.value, max_size_setting)
+            return await self._send(step, params, request, retried, params.timeout, params[TIMEOUT].winner, url,
+                                    max_size_setting.value, max_size_setting)
         except RequestFailed as failed:
             state.message = str(failed)
         except asyncio.CancelledError:
@@ -659,6 +692,8 @@ class Execution:
         children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if state.params.headers:  # header.NAME goes with generated requests too
+            headers = self._with_defaults(headers, state.params.headers)
         body: dict[str, Any] = {}
         if step.body is not None:
             body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
@@ -794,9 +829,33 @@ class Execution:
 
         return run
 
-    def _build_request(self, step: RequestStep, visible: Mapping[str, Any], base_url: str | None):
+    def _send(self, step: RequestStep | None, params: EffectiveParameters, request, retried: list[Event] | None,
+              *send_args):
+        """The one send of a request: tried again by retry.* when `retried` is given (each retry
+        appended to it as a RequestRetried), following redirects when followRedirects says so."""
+        options = self._send_options.get(id(params))
+        if options is None or options[0] is not params:
+            options = self._send_options[id(params)] = (
+                params, RetryPolicy.from_parameters(params), params[FOLLOW_REDIRECTS].value)
+        _, policy, follow = options
+        if policy is None or retried is None:
+            return self._client.send(request, *send_args, follow_redirects=follow)
+        return send_with_retry(self._client, request, policy,
+                               lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
+                               *send_args, follow_redirects=follow)
+
+    @staticmethod
+    def _with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        """`header.NAME` parameters first, unless the step sends a header of that name itself."""
+        own = {name.lower() for name, _ in headers}
+        return [(n, v) for n, v in defaults if n.lower() not in own] + headers
+
+    def _build_request(self, step: RequestStep, visible: Mapping[str, Any], base_url: str | None,
+                       default_headers: Sequence[tuple[str, str]] = ()):
         url = join_url(base_url, render_text(step.url, visible).strip())
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if default_headers:
+            headers = self._with_defaults(headers, default_headers)
         query = [(q.name, render_text(q.value, visible)) for q in step.query]
         body_text: str | None = None
         content: bytes | None = None
@@ -846,6 +905,8 @@ class Execution:
         children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if params.headers:  # a header_NAME child replaces a same-named one (build_request)
+            headers = self._with_defaults(headers, params.headers)
         body: dict[str, Any] = {}
         if step.body is not None:
             if step.body_structured:
@@ -855,7 +916,8 @@ class Execution:
         elif step.body_raw is not None:
             body["body"] = render_text(step.body_raw, visible)
         elif step.body_file is not None:
-            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file)
+            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file, visible,
+                                           self.resource_roots)
         try:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
@@ -890,9 +952,6 @@ class Execution:
 
 
 _UNRESOLVED = object()
-# Custom assertions reach check() with the condition language (assertions.check(custom=...));
-# until check takes them, a run with plugins must not pass it (every assert failed with a TypeError).
-_CHECK_TAKES_CUSTOM = "custom" in __import__("inspect").signature(check).parameters
 
 
 def _run_sync(match: Any, context: Any) -> str | None:
@@ -946,24 +1005,49 @@ def _auto_assertions(operation, response: ResponseReceived, params: EffectivePar
     return "autoAssertions: " + "; ".join(found) if found else None
 
 
-def _read_body_file(name: str, scenario_file: str) -> bytes:
-    """`bodyFile: "x.json"` (or `classpath:x.json`, BerryCrush's form): the scenario file's folder,
-    then each parent folder, is searched for it."""
+def _read_body_file(name: str, scenario_file: str, visible: Mapping[str, Any],
+                    resource_roots: Sequence[str] = ()) -> str:
+    """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
+    file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
+    the working directory; any other relative name is looked up in each --resource-root, then the
+    scenario file's folder and each folder above it."""
     from pathlib import Path
 
     from .input_files import InputFileError, read_regular_file
+    from .nodes import SourceLocation
     from .parser import MAX_FILE_BYTES
+    from .templates import TemplateError, text_template
 
-    relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
     folder = Path(scenario_file).resolve().parent
-    candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in (folder, *folder.parents)]
+    if name.startswith("file:"):
+        candidates = [Path(name[len("file:"):])]
+        where = "the working directory"
+    else:
+        relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
+        roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
+        candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
+        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
     for candidate in candidates:
         if candidate.exists():
             try:
-                return read_regular_file(candidate, MAX_FILE_BYTES)
+                data = read_regular_file(candidate, MAX_FILE_BYTES)
+                text = data.decode("utf-8")
             except InputFileError as problem:
                 raise RequestFailed(f"bodyFile {candidate} {problem}") from None
-    raise RequestFailed(f"bodyFile '{name}' not found in {folder} or a folder above it")
+            except UnicodeDecodeError:
+                raise RequestFailed(f"bodyFile {candidate} is not UTF-8 text") from None
+            if "{{" not in text:
+                return text
+            try:
+                template = text_template(text, lambda o, n: SourceLocation(str(candidate), 1, o + 1, 1, o + 1 + n))
+            except TemplateError as problem:
+                raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
+            missing = [r.name for r in template.refs if r.name not in visible]
+            if missing:
+                raise RequestFailed(f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
+                                    f"visible here: {', '.join(sorted(visible)) or 'nothing'}")
+            return render_text(template, visible)
+    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
 
 
 # ---------------------------------------------------------------- synchronous helper

@@ -27,7 +27,17 @@ DEFAULT_MAX_SIZE: int = SPECS[MAX_RESPONSE_SIZE].default
 
 
 class RequestFailed(Exception):
-    """A request that produced no response; the message is one line, ready for the user."""
+    """A request that produced no response; the message is one line, ready for the user.
+    `retryable`: a timeout or a connection that failed (refused, reset, closed): what
+    `retry.maxAttempts` tries again (berrycrush.md §2.3)."""
+
+    def __init__(self, message: str, retryable: bool = False):
+        super().__init__(message)
+        self.retryable = retryable
+
+
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +113,19 @@ def _causes(error: BaseException):
             for inner in error.exceptions:
                 yield from _causes(inner)
         error = error.__cause__ or error.__context__
+
+
+def transport_retryable(error: BaseException) -> bool:
+    """A connection that could not be made or broke (not DNS, TLS, a bad URL or a protocol
+    violation: trying again would fail the same way)."""
+    import httpx
+
+    for cause in _causes(error):
+        if isinstance(cause, (socket.gaierror, ssl.SSLError)):
+            return False
+        if isinstance(cause, (ConnectionRefusedError, ConnectionResetError, BrokenPipeError)):
+            return True
+    return isinstance(error, (httpx.ConnectError, httpx.ReadError, httpx.WriteError))
 
 
 def transport_message(error: BaseException, url: str) -> str:
@@ -521,33 +544,66 @@ class HttpClient:
 
     async def send(self, request, timeout: float, timeout_setting: Setting | None = None,
                    url: str | None = None, max_size: int = DEFAULT_MAX_SIZE,
-                   max_size_setting: Setting | None = None) -> HttpResult:
+                   max_size_setting: Setting | None = None, follow_redirects: bool = False) -> HttpResult:
         """Send and read the whole body within `timeout` seconds, and at most `max_size` bytes of
-        it, as received and as decoded (gzip, deflate). Raises RequestFailed (one-line message)
-        or CancelledError (stop)."""
+        it, as received and as decoded (gzip, deflate). With `follow_redirects`, a 3xx with a
+        Location is followed (at most MAX_REDIRECTS), all within the one deadline, and the final
+        response is the result. Raises RequestFailed (one-line message) or CancelledError (stop)."""
         started = time.perf_counter()
+        exchange = self._follow(request, max_size) if follow_redirects else self._exchange(request, max_size)
         try:
             if _deadline is not None:
                 async with _deadline(timeout):
-                    response, headers, content = await self._exchange(request, max_size)
+                    response, headers, content = await exchange
             else:  # pragma: no cover
-                response, headers, content = await asyncio.wait_for(self._exchange(request, max_size), timeout)
+                response, headers, content = await asyncio.wait_for(exchange, timeout)
         except (TimeoutError, asyncio.TimeoutError):
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
-            raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}") from None
+            raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}", retryable=True) from None
         except asyncio.CancelledError:
             raise
         except _TooLarge as error:
             where = f" ({MAX_RESPONSE_SIZE}: {max_size_setting.describe(before_line=', ')})" \
                 if max_size_setting is not None else ""
             raise RequestFailed(f"{error} is over the limit of {max_size} bytes{where}") from None
-        except _BadEncoding as error:
+        except (_BadEncoding, _TooManyRedirects) as error:
             raise RequestFailed(str(error)) from None
         except Exception as error:
-            raise RequestFailed(transport_message(error, url or str(request.url))) from None
+            raise RequestFailed(transport_message(error, url or str(request.url)), transport_retryable(error)) from None
         elapsed = time.perf_counter() - started
         return HttpResult(response.status_code, response.reason_phrase, headers, _decode(content, headers),
                           content, elapsed)
+
+    async def _follow(self, request, max_size: int):
+        """_exchange, then each redirect it answers with, as a browser follows them: 303 (and
+        301/302 after a POST) become a GET without a body, 307/308 keep method and body; the
+        Authorization header is not sent to another origin."""
+        response, headers, content = await self._exchange(request, max_size)
+        for hop in range(MAX_REDIRECTS + 1):
+            location = next((v for k, v in headers if k.lower() == "location"), None)
+            if response.status_code not in REDIRECTS or location is None:
+                break
+            if hop == MAX_REDIRECTS:
+                raise _TooManyRedirects(f"stopped after {MAX_REDIRECTS} redirects (followRedirects: true); "
+                                        f"the last went to {_one_line(location, 120)}")
+            request = self._redirect(request, response.status_code, location)
+            response, headers, content = await self._exchange(request, max_size)
+        return response, headers, content
+
+    def _redirect(self, request, status: int, location: str):
+        url = request.url.join(location.strip())
+        method = request.method
+        if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
+            method = "GET"
+        headers = [(k, v) for k, v in request.headers.multi_items()
+                   if k.lower() not in ("host", "cookie", "content-length")]  # recomputed for the new request
+        content = request.content
+        if method != request.method:
+            content = None
+            headers = [(k, v) for k, v in headers if k.lower() not in ("content-type", "transfer-encoding")]
+        if (url.scheme, url.host, url.port) != (request.url.scheme, request.url.host, request.url.port):
+            headers = [(k, v) for k, v in headers if k.lower() != "authorization"]
+        return self._get().build_request(method, url, headers=headers, content=content or None)
 
     async def _exchange(self, request, max_size: int):
         """(response, its headers as text, its decoded body). The body is read piece by piece, so
@@ -624,6 +680,10 @@ def _decode_into(pieces: list[bytes], size: int, parts: list[bytes], decoders, m
             raise _TooLarge(f"the response body, decoded ({label}),")
         pieces.append(part)
     return size
+
+
+class _TooManyRedirects(Exception):
+    """A chain of redirects longer than MAX_REDIRECTS."""
 
 
 class _TooLarge(Exception):

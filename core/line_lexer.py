@@ -37,6 +37,7 @@ WORDS = {
     "call": "CALL", "assert": "ASSERT", "extract": "XEXTRACT", "include": "XINCLUDE",
     "if": "IF", "else": "ELSE", "fail": "FAIL", "webhook": "WEBHOOK", "examples": "EXAMPLES",
 }
+_WORD_STARTS = frozenset(w[0] for w in WORDS) | frozenset(w[0].upper() for w in WORDS)
 # The other tokens, as a syntax error names them.
 OTHER_TOKENS = {"TAG": "@tag", "ENTRY": "a 'name: value' line", "LINE": "a line of JSON"}
 # How a syntax error names the word keywords.
@@ -140,10 +141,14 @@ class LineLexer(Lexer):
                 content = strip_comment(content)
             if content:
                 colon = content.find(":")
-                kind = keywords.get(content[:colon + 1].lower()) if colon > 0 else None
+                kind = None
+                if colon > 0:
+                    head = content[:colon + 1]
+                    kind = keywords.get(head) or keywords.get(head.lower())
                 if kind is None:
-                    space = content.find(" ")
-                    kind = words.get((content[:space] if space > 0 else content).lower())
+                    if content[0] in _WORD_STARTS:
+                        space = content.find(" ")
+                        kind = words.get((content[:space] if space > 0 else content).lower())
                     if kind is None:
                         first = content[0]
                         kind = "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"

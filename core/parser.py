@@ -18,7 +18,7 @@ from lark.indenter import Indenter
 from . import input_files
 from .builder import Builder
 from .errors import Diagnostic, InvalidFileError, UsageError
-from .line_lexer import KEYWORDS, OTHER_TOKENS, LineLexer
+from .line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES, LineLexer
 from .nodes import ScenarioFileNode, SourceLocation
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -214,6 +214,8 @@ def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = 
 # ---------------------------------------------------------------- syntax errors
 
 _KEYWORDS = {kind: keyword for keyword, kind in KEYWORDS.items()}
+_DIRECTIVES = frozenset(("CALL", "ASSERT", "XEXTRACT", "XINCLUDE", "IF", "ELSE", "FAIL"))
+_KEYWORDS.update({"STEP": "given/and/but", **{kind: name for kind, name in WORD_NAMES.items() if kind != "STEP"}})
 
 
 def _expected(names: set[str]) -> list[str]:
@@ -257,6 +259,9 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
                 got = got[: got.index(":") + 1]
             got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
             message = f"'{_clip(got)}' is not allowed here"
+            if kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
+                message += "; a directive goes indented under a step (when I create a pet / given: …)"
+                expected = []
             guess = _guess(got, expected)
             if guess:
                 message += f"; did you mean '{guess}'?"

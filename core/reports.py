@@ -27,6 +27,9 @@ from . import events as ev
 from .json_depth import cut_depth
 from .masking import Masker
 from .nodes import step_label
+from .parameters import (
+    ENVIRONMENT, ERROR_MAX_BODY, ERROR_REQUEST_BODY, ERROR_RESPONSE_BODY, SPECS as PARAMETER_SPECS,
+)
 from .printable import xml_safe
 
 if TYPE_CHECKING:
@@ -37,6 +40,29 @@ if TYPE_CHECKING:
 
 BODY_LINES = 5  # lines of a response body in a failure summary
 BODY_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorContext:
+    """The errorContext.* parameters of a scenario: which bodies a failed step's report shows,
+    and where they are cut (bytes)."""
+
+    request_body: bool = PARAMETER_SPECS[ERROR_REQUEST_BODY].default
+    response_body: bool = PARAMETER_SPECS[ERROR_RESPONSE_BODY].default
+    max_body_size: int = PARAMETER_SPECS[ERROR_MAX_BODY].default
+
+    @classmethod
+    def from_parameters(cls, parameters: Any) -> "ErrorContext":
+        def value(key: str) -> Any:
+            found = parameters.get(key) if parameters is not None else None
+            return found.value if found is not None else PARAMETER_SPECS[key].default
+
+        return cls(value(ERROR_REQUEST_BODY), value(ERROR_RESPONSE_BODY), value(ERROR_MAX_BODY))
+
+
+def parameter_value(parameters: Any, key: str) -> Any:
+    found = parameters.get(key) if parameters is not None else None
+    return found.value if found is not None else None
 
 
 # ---------------------------------------------------------------- records
@@ -89,29 +115,74 @@ class ScenarioRecord:
     failed_step: StepRecord | None = None
     exchange: Exchange | None = None  # the request/response the failure is about, if any
     finished: bool = False
+    environment: str | None = None  # the `environment` parameter in force
+    error_context: ErrorContext = field(default_factory=ErrorContext)
 
 
 @dataclass
 class FileRecord:
     path: str
     scenarios: list[ScenarioRecord] = field(default_factory=list)
+    environment: str | None = None  # the file node's `environment`
 
 
 def step_text(step: Any) -> str:
     return getattr(step, "text", "") or ""
 
 
-def exchange_summary(exchange: Exchange, masker: Masker, lines: int = BODY_LINES) -> list[str]:
-    """`GET http://h/pets/1 → 404 Not Found (3 ms)` and the body's first lines, masked."""
+def cut_body(body: str, masker: Masker, limit: int) -> str:
+    """The body masked, then cut at `limit` bytes (UTF-8), saying how much there was."""
+    size = len(body.encode("utf-8"))
+    # Mask before cutting (a cut through a secret would hide it from the Masker), but not a
+    # 100 MB body for a 4 KB excerpt: a generous head of it.
+    head = body[: limit * 4 + 64] if len(body) > limit * 4 + 64 else body
+    masked = masker.text(head) or ""
+    data = masked.encode("utf-8")
+    if len(data) <= limit and len(head) == len(body):
+        return masked
+    return data[:limit].decode("utf-8", "ignore") + f" … ({size} bytes in all)"
+
+
+def error_context_lines(exchange: Exchange | None, context: ErrorContext, masker: Masker,
+                        one_line: bool = False) -> list[str]:
+    """`request body: …` and `response body: …` of a failed step, as errorContext.* says:
+    masked, each cut at maxBodySize bytes; a body's own lines stay lines (`one_line`: one each)."""
+    if exchange is None:
+        return []
+    lines: list[str] = []
+    for wanted, label, body in ((context.request_body, "request body", exchange.request_body),
+                                (context.response_body, "response body", exchange.body)):
+        if wanted and body and body.strip():
+            text = cut_body(body.strip(), masker, context.max_body_size)
+            if not text:
+                continue
+            if one_line:
+                lines.append(f"{label}: {' '.join(text.split())}")
+                continue
+            first, *rest = text.replace("\r\n", "\n").split("\n")
+            lines.append(f"{label}: {first}")
+            lines.extend(rest)
+    return lines
+
+
+def exchange_head(exchange: Exchange, masker: Masker) -> str:
+    """`GET http://h/pets/1 → 404 Not Found (3 ms)`, masked."""
     # `^getPetById GET http://h/pets/1 → 404`: the operation by its id, the request as sent.
     head = f"^{exchange.operation.split(' (')[0]} " if exchange.operation is not None else ""
     head += f"{exchange.method} {masker.text(exchange.url)} → "
     if exchange.status is None:
-        return [head + "no response"]
+        return head + "no response"
     head += f"{exchange.status} {exchange.reason}".rstrip()
     if exchange.elapsed is not None:
         head += f" ({exchange.elapsed * 1000:.0f} ms)"
-    out = [head]
+    return head
+
+
+def exchange_summary(exchange: Exchange, masker: Masker, lines: int = BODY_LINES) -> list[str]:
+    """`GET http://h/pets/1 → 404 Not Found (3 ms)` and the body's first lines, masked."""
+    out = [exchange_head(exchange, masker)]
+    if exchange.status is None:
+        return out
     body = (exchange.body or "").strip()
     if body:
         # Mask the whole body before cutting it: a cut through a secret would hide it from the Masker.
@@ -163,9 +234,14 @@ class RunRecorder:
             self.files.append(record)
         return record
 
+    def _file_started(self, e: ev.FileStarted) -> None:
+        self._file(e.file.path).environment = parameter_value(e.parameters, ENVIRONMENT)
+
     def _scenario_started(self, e: ev.ScenarioStarted) -> None:
         self._current = ScenarioRecord(e.file.path, e.scenario.name, e.feature.name if e.feature else None,
                                        e.scenario.location.line)
+        self._current.environment = parameter_value(e.parameters, ENVIRONMENT)
+        self._current.error_context = ErrorContext.from_parameters(e.parameters)
         self._current_node = e.scenario
         self._step_index, self._last = -1, None
         self._branch, self._auto = None, []
@@ -231,6 +307,7 @@ class RunRecorder:
 
     _HANDLERS = {
         ev.RunStarted: _run_started,
+        ev.FileStarted: _file_started,
         ev.ScenarioStarted: _scenario_started,
         ev.StepStarted: _step_started,
         ev.BranchTaken: _branch_taken,
@@ -289,21 +366,25 @@ def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str
             "duration_s": round(recorder.elapsed, 3),
         },
         "files": [
-            {"path": file.path, "scenarios": [_json_scenario(s, masker) for s in file.scenarios]}
+            {"path": file.path,
+             **({"environment": file.environment} if file.environment is not None else {}),
+             "scenarios": [_json_scenario(s, masker, file.environment) for s in file.scenarios]}
             for file in recorder.files
         ],
         "interrupted": recorder.interrupted,
     }
 
 
-def _json_scenario(scenario: ScenarioRecord, masker: Masker) -> dict[str, Any]:
+def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: str | None = None) -> dict[str, Any]:
     return {
         "name": scenario.name,
         "feature": scenario.feature,
         "line": scenario.line,
+        # Only where it differs from the file's (a feature or the scenario set its own).
+        **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
         "status": scenario.status,
         "steps": [
-            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": masker.text(s.message),
+            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": step_message(scenario, s, masker),
              **({"operation": s.operation} if s.operation is not None else {}),
              **({"branch": s.branch} if s.branch is not None else {}),
              **({"auto_tests": [{**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}
@@ -438,11 +519,25 @@ def failure_step_lines(scenario: ScenarioRecord, masker: Masker) -> list[str]:
     return [f"{where}  {masker.text(step.label or f'{step.keyword}: {step.text}')}", masker.text(step.message) or "failed"]
 
 
+def step_message(scenario: ScenarioRecord, step: StepRecord, masker: Masker) -> str | None:
+    """A step's message; for the failed step, followed by the bodies errorContext.* asks for,
+    `… · request body: {…} · response body: {…}` (a message stays one line: line breaks and runs
+    of spaces in a body become one space)."""
+    message = masker.text(step.message)
+    if step is scenario.failed_step and message is not None and scenario.exchange is not None:
+        context = error_context_lines(scenario.exchange, scenario.error_context, masker, one_line=True)
+        if context:
+            message = " · ".join([message] + context)
+    return message
+
+
 def failure_details(scenario: ScenarioRecord, masker: Masker, body_lines: int = BODY_LINES) -> list[str]:
-    """The failing step, its message and the request/response summary: what a CI log shows."""
+    """The failing step, its message, the request/response line and the bodies errorContext.*
+    asks for: what a CI log shows."""
     lines = failure_step_lines(scenario, masker)
     if scenario.exchange is not None:
-        lines.extend(exchange_summary(scenario.exchange, masker, body_lines))
+        lines.append(exchange_head(scenario.exchange, masker))
+        lines.extend(error_context_lines(scenario.exchange, scenario.error_context, masker))
     return lines
 
 

@@ -78,8 +78,10 @@ def compile_json_path(path: str) -> Any:
 # ---------------------------------------------------------------- then:
 
 # Longest first, so `not contains` wins over `contains` and `<=` over `<`.
-_OPERATORS = ("not contains", "not exists", "contains", "matches", "exists", "==", "!=", "<=", ">=", "<", ">")
-_NO_OPERAND = ("exists", "not exists")
+_OPERATORS = ("not contains", "not exists", "contains", "matches", "exists", "==", "!=", "<=", ">=", "<", ">",
+              "hasSize", "startsWith", "endsWith", "notEmpty", "in")
+_NO_OPERAND = ("exists", "not exists", "notEmpty")
+_BODY_OPERATORS = ("contains", "not contains", "matches", "==", "!=")
 _STATUS = re.compile(r"status(\s+)(\S+)\s*")
 _TIME = re.compile(r"time(\s+)(<=|<|>=|>)(\s*)([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
 _HEADER_NAME = re.compile(r"header(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
@@ -143,9 +145,23 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
             f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{shown}'{hint}",
             start, len(operand),
         ) from None
-    if operator == "matches" and not template.refs and isinstance(template.constant, str):
-        _check_pattern(template.constant, start, len(operand))
+    check_operand(operator, template, start, len(operand))
     return template
+
+
+def check_operand(operator: str, template: JsonTemplate, offset: int, length: int) -> None:
+    """What an operator needs of a value written in the file, checked now (a value from a
+    variable is checked when the assertion runs)."""
+    if template.refs:
+        return
+    value = template.constant
+    base = operator[4:] if operator.startswith("not ") else operator
+    if base == "matches" and isinstance(value, str):
+        _check_pattern(value, offset, length)
+    elif base == "hasSize" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise LineError(f"hasSize takes a whole number (hasSize 2), got {template.text}", offset, length)
+    elif base == "in" and not isinstance(value, list):
+        raise LineError(f'in takes a list of values: in ["a", "b"], got {template.text}', offset, length)
 
 
 def _check_pattern(pattern: str, offset: int, length: int) -> None:
@@ -201,14 +217,12 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
     match = _STATUS.fullmatch(text)
     if text.startswith("status") and (match or text == "status"):
         value = match.group(2) if match else ""
-        if re.fullmatch(r"[1-5][0-9][0-9]", value):
-            return StatusAssertion(int(value), None, location)
-        if re.fullmatch(r"[1-5]xx", value):
-            return StatusAssertion(None, int(value[0]), location)
-        raise LineError(
-            f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",
-            match.start(2) if match else 0, len(value) or len(text),
-        )
+        offset = match.start(2) if match else 0
+        status = status_assertion(value, location, offset)
+        if status is None:
+            raise LineError(f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",
+                            offset, len(value) or len(text))
+        return status
     if text.startswith("time"):
         match = _TIME.fullmatch(text)
         if not match:
@@ -230,6 +244,8 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         if not found or found[0] in _NO_OPERAND or text[4:found[1]].strip():
             raise LineError("a body assertion reads like: body contains \"text\" (or matches, ==, !=)", 0, len(text))
         op, offset = found
+        if op not in _BODY_OPERATORS:
+            raise LineError(f"body takes contains, not contains, matches, == or !=, not {op}", offset, len(op))
         return BodyAssertion(op, _expected(text, offset + len(op), op, locate, location), location)
     if text.startswith("$"):
         found = _find_operator(text, 0)
@@ -252,6 +268,29 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema",
         0, len(word),
     )
+
+
+_STATUS_RANGE = re.compile(r"([1-5][0-9][0-9])-([1-5][0-9][0-9])")
+_STATUS_PATTERN = re.compile(r"[1-5x][0-9x][0-9x]")
+
+
+def status_assertion(value: str, location: SourceLocation, offset: int = 0) -> StatusAssertion | None:
+    """`200`, `2xx`, `201-204` (inclusive) or `20x` (x: any digit) as a StatusAssertion; None
+    for anything else. Raises LineError for a range written high to low."""
+    value = value.lower()
+    if re.fullmatch(r"[1-5][0-9][0-9]", value):
+        return StatusAssertion(int(value), None, location)
+    if re.fullmatch(r"[1-5]xx", value):
+        return StatusAssertion(None, int(value[0]), location)
+    if _STATUS_PATTERN.fullmatch(value) and value != "xxx":
+        return StatusAssertion(None, None, location, pattern=value)
+    found = _STATUS_RANGE.fullmatch(value)
+    if found:
+        low, high = int(found.group(1)), int(found.group(2))
+        if low > high:
+            raise LineError(f"a status range goes from low to high: {high}-{low}, not {value}", offset, len(value))
+        return StatusAssertion(None, None, location, low=low, high=high)
+    return None
 
 
 def parse_then(text: str, locate: Locate, location: SourceLocation) -> AssertStep:

@@ -102,6 +102,9 @@ def _plugins_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plugins", action="append", default=[], metavar="MODULE",
                         help="a module name or .py file of custom steps and assertions (repeatable); "
                              "installed entry points of group scenario_tui.steps load too")
+    parser.add_argument("--resource-root", action="append", default=[], metavar="DIR",
+                        help="where bodyFile: names (and BerryCrush's classpath:) are looked up first, before the "
+                             "scenario file's folder and the folders above it (repeatable)")
     parser.add_argument("--fragments", action="append", default=[], metavar="PATH|GLOB",
                         help="more .fragment files (a file, a folder or a glob), after the file's own fragments "
                              "and those of the nearest fragments/ folder (repeatable)")
@@ -372,7 +375,7 @@ def run(args: argparse.Namespace) -> int:
     return run_files(
         files, overrides, run_variables_from(args.var), tags=tags,
         report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
-        registry=registry,
+        registry=registry, resource_roots=args.resource_root,
     )
 
 
@@ -398,7 +401,7 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     with server:
         namespace = argparse.Namespace(file=str(example), base_url=server.url, param=[], openapi=[], var=[],
-                                       plugins=[], fragments=[])
+                                       plugins=[], fragments=[], resource_root=[])
         return open_tui(namespace)
 
 
@@ -412,7 +415,8 @@ def open_tui(args: argparse.Namespace) -> int:
         plugin_registry(args.plugins)  # fails before the screen opens
     from .app import launch  # the only place the headless commands would meet textual
 
-    return launch(args.file, overrides, variables, getattr(args, "fragments", ()), getattr(args, "plugins", ()))
+    return launch(args.file, overrides, variables, getattr(args, "fragments", ()), getattr(args, "plugins", ()),
+                  getattr(args, "resource_root", ()))
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}

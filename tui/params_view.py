@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from scenario_core.params_report import ParameterNode
+from scenario_core.params_report import ParameterNode, shown_value
 from scenario_core.printable import visible
 from scenario_core.resolution import EffectiveValue
 
@@ -20,16 +20,19 @@ def format_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, tuple):  # a list of names (`secrets`)
         return ", ".join(value) if value else "(none)"
-    return visible(str(value))
+    return visible(str(value))  # a Duration reads `500ms`, a {{...}} value as written
 
 
-def provenance_text(effective: EffectiveValue) -> str:
-    """`feature 'Pets' (line 7) · file 30 · default 30`."""
+def provenance_text(effective: EffectiveValue, node: ParameterNode | None = None) -> str:
+    """`feature 'Pets' (line 7) · file 30 · default 30` (secret values masked when `node` is given)."""
     winner = effective.winner
     where = winner.short() + (f" (line {winner.line})" if winner.line else "")
     if winner.source == "openapi" and winner.detail:
         where += f" {winner.detail}"
-    lower = [f"{s.short()} {format_value(s.value)}" for s in effective.overridden]
+    if winner.via:  # a {{env.NAME}} / {{param.KEY}} value: what it was read from
+        where += f", from {winner.via}"
+    lower = [f"{s.short()} {format_value(shown_value(node.parameters, effective.key, s.value) if node else s.value)}"
+             for s in effective.overridden]
     return visible(" · ".join([where] + lower))  # feature names and paths come from files
 
 
@@ -40,9 +43,9 @@ def parameter_lines(node: ParameterNode) -> list[Text]:
         line = Text()
         line.append(key.ljust(width), "bold")
         line.append("  ")
-        line.append(format_value(effective.value), "cyan")
+        line.append(format_value(shown_value(node.parameters, key, effective.value)), "cyan")
         line.append("  ← ", "dim")
-        line.append(provenance_text(effective), "dim")
+        line.append(provenance_text(effective, node), "dim")
         lines.append(line)
     return lines
 

@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from scenario_core.errors import UsageError
 from scenario_core.masking import Masker
@@ -37,7 +37,7 @@ SIGPIPE = getattr(signal, "SIGPIPE", 13)
 
 def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None = None,
               report_json: str | None = None, report_junit: str | None = None,
-              show_secrets: bool = False, registry: Any = None) -> int:
+              show_secrets: bool = False, registry: Any = None, resource_roots: Sequence[str] = ()) -> int:
     from scenario_core.executor import Execution
 
     reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
@@ -46,7 +46,7 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
     printer = RunPrinter(make_sink(), masker, recorder)
-    execution = Execution(files, overrides, run_variables, tags, registry=registry)
+    execution = Execution(files, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots)
 
     def feed(event: Any) -> None:
         masker.learn_event(event)  # first: what is printed for this event may hold its secrets
@@ -153,7 +153,7 @@ def input_paths(files: list, overrides: Any) -> list[str]:
         paths.append(file.path)
         for block in [file.parameters] + [f.parameters for f in file.features]:
             entry = block.get(OPENAPI) if block else None
-            if entry is not None:
+            if entry is not None and isinstance(entry.value, str):  # ({{env.X}} paths: resolved per scenario)
                 paths.append(str(Path(file.path).parent / entry.value))
     openapi = getattr(overrides, "values", {}).get(OPENAPI) if overrides is not None else None
     if openapi:

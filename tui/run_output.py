@@ -26,9 +26,13 @@ from typing import Any, TextIO
 from scenario_core import events as ev
 from scenario_core.masking import Masker
 from scenario_core.printable import visible, visible_block
-from scenario_core.reports import RunRecorder, ScenarioRecord, exchange_summary, failure_step_lines
+from scenario_core.parameters import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
+from scenario_core.reports import (
+    RunRecorder, ScenarioRecord, cut_body, error_context_lines, exchange_head, failure_step_lines, parameter_value,
+)
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
+LOG_BODY_BYTES = 300  # a body in a logRequests / logResponses line is cut here
 
 Segments = list[tuple[str, str]]  # (text, rich style)
 
@@ -141,6 +145,9 @@ class RunPrinter:
         self._plan_size = 0
         self._label = ""
         self._indent = ""
+        self._log_requests = self._log_responses = False  # the running scenario's logRequests / logResponses
+        self._environments: list[str] = []  # every `environment` a file or feature ran with, in order
+        self._file_environment: str | None = None
 
     def feed(self, event: ev.Event) -> None:
         kind = type(event)
@@ -156,12 +163,44 @@ class RunPrinter:
             self._indent = "    " if event.feature is not None else "  "
             self._label = visible(event.scenario.name)
             self._plan_size = len(event.steps)
+            self._log_requests = bool(parameter_value(event.parameters, LOG_REQUESTS))
+            self._log_responses = bool(parameter_value(event.parameters, LOG_RESPONSES))
             if self._live:
                 self.sink.running(self._label, "starting", self._indent)
+        elif kind is ev.RequestSent:
+            if self._log_requests:
+                self._log("→ ", f"{event.method} {self.masker.text(event.url)}", event.body)
+        elif kind is ev.ResponseReceived:
+            if self._log_responses:
+                self._log("← ", f"{event.status} {event.reason}".rstrip() + f" ({event.elapsed * 1000:.0f} ms)",
+                          event.body)
+        elif kind is ev.RequestRetried:
+            if self._log_requests or self._log_responses:
+                self._log("↻ ", f"retry {event.attempt} after {self.masker.text(event.reason)}, "
+                                f"waited {event.delay_s:.2f} s", None)
         elif kind is ev.FileStarted:
-            self._line([(event.file.path, "bold")])
+            self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
+            self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
         elif kind is ev.FeatureStarted:
-            self._line([(f"  {event.feature.name}", "bold cyan")])
+            own = parameter_value(event.parameters, ENVIRONMENT)
+            shown = self._environment(own) if own != self._file_environment else []
+            self._line([(f"  {event.feature.name}", "bold cyan")] + shown)
+
+    def _environment(self, environment: str | None) -> Segments:
+        """`  environment: staging` after a file's (or a feature's) name, when one is set."""
+        if environment is None:
+            return []
+        if environment not in self._environments:
+            self._environments.append(environment)
+        return [(f"  environment: {self.masker.text(environment)}", "dim")]
+
+    def _log(self, mark: str, head: str, body: str | None) -> None:
+        """One logRequests / logResponses line: the body masked, on one line, cut."""
+        line: Segments = [(self._indent + "  " + mark, "dim"), (head, "")]
+        if body and body.strip():
+            text = " ".join(cut_body(body.strip(), self.masker, LOG_BODY_BYTES).split())
+            line.append(("  " + text, "dim"))
+        self._line(line)
 
     def _line(self, segments: Segments) -> None:
         self.sink.line([(visible(text), style) for text, style in segments])
@@ -185,11 +224,13 @@ class RunPrinter:
                 self._line([(indent + part, "red")])
         if scenario.exchange is not None:
             exchange = scenario.exchange
-            if exchange.body:  # before the summary splits it: a `\r` or `\u2028` must not start a line
-                exchange = replace(exchange, body=visible_block(exchange.body))
-            head, *body = exchange_summary(exchange, self.masker)
-            self._line([(indent + head, "")])
-            for text in body:
+            # Before the bodies are split into lines: a `\r` or `\u2028` must not start a line.
+            exchange = replace(exchange, body=visible_block(exchange.body) if exchange.body else exchange.body,
+                               request_body=visible_block(exchange.request_body) if exchange.request_body
+                               else exchange.request_body)
+            self._line([(indent + exchange_head(exchange, self.masker), "")])
+            # The bodies errorContext.* asks for (request and response, cut at maxBodySize).
+            for text in error_context_lines(exchange, scenario.error_context, self.masker):
                 self._line([(indent + "  " + text, "dim")])
 
     def summary(self, interrupted: bool) -> Segments:
@@ -208,6 +249,8 @@ class RunPrinter:
                  (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else "")]
         line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
         line.append((f" · {plural(requests, 'request')}, {rate:.1f} req/s", "dim"))
+        if self._environments:
+            line.append((" · environment: " + ", ".join(self.masker.text(e) for e in self._environments), "dim"))
         return line
 
     def print_summary(self, interrupted: bool, reports: list[str]) -> None:

@@ -79,6 +79,7 @@ class Stepper:
         # description that changes on disk is read again: the cache checks each file's mtime).
         self.descriptions = descriptions or DescriptionSet()
         self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
+        self.resource_roots: tuple[str, ...] = ()  # --resource-root
         self.overrides = overrides
         self.run_variables = dict(run_variables)
         self.on_event = on_event
@@ -158,7 +159,8 @@ class Stepper:
                 return
             if self._stream is None:
                 self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
-                                           descriptions=self.descriptions, registry=self.registry)
+                                           descriptions=self.descriptions, registry=self.registry,
+                                           resource_roots=self.resource_roots)
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode

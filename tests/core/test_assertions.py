@@ -198,3 +198,61 @@ def test_cut_depth_marks_where_it_cut_and_keeps_shallow_values():
     assert cut_depth(shallow) is shallow
     cut = cut_depth({"k": deep_list(100_000)}, limit=3)
     assert cut == {"k": [["… (nested deeper than 3 levels; cut here)"]]}
+
+
+# ---------------------------------------------------------------- then: operators taken from BerryCrush
+
+
+@pytest.mark.parametrize("text, passed", [
+    ("$.tags hasSize 2", True), ("$.tags hasSize 3", False), ("$.name hasSize 3", True), ("$.owner hasSize 1", True),
+    ('$.name startsWith "R"', True), ('$.name startsWith "x"', False), ('$.name endsWith "ex"', True),
+    ('$.name endsWith "R"', False), ("$.tags notEmpty", True), ("$.empty notEmpty", False), ('$.blank notEmpty', False),
+    ("$.none notEmpty", False), ("$.nope notEmpty", False),
+    ('$.name in ["Rex", "Max"]', True), ('$.name in ["Max"]', False), ("$.age in [1, 3.0]", True),
+    ('$.age in ["3"]', False),  # then: compares as JSON: "3" is a string
+    ("$.tags in [[\"a\", \"b\"]]", True),
+])
+def test_then_gains_has_size_starts_ends_with_not_empty_and_in(text, passed):
+    body = {"name": "Rex", "age": 3, "none": None, "tags": ["a", "b"], "owner": {"id": 1}, "empty": [], "blank": ""}
+    assert outcome(text, response(body)).passed is passed
+
+
+@pytest.mark.parametrize("text, status, passed", [
+    ("status 201-204", 201, True), ("status 201-204", 204, True), ("status 201-204", 200, False),
+    ("status 201-204", 205, False), ("status 20x", 204, True), ("status 20x", 210, False), ("status 4x4", 404, True),
+])
+def test_then_status_ranges_and_patterns(text, status, passed):
+    assert outcome(text, response({}, status=status)).passed is passed
+
+
+def test_then_new_operator_messages():
+    body = {"tags": ["a"], "name": "Rex", "empty": []}
+    assert outcome("$.tags hasSize 2", response(body)).message == 'expected $.tags hasSize 2, got ["a"] (size 1)'
+    assert outcome("$.empty notEmpty", response(body)).message == "expected $.empty notEmpty, got []"
+    assert outcome('$.name in ["Max"]', response(body)).message == 'expected $.name in ["Max"], got "Rex"'
+    assert outcome('$.name startsWith "M"', response(body)).message == 'expected $.name startsWith "M", got "Rex"'
+    assert outcome("status 201-204", response(body, status=500)).message.startswith(
+        "expected status 201-204, got 500 (body: ")
+    assert outcome("$.tags hasSize {{n}}", response(body), {"n": "x"}).message == (
+        'expected $.tags hasSize "x", got ["a"]: hasSize needs a whole number, got "x"')
+
+
+@pytest.mark.parametrize("text, message", [
+    ("$.tags hasSize -1", "t.scenario:2:24: error: hasSize takes a whole number (hasSize 2), got -1"),
+    ("$.tags hasSize 1.5", "t.scenario:2:24: error: hasSize takes a whole number (hasSize 2), got 1.5"),
+    ("$.tags in 3", 't.scenario:2:19: error: in takes a list of values: in ["a", "b"], got 3'),
+    ("$.tags notEmpty 3", "t.scenario:2:25: error: 'notEmpty' takes no value, found '3'"),
+    ("status 204-201", "t.scenario:2:16: error: a status range goes from low to high: 201-204, not 204-201"),
+    ('body startsWith "x"', "t.scenario:2:14: error: body takes contains, not contains, matches, == or !=, not startsWith"),
+])
+def test_then_new_operator_errors(text, message):
+    with pytest.raises(Exception) as caught:
+        parse_text(f"scenario: s\n  then: {text}\n", "t.scenario")
+    assert str(caught.value) == message
+
+
+def test_then_matches_keeps_searching():
+    assert outcome('$.name matches "e"', response({"name": "Rex"})).passed
+    assert compare("matches", "Rex", "e") == (True, None)
+    assert compare("matches", "Rex", "e", condition=True) == (False, None)  # BerryCrush's: the whole value
+    assert compare("matches", "Rex", "R.x", condition=True) == (True, None)

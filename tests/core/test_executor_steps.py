@@ -375,7 +375,7 @@ scenario: never gets going
 def test_an_unexpected_fault_inside_a_step_fails_only_that_step(demo, write_scenario, monkeypatch):
     import scenario_core.executor as executor
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise ZeroDivisionError("boom\nsecond line")
 
     monkeypatch.setattr(executor, "check", broken)

@@ -44,8 +44,9 @@ def test_unknown_key_without_close_match_lists_known_keys():
     assert error("parameters:\n  colour: 3\n") == (
         "t.scenario:2:3: error: unknown parameter 'colour'; known parameters: "
         "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, maxResponseSize, secrets, "
-        "strictSchemaValidation, autoAssertions.enabled, autoAssertions.schema, autoAssertions.statusCode, "
-        "autoAssertions.contentType")
+        "strictSchemaValidation, environment, logRequests, logResponses, followRedirects, "
+        "multiTestSequentialCount, multiTestConcurrentCount, "
+        "autoAssertions.*, retry.*, errorContext.*, header.NAME, multiTest.X, binding.*")
 
 
 @pytest.mark.parametrize("raw, message", [
@@ -91,8 +92,8 @@ def test_duplicate_key_errors_at_second_occurrence_naming_first_line():
 
 def test_variable_reference_in_parameter_value_is_an_error_parameters_are_static():
     assert error('parameters:\n  baseUrl: "{{host}}"\n') == (
-        "t.scenario:2:12: error: baseUrl cannot use {{...}}: parameters are static, "
-        "variables exist only at run time")
+        "t.scenario:2:12: error: baseUrl cannot use {{host}}: parameters are static, "
+        "variables exist only at run time (a parameter value may read {{env.NAME}} or {{param.KEY}})")
 
 
 def test_placement_file_parameters_before_first_block():

@@ -80,6 +80,20 @@ def test_params_json_shape(tmp_path):
             "autoAssertions.schema": {"value": True, "source": "default", "line": None},
             "autoAssertions.statusCode": {"value": True, "source": "default", "line": None},
             "autoAssertions.contentType": {"value": True, "source": "default", "line": None},
+            "environment": {"value": None, "source": "default", "line": None},
+            "logRequests": {"value": False, "source": "default", "line": None},
+            "logResponses": {"value": False, "source": "default", "line": None},
+            "followRedirects": {"value": False, "source": "default", "line": None},
+            "retry.maxAttempts": {"value": 0, "source": "default", "line": None},
+            "retry.delay": {"value": 1000, "source": "default", "line": None},  # milliseconds
+            "retry.maxDelay": {"value": 30000, "source": "default", "line": None},
+            "retry.backoff": {"value": "exponential", "source": "default", "line": None},
+            "retry.jitter": {"value": True, "source": "default", "line": None},
+            "errorContext.includeRequestBody": {"value": True, "source": "default", "line": None},
+            "errorContext.includeResponseBody": {"value": True, "source": "default", "line": None},
+            "errorContext.maxBodySize": {"value": 4096, "source": "default", "line": None},
+            "multiTestSequentialCount": {"value": 3, "source": "default", "line": None},
+            "multiTestConcurrentCount": {"value": 5, "source": "default", "line": None},
         },
     }
     assert [(n["kind"], n["name"], n["feature"]) for n in nodes[1:]] == [
@@ -95,7 +109,11 @@ def test_params_json_shape(tmp_path):
     assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
     known = {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "maxResponseSize", "secrets",
              "strictSchemaValidation", "autoAssertions.enabled", "autoAssertions.schema",
-             "autoAssertions.statusCode", "autoAssertions.contentType"}
+             "autoAssertions.statusCode", "autoAssertions.contentType", "environment", "logRequests",
+             "logResponses", "followRedirects", "retry.maxAttempts", "retry.delay", "retry.maxDelay",
+             "retry.backoff", "retry.jitter", "errorContext.includeRequestBody",
+             "errorContext.includeResponseBody", "errorContext.maxBodySize", "multiTestSequentialCount",
+             "multiTestConcurrentCount"}
     assert all(set(n["parameters"]) == known for n in nodes)
 
 

@@ -87,7 +87,7 @@ def test_exit_1_when_a_scenario_fails_with_the_failing_step_and_exchange(demo, w
     assert lines[at + 1] == "      line 6  then: status 200"
     assert lines[at + 2].startswith("      expected status 200, got 404")
     assert lines[at + 3].startswith(f"      GET {demo.url}/pets/42 → 404 Not Found (")
-    assert lines[at + 4] == '        {"error": "pet 42 not found"}'
+    assert lines[at + 4] == '        response body: {"error": "pet 42 not found"}'  # errorContext.*
     assert lines[-1].startswith("2 scenarios: 1 passed, 1 failed, 0 skipped")
     assert "\x1b[" not in out  # not a terminal: no escape codes, no redraws
     assert "Traceback" not in result.stderr

@@ -84,3 +84,33 @@ def test_paused_after_a_feature_boundary(snap_compare, snapshot_app, ui):
         await ui.press(pilot, "b", "c")
 
     assert snap_compare(snapshot_app(), terminal_size=WIDE, run_before=run_before)
+
+
+@pytest.fixture
+def berrycrush_app(demo, monkeypatch):
+    """The BerryCrush-dialect example, opened from its own folder (its .fragment file and body
+    template beside it), against the demo API."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "examples" / "berrycrush-dialect"
+    monkeypatch.chdir(folder)
+
+    def make() -> ScenarioApp:
+        return ScenarioApp("petstore.scenario", RunOverrides.from_cli([], demo.url), {}, deterministic=True,
+                           watch=False)
+
+    return make
+
+
+def test_berrycrush_if_chain_after_a_run(snap_compare, berrycrush_app, ui):
+    # a described step's directives under it, the if chain with the branch it took and why
+    async def run_before(pilot) -> None:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        await ui.move_to(pilot, "scenario Read it back")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "then it is the same pet")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "if status 200")
+
+    assert snap_compare(berrycrush_app(), terminal_size=WIDE, run_before=run_before)

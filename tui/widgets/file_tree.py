@@ -221,7 +221,11 @@ class FileTree(Tree[TreeItem]):
         for fragment in file.fragments:
             key = self._fragment_keys.get(fragment.name)
             if key is not None and all(e.key != key for _, e in entries):
-                entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
+                if fragment.location.file != file.path:  # from a .fragment file: after the file's own nodes
+                    entries.append((1 << 30, TreeItem("fragment", key, fragment,
+                                                      label=f"{fragment.name} ({fragment.location.file})")))
+                else:
+                    entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
         for item in file.items:
             if isinstance(item, FeatureNode):
                 entries.append((item.line, TreeItem("feature", self._feature_keys[id(item)], item, feature=item,
