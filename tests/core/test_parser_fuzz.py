@@ -89,7 +89,7 @@ Feature: Pets
       if status 404
         fail "pet {{petId}} is gone"
       else if $.id exists
-        if $.name == "Rex"
+        if $.name equals "Rex"
           extract $.name => name
       else
         fail unexpected
