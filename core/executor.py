@@ -622,15 +622,15 @@ class Execution:
             state.message = str(failed)
             return
         state.operation = operation
+        if step.auto and operation is not None:  # the generated requests replace this one: it is never sent
+            async for event in self._auto_tests(step, state, visible, operation):
+                yield event
+            return
         encoding = request.headers.encoding
         yield RequestSent(step, request.method, str(request.url),
                           tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
                           body_text, operation.label if operation is not None else None, placements,
                           operation.summary if operation is not None else "")
-        if step.auto and operation is not None:
-            async for event in self._auto_tests(step, state, visible, operation):
-                yield event
-            return
         retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
         result = await self._transmit(request, url, state, step, retried)
         for event in retried:
