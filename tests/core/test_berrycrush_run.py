@@ -583,6 +583,9 @@ def test_auto_tests_under_a_call_emit_auto_test_ran_events_and_pass(demo, write_
     assert [r.number for r in ran] == list(range(1, len(ran) + 1)) and {r.total for r in ran} == {len(ran)}
     assert "required" in {r.test_type for r in ran}
     assert all(isinstance(r.step, RequestStep) and r.step.auto == ("invalid",) for r in ran)
+    # Only the generated requests go out: the call's own request is replaced, never announced.
+    requests = of(events, RequestSent)[1:]
+    assert len(requests) == len(ran) and all(json.loads(r.body) != {"name": "Rex"} for r in requests)
 
 
 def test_auto_tests_fail_the_call_when_a_generated_request_is_accepted(demo, write_scenario):
