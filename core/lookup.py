@@ -31,7 +31,10 @@ class Variables(Mapping[str, Any]):
                 return os.environ[rest]
             if head == "param" and self.parameters is not None and rest in self.parameters:
                 value = self.parameters[rest]
-                return getattr(value, "value", value)
+                value = getattr(value, "value", value)
+                # a duration reads as written (`500ms`); tuples (secrets) as a list
+                return str(value) if type(value).__name__ == "Duration" else \
+                    list(value) if isinstance(value, tuple) else value
             for provider in self.providers:
                 found, value = provider(name)
                 if found:

@@ -50,6 +50,7 @@ class StepRun:
     assertion: ev.AssertionChecked | None = None
     branch: ev.BranchTaken | None = None  # an if chain: the branch taken and the conditions tried
     auto_tests: list[ev.AutoTestRan] = field(default_factory=list)
+    retries: list[Any] = field(default_factory=list)  # RequestRetried: each attempt retried, and why
     extracted: list[ev.VariableExtracted] = field(default_factory=list)
     overwritten: list[ev.VariableOverwritten] = field(default_factory=list)
     before: ev.ScopeSnapshot | None = None
@@ -239,6 +240,8 @@ class Stepper:
             run.branch = event
         elif isinstance(event, ev.AutoTestRan):
             run.auto_tests.append(event)
+        elif type(event).__name__ == "RequestRetried":
+            run.retries.append(event)
         elif isinstance(event, ev.VariableExtracted):
             run.extracted.append(event)
         elif isinstance(event, ev.VariableOverwritten):

@@ -128,6 +128,10 @@ class Inspector(VerticalScroll, can_focus=True):
                               style="dim"))
         elif isinstance(step, RequestStep):
             parts.extend(self._request(step, run))
+            for retry in run.retries if run is not None else ():
+                parts.append(Text(self.display_options.text(
+                    f"↻ retry {retry.attempt} after {retry.reason} (waited {retry.delay_s:.1f} s)"),
+                    style="yellow"))
             if run is not None and run.auto_tests:
                 parts.extend(self._auto_tests(run))
         elif isinstance(step, ExtractStep):

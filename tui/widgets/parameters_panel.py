@@ -97,7 +97,8 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         parts.append(sharing)
         width = self.scrollable_content_region.width or 80
         key_width = max(len(key) for key in node.parameters)
-        rows = [(key, display_value(effective, self.display_options), *provenance(effective, self.display_options))
+        rows = [(key, display_value(effective, self.display_options, node.parameters, key),
+                 *provenance(effective, self.display_options))
                 for key, effective in node.parameters.items()]
         value_width = max(len(value) for _, value, _, _ in rows)
         if width >= key_width + value_width + 30:
@@ -124,8 +125,14 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         body.update(Group(*parts))
 
 
-def display_value(effective: EffectiveValue, display: Display) -> str:
-    return display.plain(format_value(effective.value))
+def display_value(effective: EffectiveValue, display: Display, parameters=None, key: str | None = None) -> str:
+    """The value as shown: a secret parameter's (`header.Authorization`) masked unless `v` reveals."""
+    value = effective.value
+    if parameters is not None and key is not None and not display.reveal_secrets:
+        from scenario_core.params_report import shown_value
+
+        value = shown_value(parameters, key, value)
+    return display.plain(format_value(value))
 
 
 def _plain(renderable: RenderableType) -> list[str]:
