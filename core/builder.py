@@ -58,6 +58,21 @@ _ASSERTION_WORDS = ("status", "header", "body", "time", "schema")
 _BARE_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null|\{\{[^{}]*\}\}")
 
 
+def _cells(row: str) -> list[str]:
+    """An examples row's cells: split at `|` outside quotes (`| "a|b" | c |` has two)."""
+    cells, start, quote = [], 0, ""
+    for i, ch in enumerate(row):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'" and not row[start:i].strip():
+            quote = ch
+        elif ch == "|":
+            cells.append(row[start:i])
+            start = i + 1
+    cells.append(row[start:])
+    return cells
+
+
 def _has_custom(condition: Any) -> bool:
     """Whether a condition is, or holds (under not / and / or), a custom assertion."""
     pending = [condition]
@@ -682,7 +697,7 @@ class Builder(Transformer):
                 self.error(self.loc(entry.token, entry.value_offset, max(len(entry.value), 1)), f"{entry.key}: {problem}")
                 continue
             arguments.append(CallParameter(entry.key, value, self.whole(entry.token)))
-        return IncludeStep(name, self.whole(token), tuple(arguments), keyword="include")
+        return IncludeStep(name, self.whole(token), tuple(arguments), keyword="include", bare=True)
 
     def _branch(self, token: Token, text: str, base: int, items: list, keyword: str) -> ConditionalBranch | None:
         in_if = keyword != "else"
@@ -854,7 +869,7 @@ class Builder(Transformer):
             if not (text.startswith("|") and text.endswith("|") and len(text) > 1):
                 self.error(self.whole(line), "an examples row reads like: | Fluffy | 3 |")
                 return _Raw("examples", token, None)
-            table.append((line, [_unquoted(cell.strip()) for cell in text[1:-1].split("|")]))
+            table.append((line, [_unquoted(cell.strip()) for cell in _cells(text[1:-1])]))
         columns = table[0][1]
         for index, column in enumerate(columns):
             if not REF_NAME.fullmatch(column) or "[" in column:

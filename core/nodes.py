@@ -349,6 +349,7 @@ class IncludeStep(Node):
     location: SourceLocation
     arguments: tuple[CallParameter, ...] = ()
     keyword: str = "include"
+    bare: bool = False  # written BerryCrush's way, without a colon: `include login`
 
     @property
     def text(self) -> str:
@@ -444,7 +445,7 @@ def step_label(step: Step) -> str:
     """A step as a person wrote it: `when: POST /pets`, `call ^createPet`, `extract $.id => petId`."""
     keyword = step.keyword
     colon = keyword in _COLON_KEYWORDS and not isinstance(step, DescribedStep) and not getattr(step, "arrow", False) \
-        and not (isinstance(step, IncludeStep) and step.arguments)
+        and not (isinstance(step, IncludeStep) and step.bare)
     return f"{keyword}{':' if colon else ''} {step.text}"
 
 

@@ -13,7 +13,7 @@ from typing import Iterable
 
 from .descriptions import SHARED, DescriptionSet, aliases
 from .errors import Diagnostic
-from .nodes import FeatureNode, RequestStep, ScenarioFileNode, Step
+from .nodes import FeatureNode, RequestStep, ScenarioFileNode, Step, walk_steps
 from .openapi import OpenApiError
 from .operations import OperationLookupError
 from .request_builder import RequestBuildError, build_request
@@ -24,7 +24,8 @@ _RUN_TIME_VALUE = "1"
 
 
 def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
-    return (s for s in steps if isinstance(s, RequestStep) and s.operation is not None)
+    """Operation calls of a block, those under described steps and in if branches included."""
+    return (s for s in walk_steps(tuple(steps)) if isinstance(s, RequestStep) and s.operation is not None)
 
 
 def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[RequestStep]]]:

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from . import parameters as params
 from .errors import Diagnostic, ScenarioError, UsageError
-from .nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioFileNode, ScenarioNode
+from .nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioFileNode, ScenarioNode, walk_steps
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
     "command-line", "scenario", "feature", "file", "openapi", "default")
@@ -439,4 +439,4 @@ def calls_operations(file: ScenarioFileNode) -> bool:
             blocks += [s.steps for s in item.scenarios] + ([item.background.steps] if item.background else [])
         else:
             blocks.append(item.steps)
-    return any(getattr(step, "operation", None) is not None for steps in blocks for step in steps)
+    return any(getattr(step, "operation", None) is not None for steps in blocks for step in walk_steps(steps))

@@ -698,8 +698,6 @@ def test_run_output_names_the_failing_directive_as_written(demo, tmp_path):
     assert steps[5]["message"].startswith("expected status 200, got 201")
 
 
-@pytest.mark.xfail(strict=True, reason="reports.py keeps each step's label (StepRecord.label) but the JSON report "
-                                       "writes only its keyword: `call`, not `call ^createPet`")
 def test_json_report_shows_each_step_as_written(demo, tmp_path):
     (tmp_path / "f.scenario").write_text(source(REPORTED).replace("BASE", demo.url), encoding="utf-8")
     cli("run", "f.scenario", "--report-json", "r.json", cwd=tmp_path)
