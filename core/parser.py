@@ -260,7 +260,8 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str) -> Di
             got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
             message = f"'{_clip(got)}' is not allowed here"
             if kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
-                message += "; a directive goes indented under a step (when I create a pet / given: …)"
+                message += ("; a directive stands indented under a step (when I create a pet), at the "
+                            "indentation of the step's call: not at the step's own level, not under the call")
                 expected = []
             guess = _guess(got, expected)
             if guess:

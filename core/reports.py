@@ -384,8 +384,9 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
         **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
         "status": scenario.status,
         "steps": [
-            {"line": s.line, "keyword": s.keyword, "label": masker.text(s.label or f"{s.keyword}: {s.text}"),
-             "status": s.status, "message": step_message(scenario, s, masker),
+            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": step_message(scenario, s, masker),
+             # after cli.md's fields: the step as written (`call ^createPet`, `when: GET /pets`)
+             "label": masker.text(s.label or f"{s.keyword}: {s.text}"),
              **({"operation": s.operation} if s.operation is not None else {}),
              **({"branch": s.branch} if s.branch is not None else {}),
              **({"auto_tests": [{**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}

@@ -85,6 +85,11 @@ def step(line, keyword, status="passed", message=None):
     return {"line": line, "keyword": keyword, "status": status, "message": message}
 
 
+def core(steps):
+    """cli.md's fields of each step (the report adds each step's label after them)."""
+    return [{key: s[key] for key in ("line", "keyword", "status", "message")} for s in steps]
+
+
 def test_json_report_has_exactly_the_cli_md_shape(mixed):
     path, recorder, masker = mixed
     report = json_report(recorder, masker)
@@ -101,19 +106,19 @@ def test_json_report_has_exactly_the_cli_md_shape(mixed):
     for scenario in scenarios:
         assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables"]
         for s in scenario["steps"]:
-            assert list(s) == ["line", "keyword", "status", "message"]
+            assert list(s) == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
 
     create, wrong, tagged, standalone = scenarios
     background = [step(5, "when"), step(6, "then")]
     assert (create["feature"], create["line"], create["status"]) == ("Pets", 16, "passed")
     # Background steps, then the fragment's steps with their own lines, then the scenario's own.
-    assert create["steps"] == background + [step(9, "when"), step(11, "then"), step(12, "extract"),
+    assert core(create["steps"]) == background + [step(9, "when"), step(11, "then"), step(12, "extract"),
                                             step(18, "when"), step(22, "then"), step(23, "extract")]
     # Every visible variable at the end: the file store (token, petId) and run variables; masked.
     assert create["variables"] == {"env": "staging", "apiKey": MASK, "token": MASK, "petId": 1}
 
     assert (wrong["line"], wrong["status"]) == (26, "failed")
-    assert wrong["steps"][:3] == background + [step(27, "when")]
+    assert core(wrong["steps"][:3]) == background + [step(27, "when")]
     failed, skipped = wrong["steps"][3:]
     assert (failed["line"], failed["keyword"], failed["status"]) == (28, "then", "failed")
     assert "Max" in failed["message"] and "Rex" in failed["message"]
@@ -124,7 +129,7 @@ def test_json_report_has_exactly_the_cli_md_shape(mixed):
     assert tagged["variables"] == {"env": "staging", "apiKey": MASK}
 
     assert (standalone["feature"], standalone["line"], standalone["status"]) == (None, 36, "passed")
-    assert standalone["steps"] == background + [step(37, "when"), step(38, "then")]
+    assert core(standalone["steps"]) == background + [step(37, "when"), step(38, "then")]
     assert standalone["variables"]["petId"] == 1
 
 
@@ -253,7 +258,7 @@ async def test_interrupted_run_report(demo, write_scenario):
     quick, slow = report["files"][0]["scenarios"]  # "never reached" is absent
     assert quick["status"] == "passed"
     assert slow["status"] == "failed"
-    assert slow["steps"] == [step(4, "when", "failed", "interrupted"), step(5, "then", "skipped", "interrupted")]
+    assert core(slow["steps"]) == [step(4, "when", "failed", "interrupted"), step(5, "then", "skipped", "interrupted")]
     assert (report["summary"]["scenarios"], report["summary"]["failed"]) == (2, 1)
     root = junit_report(recorder).getroot()
     assert root.get("interrupted") == "true"
