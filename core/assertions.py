@@ -324,6 +324,12 @@ def check(assertion: Assertion, response: ResponseReceived | None, variables: Ma
     (undecided). `custom` checks a CustomAssertion, `schema` a SchemaAssertion against the called
     operation's declared response (the executor's own knowledge); without them those fail.
     `variables` is only indexed (`name in`, `[name]`), never iterated."""
+    if response is not None:  # the common cases first: a run checks thousands of these
+        kind = type(assertion)
+        if kind is StatusAssertion:
+            return _status(assertion, response)
+        if kind is JsonPathAssertion:
+            return _json_path(assertion, response, variables, time_limit)
     if isinstance(assertion, NotAssertion):
         inner = check(assertion.condition, response, variables, time_limit, custom, schema)
         if inner.undecided:  # what cannot be evaluated holds neither way

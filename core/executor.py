@@ -39,7 +39,7 @@ from .nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, FeatureNode, IncludeStep,
     RequestStep, ScenarioFileNode, ScenarioNode, Step, VariableRef, WebhookStep,
 )
-from .nodes import SchemaAssertion
+from .nodes import BodyAssertion, HeaderAssertion, JsonPathAssertion, SchemaAssertion, StatusAssertion, TimeAssertion
 from .parameters import (
     AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, OPENAPI,
     STRICT_SCHEMA, TIMEOUT,
@@ -202,6 +202,10 @@ class _Job:
     record: ScenarioRecord
 
 
+# Assertions check() evaluates on its own (no custom or schema hook inside).
+_PLAIN_ASSERTIONS = frozenset((StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion))
+
+
 class _State:
     """What one running scenario carries from step to step."""
 
@@ -261,7 +265,7 @@ class Execution:
         self._stopped = False
         self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
         self._cancelled_by_stop = False
-        self._refs: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._refs: dict[int, tuple[tuple[tuple[str, str], ...], bool]] = {}  # refs, and whether any is dotted
         self._operations: dict[tuple[int, int], tuple[Any, str | None]] = {}  # see _build_call
         self._call_contexts: dict[int, tuple[Any, Any, dict[str, str | None]]] = {}
         self._send_options: dict[int, tuple[EffectiveParameters, RetryPolicy | None, bool]] = {}
@@ -463,13 +467,15 @@ class Execution:
 
     def _visible(self, step: Step, state: "_State") -> tuple[Mapping[str, Any], tuple[str, str] | None, tuple]:
         """What the step reads its references from, and the first of them that is undefined."""
-        refs = self._refs.get(id(step))
-        if refs is None:
-            refs = self._refs[id(step)] = _step_refs(step)
+        found = self._refs.get(id(step))
+        if found is None:
+            refs = _step_refs(step)
+            found = self._refs[id(step)] = (refs, any("." in name for name, _ in refs))
+        refs, dotted = found
         visible: Mapping[str, Any] = state.scope.visible()
         if state.overlay:  # an auto test's test.* / multiTest.* names
             visible = {**visible, **state.overlay}
-        if refs and any("." in name for name, _ in refs):  # env.X, param.KEY, a webhook's hook
+        if dotted:  # env.X, param.KEY, a webhook's hook
             visible = Variables(visible, state.params, self._providers())
         missing = undefined_refs(refs, visible) if refs else None
         return visible, missing, refs
@@ -545,6 +551,8 @@ class Execution:
             keyword = getattr(state.planned.step, "keyword", "then")
             need = "a when: step" if keyword == "then" else "a call"
             return Outcome(False, None, MISSING, f"no response to check: {keyword} needs {need} before it")
+        if type(assertion) in _PLAIN_ASSERTIONS:  # nothing of the executor's is needed: no hooks to make
+            return check(assertion, state.response, visible)
         custom = self._custom_assertion(state) if self._registry is not None else None
         return check(assertion, state.response, visible, custom=custom, schema=self._schema_check(state))
 
