@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
-from .nodes import ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioFileNode, ScenarioNode
+from .nodes import ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioFileNode, ScenarioNode, walk_steps
 from .parameters import SHARE
 from .resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from .sharing import StoreRef, store_for
@@ -72,10 +72,12 @@ class Explainer:
             for order, (scenario, feature) in enumerate(self.scenarios):
                 for planned in self.plan(feature, scenario):
                     included.update(inc.fragment for inc in planned.via)
-                    step = planned.step
-                    if isinstance(step, ExtractStep):
-                        sites.setdefault(step.name, []).append(ExtractSite(
-                            step.name, step, scenario, feature, planned.phase, planned.index, order, planned.via))
+                    # an extract of its own, or one in the branches of an if (run inside that step)
+                    for step in walk_steps((planned.step,)):
+                        if isinstance(step, ExtractStep):
+                            sites.setdefault(step.name, []).append(ExtractSite(
+                                step.name, step, scenario, feature, planned.phase, planned.index, order,
+                                planned.via))
             for fragment in self.file.fragments:
                 if fragment.name in included:
                     continue
@@ -87,7 +89,7 @@ class Explainer:
 
     def _fragment_extracts(self, fragment: FragmentNode, seen: set[str]) -> Iterable[ExtractStep]:
         seen.add(fragment.name)
-        for step in fragment.steps:
+        for step in walk_steps(fragment.steps):  # directives of described steps, branches of ifs too
             if isinstance(step, ExtractStep):
                 yield step
             elif isinstance(step, IncludeStep) and step.fragment not in seen:

@@ -754,3 +754,19 @@ def test_run_and_check_with_the_fragments_option(demo, tmp_path):
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == (f"f.scenario:{HEAD_LINES + 3}:5: error: include of unknown fragment 'sign_in'; "
                              "this file defines no fragments\n")
+
+
+def test_undefined_variable_names_an_extract_made_inside_an_if_branch(demo, write_scenario):
+    events = run(demo, write_scenario, """\
+        scenario: extracts in a branch
+          when I check health
+            call ^getHealth
+            if status 200
+              extract $.status => health
+        scenario: isolated reader
+          then it cannot see it
+            assert {{health}} equals "ok"
+        """)
+    message = [e.message for e in of(events, StepFinished) if e.status == "failed"][0]
+    assert message.startswith("undefined variable 'health'")
+    assert "'health' is extracted by scenario 'extracts in a branch'" in message
