@@ -437,7 +437,7 @@ class Builder(Transformer):
                 self.error(self.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
             else:
                 found[item.kind] = item
-        call_parameters, body_file, auto, excludes = self._call_entries(entries, operation, text)
+        call_parameters, body_file, auto, excludes, counts = self._call_entries(entries, operation, text)
         if (url is None and operation is None) or any(item.node is None for item in found.values() if item.kind == "body"):
             return None
         body = found.get("body")
@@ -458,6 +458,7 @@ class Builder(Transformer):
             excludes,
             keyword,
             body.node if raw_body else None,
+            counts,
         )
 
     def _operation_ref(self, token: Token, text: str, base: int, keyword: str = "when") -> OperationRef | None:
@@ -477,6 +478,7 @@ class Builder(Transformer):
         body_file = None
         auto: tuple[str, ...] = ()
         excludes: tuple[str, ...] = ()
+        counts: dict[str, int] = {}
         seen: dict[str, int] = {}
         for entry in entries:
             name, raw = entry.key, entry.value
@@ -496,8 +498,13 @@ class Builder(Transformer):
                 else:
                     excludes = words
                 continue
-            if name in ("multiTestSequentialCount", "multiTestConcurrentCount") and operation is not None:
-                continue  # read by the auto tests from the call's own line as well as the parameters
+            if name in (params.MULTI_SEQUENTIAL, params.MULTI_CONCURRENT) and operation is not None:
+                # auto: [multi]'s repeats for this call, over the parameter of the same name
+                try:
+                    counts[name] = params.parse_value(name, raw)
+                except params.ParameterValueError as problem:
+                    self.error(self.loc(entry.token, entry.value_offset, max(len(raw), 1)), str(problem))
+                continue
             if operation is None:
                 self.error(name_location, f"'{name}:' places a value in an operation's request; "
                                           f"'{request}' is not an operation call (when: ^operationId). "
@@ -517,7 +524,7 @@ class Builder(Transformer):
                 self.error(self.loc(entry.token, entry.value_offset, len(raw)), f"{name}: {problem}")
                 continue
             built.append(CallParameter(name, value, self.whole(entry.token)))
-        return tuple(built), body_file, auto, excludes
+        return tuple(built), body_file, auto, excludes, tuple(counts.items())
 
     # Telling the dialects apart (semantics.md §5): `when: METHOD target` with only headers:,
     # query:, body: below is our request, `when: ^op` our operation call, `then: ASSERTION` our

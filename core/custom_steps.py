@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .errors import Diagnostic, UsageError
 from .nodes import (AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, JsonTemplate, Node,
-                    RequestStep, ScenarioFileNode, SourceLocation, TextTemplate, VariableRef, WebhookStep)
+                    RequestStep, ScenarioFileNode, SourceLocation, TextTemplate, VariableRef, WebhookStep, included_fragments)
 
 ENTRY_POINT_GROUP = "scenario_tui.steps"
 HINT = "custom steps are Python functions loaded with --plugins MODULE, see README (Custom steps)"
@@ -665,8 +665,10 @@ def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Any]]:
             yield scenario.steps
     for scenario in file.scenarios:
         yield scenario.steps
-    for fragment in file.fragments:
-        yield fragment.steps
+    used = included_fragments(file)
+    for fragment in file.fragments:  # a shared folder's fragment only where this file includes it
+        if fragment.location.file == file.path or fragment.name in used:
+            yield fragment.steps
 
 
 def _custom_nodes(file: ScenarioFileNode) -> Iterator[Any]:

@@ -715,8 +715,9 @@ class Execution:
 
             base = build_request(operation, children, headers=headers, **body)
             params = state.params
-            sequential = params["multiTestSequentialCount"].value if "multiTestSequentialCount" in params else 3
-            concurrent = params["multiTestConcurrentCount"].value if "multiTestConcurrentCount" in params else 5
+            own = dict(step.repeats)  # the call's own counts win over the parameters
+            sequential = own.get("multiTestSequentialCount", params["multiTestSequentialCount"].value)
+            concurrent = own.get("multiTestConcurrentCount", params["multiTestConcurrentCount"].value)
             for test in multi_tests(sequential, concurrent, step.excludes):
                 variables = {f"multiTest.{k}": v for k, v in test.variables().items()}
                 if test.mode == "SEQUENTIAL":

@@ -164,6 +164,8 @@ class RequestStep(Node):
     excludes: tuple[str, ...] = ()
     keyword: str = "when"  # "call" for BerryCrush's directive
     body_raw: TextTemplate | None = None  # a `"""` block: sent as written, references rendered
+    # `multiTestSequentialCount: 5` / `multiTestConcurrentCount: 2` under the call (auto: [multi])
+    repeats: tuple[tuple[str, int], ...] = ()
 
     @property
     def text(self) -> str:
@@ -538,3 +540,25 @@ class ScenarioFileNode(Node):
             if fragment.name == name:
                 return fragment
         return None
+
+
+def included_fragments(file: "ScenarioFileNode") -> set[str]:
+    """Names of the fragments this file's own blocks include, directly or through others."""
+    blocks = [f.steps for f in file.fragments if f.location.file == file.path]
+    blocks += [file.background.steps] if file.background is not None else []
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            blocks += [item.background.steps] if item.background is not None else []
+            blocks += [s.steps for s in item.scenarios]
+        else:
+            blocks.append(item.steps)
+    pending = [s.fragment for steps in blocks for s in walk_steps(steps) if isinstance(s, IncludeStep)]
+    used: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name not in used:
+            used.add(name)
+            fragment = file.fragment(name)
+            if fragment is not None:
+                pending += [s.fragment for s in walk_steps(fragment.steps) if isinstance(s, IncludeStep)]
+    return used

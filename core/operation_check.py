@@ -13,7 +13,7 @@ from typing import Iterable
 
 from .descriptions import SHARED, DescriptionSet, aliases
 from .errors import Diagnostic
-from .nodes import FeatureNode, RequestStep, ScenarioFileNode, Step, walk_steps
+from .nodes import FeatureNode, RequestStep, ScenarioFileNode, Step, included_fragments, walk_steps
 from .openapi import OpenApiError
 from .operations import OperationLookupError
 from .request_builder import RequestBuildError, build_request
@@ -32,8 +32,12 @@ def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[Reque
     """Operation calls by the parameters they are checked with: the file's, then each feature's."""
     groups: list[tuple[FeatureNode | None, list[RequestStep]]] = []
     top: list[RequestStep] = []
+    used = included_fragments(file)
     for fragment in file.fragments:
-        top += _calls(fragment.steps)
+        # A .fragment file's fragment is checked only where this file includes it: a shared
+        # fragments/ folder holds fragments for other specs too (`call using auth ^login`).
+        if fragment.location.file == file.path or fragment.name in used:
+            top += _calls(fragment.steps)
     if file.background is not None:
         top += _calls(file.background.steps)
     for item in file.items:

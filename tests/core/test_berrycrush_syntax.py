@@ -1158,3 +1158,24 @@ def test_outline_cells_split_at_bars_outside_quotes(tmp_path):
                     '    | a | b |\n    | "x|y" | don\'t |\n', encoding="utf-8")
     (row,) = load_file(path).items
     assert row.outline.variables == (("a", "x|y"), ("b", "don't"))
+
+
+def test_a_shared_fragment_folder_is_checked_only_where_a_file_includes_it(tmp_path):
+    from scenario_core.custom_steps import Registry, custom_diagnostics
+    from scenario_core.resolution import parameter_diagnostics
+
+    (tmp_path / "fragments").mkdir()
+    (tmp_path / "fragments" / "auth.fragment").write_text(
+        "fragment: sign_in\n  given I sign in\n    call using auth ^login\n"
+        "fragment: custom\n  given a step only the auth suite registers\n", encoding="utf-8")
+    petstore = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
+    plain = tmp_path / "plain.scenario"
+    plain.write_text(f"parameters:\n  openapi: {petstore}\nscenario: s\n  when I list\n    call ^listPets\n",
+                     encoding="utf-8")
+    file = load_file(plain)
+    assert parameter_diagnostics(file) == [] and custom_diagnostics(file, Registry()) == []
+    user = tmp_path / "user.scenario"
+    user.write_text(plain.read_text(encoding="utf-8") + "  given I am signed in\n    include sign_in\n",
+                    encoding="utf-8")
+    found = [d.message for d in parameter_diagnostics(load_file(user))]
+    assert found and "no OpenAPI description named 'auth'" in found[0]
