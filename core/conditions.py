@@ -17,6 +17,7 @@ from .nodes import (
     AllOf, AnyOf, Assertion, BodyAssertion, CustomAssertion, HeaderAssertion, JsonPathAssertion, JsonTemplate,
     NotAssertion, SchemaAssertion, SourceLocation, TimeAssertion, VariableAssertion, VariableRef,
 )
+from .text_scan import TopLevelSpaces
 from .step_syntax import JsonPathError, LineError, check_operand, compile_json_path, status_assertion
 from .templates import REF_NAME, JsonTextError, Locate, TemplateError, json_template, text_template
 
@@ -106,36 +107,22 @@ class _Parser:
     def split(self) -> tuple[list[tuple[int, int]], list[str]]:
         """The conditions of an `if` and the and/or words between them, at bracket depth 0 and
         outside quotes. One pass: a run of spaces is crossed at once."""
-        text, n = self.text, len(self.text)
+        n = len(self.text)
         parts: list[tuple[int, int]] = []
         joints: list[str] = []
-        start = i = self.skip(0, n)
-        depth, quote = 0, ""
-        while i < n:
-            ch = text[i]
-            if quote:
-                if ch == "\\":
-                    i += 1
-                elif ch == quote:
-                    quote = ""
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "[({":
-                depth += 1
-            elif ch in "])}":
-                depth -= 1
-            elif ch in _SPACE:
-                i = self.skip(i, n)
-                joint = next((w for w in ("and", "or") if self.is_word(i, n, w)), None) if depth <= 0 else None
-                if joint:
-                    if len(joints) + 1 >= MAX_JOINED:
-                        raise LineError(f"an if joins at most {MAX_JOINED} conditions with and/or", i, len(joint))
-                    self.part(parts, start, i, joint, i)
-                    joints.append(joint)
-                    joint_at, start = i, i + len(joint)
-                    i = start
+        start = self.skip(0, n)
+        skip_to = -1  # past the last joint: its own word is not a space run's start
+        for _, i in TopLevelSpaces(self.text, start, n, "[({", "])}"):
+            if i < skip_to:
                 continue
-            i += 1
+            joint = next((w for w in ("and", "or") if self.is_word(i, n, w)), None)
+            if joint:
+                if len(joints) + 1 >= MAX_JOINED:
+                    raise LineError(f"an if joins at most {MAX_JOINED} conditions with and/or", i, len(joint))
+                self.part(parts, start, i, joint, i)
+                joints.append(joint)
+                joint_at, start = i, i + len(joint)
+                skip_to = start
         if joints:
             self.part(parts, start, n, joints[-1], joint_at)
         else:
@@ -254,27 +241,10 @@ class _Parser:
     def path_end(self, i: int, end: int) -> int:
         """A JSON path ends at a space outside brackets and quotes: `$[?(@.a > 2)]` is one. With
         brackets or quotes left open it ends at its first space (so the error quotes the path)."""
-        text, depth, quote = self.text, 0, ""
-        start = i
-        while i < end:
-            ch = text[i]
-            if quote:
-                if ch == "\\":
-                    i += 1
-                elif ch == quote:
-                    quote = ""
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "[(":
-                depth += 1
-            elif ch in "])":
-                depth -= 1
-            elif ch in _SPACE and depth <= 0:
-                return i
-            i += 1
-        if depth > 0 or quote:
-            return self.word_end(start, end)
-        return end
+        spaces = TopLevelSpaces(self.text, i, end)
+        for space, _ in spaces:
+            return space
+        return end if spaces.balanced else self.word_end(i, end)
 
     def variable(self, i: int, end: int) -> Assertion:
         """`{{x}} OP V`, and after `if` also `test.type OP V`. After `assert`, `{{x}}` without an

@@ -18,6 +18,7 @@ from .nodes import (
     JsonTemplate, SchemaAssertion, SourceLocation, StatusAssertion, TimeAssertion,
 )
 from .templates import NAME, JsonTextError, Locate, TemplateError, json_template
+from .text_scan import TopLevelSpaces
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
@@ -92,34 +93,12 @@ _SPACES = re.compile(r"[ \t]*")
 
 def _find_operator(text: str, start: int) -> tuple[str, int] | None:
     """The first operator at bracket depth 0 outside quotes, standing between spaces."""
-    depth = 0
-    quote = ""
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        elif depth <= 0 and ch in " \t":
-            # The whole run of spaces at once: looking past each space separately made a long
-            # run quadratic (a 1 MB line of spaces took minutes).
-            after_spaces = _SPACES.match(text, i).end()
-            for op in _OPERATORS:
-                if text.startswith(op, after_spaces):
-                    following = text[after_spaces + len(op):after_spaces + len(op) + 1]
-                    if not following or following in " \t" or op in ("==", "!=", "<=", ">=", "<", ">"):
-                        return op, after_spaces
-            i = after_spaces
-            continue
-        i += 1
+    for _, after_spaces in TopLevelSpaces(text, start):
+        for op in _OPERATORS:
+            if text.startswith(op, after_spaces):
+                following = text[after_spaces + len(op):after_spaces + len(op) + 1]
+                if not following or following in " \t" or op in ("==", "!=", "<=", ">=", "<", ">"):
+                    return op, after_spaces
     return None
 
 
