@@ -104,9 +104,12 @@ def test_json_report_has_exactly_the_cli_md_shape(mixed):
     scenarios = file["scenarios"]
     assert [s["name"] for s in scenarios] == ["create", "wrong name", "tagged out", "standalone"]  # source order
     for scenario in scenarios:
-        assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables"]
+        # cli.md's fields first, in its order; what the report adds comes after them.
+        assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables", "scope_events"]
         for s in scenario["steps"]:
-            assert list(s) == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
+            assert list(s)[:5] == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
+            assert list(s)[5:] == (["request", "response"] if s["keyword"] == "when" and s["status"] != "skipped"
+                                   else [])
 
     create, wrong, tagged, standalone = scenarios
     background = [step(5, "when"), step(6, "then")]
