@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +83,22 @@ class Exchange:
     body: str | None = None
     elapsed: float | None = None
     operation: str | None = None  # `getPetById (GET /pets/{id})` for an operation call
+    # Set on a step's own copy, whose bodies are kept only as far as a report shows them: the
+    # whole bodies' sizes in bytes (a run of 10,000 requests must not hold 10,000 bodies).
+    request_body_size: int | None = None
+    body_size: int | None = None
+
+    def kept(self, limit: int) -> "Exchange":
+        """A copy holding only the heads of its bodies that a report cut at `limit` bytes shows."""
+        def head(body: str | None) -> tuple[str | None, int | None]:
+            if not body or len(body) <= limit * 4 + 64:  # whole: nothing to keep beside it
+                return body, None
+            return body_head(body, limit), len(body.encode("utf-8"))
+
+        (request_body, request_size), (body, body_size) = head(self.request_body), head(self.body)
+        if request_size is None and body_size is None:
+            return self
+        return replace(self, request_body=request_body, body=body, request_body_size=request_size, body_size=body_size)
 
 
 @dataclass
@@ -154,15 +170,22 @@ def step_text(step: Any) -> str:
     return getattr(step, "text", "") or ""
 
 
-def cut_body(body: str, masker: Masker, limit: int) -> str:
-    """The body masked, then cut at `limit` bytes (UTF-8), saying how much there was."""
-    size = len(body.encode("utf-8"))
+def body_head(body: str, limit: int) -> str:
+    """What cut_body reads of a body to show `limit` bytes of it: a generous head."""
+    return body[: limit * 4 + 64] if len(body) > limit * 4 + 64 else body
+
+
+def cut_body(body: str, masker: Masker, limit: int, size: int | None = None) -> str:
+    """The body masked, then cut at `limit` bytes (UTF-8), saying how much there was. `size`: the
+    whole body's size in bytes when `body` is already only its head (body_head)."""
+    whole = len(body.encode("utf-8"))
+    size = whole if size is None else max(size, whole)
     # Mask before cutting (a cut through a secret would hide it from the Masker), but not a
     # 100 MB body for a 4 KB excerpt: a generous head of it.
-    head = body[: limit * 4 + 64] if len(body) > limit * 4 + 64 else body
+    head = body_head(body, limit)
     masked = masker.text(head) or ""
     data = masked.encode("utf-8")
-    if len(data) <= limit and len(head) == len(body):
+    if len(data) <= limit and len(head) == len(body) and size == whole:
         return masked
     return data[:limit].decode("utf-8", "ignore") + f" … ({size} bytes in all)"
 
@@ -338,7 +361,8 @@ class RunRecorder:
         operation = own.operation if own is not None else None
         step = StepRecord(e.step.location.line, e.step.keyword, step_text(e.step), e.status, e.message,
                           e.phase, e.elapsed, tuple(i.location.line for i in e.via), operation, step_label(e.step),
-                          getattr(self, "_branch", None), list(getattr(self, "_auto", [])), own)
+                          getattr(self, "_branch", None), list(getattr(self, "_auto", [])),
+                          own.kept(scenario.error_context.max_body_size) if own is not None else None)
         scenario.steps.append(step)
         if e.status == ev.FAILED and scenario.failed_step is None:
             scenario.failed_step = step
@@ -468,19 +492,19 @@ def json_exchange(exchange: Exchange, masker: Masker, body_limit: int) -> dict[s
     """A request step's `request` and `response` (None when none came), masked, each body cut at
     `body_limit` bytes (the scenario's errorContext.maxBodySize, 4096 by default)."""
 
-    def body(text: str | None) -> str | None:
-        return cut_body(text, masker, body_limit) if text else None
+    def body(text: str | None, size: int | None) -> str | None:
+        return cut_body(text, masker, body_limit, size) if text else None
 
     request = {"method": exchange.method, "url": masker.text(exchange.url),
                "headers": [list(pair) for pair in masker.headers(exchange.request_headers)],
-               "body": body(exchange.request_body)}
+               "body": body(exchange.request_body, exchange.request_body_size)}
     if exchange.operation is not None:
         request["operation"] = exchange.operation
     response = None
     if exchange.status is not None:
         response = {"status": exchange.status, "reason": exchange.reason,
                     "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
-                    "body": body(exchange.body),
+                    "body": body(exchange.body, exchange.body_size),
                     "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None}
     return {"request": request, "response": response}
 

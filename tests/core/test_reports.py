@@ -484,3 +484,21 @@ def test_scope_events_of_a_features_own_store_overwritten_and_cleared(demo, writ
         {"event": "extracted", "name": "state", "value": "ok", "layers": ["scenario"], "line": 18,
          "phase": "scenario"},
     ]
+
+
+def test_a_step_keeps_only_the_head_of_a_large_body_and_reports_its_whole_size(demo, write_scenario):
+    path = write_scenario("""
+        scenario: large
+          parameters:
+            errorContext.maxBodySize: 32
+          when: POST /echo
+            body: {"text": "%s"}
+    """ % ("x" * 100_000))
+    recorder = record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None)))
+    (kept,) = recorder.scenarios[0].steps
+    assert len(kept.exchange.body) < 1000 and len(kept.exchange.request_body) < 1000  # not 100 KB each
+    (step,) = json_report(recorder)["files"][0]["scenarios"][0]["steps"]
+    assert step["request"]["body"].endswith(f" … ({kept.exchange.request_body_size} bytes in all)")
+    assert kept.exchange.request_body_size == len('{"text": ""}') + 100_000
+    assert step["response"]["body"].endswith(f" … ({kept.exchange.body_size} bytes in all)")
+    assert kept.exchange.body_size > 200_000  # the echo holds the body twice
