@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +83,22 @@ class Exchange:
     body: str | None = None
     elapsed: float | None = None
     operation: str | None = None  # `getPetById (GET /pets/{id})` for an operation call
+    # Set on a step's own copy, whose bodies are kept only as far as a report shows them: the
+    # whole bodies' sizes in bytes (a run of 10,000 requests must not hold 10,000 bodies).
+    request_body_size: int | None = None
+    body_size: int | None = None
+
+    def kept(self, limit: int) -> "Exchange":
+        """A copy holding only the heads of its bodies that a report cut at `limit` bytes shows."""
+        def head(body: str | None) -> tuple[str | None, int | None]:
+            if not body or len(body) <= limit * 4 + 64:  # whole: nothing to keep beside it
+                return body, None
+            return body_head(body, limit), len(body.encode("utf-8"))
+
+        (request_body, request_size), (body, body_size) = head(self.request_body), head(self.body)
+        if request_size is None and body_size is None:
+            return self
+        return replace(self, request_body=request_body, body=body, request_body_size=request_size, body_size=body_size)
 
 
 @dataclass
@@ -99,6 +115,7 @@ class StepRecord:
     label: str = ""  # the step as written: `when: POST /pets`, `assert status 201`
     branch: str | None = None  # an if chain: the branch that ran (`else if status 404`), or "none"
     auto_tests: list[dict[str, Any]] = field(default_factory=list)  # a call's generated requests
+    exchange: Exchange | None = None  # the request this step sent (the last one, after auto tests)
 
 
 @dataclass
@@ -117,6 +134,29 @@ class ScenarioRecord:
     finished: bool = False
     environment: str | None = None  # the `environment` parameter in force
     error_context: ErrorContext = field(default_factory=ErrorContext)
+    store: str | None = None  # the sharing store it used ("file store", "feature 'Pets'"), None: isolated
+    scope_events: list[ScopeEvent] = field(default_factory=list)
+
+
+@dataclass
+class ScopeEvent:
+    """One change of scope around a scenario (semantics.md §3), raw: masked when rendered.
+
+    kind: "created" (a store comes into use right before this scenario), "started" (the scenario
+    starts with `store`, carrying `names`), "extracted" (`name` = `value` into `layers`),
+    "overwritten" (`name` in `store`: `old` -> `value`), "cleared" (`store` dropped after this
+    scenario, at a feature's or the file's end, with `names`)."""
+
+    kind: str
+    store: str | None = None
+    names: tuple[str, ...] = ()
+    name: str | None = None
+    value: Any = None
+    old: Any = None
+    layers: tuple[str, ...] = ()
+    line: int | None = None  # the extract: step's line
+    phase: str | None = None  # the extracting step's phase (background steps never reach a store)
+    at: str | None = None  # for "cleared": "feature end" or "file end"
 
 
 @dataclass
@@ -130,15 +170,22 @@ def step_text(step: Any) -> str:
     return getattr(step, "text", "") or ""
 
 
-def cut_body(body: str, masker: Masker, limit: int) -> str:
-    """The body masked, then cut at `limit` bytes (UTF-8), saying how much there was."""
-    size = len(body.encode("utf-8"))
+def body_head(body: str, limit: int) -> str:
+    """What cut_body reads of a body to show `limit` bytes of it: a generous head."""
+    return body[: limit * 4 + 64] if len(body) > limit * 4 + 64 else body
+
+
+def cut_body(body: str, masker: Masker, limit: int, size: int | None = None) -> str:
+    """The body masked, then cut at `limit` bytes (UTF-8), saying how much there was. `size`: the
+    whole body's size in bytes when `body` is already only its head (body_head)."""
+    whole = len(body.encode("utf-8"))
+    size = whole if size is None else max(size, whole)
     # Mask before cutting (a cut through a secret would hide it from the Masker), but not a
     # 100 MB body for a 4 KB excerpt: a generous head of it.
-    head = body[: limit * 4 + 64] if len(body) > limit * 4 + 64 else body
+    head = body_head(body, limit)
     masked = masker.text(head) or ""
     data = masked.encode("utf-8")
-    if len(data) <= limit and len(head) == len(body):
+    if len(data) <= limit and len(head) == len(body) and size == whole:
         return masked
     return data[:limit].decode("utf-8", "ignore") + f" … ({size} bytes in all)"
 
@@ -215,6 +262,9 @@ class RunRecorder:
         self._current_node: Any = None
         self._step_index = -1
         self._last: Exchange | None = None
+        self._file_path: str | None = None  # the file running now
+        self._pending_scope: list[ScopeEvent] = []  # stores created before the next scenario starts
+        self._phase: str | None = None
 
     # ---- feeding
 
@@ -236,6 +286,7 @@ class RunRecorder:
 
     def _file_started(self, e: ev.FileStarted) -> None:
         self._file(e.file.path).environment = parameter_value(e.parameters, ENVIRONMENT)
+        self._file_path = e.file.path
 
     def _scenario_started(self, e: ev.ScenarioStarted) -> None:
         self._current = ScenarioRecord(e.file.path, e.scenario.name, e.feature.name if e.feature else None,
@@ -245,9 +296,38 @@ class RunRecorder:
         self._current_node = e.scenario
         self._step_index, self._last = -1, None
         self._branch, self._auto = None, []
+        self._current.store = ev.store_label(e.store) if e.store is not None else None
+        self._current.scope_events = self._pending_scope + [
+            ScopeEvent("started", self._current.store, tuple(e.carried))]
+        self._pending_scope = []
+
+    def _scope_created(self, e: ev.ScopeCreated) -> None:
+        self._pending_scope.append(ScopeEvent("created", ev.store_label(e.store)))
+
+    def _scope_cleared(self, e: ev.ScopeCleared) -> None:
+        # After the feature's (or file's) last scenario finished: it goes with that scenario, which
+        # is where a reader of the report meets the boundary.
+        file = self._by_path.get(self._file_path) if self._file_path is not None else None
+        if file is None or not file.scenarios:
+            return
+        at = "file end" if e.store.feature is None else "feature end"
+        file.scenarios[-1].scope_events.append(ScopeEvent("cleared", ev.store_label(e.store), tuple(e.names), at=at))
+
+    def _variable_extracted(self, e: ev.VariableExtracted) -> None:
+        if self._current is not None:
+            self._current.scope_events.append(ScopeEvent(
+                "extracted", name=e.name, value=e.value, layers=tuple(e.layers), line=e.step.location.line,
+                phase=self._phase))
+
+    def _variable_overwritten(self, e: ev.VariableOverwritten) -> None:
+        if self._current is not None:
+            self._current.scope_events.append(ScopeEvent(
+                "overwritten", e.layer, name=e.name, value=e.new, old=e.old, line=e.step.location.line,
+                phase=self._phase))
 
     def _step_started(self, e: ev.StepStarted) -> None:
         self._step_index = e.index
+        self._phase = e.phase
         self._branch, self._auto = None, []
 
     def _branch_taken(self, e: ev.BranchTaken) -> None:
@@ -277,10 +357,12 @@ class RunRecorder:
         if scenario is None:
             return
         last = self._last
-        operation = last.operation if last is not None and last.index == e.index else None
+        own = last if last is not None and last.index == e.index and e.status != ev.SKIPPED else None
+        operation = own.operation if own is not None else None
         step = StepRecord(e.step.location.line, e.step.keyword, step_text(e.step), e.status, e.message,
                           e.phase, e.elapsed, tuple(i.location.line for i in e.via), operation, step_label(e.step),
-                          getattr(self, "_branch", None), list(getattr(self, "_auto", [])))
+                          getattr(self, "_branch", None), list(getattr(self, "_auto", [])),
+                          own.kept(scenario.error_context.max_body_size) if own is not None else None)
         scenario.steps.append(step)
         if e.status == ev.FAILED and scenario.failed_step is None:
             scenario.failed_step = step
@@ -309,6 +391,10 @@ class RunRecorder:
         ev.RunStarted: _run_started,
         ev.FileStarted: _file_started,
         ev.ScenarioStarted: _scenario_started,
+        ev.ScopeCreated: _scope_created,
+        ev.ScopeCleared: _scope_cleared,
+        ev.VariableExtracted: _variable_extracted,
+        ev.VariableOverwritten: _variable_overwritten,
         ev.StepStarted: _step_started,
         ev.BranchTaken: _branch_taken,
         ev.AutoTestRan: _auto_test_ran,
@@ -390,13 +476,58 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
              **({"operation": s.operation} if s.operation is not None else {}),
              **({"branch": s.branch} if s.branch is not None else {}),
              **({"auto_tests": [{**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}
-                               for t in s.auto_tests]} if s.auto_tests else {})}
+                               for t in s.auto_tests]} if s.auto_tests else {}),
+             **(json_exchange(s.exchange, masker, scenario.error_context.max_body_size) if s.exchange else {})}
             for s in scenario.steps
         ],
         # Cut before masking: the Masker walks values recursively, and json.dumps dies on a
         # response nested 1000 levels deep, which would take the whole report with it.
         "variables": _jsonable(masker.variables({k: cut_depth(v) for k, v in scenario.variables.items()})),
+        # after cli.md's fields: how the scenario met the stores (semantics.md §3)
+        "scope_events": [json_scope_event(e, masker) for e in scenario.scope_events],
     }
+
+
+def json_exchange(exchange: Exchange, masker: Masker, body_limit: int) -> dict[str, Any]:
+    """A request step's `request` and `response` (None when none came), masked, each body cut at
+    `body_limit` bytes (the scenario's errorContext.maxBodySize, 4096 by default)."""
+
+    def body(text: str | None, size: int | None) -> str | None:
+        return cut_body(text, masker, body_limit, size) if text else None
+
+    request = {"method": exchange.method, "url": masker.text(exchange.url),
+               "headers": [list(pair) for pair in masker.headers(exchange.request_headers)],
+               "body": body(exchange.request_body, exchange.request_body_size)}
+    if exchange.operation is not None:
+        request["operation"] = exchange.operation
+    response = None
+    if exchange.status is not None:
+        response = {"status": exchange.status, "reason": exchange.reason,
+                    "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
+                    "body": body(exchange.body, exchange.body_size),
+                    "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None}
+    return {"request": request, "response": response}
+
+
+def json_scope_event(event: ScopeEvent, masker: Masker) -> dict[str, Any]:
+    """One ScopeEvent as JSON: `event` first, then only the fields its kind has; values masked
+    (by the variable's name too: an extracted `token` is never shown)."""
+
+    def value(raw: Any) -> Any:
+        return _jsonable(masker.value(cut_depth(raw), event.name))
+
+    kind = event.kind
+    if kind == "created":
+        return {"event": kind, "store": event.store}
+    if kind == "started":
+        return {"event": kind, "store": event.store, "carried": list(event.names)}
+    if kind == "extracted":
+        return {"event": kind, "name": event.name, "value": value(event.value), "layers": list(event.layers),
+                "line": event.line, "phase": event.phase}
+    if kind == "overwritten":
+        return {"event": kind, "name": event.name, "layer": event.store, "old": value(event.old),
+                "new": value(event.value), "line": event.line, "phase": event.phase}
+    return {"event": kind, "store": event.store, "names": list(event.names), "at": event.at}
 
 
 def _jsonable(value: Any) -> Any:

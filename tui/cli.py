@@ -128,6 +128,7 @@ def _build_parser() -> _Parser:
     _var_option(run)
     run.add_argument("--report-json", metavar="PATH", help="write a JSON report")
     run.add_argument("--report-junit", metavar="PATH", help="write a JUnit XML report")
+    run.add_argument("--report-html", metavar="PATH", help="write a self-contained HTML report with the scope timeline")
     run.add_argument("--tags", action="append", default=[], metavar="TAG[,TAG]",
                      help="run only scenarios with one of these tags (their own or their feature's)")
     run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
@@ -375,7 +376,7 @@ def run(args: argparse.Namespace) -> int:
     return run_files(
         files, overrides, run_variables_from(args.var), tags=tags,
         report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
-        registry=registry, resource_roots=args.resource_root,
+        registry=registry, resource_roots=args.resource_root, report_html=args.report_html,
     )
 
 

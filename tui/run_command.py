@@ -37,11 +37,14 @@ SIGPIPE = getattr(signal, "SIGPIPE", 13)
 
 def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None = None,
               report_json: str | None = None, report_junit: str | None = None,
-              show_secrets: bool = False, registry: Any = None, resource_roots: Sequence[str] = ()) -> int:
+              show_secrets: bool = False, registry: Any = None, resource_roots: Sequence[str] = (),
+              report_html: str | None = None) -> int:
     from scenario_core.executor import Execution
+    from scenario_core.report_html import write_html_report
 
-    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
-    check_report_paths(report_json, report_junit, input_paths(files, overrides))
+    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report),
+                                   (report_html, write_html_report)) if p]
+    check_report_paths(report_json, report_junit, input_paths(files, overrides), report_html)
 
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
@@ -161,12 +164,14 @@ def input_paths(files: list, overrides: Any) -> list[str]:
     return paths
 
 
-def check_report_paths(report_json: str | None, report_junit: str | None, inputs: list[str]) -> None:
+def check_report_paths(report_json: str | None, report_junit: str | None, inputs: list[str],
+                       report_html: str | None = None) -> None:
     """Refuse, before anything is sent, a report path that would replace something it must not:
     a device, FIFO, socket or directory (also through a symlink), a file the run reads, the other
     report; or that cannot be written (missing or read-only directory)."""
     targets: list[tuple[str, str, Path]] = []
-    for option, path in (("--report-json", report_json), ("--report-junit", report_junit)):
+    for option, path in (("--report-json", report_json), ("--report-junit", report_junit),
+                         ("--report-html", report_html)):
         if not path:
             continue
         shown = visible(path)

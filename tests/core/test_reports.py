@@ -104,9 +104,12 @@ def test_json_report_has_exactly_the_cli_md_shape(mixed):
     scenarios = file["scenarios"]
     assert [s["name"] for s in scenarios] == ["create", "wrong name", "tagged out", "standalone"]  # source order
     for scenario in scenarios:
-        assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables"]
+        # cli.md's fields first, in its order; what the report adds comes after them.
+        assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables", "scope_events"]
         for s in scenario["steps"]:
-            assert list(s) == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
+            assert list(s)[:5] == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
+            assert list(s)[5:] == (["request", "response"] if s["keyword"] == "when" and s["status"] != "skipped"
+                                   else [])
 
     create, wrong, tagged, standalone = scenarios
     background = [step(5, "when"), step(6, "then")]
@@ -360,3 +363,142 @@ def test_atomic_write_refuses_what_is_not_a_regular_file_and_writes_through_syml
     (tmp_path / "link.json").symlink_to(real)
     atomic_write(tmp_path / "link.json", b"new")
     assert (tmp_path / "link.json").is_symlink() and real.read_text() == "new"
+
+
+# ---------------------------------------------------------------- requests, responses, scope events
+
+
+def test_request_steps_carry_their_request_and_response_masked(mixed, demo):
+    _, recorder, masker = mixed
+    report = json_report(recorder, masker)
+    create = report["files"][0]["scenarios"][0]
+    login = next(s for s in create["steps"] if s["label"] == "when: POST /login")
+    request, response = login["request"], login["response"]
+    assert list(request) == ["method", "url", "headers", "body"]
+    assert request["method"] == "POST" and request["url"] == f"{demo.url}/login"
+    assert ["Content-Type", "application/json"] in request["headers"]
+    assert request["body"] == f'{{"username": "ann", "password": "{MASK}"}}'
+    assert list(response) == ["status", "reason", "headers", "body", "elapsed_s"]
+    assert (response["status"], response["reason"]) == (200, "OK")
+    assert response["body"] == f'{{"token": "{MASK}", "user": "ann"}}'
+    assert isinstance(response["elapsed_s"], float) and 0 <= response["elapsed_s"] < 10
+    post = next(s for s in create["steps"] if s["label"] == "when: POST /pets")
+    assert ["Authorization", f"Bearer {MASK}"] in post["request"]["headers"]
+    assert post["response"]["status"] == 201
+    then = next(s for s in create["steps"] if s["keyword"] == "then")
+    assert "request" not in then and "response" not in then  # only the step that sent it
+    (token,) = demo._server.state.tokens
+    assert token not in json.dumps(report)
+    shown = json_report(recorder, Masker(enabled=False))["files"][0]["scenarios"][0]["steps"]
+    assert token in next(s for s in shown if s["label"] == "when: POST /login")["response"]["body"]
+
+
+def test_response_bodies_are_cut_at_the_scenarios_max_body_size(demo, write_scenario):
+    path = write_scenario("""
+        scenario: long
+          parameters:
+            errorContext.maxBodySize: 16
+          when: POST /echo
+            body: {"text": "0123456789012345678901234567890123456789"}
+    """)
+    report = json_report(record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None))))
+    (step,) = report["files"][0]["scenarios"][0]["steps"]
+    assert step["request"]["body"].startswith('{"text": "012345') and "bytes in all)" in step["request"]["body"]
+    body = step["response"]["body"]
+    assert len(body.split(" … ")[0].encode()) == 16 and body.endswith("bytes in all)")
+
+
+def test_a_request_that_got_no_response_has_response_null(write_scenario):
+    path = write_scenario("""
+        scenario: refused
+          when: GET http://127.0.0.1:9/nothing
+    """)
+    report = json_report(record(run_to_completion([str(path)], RunOverrides.from_cli([], None, None))))
+    (step,) = report["files"][0]["scenarios"][0]["steps"]
+    assert step["status"] == "failed"
+    assert step["request"]["url"] == "http://127.0.0.1:9/nothing" and step["response"] is None
+
+
+def test_scope_events_of_the_file_store(mixed):
+    _, recorder, masker = mixed
+    create, wrong, tagged, standalone = json_report(recorder, masker)["files"][0]["scenarios"]
+    assert create["scope_events"] == [
+        {"event": "created", "store": "file store"},
+        {"event": "started", "store": "file store", "carried": []},
+        {"event": "extracted", "name": "token", "value": MASK, "layers": ["scenario", "file store"],
+         "line": 12, "phase": "scenario"},
+        {"event": "extracted", "name": "petId", "value": 1, "layers": ["scenario", "file store"],
+         "line": 23, "phase": "scenario"},
+    ]
+    assert wrong["scope_events"] == [{"event": "started", "store": "file store", "carried": ["petId", "token"]}]
+    assert tagged["scope_events"] == []  # not selected: never started
+    assert standalone["scope_events"] == [
+        {"event": "started", "store": "file store", "carried": ["petId", "token"]},
+        {"event": "cleared", "store": "file store", "names": ["petId", "token"], "at": "file end"},
+    ]
+
+
+SCOPES = """
+feature: Own
+  parameters:
+    shareVariablesAcrossScenarios: true
+  background:
+    when: GET /health
+    extract: health from $.status
+  scenario: first
+    when: POST /echo
+      body: {"id": 1}
+    extract: petId from $.json.id
+  scenario: second
+    when: POST /echo
+      body: {"id": 2}
+    extract: petId from $.json.id
+
+scenario: alone
+  when: GET /health
+  extract: state from $.status
+"""
+
+
+def test_scope_events_of_a_features_own_store_overwritten_and_cleared(demo, write_scenario):
+    path = write_scenario(SCOPES)
+    report = json_report(record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None))))
+    first, second, alone = report["files"][0]["scenarios"]
+    own = "feature 'Own'"
+    assert first["scope_events"] == [
+        {"event": "created", "store": own},
+        {"event": "started", "store": own, "carried": []},
+        # a background's extract stays in the scenario layer
+        {"event": "extracted", "name": "health", "value": "ok", "layers": ["scenario"], "line": 6,
+         "phase": "background:feature"},
+        {"event": "extracted", "name": "petId", "value": 1, "layers": ["scenario", own], "line": 10,
+         "phase": "scenario"},
+    ]
+    events = second["scope_events"]
+    assert events[0] == {"event": "started", "store": own, "carried": ["petId"]}
+    assert {"event": "overwritten", "name": "petId", "layer": own, "old": 1, "new": 2, "line": 14,
+            "phase": "scenario"} in events
+    assert events[-1] == {"event": "cleared", "store": own, "names": ["petId"], "at": "feature end"}
+    assert alone["scope_events"] == [
+        {"event": "started", "store": None, "carried": []},
+        {"event": "extracted", "name": "state", "value": "ok", "layers": ["scenario"], "line": 18,
+         "phase": "scenario"},
+    ]
+
+
+def test_a_step_keeps_only_the_head_of_a_large_body_and_reports_its_whole_size(demo, write_scenario):
+    path = write_scenario("""
+        scenario: large
+          parameters:
+            errorContext.maxBodySize: 32
+          when: POST /echo
+            body: {"text": "%s"}
+    """ % ("x" * 100_000))
+    recorder = record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None)))
+    (kept,) = recorder.scenarios[0].steps
+    assert len(kept.exchange.body) < 1000 and len(kept.exchange.request_body) < 1000  # not 100 KB each
+    (step,) = json_report(recorder)["files"][0]["scenarios"][0]["steps"]
+    assert step["request"]["body"].endswith(f" … ({kept.exchange.request_body_size} bytes in all)")
+    assert kept.exchange.request_body_size == len('{"text": ""}') + 100_000
+    assert step["response"]["body"].endswith(f" … ({kept.exchange.body_size} bytes in all)")
+    assert kept.exchange.body_size > 200_000  # the echo holds the body twice
