@@ -22,6 +22,7 @@ from .errors import UsageError
 Predicate = Callable[[frozenset[str]], bool]
 _TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>[^\s(),]+))")
 _WORDS = {"and", "or", "not"}
+MAX_DEPTH = 100  # of parentheses and `not`s: deeper is refused, not a RecursionError
 
 
 class TagExpressionError(UsageError):
@@ -65,6 +66,7 @@ class _Parser:
         self.text = text
         self.tokens = _tokens(text)
         self.at = 0
+        self.depth = 0
 
     def peek(self) -> str | None:
         if self.at < len(self.tokens):
@@ -111,17 +113,14 @@ class _Parser:
         column = self.column()
         if token is None:
             raise TagExpressionError("expected a tag, 'not' or '(' but the expression ended", column)
-        if token == "not":
-            self.at += 1
-            inner = self.unary()
-            return lambda tags: not inner(tags)
-        if token == "(":
-            self.at += 1
-            inner = self.expression()
-            if self.peek() != ")":
-                raise TagExpressionError("'(' is never closed (expected ')')", self.column())
-            self.at += 1
-            return inner
+        if token in ("not", "("):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise TagExpressionError(f"nested more than {MAX_DEPTH} levels deep", column)
+            try:
+                return self.nested(token)
+            finally:
+                self.depth -= 1
         if token in (")", ",", "and", "or"):
             raise TagExpressionError(f"expected a tag, 'not' or '(' but found '{self.tokens[self.at][1]}'", column)
         self.at += 1
@@ -129,6 +128,18 @@ class _Parser:
         if not name:
             raise TagExpressionError("'@' without a tag name", column)
         return lambda tags: name in tags
+
+    def nested(self, token: str) -> Predicate:
+        if token == "not":
+            self.at += 1
+            inner = self.unary()
+            return lambda tags: not inner(tags)
+        self.at += 1  # "("
+        inner = self.expression()
+        if self.peek() != ")":
+            raise TagExpressionError("'(' is never closed (expected ')')", self.column())
+        self.at += 1
+        return inner
 
 
 def parse_tag_expression(text: str) -> TagExpression:
