@@ -143,10 +143,11 @@ def _run_scale_options(run: argparse.ArgumentParser) -> None:
                      help="run variables from a JSON object or NAME=VALUE lines (repeatable; --var wins)")
 
 
-def _build_parser() -> _Parser:
+def _build_parser(completion: bool = False) -> _Parser:
     parser = _Parser(prog="scenario-tui", description="Write, run and step-debug API test scenarios.")
     _version_option(parser)
-    _completion_option(parser)
+    if completion:  # shtab costs ~10 ms to import: only for --help and --print-completion
+        _completion_option(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     run = commands.add_parser("run", help="run scenario files headless, for CI",
@@ -215,7 +216,7 @@ def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
-            args = _build_parser().parse_args(argv)
+            args = _build_parser(argv[0] in ("-h", "--help", "--print-completion")).parse_args(argv)
             if args.command is None:
                 raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
             status = _COMMANDS[args.command](args)
