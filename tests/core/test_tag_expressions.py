@@ -77,3 +77,31 @@ def test_deep_nesting_is_an_error_not_a_crash():
         parse_tag_expression("(" * 5000 + "a" + ")" * 5000)
     with pytest.raises(UsageError):
         parse_tag_expression("not " * 5000 + "a")
+
+
+async def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, write_scenario):
+    from scenario_core import events as ev
+    from scenario_core.executor import Execution
+    from scenario_core.parser import load_file
+    from scenario_core.resolution import RunOverrides
+
+    path = write_scenario("""
+        @pets
+        feature: Pets
+          @smoke
+          scenario: smoke pets
+            when: GET /health
+          @slow
+          scenario: slow pets
+            when: GET /health
+        @smoke
+        scenario: smoke alone
+          when: GET /health
+    """)
+    overrides = RunOverrides.from_cli([], demo.url, [])
+    expression = parse_tag_expression("pets and not slow")
+    finished = [e async for e in Execution([load_file(str(path))], overrides, selected=expression).events()
+                if isinstance(e, ev.ScenarioFinished)]
+    assert [(e.scenario.name, e.status) for e in finished] == [
+        ("smoke pets", ev.PASSED), ("slow pets", ev.SKIPPED), ("smoke alone", ev.SKIPPED)]
+    assert finished[1].message == "not selected by tags (wanted pets and not slow)"
