@@ -78,7 +78,7 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
         if log is not None:
             log.feed(event, tag)
 
-    def ordered(event: Any) -> Any:
+    def ordered(event: Any) -> None:
         """In file order: the reports and the lines of results."""
         if fail_fast and failed[0] and type(event) is ev.ScenarioFinished and event.status == ev.SKIPPED \
                 and (selected is None or selected(_tags_of(event))):
@@ -86,14 +86,18 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
         recorder.feed(event)
         printer.feed(event)
 
+    tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
+    current: list[str | None] = [None]
+
     def feed(event: Any) -> None:
-        live(event)
+        if tagged and type(event) is ev.FileStarted:
+            current[0] = visible(event.file.path)
+        live(event, current[0])
         ordered(event)
 
     if parallel:
         printer.quiet_running()  # a spinner line means nothing when several files run at once
         executions = [make([f]) for f in files]
-        tagged = verbose and len(files) > 1
         shown = [visible(f.path) if tagged else None for f in files]
         drive = _drive_files(executions, shown, live, ordered, jobs,
                              ev.RunStarted(tuple(files), run_variables, executions[0].tags))

@@ -168,10 +168,11 @@ def test_verbose_prints_every_exchange_masked(demo, tmp_path):
     assert "sk-live-abcdef123456" not in very
 
 
-def test_verbose_with_jobs_tags_lines_by_file(demo, tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_verbose_lines_name_their_file_when_several_run(demo, tmp_path, jobs):
     a = write(tmp_path, "a.scenario", OK.format(name="a"))
     b = write(tmp_path, "b.scenario", OK.format(name="b"))
-    result = run(str(a), str(b), "--base-url", demo.url, "--verbose", "--jobs", "2")
+    result = run(str(a), str(b), "--base-url", demo.url, "--verbose", "--jobs", jobs)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert f"[{a}] → GET {demo.url}/health" in lines and f"[{b}] → GET {demo.url}/health" in lines
