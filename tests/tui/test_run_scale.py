@@ -279,3 +279,19 @@ def test_shell_completion_scripts(shell, needle):
                             timeout=30, env=ENV)
     assert result.returncode == 0, result.stderr
     assert "scenario-tui" in result.stdout and needle in result.stdout and "fail-fast" in result.stdout
+
+
+# ---------------------------------------------------------------- the TUI's --tags
+
+
+async def test_the_tui_runs_only_what_the_expression_selects(tmp_path, make_app, ui):
+    from scenario_core.tag_expressions import parse_tag_expression
+    from scenario_tui.stepper import FINISHED
+
+    path = write(tmp_path, "t.scenario", TAGGED)
+    app = make_app(path, tags=parse_tag_expression("smoke and not slow"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        assert app.stepper.state == FINISHED
+        assert "1 passed · 0 failed · 2 skipped" in app.status_bar.text
