@@ -89,11 +89,17 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
     current: list[str | None] = [None]
 
-    def feed(event: Any) -> None:
-        if tagged and type(event) is ev.FileStarted:
-            current[0] = visible(event.file.path)
-        live(event, current[0])
-        ordered(event)
+    if fail_fast or verbose:
+        def feed(event: Any) -> None:
+            if tagged and type(event) is ev.FileStarted:
+                current[0] = visible(event.file.path)
+            live(event, current[0])
+            ordered(event)
+    else:
+        def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
+            masker.learn_event(event)  # first: what is printed for this event may hold its secrets
+            recorder.feed(event)
+            printer.feed(event)
 
     if parallel:
         printer.quiet_running()  # a spinner line means nothing when several files run at once
