@@ -152,7 +152,8 @@ def _build_parser(completion: bool = False) -> _Parser:
 
     run = commands.add_parser("run", help="run scenario files headless, for CI",
                               usage="%(prog)s FILE... [options]")
-    run.add_argument("files", nargs="*", metavar="FILE")
+    run.add_argument("files", nargs="*", metavar="FILE",
+                     help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob ('tests/**/*.scenario')")
     _shared_options(run)
     _plugins_option(run)
     _var_option(run)
