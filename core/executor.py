@@ -23,7 +23,7 @@ import asyncio
 import time
 from contextlib import aclosing
 from dataclasses import dataclass, replace
-from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .assertions import MISSING, check, json_path_values
 from .events import (
@@ -249,8 +249,10 @@ class Execution:
         descriptions: DescriptionSet | None = None,
         registry: Any = None,
         resource_roots: Sequence[str] = (),
+        selected: Callable[[frozenset[str]], bool] | None = None,
     ):
         self.files = tuple(files)
+        self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
         self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
         self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
         self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
@@ -287,6 +289,8 @@ class Execution:
             task.cancel()
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
+        if self._selected is not None:
+            return self._selected(scenario.tags | feature.tags if feature is not None else scenario.tags)
         if self.tags is None:
             return True
         if self.tags & scenario.tags:
@@ -370,7 +374,7 @@ class Execution:
             record.selected = False
             record.status = SKIPPED
             run.counts[2] += 1
-            wanted = ", ".join("@" + t for t in sorted(self.tags or ()))
+            wanted = str(self._selected) if self._selected is not None else ", ".join("@" + t for t in sorted(self.tags or ()))
             yield ScenarioFinished(run.file, scenario, feature, SKIPPED, f"not selected by tags (wanted {wanted})",
                                    0.0, Scope(None, self.run_variables).snapshot())
             return

@@ -80,6 +80,7 @@ class ScenarioApp(App[int]):
         fragments: Sequence[str] = (),
         plugins: Sequence[str] = (),
         resource_roots: Sequence[str] = (),
+        tags: Any = None,
     ) -> None:
         super().__init__()
         self.fragments = tuple(fragments)  # --fragments: more .fragment files
@@ -113,6 +114,7 @@ class ScenarioApp(App[int]):
         self.stepper = Stepper(self._files, self.overrides, self.run_variables, self._on_run_event,
                                self._breakpoint_hit)
         self.stepper.resource_roots = tuple(resource_roots)
+        self.stepper.selected = tags  # --tags: a TagExpression
 
     # ------------------------------------------------------------ layout
 
@@ -662,9 +664,9 @@ def _overall(statuses: list[str]) -> str:
 
 
 def launch(path: str, overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
-           plugins: Sequence[str] = (), resource_roots: Sequence[str] = ()) -> int:
+           plugins: Sequence[str] = (), resource_roots: Sequence[str] = (), tags: Any = None) -> int:
     """Open the TUI on `path` (called by `scenario-tui FILE` and `scenario-tui demo`)."""
     app = ScenarioApp(path, overrides, run_variables, fragments=fragments, plugins=plugins,
-                      resource_roots=resource_roots)
+                      resource_roots=resource_roots, tags=tags)
     result = app.run()
     return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

@@ -115,22 +115,53 @@ def _var_option(parser: argparse.ArgumentParser) -> None:
                         help="a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)")
 
 
-def _build_parser() -> _Parser:
+def _tags_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tags", action="append", default=[], metavar="EXPR",
+                        help="run only scenarios whose tags (their own or their feature's) match EXPR: "
+                             "'smoke and not slow', '(a or b) and not wip'; 'smoke,pets' means any of them; "
+                             "repeated, any of the expressions")
+
+
+def _jobs(text: str) -> int:
+    if text.strip().lower() == "auto":  # I/O-bound suites: files mostly wait on the network
+        return min(32, (os.cpu_count() or 1) * 4)
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 4 or int(digits) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of files to run at once (1 or more) or auto, got {_clip(text)}")
+    return int(digits)
+
+
+def _run_scale_options(run: argparse.ArgumentParser) -> None:
+    run.add_argument("--fail-fast", action="store_true",
+                     help="stop after the first failed scenario (the rest are reported skipped)")
+    run.add_argument("-v", "--verbose", action="store_true",
+                     help="print every request and response as it happens (masked, bodies cut)")
+    run.add_argument("--very-verbose", action="store_true", help="--verbose, with connection details")
+    run.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N|auto",
+                     help="run N files at once in one process (auto: CPUs x 4, at most 32); default 1")
+    run.add_argument("--variables-file", action="append", default=[], metavar="PATH",
+                     help="run variables from a JSON object or NAME=VALUE lines (repeatable; --var wins)")
+
+
+def _build_parser(completion: bool = False) -> _Parser:
     parser = _Parser(prog="scenario-tui", description="Write, run and step-debug API test scenarios.")
     _version_option(parser)
+    if completion:  # shtab costs ~10 ms to import: only for --help and --print-completion
+        _completion_option(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     run = commands.add_parser("run", help="run scenario files headless, for CI",
                               usage="%(prog)s FILE... [options]")
-    run.add_argument("files", nargs="*", metavar="FILE")
+    run.add_argument("files", nargs="*", metavar="FILE",
+                     help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob ('tests/**/*.scenario')")
     _shared_options(run)
     _plugins_option(run)
     _var_option(run)
     run.add_argument("--report-json", metavar="PATH", help="write a JSON report")
     run.add_argument("--report-junit", metavar="PATH", help="write a JUnit XML report")
     run.add_argument("--report-html", metavar="PATH", help="write a self-contained HTML report with the scope timeline")
-    run.add_argument("--tags", action="append", default=[], metavar="TAG[,TAG]",
-                     help="run only scenarios with one of these tags (their own or their feature's)")
+    _tags_option(run)
+    _run_scale_options(run)
     run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
 
     check = commands.add_parser("check", help="parse and validate only", usage="%(prog)s FILE...")
@@ -164,7 +195,16 @@ def _build_tui_parser() -> _Parser:
     _shared_options(parser)
     _plugins_option(parser)
     _var_option(parser)
+    _tags_option(parser)
     return parser
+
+
+def _completion_option(parser: argparse.ArgumentParser) -> None:
+    try:
+        import shtab
+    except ImportError:  # an install without it: everything else still works
+        return
+    shtab.add_argument_to(parser, ["--print-completion"], help="print a bash, zsh or fish completion script")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -177,8 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version")):
-            args = _build_parser().parse_args(argv)
+        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
+            args = _build_parser(argv[0] in ("-h", "--help", "--print-completion")).parse_args(argv)
             if args.command is None:
                 raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
             status = _COMMANDS[args.command](args)
@@ -363,20 +403,51 @@ def params(args: argparse.Namespace) -> int:
     return 0
 
 
+def tag_selection(items: Sequence[str]):
+    """--tags as one TagExpression (None without --tags); a bad one is a one-line UsageError."""
+    from scenario_core.tag_expressions import combine, TagExpressionError
+
+    for item in items:
+        try:
+            combine([item])
+        except TagExpressionError as error:
+            raise UsageError(f"--tags '{_clip(item)}': {error}") from None
+    return combine(items)
+
+
+def require_selection(files: Sequence[Any], selected: Any) -> None:
+    """A --tags expression that selects no scenario of these files is an error, not a green run."""
+    if selected is None:
+        return
+    for file in files:
+        for feature, scenario in [(None, s) for s in file.scenarios] + [(f, s) for f in file.features for s in f.scenarios]:
+            if selected(scenario.tags | feature.tags if feature is not None else scenario.tags):
+                return
+    raise UsageError(f"--tags '{_clip(str(selected))}': no scenario of these files is selected")
+
+
 def run(args: argparse.Namespace) -> int:
+    from scenario_core.run_inputs import expand_scenario_paths, read_variables_file
+
     from .run_command import run_files
 
     _required(args, "files")
+    selected = tag_selection(args.tags)
     overrides = overrides_from(args)
-    files = load_valid(args.files, overrides, args.plugins, args.fragments)
-    tags = {t.strip().lstrip("@") for item in args.tags for t in item.split(",") if t.strip()} or None
+    variables: dict[str, Any] = {}
+    for path in args.variables_file:
+        variables.update(read_variables_file(path))
+    variables.update(run_variables_from(args.var))  # --var wins over --variables-file
+    files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
+    require_selection(files, selected)
     from scenario_core.custom_steps import uses_custom_steps
 
     registry = plugin_registry(args.plugins) if args.plugins or any(uses_custom_steps(f) for f in files) else None
     return run_files(
-        files, overrides, run_variables_from(args.var), tags=tags,
+        files, overrides, variables, selected=selected,
         report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
-        registry=registry, resource_roots=args.resource_root, report_html=args.report_html,
+        registry=registry, resource_roots=args.resource_root, report_html=args.report_html, fail_fast=args.fail_fast,
+        verbose=2 if args.very_verbose else 1 if args.verbose else 0, jobs=args.jobs,
     )
 
 
@@ -416,8 +487,9 @@ def open_tui(args: argparse.Namespace) -> int:
         plugin_registry(args.plugins)  # fails before the screen opens
     from .app import launch  # the only place the headless commands would meet textual
 
+    selected = tag_selection(getattr(args, "tags", ()))
     return launch(args.file, overrides, variables, getattr(args, "fragments", ()), getattr(args, "plugins", ()),
-                  getattr(args, "resource_root", ()))
+                  getattr(args, "resource_root", ()), tags=selected)
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}

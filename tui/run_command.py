@@ -18,9 +18,11 @@ import asyncio
 import os
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from scenario_core import events as ev
 from scenario_core.errors import UsageError
 from scenario_core.masking import Masker
 from scenario_core.printable import visible
@@ -28,39 +30,94 @@ from scenario_core.reports import (
     ReportPathError, RunRecorder, report_target, write_json_report, write_junit_report,
 )
 
-from .run_output import RunPrinter, make_sink
+from .run_output import ExchangeLog, RunPrinter, make_sink
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_SIGNAL_BASE = 128
 SIGPIPE = getattr(signal, "SIGPIPE", 13)
+FAIL_FAST_SKIP = "not run: --fail-fast stopped the run after a failure"
+
+
+def _tags_of(event: Any) -> frozenset[str]:
+    return event.scenario.tags | event.feature.tags if event.feature is not None else event.scenario.tags
 
 
 def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None = None,
               report_json: str | None = None, report_junit: str | None = None,
               show_secrets: bool = False, registry: Any = None, resource_roots: Sequence[str] = (),
-              report_html: str | None = None) -> int:
+              report_html: str | None = None, selected: Callable[[frozenset[str]], bool] | None = None,
+              fail_fast: bool = False, verbose: int = 0, jobs: int = 1) -> int:
+    """`selected`: a --tags expression; `verbose`: 1 --verbose, 2 --very-verbose; `jobs`: files
+    run at once (one Execution per file; each file's lines print together, in the order given)."""
     from scenario_core.executor import Execution
-    from scenario_core.report_html import write_html_report
+    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
+    if report_html:  # imported only by a run that writes one
+        from scenario_core.report_html import write_html_report
 
-    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report),
-                                   (report_html, write_html_report)) if p]
+        reports.append((report_html, write_html_report))
     check_report_paths(report_json, report_junit, input_paths(files, overrides), report_html)
 
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
     printer = RunPrinter(make_sink(), masker, recorder)
-    execution = Execution(files, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots)
+    parallel = jobs > 1 and len(files) > 1
+    log = ExchangeLog(printer.sink, masker, connection=verbose > 1) if verbose else None
+    failed = [False]  # --fail-fast: a scenario failed; later scenarios are not selected
 
-    def feed(event: Any) -> None:
+    def choose(tags: frozenset[str]) -> bool:
+        return not failed[0] and (selected is None or selected(tags))
+
+    predicate = choose if fail_fast else selected
+
+    def make(chunk: list) -> Any:
+        return Execution(chunk, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots,
+                         selected=predicate)
+
+    def live(event: Any, tag: str | None = None) -> None:
+        """As the event happens, whichever file it comes from."""
         masker.learn_event(event)  # first: what is printed for this event may hold its secrets
+        if fail_fast and type(event) is ev.ScenarioFinished and event.status == ev.FAILED:
+            failed[0] = True
+        if log is not None:
+            log.feed(event, tag)
+
+    def ordered(event: Any) -> None:
+        """In file order: the reports and the lines of results."""
+        if fail_fast and failed[0] and type(event) is ev.ScenarioFinished and event.status == ev.SKIPPED \
+                and (selected is None or selected(_tags_of(event))):
+            event = replace(event, message=FAIL_FAST_SKIP)
         recorder.feed(event)
         printer.feed(event)
+
+    tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
+    current: list[str | None] = [None]
+
+    if fail_fast or verbose:
+        def feed(event: Any) -> None:
+            if tagged and type(event) is ev.FileStarted:
+                current[0] = visible(event.file.path)
+            live(event, current[0])
+            ordered(event)
+    else:
+        def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
+            masker.learn_event(event)  # first: what is printed for this event may hold its secrets
+            recorder.feed(event)
+            printer.feed(event)
+
+    if parallel:
+        printer.quiet_running()  # a spinner line means nothing when several files run at once
+        executions = [make([f]) for f in files]
+        shown = [visible(f.path) if tagged else None for f in files]
+        drive = _drive_files(executions, shown, live, ordered, jobs,
+                             ev.RunStarted(tuple(files), run_variables, executions[0].tags))
+    else:
+        drive = _drive(make(files), feed)
 
     signum: int | None = None
     error: BaseException | None = None
     try:
         try:
-            signum = asyncio.run(_drive(execution, feed))
+            signum = asyncio.run(drive)
         except KeyboardInterrupt:  # platforms without loop signal handlers (Windows)
             signum = signal.SIGINT
         except BrokenPipeError:  # stdout closed (`run ... | head -1`): stop quietly, like cat
@@ -133,6 +190,75 @@ async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
     finally:
         for signum in installed:
             loop.remove_signal_handler(signum)
+    return received[0] if received else None
+
+
+def _signal_handlers(on_signal: Callable[[int], None]) -> list[int]:
+    loop = asyncio.get_running_loop()
+    installed = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            pass
+    return installed
+
+
+async def _drive_files(executions: list, tags: list, live: Callable[..., None], ordered: Callable[[Any], None],
+                       jobs: int, started: Any) -> int | None:
+    """--jobs: one Execution per file, at most `jobs` at once, as tasks of this loop. Events reach
+    `live` as they happen; `ordered` gets each file's events once that file and every file before
+    it are done, so the lines and the reports keep the order given. Return the signal that
+    interrupted the run, or None. Ctrl+C stops every file; a second one stops waiting."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    received: list[int] = []
+    gate = asyncio.Semaphore(jobs)
+    buffers: list[list[Any]] = [[] for _ in executions]
+
+    def on_signal(signum: int) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            for execution in executions:
+                execution.stop()  # requests in flight are cancelled; each stream winds down
+        elif task is not None:
+            task.cancel()
+
+    async def one(index: int) -> None:
+        async with gate:
+            buffer, tag = buffers[index], tags[index]
+            async for event in executions[index].events():
+                live(event, tag)
+                buffer.append(event)
+
+    installed = _signal_handlers(on_signal)
+    workers = [asyncio.ensure_future(one(i)) for i in range(len(executions))]
+    fed = 0
+
+    def flush(index: int) -> None:
+        for event in buffers[index]:
+            if type(event) not in (ev.RunStarted, ev.RunFinished):  # one run: the recorder sees `started` only
+                ordered(event)
+        buffers[index] = []
+
+    try:
+        ordered(started)
+        for index, worker in enumerate(workers):
+            await worker
+            flush(index)
+            fed = index + 1
+    except asyncio.CancelledError:
+        if not received:
+            raise
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        for index in range(fed, len(executions)):  # what the interrupted files got to
+            flush(index)
     return received[0] if received else None
 
 

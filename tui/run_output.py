@@ -149,6 +149,10 @@ class RunPrinter:
         self._environments: list[str] = []  # every `environment` a file or feature ran with, in order
         self._file_environment: str | None = None
 
+    def quiet_running(self) -> None:
+        """No spinner line (`--jobs`: a file's events arrive in a burst once it is done)."""
+        self._live = False
+
     def feed(self, event: ev.Event) -> None:
         kind = type(event)
         if kind is ev.StepStarted:  # the hot path: once per step
@@ -260,3 +264,67 @@ class RunPrinter:
         if reports:
             line.append((" · report" + ("s" if len(reports) > 1 else "") + ": " + ", ".join(reports), "dim"))
         self._line(line)
+
+
+# ---------------------------------------------------------------- --verbose
+
+
+VERBOSE_BODY_BYTES = 2000  # a body in a --verbose line is cut here (--very-verbose: 4x)
+
+
+class ExchangeLog:
+    """`run --verbose`: every request and response as it happens -- method, URL, headers, the body
+    (masked, cut), the time -- and with `connection=True` (--very-verbose) where it went (host
+    and port, the connection header the server answered with). `tag` names the file when several
+    files run, so interleaved lines of `--jobs` stay readable."""
+
+    def __init__(self, sink: PlainSink | RichSink, masker: Masker, connection: bool = False):
+        self.sink = sink
+        self.masker = masker
+        self.connection = connection
+        self.limit = VERBOSE_BODY_BYTES * (4 if connection else 1)
+
+    def feed(self, event: ev.Event, tag: str | None = None) -> None:
+        kind = type(event)
+        if kind is ev.RequestSent:
+            head = f"→ {event.method} {self.masker.text(event.url)}"
+            if event.operation is not None:
+                head += f"  (^{event.operation.split(' (')[0]})"
+            self._lines(tag, head, event.headers, event.body)
+            if self.connection:
+                self._line(tag, "  connection: " + _target(self.masker.text(event.url) or ""), "dim")
+        elif kind is ev.ResponseReceived:
+            head = f"← {event.status} {event.reason}".rstrip() + f"  ({event.elapsed * 1000:.1f} ms)"
+            self._lines(tag, head, event.headers, event.body)
+            if self.connection:
+                answered = [v for n, v in event.headers if n.lower() in ("connection", "keep-alive")]
+                self._line(tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim")
+        elif kind is ev.RequestRetried:
+            self._line(tag, f"↻ retry {event.attempt} after {self.masker.text(event.reason)}, "
+                            f"waited {event.delay_s:.2f} s", "yellow")
+
+    def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:
+        self._line(tag, head, "bold")
+        for name, value in self.masker.headers(headers):
+            self._line(tag, f"  {name}: {value}", "dim")
+        if body:
+            text = visible_block(cut_body(body, self.masker, self.limit))
+            for part in text.split("\n"):
+                self._line(tag, "  " + part, "")
+
+    def _line(self, tag: str | None, text: str, style: str) -> None:
+        segments: Segments = [(f"[{visible(tag)}] ", "cyan")] if tag else []
+        self.sink.line(segments + [(visible(text), style)])
+
+
+def _target(url: str) -> str:
+    """`127.0.0.1:8000 (http)`: where a request went, from its URL (the client pools connections
+    per host and port)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return url
+    return f"{parts.hostname}:{port} ({parts.scheme})"

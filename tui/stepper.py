@@ -81,6 +81,7 @@ class Stepper:
         self.descriptions = descriptions or DescriptionSet()
         self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
         self.resource_roots: tuple[str, ...] = ()  # --resource-root
+        self.selected: Any = None  # --tags: a tag_expressions.TagExpression, None for every scenario
         self.overrides = overrides
         self.run_variables = dict(run_variables)
         self.on_event = on_event
@@ -161,7 +162,7 @@ class Stepper:
             if self._stream is None:
                 self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
                                            descriptions=self.descriptions, registry=self.registry,
-                                           resource_roots=self.resource_roots)
+                                           resource_roots=self.resource_roots, selected=self.selected)
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
