@@ -23,7 +23,7 @@ import asyncio
 import time
 from contextlib import aclosing
 from dataclasses import dataclass, replace
-from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .assertions import MISSING, check, json_path_values
 from .events import (
@@ -249,8 +249,11 @@ class Execution:
         descriptions: DescriptionSet | None = None,
         registry: Any = None,
         resource_roots: Sequence[str] = (),
+        selected: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
     ):
         self.files = tuple(files)
+        # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
+        self._selected = selected
         self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
         self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
         self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
@@ -287,6 +290,9 @@ class Execution:
             task.cancel()
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
+        return self._by_tags(scenario, feature) and (self._selected is None or self._selected(scenario, feature))
+
+    def _by_tags(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         if self.tags is None:
             return True
         if self.tags & scenario.tags:
@@ -368,10 +374,12 @@ class Execution:
         record = run.records[id(scenario)] = ScenarioRecord()
         if not self.selected(scenario, feature):
             record.selected = False
+            record.by_tags = not self._by_tags(scenario, feature)
             record.status = SKIPPED
             run.counts[2] += 1
             wanted = ", ".join("@" + t for t in sorted(self.tags or ()))
-            yield ScenarioFinished(run.file, scenario, feature, SKIPPED, f"not selected by tags (wanted {wanted})",
+            message = f"not selected by tags (wanted {wanted})" if record.by_tags else "not selected"
+            yield ScenarioFinished(run.file, scenario, feature, SKIPPED, message,
                                    0.0, Scope(None, self.run_variables).snapshot())
             return
         params, problem = run.params(feature, scenario)
