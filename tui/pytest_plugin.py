@@ -103,6 +103,17 @@ class _Settings:
         self.fragments = tuple(values("scenario_fragments"))
         self.resource_roots = tuple(values("scenario_resource_root"))
         self.files: dict[Path, "ScenarioFile"] = {}  # file runs opened this session
+        self._selection: dict["ScenarioFile", set[int]] | None = None
+
+    def selection(self, session: pytest.Session) -> dict["ScenarioFile", set[int]]:
+        """The scenarios each file runs: its items left after -k, -m and other deselection
+        (on an xdist worker: every selected item, whichever worker runs it)."""
+        if self._selection is None:
+            self._selection = {}
+            for item in session.items:
+                if isinstance(item, ScenarioItem):
+                    self._selection.setdefault(item.scenario_file, set()).add(id(item.scenario))
+        return self._selection
 
     def registry(self, node: Any) -> Any:
         from scenario_core.custom_steps import uses_custom_steps
@@ -182,15 +193,13 @@ class ScenarioFile(pytest.File):
 
     # ---- the file's one run
 
-    def outcome(self, item: "ScenarioItem") -> tuple[Any, Any]:
+    def outcome(self, item: "ScenarioItem") -> tuple[Any, Any, Any]:
         if self._run is None:
             settings = self.config.stash[_SETTINGS]
-            wanted = {id(i.scenario) for i in self.session.items
-                      if isinstance(i, ScenarioItem) and i.scenario_file is self}
-            self._run = _FileRun(self.node, settings, wanted)
+            self._run = _FileRun(self.node, settings, settings.selection(self.session).get(self, set()))
             settings.files[self.path] = self
         result = self._run.outcome(item.scenario)
-        if self._run.finished_all(self.session.items, self):
+        if self._run.finished_all():
             self._run.close(stop=False)
         return result
 
@@ -269,6 +278,7 @@ class _FileRun:
         self.stream = self.execution.events()
         self.outcomes: dict[int, tuple[Any, Any]] = {}
         self.done = False
+        self.wanted = wanted
         self.reported: set[int] = set()
 
     def _pull(self) -> bool:
@@ -292,10 +302,9 @@ class _FileRun:
         event, record = self.outcomes.get(id(scenario), (None, None))
         return event, record, self.masker
 
-    def finished_all(self, items: list, file: ScenarioFile) -> bool:
-        """Whether every item of this file in this session has had its outcome."""
-        return all(id(i.scenario) in self.reported for i in items
-                   if isinstance(i, ScenarioItem) and i.scenario_file is file)
+    def finished_all(self) -> bool:
+        """Whether every selected item of this file has had its outcome."""
+        return self.wanted <= self.reported
 
     def close(self, stop: bool) -> None:
         """Let the run finish: after the file's last item only deselected scenarios and closing
