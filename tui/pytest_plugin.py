@@ -55,6 +55,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                         **({} if single else {"action": "append", "default": []}))
         parser.addini(ini, f"{text} (the same as {option})", type="string" if single else "linelist",
                       default=None if single else [])
+    text = "do not mask tokens, passwords and auth headers in failure reports"
+    group.addoption("--scenario-show-secrets", dest="scenario_show_secrets", action="store_true", help=text)
+    parser.addini("scenario_show_secrets", f"{text} (the same as --scenario-show-secrets)", type="bool", default=False)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -102,6 +105,7 @@ class _Settings:
         self.plugins = tuple(values("scenario_plugins"))
         self.fragments = tuple(values("scenario_fragments"))
         self.resource_roots = tuple(values("scenario_resource_root"))
+        self.show_secrets = bool(config.getoption("scenario_show_secrets") or config.getini("scenario_show_secrets"))
         self.files: dict[Path, "ScenarioFile"] = {}  # file runs opened this session
         self._selection: dict["ScenarioFile", set[int]] | None = None
 
@@ -269,7 +273,7 @@ class _FileRun:
         from scenario_core.masking import Masker
         from scenario_core.reports import RunRecorder
 
-        self.masker = Masker()
+        self.masker = Masker(enabled=not settings.show_secrets)
         self.recorder = RunRecorder()
         self.execution = Execution([node], settings.overrides, settings.variables, None,
                                    registry=settings.registry(node), resource_roots=settings.resource_roots,

@@ -152,6 +152,9 @@ def test_a_failure_is_the_step_and_a_masked_exchange_not_a_traceback(suite):
     ])
     body = next(line for line in result.outlines if line.startswith("response body:"))
     assert '"authorization": "Bearer ••••••"' in body  # the token the server echoed is masked
+    shown = suite.runpytest("-k", "echo", "--scenario-show-secrets")
+    assert '"authorization": "Bearer ••••••"' not in shown.stdout.str()
+    assert re.search(r'"authorization": "Bearer [A-Za-z0-9_-]{20,}"', shown.stdout.str())
 
 
 def test_options_mirror_the_cli(pytester, demo):
