@@ -243,7 +243,10 @@ class ScenarioItem(pytest.Item):
         from scenario_core.events import FAILED, PASSED
         from scenario_core.reports import failure_details
 
-        finished, record, masker = self.scenario_file.outcome(self)
+        try:
+            finished, record, masker = self.scenario_file.outcome(self)
+        except Exception as error:  # a bug must still be one line, not a traceback
+            raise ScenarioFailure(f"internal error: {type(error).__name__}: {' '.join(str(error).split())}") from None
         if finished is None:
             raise ScenarioFailure("did not run: the file's run ended before this scenario")
         if finished.status == PASSED:
