@@ -10,8 +10,12 @@ import sys
 import textwrap
 import xml.etree.ElementTree as ET
 
+import httpx  # noqa: F401
 import pytest
 
+# In-process runs (pytester.runpytest) drop from sys.modules what they imported; the HTTP client
+# keeps a subclass of httpx's stream class made on first use, so httpx must be imported out here:
+# a second inner run would otherwise meet a fresh httpx that does not know that class.
 pytest_plugins = ["pytester"]
 
 PETS = """\
