@@ -288,23 +288,27 @@ class _FileRun:
         self.wanted = wanted
         self.reported: set[int] = set()
 
-    def _pull(self) -> bool:
+    async def _until(self, key: int | None) -> None:
+        """Pull events until scenario `key` has finished (None: to the end), in one task: a run
+        costs no more per event here than under `scenario-tui run`."""
         from scenario_core.events import ScenarioFinished
 
-        try:
-            event = self.loop.run_until_complete(self.stream.__anext__())
-        except StopAsyncIteration:
-            self.done = True
-            return False
-        self.masker.learn_event(event)
-        self.recorder.feed(event)
-        if isinstance(event, ScenarioFinished):
-            self.outcomes[id(event.scenario)] = (event, self.recorder.last)
-        return True
+        while True:
+            try:
+                event = await self.stream.__anext__()
+            except StopAsyncIteration:
+                self.done = True
+                return
+            self.masker.learn_event(event)  # first: a report of this event may hold its secrets
+            self.recorder.feed(event)
+            if isinstance(event, ScenarioFinished):
+                self.outcomes[id(event.scenario)] = (event, self.recorder.last)
+                if id(event.scenario) == key:
+                    return
 
     def outcome(self, scenario: Any) -> tuple[Any, Any, Any]:
-        while id(scenario) not in self.outcomes and not self.done and self._pull():
-            pass
+        if id(scenario) not in self.outcomes and not self.done:
+            self.loop.run_until_complete(self._until(id(scenario)))
         self.reported.add(id(scenario))
         event, record = self.outcomes.get(id(scenario), (None, None))
         return event, record, self.masker
@@ -321,8 +325,8 @@ class _FileRun:
         try:
             if stop and not self.done:
                 self.execution.stop()
-            while self._pull():
-                pass
+            if not self.done:
+                self.loop.run_until_complete(self._until(None))
         except BaseException:  # a run interrupted mid-request: nothing left to report
             pass
         finally:
