@@ -250,9 +250,12 @@ class Execution:
         registry: Any = None,
         resource_roots: Sequence[str] = (),
         selected: Callable[[frozenset[str]], bool] | None = None,
+        include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
     ):
         self.files = tuple(files)
         self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
+        # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
+        self._include = include
         self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
         self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
         self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
@@ -289,6 +292,9 @@ class Execution:
             task.cancel()
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
+        return self._by_tags(scenario, feature) and (self._include is None or self._include(scenario, feature))
+
+    def _by_tags(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         if self._selected is not None:
             return self._selected(scenario.tags | feature.tags if feature is not None else scenario.tags)
         if self.tags is None:
@@ -372,10 +378,12 @@ class Execution:
         record = run.records[id(scenario)] = ScenarioRecord()
         if not self.selected(scenario, feature):
             record.selected = False
+            record.by_tags = not self._by_tags(scenario, feature)
             record.status = SKIPPED
             run.counts[2] += 1
             wanted = str(self._selected) if self._selected is not None else ", ".join("@" + t for t in sorted(self.tags or ()))
-            yield ScenarioFinished(run.file, scenario, feature, SKIPPED, f"not selected by tags (wanted {wanted})",
+            message = f"not selected by tags (wanted {wanted})" if record.by_tags else "not selected"
+            yield ScenarioFinished(run.file, scenario, feature, SKIPPED, message,
                                    0.0, Scope(None, self.run_variables).snapshot())
             return
         params, problem = run.params(feature, scenario)

@@ -22,6 +22,7 @@ class ScenarioRecord:
     """What happened to a scenario in this run, as far as explanations need it."""
 
     selected: bool = True
+    by_tags: bool = True  # when not selected: by the run's tags (else by its caller, e.g. pytest -k)
     status: str | None = None  # None while running / not reached
     failed_line: int | None = None
     failed_message: str | None = None
@@ -195,7 +196,9 @@ class Explainer:
             return f"{head}, but that scenario runs later in the file (line {site.scenario.line})."
         record = self.records.get(id(site.scenario))
         if record is not None and not record.selected:
-            return f"{head}, but that scenario was not selected by tags."
+            if record.by_tags:
+                return f"{head}, but that scenario was not selected by tags."
+            return f"{head}, which was not selected."
         if record is not None and record.status == "failed":
             detail = f" (line {record.failed_line}: {record.failed_message})" if record.failed_line else ""
             return f"{head}, but that scenario failed before extracting it{detail}."
