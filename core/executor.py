@@ -255,7 +255,7 @@ class Execution:
         self.files = tuple(files)
         self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
         # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
-        self._include = include
+        self._chosen = include
         self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
         self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
         self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
@@ -292,7 +292,7 @@ class Execution:
             task.cancel()
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
-        return self._by_tags(scenario, feature) and (self._include is None or self._include(scenario, feature))
+        return self._by_tags(scenario, feature) and (self._chosen is None or self._chosen(scenario, feature))
 
     def _by_tags(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         if self._selected is not None:

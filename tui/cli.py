@@ -326,6 +326,8 @@ def plugin_registry(plugins: Sequence[str] = ()):
 def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
     # Plugins (and importlib.metadata's entry points) load only for a file that has a custom
     # step or assertion, or when --plugins asks: other files pay nothing.
+    if not plugins and node.custom_steps is False:  # the builder noted none: no import at all
+        return []
     from scenario_core.custom_steps import custom_diagnostics, uses_custom_steps
 
     if not plugins and not uses_custom_steps(node):
@@ -405,6 +407,8 @@ def params(args: argparse.Namespace) -> int:
 
 def tag_selection(items: Sequence[str]):
     """--tags as one TagExpression (None without --tags); a bad one is a one-line UsageError."""
+    if not items:
+        return None
     from scenario_core.tag_expressions import combine, TagExpressionError
 
     for item in items:
@@ -440,9 +444,7 @@ def run(args: argparse.Namespace) -> int:
     variables.update(run_variables_from(args.var))  # --var wins over --variables-file
     files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
     require_selection(files, selected)
-    from scenario_core.custom_steps import uses_custom_steps
-
-    registry = plugin_registry(args.plugins) if args.plugins or any(uses_custom_steps(f) for f in files) else None
+    registry = plugin_registry(args.plugins) if args.plugins or any(f.custom_steps for f in files) else None
     return run_files(
         files, overrides, variables, selected=selected,
         report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
