@@ -39,11 +39,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from .nodes import AUTO_KINDS
 from .operations import Operation, Parameter, Schema
 from .request_builder import RequestPlan, build_request, merge_body, request_defaults
 
 INVALID, SECURITY, MULTI = "invalid", "security", "multi"
-KINDS = (INVALID, SECURITY, MULTI)
+KINDS = AUTO_KINDS  # (INVALID, SECURITY, MULTI), as the language names them
 
 PAYLOADS: dict[str, tuple[str, ...]] = {
     "SQL_INJECTION": ("' OR '1'='1", "1; DROP TABLE users--"),

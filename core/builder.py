@@ -19,7 +19,7 @@ from .errors import Diagnostic
 from .line_lexer import TAG
 from .nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
 from .nodes import (
-    AssertStep, BackgroundNode, CallParameter, ConditionalBranch, ConditionalStep, DescribedStep, ExtractStep,
+    AUTO_KINDS, AllOf, AnyOf, AssertStep, BackgroundNode, CustomAssertion, NotAssertion, CallParameter, ConditionalBranch, ConditionalStep, DescribedStep, ExtractStep,
     FailStep, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate, OperationRef, OutlineRow,
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
     SourceLocation, Step, TextTemplate, WebhookStep, walk_steps,
@@ -48,10 +48,9 @@ _OPERATION = re.compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][
 _CALL = re.compile(r"""(?:using\s+["']?([A-Za-z_][A-Za-z0-9_-]*)["']?\s+)?\^?([A-Za-z_][A-Za-z0-9_.-]*)\s*""")
 # `when: VERB target` reads as our request when the target is a path, a URL or a reference.
 # (or its verb is a method: `when: GET health`; a lone upper-case word is a method missing its path).
-_REQUEST_LIKE = re.compile(r"[A-Za-z]+\s+(/|https?://|\{\{)|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s|[A-Z]+\s*$")
+_REQUEST_LIKE = re.compile(r"[A-Za-z]+\s+(/|https?://|\{\{)|(" + "|".join(METHODS) + r")\s|[A-Z]+\s*$")
 # `extract $.path => name` (the path may be quoted, the name written {{name}}).
 _ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
-_AUTO_KINDS = ("invalid", "security", "multi")
 _TRIPLE = '"""'
 _PARAM_REF = re.compile(r"\{\{\s*param\.([A-Za-z_][\w.-]*?)\s*\}\}")
 _ASSERTION_WORDS = ("status", "header", "body", "time", "schema")
@@ -78,10 +77,12 @@ def _has_custom(condition: Any) -> bool:
     pending = [condition]
     while pending:
         node = pending.pop()
-        if type(node).__name__ == "CustomAssertion":
+        if isinstance(node, CustomAssertion):
             return True
-        pending += [getattr(node, "condition", None)] if type(node).__name__ == "NotAssertion" else []
-        pending += list(getattr(node, "conditions", ()) or ())
+        if isinstance(node, NotAssertion):
+            pending.append(node.condition)
+        elif isinstance(node, (AllOf, AnyOf)):
+            pending += node.conditions
     return False
 
 
@@ -489,10 +490,10 @@ class Builder(Transformer):
             if name in ("auto", "excludes") and operation is not None:
                 words = tuple(w for w in re.split(r"[\s,\[\]]+", raw) if w)
                 if name == "auto":
-                    unknown = [w for w in words if w.lower() not in _AUTO_KINDS]
+                    unknown = [w for w in words if w.lower() not in AUTO_KINDS]
                     if unknown or not words:
                         self.error(self.loc(entry.token, entry.value_offset, max(len(raw), 1)),
-                                   f"auto: takes a list of {', '.join(_AUTO_KINDS)}, got {raw or 'nothing'}")
+                                   f"auto: takes a list of {', '.join(AUTO_KINDS)}, got {raw or 'nothing'}")
                         continue
                     auto = tuple(w.lower() for w in words)
                 else:
@@ -517,14 +518,20 @@ class Builder(Transformer):
             if not raw:
                 self.error(name_location, f"'{name}:' needs a value")
                 continue
-            text = _json_value_text(raw)
-            try:
-                value = json_template(text, self.locator(entry.token, entry.value_offset), self.whole(entry.token))
-            except (TemplateError, JsonTextError) as problem:
-                self.error(self.loc(entry.token, entry.value_offset, len(raw)), f"{name}: {problem}")
-                continue
-            built.append(CallParameter(name, value, self.whole(entry.token)))
+            parameter = self._call_parameter(entry, raw)
+            if parameter is not None:
+                built.append(parameter)
         return tuple(built), body_file, auto, excludes, tuple(counts.items())
+
+    def _call_parameter(self, entry: _Entry, raw: str) -> CallParameter | None:
+        """`name: value` under a call or an include: the value as a JSON template, its type kept."""
+        try:
+            value = json_template(_json_value_text(raw), self.locator(entry.token, entry.value_offset),
+                                  self.whole(entry.token))
+        except (TemplateError, JsonTextError) as problem:
+            self.error(self.loc(entry.token, entry.value_offset, max(len(raw), 1)), f"{entry.key}: {problem}")
+            return None
+        return CallParameter(entry.key, value, self.whole(entry.token))
 
     # Telling the dialects apart (semantics.md §5): `when: METHOD target` with only headers:,
     # query:, body: below is our request, `when: ^op` our operation call, `then: ASSERTION` our
@@ -695,16 +702,10 @@ class Builder(Transformer):
             self.error(self.loc(token, base, len(name)), "a fragment name is one word; its parameters go on "
                                                          "the indented lines below: name: value")
             return None
-        arguments: list[CallParameter] = []
-        for entry in self._flat(entries, "include parameters"):
-            text = _json_value_text(entry.value) if entry.value else "null"
-            try:
-                value = json_template(text, self.locator(entry.token, entry.value_offset), self.whole(entry.token))
-            except (TemplateError, JsonTextError) as problem:
-                self.error(self.loc(entry.token, entry.value_offset, max(len(entry.value), 1)), f"{entry.key}: {problem}")
-                continue
-            arguments.append(CallParameter(entry.key, value, self.whole(entry.token)))
-        return IncludeStep(name, self.whole(token), tuple(arguments), keyword="include", bare=True)
+        arguments = [self._call_parameter(entry, entry.value or "null")
+                     for entry in self._flat(entries, "include parameters")]
+        return IncludeStep(name, self.whole(token), tuple(a for a in arguments if a is not None), keyword="include",
+                           bare=True)
 
     def _branch(self, token: Token, text: str, base: int, items: list, keyword: str) -> ConditionalBranch | None:
         in_if = keyword != "else"
@@ -844,12 +845,12 @@ class Builder(Transformer):
         for extra in tables[1:]:
             self.error(self.loc(extra.token), f"an outline has one examples: table; the first is on line "
                                               f"{tables[0].token.line - 1}")
-        for item in children[1:]:
-            if tables and item is not tables[0] and children.index(item) > children.index(tables[0]) \
-                    and not (isinstance(item, _Raw) and item.kind == "examples"):
-                self.error(self.loc(item.token) if isinstance(item, _Raw) else item.location,
+        if tables:
+            after = children[children.index(tables[0]) + 1:]
+            late = next((item for item in after if not (isinstance(item, _Raw) and item.kind == "examples")), None)
+            if late is not None:
+                self.error(self.loc(late.token) if isinstance(late, _Raw) else late.location,
                            "examples: comes last in an outline, after its steps")
-                break
         steps, own = self._steps(rest, "an outline", allow_parameters=True)
         rows = tables[0].node if tables else None
         location = self.whole(keyword)

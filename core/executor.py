@@ -25,7 +25,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .assertions import MISSING, check, json_path_values
+from .assertions import MISSING, assertion_refs, check, json_path_values
 from .events import (
     BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, AutoTestRan,
     BranchTaken, Event,
@@ -37,9 +37,12 @@ from .explain import Explainer, ScenarioRecord, undefined_refs
 from .http_client import HttpClient, RequestFailed, join_url, parse_json
 from .nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, FeatureNode, IncludeStep,
-    RequestStep, ScenarioFileNode, ScenarioNode, Step, VariableRef, WebhookStep,
+    RequestStep, ScenarioFileNode, ScenarioNode, Step, WebhookStep,
 )
-from .nodes import BodyAssertion, HeaderAssertion, JsonPathAssertion, SchemaAssertion, StatusAssertion, TimeAssertion
+from .nodes import (
+    AllOf, AnyOf, BodyAssertion, HeaderAssertion, JsonPathAssertion, NotAssertion, SchemaAssertion, StatusAssertion,
+    TimeAssertion, VariableAssertion,
+)
 from .parameters import (
     AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, OPENAPI,
     STRICT_SCHEMA, TIMEOUT,
@@ -110,7 +113,7 @@ def _step_refs(step: Step) -> tuple[tuple[str, str], ...]:
         if step.body_raw is not None:
             refs += [(r.name, f"the body of {text}") for r in step.body_raw.refs]
     elif isinstance(step, AssertStep):
-        refs += [(r.name, step.text) for r in _assertion_refs(step.assertion)]
+        refs += [(r.name, step.text) for r in assertion_refs(step.assertion)]
     elif isinstance(step, FailStep):
         refs += [(r.name, f"fail {step.text}") for r in step.message.refs]
     elif isinstance(step, IncludeStep):
@@ -119,16 +122,6 @@ def _step_refs(step: Step) -> tuple[tuple[str, str], ...]:
     elif isinstance(step, DescribedStep):  # a custom step matches its description as rendered
         refs += [(r.name, f"'{step.text}'") for r in step.description.refs]
     return tuple(refs)
-
-
-def _assertion_refs(assertion: Any) -> tuple[VariableRef, ...]:
-    """Every reference an assertion reads (nested conditions included)."""
-    try:
-        from .assertions import assertion_refs
-    except ImportError:  # the condition language's walker (conditions); the forms `then:` knows:
-        expected = getattr(assertion, "expected", None)
-        return expected.refs if expected is not None else ()
-    return tuple(assertion_refs(assertion))
 
 
 def _one_line(error: BaseException) -> str:
@@ -228,13 +221,14 @@ class _State:
 
 
 def _reads_variables_only(assertion: Any) -> bool:
-    """A condition on variables alone (`{{x}} equals 1`) needs no response."""
-    kind = type(assertion).__name__
-    if kind == "VariableAssertion":
+    """A condition on variables alone (`{{x}} equals 1`, also under not / and / or) needs no response."""
+    if isinstance(assertion, VariableAssertion):
         return True
-    inner = [getattr(assertion, name) for name in ("inner", "left", "right", "condition") if hasattr(assertion, name)]
-    inner += list(getattr(assertion, "conditions", ()) or ())
-    return bool(inner) and all(_reads_variables_only(i) for i in inner)
+    if isinstance(assertion, NotAssertion):
+        return _reads_variables_only(assertion.condition)
+    if isinstance(assertion, (AllOf, AnyOf)):
+        return all(_reads_variables_only(c) for c in assertion.conditions)
+    return False
 
 
 class Execution:
@@ -484,13 +478,19 @@ class Execution:
             refs = _step_refs(step)
             found = self._refs[id(step)] = (refs, any("." in name for name, _ in refs))
         refs, dotted = found
-        visible: Mapping[str, Any] = state.scope.visible()
-        if state.overlay:  # an auto test's test.* / multiTest.* names
-            visible = {**visible, **state.overlay}
-        if dotted:  # env.X, param.KEY, a webhook's hook
-            visible = Variables(visible, state.params, self._providers())
+        visible = self._lookup(state, dotted)
         missing = undefined_refs(refs, visible) if refs else None
         return visible, missing, refs
+
+    def _lookup(self, state: "_State", dotted: bool) -> Mapping[str, Any]:
+        """What references read: the scope, an auto test's test.* / multiTest.* names, and (for a
+        dotted name) env.X, param.KEY and a webhook's hooks."""
+        visible: Mapping[str, Any] = state.scope.visible()
+        if state.overlay:
+            visible = {**visible, **state.overlay}
+        if dotted:
+            visible = Variables(visible, state.params, self._providers())
+        return visible
 
     def _providers(self) -> tuple:
         return (self._webhooks.lookup,) if self._webhooks is not None else ()
@@ -545,8 +545,7 @@ class Execution:
         elif isinstance(step, FailStep):
             state.message = render_text(step.message, visible)
         elif isinstance(step, WebhookStep):
-            async for event in self._webhook(step, state):
-                yield event
+            await self._start_webhook(step, state)
         elif isinstance(step, DescribedStep):  # no directives: a custom step
             if missing is not None:
                 state.message = self._explain(state, missing, visible)
@@ -587,22 +586,17 @@ class Execution:
             if branch.condition is None:
                 chosen = index
                 break
-            refs = _assertion_refs(branch.condition)
-            visible = state.scope.visible()
-            if state.overlay:
-                visible = {**visible, **state.overlay}
-            if refs and any("." in r.name for r in refs):
-                visible = Variables(visible, state.params, self._providers())
+            refs = assertion_refs(branch.condition)
+            visible = self._lookup(state, any("." in r.name for r in refs))
             missing = next((r.name for r in refs if r.name not in visible), None)
             if missing is not None:
                 state.message = self._explain(state, (missing, f"if {branch.text}"), visible)
+            elif state.response is None and not _reads_variables_only(branch.condition):
+                state.message = f"no response to check: if {branch.text} needs a call before it"
+            if state.message is not None:
                 yield BranchTaken(step, None, tuple(tried))
                 return
             outcome = self._check(branch.condition, state, visible)
-            if state.response is None and not outcome.passed and (outcome.message or "").startswith("no response"):
-                state.message = f"no response to check: if {branch.text} needs a call before it"
-                yield BranchTaken(step, None, tuple(tried))
-                return
             tried.append((branch.text, outcome.passed, outcome.message))
             if outcome.passed:
                 chosen = index
@@ -787,7 +781,7 @@ class Execution:
 
     # ------------------------------------------------------------ webhooks and custom steps
 
-    async def _webhook(self, step: WebhookStep, state: "_State") -> AsyncIterator[Event]:
+    async def _start_webhook(self, step: WebhookStep, state: "_State") -> None:
         """Start the webhook's loopback server; it lives until its scope (scenario or feature) ends."""
         from .webhooks import Webhooks
 
@@ -801,8 +795,6 @@ class Execution:
             return
         if owner == id(state.scenario):
             state.webhooks_started = True
-        return
-        yield  # an async generator: no events of its own (the variables panel shows its names)
 
     async def _webhooks_stop(self, owner: int) -> None:
         if self._webhooks is not None:

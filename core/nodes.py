@@ -142,6 +142,10 @@ class CallParameter(Node):
     location: SourceLocation
 
 
+# What `auto: [...]` under a call may name (berrycrush.md §3.6); auto_tests.py generates them.
+AUTO_KINDS = ("invalid", "security", "multi")
+
+
 @dataclass(frozen=True, slots=True)
 class RequestStep(Node):
     """One request, in either dialect: `when: METHOD path` (method and url), or an operation call
