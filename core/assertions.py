@@ -16,7 +16,7 @@ from .events import ResponseReceived
 from .json_depth import MAX_DEPTH, cut_depth, cut_marker  # noqa: F401 - cut_depth is used by reports too
 from .nodes import (
     AllOf, AnyOf, Assertion, BodyAssertion, CustomAssertion, HeaderAssertion, JsonPathAssertion, JsonTemplate,
-    NotAssertion, SchemaAssertion, StatusAssertion, TimeAssertion, VariableAssertion, VariableRef,
+    NotAssertion, SchemaAssertion, StatusAssertion, TimeAssertion, VariableAssertion, VariableRef, leaf_conditions,
 )
 from .templates import render_json, text_form
 
@@ -295,21 +295,15 @@ def assertion_refs(assertion: Assertion) -> tuple[VariableRef, ...]:
     """Every {{NAME}} an assertion uses, nested conditions included, in source order; a variable
     condition's own name counts too."""
     found: list[VariableRef] = []
-    pending = [assertion]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, NotAssertion):
-            pending.append(node.condition)
-        elif isinstance(node, (AllOf, AnyOf)):
-            pending.extend(reversed(node.conditions))
-        elif isinstance(node, CustomAssertion):
+    for node in leaf_conditions(assertion):
+        if isinstance(node, CustomAssertion):
             found.extend(node.text.refs)
-        else:
-            if isinstance(node, VariableAssertion):
-                found.append(node.ref)
-            expected = getattr(node, "expected", None)
-            if isinstance(expected, JsonTemplate):
-                found.extend(expected.refs)
+            continue
+        if isinstance(node, VariableAssertion):
+            found.append(node.ref)
+        expected = getattr(node, "expected", None)
+        if isinstance(expected, JsonTemplate):
+            found.extend(expected.refs)
     return tuple(found)
 
 

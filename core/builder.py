@@ -19,10 +19,10 @@ from .errors import Diagnostic
 from .line_lexer import TAG
 from .nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
 from .nodes import (
-    AUTO_KINDS, AllOf, AnyOf, AssertStep, BackgroundNode, CustomAssertion, NotAssertion, CallParameter, ConditionalBranch, ConditionalStep, DescribedStep, ExtractStep,
+    AUTO_KINDS, AssertStep, BackgroundNode, CustomAssertion, CallParameter, ConditionalBranch, ConditionalStep, DescribedStep, ExtractStep,
     FailStep, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate, OperationRef, OutlineRow,
     ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
-    SourceLocation, Step, TextTemplate, WebhookStep, walk_steps,
+    SourceLocation, Step, TextTemplate, WebhookStep, leaf_conditions, walk_steps,
 )
 from .step_syntax import METHODS, JsonPathError, LineError, compile_json_path, parse_extract, parse_then, split_request
 from .templates import REF_NAME, JsonTextError, TemplateError, json_template, text_template
@@ -74,16 +74,7 @@ def _cells(row: str) -> list[str]:
 
 def _has_custom(condition: Any) -> bool:
     """Whether a condition is, or holds (under not / and / or), a custom assertion."""
-    pending = [condition]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, CustomAssertion):
-            return True
-        if isinstance(node, NotAssertion):
-            pending.append(node.condition)
-        elif isinstance(node, (AllOf, AnyOf)):
-            pending += node.conditions
-    return False
+    return any(isinstance(node, CustomAssertion) for node in leaf_conditions(condition))
 
 
 def _clip(text: str, width: int = 40) -> str:

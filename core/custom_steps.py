@@ -21,7 +21,6 @@ Plugins come from the entry-point group `scenario_tui.steps` and from `--plugins
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import os
 import re
@@ -32,8 +31,8 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .errors import Diagnostic, UsageError
-from .nodes import (AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, JsonTemplate, Node,
-                    RequestStep, ScenarioFileNode, SourceLocation, TextTemplate, VariableRef, WebhookStep, included_fragments)
+from .nodes import (AssertStep, ConditionalStep, CustomAssertion, DescribedStep, ScenarioFileNode, TextTemplate, VariableRef,
+                    included_fragments, leaf_conditions)
 
 ENTRY_POINT_GROUP = "scenario_tui.steps"
 HINT = "custom steps are Python functions loaded with --plugins MODULE, see README (Custom steps)"
@@ -646,15 +645,6 @@ def load_registry(plugins: Sequence[str] = (), *, entry_points: bool = True) -> 
 # ---------------------------------------------------------------- check time
 
 
-def _is_custom_assertion(node: Any) -> bool:
-    return type(node).__name__ == "CustomAssertion"
-
-
-# Nodes that never hold a custom step or assertion: not looked into.
-_NO_CUSTOM = (TextTemplate, JsonTemplate, VariableRef, SourceLocation, RequestStep, ExtractStep, IncludeStep,
-              FailStep, WebhookStep)
-
-
 def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Any]]:
     if file.background is not None:
         yield file.background.steps
@@ -674,35 +664,24 @@ def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Any]]:
 def _custom_nodes(file: ScenarioFileNode) -> Iterator[Any]:
     """Every custom step (DescribedStep without directives) and custom assertion, in any block,
     inside described steps, conditional branches and composite conditions (not/and/or)."""
-    stack: list[Any] = []
-    for block in reversed(list(_blocks(file))):
-        stack.extend(reversed(block))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, DescribedStep):
-            if node.custom:
-                yield node
+    for block in _blocks(file):
+        yield from _custom_in(block)
+
+
+def _custom_in(steps: Sequence[Any]) -> Iterator[Any]:
+    for step in steps:
+        if isinstance(step, DescribedStep):
+            if step.custom:
+                yield step
             else:
-                stack.extend(reversed(node.steps))
-        elif _is_custom_assertion(node):
-            yield node
-        elif isinstance(node, AssertStep):
-            stack.append(node.assertion)
-        elif isinstance(node, ConditionalStep):
-            for branch in reversed(node.branches):
-                stack.extend(reversed(branch.steps))
+                yield from _custom_in(step.steps)
+        elif isinstance(step, AssertStep):
+            yield from (c for c in leaf_conditions(step.assertion) if isinstance(c, CustomAssertion))
+        elif isinstance(step, ConditionalStep):
+            for branch in step.branches:
                 if branch.condition is not None:
-                    stack.append(branch.condition)
-        elif isinstance(node, _NO_CUSTOM):
-            continue
-        elif isinstance(node, (tuple, list)):
-            stack.extend(reversed(node))
-        elif isinstance(node, Node) and dataclasses.is_dataclass(node):
-            # not/and/or conditions, whatever their shape: look into their fields.
-            for field in reversed(dataclasses.fields(node)):
-                value = getattr(node, field.name, None)
-                if isinstance(value, (Node, tuple, list)) and not isinstance(value, _NO_CUSTOM):
-                    stack.append(value)
+                    yield from (c for c in leaf_conditions(branch.condition) if isinstance(c, CustomAssertion))
+                yield from _custom_in(branch.steps)
 
 
 def uses_custom_steps(file: ScenarioFileNode) -> bool:

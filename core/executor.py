@@ -40,8 +40,8 @@ from .nodes import (
     RequestStep, ScenarioFileNode, ScenarioNode, Step, WebhookStep,
 )
 from .nodes import (
-    AllOf, AnyOf, BodyAssertion, HeaderAssertion, JsonPathAssertion, NotAssertion, SchemaAssertion, StatusAssertion,
-    TimeAssertion, VariableAssertion,
+    BodyAssertion, HeaderAssertion, JsonPathAssertion, SchemaAssertion, StatusAssertion, TimeAssertion,
+    VariableAssertion, leaf_conditions,
 )
 from .parameters import (
     AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, OPENAPI,
@@ -222,13 +222,7 @@ class _State:
 
 def _reads_variables_only(assertion: Any) -> bool:
     """A condition on variables alone (`{{x}} equals 1`, also under not / and / or) needs no response."""
-    if isinstance(assertion, VariableAssertion):
-        return True
-    if isinstance(assertion, NotAssertion):
-        return _reads_variables_only(assertion.condition)
-    if isinstance(assertion, (AllOf, AnyOf)):
-        return all(_reads_variables_only(c) for c in assertion.conditions)
-    return False
+    return all(isinstance(node, VariableAssertion) for node in leaf_conditions(assertion))
 
 
 class Execution:
@@ -763,8 +757,8 @@ class Execution:
                              "multiTest.duration": round((time.perf_counter() - started) * 1000)}
             state.overlay = variables
             try:
-                for check in checks if message is None else ():
-                    async for event in self._execute(check.step, state):
+                for unit_check in checks if message is None else ():
+                    async for event in self._execute(unit_check.step, state):
                         yield event
                     if state.message is not None:
                         message = state.message

@@ -443,6 +443,20 @@ Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, Condit
              DescribedStep]
 
 
+def leaf_conditions(condition: Assertion):
+    """The simple conditions inside a condition, in source order: what `not`, `and` and `or`
+    (NotAssertion, AllOf, AnyOf) combine, at any depth; a simple condition is its own leaf."""
+    pending = [condition]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, NotAssertion):
+            pending.append(node.condition)
+        elif isinstance(node, (AllOf, AnyOf)):
+            pending.extend(reversed(node.conditions))
+        else:
+            yield node
+
+
 # Keywords written with a colon (ours); BerryCrush's directives and described steps take none.
 _COLON_KEYWORDS = frozenset(("when", "then", "extract", "include"))
 

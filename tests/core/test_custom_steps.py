@@ -7,7 +7,6 @@ import subprocess
 import sys
 import textwrap
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -17,9 +16,9 @@ import pytest
 from scenario_core import custom_steps
 from scenario_core.custom_steps import (PluginError, Registry, Response, StepContext, StepFailed,
                                         custom_diagnostics, load_registry, uses_custom_steps)
-from scenario_core.nodes import (AssertStep, BackgroundNode, ConditionalBranch, ConditionalStep, DescribedStep,
-                                 FeatureNode, FragmentNode, Node, RequestStep, ScenarioFileNode, ScenarioNode,
-                                 SourceLocation, StatusAssertion, TextTemplate)
+from scenario_core.nodes import (AssertStep, BackgroundNode, ConditionalBranch, ConditionalStep, CustomAssertion,
+                                 DescribedStep, FeatureNode, FragmentNode, NotAssertion, RequestStep, ScenarioFileNode,
+                                 ScenarioNode, SourceLocation, StatusAssertion, TextTemplate)
 from scenario_core.parser import load_file
 from scenario_core.templates import text_template
 
@@ -382,22 +381,6 @@ def test_missing_file_and_bad_module_names(tmp_path):
 # ---------------------------------------------------------------- check-time diagnostics
 
 
-@dataclass(frozen=True)
-class CustomAssertion(Node):
-    """Stands for the builder's node for `assert <free text>`."""
-
-    text: TextTemplate
-    location: SourceLocation
-
-
-@dataclass(frozen=True)
-class NotCondition(Node):
-    """Some composite condition (`not C`) wrapping another."""
-
-    operand: object
-    location: SourceLocation
-
-
 def custom(text: str, line: int) -> DescribedStep:
     return DescribedStep("given", template(text, line), (), loc(line))
 
@@ -428,7 +411,8 @@ def test_check_reports_unmatched_custom_steps_and_assertions_in_every_block():
             ConditionalBranch(StatusAssertion(200, None, loc(42)), "status 200", (
                 AssertStep("the pet should be sold", CustomAssertion(template("the pet should be sold", 43), loc(43)),
                            loc(43), "assert"),), loc(42)),
-            ConditionalBranch(NotCondition(CustomAssertion(template("nobody matches this", 44), loc(44)), loc(44)),
+            ConditionalBranch(NotAssertion(CustomAssertion(template("nobody matches this", 44), loc(44)),
+                                           "not nobody matches this", loc(44)),
                               "not ...", (custom("deep inside an else", 45),), loc(44)),
         ), loc(42)),
     ), loc(40))
