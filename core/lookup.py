@@ -7,6 +7,9 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from .parameters import Duration
+from .resolution import parameter_text
+
 Provider = Callable[[str], "tuple[bool, Any]"]
 
 
@@ -32,9 +35,9 @@ class Variables(Mapping[str, Any]):
             if head == "param" and self.parameters is not None and rest in self.parameters:
                 value = self.parameters[rest]
                 value = getattr(value, "value", value)
-                # a duration reads as written (`500ms`); tuples (secrets) as a list
-                return str(value) if type(value).__name__ == "Duration" else \
-                    list(value) if isinstance(value, tuple) else value
+                # JSON-typed values keep their type; a duration or a list of names reads as
+                # parameters read each other (`500ms`, `a, b`)
+                return parameter_text(value) if isinstance(value, (Duration, tuple)) else value
             for provider in self.providers:
                 found, value = provider(name)
                 if found:

@@ -55,6 +55,32 @@ def _scenarios_under(folder: Path) -> list[str]:
     return [str(p) for p in sorted(folder.rglob("*.scenario")) if p.is_file()]
 
 
+INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
+
+
+class NumberTooLong(ValueError):
+    """A run variable's value is an integer of more than INT_DIGITS digits."""
+
+
+def _json_int(text: str) -> int:
+    # Without this, json.loads raises the same ValueError as for text that is not JSON, and a
+    # 5,000-digit number would silently become a string.
+    if len(text.lstrip("-")) > INT_DIGITS:
+        raise NumberTooLong(text)
+    return int(text)
+
+
+def variable_value(raw: str) -> Any:
+    """A run variable's value (`--var`, a variables file): JSON when it reads as JSON (`7`,
+    `true`, `[1, 2]`), otherwise the text. NumberTooLong for an integer past Python's limit."""
+    try:
+        return json.loads(raw, parse_int=_json_int)
+    except NumberTooLong:
+        raise
+    except (ValueError, RecursionError):
+        return raw
+
+
 def read_variables_file(path: str) -> dict[str, Any]:
     """A JSON object (its values as they are), or dotenv lines: `NAME=VALUE`, `export NAME=VALUE`,
     `#` comments and blank lines; a VALUE is JSON when it parses as JSON (like `--var`), a
@@ -95,9 +121,10 @@ def read_variables_file(path: str) -> dict[str, Any]:
             variables[name] = raw[1:-1]
             continue
         try:
-            variables[name] = json.loads(raw)
-        except (ValueError, RecursionError):
-            variables[name] = raw
+            variables[name] = variable_value(raw)
+        except NumberTooLong:
+            raise _problem(path, number, column, f"{name}: a number with more than {INT_DIGITS} digits cannot be "
+                                                 "used; quote it to pass it as text") from None
     return variables
 
 

@@ -277,6 +277,7 @@ def overrides_from(args: argparse.Namespace):
 
 
 def run_variables_from(items: list[str]) -> dict[str, Any]:
+    from scenario_core.run_inputs import INT_DIGITS, NumberTooLong, variable_value
     from scenario_core.templates import NAME
 
     variables: dict[str, Any] = {}
@@ -285,28 +286,11 @@ def run_variables_from(items: list[str]) -> dict[str, Any]:
         if not sep or not NAME.fullmatch(name):
             raise UsageError(f"--var {_clip(item)}: expected NAME=VALUE with NAME made of letters, digits and _")
         try:
-            variables[name] = json.loads(raw, parse_int=_json_int)
-        except _TooLong:
-            raise UsageError(f"--var {name}: a number with more than {_INT_DIGITS} digits cannot be used; "
+            variables[name] = variable_value(raw)
+        except NumberTooLong:
+            raise UsageError(f"--var {name}: a number with more than {INT_DIGITS} digits cannot be used; "
                              f"quote it to pass it as text: --var '{name}=\"...\"'") from None
-        except (ValueError, RecursionError):
-            variables[name] = raw
     return variables
-
-
-_INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
-
-
-class _TooLong(Exception):
-    pass
-
-
-def _json_int(text: str) -> int:
-    # Without this, json.loads raises the same ValueError as for text that is not JSON, and a
-    # 5,000-digit number would silently become a string.
-    if len(text.lstrip("-")) > _INT_DIGITS:
-        raise _TooLong
-    return int(text)
 
 
 _registries: dict[tuple[str, ...], Any] = {}
