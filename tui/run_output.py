@@ -173,15 +173,13 @@ class RunPrinter:
                 self.sink.running(self._label, "starting", self._indent)
         elif kind is ev.RequestSent:
             if self._log_requests:
-                self._log("→ ", f"{event.method} {self.masker.text(event.url)}", event.body)
+                self._log("→ ", request_head(event, self.masker), event.body)
         elif kind is ev.ResponseReceived:
             if self._log_responses:
-                self._log("← ", f"{event.status} {event.reason}".rstrip() + f" ({event.elapsed * 1000:.0f} ms)",
-                          event.body)
+                self._log("← ", response_head(event, "{:.0f}"), event.body)
         elif kind is ev.RequestRetried:
             if self._log_requests or self._log_responses:
-                self._log("↻ ", f"retry {event.attempt} after {self.masker.text(event.reason)}, "
-                                f"waited {event.delay_s:.2f} s", None)
+                self._log("↻ ", retry_line(event, self.masker), None)
         elif kind is ev.FileStarted:
             self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
             self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
@@ -287,21 +285,20 @@ class ExchangeLog:
     def feed(self, event: ev.Event, tag: str | None = None) -> None:
         kind = type(event)
         if kind is ev.RequestSent:
-            head = f"→ {event.method} {self.masker.text(event.url)}"
+            head = "→ " + request_head(event, self.masker)
             if event.operation is not None:
                 head += f"  (^{event.operation.split(' (')[0]})"
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
                 self._line(tag, "  connection: " + _target(self.masker.text(event.url) or ""), "dim")
         elif kind is ev.ResponseReceived:
-            head = f"← {event.status} {event.reason}".rstrip() + f"  ({event.elapsed * 1000:.1f} ms)"
+            head = "← " + response_head(event, "{:.1f}", "  ")
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
                 answered = [v for n, v in event.headers if n.lower() in ("connection", "keep-alive")]
                 self._line(tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim")
         elif kind is ev.RequestRetried:
-            self._line(tag, f"↻ retry {event.attempt} after {self.masker.text(event.reason)}, "
-                            f"waited {event.delay_s:.2f} s", "yellow")
+            self._line(tag, "↻ " + retry_line(event, self.masker), "yellow")
 
     def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:
         self._line(tag, head, "bold")
@@ -315,6 +312,21 @@ class ExchangeLog:
     def _line(self, tag: str | None, text: str, style: str) -> None:
         segments: Segments = [(f"[{visible(tag)}] ", "cyan")] if tag else []
         self.sink.line(segments + [(visible(text), style)])
+
+
+# The heads of request, response and retry lines: one wording for logRequests / logResponses
+# and for --verbose.
+
+def request_head(event: ev.RequestSent, masker: Masker) -> str:
+    return f"{event.method} {masker.text(event.url)}"
+
+
+def response_head(event: ev.ResponseReceived, milliseconds: str, gap: str = " ") -> str:
+    return f"{event.status} {event.reason}".rstrip() + f"{gap}({milliseconds.format(event.elapsed * 1000)} ms)"
+
+
+def retry_line(event: ev.RequestRetried, masker: Masker) -> str:
+    return f"retry {event.attempt} after {masker.text(event.reason)}, waited {event.delay_s:.2f} s"
 
 
 def _target(url: str) -> str:
