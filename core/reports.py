@@ -54,8 +54,8 @@ class ErrorContext:
     @classmethod
     def from_parameters(cls, parameters: Any) -> "ErrorContext":
         def value(key: str) -> Any:
-            found = parameters.get(key) if parameters is not None else None
-            return found.value if found is not None else PARAMETER_SPECS[key].default
+            found = parameter_value(parameters, key)
+            return PARAMETER_SPECS[key].default if found is None else found
 
         return cls(value(ERROR_REQUEST_BODY), value(ERROR_RESPONSE_BODY), value(ERROR_MAX_BODY))
 
