@@ -1,5 +1,5 @@
 """The project's own errors. Every problem with user input ends up as one of these, never as a
-traceback: a `Diagnostic` is one located line, `FILE:LINE:COLUMN: error: MESSAGE`."""
+traceback: a `Diagnostic` is one located line, `FILE:LINE:COLUMN: SEVERITY: MESSAGE`."""
 
 from __future__ import annotations
 
@@ -11,17 +11,22 @@ from .nodes import SourceLocation
 MAX_MESSAGE = 600
 
 
+ERROR, WARNING = "error", "warning"
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     location: SourceLocation
     message: str
+    severity: str = ERROR  # ERROR stops a file from running; WARNING (static analysis) does not
+    code: str = ""  # a stable short name for tools (`check --format json`, the language server)
 
     def __str__(self) -> str:
         loc = self.location
         message = self.message
         if len(message) > MAX_MESSAGE:  # whatever a message quotes, it stays one readable line
             message = message[: MAX_MESSAGE - 1] + "…"
-        return f"{loc.file}:{loc.line}:{loc.column}: error: {message}"
+        return f"{loc.file}:{loc.line}:{loc.column}: {self.severity}: {message}"
 
 
 class ScenarioError(Exception):
