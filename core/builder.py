@@ -142,6 +142,14 @@ class Builder(Transformer):
         self.external_fragments = fragments  # from .fragment files (semantics.md §5)
         self.user_keys: list[tuple[str, SourceLocation]] = []
         self.custom_seen = False  # a custom step or assertion was built
+        # Fragments whose `fragment:` line the parser skipped after a syntax error: an include of
+        # one is not reported again as unknown (the line's own error says what is wrong).
+        self.skipped_fragments: set[str] = set()
+
+    def skipped(self, token: Token) -> None:
+        """The parser skipped this line after reporting it (parser.py's recovery)."""
+        if token.type == "FRAGMENT":
+            self.skipped_fragments.add(self.value(token, len("fragment:"))[0])
 
     def end(self) -> list[Diagnostic]:
         found, self.diagnostics = self.diagnostics, []
@@ -1073,7 +1081,8 @@ class Builder(Transformer):
         # checks its includes, with every fragment known.
         for steps in blocks if not self.filename.endswith(".fragment") else ():
             for step in walk_steps(steps):
-                if isinstance(step, IncludeStep) and step.fragment not in fragments:
+                if isinstance(step, IncludeStep) and step.fragment not in fragments \
+                        and step.fragment not in self.skipped_fragments:
                     wanted = step.fragment
                     # A close match differs in length by at most a third (difflib's 0.6 ratio).
                     candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]

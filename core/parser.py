@@ -179,6 +179,9 @@ def parse_text(text: str, filename: str = "<text>", fragments: tuple = (),
                 # builder found so far would be found again, so it is dropped.
                 _builder.begin(filename, text, fragments)
                 tree = _recovering_parse(source, filename, _builder.diagnostics)
+                if tree is None and not _builder.diagnostics:  # never expected: still one located line
+                    _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error",
+                                                           code="syntax"))
         except RecursionError:
             _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
             tree = None
@@ -213,6 +216,9 @@ class _Recovering:
 
     def __init__(self, source: str, filename: str, diagnostics: list[Diagnostic]):
         self.filename, self.diagnostics = filename, diagnostics
+        self.levels = [0]  # the indentation of each open block
+        # None; -1: lines indented with a tab; k: lines below a stray or unexpected line at k
+        self.skipping: int | None = None
         self.tokens = self._indented(LineLexer.lex(None, source))  # type: ignore[arg-type]
         self.peeked: Token | None = None
 
@@ -221,22 +227,22 @@ class _Recovering:
         self.diagnostics.append(Diagnostic(location, message, code="indentation"))
 
     def _indented(self, tokens):
-        levels = [0]
-        skipping = None  # None; -1: lines indented with a tab; k: below a stray line at indentation k
+        levels = self.levels
         for token in tokens:
             if token.type != "_NL":
-                if skipping is None:
+                if self.skipping is None:
                     yield token
                 continue
             indent_str = token[token.rfind("\n") + 1:]
             if "\t" in indent_str:
                 self.report(token.end_line, indent_str.index("\t") + 1, "a tab in indentation; indent with spaces")
-                skipping = -1
+                self.skipping = -1
                 continue
             indent = len(indent_str)
+            skipping = self.skipping
             if skipping is not None and skipping >= 0 and indent > skipping and indent not in levels:
-                continue  # indented below the stray line: part of it
-            skipping = None
+                continue  # indented below the skipped line: part of it
+            self.skipping = None
             if indent > levels[-1]:
                 levels.append(indent)
                 yield Token.new_borrow_pos("_INDENT", indent_str, token)
@@ -249,7 +255,7 @@ class _Recovering:
                 self.report(token.end_line, indent + 1,
                             f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no "
                             f"enclosing block (expected {' or '.join(str(level) for level in levels)} spaces)")
-                skipping = indent
+                self.skipping = indent
         while len(levels) > 1:  # the lexer closes at indentation 0; this is only a safeguard
             levels.pop()
             yield Token("_DEDENT", "")
@@ -262,6 +268,12 @@ class _Recovering:
             token, self.peeked = self.peeked, None
             return token
         return next(self.tokens)
+
+    def drop_indent(self) -> None:
+        """An _INDENT just taken opens no block: its lines, and the lines below them not at an
+        open block's indentation, are skipped; the levels are those before it."""
+        self.levels.pop()
+        self.skipping = self.levels[-1]
 
     def skip_block(self) -> None:
         """Everything up to the _DEDENT that closes an _INDENT just taken."""
@@ -356,7 +368,7 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
             kind = token.type
             if kind == "_INDENT":
                 report(error, _allowed(parents[-1], seen[-1]))
-                tokens.skip_block()
+                tokens.drop_indent()
                 continue
             if kind == "_DEDENT":
                 if not dangling_tag(error):
@@ -368,6 +380,7 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
                     return None
             else:
                 report(error, _allowed(parents[-1], seen[-1]))
+                _builder.skipped(token)
                 tokens.skip_line(token)
                 try:
                     state.feed_token(Token.new_borrow_pos("BAD", "", token))
