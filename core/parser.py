@@ -11,16 +11,19 @@ and reading goes on at the next line of the same or a lower indentation; an inde
 and each skipped one passed over once: linear, however many errors (no re-parse per error).
 
 Why this and not the alternatives, measured on bench/check_large_file.py (50,000 lines):
-- A valid file's parse is as fast as before the recovery existed (best of 9 in process: 0.518 s
-  both; bench ratio unchanged). Reading every file with the recovering loop instead cost 2-3%
-  more on a valid file (0.527 s against lark's own loop's 0.513 s), so it runs only after lark's
-  parse has failed: a second read of a file with errors costs its user nothing they would notice.
+- A valid file's parse is as fast as before the recovery existed: best of 9 in process 0.516 s
+  against 0.517 s, start-up with the (larger) tables 0.099 s against 0.097 s, and the bench's
+  ratio 1.48 against 1.43 on the same loaded machine, within its run-to-run noise. Reading every
+  file with the recovering loop instead cost 2-3% more on a valid file (0.527 s against lark's
+  own loop's 0.513 s), so it runs only after lark's parse has failed: a second read of a file
+  with errors costs its user nothing they would notice.
 - Linear on errors: 50,000 lines that are each a syntax error take ~1 s, 101 lines printed.
 - lark's `on_error` hook would need the same BAD token and the same stream of tokens to skip
   from, behind a less direct interface; the interactive parser is what it drives anyway.
-- Splitting the file into top-level blocks (column 1) and parsing each alone recovers only at
-  the next block, when the issue's own example has all of its errors in one scenario, and it
-  splits the builder's whole-file checks (fragments known, parameter placement) across parses.
+- Splitting the file into top-level blocks (column 1) and parsing each alone cost 3-6% more on
+  a valid file (best of 7: 0.533-0.553 s against 0.519 s, the split and a parse call per block),
+  recovers only at the next block when the issue's own example has all of its errors in one
+  scenario, and splits the builder's whole-file checks (fragments, placement) across parses.
 The grammar's BAD alternatives add no work to a valid file: no token of a valid file is BAD.
 """
 
@@ -434,10 +437,12 @@ def read_input(path: str | Path, what: str = ".scenario file", limit: int = MAX_
         raise _usage_error(path, problem, what) from None
 
 
-def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = ()) -> ScenarioFileNode:
+def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = (),
+              max_errors: int | None = MAX_ERRORS) -> ScenarioFileNode:
     """Read and parse a file. Unreadable files are a UsageError, bad content an InvalidFileError.
     A .scenario file also sees the fragments of .fragment files (fragment_files.py): those under
-    the nearest fragments/ folder and those `fragments` names (`--fragments`); None: none at all."""
+    the nearest fragments/ folder and those `fragments` names (`--fragments`); None: none at all.
+    `max_errors` as for parse_text."""
     name = str(path)
     external: tuple = ()
     if fragments is not None and not name.endswith(".fragment"):
@@ -453,7 +458,7 @@ def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = 
         raise InvalidFileError([Diagnostic(
             SourceLocation(name, line, column, line, column + 1), "the file is not UTF-8 text"
         )]) from None
-    return parse_text(text, name, external)
+    return parse_text(text, name, external, max_errors)
 
 
 # ---------------------------------------------------------------- syntax errors
