@@ -310,6 +310,8 @@ def _allowed(parent: Token | None, seen: list[str]) -> list[str]:
     """The lines a block takes at this point (semantics.md §1 and §5), for the message of a line
     that is not one of them: exact per block, not the parser's merged view of several blocks."""
     kind = parent.type if parent is not None else None
+    if seen and seen[-1] == "TAG":  # after tags, only what takes them
+        return (["feature:"] if kind is None else []) + ["scenario:", "outline:"]
     if kind is None:
         names = ["feature:", "scenario:"] + ([] if "SCENARIO" in seen or "OUTLINE" in seen else ["background:"])
         names += ["fragment:"] + (["parameters:"] if all(k == "PARAMETERS" for k in seen) else [])

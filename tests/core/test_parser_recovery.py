@@ -239,6 +239,11 @@ def test_recovery_is_linear_on_a_file_full_of_errors():
      "else, fail or webhook:"),
     ("scenario: s\n  when: GET /x\n    headers:\n      just words\n",
      "t.scenario:4:7: error: 'just words' is not allowed here; expected a 'name: value' line"),
+    # After tags only what takes them; the tags go with the line skipped.
+    ("@wip\nwhen: GET /x\nscenario: s\n  when: GET /y\n",
+     "t.scenario:2:1: error: 'when:' is not allowed here; expected feature:, scenario: or outline:"),
+    ("feature: f\n  @wip @slow  include: x\n  scenario: s\n    when: GET /y\n",
+     "t.scenario:2:15: error: 'include:' is not allowed here; expected scenario: or outline:"),
     ("scenario: s\n  when: GET /x\nscenario: t\n  when: GET /y\n    @x\n",
      "t.scenario:5:5: error: '@x' is not allowed here; expected headers:, query: or body:"),
 ])
