@@ -119,7 +119,9 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
         if "digits is too long" in str(problem):
             raise LineError(str(problem), start + problem.offset, len(operand)) from None
         shown = operand if len(operand) <= 60 else operand[:59] + "…"
-        hint = f' (strings need double quotes: "{shown}")' if operand[0] not in "\"[{" else ""
+        # `'ok'` is a string in single quotes: the fix is "ok", not "'ok'".
+        inner = shown[1:-1] if len(shown) >= 2 and shown[0] == shown[-1] == "'" else shown
+        hint = f' (strings need double quotes: "{inner}")' if operand[0] not in "\"[{" else ""
         raise LineError(
             f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{shown}'{hint}",
             start, len(operand),
@@ -202,6 +204,8 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
             raise LineError(f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",
                             offset, len(value) or len(text))
         return status
+    if text.startswith("status") and not (text[6].isalnum() or text[6] in "_.[$"):
+        _status_mistake(text)
     if text.startswith("time"):
         match = _TIME.fullmatch(text)
         if not match:
@@ -247,6 +251,34 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema",
         0, len(word),
     )
+
+
+_STATUS_OPERATOR = re.compile(r"(==|!=|<=|>=|=|<|>|:|is\b|equals\b)\s*")
+
+
+def _status_mistake(text: str) -> None:
+    """`status` followed by more than one code: say what is wrong, not `unknown assertion`.
+    (`status == 200` written as a comparison; `200# ok`, a `#` that starts no comment.)"""
+    start = len(text) - len(text[6:].lstrip())
+    rest = text[start:].rstrip()
+    operator = _STATUS_OPERATOR.match(rest)
+    if operator:
+        code = rest[operator.end():].split()
+        example = code[0] if code and status_assertion(code[0], None) is not None else "200"  # type: ignore[arg-type]
+        raise LineError(f"status takes a code such as 200 or 2xx, with no operator before it: then: status {example}",
+                        start, len(operator.group(1)))
+    hash_at = rest.find("#")
+    if hash_at > 0 and not rest[hash_at - 1].isspace():
+        # semantics.md §5: `#` starts a comment after whitespace, so `status 200  # ok` is fine.
+        raise LineError(f"status takes a code such as 200 or 2xx, got '{_clip(rest)}'; a # starts a comment only "
+                        f"after a space: then: status {rest[:hash_at].strip()}  {rest[hash_at:]}",
+                        start + hash_at, len(rest) - hash_at)
+    raise LineError(f"status takes one code such as 200 or 2xx (or a range: 200-299), got '{_clip(rest)}'",
+                    start, len(rest))
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 _STATUS_RANGE = re.compile(r"([1-5][0-9][0-9])-([1-5][0-9][0-9])")
