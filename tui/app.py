@@ -42,6 +42,7 @@ from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
 from .widgets.scope_log import ScopeLog
+from .widgets.value_viewer import ValueViewer, variable_lines
 from .widgets.variables_panel import VariablesPanel
 
 DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (snapshot tests)
@@ -336,9 +337,19 @@ class ScenarioApp(App[int]):
         if self.tree.cursor_node is not None:  # the inspector says whether it has one
             self.show_item(self.tree.cursor_node.data)
 
+    @on(VariablesPanel.ValueSelected)
+    def _open_value(self, event: VariablesPanel.ValueSelected) -> None:
+        """Enter on a variable: the whole value, where it was set and every write of it this run."""
+        history = self.scope_log.history
+        self.push_screen(ValueViewer(f"Value · {event.name}", lambda: variable_lines(
+            self.display_options, event.name, event.value, event.layer, event.origin,
+            history.of(event.name), history.dropped.get(event.name, 0))))
+
     def action_reveal_secrets(self) -> None:
         display = self.display_options
         display.reveal_secrets = not display.reveal_secrets
+        if isinstance(self.screen, ValueViewer):
+            self.screen.rebuild()
         self.scope_log.rerender()
         self.run_controller.flush_panels(force=True)
         self.notify("Secrets shown — v masks them again." if display.reveal_secrets else "Secrets masked.")
