@@ -50,6 +50,11 @@ async def test_long_lines_wrap_and_w_scrolls_them_sideways(scenario_file, make_a
         assert inspector.scroll_x > 0
         await ui.press(pilot, "left", "left")
         assert inspector.scroll_x == 0
+        for _ in range(3):  # typed faster than the screen refreshes: each one counts
+            await pilot.press("right")
+        await ui.settle(pilot)
+        assert inspector.scroll_x == 3 * inspector.SIDE_STEP
+        await ui.press(pilot, "left", "left", "left")
         await ui.press(pilot, "z")  # zoomed: still unwrapped, still scrolls
         assert app.screen.maximized is inspector and inspector.max_scroll_x > 0
         await ui.press(pilot, "right")

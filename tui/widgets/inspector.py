@@ -16,6 +16,8 @@ from rich.highlighter import JSONHighlighter
 from rich.json import JSON
 from rich.cells import cell_len
 from rich.text import Text
+from textual.actions import SkipAction
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -42,6 +44,11 @@ def _rule(title: str) -> Text:
 
 class Inspector(VerticalScroll, can_focus=True):
     ALLOW_MAXIMIZE = True  # z fills the screen with it
+    SIDE_STEP = 8  # cells per ←/→: one cell at a time crawls along a long URL
+    BINDINGS = [
+        Binding("left", "sideways(-1)", "Scroll left", show=False),
+        Binding("right", "sideways(1)", "Scroll right", show=False),
+    ]
     DEFAULT_CSS = """
     Inspector {
         border: round $success 50%;
@@ -99,6 +106,13 @@ class Inspector(VerticalScroll, can_focus=True):
         self.scroll_to(x=0, animate=False)
         self._render_parts()
         self.border_subtitle = "" if self.wrap else "unwrapped — ←/→ scroll · w wraps"
+
+    def action_sideways(self, direction: int) -> None:
+        if self.wrap:
+            raise SkipAction()  # nothing to scroll: let the key go on
+        # from the target, at once: keys typed faster than the screen refreshes each count
+        x = min(max(0, self.scroll_target_x + direction * self.SIDE_STEP), self.max_scroll_x)
+        self.scroll_to(x=x, animate=False, immediate=True)
 
     def curl(self) -> str | None:
         """The request shown, as a curl command (masked unless secrets are revealed)."""
