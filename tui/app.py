@@ -42,7 +42,7 @@ from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
 from .widgets.scope_log import ScopeLog
-from .widgets.value_viewer import ValueViewer, variable_lines
+from .widgets.value_viewer import ValueViewer, variable_viewer
 from .widgets.variables_panel import VariablesPanel
 
 DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (snapshot tests)
@@ -339,11 +339,7 @@ class ScenarioApp(App[int]):
 
     @on(VariablesPanel.ValueSelected)
     def _open_value(self, event: VariablesPanel.ValueSelected) -> None:
-        """Enter on a variable: the whole value, where it was set and every write of it this run."""
-        history = self.scope_log.history
-        self.push_screen(ValueViewer(f"Value · {event.name}", lambda: variable_lines(
-            self.display_options, event.name, event.value, event.layer, event.origin,
-            history.of(event.name), history.dropped.get(event.name, 0))))
+        self.push_screen(variable_viewer(event, self.display_options, self.scope_log.history))
 
     def action_reveal_secrets(self) -> None:
         display = self.display_options
@@ -365,14 +361,7 @@ class ScenarioApp(App[int]):
         self.inspector.action_toggle_wrap()
 
     def action_copy_curl(self) -> None:
-        """`y`: the inspected request as a curl command, through the terminal (OSC 52)."""
-        command = self.inspector.curl()
-        if command is None:
-            self.notify("No request to copy: highlight a step that sent one.", severity="warning")
-            return
-        self.copy_to_clipboard(command)
-        self.notify("Copied the request as a curl command (terminal clipboard, OSC 52)"
-                    + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them."))
+        self.inspector.copy_curl()
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:

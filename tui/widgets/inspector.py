@@ -120,6 +120,16 @@ class Inspector(VerticalScroll, can_focus=True):
             return None
         return curl_command(self.request, self.display_options.masker)
 
+    def copy_curl(self) -> None:
+        """`y`: the request shown, as curl, through the terminal's clipboard (OSC 52)."""
+        command = self.curl()
+        if command is None:
+            self.app.notify("No request to copy: highlight a step that sent one.", severity="warning")
+            return
+        self.app.copy_to_clipboard(command)
+        self.app.notify("Copied the request as a curl command (terminal clipboard, OSC 52)"
+                        + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them."))
+
     @property
     def text(self) -> str:
         return "\n".join([str(self.border_title)] + self.lines)

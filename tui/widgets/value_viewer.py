@@ -23,7 +23,7 @@ from scenario_core.events import Origin
 from scenario_core.printable import visible, visible_json
 
 from .display import Display
-from .write_history import NEW, Write
+from .write_history import NEW, Write, WriteHistory
 
 MAX_HISTORY_VALUE = 300  # an old → new line stays readable; the value itself is shown whole above
 _JSON = JSONHighlighter()
@@ -76,6 +76,13 @@ class ValueViewer(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def variable_viewer(selected: Any, display: Display, history: WriteHistory) -> ValueViewer:
+    """The viewer for a VariablesPanel.ValueSelected: the value, where it was set, every write."""
+    name = selected.name
+    return ValueViewer(f"Value · {visible(name)}", lambda: variable_lines(
+        display, name, selected.value, selected.layer, selected.origin, history.of(name), history.dropped.get(name, 0)))
 
 
 def _rule(title: str) -> Text:
