@@ -42,6 +42,7 @@ from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
 from .widgets.scope_log import ScopeLog
+from .widgets.value_viewer import ValueViewer, variable_viewer
 from .widgets.variables_panel import VariablesPanel
 
 DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (snapshot tests)
@@ -65,6 +66,8 @@ class ScenarioApp(App[int]):
         Binding("v", "reveal_secrets", "Secrets", show=False),
         Binding("R", "reload", "Reload", show=False),
         Binding("z", "toggle_maximize", "Zoom", show=False),
+        Binding("w", "toggle_wrap", "Wrap", show=False),
+        Binding("y", "copy_curl", "Copy curl", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -157,7 +160,7 @@ class ScenarioApp(App[int]):
     def on_mount(self) -> None:
         self.status_bar.set(file_name=Path(self.path).name)
         self._load(keep=False)
-        self.tree.focus()
+        (self.query_one(ErrorsView) if self.invalid else self.tree).focus()
         if self.watch_file:
             self.set_interval(POLL_SECONDS, self._poll_file)
         self.call_after_refresh(self._first_painted)
@@ -209,6 +212,7 @@ class ScenarioApp(App[int]):
             self.file = None
             self.query_one(ErrorsView).show(self.path, error.diagnostics)
             switcher.current = "errors"
+            self.query_one(ErrorsView).focus()  # PageDown / End scroll the errors at once
             count = len(error.diagnostics)
             self.status_bar.set(state=f"invalid: {count} error{'s' if count != 1 else ''}", counts="", note="")
             return False
@@ -217,6 +221,7 @@ class ScenarioApp(App[int]):
             self.file = None
             self.query_one(ErrorsView).show(self.path, [], str(error))
             switcher.current = "errors"
+            self.query_one(ErrorsView).focus()
             self.status_bar.set(state="invalid: cannot read the file", counts="", note="")
             return False
         self.invalid = False
@@ -225,6 +230,8 @@ class ScenarioApp(App[int]):
         self._file_params = nodes[0]
         self._param_nodes = {id(node.node): node for node in nodes}
         switcher.current = "main"
+        if self.focused is None or isinstance(self.focused, ErrorsView):
+            self.tree.focus()
         shapes = operation_shapes(file, self.overrides, self.stepper.descriptions) if calls_operations(file) else {}
         self.tree.load(file, keep=keep, shapes=shapes)
         self.tree.border_title = Path(self.path).name
@@ -289,7 +296,8 @@ class ScenarioApp(App[int]):
             return
         if item.kind == "scenario":
             inspector.show_note(*scenario_summary(item, self.run_controller.scenario_results.get(item.key),
-                                                  self.tree.statuses.get(item.key), self.display_options))
+                                                  self.tree.statuses.get(item.key), self.display_options,
+                                                  breakpoint=item.key in self.tree.breakpoints))
         elif item.kind == "file":
             inspector.show_note(*file_summary(self.path, self.file, self.tree.scenario_count, self.stepper.finished))
         else:
@@ -326,10 +334,18 @@ class ScenarioApp(App[int]):
         count = len(event.breakpoints)
         self.status_bar.set(note=("breakpoint set" if event.added else "breakpoint removed")
                             + (f" on {what}" if what else "") + f" ({count} in all)")
+        if self.tree.cursor_node is not None:  # the inspector says whether it has one
+            self.show_item(self.tree.cursor_node.data)
+
+    @on(VariablesPanel.ValueSelected)
+    def _open_value(self, event: VariablesPanel.ValueSelected) -> None:
+        self.push_screen(variable_viewer(event, self.display_options, self.scope_log.history))
 
     def action_reveal_secrets(self) -> None:
         display = self.display_options
         display.reveal_secrets = not display.reveal_secrets
+        if isinstance(self.screen, ValueViewer):
+            self.screen.rebuild()
         self.scope_log.rerender()
         self.run_controller.flush_panels(force=True)
         self.notify("Secrets shown — v masks them again." if display.reveal_secrets else "Secrets masked.")
@@ -340,6 +356,18 @@ class ScenarioApp(App[int]):
             screen.minimize()
         elif screen.focused is not None:
             screen.maximize(screen.focused)
+
+    def action_toggle_wrap(self) -> None:
+        self.inspector.action_toggle_wrap()
+
+    def action_copy_curl(self) -> None:
+        self.inspector.copy_curl()
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist);
+        Textual's notification says where."""
+        return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -361,6 +389,8 @@ class ScenarioApp(App[int]):
         yield SystemCommand("Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)",
                             self.action_reveal_secrets)
         yield SystemCommand("Reload file", "Read the file again (R)", self.action_reload)
+        yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", self.action_copy_curl)
+        yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", self.action_toggle_wrap)
         yield SystemCommand("Help", "Keys and icons (?)", self.action_help)
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from rich.text import Text
 
+from scenario_core.printable import visible
+
 from scenario_core import events as ev
 from scenario_core.nodes import ScenarioFileNode
 
@@ -25,7 +27,7 @@ KINDS = {
 
 
 def scenario_summary(item: TreeItem, result: ev.ScenarioFinished | None, status: str | None,
-                     display: Display) -> tuple[str, list[Text]]:
+                     display: Display, breakpoint: bool = False) -> tuple[str, list[Text]]:
     lines: list[Text] = []
     line = Text()
     line.append(f"scenario '{item.node.name}'", "bold")
@@ -39,6 +41,8 @@ def scenario_summary(item: TreeItem, result: ev.ScenarioFinished | None, status:
             lines.append(Text(display.text(result.message), style="red"))
     elif status == NODE_RUNNING:
         lines.append(Text("running", style="bold yellow"))
+    elif breakpoint:
+        lines.append(Text("not run yet · breakpoint set — c runs to it", style="bold yellow"))
     else:
         lines.append(Text("not run yet — b sets a breakpoint on it", style="dim"))
     lines.append(Text(f"{len(item.node.steps)} steps of its own; expand it to see every step it runs, "
@@ -60,6 +64,14 @@ def file_summary(path: str, file: ScenarioFileNode | None, scenario_count: int,
 
 
 def block_summary(item: TreeItem) -> tuple[str, list[Text]]:
-    lines = [Text(f"{item.kind} '{item.label}'  line {item.line}", style="bold"),
+    lines = [Text(f"{block_name(item)}  line {item.line}", style="bold"),
              Text(KINDS.get(item.kind, ""), style="dim")]
     return f"Inspector · {item.kind} line {item.line}", lines
+
+
+def block_name(item: TreeItem) -> str:
+    """`parameters`, `file background`, `feature 'Pets'`, `fragment 'login'`: a block's kind says
+    all when its label is (or ends with) the kind, so it is not repeated in quotes."""
+    if item.label == item.kind or item.label.endswith(" " + item.kind):
+        return visible(item.label)
+    return f"{item.kind} '{visible(item.label)}'"

@@ -1,7 +1,10 @@
 """The inspector: what the highlighted (or current) step did. The request as sent (method, final
 URL, headers, body), the response (status, time, headers, pretty-printed JSON), for an extract the
 JSON path and the matched value, for an assertion what was expected and found, for a failure the
-message. A step that has not run yet shows what it will send, as written."""
+message. A step that has not run yet shows what it will send, as written.
+
+Long lines wrap by default; `w` toggles wrapping, and unwrapped, ←/→ scroll sideways (the body
+then takes the width of its longest line). `y` copies the request shown as a curl command."""
 
 from __future__ import annotations
 
@@ -11,9 +14,14 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.highlighter import JSONHighlighter
 from rich.json import JSON
+from rich.cells import cell_len
 from rich.text import Text
+from textual.actions import SkipAction
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
+
+from scenario_core.curl import curl_command
 
 from scenario_core.nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, RequestStep, SchemaAssertion,
@@ -36,14 +44,22 @@ def _rule(title: str) -> Text:
 
 class Inspector(VerticalScroll, can_focus=True):
     ALLOW_MAXIMIZE = True  # z fills the screen with it
+    SIDE_STEP = 8  # cells per ←/→: one cell at a time crawls along a long URL
+    BINDINGS = [
+        Binding("left", "sideways(-1)", "Scroll left", show=False),
+        Binding("right", "sideways(1)", "Scroll right", show=False),
+    ]
     DEFAULT_CSS = """
     Inspector {
         border: round $success 50%;
         border-title-color: $text;
         padding: 0 1;
         scrollbar-size-vertical: 1;
+        scrollbar-size-horizontal: 1;
         &:focus { border: round $success; }
         & > Static { width: 1fr; }
+        &.-nowrap { overflow-x: auto; }
+        &.-nowrap > Static { min-width: 100%; }
     }
     """
 
@@ -52,6 +68,9 @@ class Inspector(VerticalScroll, can_focus=True):
         self.display_options = display
         self.border_title = "Inspector"
         self.lines: list[str] = []
+        self.wrap = True
+        self.request = None  # the RequestSent shown, for `y`
+        self._parts: list[RenderableType] = []
 
     def compose(self):
         yield Static("", id="inspector-body")
@@ -66,8 +85,50 @@ class Inspector(VerticalScroll, can_focus=True):
                 self.lines.extend(part.plain.splitlines() or [""])
             elif isinstance(part, JSON):
                 self.lines.extend(part.text.plain.splitlines())
+        self._parts = parts
+        self._render_parts()
+
+    def _render_parts(self) -> None:
+        for part in self._parts:
+            if isinstance(part, Text):  # wrapped: long words (a URL, a token) fold at the edge
+                part.no_wrap, part.overflow = not self.wrap, ("fold" if self.wrap else None)
         if self.is_mounted:
-            self.query_one("#inspector-body", Static).update(Group(*parts))
+            body = self.query_one("#inspector-body", Static)
+            # Unwrapped, the body is as wide as its longest line (a rich Group measures no wider
+            # than its container), so the panel scrolls sideways.
+            body.styles.width = None if self.wrap else max(map(cell_len, self.lines), default=1)
+            body.update(Group(*self._parts))
+
+    def action_toggle_wrap(self) -> None:
+        """`w`: wrap long lines, or keep them whole and scroll sideways with ←/→."""
+        self.wrap = not self.wrap
+        self.set_class(not self.wrap, "-nowrap")
+        self.scroll_to(x=0, animate=False)
+        self._render_parts()
+        self.border_subtitle = "" if self.wrap else "unwrapped — ←/→ scroll · w wraps"
+
+    def action_sideways(self, direction: int) -> None:
+        if self.wrap:
+            raise SkipAction()  # nothing to scroll: let the key go on
+        # from the target, at once: keys typed faster than the screen refreshes each count
+        x = min(max(0, self.scroll_target_x + direction * self.SIDE_STEP), self.max_scroll_x)
+        self.scroll_to(x=x, animate=False, immediate=True)
+
+    def curl(self) -> str | None:
+        """The request shown, as a curl command (masked unless secrets are revealed)."""
+        if self.request is None:
+            return None
+        return curl_command(self.request, self.display_options.masker)
+
+    def copy_curl(self) -> None:
+        """`y`: the request shown, as curl, through the terminal's clipboard (OSC 52)."""
+        command = self.curl()
+        if command is None:
+            self.app.notify("No request to copy: highlight a step that sent one.", severity="warning")
+            return
+        self.app.copy_to_clipboard(command)
+        self.app.notify("Copied the request as a curl command (terminal clipboard, OSC 52)"
+                        + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them."))
 
     @property
     def text(self) -> str:
@@ -77,11 +138,13 @@ class Inspector(VerticalScroll, can_focus=True):
 
     def show_note(self, title: str, lines: list[Text]) -> None:
         self.border_title = title
+        self.request = None
         self._update(lines)
 
     def show_step(self, step: Any, run: StepRun | None, about_to_run: bool = False,
                   scenario: str | None = None) -> None:
         self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
+        self.request = run.request if run is not None else None
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")
@@ -163,9 +226,7 @@ class Inspector(VerticalScroll, can_focus=True):
             if len(shown) <= MAX_BODY_CHARS:
                 # rich's JSON would parse and dump again, writing `\u2028` and C1 controls raw:
                 # highlight the escaped text as it does instead.
-                highlighted = _JSON_HIGHLIGHTER(Text(self.display_options.text(visible_json(shown))))
-                highlighted.no_wrap, highlighted.overflow = True, None
-                return [highlighted]
+                return [_JSON_HIGHLIGHTER(Text(self.display_options.text(visible_json(shown))))]
             return [Text(self.display_options.text(shown[:MAX_BODY_CHARS]) + "\n… (cut)")]
         text = self.display_options.text(body)
         if len(text) > MAX_BODY_CHARS:

@@ -1,17 +1,29 @@
 """Every change of variable scope the executor reports, one line each: scenario started (isolated
 or sharing which store; fresh or carrying which names), variable extracted (into which layers),
-overwritten (old → new), a store created, a feature or the file ended (which names were cleared)."""
+overwritten (old → new), a store created, a feature or the file ended (which names were cleared).
+
+Lines are written again at the new width after a resize (a RichLog keeps lines as drawn). A long
+list of names is summarised (`carrying 2,000 variables: c0, c1, … — Enter lists them`); Enter opens
+the latest one whole in the value viewer. The log also keeps every variable write of the run for
+the viewer's history (`history`)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
 from scenario_core.printable import visible
+from textual.binding import Binding
+from textual.events import Resize
 from textual.widgets import RichLog
 
 from scenario_core import events as ev
 
 from .display import Display
+from .value_viewer import ValueViewer, names_lines
+from .write_history import WriteHistory
+
+LONG_LIST = 8  # more names than this: the first few, a count, and Enter for the rest
+SHOWN_NAMES = 3
 
 
 class ScopeLog(RichLog):
@@ -29,6 +41,7 @@ class ScopeLog(RichLog):
     """
 
     MAX_EVENTS = 5000
+    BINDINGS = [Binding("enter", "open_list", "List names", show=False)]
 
     def __init__(self, display: Display, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, auto_scroll=True,
@@ -38,12 +51,30 @@ class ScopeLog(RichLog):
         self.entries: list[str] = []
         self._events: list[ev.Event] = []
         self._pending: list[Text] = []
+        self._width = 0  # the width the lines were drawn at
+        self.long_lists: list[tuple[str, tuple[str, ...]]] = []  # (what, names), oldest first
+        self.history = WriteHistory()
 
     def reset(self) -> None:
         self.clear()
         self.entries = []
         self._events = []
         self._pending: list[Text] = []
+        self.long_lists = []
+        self.history.clear()
+
+    def on_resize(self, event: Resize) -> None:
+        width = self.scrollable_content_region.width
+        if self._size_known and width != self._width and self.lines:
+            self.rerender()  # lines drawn at 120 columns would stay clipped at 80
+        self._width = width
+
+    def action_open_list(self) -> None:
+        if not self.long_lists:
+            self.app.notify("No long list here: Enter lists the names a line summarises.")
+            return
+        what, names = self.long_lists[-1]
+        self.app.push_screen(ValueViewer(f"Scope events · {what}", lambda: names_lines(what, names)))
 
     def flush(self) -> None:
         """Write the lines recorded since the last flush (the app flushes a few times a second
@@ -57,9 +88,12 @@ class ScopeLog(RichLog):
         events, self._events = self._events, []
         self.clear()
         self.entries = []
+        self.long_lists = []
+        self._pending = []
         for event in events:
-            self.record(event)
+            self._line(event)
         self.flush()
+        self._width = self.scrollable_content_region.width
 
     def _add(self, text: Text) -> None:
         self.entries.append(text.plain)
@@ -73,8 +107,22 @@ class ScopeLog(RichLog):
         shown = self.display_options.variable(name, value)
         return shown if len(shown) <= 60 else shown[:59] + "…"
 
+    def _names(self, text: Text, what: str, names: tuple[str, ...], style: str = "", noun: str = "variables") -> None:
+        """`a, b` or, for a long list, `2,000 variables: c0, c1, c2, … — Enter lists them`."""
+        if len(names) <= LONG_LIST:
+            text.append(visible(", ".join(names)), style)
+            return
+        self.long_lists.append((what, tuple(names)))
+        text.append(f"{len(names):,} {noun}: ", style)
+        text.append(visible(", ".join(names[:SHOWN_NAMES])) + ", …", style)
+        text.append(" — Enter lists them", "dim")
+
     def record(self, event: ev.Event) -> None:
-        """Add the line for `event`, when it changes a scope."""
+        """Add the line for `event`, when it changes a scope (and keep a variable's write)."""
+        self.history.record(event)
+        self._line(event)
+
+    def _line(self, event: ev.Event) -> None:
         text = Text()
         if isinstance(event, ev.ScenarioStarted):
             text.append("▶ ", "bold")
@@ -85,7 +133,8 @@ class ScopeLog(RichLog):
                 text.append(" started sharing ", "green")
                 text.append(visible(_store_name(event.store)), "bold green")
                 if event.carried:
-                    text.append(" — carrying " + visible(", ".join(event.carried)))
+                    text.append(" — carrying ")
+                    self._names(text, f"scenario '{visible(event.scenario.name)}' carrying", event.carried)
                 else:
                     text.append(" — fresh")
         elif isinstance(event, ev.ScopeCreated):
@@ -108,8 +157,8 @@ class ScopeLog(RichLog):
             text.append("■ ", "bold")
             text.append(f"feature '{visible(event.feature.name)}' ended", "bold")
             if event.cleared:
-                text.append(" — cleared shared variables: ", "bold")
-                text.append(", ".join(event.cleared), "bold red")
+                text.append(" — cleared " + ("" if len(event.cleared) > LONG_LIST else "shared variables: "), "bold")
+                self._names(text, f"feature '{visible(event.feature.name)}' cleared", event.cleared, "bold red", "shared variables")
                 text.stylize("reverse")
             elif event.store is not None and event.store.feature is not None:
                 text.append(" — its shared store was empty", "dim")
@@ -117,8 +166,8 @@ class ScopeLog(RichLog):
             text.append("■ ", "bold")
             text.append(f"file '{visible(event.file.location.file.rsplit('/', 1)[-1])}' ended", "bold")
             if event.cleared:
-                text.append(" — cleared shared variables: ", "bold")
-                text.append(", ".join(event.cleared), "bold red")
+                text.append(" — cleared " + ("" if len(event.cleared) > LONG_LIST else "shared variables: "), "bold")
+                self._names(text, "the file store cleared", event.cleared, "bold red", "shared variables")
                 text.stylize("reverse")
         elif isinstance(event, ev.RunFinished):
             text.append("■ run " + ("stopped" if event.interrupted else "finished"), "bold")

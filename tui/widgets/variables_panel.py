@@ -1,6 +1,9 @@
 """The variables a running scenario sees, one per line, grouped by layer innermost first: this
 scenario, the sharing store (named by its owner), run variables. Each line: name, value, type and
-the step that extracted it. What the last step changed is highlighted; secrets are masked."""
+the step that extracted it. What the last step changed is highlighted; secrets are masked.
+
+Focused, ↑/↓ move a cursor over the variables and Enter asks (by `ValueSelected`) for the value
+viewer: long values are cut here, the viewer shows them whole."""
 
 from __future__ import annotations
 
@@ -8,7 +11,10 @@ from typing import Any, Mapping
 
 from rich.console import Group
 from rich.text import Text
+from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.geometry import Region
+from textual.message import Message
 from textual.widgets import Static
 
 from scenario_core.assertions import type_name
@@ -37,8 +43,22 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         scrollbar-size-vertical: 1;
         &:focus { border: round $primary; }
         & > Static { width: 1fr; }
+        & > .variables-panel--cursor { background: $accent 40%; }
     }
     """
+    COMPONENT_CLASSES = {"variables-panel--cursor"}
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("enter", "open_value", "Value"),
+    ]
+
+    class ValueSelected(Message):
+        """Enter on a variable: the app opens the value viewer."""
+
+        def __init__(self, name: str, value: Any, layer: str, origin: Origin | None) -> None:
+            super().__init__()
+            self.name, self.value, self.layer, self.origin = name, value, layer, origin
 
     def __init__(self, display: Display, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -48,6 +68,11 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         self.scenario: str | None = None
         self.changed: frozenset[str] = frozenset()
         self.lines: list[str] = []
+        # Each variable shown: (layer title, name, value, origin), and the line it starts on.
+        self.rows: list[tuple[str, str, Any, Origin | None]] = []
+        self._row_y: list[int] = []
+        self._y = 0  # lines drawn so far
+        self.cursor = 0
 
     def compose(self):
         yield Static("", id="variables-body")
@@ -65,7 +90,9 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             return
         body = self.query_one("#variables-body", Static)
         snapshot = self.snapshot
+        at = self.rows[self.cursor][:2] if self.cursor < len(self.rows) else None
         self.lines = []
+        self.rows, self._row_y = [], []
         self.border_title = f"Variables · scenario '{visible(self.scenario)}'" if self.scenario else "Variables"
         self.border_subtitle = "secrets shown" if self.display_options.reveal_secrets else ""
         if snapshot is None:
@@ -81,24 +108,34 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             groups.append(("shared: none (isolated)", {}, {}))
         groups.append(("run variables", snapshot.run, {}))
         width = max(self.scrollable_content_region.width, 20)
-        parts: list[Any] = []
+        tables = []
         for title, values, origins in groups:
-            heading = Text(title, style="bold underline")
-            if not values and not title.startswith("shared: none"):
-                heading.append("  (empty)", style="dim not underline")
-            parts.append(heading)
-            self.lines.append(heading.plain)
             rows = []
             for name in sorted(values):
                 value = values[name]
                 changed = name in self.changed and title != "run variables"
                 rows.append(("* " if changed else "  ", visible(name), self.display_options.variable(name, value),
                              type_name(value), origin_text(origins.get(name)), changed))
+                self.rows.append((title, name, value, origins.get(name)))
+            tables.append((title, values, rows))
+        keys = [row[:2] for row in self.rows]  # the cursor stays on its variable while values change
+        self.cursor = keys.index(at) if at in keys else min(self.cursor, max(len(self.rows) - 1, 0))
+        parts: list[Any] = []
+        first = 0
+        self._y = 0
+        for title, values, rows in tables:
+            heading = Text(title, style="bold underline")
+            if not values and not title.startswith("shared: none"):
+                heading.append("  (empty)", style="dim not underline")
+            parts.append(heading)
+            self.lines.append(heading.plain)
+            self._y += 1
             if rows:
-                parts.append(self._table(rows, width))
+                parts.append(self._table(rows, width, first))
+                first += len(rows)
         body.update(Group(*parts))
 
-    def _table(self, rows: list[tuple], width: int) -> Text:
+    def _table(self, rows: list[tuple], width: int, first: int = 0) -> Text:
         """name, value, type, origin in columns; the value gets what is left (at least 12 cells:
         on a narrow panel the origin goes on a line of its own)."""
         name_w = max(len(r[0]) + len(r[1]) for r in rows)
@@ -110,9 +147,12 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             value_w = width - name_w - type_w - 2
         value_w = max(min(value_w, max(len(r[2]) for r in rows)), 4)
         text = Text(no_wrap=True, overflow="ellipsis")
+        cursor = self.get_component_rich_style("variables-panel--cursor") if self.has_focus else None
         for index, (marker, name, shown, kind, origin, changed) in enumerate(rows):
             if index:
                 text.append("\n")
+            self._row_y.append(self._y)
+            start = len(text)
             text.append(marker + name, "reverse bold" if changed else "bold")
             text.append(" " * (name_w - len(marker) - len(name) + 1))
             cut = shown if len(shown) <= value_w else shown[: value_w - 1] + "…"
@@ -120,8 +160,46 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             text.append(" " + kind.ljust(type_w), "dim")
             if origin:
                 text.append(("\n" + " " * (name_w + 1) if origin_below else " ") + origin, "dim")
+            if cursor is not None and first + index == self.cursor:
+                text.stylize(cursor, start, len(text))
             self.lines.append(f"{marker}{name}  {shown}  {kind}  {origin}".rstrip())
+            self._y += 2 if origin and origin_below else 1
         return text
+
+    # ------------------------------------------------------------ cursor and viewer
+
+    def on_focus(self) -> None:
+        self.refresh_view()
+
+    def on_blur(self) -> None:
+        self.refresh_view()
+
+    def action_cursor(self, delta: int) -> None:
+        if not self.rows:
+            self.scroll_relative(y=delta, animate=False)
+            return
+        self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+        self.refresh_view()
+        top = self._row_y[self.cursor]
+        bottom = self._row_y[self.cursor + 1] if self.cursor + 1 < len(self._row_y) else self._y
+        self.scroll_to_region(Region(0, top, 1, max(bottom - top, 1)), animate=False)
+
+    def action_open_value(self) -> None:
+        if not self.rows:
+            return
+        title, name, value, origin = self.rows[self.cursor]
+        self.post_message(self.ValueSelected(name, value, title, origin))
+
+    def on_click(self, event) -> None:
+        """A click puts the cursor on the variable under the mouse."""
+        offset = event.get_content_offset(self)
+        if offset is None or not self._row_y:
+            return
+        y = offset.y + int(self.scroll_y)
+        row = max((i for i, top in enumerate(self._row_y) if top <= y), default=None)
+        if row is not None and row != self.cursor:
+            self.cursor = row
+            self.refresh_view()
 
     def on_resize(self) -> None:
         self.refresh_view()
