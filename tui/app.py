@@ -31,12 +31,13 @@ from scenario_core.parser import load_file
 from scenario_core.operation_check import operation_shapes
 from scenario_core.resolution import RunOverrides, calls_operations, parameter_diagnostics
 
+from .broken_summary import broken_file_summary
 from .node_summary import block_summary, file_summary, scenario_summary
 from .run_controller import RunController
 from .stepper import PAUSED, Stepper, StepRun
 from .widgets.display import Display
 from .widgets.errors_view import ErrorsView
-from .widgets.file_tree import FileTree, Key, TreeItem
+from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from .widgets.help_screen import HelpScreen
 from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
@@ -49,7 +50,7 @@ POLL_SECONDS = 0.5
 
 
 class ScenarioApp(App[int]):
-    """`scenario-tui FILE`."""
+    """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
     TITLE = "scenario-tui"
@@ -71,7 +72,7 @@ class ScenarioApp(App[int]):
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         overrides: RunOverrides | None = None,
         run_variables: Mapping[str, Any] | None = None,
         *,
@@ -87,18 +88,20 @@ class ScenarioApp(App[int]):
         self.plugins = tuple(plugins)  # --plugins: custom steps and assertions
         self.created_at = time.perf_counter()
         self.first_paint_at: float | None = None
-        self.path = str(path)
+        # One file, or a suite (a folder's or the command line's files): one root each in the tree.
+        self.paths = [str(path)] if isinstance(path, (str, os.PathLike)) else [str(p) for p in path]
+        self.path = self.paths[0]
         self.overrides = overrides or RunOverrides()
         self.run_variables = dict(run_variables or {})
         if deterministic is None:
             deterministic = os.environ.get(DETERMINISTIC_ENV) == "1"
         self.display_options = Display(deterministic=deterministic)
         self.watch_file = watch
-        self.file: ScenarioFileNode | None = None
-        self.invalid = False
-        self._mtime: tuple[float, int] | None = None
+        self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
+        self.invalid = False  # no file can run
+        self._loaded: dict[str, tuple[tuple[float, int] | None, ScenarioFileNode | BrokenFile]] = {}
         self._param_nodes: dict[int, ParameterNode] = {}
-        self._file_params: ParameterNode | None = None
+        self._file_params: dict[int, ParameterNode] = {}  # a file's index -> its own parameters
         self.run_controller = RunController(self, self.loaded_files, self.overrides, self.run_variables,
                                             resource_roots, tags)
 
@@ -155,7 +158,7 @@ class ScenarioApp(App[int]):
         return self.query_one(Inspector)
 
     def on_mount(self) -> None:
-        self.status_bar.set(file_name=Path(self.path).name)
+        self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
         self.tree.focus()
         if self.watch_file:
@@ -168,70 +171,98 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ loading and watching
 
-    def loaded_files(self) -> list[ScenarioFileNode]:
-        return [self.file] if self.file is not None else []
+    @property
+    def suite_name(self) -> str:
+        return Path(self.path).name if len(self.paths) == 1 else f"{len(self.paths)} files"
 
-    def _stat(self) -> tuple[float, int] | None:
+    @property
+    def file(self) -> ScenarioFileNode | None:
+        """The first file that can run (the only one, unless this is a suite)."""
+        return next(iter(self.loaded_files()), None)
+
+    def loaded_files(self) -> list[ScenarioFileNode]:
+        """The files that can run, in the order given: what a run runs."""
+        return [file for file in self.files if isinstance(file, ScenarioFileNode)]
+
+    @staticmethod
+    def _stat(path: str) -> tuple[float, int] | None:
         try:
-            info = os.stat(self.path)
+            info = os.stat(path)
         except OSError:
             return None
         return info.st_mtime, info.st_size
 
     def _poll_file(self) -> None:
-        now = self._stat()
-        if now != self._mtime:
+        if any(self._stat(path) != self._loaded.get(path, (None,))[0] for path in self.paths):
             self.action_reload()
 
     def _load(self, keep: bool) -> bool:
-        """Read the file; show its tree, or its errors. Whether it is valid."""
+        """Read the files; show their tree, or a lone file's errors. Whether any file can run."""
         # Building a big syntax tree and its tree nodes makes hundreds of thousands of objects
         # that all live on: the cyclic collector would only walk them again and again.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._load_file(keep)
+            return self._load_files(keep)
         finally:
             if collecting:
                 gc.enable()
 
-    def _load_file(self, keep: bool) -> bool:
-        self._mtime = self._stat()
-        switcher = self.query_one(ContentSwitcher)
+    def _read(self, path: str) -> ScenarioFileNode | BrokenFile:
         try:
-            file = load_file(self.path, self.fragments)
+            file = load_file(path, self.fragments)
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
             problems += self._custom_step_problems(file)
             if problems:
                 raise InvalidFileError(problems)
         except InvalidFileError as error:
-            self.invalid = True
-            self.file = None
-            self.query_one(ErrorsView).show(self.path, error.diagnostics)
+            return BrokenFile(path, tuple(error.diagnostics))
+        except ScenarioError as error:  # unreadable: gone, not UTF-8 ...
+            return BrokenFile(path, (), str(error))
+        return file
+
+    def _load_files(self, keep: bool) -> bool:
+        files = []
+        for path in self.paths:  # on a reload, only the files that changed are read again
+            stat = self._stat(path)
+            cached = self._loaded.get(path)
+            if not (keep and cached is not None and stat is not None and cached[0] == stat):
+                cached = self._loaded[path] = (stat, self._read(path))
+            files.append(cached[1])
+        self.files = files
+        switcher = self.query_one(ContentSwitcher)
+        broken = [file for file in files if isinstance(file, BrokenFile)]
+        self.invalid = len(broken) == len(files)
+        if len(files) == 1 and broken:  # a lone file: its errors take the screen
+            error = broken[0]
+            self.query_one(ErrorsView).show(self.path, error.diagnostics, error.message)
             switcher.current = "errors"
             count = len(error.diagnostics)
-            self.status_bar.set(state=f"invalid: {count} error{'s' if count != 1 else ''}", counts="", note="")
+            self.status_bar.set(state=(f"invalid: {count} error{'s' if count != 1 else ''}" if count
+                                       else "invalid: cannot read the file"), counts="", note="")
             return False
-        except ScenarioError as error:  # unreadable: gone, not UTF-8 ...
-            self.invalid = True
-            self.file = None
-            self.query_one(ErrorsView).show(self.path, [], str(error))
-            switcher.current = "errors"
-            self.status_bar.set(state="invalid: cannot read the file", counts="", note="")
-            return False
-        self.invalid = False
-        self.file = file
-        nodes = parameter_nodes(file, self.overrides)
-        self._file_params = nodes[0]
-        self._param_nodes = {id(node.node): node for node in nodes}
+        self._param_nodes, self._file_params = {}, {}
+        shapes: dict[int, str] = {}
+        for index, file in enumerate(files):
+            if isinstance(file, BrokenFile):
+                continue
+            nodes = parameter_nodes(file, self.overrides)
+            self._file_params[index] = nodes[0]
+            self._param_nodes.update((id(node.node), node) for node in nodes)
+            if calls_operations(file):
+                shapes.update(operation_shapes(file, self.overrides, self.stepper.descriptions))
         switcher.current = "main"
-        shapes = operation_shapes(file, self.overrides, self.stepper.descriptions) if calls_operations(file) else {}
-        self.tree.load(file, keep=keep, shapes=shapes)
-        self.tree.border_title = Path(self.path).name
+        self.tree.load(files, keep=keep, shapes=shapes)
+        self.tree.border_title = self.suite_name
         self.run_controller.reset_views()
-        self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
+        if broken:  # a suite: the valid files still show and run
+            self.status_bar.set(state="ready — n steps, c runs" if not self.invalid else "invalid: no file can run",
+                                counts="", note=f"{len(broken)} of {len(files)} files cannot run — "
+                                                "highlight one for its errors")
+        else:
+            self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
         self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
-        return True
+        return not self.invalid
 
     def _custom_step_problems(self, file: ScenarioFileNode) -> list:
         """Custom steps no plugin matches; the plugins' registry goes to the stepper's runs."""
@@ -256,12 +287,12 @@ class ScenarioApp(App[int]):
     # ------------------------------------------------------------ highlighted node
 
     def _parameters_for(self, item: TreeItem | None) -> ParameterNode | None:
-        if item is None or self.file is None:
-            return self._file_params
+        if item is None or not item.key:
+            return next(iter(self._file_params.values()), None)
         for node in (item.node if item.kind in ("feature", "scenario") else None, item.scenario, item.feature):
             if node is not None and id(node) in self._param_nodes:
                 return self._param_nodes[id(node)]
-        return self._file_params
+        return self._file_params.get(item.key[0])
 
     def _subject(self, item: TreeItem) -> str:
         if item.kind in ("file", "feature", "scenario"):
@@ -290,8 +321,11 @@ class ScenarioApp(App[int]):
         if item.kind == "scenario":
             inspector.show_note(*scenario_summary(item, self.run_controller.scenario_results.get(item.key),
                                                   self.tree.statuses.get(item.key), self.display_options))
+        elif item.kind == "file" and item.broken is not None:
+            inspector.show_note(*broken_file_summary(item.broken))
         elif item.kind == "file":
-            inspector.show_note(*file_summary(self.path, self.file, self.tree.scenario_count, self.stepper.finished))
+            inspector.show_note(*file_summary(item.node.path, item.node, self.tree.items.scenario_count_of(item.key),
+                                              self.stepper.finished))
         else:
             inspector.show_note(*block_summary(item))
 
@@ -364,9 +398,9 @@ class ScenarioApp(App[int]):
         yield SystemCommand("Help", "Keys and icons (?)", self.action_help)
 
 
-def launch(path: str, overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
+def launch(path: str | Sequence[str], overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
            plugins: Sequence[str] = (), resource_roots: Sequence[str] = (), tags: Any = None) -> int:
-    """Open the TUI on `path` (called by `scenario-tui FILE` and `scenario-tui demo`)."""
+    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
     app = ScenarioApp(path, overrides, run_variables, fragments=fragments, plugins=plugins,
                       resource_roots=resource_roots, tags=tags)
     result = app.run()

@@ -6,7 +6,6 @@ once. What each node stands for and its key come from tree_items; its text from 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -21,7 +20,8 @@ from textual.widgets.tree import TreeNode
 from scenario_core.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
 
 from .tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
-    CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, Key, TreeItem, TreeItems,
+    CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, BrokenFile, Key, TreeItem,
+    TreeItems,
 )
 from .tree_labels import plain_label, styled_label
 
@@ -68,9 +68,8 @@ class FileTree(Tree[TreeItem]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self._shapes: dict[int, str] = {}
-        self.show_root = True
+        self.show_root = False
         self.guide_depth = 2
-        self.file: ScenarioFileNode | None = None
         self.statuses: dict[Key, str] = {}
         self.breakpoints: set[Key] = set()
         self.current: Key | None = None  # the step about to run
@@ -79,39 +78,49 @@ class FileTree(Tree[TreeItem]):
 
     # ------------------------------------------------------------ loading
 
-    def load(self, file: ScenarioFileNode, keep: bool = False, shapes: dict[int, str] | None = None) -> None:
-        """Show `file`. With `keep`, restore expansion and cursor where the keys still exist.
-        `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
+    def load(self, files: list[ScenarioFileNode | BrokenFile], keep: bool = False,
+             shapes: dict[int, str] | None = None) -> None:
+        """Show `files`, one root each. With `keep`, restore expansion and cursor where the keys
+        still exist. `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
         self._shapes = shapes or {}
         expanded = {key for key, node in self._by_key.items() if node.is_expanded} if keep else set()
         cursor = self.cursor_node.data.key if keep and self.cursor_node and self.cursor_node.data else None
-        self.file = file
         self._by_key.clear()
-        self.items.index(file)
+        self.items.index(files)
         self.clear()
-        root = self.root
-        root.data = TreeItem("file", (), file, label=Path(file.path).name)
-        root.set_label(Text(self._plain_label(root.data)))
+        root = self.root  # hidden: the suite; each file is a root of its own under it
+        root.data = TreeItem("suite", (), None)
         self._by_key[()] = root
         self._build_children(root)
+        root.expand()
+        first = root.children[0] if root.children else root
         if keep:
             for key in sorted(expanded, key=len):  # parents first; keys that are gone are skipped
-                if all(key[:depth] in expanded for depth in range(len(key))):  # not inside a collapsed one
+                if all(key[:depth] in expanded for depth in range(1, len(key))):  # not inside a collapsed one
                     self._reveal(key, expand_last=True)
-            target = self._nearest(cursor) if cursor is not None else root
-            self._move_to(target or root)
+            target = self._nearest(cursor) if cursor else None
+            self._move_to(target or first)
         else:
-            root.expand()
-            if self.scenario_count <= SMALL_FILE:
-                for item_node in list(root.children):
-                    if item_node.data and item_node.data.kind == "feature":
-                        self._build_children(item_node)
-                        item_node.expand()
-            self._move_to(root)
+            small = self.scenario_count <= SMALL_FILE
+            for file_node in list(root.children):
+                if not file_node.allow_expand:
+                    continue
+                file_node.expand()
+                self._build_children(file_node)
+                if small:
+                    for item_node in list(file_node.children):
+                        if item_node.data and item_node.data.kind == "feature":
+                            self._build_children(item_node)
+                            item_node.expand()
+            self._move_to(first)
         self.statuses.clear()
         if not keep:
             self.breakpoints.clear()
         self.current = None
+
+    def file_key(self, file: ScenarioFileNode) -> Key | None:
+        """The key of `file`'s root (for the run's FileStarted / FileFinished)."""
+        return self.items.file_key(file)
 
     @property
     def scenario_count(self) -> int:
@@ -162,7 +171,7 @@ class FileTree(Tree[TreeItem]):
         return node
 
     def _nearest(self, key: Key) -> TreeNode[TreeItem] | None:
-        for depth in range(len(key), -1, -1):
+        for depth in range(len(key), 0, -1):  # a file's root at least: the suite's is hidden
             node = self._reveal(key[:depth])
             if node is not None:
                 return node
@@ -282,6 +291,8 @@ class FileTree(Tree[TreeItem]):
             or (item.kind == "step" and item.scenario is None)  # no run status of their own
         if item.key == self.current:
             text.append(CURRENT_ICON + " ", self._style("running"))
+        elif item.broken is not None:
+            text.append(STATUS_ICONS[FAILED] + " ", self._style(FAILED))
         elif not definition and (status or item.kind != "file"):
             shown = status or PENDING
             text.append(STATUS_ICONS[shown] + " ", self._style(shown))

@@ -1,20 +1,22 @@
 """What the tree's nodes stand for, built from the syntax tree: items, their keys, their children.
 
 Every node has a *key* made of names and positions, not lines, so a reload keeps the
-expansion and the cursor where the same nodes still exist:
+expansion and the cursor where the same nodes still exist. A suite shows one root per file;
+a key starts with the file's index among them:
 
-    ()                                             the file
-    (("feature", "Pets", 0),)                      a feature (0: first feature of that name)
-    (("feature", "Pets", 0), ("scenario", "create pet", 0))
+    (0,)                                           the first file
+    (0, ("feature", "Pets", 0))                    a feature (0: first feature of that name)
+    (0, ("feature", "Pets", 0), ("scenario", "create pet", 0))
     (... scenario ..., ("step", 2))                a scenario's own step (include: expands)
     (... scenario ..., ("background:file",), ("step", 0))   the backgrounds it runs first
-    (("background",), ("step", 0))                 the file-level background's definition
-    (("fragment", "check pet", 0), ("step", 1))    a fragment's definition
+    (0, ("background",), ("step", 0))              the file-level background's definition
+    (0, ("fragment", "check pet", 0), ("step", 1)) a fragment's definition
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterable
 
 from rich.text import Text
@@ -35,13 +37,26 @@ KIND_ICONS = {
 }
 
 
+@dataclass(frozen=True)
+class BrokenFile:
+    """A file of the suite that cannot run: its root shows the error count, the inspector the errors."""
+
+    path: str
+    diagnostics: tuple = ()  # scenario_core.errors.Diagnostic
+    message: str | None = None  # unreadable: gone, not UTF-8 ...
+
+    @property
+    def count(self) -> int:
+        return len(self.diagnostics) or 1
+
+
 @dataclass(eq=False)
 class TreeItem:
     """What a tree node stands for."""
 
-    kind: str  # file, parameters, background, fragment, feature, scenario, step
+    kind: str  # suite (the hidden root), file, parameters, background, fragment, feature, scenario, step
     key: Key
-    node: Any  # the syntax-tree node
+    node: Any  # the syntax-tree node (a BrokenFile for a file that cannot run)
     feature: FeatureNode | None = None  # the enclosing feature, if any
     scenario: ScenarioNode | None = None  # for a scenario and the steps under it
     phase: str | None = None  # for a background group / step under a scenario
@@ -51,7 +66,11 @@ class TreeItem:
 
     @property
     def line(self) -> int:
-        return self.node.location.line
+        return 1 if self.kind == "file" else self.node.location.line
+
+    @property
+    def broken(self) -> BrokenFile | None:
+        return self.node if isinstance(self.node, BrokenFile) else None
 
 
 def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple]:
@@ -86,19 +105,33 @@ def _indexes_of(block: tuple, step: Any) -> list[int]:
 
 
 class TreeItems:
-    """The keys of a file's scenarios, features and fragments, and each item's children."""
+    """The keys of the files' scenarios, features and fragments, and each item's children."""
 
     def __init__(self) -> None:
-        self.file: ScenarioFileNode | None = None
+        self.files: list[ScenarioFileNode | BrokenFile] = []
         self._scenario_keys: dict[int, Key] = {}
         self._feature_keys: dict[int, Key] = {}
-        self._fragment_keys: dict[str, Key] = {}
+        self._file_keys: dict[int, Key] = {}
+        self._fragment_keys: list[dict[str, Key]] = []  # per file: a fragment's name -> its key
+        self._counts: list[int] = []  # per file: its scenarios
 
-    def index(self, file: ScenarioFileNode) -> None:
-        self.file = file
+    def index(self, files: list[ScenarioFileNode | BrokenFile]) -> None:
+        self.files = list(files)
         self._scenario_keys.clear()
         self._feature_keys.clear()
-        self._fragment_keys.clear()
+        self._file_keys.clear()
+        self._fragment_keys = []
+        self._counts = []
+        for number, file in enumerate(self.files):
+            self._file_keys[id(file)] = (number,)
+            self._fragment_keys.append({})
+            before = len(self._scenario_keys)
+            if isinstance(file, ScenarioFileNode):
+                self._index_file(number, file)
+            self._counts.append(len(self._scenario_keys) - before)
+
+    def _index_file(self, number: int, file: ScenarioFileNode) -> None:
+        root: Key = (number,)
         items = list(file.items)
         feature_keys = _dup_keys("feature", [f.name for f in items if isinstance(f, FeatureNode)])
         standalone = _dup_keys("scenario", [s.name for s in items if isinstance(s, ScenarioNode)])
@@ -106,18 +139,34 @@ class TreeItems:
         scenarios = iter(standalone)
         for item in items:
             if isinstance(item, FeatureNode):
-                fkey = (next(features),)
+                fkey = root + (next(features),)
                 self._feature_keys[id(item)] = fkey
                 for scenario, skey in zip(item.scenarios, _dup_keys("scenario", [s.name for s in item.scenarios])):
                     self._scenario_keys[id(scenario)] = fkey + (skey,)
             else:
-                self._scenario_keys[id(item)] = (next(scenarios),)
+                self._scenario_keys[id(item)] = root + (next(scenarios),)
+        fragments = self._fragment_keys[number]
         for fragment, fkey in zip(file.fragments, _dup_keys("fragment", [f.name for f in file.fragments])):
-            self._fragment_keys.setdefault(fragment.name, (fkey,))
+            fragments.setdefault(fragment.name, root + (fkey,))
+
+    def roots(self) -> list[TreeItem]:
+        """One item per file, in the order given."""
+        return [TreeItem("file", (number,), file, label=Path(file.path).name)
+                for number, file in enumerate(self.files)]
 
     @property
     def scenario_count(self) -> int:
         return len(self._scenario_keys)
+
+    def scenario_count_of(self, key: Key) -> int:
+        """The scenarios of the file whose root or descendant `key` is."""
+        return self._counts[key[0]] if key and key[0] < len(self._counts) else 0
+
+    def file_of(self, key: Key) -> ScenarioFileNode | BrokenFile | None:
+        return self.files[key[0]] if key and isinstance(key[0], int) and key[0] < len(self.files) else None
+
+    def file_key(self, file: ScenarioFileNode) -> Key | None:
+        return self._file_keys.get(id(file))
 
     def scenario_key(self, scenario: ScenarioNode) -> Key | None:
         return self._scenario_keys.get(id(scenario))
@@ -127,17 +176,17 @@ class TreeItems:
 
     # ------------------------------------------------------------ children
 
-    def _top_items(self, file: ScenarioFileNode) -> list[TreeItem]:
+    def _top_items(self, root: Key, file: ScenarioFileNode) -> list[TreeItem]:
         """The file's children in source order: parameters, background, fragments, features, scenarios."""
         entries: list[tuple[int, TreeItem]] = []
         if file.parameters is not None:
-            entries.append((file.parameters.line, TreeItem("parameters", (("parameters",),), file.parameters,
+            entries.append((file.parameters.line, TreeItem("parameters", root + (("parameters",),), file.parameters,
                                                            label="parameters")))
         if file.background is not None:
-            entries.append((file.background.line, TreeItem("background", (("background",),), file.background,
+            entries.append((file.background.line, TreeItem("background", root + (("background",),), file.background,
                                                            label="background")))
         for fragment in file.fragments:
-            key = self._fragment_keys.get(fragment.name)
+            key = self._fragment_keys[root[0]].get(fragment.name)
             if key is not None and all(e.key != key for _, e in entries):
                 if fragment.location.file != file.path:  # from a .fragment file: after the file's own nodes
                     entries.append((1 << 30, TreeItem("fragment", key, fragment,
@@ -155,10 +204,13 @@ class TreeItems:
         return [item for _, item in entries]
 
     def children_of(self, item: TreeItem) -> list[TreeItem]:
-        file = self.file
-        assert file is not None
+        if item.kind == "suite":
+            return self.roots()
+        file = self.file_of(item.key)
+        if not isinstance(file, ScenarioFileNode):
+            return []
         if item.kind == "file":
-            return self._top_items(file)
+            return self._top_items(item.key, file)
         if item.kind == "parameters":
             return []
         if item.kind == "feature":
@@ -202,12 +254,15 @@ class TreeItems:
                          scenario=parent.scenario, phase=phase) for index, step in enumerate(steps)]
 
     def has_children(self, item: TreeItem) -> bool:
-        if item.kind in ("file", "feature", "scenario"):
+        if item.kind == "file":
+            return item.broken is None
+        if item.kind in ("suite", "feature", "scenario"):
             return True
         if item.kind in ("background", "fragment"):
             return bool(item.node.steps)
         if item.kind == "step" and isinstance(item.node, IncludeStep):
-            return self.file is not None and self.file.fragment(item.node.fragment) is not None
+            file = self.file_of(item.key)
+            return isinstance(file, ScenarioFileNode) and file.fragment(item.node.fragment) is not None
         if item.kind == "step" and isinstance(item.node, (DescribedStep, ConditionalBranch)):
             return bool(item.node.steps)
         return item.kind == "step" and isinstance(item.node, ConditionalStep)
@@ -218,13 +273,13 @@ class TreeItems:
                   feature: FeatureNode | None) -> tuple[Key | None, list[Key]]:
         """The key of a running step under its scenario, and the keys of its definitions (the
         background or fragment it is written in) for breakpoints set there."""
-        file = self.file
         skey = self.scenario_key(scenario)
-        if file is None or skey is None:
+        file = self.file_of(skey) if skey is not None else None
+        if not isinstance(file, ScenarioFileNode) or skey is None:
             return None, []
         if phase == BACKGROUND_FILE:
             block, path, definition = (file.background.steps if file.background else ()), skey + ((phase,),), \
-                (("background",),)
+                skey[:1] + (("background",),)
         elif phase == BACKGROUND_FEATURE:
             fkey = self.feature_key(feature) if feature else None
             block = feature.background.steps if feature and feature.background else ()
@@ -242,7 +297,7 @@ class TreeItems:
             if isinstance(include, IncludeStep):
                 fragment = file.fragment(include.fragment)
                 block = fragment.steps if fragment else ()
-                fragment_key = self._fragment_keys.get(include.fragment)
+                fragment_key = self._fragment_keys[skey[0]].get(include.fragment)
                 if fragment_key is not None:
                     definitions.append(fragment_key)
         return path, definitions

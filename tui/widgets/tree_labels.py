@@ -25,6 +25,9 @@ def plain_label(item: TreeItem, shapes: dict[int, str]) -> str:
         tags = getattr(node, "tags", None)
         if tags:
             text += " " + " ".join(f"@{t}" for t in sorted(tags))
+    broken = item.broken
+    if broken is not None:
+        text += f" — {_errors(broken.count)}"
     if item.kind != "file":
         text += f"  :{node.location.line}"
     return visible(text)
@@ -52,7 +55,14 @@ def styled_label(item: TreeItem, shapes: dict[int, str]) -> Text:
         tags = getattr(node, "tags", None)
         if tags:
             label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "italic")
+    broken = item.broken
+    if broken is not None:  # a suite's file that cannot run: the inspector lists its errors
+        label.append(f" — {_errors(broken.count)}", "bold red")
     if item.kind != "file":
         label.append(f"  :{node.location.line}", "dim")
     item.styled = label
     return label
+
+
+def _errors(count: int) -> str:
+    return f"{count} error{'' if count == 1 else 's'}"
