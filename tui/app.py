@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Tree
+from textual.widgets import ContentSwitcher, Footer, Input, Tree
 
 from scenario_core.errors import InvalidFileError, ScenarioError
 from scenario_core.nodes import ScenarioFileNode
@@ -39,6 +39,7 @@ from .widgets.display import Display
 from .widgets.errors_view import ErrorsView
 from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from .widgets.help_screen import HelpScreen
+from .widgets.tree_filter import FilterInput
 from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
@@ -66,6 +67,7 @@ class ScenarioApp(App[int]):
         Binding("v", "reveal_secrets", "Secrets", show=False),
         Binding("R", "reload", "Reload", show=False),
         Binding("z", "toggle_maximize", "Zoom", show=False),
+        Binding("slash", "filter_tree", "Filter", key_display="/"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -122,6 +124,7 @@ class ScenarioApp(App[int]):
         with ContentSwitcher(initial="main", id="switcher"):
             with Horizontal(id="main"):
                 with Vertical(id="left"):
+                    yield FilterInput(id="tree-filter")
                     yield FileTree(id="tree")
                     yield ParametersPanel(display, id="parameters")
                 with Vertical(id="right"):
@@ -374,6 +377,26 @@ class ScenarioApp(App[int]):
             screen.minimize()
         elif screen.focused is not None:
             screen.maximize(screen.focused)
+
+    # ------------------------------------------------------------ `/`: filter the tree
+
+    def action_filter_tree(self) -> None:
+        box = self.query_one(FilterInput)
+        box.add_class("-shown")
+        box.focus()
+
+    @on(Input.Changed, "#tree-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        shown = self.tree.set_filter(text)
+        self.tree.border_title = self.suite_name + (f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}"
+                                                    if text else "")
+
+    @on(FilterInput.Done)
+    def _filter_done(self, event: FilterInput.Done) -> None:
+        if event.cleared:
+            self.query_one(FilterInput).remove_class("-shown")
+        self.tree.focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -23,6 +23,7 @@ from .tree_items import (  # noqa: F401 (re-exported: the app and the run contro
     CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, BrokenFile, Key, TreeItem,
     TreeItems,
 )
+from .tree_filter import TreeFilter
 from .tree_labels import plain_label, styled_label
 
 # Files up to this many scenarios open expanded down to their scenarios.
@@ -54,7 +55,11 @@ class FileTree(Tree[TreeItem]):
         "file-tree--skipped", "file-tree--kind", "file-tree--dim", "file-tree--tag",
         "file-tree--breakpoint", "file-tree--current",
     }
-    BINDINGS = [Binding("enter", "select_cursor", "Inspect", show=False)]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Inspect", show=False),
+        Binding("right", "expand_or_first_child", "Expand", show=False),
+        Binding("left", "collapse_or_parent", "Collapse", show=False),
+    ]
     ICON_NODE = "▸ "
     ICON_NODE_EXPANDED = "▾ "
 
@@ -75,6 +80,8 @@ class FileTree(Tree[TreeItem]):
         self.current: Key | None = None  # the step about to run
         self._by_key: dict[Key, TreeNode[TreeItem]] = {}
         self.items = TreeItems()
+        self.filter = TreeFilter("")  # `/`: off while empty
+        self._open_before: set[Key] = set()  # expanded when the filter went on
 
     # ------------------------------------------------------------ loading
 
@@ -83,10 +90,30 @@ class FileTree(Tree[TreeItem]):
         """Show `files`, one root each. With `keep`, restore expansion and cursor where the keys
         still exist. `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
         self._shapes = shapes or {}
-        expanded = {key for key, node in self._by_key.items() if node.is_expanded} if keep else set()
+        self.items.index(files)
+        self._rebuild(keep)
+        self.statuses.clear()
+        if not keep:
+            self.breakpoints.clear()
+        self.current = None
+
+    def set_filter(self, text: str) -> int:
+        """Keep only what matches `text` (tree_filter.py); "" shows everything again. How many
+        scenarios show."""
+        was_on, self.filter = bool(self.filter), TreeFilter(text)
+        if self.filter and not was_on:  # what was open before filtering opens again when it is cleared
+            self._open_before = {key for key, node in self._by_key.items() if node.is_expanded}
+        self._rebuild(keep=True, open_all=bool(self.filter), reopen=set() if self.filter else self._open_before)
+        if not self.filter:
+            return self.scenario_count
+        return sum(1 for key in self.items.scenario_keys() if key in self._by_key)
+
+    def _rebuild(self, keep: bool, open_all: bool = False, reopen: set[Key] = frozenset()) -> None:
+        """Build the nodes again from the items; with `keep`, as expanded as they were (and
+        `reopen` too). `open_all`: every shown file and feature opens (a filter's matches)."""
+        expanded = {key for key, node in self._by_key.items() if node.is_expanded} | reopen if keep else set()
         cursor = self.cursor_node.data.key if keep and self.cursor_node and self.cursor_node.data else None
         self._by_key.clear()
-        self.items.index(files)
         self.clear()
         root = self.root  # hidden: the suite; each file is a root of its own under it
         root.data = TreeItem("suite", (), None)
@@ -98,10 +125,8 @@ class FileTree(Tree[TreeItem]):
             for key in sorted(expanded, key=len):  # parents first; keys that are gone are skipped
                 if all(key[:depth] in expanded for depth in range(1, len(key))):  # not inside a collapsed one
                     self._reveal(key, expand_last=True)
-            target = self._nearest(cursor) if cursor else None
-            self._move_to(target or first)
-        else:
-            small = self.scenario_count <= SMALL_FILE
+        if not keep or open_all:
+            small = open_all or self.scenario_count <= SMALL_FILE
             for file_node in list(root.children):
                 if not file_node.allow_expand:
                     continue
@@ -112,11 +137,8 @@ class FileTree(Tree[TreeItem]):
                         if item_node.data and item_node.data.kind == "feature":
                             self._build_children(item_node)
                             item_node.expand()
-            self._move_to(first)
-        self.statuses.clear()
-        if not keep:
-            self.breakpoints.clear()
-        self.current = None
+        target = self._nearest(cursor) if cursor else None
+        self._move_to(target or first)
 
     def file_key(self, file: ScenarioFileNode) -> Key | None:
         """The key of `file`'s root (for the run's FileStarted / FileFinished)."""
@@ -137,6 +159,8 @@ class FileTree(Tree[TreeItem]):
         # 10,000 scenarios that alone would cost a quarter of a second.
         children = node._children
         for child in self.items.children_of(item):
+            if self.filter and not self._kept(child):
+                continue
             tree_node = self._add_node(node, Text(self._plain_label(child), no_wrap=True), child)
             tree_node._allow_expand = self.items.has_children(child)
             children.append(tree_node)
@@ -144,8 +168,34 @@ class FileTree(Tree[TreeItem]):
         node._updates += 1
         self._invalidate()
 
+    def _kept(self, item: TreeItem) -> bool:
+        file = self.items.file_of(item.key)
+        return self.filter.shows(item, file is not None and self.filter.file_name_matches(file))
+
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeItem]) -> None:
         self._build_children(event.node)
+
+    # ------------------------------------------------------------ → and ←, as in a file manager
+
+    def action_expand_or_first_child(self) -> None:
+        """→ opens a closed node; on an open one it moves to its first child."""
+        node = self.cursor_node
+        if node is None or not node.allow_expand:
+            return
+        if not node.is_expanded:
+            node.expand()  # NodeExpanded builds its children
+        elif node.children:
+            self.move_cursor(node.children[0])
+
+    def action_collapse_or_parent(self) -> None:
+        """← closes an open node; on a closed one (or a leaf) it moves to its parent."""
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent is not self.root:  # the suite's root is hidden
+            self.move_cursor(node.parent)
 
     # ------------------------------------------------------------ finding nodes
 

@@ -162,6 +162,9 @@ class TreeItems:
         """The scenarios of the file whose root or descendant `key` is."""
         return self._counts[key[0]] if key and key[0] < len(self._counts) else 0
 
+    def scenario_keys(self) -> Iterable[Key]:
+        return self._scenario_keys.values()
+
     def file_of(self, key: Key) -> ScenarioFileNode | BrokenFile | None:
         return self.files[key[0]] if key and isinstance(key[0], int) and key[0] < len(self.files) else None
 

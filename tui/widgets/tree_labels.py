@@ -54,7 +54,7 @@ def styled_label(item: TreeItem, shapes: dict[int, str]) -> Text:
         label.append(visible(item.label), "bold" if item.kind in ("file", "feature", "scenario") else "")
         tags = getattr(node, "tags", None)
         if tags:
-            label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "italic")
+            label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "dim italic")
     broken = item.broken
     if broken is not None:  # a suite's file that cannot run: the inspector lists its errors
         label.append(f" — {_errors(broken.count)}", "bold red")
