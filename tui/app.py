@@ -40,6 +40,7 @@ from .widgets.errors_view import ErrorsView
 from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from .widgets.help_screen import HelpScreen
 from .widgets.tree_filter import FilterInput
+from .widgets.tree_items import never_pauses
 from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
@@ -350,7 +351,11 @@ class ScenarioApp(App[int]):
         self.run_controller.restart()
 
     def action_toggle_breakpoint(self) -> None:
-        if self.invalid:
+        node = self.tree.cursor_node
+        item = node.data if node is not None else None
+        reason = "no file can run: fix its errors first" if self.invalid else never_pauses(item)
+        if reason and not (item is not None and item.key in self.tree.breakpoints):  # removing one always works
+            self.status_bar.set(note=f"no breakpoint here: {reason}")
             return
         self.tree.toggle_breakpoint()
 

@@ -304,3 +304,17 @@ class TreeItems:
                 if fragment_key is not None:
                     definitions.append(fragment_key)
         return path, definitions
+
+
+def never_pauses(item: TreeItem | None) -> str | None:
+    """Why a breakpoint on `item` could never fire (None: it can). A breakpoint pauses when the run
+    enters a node's first step: a parameters block has none, a file that cannot run never starts."""
+    if item is None:
+        return "nothing is highlighted"
+    if item.kind == "parameters":
+        return "parameters are settings and never run — set it on a scenario or a step"
+    if item.broken is not None:
+        return "this file cannot run — fix its errors first"
+    if item.kind in ("background", "fragment") and not item.node.steps:
+        return f"this {item.kind} has no step to pause before"
+    return None
