@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
 import time
 from functools import cached_property
 from pathlib import Path
@@ -69,6 +70,7 @@ class ScenarioApp(App[int]):
         Binding("R", "reload", "Reload", show=False),
         Binding("z", "toggle_maximize", "Zoom", show=False),
         Binding("slash", "filter_tree", "Filter", key_display="/"),
+        Binding("e", "edit", "Edit"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -382,6 +384,44 @@ class ScenarioApp(App[int]):
             screen.minimize()
         elif screen.focused is not None:
             screen.maximize(screen.focused)
+
+    # ------------------------------------------------------------ `e`: $EDITOR at the node's line
+
+    def _source_of(self, item: TreeItem) -> tuple[str, int]:
+        if item.kind != "file":
+            location = item.node.location  # a fragment from a .fragment file: that file
+            return location.file, location.line
+        broken = item.broken
+        if broken is not None and broken.diagnostics:  # at its first error
+            return broken.diagnostics[0].location.file, broken.diagnostics[0].location.line
+        return item.node.path, 1
+
+    def action_edit(self) -> None:
+        """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
+        from textual.app import SuspendNotSupported
+
+        from .editor import editor_command
+
+        node = self.tree.cursor_node
+        if node is None or node.data is None or node.data.kind == "suite":
+            return
+        path, line = self._source_of(node.data)
+        command = editor_command(path, line)
+        try:
+            try:
+                with self.suspend():
+                    code = subprocess.run(command).returncode
+            except SuspendNotSupported:
+                if not self.is_headless:  # an editor would draw over the screen: refuse
+                    self.status_bar.set(note="cannot suspend the screen here to run an editor")
+                    return
+                code = subprocess.run(command, stdin=subprocess.DEVNULL).returncode  # tests: no terminal to lend
+        except OSError as error:
+            self.status_bar.set(note=f"cannot start the editor {command[0]!r} ({error.strerror}): set $EDITOR")
+            return
+        self.refresh()
+        self.status_bar.set(note=f"edited {Path(path).name}:{line}" + (f" (editor exit {code})" if code else ""))
+        self._poll_file()  # what a save changed reloads now, as the watcher would
 
     # ------------------------------------------------------------ `/`: filter the tree
 
