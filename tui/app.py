@@ -66,9 +66,10 @@ class ScenarioApp(App[int]):
         Binding("b", "toggle_breakpoint", "Breakpoint"),
         Binding("r", "restart", "Restart"),
         Binding("s", "stop", "Stop"),
-        Binding("v", "reveal_secrets", "Secrets", show=False),
-        Binding("R", "reload", "Reload", show=False),
-        Binding("z", "toggle_maximize", "Zoom", show=False),
+        Binding("v", "reveal_secrets", "Secrets"),
+        Binding("R", "reload", "Reload"),
+        Binding("z", "toggle_maximize", "Zoom"),
+        Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
         Binding("slash", "filter_tree", "Filter", key_display="/"),
         Binding("e", "edit", "Edit"),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -312,6 +313,7 @@ class ScenarioApp(App[int]):
         self.show_item(event.node.data)
 
     def show_item(self, item: TreeItem | None) -> None:
+        self.refresh_bindings()  # the footer's v follows the run (the cursor follows it too)
         self.parameters_panel.show(self._parameters_for(item), self._subject(item) if item else "")
         inspector = self.inspector
         if item is None:
@@ -377,6 +379,14 @@ class ScenarioApp(App[int]):
         self.scope_log.rerender()
         self.run_controller.flush_panels(force=True)
         self.notify("Secrets shown — v masks them again." if display.reveal_secrets else "Secrets masked.")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows a key only where it applies (False hides it and turns it off)."""
+        if action == "reveal_secrets":  # once a run has shown requests and variables (or to mask again)
+            return bool(self.run_controller.records) or self.display_options.reveal_secrets
+        if action == "toggle_maximize":
+            return self.screen.focused is not None
+        return True
 
     def action_toggle_maximize(self) -> None:
         screen = self.screen
