@@ -444,6 +444,8 @@ class ScenarioApp(App[int]):
     def _filter_changed(self, event: Input.Changed) -> None:
         text = event.value.strip()
         shown = self.tree.set_filter(text)
+        cursor = self.tree.cursor_node  # the cursor may stay on line 0 with another node under it
+        self.show_item(cursor.data if cursor is not None else None)
         self.tree.border_title = self.suite_name + (f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}"
                                                     if text else "")
 

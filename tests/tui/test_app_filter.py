@@ -65,3 +65,17 @@ async def test_tags_show_dim_after_the_name(pets_file, make_app, ui):
         start = label.plain.index("@pets")
         styles = [str(span.style) for span in label.spans if span.start <= start < span.end]
         assert any("dim" in style for style in styles), styles
+
+
+async def test_the_inspector_follows_the_node_the_filter_leaves_under_the_cursor(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        assert "Inspector · file" in app.inspector.text
+        await ui.press(pilot, "slash")
+        await pilot.press(*"health")
+        await ui.settle(pilot)
+        await ui.press(pilot, "enter", "down")
+        assert "scenario 'health'" in app.inspector.text
+        await ui.press(pilot, "slash", "escape")
+        assert "scenario 'health'" in app.inspector.text  # the cursor stays on it

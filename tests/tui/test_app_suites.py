@@ -103,6 +103,18 @@ async def test_an_invalid_file_shows_its_errors_without_hiding_the_others(tmp_pa
         assert "1 passed · 0 failed" in app.status_bar.text
 
 
+async def test_filtering_down_to_an_invalid_file_shows_its_errors(tmp_path, make_app, ui):
+    a, bad = write(tmp_path, "a.scenario", HEALTH), write(tmp_path, "bad.scenario", BROKEN)
+    app = make_app([a, bad])
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "slash")
+        await pilot.press(*"bad")
+        await ui.settle(pilot)
+        assert ui.tree_lines(app) == ["✗ ▣ bad.scenario — 1 error"]
+        assert "bad.scenario:3:" in app.inspector.text  # the node now under the cursor, though on the same line
+
+
 async def test_a_changed_file_of_the_suite_reloads(tmp_path, make_app, ui):
     a, b = write(tmp_path, "a.scenario", HEALTH), write(tmp_path, "b.scenario", HEALTH)
     app = make_app([a, b])
