@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import os
-import subprocess
 import time
 from functools import cached_property
 from pathlib import Path
@@ -34,8 +33,10 @@ from scenario_core.resolution import RunOverrides, calls_operations, parameter_d
 
 from .broken_summary import broken_file_summary
 from .node_summary import block_summary, file_summary, scenario_summary
+from .editor import open_in_editor
 from .run_controller import RunController
 from .stepper import PAUSED, Stepper, StepRun
+from .suite_files import SuiteFiles
 from .widgets.display import Display
 from .widgets.errors_view import ErrorsView
 from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
@@ -105,7 +106,7 @@ class ScenarioApp(App[int]):
         self.watch_file = watch
         self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
         self.invalid = False  # no file can run
-        self._loaded: dict[str, tuple[tuple[float, int] | None, ScenarioFileNode | BrokenFile]] = {}
+        self.suite_files = SuiteFiles(self.paths, self._read)
         self._param_nodes: dict[int, ParameterNode] = {}
         self._file_params: dict[int, ParameterNode] = {}  # a file's index -> its own parameters
         self.run_controller = RunController(self, self.loaded_files, self.overrides, self.run_variables,
@@ -191,16 +192,8 @@ class ScenarioApp(App[int]):
         """The files that can run, in the order given: what a run runs."""
         return [file for file in self.files if isinstance(file, ScenarioFileNode)]
 
-    @staticmethod
-    def _stat(path: str) -> tuple[float, int] | None:
-        try:
-            info = os.stat(path)
-        except OSError:
-            return None
-        return info.st_mtime, info.st_size
-
     def _poll_file(self) -> None:
-        if any(self._stat(path) != self._loaded.get(path, (None,))[0] for path in self.paths):
+        if self.suite_files.changed():
             self.action_reload()
 
     def _load(self, keep: bool) -> bool:
@@ -229,14 +222,7 @@ class ScenarioApp(App[int]):
         return file
 
     def _load_files(self, keep: bool) -> bool:
-        files = []
-        for path in self.paths:  # on a reload, only the files that changed are read again
-            stat = self._stat(path)
-            cached = self._loaded.get(path)
-            if not (keep and cached is not None and stat is not None and cached[0] == stat):
-                cached = self._loaded[path] = (stat, self._read(path))
-            files.append(cached[1])
-        self.files = files
+        self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed
         switcher = self.query_one(ContentSwitcher)
         broken = [file for file in files if isinstance(file, BrokenFile)]
         self.invalid = len(broken) == len(files)
@@ -397,41 +383,11 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ `e`: $EDITOR at the node's line
 
-    def _source_of(self, item: TreeItem) -> tuple[str, int]:
-        if item.kind != "file":
-            location = item.node.location  # a fragment from a .fragment file: that file
-            return location.file, location.line
-        broken = item.broken
-        if broken is not None and broken.diagnostics:  # at its first error
-            return broken.diagnostics[0].location.file, broken.diagnostics[0].location.line
-        return item.node.path, 1
-
     def action_edit(self) -> None:
         """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
-        from textual.app import SuspendNotSupported
-
-        from .editor import editor_command
-
         node = self.tree.cursor_node
-        if node is None or node.data is None or node.data.kind == "suite":
-            return
-        path, line = self._source_of(node.data)
-        command = editor_command(path, line)
-        try:
-            try:
-                with self.suspend():
-                    code = subprocess.run(command).returncode
-            except SuspendNotSupported:
-                if not self.is_headless:  # an editor would draw over the screen: refuse
-                    self.status_bar.set(note="cannot suspend the screen here to run an editor")
-                    return
-                code = subprocess.run(command, stdin=subprocess.DEVNULL).returncode  # tests: no terminal to lend
-        except OSError as error:
-            self.status_bar.set(note=f"cannot start the editor {command[0]!r} ({error.strerror}): set $EDITOR")
-            return
-        self.refresh()
-        self.status_bar.set(note=f"edited {Path(path).name}:{line}" + (f" (editor exit {code})" if code else ""))
-        self._poll_file()  # what a save changed reloads now, as the watcher would
+        if node is not None and node.data is not None and node.data.kind != "suite":
+            open_in_editor(self, node.data)
 
     # ------------------------------------------------------------ `/`: filter the tree
 
