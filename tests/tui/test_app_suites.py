@@ -161,3 +161,16 @@ def test_help_names_the_tui_form(capsys):
     out = capsys.readouterr().out
     assert "scenario-tui FILE|DIR..." in out
     assert "run" in out and "params" in out
+
+
+async def test_tags_select_across_the_suite(tmp_path, demo, ui):
+    from scenario_tui.cli import tag_selection
+
+    a, b = write(tmp_path, "a.scenario", HEALTH), write(tmp_path, "b.scenario", LIST)
+    app = ScenarioApp([str(a), str(b)], RunOverrides.from_cli([], demo.url), {}, tags=tag_selection(["pets"]))
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "c")
+        assert "1 passed · 0 failed · 2 skipped" in app.status_bar.text
+        lines = ui.tree_lines(app)
+        assert "✓" in ui.line_with(lines, "scenario list pets")
+        assert all("–" in line for line in lines if "scenario health" in line)
