@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Tree
+from textual.widgets import ContentSwitcher, Footer, Input, Tree
 
 from scenario_core.errors import InvalidFileError, ScenarioError
 from scenario_core.nodes import ScenarioFileNode
@@ -31,13 +31,18 @@ from scenario_core.parser import load_file
 from scenario_core.operation_check import operation_shapes
 from scenario_core.resolution import RunOverrides, calls_operations, parameter_diagnostics
 
+from .broken_summary import broken_file_summary
 from .node_summary import block_summary, file_summary, scenario_summary
+from .editor import open_in_editor
 from .run_controller import RunController
 from .stepper import PAUSED, Stepper, StepRun
+from .suite_files import SuiteFiles
 from .widgets.display import Display
 from .widgets.errors_view import ErrorsView
-from .widgets.file_tree import FileTree, Key, TreeItem
+from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from .widgets.help_screen import HelpScreen
+from .widgets.tree_filter import FilterInput
+from .widgets.tree_items import never_pauses
 from .widgets.inspector import Inspector
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
@@ -50,7 +55,7 @@ POLL_SECONDS = 0.5
 
 
 class ScenarioApp(App[int]):
-    """`scenario-tui FILE`."""
+    """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
     TITLE = "scenario-tui"
@@ -63,18 +68,21 @@ class ScenarioApp(App[int]):
         Binding("b", "toggle_breakpoint", "Breakpoint"),
         Binding("r", "restart", "Restart"),
         Binding("s", "stop", "Stop"),
-        Binding("v", "reveal_secrets", "Secrets", show=False),
-        Binding("R", "reload", "Reload", show=False),
-        Binding("z", "toggle_maximize", "Zoom", show=False),
+        Binding("v", "reveal_secrets", "Secrets"),
+        Binding("R", "reload", "Reload"),
+        Binding("z", "toggle_maximize", "Zoom"),
         Binding("w", "toggle_wrap", "Wrap", show=False),
         Binding("y", "copy_curl", "Copy curl", show=False),
+        Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
+        Binding("slash", "filter_tree", "Filter", key_display="/"),
+        Binding("e", "edit", "Edit"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         overrides: RunOverrides | None = None,
         run_variables: Mapping[str, Any] | None = None,
         *,
@@ -90,18 +98,20 @@ class ScenarioApp(App[int]):
         self.plugins = tuple(plugins)  # --plugins: custom steps and assertions
         self.created_at = time.perf_counter()
         self.first_paint_at: float | None = None
-        self.path = str(path)
+        # One file, or a suite (a folder's or the command line's files): one root each in the tree.
+        self.paths = [str(path)] if isinstance(path, (str, os.PathLike)) else [str(p) for p in path]
+        self.path = self.paths[0]
         self.overrides = overrides or RunOverrides()
         self.run_variables = dict(run_variables or {})
         if deterministic is None:
             deterministic = os.environ.get(DETERMINISTIC_ENV) == "1"
         self.display_options = Display(deterministic=deterministic)
         self.watch_file = watch
-        self.file: ScenarioFileNode | None = None
-        self.invalid = False
-        self._mtime: tuple[float, int] | None = None
+        self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
+        self.invalid = False  # no file can run
+        self.suite_files = SuiteFiles(self.paths, self._read)
         self._param_nodes: dict[int, ParameterNode] = {}
-        self._file_params: ParameterNode | None = None
+        self._file_params: dict[int, ParameterNode] = {}  # a file's index -> its own parameters
         self.run_controller = RunController(self, self.loaded_files, self.overrides, self.run_variables,
                                             resource_roots, tags)
 
@@ -122,6 +132,7 @@ class ScenarioApp(App[int]):
         with ContentSwitcher(initial="main", id="switcher"):
             with Horizontal(id="main"):
                 with Vertical(id="left"):
+                    yield FilterInput(id="tree-filter")
                     yield FileTree(id="tree")
                     yield ParametersPanel(display, id="parameters")
                 with Vertical(id="right"):
@@ -158,7 +169,7 @@ class ScenarioApp(App[int]):
         return self.query_one(Inspector)
 
     def on_mount(self) -> None:
-        self.status_bar.set(file_name=Path(self.path).name)
+        self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
         (self.query_one(ErrorsView) if self.invalid else self.tree).focus()
         if self.watch_file:
@@ -171,74 +182,86 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ loading and watching
 
-    def loaded_files(self) -> list[ScenarioFileNode]:
-        return [self.file] if self.file is not None else []
+    @property
+    def suite_name(self) -> str:
+        return Path(self.path).name if len(self.paths) == 1 else f"{len(self.paths)} files"
 
-    def _stat(self) -> tuple[float, int] | None:
-        try:
-            info = os.stat(self.path)
-        except OSError:
-            return None
-        return info.st_mtime, info.st_size
+    @property
+    def file(self) -> ScenarioFileNode | None:
+        """The first file that can run (the only one, unless this is a suite)."""
+        return next(iter(self.loaded_files()), None)
+
+    def loaded_files(self) -> list[ScenarioFileNode]:
+        """The files that can run, in the order given: what a run runs."""
+        return [file for file in self.files if isinstance(file, ScenarioFileNode)]
 
     def _poll_file(self) -> None:
-        now = self._stat()
-        if now != self._mtime:
+        if self.suite_files.changed():
             self.action_reload()
 
     def _load(self, keep: bool) -> bool:
-        """Read the file; show its tree, or its errors. Whether it is valid."""
+        """Read the files; show their tree, or a lone file's errors. Whether any file can run."""
         # Building a big syntax tree and its tree nodes makes hundreds of thousands of objects
         # that all live on: the cyclic collector would only walk them again and again.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._load_file(keep)
+            return self._load_files(keep)
         finally:
             if collecting:
                 gc.enable()
 
-    def _load_file(self, keep: bool) -> bool:
-        self._mtime = self._stat()
-        switcher = self.query_one(ContentSwitcher)
+    def _read(self, path: str) -> ScenarioFileNode | BrokenFile:
         try:
-            file = load_file(self.path, self.fragments)
+            file = load_file(path, self.fragments)
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
             problems += self._custom_step_problems(file)
             if problems:
                 raise InvalidFileError(problems)
         except InvalidFileError as error:
-            self.invalid = True
-            self.file = None
-            self.query_one(ErrorsView).show(self.path, error.diagnostics)
+            return BrokenFile(path, tuple(error.diagnostics))
+        except ScenarioError as error:  # unreadable: gone, not UTF-8 ...
+            return BrokenFile(path, (), str(error))
+        return file
+
+    def _load_files(self, keep: bool) -> bool:
+        self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed
+        switcher = self.query_one(ContentSwitcher)
+        broken = [file for file in files if isinstance(file, BrokenFile)]
+        self.invalid = len(broken) == len(files)
+        if len(files) == 1 and broken:  # a lone file: its errors take the screen
+            error = broken[0]
+            self.query_one(ErrorsView).show(self.path, error.diagnostics, error.message)
             switcher.current = "errors"
             self.query_one(ErrorsView).focus()  # PageDown / End scroll the errors at once
             count = len(error.diagnostics)
-            self.status_bar.set(state=f"invalid: {count} error{'s' if count != 1 else ''}", counts="", note="")
+            self.status_bar.set(state=(f"invalid: {count} error{'s' if count != 1 else ''}" if count
+                                       else "invalid: cannot read the file"), counts="", note="")
             return False
-        except ScenarioError as error:  # unreadable: gone, not UTF-8 ...
-            self.invalid = True
-            self.file = None
-            self.query_one(ErrorsView).show(self.path, [], str(error))
-            switcher.current = "errors"
-            self.query_one(ErrorsView).focus()
-            self.status_bar.set(state="invalid: cannot read the file", counts="", note="")
-            return False
-        self.invalid = False
-        self.file = file
-        nodes = parameter_nodes(file, self.overrides)
-        self._file_params = nodes[0]
-        self._param_nodes = {id(node.node): node for node in nodes}
+        self._param_nodes, self._file_params = {}, {}
+        shapes: dict[int, str] = {}
+        for index, file in enumerate(files):
+            if isinstance(file, BrokenFile):
+                continue
+            nodes = parameter_nodes(file, self.overrides)
+            self._file_params[index] = nodes[0]
+            self._param_nodes.update((id(node.node), node) for node in nodes)
+            if calls_operations(file):
+                shapes.update(operation_shapes(file, self.overrides, self.stepper.descriptions))
         switcher.current = "main"
         if self.focused is None or isinstance(self.focused, ErrorsView):
             self.tree.focus()
-        shapes = operation_shapes(file, self.overrides, self.stepper.descriptions) if calls_operations(file) else {}
-        self.tree.load(file, keep=keep, shapes=shapes)
-        self.tree.border_title = Path(self.path).name
+        self.tree.load(files, keep=keep, shapes=shapes)
+        self.tree.border_title = self.suite_name
         self.run_controller.reset_views()
-        self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
+        if broken:  # a suite: the valid files still show and run
+            self.status_bar.set(state="ready — n steps, c runs" if not self.invalid else "invalid: no file can run",
+                                counts="", note=f"{len(broken)} of {len(files)} files cannot run — "
+                                                "highlight one for its errors")
+        else:
+            self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
         self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
-        return True
+        return not self.invalid
 
     def _custom_step_problems(self, file: ScenarioFileNode) -> list:
         """Custom steps no plugin matches; the plugins' registry goes to the stepper's runs."""
@@ -263,12 +286,12 @@ class ScenarioApp(App[int]):
     # ------------------------------------------------------------ highlighted node
 
     def _parameters_for(self, item: TreeItem | None) -> ParameterNode | None:
-        if item is None or self.file is None:
-            return self._file_params
+        if item is None or not item.key:
+            return next(iter(self._file_params.values()), None)
         for node in (item.node if item.kind in ("feature", "scenario") else None, item.scenario, item.feature):
             if node is not None and id(node) in self._param_nodes:
                 return self._param_nodes[id(node)]
-        return self._file_params
+        return self._file_params.get(item.key[0])
 
     def _subject(self, item: TreeItem) -> str:
         if item.kind in ("file", "feature", "scenario"):
@@ -282,6 +305,7 @@ class ScenarioApp(App[int]):
         self.show_item(event.node.data)
 
     def show_item(self, item: TreeItem | None) -> None:
+        self.refresh_bindings()  # the footer's v follows the run (the cursor follows it too)
         self.parameters_panel.show(self._parameters_for(item), self._subject(item) if item else "")
         inspector = self.inspector
         if item is None:
@@ -298,8 +322,11 @@ class ScenarioApp(App[int]):
             inspector.show_note(*scenario_summary(item, self.run_controller.scenario_results.get(item.key),
                                                   self.tree.statuses.get(item.key), self.display_options,
                                                   breakpoint=item.key in self.tree.breakpoints))
+        elif item.kind == "file" and item.broken is not None:
+            inspector.show_note(*broken_file_summary(item.broken))
         elif item.kind == "file":
-            inspector.show_note(*file_summary(self.path, self.file, self.tree.scenario_count, self.stepper.finished))
+            inspector.show_note(*file_summary(item.node.path, item.node, self.tree.items.scenario_count_of(item.key),
+                                              self.stepper.finished))
         else:
             inspector.show_note(*block_summary(item))
 
@@ -321,7 +348,11 @@ class ScenarioApp(App[int]):
         self.run_controller.restart()
 
     def action_toggle_breakpoint(self) -> None:
-        if self.invalid:
+        node = self.tree.cursor_node
+        item = node.data if node is not None else None
+        reason = "no file can run: fix its errors first" if self.invalid else never_pauses(item)
+        if reason and not (item is not None and item.key in self.tree.breakpoints):  # removing one always works
+            self.status_bar.set(note=f"no breakpoint here: {reason}")
             return
         self.tree.toggle_breakpoint()
 
@@ -350,6 +381,14 @@ class ScenarioApp(App[int]):
         self.run_controller.flush_panels(force=True)
         self.notify("Secrets shown — v masks them again." if display.reveal_secrets else "Secrets masked.")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows a key only where it applies (False hides it and turns it off)."""
+        if action == "reveal_secrets":  # once a run has shown requests and variables (or to mask again)
+            return bool(self.run_controller.records) or self.display_options.reveal_secrets
+        if action == "toggle_maximize":
+            return self.screen.focused is not None
+        return True
+
     def action_toggle_maximize(self) -> None:
         screen = self.screen
         if screen.maximized is not None:
@@ -368,6 +407,36 @@ class ScenarioApp(App[int]):
         """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist);
         Textual's notification says where."""
         return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
+
+    # ------------------------------------------------------------ `e`: $EDITOR at the node's line
+
+    def action_edit(self) -> None:
+        """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
+        node = self.tree.cursor_node
+        if node is not None and node.data is not None and node.data.kind != "suite":
+            open_in_editor(self, node.data)
+
+    # ------------------------------------------------------------ `/`: filter the tree
+
+    def action_filter_tree(self) -> None:
+        box = self.query_one(FilterInput)
+        box.add_class("-shown")
+        box.focus()
+
+    @on(Input.Changed, "#tree-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        shown = self.tree.set_filter(text)
+        cursor = self.tree.cursor_node  # the cursor may stay on line 0 with another node under it
+        self.show_item(cursor.data if cursor is not None else None)
+        self.tree.border_title = self.suite_name + (f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}"
+                                                    if text else "")
+
+    @on(FilterInput.Done)
+    def _filter_done(self, event: FilterInput.Done) -> None:
+        if event.cleared:
+            self.query_one(FilterInput).remove_class("-shown")
+        self.tree.focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -394,9 +463,9 @@ class ScenarioApp(App[int]):
         yield SystemCommand("Help", "Keys and icons (?)", self.action_help)
 
 
-def launch(path: str, overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
+def launch(path: str | Sequence[str], overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
            plugins: Sequence[str] = (), resource_roots: Sequence[str] = (), tags: Any = None) -> int:
-    """Open the TUI on `path` (called by `scenario-tui FILE` and `scenario-tui demo`)."""
+    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
     app = ScenarioApp(path, overrides, run_variables, fragments=fragments, plugins=plugins,
                       resource_roots=resource_roots, tags=tags)
     result = app.run()

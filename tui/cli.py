@@ -144,7 +144,12 @@ def _run_scale_options(run: argparse.ArgumentParser) -> None:
 
 
 def _build_parser(completion: bool = False) -> _Parser:
-    parser = _Parser(prog="scenario-tui", description="Write, run and step-debug API test scenarios.")
+    parser = _Parser(prog="scenario-tui", description="Write, run and step-debug API test scenarios.",
+                     usage="%(prog)s FILE|DIR... [--base-url URL] [--tags EXPR] [options]  (the step debugger)\n"
+                           "       %(prog)s {run,check,params,demo,demo-server} ...",
+                     epilog="scenario-tui FILE|DIR... opens the step debugger on the files (a folder: every "
+                            ".scenario file under it, sorted), one root each in the tree; "
+                            "`scenario-tui FILE --help` lists its options.")
     _version_option(parser)
     if completion:  # shtab costs ~10 ms to import: only for --help and --print-completion
         _completion_option(parser)
@@ -188,10 +193,12 @@ def _build_parser(completion: bool = False) -> _Parser:
 
 
 def _build_tui_parser() -> _Parser:
-    parser = _Parser(prog="scenario-tui", description="Open FILE in the step debugger.",
-                     usage="%(prog)s FILE [options]")
+    parser = _Parser(prog="scenario-tui", description="Open the files in the step debugger: a folder opens every "
+                     ".scenario file under it (recursively, sorted), one root each in the tree, run in order.",
+                     usage="%(prog)s FILE|DIR... [options]")
     _version_option(parser)
-    parser.add_argument("file", nargs="?", metavar="FILE")
+    parser.add_argument("files", nargs="*", metavar="FILE|DIR",
+                        help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob")
     _shared_options(parser)
     _plugins_option(parser)
     _var_option(parser)
@@ -226,7 +233,7 @@ def _main(argv: Sequence[str] | None) -> int:
             raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
         else:
             args = _build_tui_parser().parse_args(argv)
-            _required(args, "file")
+            _required(args, "files")
             status = open_tui(args)
         sys.stdout.flush()  # here, not at exit: a closed pipe must be noticed while we can handle it
         return status
@@ -464,18 +471,21 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def open_tui(args: argparse.Namespace) -> int:
+    from scenario_core.parser import require_regular_file
+    from scenario_core.run_inputs import expand_scenario_paths
+
     overrides = overrides_from(args)
     variables = run_variables_from(args.var)
-    from scenario_core.parser import require_regular_file
-
-    require_regular_file(args.file)  # missing, a directory (suites are not opened yet), a FIFO
+    paths = expand_scenario_paths(getattr(args, "files", None) or [args.file])  # a folder: its files, like run
+    for path in paths:
+        require_regular_file(path)  # missing, a FIFO: one line before the screen opens
     if getattr(args, "plugins", None):
         plugin_registry(args.plugins)  # fails before the screen opens
     from .app import launch  # the only place the headless commands would meet textual
 
     selected = tag_selection(getattr(args, "tags", ()))
-    return launch(args.file, overrides, variables, getattr(args, "fragments", ()), getattr(args, "plugins", ()),
-                  getattr(args, "resource_root", ()), tags=selected)
+    return launch(paths if len(paths) > 1 else paths[0], overrides, variables, getattr(args, "fragments", ()),
+                  getattr(args, "plugins", ()), getattr(args, "resource_root", ()), tags=selected)
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from typing import Any, Sequence
 
 from rich.console import Console
@@ -11,6 +13,9 @@ from rich.tree import Tree
 from scenario_core.params_report import ParameterNode, shown_value
 from scenario_core.printable import visible
 from scenario_core.resolution import EffectiveValue
+
+
+UNWRAPPED = 100_000  # columns: wider than any line we print
 
 
 def format_value(value: Any) -> str:
@@ -62,7 +67,10 @@ def _label(node: ParameterNode) -> Text:
 
 
 def print_parameter_tree(nodes: Sequence[ParameterNode], console: Console | None = None) -> None:
-    console = console or Console(highlight=False)
+    if console is None:
+        # Piped to a file or a pager: one line per value, however long (rich would wrap at 80).
+        piped = not sys.stdout.isatty()
+        console = Console(highlight=False, width=UNWRAPPED if piped else None)
     root = Tree(_label(nodes[0]))
     for line in parameter_lines(nodes[0]):
         root.add(line)

@@ -103,8 +103,8 @@ class RunController:
             if key is not None:
                 tree.set_status(key, event.status)
                 self.scenario_results[key] = event
-                if len(key) > 1:
-                    self._feature_results.setdefault(key[:1], []).append(event.status)
+                if len(key) > 2:  # (file, feature, scenario): a feature's scenario
+                    self._feature_results.setdefault(key[:2], []).append(event.status)
             self._counts[{PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
         elif isinstance(event, ev.FeatureStarted):
@@ -124,9 +124,9 @@ class RunController:
         elif isinstance(event, ev.ScopeCreated):
             log.record(event)
         elif isinstance(event, ev.FileStarted):
-            tree.set_status((), NODE_RUNNING)
+            tree.set_status(tree.file_key(event.file), NODE_RUNNING)
         elif isinstance(event, ev.FileFinished):
-            tree.set_status((), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
+            tree.set_status(tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
             log.record(event)
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)

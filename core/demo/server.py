@@ -96,6 +96,7 @@ class _HTTPServer(ThreadingHTTPServer):
 
 # path regex -> {method: handler method name}; None accepts any method.
 _ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
+    (re.compile(r"/"), {"GET": "index"}),
     (re.compile(r"/health"), {"GET": "health"}),
     (re.compile(r"/login"), {"POST": "login"}),
     (re.compile(r"/pets"), {"GET": "list_pets", "POST": "create_pet"}),
@@ -112,6 +113,28 @@ _ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
 _AUTH_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
     (re.compile(r"/auth/login"), {"POST": "login"}),
     (re.compile(r"/auth/me"), {"GET": "who_am_i"}),
+]
+
+
+# What GET / answers (and the README lists): every endpoint, as a reader would call it.
+ENDPOINTS: list[tuple[str, str, str]] = [
+    ("GET", "/", "this list"),
+    ("GET", "/health", '{"status": "ok"}'),
+    ("POST", "/login", 'body {"username", "password"} (any non-empty) -> {"token", "user"}'),
+    ("GET", "/pets", "every pet; ?tag= filters, ?limit= caps"),
+    ("POST", "/pets", 'body {"name", "tag"?}; needs Authorization: Bearer TOKEN -> 201 and the pet with its id'),
+    ("GET", "/pets/{id}", "one pet, or 404"),
+    ("PUT", "/pets/{id}", "replace a pet"),
+    ("PATCH", "/pets/{id}", "change some fields of a pet"),
+    ("DELETE", "/pets/{id}", "remove a pet -> 204"),
+    ("GET", "/slow", "answers after ?ms= milliseconds (default 2000): for timeouts and stopping"),
+    ("GET", "/trickle", "?chunks= bytes, one every ?ms=: only a total timeout stops it"),
+    ("GET", "/text", "a text/plain body, not JSON"),
+    ("GET", "/status/{code}", "answers with that status code (200-599)"),
+    ("ANY", "/echo", "any method: the method, path, query, headers and body it received"),
+    ("GET", "/counter", "a number that goes up by one per call"),
+    ("POST", "/auth/login", "as /login (the auth API, core/demo/auth.yaml)"),
+    ("GET", "/auth/me", "needs Authorization: Bearer TOKEN -> {\"user\"}"),
 ]
 
 
@@ -276,6 +299,10 @@ class _Handler(BaseHTTPRequestHandler):
         return pet
 
     # ---- endpoints ------------------------------------------------------------------------
+
+    def index(self):
+        return 200, {"name": "scenario-tui demo API",
+                     "endpoints": [{"method": method, "path": path, "what": what} for method, path, what in ENDPOINTS]}
 
     def health(self):
         return 200, {"status": "ok"}

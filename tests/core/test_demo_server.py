@@ -257,3 +257,16 @@ def test_openapi_description_matches_the_server():
         else:
             documented.pop(path)
     assert not documented, "documented but not served"
+
+
+def test_root_lists_every_endpoint(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    body = response.json()
+    listed = {(e["method"], e["path"]) for e in body["endpoints"]}
+    assert ("GET", "/") in listed and ("POST", "/pets") in listed and ("ANY", "/echo") in listed
+    for pattern, methods in demo_server._ROUTES + demo_server._AUTH_ROUTES:  # every route is listed
+        for method in methods or ("ANY",):
+            assert any(m == method and pattern.fullmatch(re.sub(r"\{\w+\}", "200", p)) for m, p in listed), \
+                (method, pattern.pattern)
+    assert all(e["what"] for e in body["endpoints"])

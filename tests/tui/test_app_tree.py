@@ -18,7 +18,7 @@ async def test_small_file_opens_expanded_to_its_scenarios(pets_file, make_app, u
         positions = [lines.index(ui.line_with(lines, text)) for text in order]
         assert positions == sorted(positions)
         assert not any("POST /pets" in line for line in lines), "scenarios stay collapsed"
-        assert app.tree.cursor_node is app.tree.root  # the file node is highlighted
+        assert app.tree.cursor_node.data.kind == "file"  # the file node is highlighted
         assert "○" in ui.line_with(lines, "scenario create pet")  # pending
 
 
@@ -70,12 +70,12 @@ async def test_big_file_builds_children_on_demand(scenario_file, make_app, ui):
         await ui.settle(pilot)
         tree = app.tree
         assert len(tree._tree_lines) == 3001  # the file and its scenarios, no step yet
-        assert len(tree._tree_nodes) == 3001
+        assert len(tree._tree_nodes) == 3002  # and the hidden root of the suite
         await ui.move_to(pilot, "scenario s2  ")
         await ui.press(pilot, "space")
         lines = ui.tree_lines(app)
         ui.line_with(lines, "when GET /health  :10")
-        assert len(tree._tree_nodes) == 3003  # only that scenario's steps were built
+        assert len(tree._tree_nodes) == 3004  # only that scenario's steps were built
 
 
 async def test_the_cursor_follows_the_step_about_to_run(pets_file, make_app, ui):

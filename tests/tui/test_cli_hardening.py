@@ -218,9 +218,9 @@ def test_missing_file_is_still_reported():
         assert "required: FILE" in one_line_error(cli(*args))
 
 
-def test_a_directory_given_to_the_tui(tmp_path):
-    line = one_line_error(cli(str(tmp_path)))
-    assert line == f"scenario-tui: error: {tmp_path} is a directory; give a .scenario file\n"
+def test_a_directory_without_scenarios_given_to_the_tui(tmp_path):
+    line = one_line_error(cli(str(tmp_path)))  # a folder opens its files as a suite: here there are none
+    assert line == f"scenario-tui: error: {tmp_path}: no .scenario file in this folder\n"
 
 
 @POSIX

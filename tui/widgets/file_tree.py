@@ -1,23 +1,12 @@
 """The file as a tree, in source order, with each node's live run status and breakpoints.
 
 Children are built when a node is first expanded, so a file with 10,000 scenarios paints at
-once. Every node has a *key* made of names and positions, not lines, so a reload keeps the
-expansion and the cursor where the same nodes still exist:
-
-    ()                                             the file
-    (("feature", "Pets", 0),)                      a feature (0: first feature of that name)
-    (("feature", "Pets", 0), ("scenario", "create pet", 0))
-    (... scenario ..., ("step", 2))                a scenario's own step (include: expands)
-    (... scenario ..., ("background:file",), ("step", 0))   the backgrounds it runs first
-    (("background",), ("step", 0))                 the file-level background's definition
-    (("fragment", "check pet", 0), ("step", 1))    a fragment's definition
+once. What each node stands for and its key come from tree_items; its text from tree_labels.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -28,73 +17,17 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from scenario_core.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
-from scenario_core.nodes import (
-    ConditionalBranch, ConditionalStep, DescribedStep, FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode,
+from scenario_core.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
+
+from .tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
+    CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, BrokenFile, Key, TreeItem,
+    TreeItems,
 )
-from scenario_core.printable import visible
+from .tree_filter import TreeFilter
+from .tree_labels import plain_label, styled_label
 
-Key = tuple
-
-PENDING, RUNNING, PASSED, FAILED, SKIPPED = "pending", "running", "passed", "failed", "skipped"
-STATUS_ICONS = {PENDING: "○", RUNNING: "◉", PASSED: "✓", FAILED: "✗", SKIPPED: "–"}
-CURRENT_ICON = "▶"  # the step about to run
-KIND_ICONS = {
-    "file": "▣", "parameters": "⚙", "background": "↺", "fragment": "§", "feature": "◆",
-    "scenario": "◇", "step": "",
-}
 # Files up to this many scenarios open expanded down to their scenarios.
 SMALL_FILE = 200
-
-
-@dataclass(eq=False)
-class TreeItem:
-    """What a tree node stands for."""
-
-    kind: str  # file, parameters, background, fragment, feature, scenario, step
-    key: Key
-    node: Any  # the syntax-tree node
-    feature: FeatureNode | None = None  # the enclosing feature, if any
-    scenario: ScenarioNode | None = None  # for a scenario and the steps under it
-    phase: str | None = None  # for a background group / step under a scenario
-    label: str = ""
-    built: bool = False  # children added
-    styled: Text | None = field(default=None, repr=False)  # the styled label, built when first drawn
-
-    @property
-    def line(self) -> int:
-        return self.node.location.line
-
-
-def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple]:
-    seen: dict[str, int] = {}
-    keys = []
-    for name in names:
-        count = seen.get(name, 0)
-        seen[name] = count + 1
-        keys.append((kind, name, count))
-    return keys
-
-
-def _index_of(block: tuple, step: Any) -> int:
-    for index, candidate in enumerate(block):
-        if candidate is step:
-            return index
-    return -1
-
-
-def _indexes_of(block: tuple, step: Any) -> list[int]:
-    """Where a step stands in a block: its index, or, for a directive of a described step
-    (`call` under `when I create a pet`), the described step's index and its own."""
-    index = _index_of(block, step)
-    if index >= 0:
-        return [index]
-    for outer, candidate in enumerate(block):
-        if isinstance(candidate, DescribedStep):
-            inner = _index_of(candidate.steps, step)
-            if inner >= 0:
-                return [outer, inner]
-    return []
 
 
 class FileTree(Tree[TreeItem]):
@@ -122,7 +55,11 @@ class FileTree(Tree[TreeItem]):
         "file-tree--skipped", "file-tree--kind", "file-tree--dim", "file-tree--tag",
         "file-tree--breakpoint", "file-tree--current",
     }
-    BINDINGS = [Binding("enter", "select_cursor", "Inspect", show=False)]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Inspect", show=False),
+        Binding("right", "expand_or_first_child", "Expand", show=False),
+        Binding("left", "collapse_or_parent", "Collapse", show=False),
+    ]
     ICON_NODE = "▸ "
     ICON_NODE_EXPANDED = "▾ "
 
@@ -136,163 +73,82 @@ class FileTree(Tree[TreeItem]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self._shapes: dict[int, str] = {}
-        self.show_root = True
+        self.show_root = False
         self.guide_depth = 2
-        self.file: ScenarioFileNode | None = None
         self.statuses: dict[Key, str] = {}
         self.breakpoints: set[Key] = set()
         self.current: Key | None = None  # the step about to run
         self._by_key: dict[Key, TreeNode[TreeItem]] = {}
-        self._scenario_keys: dict[int, Key] = {}
-        self._feature_keys: dict[int, Key] = {}
-        self._fragment_keys: dict[str, Key] = {}
+        self.items = TreeItems()
+        self.filter = TreeFilter("")  # `/`: off while empty
+        self._open_before: set[Key] = set()  # expanded when the filter went on
 
     # ------------------------------------------------------------ loading
 
-    def load(self, file: ScenarioFileNode, keep: bool = False, shapes: dict[int, str] | None = None) -> None:
-        """Show `file`. With `keep`, restore expansion and cursor where the keys still exist.
-        `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
+    def load(self, files: list[ScenarioFileNode | BrokenFile], keep: bool = False,
+             shapes: dict[int, str] | None = None) -> None:
+        """Show `files`, one root each. With `keep`, restore expansion and cursor where the keys
+        still exist. `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
         self._shapes = shapes or {}
-        expanded = {key for key, node in self._by_key.items() if node.is_expanded} if keep else set()
-        cursor = self.cursor_node.data.key if keep and self.cursor_node and self.cursor_node.data else None
-        self.file = file
-        self._by_key.clear()
-        self._index(file)
-        self.clear()
-        root = self.root
-        root.data = TreeItem("file", (), file, label=Path(file.path).name)
-        root.set_label(Text(self._plain_label(root.data)))
-        self._by_key[()] = root
-        self._build_children(root)
-        if keep:
-            for key in sorted(expanded, key=len):  # parents first; keys that are gone are skipped
-                if all(key[:depth] in expanded for depth in range(len(key))):  # not inside a collapsed one
-                    self._reveal(key, expand_last=True)
-            target = self._nearest(cursor) if cursor is not None else root
-            self._move_to(target or root)
-        else:
-            root.expand()
-            if self.scenario_count <= SMALL_FILE:
-                for item_node in list(root.children):
-                    if item_node.data and item_node.data.kind == "feature":
-                        self._build_children(item_node)
-                        item_node.expand()
-            self._move_to(root)
+        self.items.index(files)
+        self._rebuild(keep)
         self.statuses.clear()
         if not keep:
             self.breakpoints.clear()
         self.current = None
 
+    def set_filter(self, text: str) -> int:
+        """Keep only what matches `text` (tree_filter.py); "" shows everything again. How many
+        scenarios show."""
+        was_on, self.filter = bool(self.filter), TreeFilter(text)
+        if self.filter and not was_on:  # what was open before filtering opens again when it is cleared
+            self._open_before = {key for key, node in self._by_key.items() if node.is_expanded}
+        self._rebuild(keep=True, open_all=bool(self.filter), reopen=set() if self.filter else self._open_before)
+        if not self.filter:
+            return self.scenario_count
+        return sum(1 for key in self.items.scenario_keys() if key in self._by_key)
+
+    def _rebuild(self, keep: bool, open_all: bool = False, reopen: set[Key] = frozenset()) -> None:
+        """Build the nodes again from the items; with `keep`, as expanded as they were (and
+        `reopen` too). `open_all`: every shown file and feature opens (a filter's matches)."""
+        expanded = {key for key, node in self._by_key.items() if node.is_expanded} | reopen if keep else set()
+        cursor = self.cursor_node.data.key if keep and self.cursor_node and self.cursor_node.data else None
+        self._by_key.clear()
+        self.clear()
+        root = self.root  # hidden: the suite; each file is a root of its own under it
+        root.data = TreeItem("suite", (), None)
+        self._by_key[()] = root
+        self._build_children(root)
+        root.expand()
+        first = root.children[0] if root.children else root
+        if keep:
+            for key in sorted(expanded, key=len):  # parents first; keys that are gone are skipped
+                if all(key[:depth] in expanded for depth in range(1, len(key))):  # not inside a collapsed one
+                    self._reveal(key, expand_last=True)
+        if not keep or open_all:
+            small = open_all or self.scenario_count <= SMALL_FILE
+            for file_node in list(root.children):
+                if not file_node.allow_expand:
+                    continue
+                file_node.expand()
+                self._build_children(file_node)
+                if small:
+                    for item_node in list(file_node.children):
+                        if item_node.data and item_node.data.kind == "feature":
+                            self._build_children(item_node)
+                            item_node.expand()
+        target = self._nearest(cursor) if cursor else None
+        self._move_to(target or first)
+
+    def file_key(self, file: ScenarioFileNode) -> Key | None:
+        """The key of `file`'s root (for the run's FileStarted / FileFinished)."""
+        return self.items.file_key(file)
+
     @property
     def scenario_count(self) -> int:
-        return len(self._scenario_keys)
-
-    def _index(self, file: ScenarioFileNode) -> None:
-        self._scenario_keys.clear()
-        self._feature_keys.clear()
-        self._fragment_keys.clear()
-        items = list(file.items)
-        feature_keys = _dup_keys("feature", [f.name for f in items if isinstance(f, FeatureNode)])
-        standalone = _dup_keys("scenario", [s.name for s in items if isinstance(s, ScenarioNode)])
-        features = iter(feature_keys)
-        scenarios = iter(standalone)
-        for item in items:
-            if isinstance(item, FeatureNode):
-                fkey = (next(features),)
-                self._feature_keys[id(item)] = fkey
-                for scenario, skey in zip(item.scenarios, _dup_keys("scenario", [s.name for s in item.scenarios])):
-                    self._scenario_keys[id(scenario)] = fkey + (skey,)
-            else:
-                self._scenario_keys[id(item)] = (next(scenarios),)
-        for fragment, fkey in zip(file.fragments, _dup_keys("fragment", [f.name for f in file.fragments])):
-            self._fragment_keys.setdefault(fragment.name, (fkey,))
+        return self.items.scenario_count
 
     # ------------------------------------------------------------ children, built on demand
-
-    def _top_items(self, file: ScenarioFileNode) -> list[TreeItem]:
-        """The file's children in source order: parameters, background, fragments, features, scenarios."""
-        entries: list[tuple[int, TreeItem]] = []
-        if file.parameters is not None:
-            entries.append((file.parameters.line, TreeItem("parameters", (("parameters",),), file.parameters,
-                                                           label="parameters")))
-        if file.background is not None:
-            entries.append((file.background.line, TreeItem("background", (("background",),), file.background,
-                                                           label="background")))
-        for fragment in file.fragments:
-            key = self._fragment_keys.get(fragment.name)
-            if key is not None and all(e.key != key for _, e in entries):
-                if fragment.location.file != file.path:  # from a .fragment file: after the file's own nodes
-                    entries.append((1 << 30, TreeItem("fragment", key, fragment,
-                                                      label=f"{fragment.name} ({fragment.location.file})")))
-                else:
-                    entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
-        for item in file.items:
-            if isinstance(item, FeatureNode):
-                entries.append((item.line, TreeItem("feature", self._feature_keys[id(item)], item, feature=item,
-                                                    label=item.name)))
-            else:
-                entries.append((item.line, TreeItem("scenario", self._scenario_keys[id(item)], item, scenario=item,
-                                                    label=item.name)))
-        entries.sort(key=lambda entry: entry[0])
-        return [item for _, item in entries]
-
-    def _children_of(self, item: TreeItem) -> list[TreeItem]:
-        file = self.file
-        assert file is not None
-        if item.kind == "file":
-            return self._top_items(file)
-        if item.kind == "parameters":
-            return []
-        if item.kind == "feature":
-            feature: FeatureNode = item.node
-            children = []
-            if feature.parameters is not None:
-                children.append(TreeItem("parameters", item.key + (("parameters",),), feature.parameters,
-                                         feature=feature, label="parameters"))
-            if feature.background is not None:
-                children.append(TreeItem("background", item.key + (("background",),), feature.background,
-                                         feature=feature, label="background"))
-            children.extend(TreeItem("scenario", self._scenario_keys[id(s)], s, feature=feature, scenario=s,
-                                     label=s.name) for s in feature.scenarios)
-            return children
-        if item.kind == "scenario":
-            scenario: ScenarioNode = item.node
-            children = []
-            if file.background is not None:
-                children.append(TreeItem("background", item.key + ((BACKGROUND_FILE,),), file.background,
-                                         feature=item.feature, scenario=scenario, phase=BACKGROUND_FILE,
-                                         label="file background"))
-            if item.feature is not None and item.feature.background is not None:
-                children.append(TreeItem("background", item.key + ((BACKGROUND_FEATURE,),), item.feature.background,
-                                         feature=item.feature, scenario=scenario, phase=BACKGROUND_FEATURE,
-                                         label="feature background"))
-            children.extend(self._steps(item, scenario.steps, SCENARIO))
-            return children
-        if item.kind in ("background", "fragment"):
-            return self._steps(item, item.node.steps, item.phase)
-        if item.kind == "step" and isinstance(item.node, IncludeStep):
-            fragment = file.fragment(item.node.fragment)
-            return self._steps(item, fragment.steps, item.phase) if fragment else []
-        if item.kind == "step" and isinstance(item.node, (DescribedStep, ConditionalBranch)):
-            return self._steps(item, item.node.steps, item.phase)
-        if item.kind == "step" and isinstance(item.node, ConditionalStep):
-            return self._steps(item, item.node.branches, item.phase)
-        return []
-
-    def _steps(self, parent: TreeItem, steps: Iterable[Any], phase: str | None) -> list[TreeItem]:
-        return [TreeItem("step", parent.key + (("step", index),), step, feature=parent.feature,
-                         scenario=parent.scenario, phase=phase) for index, step in enumerate(steps)]
-
-    def _has_children(self, item: TreeItem) -> bool:
-        if item.kind in ("file", "feature", "scenario"):
-            return True
-        if item.kind in ("background", "fragment"):
-            return bool(item.node.steps)
-        if item.kind == "step" and isinstance(item.node, IncludeStep):
-            return self.file is not None and self.file.fragment(item.node.fragment) is not None
-        if item.kind == "step" and isinstance(item.node, (DescribedStep, ConditionalBranch)):
-            return bool(item.node.steps)
-        return item.kind == "step" and isinstance(item.node, ConditionalStep)
 
     def _build_children(self, node: TreeNode[TreeItem]) -> None:
         item = node.data
@@ -302,16 +158,44 @@ class FileTree(Tree[TreeItem]):
         # What TreeNode.add does, without invalidating the whole tree once per child: with
         # 10,000 scenarios that alone would cost a quarter of a second.
         children = node._children
-        for child in self._children_of(item):
+        for child in self.items.children_of(item):
+            if self.filter and not self._kept(child):
+                continue
             tree_node = self._add_node(node, Text(self._plain_label(child), no_wrap=True), child)
-            tree_node._allow_expand = self._has_children(child)
+            tree_node._allow_expand = self.items.has_children(child)
             children.append(tree_node)
             self._by_key[child.key] = tree_node
         node._updates += 1
         self._invalidate()
 
+    def _kept(self, item: TreeItem) -> bool:
+        file = self.items.file_of(item.key)
+        return self.filter.shows(item, file is not None and self.filter.file_name_matches(file))
+
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeItem]) -> None:
         self._build_children(event.node)
+
+    # ------------------------------------------------------------ → and ←, as in a file manager
+
+    def action_expand_or_first_child(self) -> None:
+        """→ opens a closed node; on an open one it moves to its first child."""
+        node = self.cursor_node
+        if node is None or not node.allow_expand:
+            return
+        if not node.is_expanded:
+            node.expand()  # NodeExpanded builds its children
+        elif node.children:
+            self.move_cursor(node.children[0])
+
+    def action_collapse_or_parent(self) -> None:
+        """← closes an open node; on a closed one (or a leaf) it moves to its parent."""
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent is not self.root:  # the suite's root is hidden
+            self.move_cursor(node.parent)
 
     # ------------------------------------------------------------ finding nodes
 
@@ -337,7 +221,7 @@ class FileTree(Tree[TreeItem]):
         return node
 
     def _nearest(self, key: Key) -> TreeNode[TreeItem] | None:
-        for depth in range(len(key), -1, -1):
+        for depth in range(len(key), 0, -1):  # a file's root at least: the suite's is hidden
             node = self._reveal(key[:depth])
             if node is not None:
                 return node
@@ -354,43 +238,15 @@ class FileTree(Tree[TreeItem]):
         self.move_cursor(node)
 
     def scenario_key(self, scenario: ScenarioNode) -> Key | None:
-        return self._scenario_keys.get(id(scenario))
+        return self.items.scenario_key(scenario)
 
     def feature_key(self, feature: FeatureNode) -> Key | None:
-        return self._feature_keys.get(id(feature))
+        return self.items.feature_key(feature)
 
     def step_keys(self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any,
                   feature: FeatureNode | None) -> tuple[Key | None, list[Key]]:
-        """The key of a running step under its scenario, and the keys of its definitions (the
-        background or fragment it is written in) for breakpoints set there."""
-        file = self.file
-        skey = self.scenario_key(scenario)
-        if file is None or skey is None:
-            return None, []
-        if phase == BACKGROUND_FILE:
-            block, path, definition = (file.background.steps if file.background else ()), skey + ((phase,),), \
-                (("background",),)
-        elif phase == BACKGROUND_FEATURE:
-            fkey = self.feature_key(feature) if feature else None
-            block = feature.background.steps if feature and feature.background else ()
-            path, definition = skey + ((phase,),), (fkey + (("background",),) if fkey else None)
-        else:
-            block, path, definition = scenario.steps, skey, None
-        definitions: list[Key] = [definition] if definition is not None else []
-        for include in (*via, step):
-            indexes = _indexes_of(block, include)
-            if not indexes:
-                return None, []
-            for index in indexes:
-                path = path + (("step", index),)
-                definitions = [d + (("step", index),) for d in definitions]
-            if isinstance(include, IncludeStep):
-                fragment = file.fragment(include.fragment)
-                block = fragment.steps if fragment else ()
-                fragment_key = self._fragment_keys.get(include.fragment)
-                if fragment_key is not None:
-                    definitions.append(fragment_key)
-        return path, definitions
+        """The key of a running step under its scenario, and the keys of its definitions."""
+        return self.items.step_keys(scenario, phase, via, step, feature)
 
     # ------------------------------------------------------------ status and breakpoints
 
@@ -467,51 +323,10 @@ class FileTree(Tree[TreeItem]):
         return self.get_component_rich_style(f"file-tree--{name}", partial=True)
 
     def _plain_label(self, item: TreeItem) -> str:
-        """The node's own text (kind, name, tags, line) as a plain string: cheap, for every node."""
-        node = item.node
-        if item.kind == "step":
-            text = f"{node.keyword} {node.text}"
-            shape = self._shapes.get(id(node))
-            if shape is not None:
-                text += f" → {shape}"
-        else:
-            text = f"{KIND_ICONS[item.kind]} "
-            if item.kind in ("feature", "scenario", "fragment"):
-                text += f"{item.kind} "
-            text += item.label
-            tags = getattr(node, "tags", None)
-            if tags:
-                text += " " + " ".join(f"@{t}" for t in sorted(tags))
-        if item.kind != "file":
-            text += f"  :{node.location.line}"
-        return visible(text)
+        return plain_label(item, self._shapes)
 
     def _label_text(self, item: TreeItem) -> Text:
-        """The node's own text, styled; built when the node is first drawn."""
-        if item.styled is not None:
-            return item.styled
-        label = Text(no_wrap=True, overflow="ellipsis")
-        node = item.node
-        if item.kind == "step":
-            label.append(node.keyword, "bold")
-            label.append(" ")
-            label.append(visible(node.text))  # file text: shown, never obeyed
-            shape = self._shapes.get(id(node))
-            if shape is not None:  # an operation call: the method and path its description gives
-                label.append(visible(f" → {shape}"), "dim")
-        else:
-            icon = KIND_ICONS[item.kind]
-            label.append(f"{icon} ", "bold")
-            if item.kind in ("feature", "scenario", "fragment"):
-                label.append(f"{item.kind} ", "dim")
-            label.append(visible(item.label), "bold" if item.kind in ("file", "feature", "scenario") else "")
-            tags = getattr(node, "tags", None)
-            if tags:
-                label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "italic")
-        if item.kind != "file":
-            label.append(f"  :{node.location.line}", "dim")
-        item.styled = label
-        return label
+        return styled_label(item, self._shapes)
 
     def label_for(self, node: TreeNode[TreeItem]) -> Text:
         """What the node shows: breakpoint, status icon, then its text (also used by tests)."""
@@ -526,6 +341,8 @@ class FileTree(Tree[TreeItem]):
             or (item.kind == "step" and item.scenario is None)  # no run status of their own
         if item.key == self.current:
             text.append(CURRENT_ICON + " ", self._style("running"))
+        elif item.broken is not None:
+            text.append(STATUS_ICONS[FAILED] + " ", self._style(FAILED))
         elif not definition and (status or item.kind != "file"):
             shown = status or PENDING
             text.append(STATUS_ICONS[shown] + " ", self._style(shown))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,20 +17,40 @@ from .file_tree import KIND_ICONS, STATUS_ICONS
 KEYS = [
     ("n", "run the next step, then pause (the first n starts the run, paused before its first step)"),
     ("c", "continue: run to the next breakpoint or to the end"),
-    ("b", "toggle a breakpoint on the highlighted node (step, scenario, feature, background, fragment)"),
+    ("b", "toggle a breakpoint on the highlighted node (step, scenario, feature, background, fragment, file); "
+          "refused where it could never fire (parameters)"),
     ("r", "restart from a fresh state (no variables, stores emptied)"),
     ("s", "stop the run (a request in flight is cancelled)"),
     ("v", "reveal or mask secrets (tokens, passwords, auth headers)"),
-    ("R", "reload the file now (it also reloads by itself when saved)"),
+    ("R", "reload the files now (they also reload by themselves when saved)"),
+    ("e", "open the highlighted node's file in $EDITOR at its line (then $VISUAL, then vi); reloads after"),
+    ("/", "filter the tree by name or @tag; Enter goes back to the tree, Esc clears"),
     ("z", "maximize or restore the focused panel"),
     ("w", "wrap the inspector's long lines, or not (←/→ then scroll)"),
     ("y", "copy the inspected request as curl (masked unless v)"),
-    ("enter", "value viewer: a variable (↑/↓), a long list in Scope events"),
-    ("tab", "move focus between panels"),
+    ("↑ ↓", "move in the tree, the Variables panel, the history"),
+    ("→ ←", "expand, then go to the first child · collapse, then go to the parent"),
+    ("space", "expand or collapse the highlighted node"),
+    ("Enter", "inspect the highlighted node · value viewer on a variable · a long list in Scope events"),
+    ("Tab", "move focus between panels (shift+tab: back)"),
     ("ctrl+p", "command palette: every action, themes"),
     ("?", "this help"),
     ("q", "quit"),
 ]
+
+
+def app_keys(bindings: Iterable[Binding | tuple]) -> list[tuple[str, str]]:
+    """KEYS, then any key the app binds that KEYS does not name yet (with its footer description)."""
+    rows = list(KEYS)
+    named = {key for keys, _ in KEYS for key in keys.split()}
+    for binding in bindings:
+        if not isinstance(binding, Binding) or not binding.description:
+            continue
+        shown = binding.key_display or binding.key
+        if shown not in named and binding.key not in named:
+            rows.append((shown, binding.description))
+            named.add(shown)
+    return rows
 
 
 class HelpScreen(ModalScreen[None]):
@@ -53,7 +75,7 @@ class HelpScreen(ModalScreen[None]):
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style="bold cyan", no_wrap=True)
         keys.add_column()
-        for key, what in KEYS:
+        for key, what in app_keys(self.app.BINDINGS):
             keys.add_row(key, what)
         legend = Table.grid(padding=(0, 2))
         legend.add_column(style="bold", no_wrap=True)
@@ -62,6 +84,8 @@ class HelpScreen(ModalScreen[None]):
                        + "   ▶ about to run")
         legend.add_row("Kinds", "   ".join(f"{icon} {kind}" for kind, icon in KIND_ICONS.items() if icon))
         legend.add_row("Breakpoint", "● before a node: the run pauses when it enters that node")
+        legend.add_row("Suite", "scenario-tui DIR or several files: one ▣ root per file, run in order; "
+                                "a file with errors shows ✗ and its count, the inspector its errors")
         about = Text("The step about to run is highlighted and the cursor follows it. Variables show what "
                      "the running scenario sees, layer by layer; * marks what the last step changed. "
                      "Scope events log every change of scope: scenario starts, extracts, overwrites, and "

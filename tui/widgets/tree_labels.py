@@ -1,0 +1,68 @@
+"""A tree node's own text: kind icon, name, tags, line; plain for every node, styled when drawn."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from scenario_core.printable import visible
+
+from .tree_items import KIND_ICONS, TreeItem
+
+
+def plain_label(item: TreeItem, shapes: dict[int, str]) -> str:
+    """The node's own text as a plain string: cheap, for every node (and its width)."""
+    node = item.node
+    if item.kind == "step":
+        text = f"{node.keyword} {node.text}"
+        shape = shapes.get(id(node))
+        if shape is not None:
+            text += f" → {shape}"
+    else:
+        text = f"{KIND_ICONS[item.kind]} "
+        if item.kind in ("feature", "scenario", "fragment"):
+            text += f"{item.kind} "
+        text += item.label
+        tags = getattr(node, "tags", None)
+        if tags:
+            text += " " + " ".join(f"@{t}" for t in sorted(tags))
+    broken = item.broken
+    if broken is not None:
+        text += f" — {_errors(broken.count)}"
+    if item.kind != "file":
+        text += f"  :{node.location.line}"
+    return visible(text)
+
+
+def styled_label(item: TreeItem, shapes: dict[int, str]) -> Text:
+    """The node's own text, styled; built when the node is first drawn and kept on the item."""
+    if item.styled is not None:
+        return item.styled
+    label = Text(no_wrap=True, overflow="ellipsis")
+    node = item.node
+    if item.kind == "step":
+        label.append(node.keyword, "bold")
+        label.append(" ")
+        label.append(visible(node.text))  # file text: shown, never obeyed
+        shape = shapes.get(id(node))
+        if shape is not None:  # an operation call: the method and path its description gives
+            label.append(visible(f" → {shape}"), "dim")
+    else:
+        icon = KIND_ICONS[item.kind]
+        label.append(f"{icon} ", "bold")
+        if item.kind in ("feature", "scenario", "fragment"):
+            label.append(f"{item.kind} ", "dim")
+        label.append(visible(item.label), "bold" if item.kind in ("file", "feature", "scenario") else "")
+        tags = getattr(node, "tags", None)
+        if tags:
+            label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "dim italic")
+    broken = item.broken
+    if broken is not None:  # a suite's file that cannot run: the inspector lists its errors
+        label.append(f" — {_errors(broken.count)}", "bold red")
+    if item.kind != "file":
+        label.append(f"  :{node.location.line}", "dim")
+    item.styled = label
+    return label
+
+
+def _errors(count: int) -> str:
+    return f"{count} error{'' if count == 1 else 's'}"
