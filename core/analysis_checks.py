@@ -3,12 +3,11 @@ included, variables extracted and read nowhere (scope_analysis.py has the codes)
 
 from __future__ import annotations
 
-from .analysis_walk import blocks, step_refs
-from .assertions import assertion_refs
+from .analysis_walk import blocks, condition_refs, step_refs
 from .errors import WARNING, Diagnostic
 from .nodes import (
-    ConditionalStep, DescribedStep, ExtractStep, FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode,
-    walk_steps,
+    ConditionalStep, DescribedStep, ExtractStep, IncludeStep, ScenarioFileNode, ScenarioNode,
+    WebhookStep, walk_steps,
 )
 
 DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE = "duplicate-scenario", "unused-fragment", "unused-variable"
@@ -47,41 +46,36 @@ def duplicate_scenarios(file: ScenarioFileNode) -> list[Diagnostic]:
     return found
 
 
-def _includes(steps) -> list[str]:
-    return [s.fragment for s in walk_steps(steps) if isinstance(s, IncludeStep)]
-
-
-def reached_fragments(file: ScenarioFileNode) -> set[str]:
-    """The fragments that run: included by a background or scenario, or by a fragment that runs."""
-    roots = [file.background.steps] if file.background is not None else []
-    seen: set[int] = set()
-    for item in file.items:
-        if isinstance(item, FeatureNode) and item.background is not None:
-            roots.append(item.background.steps)
-        for scenario in item.scenarios if isinstance(item, FeatureNode) else (item,):
-            if id(scenario.steps) not in seen:
-                seen.add(id(scenario.steps))
-                roots.append(scenario.steps)
-    pending = [name for steps in roots for name in _includes(steps)]
+def file_index(file: ScenarioFileNode) -> tuple[set[str], set[str]]:
+    """One pass over the file's blocks: the names of its webhook: steps, and the fragments that
+    run (included by a background or scenario, or by a fragment that runs)."""
+    webhooks: set[str] = set()
+    includes: dict[str, list[str]] = {}  # fragment -> what it includes
+    pending: list[str] = []
+    for number, steps in enumerate(blocks(file)):  # the fragments' blocks come first
+        found = includes.setdefault(file.fragments[number].name, []) if number < len(file.fragments) else pending
+        for step in walk_steps(steps):
+            if isinstance(step, IncludeStep):
+                found.append(step.fragment)
+            elif isinstance(step, WebhookStep):
+                webhooks.add(step.name)
     reached: set[str] = set()
     while pending:
         name = pending.pop()
         if name not in reached:
             reached.add(name)
-            fragment = file.fragment(name)
-            if fragment is not None:
-                pending += _includes(fragment.steps)
-    return reached
+            pending += includes.get(name, ())
+    return webhooks, reached
 
 
-def unused_fragments(file: ScenarioFileNode) -> list[Diagnostic]:
+def unused_fragments(file: ScenarioFileNode, reached: set[str]) -> list[Diagnostic]:
     """The file's own fragments that never run (a .fragment file is shared by many files: not warned)."""
-    reached = reached_fragments(file)
     found = []
     for fragment in file.fragments:
         if fragment.location.file != file.path or fragment.name in reached:
             continue
-        by = sorted({f.name for f in file.fragments if f.name not in reached and fragment.name in _includes(f.steps)})
+        by = sorted({f.name for f in file.fragments if f.name not in reached and any(
+            isinstance(s, IncludeStep) and s.fragment == fragment.name for s in walk_steps(f.steps))})
         message = f"fragment '{fragment.name}' is never included"
         if by:
             message += f" (only by {', '.join(repr(n) for n in by)}, never included either)"
@@ -89,38 +83,30 @@ def unused_fragments(file: ScenarioFileNode) -> list[Diagnostic]:
     return found
 
 
-def unused_variables(file: ScenarioFileNode) -> list[Diagnostic]:
-    """Names an extract of this file writes and no `{{NAME}}` of the file (or of a fragment it
-    uses) reads. Skipped when a custom step is there: its Python code may read any variable."""
-    used: set[str] = set()
-    extracts: dict[tuple, ExtractStep] = {}
-    reached = reached_fragments(file)
-    for steps in blocks(file):
-        for step in walk_steps(steps):
-            if isinstance(step, DescribedStep):
-                if step.custom:
-                    return []
-                used.update(r.name for r in step.description.refs)
-            elif isinstance(step, ConditionalStep):
-                for branch in step.branches:
-                    if branch.condition is not None:
-                        used.update(r.name for r in assertion_refs(branch.condition))
-            used.update(r.name for r in step_refs(step))
-    for fragment in file.fragments:
-        if fragment.location.file == file.path and fragment.name not in reached:
-            continue  # warned as a fragment never included
-        _collect(fragment.steps, extracts, file.path)
-    for steps in blocks(file)[len(file.fragments):]:
-        _collect(steps, extracts, file.path)
-    if file.custom_steps:
+def unused_variables(file: ScenarioFileNode, used: set[str], extracts: list[ExtractStep],
+                     reached: set[str]) -> list[Diagnostic]:
+    """Names an extract of this file writes (`extracts`: those the scenarios run) and no
+    `{{NAME}}` of the file reads (`used`: what the runs read, to which the fragments that never
+    run add theirs). Skipped when a custom step is there: its Python code may read any variable."""
+    if file.custom_steps or (file.custom_steps is None and _has_custom(file)):
         return []
-    return [Diagnostic(step.location, f"'{step.name}' is extracted but never used in this file",
-                       WARNING, UNUSED_VARIABLE)
-            for step in extracts.values() if step.name not in used]
+    for fragment in file.fragments:
+        if fragment.name not in reached:
+            for step in walk_steps(fragment.steps):
+                used.update(r.name for r in step_refs(step))
+                if isinstance(step, ConditionalStep):
+                    used.update(r.name for b in step.branches if b.condition is not None
+                                for r in condition_refs(b.condition))
+                elif isinstance(step, DescribedStep):
+                    used.update(r.name for r in step.description.refs)
+    found: dict[tuple[int, int], Diagnostic] = {}
+    for step in extracts:
+        loc = step.location
+        if step.name not in used and loc.file == file.path and (loc.line, loc.column) not in found:
+            found[(loc.line, loc.column)] = Diagnostic(loc, f"'{step.name}' is extracted but never used in this file",
+                                                       WARNING, UNUSED_VARIABLE)
+    return list(found.values())
 
 
-def _collect(steps, extracts: dict, path: str) -> None:
-    for step in walk_steps(steps):
-        if isinstance(step, ExtractStep) and step.location.file == path:
-            loc = step.location
-            extracts.setdefault((loc.line, loc.column), step)
+def _has_custom(file: ScenarioFileNode) -> bool:
+    return any(isinstance(s, DescribedStep) and s.custom for steps in blocks(file) for s in walk_steps(steps))

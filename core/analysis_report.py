@@ -8,17 +8,15 @@ of them gets one warning per such place, naming the include that brings it there
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Iterable
 
 from .errors import WARNING, Diagnostic
-from .explain import Explainer, later_in_scenario, nowhere
-from .analysis_checks import duplicate_scenarios, unused_fragments, unused_variables
+from .analysis_checks import duplicate_scenarios, file_index, unused_fragments, unused_variables
 from .analysis_walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk
 from .nodes import (
-    AssertStep, ConditionalStep, ExtractStep, FeatureNode, RequestStep, ScenarioFileNode, ScenarioNode,
-    SourceLocation, walk_steps,
+    AssertStep, ConditionalStep, ExtractStep, FeatureNode, ScenarioFileNode, ScenarioNode,
+    SourceLocation,
 )
 from .parameters import OPENAPI as OPENAPI_KEY
 from .resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
@@ -33,7 +31,7 @@ class Report:
         self.run_variables = tuple(run_variables)
         self._params: dict[int, EffectiveParameters | None] = {}
         self._plans: dict[int, tuple] = {}
-        self._explainer: Explainer | None = None
+        self._explainer = None  # explain.Explainer, once a name is never visible
         self.seen: dict[tuple, list[Seen]] = {}  # (code, location, name) -> every place it runs
         self.diagnostics: dict[tuple, Diagnostic] = {}  # deduplicated by (location, message)
 
@@ -79,8 +77,11 @@ class Report:
                 found.append((item, None))
         return found
 
-    def explainer(self) -> Explainer:
+    def explainer(self):
+        """The run's explainer (explain.py), over the run's plans: imported only when needed."""
         if self._explainer is None:
+            from .explain import Explainer
+
             def parameters(feature: FeatureNode | None) -> EffectiveParameters:
                 found = self.params(feature)
                 if found is None:
@@ -93,7 +94,8 @@ class Report:
     # ------------------------------------------------------------ the answer
 
     def analysis(self) -> Analysis:
-        walk = Walk(self.file, self.run_variables, self.plan, self.store_of, self._note)
+        webhooks, reached = file_index(self.file)
+        walk = Walk(self.file, self.run_variables, self.store_of, self._note, webhooks)
         walk.run()
         references: list[Reference] = []
         for key, places in self.seen.items():
@@ -101,8 +103,10 @@ class Report:
                 references.append(self._reference(places, walk))
             else:
                 self._no_response(places)
-        self._base_urls()
-        for diagnostic in duplicate_scenarios(self.file) + unused_fragments(self.file) + unused_variables(self.file):
+        self._base_urls(walk)
+        extracts = [step for sites in walk.extracts.values() for _, step, _ in sites]
+        for diagnostic in (duplicate_scenarios(self.file) + unused_fragments(self.file, reached)
+                           + unused_variables(self.file, walk.names, extracts, reached)):
             self._add(diagnostic)
         references.sort(key=lambda r: (r.location.file != self.file.path, r.location.line, r.location.column))
         diagnostics = sorted(self.diagnostics.values(), key=lambda d: (
@@ -175,6 +179,8 @@ class Report:
     def _never(self, place: Seen, walk: Walk) -> str:
         """Why a name is never visible here: the run's own explanation (explain.py), with what
         only a static view knows (a later step of an `if`, another branch)."""
+        from .explain import later_in_scenario, nowhere
+
         name = place.ref.name
         sites = [(sequence, step, via) for sequence, step, via in walk.extracts.get(id(place.scenario), ())
                  if step.name == name]
@@ -185,7 +191,8 @@ class Report:
             reason = f"'{name}' is extracted at line {sites[-1][1].line}, in another branch of an if than this step."
         else:
             try:
-                reason = self.explainer().reason(name, place.scenario, place.feature, place.index, place.store)
+                # the same scenario's sites are told above: the plan index the run passes is moot
+                reason = self.explainer().reason(name, place.scenario, place.feature, 0, place.store)
             except Exception:  # an explanation must never turn a warning into a crash
                 reason = ""
         if not reason or reason == nowhere(name):
@@ -210,23 +217,15 @@ class Report:
 
     # ------------------------------------------------------------ baseUrl
 
-    def _base_urls(self) -> None:
-        for scenario, feature in self.scenarios():
-            relative = [p for p in self.plan(feature, scenario) for s in walk_steps((p.step,))
-                        if isinstance(s, RequestStep) and s.operation is None and s.url is not None
-                        and _relative(s.url.text)]
-            if not relative:
-                continue
+    def _base_urls(self, walk: Walk) -> None:
+        for step, via, scenario, feature in walk.relative:
             params = self.params(feature, scenario)
             if params is None or params.base_url is not None:
                 continue
+            location = step.url.location if step.location.file == self.file.path else via[0].location
             because = self._no_base_url(params, feature, scenario)
-            for planned in relative:
-                for step in walk_steps((planned.step,)):
-                    if isinstance(step, RequestStep) and step.url is not None and _relative(step.url.text):
-                        location = step.url.location if step.location.file == self.file.path else planned.via[0].location
-                        self._add(Diagnostic(location, f"relative path '{step.url.text}' has no baseUrl to join: {because}",
-                                             WARNING, NO_BASE_URL))
+            self._add(Diagnostic(location, f"relative path '{step.url.text}' has no baseUrl to join: {because}",
+                                 WARNING, NO_BASE_URL))
 
     def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:
         """The resolution that gave none, level by level (semantics.md §2)."""
@@ -248,15 +247,6 @@ class Report:
         sets = "sets" if len(levels) > 1 else "set"
         return (f"none of {', '.join(levels[:-1])} or {levels[-1]} {sets} baseUrl, and {spec}; "
                 "set baseUrl in parameters: or pass --base-url")
-
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # as http_client.join_url tells absolute URLs
-
-
-def _relative(url: str) -> bool:
-    text = url.strip()
-    # a leading {{x}} may hold a whole URL: not a verdict analysis can give
-    return not text.startswith("{{") and _SCHEME.match(text) is None
 
 
 def _store_name(store: StoreRef | None) -> str:

@@ -9,19 +9,23 @@ shared by the scenarios that use it, so the work is linear in the size of the ex
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .assertions import assertion_refs
-from .events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 from .nodes import (
-    MAX_INCLUDE_DEPTH, AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, FeatureNode,
-    IncludeStep, RequestStep, ScenarioFileNode, ScenarioNode, SourceLocation, Step, VariableAssertion,
-    VariableRef, WebhookStep, leaf_conditions, walk_steps,
+    MAX_INCLUDE_DEPTH, AllOf, AnyOf, AssertStep, ConditionalStep, CustomAssertion, DescribedStep, ExtractStep,
+    FailStep, FeatureNode, IncludeStep, NotAssertion, RequestStep, ScenarioFileNode, ScenarioNode, SourceLocation,
+    Step, VariableAssertion, VariableRef, leaf_conditions,
 )
 from .sharing import StoreRef
 
 ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
+
+# Where a step runs (what an extract writes to depends on it). The walk expands includes itself
+# rather than through executor.plan_scenario: importing the executor (asyncio, the HTTP client)
+# and building a plan per scenario was a third of check's time on a 50,000-line file.
+BACKGROUND_FILE, BACKGROUND_FEATURE, SCENARIO = "background:file", "background:feature", "scenario"
 
 # Keys of the scenario layer that are not variables: "a response exists", "a custom step ran"
 # (its Python code may set any name with ctx.set).
@@ -35,7 +39,8 @@ NOT_VARIABLES = frozenset(("env", "param", "test", "multiTest"))
 MAX_WRITERS = 10
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass pays a setattr per field, and a 50,000-line file makes ~40,000 of these.
+@dataclass(slots=True)
 class Write:
     """Something that made a name visible: an extract, an include argument, an outline cell."""
 
@@ -46,7 +51,7 @@ class Write:
     label: str = ""  # `scenario 'create pet' (line 12)`, for store entries
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Seen:
     """One reference (or response need) in one place it runs."""
 
@@ -56,7 +61,6 @@ class Seen:
     scenario: ScenarioNode
     feature: FeatureNode | None
     store: StoreRef | None
-    index: int  # the plan step (the explainer's index)
     sequence: int  # position in the scenario's walk, for "later in this scenario"
     via: tuple[IncludeStep, ...]
     visibility: str
@@ -71,37 +75,58 @@ class _Var:
         self.writers = writers
 
 
+def _refs(template) -> tuple[VariableRef, ...]:
+    # most values hold no reference: a substring test spares building the tuple
+    return template.refs if template is not None and "{{" in template.text else ()
+
+
 def step_refs(step: Step) -> list[VariableRef]:
     """Every `{{NAME}}` a step reads when it runs (the executor's _step_refs, with locations);
     an `if`'s conditions are read by the walk itself, branch by branch."""
-    if isinstance(step, RequestStep):
-        found = list(step.url.refs) if step.url is not None else []
+    kind = type(step)
+    if kind is RequestStep:
+        found = list(_refs(step.url))
         for parameter in step.parameters:
-            found += parameter.value.refs
-        if step.body_file is not None:
-            found += step.body_file.refs
+            found += _refs(parameter.value)
+        found += _refs(step.body_file)
         for entry in step.headers:
-            found += entry.value.refs
+            found += _refs(entry.value)
         for entry in step.query:
-            found += entry.value.refs
-        if step.body is not None:
-            found += step.body.refs
-        if step.body_raw is not None:
-            found += step.body_raw.refs
+            found += _refs(entry.value)
+        found += _refs(step.body)
+        found += _refs(step.body_raw)
         return found
-    if isinstance(step, AssertStep):
-        return list(assertion_refs(step.assertion))
-    if isinstance(step, FailStep):
+    if kind is AssertStep:
+        return condition_refs(step.assertion)
+    if kind is FailStep:
         return list(step.message.refs)
-    if isinstance(step, IncludeStep):
+    if kind is IncludeStep:
         return [r for argument in step.arguments for r in argument.value.refs]
-    if isinstance(step, DescribedStep) and step.custom:
+    if kind is DescribedStep and step.custom:
         return list(step.description.refs)
     return []
 
 
+def condition_refs(condition) -> list[VariableRef]:
+    """Every {{NAME}} a condition reads, nested ones included: assertions.assertion_refs's rule,
+    kept here so check need not import the assertion engine (and the event types it needs)."""
+    if not isinstance(condition, (NotAssertion, AllOf, AnyOf, CustomAssertion, VariableAssertion)):
+        return list(_refs(getattr(condition, "expected", None)))  # the usual simple assertion
+    found: list[VariableRef] = []
+    for node in leaf_conditions(condition):
+        if isinstance(node, CustomAssertion):
+            found += node.text.refs
+            continue
+        if isinstance(node, VariableAssertion):
+            found.append(node.ref)
+        found += _refs(getattr(node, "expected", None))
+    return found
+
+
 def needs_response(condition) -> bool:
     """A condition on variables alone (`{{x}} equals 1`) needs no response; anything else does."""
+    if not isinstance(condition, (NotAssertion, AllOf, AnyOf)):
+        return type(condition) is not VariableAssertion
     return not all(isinstance(node, VariableAssertion) for node in leaf_conditions(condition))
 
 
@@ -109,20 +134,20 @@ class Walk:
     """Walks one file; `seen` receives every reference and response need, in walk order."""
 
     def __init__(self, file: ScenarioFileNode, run_variables: Iterable[str],
-                 plan: Callable[[FeatureNode | None, ScenarioNode], tuple],
                  store_of: Callable[[FeatureNode | None], StoreRef | None],
-                 seen: Callable[[Seen], None]):
+                 seen: Callable[[Seen], None], webhooks: Iterable[str] = ()):
         self.file = file
         self.run_variables = frozenset(run_variables)
-        self.plan = plan
         self.store_of = store_of
         self.seen = seen
-        self.webhooks = frozenset(s.name for block in blocks(file) for s in walk_steps(block)
-                                  if isinstance(s, WebhookStep))
+        self.webhooks = frozenset(webhooks)  # names of the file's webhook: steps (their URLs are no variables)
         self.stores: dict[StoreRef, dict[str, list[Write]]] = {}
         # id(scenario) -> its extracts in walk order: (sequence, step, via), for "extracted later"
         self.extracts: dict[int, list[tuple[int, ExtractStep, tuple[IncludeStep, ...]]]] = {}
         self._extracts: list[tuple[int, ExtractStep, tuple[IncludeStep, ...]]] = []
+        self.names: set[str] = set()  # every name a step of a walked block reads (or describes)
+        # requests with a relative path: (step, via, scenario, feature), for the baseUrl warning
+        self.relative: list[tuple[RequestStep, tuple[IncludeStep, ...], ScenarioNode, FeatureNode | None]] = []
         self._sequence = 0
 
     # ------------------------------------------------------------ the file
@@ -150,22 +175,27 @@ class Walk:
         self._extracts = self.extracts[id(scenario)] = []
         self._sequence = 0
         context = _Context(scenario, feature, store, shared)
-        for planned in self.plan(feature, scenario):
-            context.index = planned.index
-            context.phase = planned.phase
-            self.step(planned.step, layer, context, planned.via, expand=False)
+        # as the run plans it: the file background, the feature's, then the scenario's own steps
+        background = self.file.background
+        for steps, phase in ((background.steps if background is not None else (), BACKGROUND_FILE),
+                             (feature.background.steps if feature is not None and feature.background is not None
+                              else (), BACKGROUND_FEATURE),
+                             (scenario.steps, SCENARIO)):
+            context.phase = phase
+            for step in steps:
+                self.step(step, layer, context, ())
 
     # ------------------------------------------------------------ steps
 
-    def step(self, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...],
-             expand: bool = True) -> None:
+    def step(self, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]) -> None:
         """One step: its references first (as the executor checks them before running it), then
-        what it makes visible. `expand`: includes and described steps are walked here (inside an
-        `if`); the plan has already expanded them at the top level."""
+        what it makes visible; an include's fragment and a described step's directives in place."""
         self._sequence += 1
         for ref in step_refs(step):
             self.reference(ref, step, layer, context, via)
         if isinstance(step, RequestStep):
+            if step.url is not None and step.operation is None and relative(step.url.text):
+                self.relative.append((step, via, context.scenario, context.feature))
             layer[RESPONSE] = _Var(ALWAYS, (Write(step.location, f"the request at line {step.line}", "request"),))
         elif isinstance(step, (AssertStep, ExtractStep)):
             if isinstance(step, ExtractStep) or needs_response(step.assertion):
@@ -173,7 +203,7 @@ class Walk:
             if isinstance(step, ExtractStep):
                 self.extract(step, layer, context, via)
         elif isinstance(step, IncludeStep):
-            self.include(step, layer, context, via, expand)
+            self.include(step, layer, context, via)
         elif isinstance(step, ConditionalStep):
             self.conditional(step, layer, context, via)
         elif isinstance(step, DescribedStep):
@@ -182,17 +212,18 @@ class Walk:
                 layer[CUSTOM] = _Var(ALWAYS, (write,))
                 if context.shared is not None and context.phase == SCENARIO:
                     self._store_write(context, CUSTOM, write)
-            elif expand:
+            else:
+                self.names.update(r.name for r in _refs(step.description))
                 for inner in step.steps:
                     self.step(inner, layer, context, via)
 
     def include(self, step: IncludeStep, layer: dict[str, _Var], context: "_Context",
-                via: tuple[IncludeStep, ...], expand: bool) -> None:
+                via: tuple[IncludeStep, ...]) -> None:
         if step.arguments:  # bound for the fragment; names new to the scenario stay afterwards
             write = Write(step.location, f"an argument of include '{step.fragment}' (line {step.line})", "argument")
             for argument in step.arguments:
                 layer[argument.name] = _Var(ALWAYS, (write,))
-        if not expand or len(via) >= MAX_INCLUDE_DEPTH:
+        if len(via) >= MAX_INCLUDE_DEPTH:  # check refuses deeper ones; never loop on a cycle
             return
         fragment = self.file.fragment(step.fragment)
         if fragment is not None:
@@ -204,7 +235,7 @@ class Walk:
         outcomes: list[dict[str, _Var]] = []
         for branch in step.branches:
             if branch.condition is not None:
-                for ref in assertion_refs(branch.condition):
+                for ref in condition_refs(branch.condition):
                     self.reference(ref, step, layer, context, via)
                 if needs_response(branch.condition):
                     self.response(step, layer, context, via, branch.location)
@@ -268,28 +299,40 @@ class Walk:
 
     def reference(self, ref: VariableRef, step: Step, layer: dict[str, _Var], context: "_Context",
                   via: tuple[IncludeStep, ...]) -> None:
-        head = ref.name.split(".", 1)[0].split("[", 1)[0]
-        if "." in ref.name and head in NOT_VARIABLES or head in self.webhooks:
+        name = ref.name
+        self.names.add(name)
+        head = name.split(".", 1)[0].split("[", 1)[0] if "." in name or "[" in name else name
+        if head != name and head in NOT_VARIABLES or head in self.webhooks:
             return
         visibility, writers = self.visibility(ref.name, layer, context)
-        self.seen(Seen(ref, ref.location, step, context.scenario, context.feature, context.store, context.index,
+        self.seen(Seen(ref, ref.location, step, context.scenario, context.feature, context.store,
                        self._sequence, via, visibility, writers))
 
     def response(self, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...],
                  where: SourceLocation | None = None) -> None:
         var = layer.get(RESPONSE)
         visibility = NEVER if var is None else var.status
-        self.seen(Seen(None, where or step.location, step, context.scenario, context.feature, context.store, context.index,
+        if visibility == ALWAYS and not via:
+            return  # only a fragment's step needs every place it runs (to tell which one lacks it)
+        self.seen(Seen(None, where or step.location, step, context.scenario, context.feature, context.store,
                        self._sequence, via, visibility, var.writers if var is not None else ()))
 
 
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # as http_client.join_url tells absolute URLs
+
+
+def relative(url: str) -> bool:
+    """A path joined to baseUrl; a leading {{x}} may hold a whole URL: no verdict there."""
+    text = url.strip()
+    return not text.startswith("{{") and _SCHEME.match(text) is None
+
+
 class _Context:
-    __slots__ = ("scenario", "feature", "store", "shared", "index", "phase")
+    __slots__ = ("scenario", "feature", "store", "shared", "phase")
 
     def __init__(self, scenario: ScenarioNode, feature: FeatureNode | None, store: StoreRef | None,
                  shared: dict[str, list[Write]] | None):
         self.scenario, self.feature, self.store, self.shared = scenario, feature, store, shared
-        self.index = 0
         self.phase = SCENARIO
 
 
