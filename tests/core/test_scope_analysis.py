@@ -592,3 +592,103 @@ def test_the_analysis_is_linear_in_the_number_of_scenarios(monkeypatch):
         return count
 
     assert visits(200) == 2 * visits(100)
+
+
+# ---------------------------------------------------------------- the run's words, custom steps, fragment files
+
+
+def test_a_never_visible_warning_gives_the_same_reason_as_the_run(demo, write_scenario):
+    from scenario_core.events import ScenarioFinished
+    from scenario_core.executor import run_to_completion
+    from scenario_core.parser import load_file
+    from scenario_core.resolution import RunOverrides
+
+    path = write_scenario(f"""
+        parameters:
+          baseUrl: {demo.url}
+          shareVariablesAcrossScenarios: true
+        scenario: create pet
+          when: POST /login
+            body: {{"username": "demo", "password": "demo"}}
+          extract: token from $.token
+          when: POST /pets
+            headers:
+              Authorization: Bearer {{{{token}}}}
+            body: {{"name": "Rex"}}
+          extract: petId from $.id
+        feature: Audit
+          parameters:
+            shareVariablesAcrossScenarios: false
+          scenario: read pet
+            when: GET /pets/{{{{petId}}}}
+        """)
+    file = load_file(path)
+    (warning,) = analyze(file).diagnostics
+    events = run_to_completion([file], RunOverrides())
+    failed = next(e for e in events if isinstance(e, ScenarioFinished) and e.scenario.name == "read pet")
+    reason = warning.message.split("is never visible here: ", 1)[1]
+    assert reason == ("'petId' is extracted by scenario 'create pet' (line 12), but feature 'Audit' sets "
+                      "shareVariablesAcrossScenarios: false (line 15)")
+    assert failed.message.endswith(f"visible here: nothing. {reason}.")
+
+
+def test_a_custom_step_may_set_any_name_so_what_follows_it_is_sometimes_visible():
+    found = analysis("""
+        scenario: s
+          when: GET URL/pets/1
+          extract: tag from $.tag
+          and I remember the pet's tag as petTag
+          when: GET URL/tags/{{petTag}}?t={{tag}}
+        """)
+    petTag = ref(found, "petTag", 6)
+    assert petTag.visibility == SOMETIMES
+    assert petTag.explanation == "the custom step 'I remember the pet's tag as petTag' (line 5) may set it"
+    assert found.diagnostics == []  # nor is an extract unused: Python code may read it
+
+
+def test_an_if_condition_on_the_response_needs_a_request_before_it():
+    found = analysis("""
+        scenario: s
+          then it depends
+            if status 201
+              fail "created"
+          when: GET URL/x
+        """)
+    assert lines(found) == ["t.scenario:4:5: warning: if has no response to check: no request comes before it in "
+                            "this scenario, its backgrounds or the fragments it includes"]
+
+
+def test_a_fragment_file_step_is_reported_at_its_include_in_this_file(tmp_path):
+    from scenario_core.parser import load_file
+
+    (tmp_path / "fragments").mkdir()
+    (tmp_path / "fragments" / "read.fragment").write_text("fragment: read\n  when: GET URL/pets/{{petId}}\n"
+                                                          .replace("URL", URL))
+    (tmp_path / "t.scenario").write_text("scenario: s\n  include: read\n")
+    found = analyze(load_file(str(tmp_path / "t.scenario")))
+    assert lines(found) == [f"{tmp_path / 't.scenario'}:2:3: warning: 'petId' is never visible here: no step in "
+                            "this file extracts 'petId'; pass it with --var petId=... (in fragment 'read', "
+                            "read.fragment line 2)"]
+    assert ref(found, "petId", 2).location.file.endswith("read.fragment")
+
+
+def test_a_feature_that_shares_starts_with_an_empty_store_and_clears_it_when_it_ends():
+    found = analysis("""
+        feature: First
+          parameters:
+            shareVariablesAcrossScenarios: true
+          scenario: create
+            when: POST URL/pets
+            extract: petId from $.id
+
+        feature: First again
+          parameters:
+            shareVariablesAcrossScenarios: true
+          scenario: read
+            when: GET URL/pets/{{petId}}
+        """)
+    assert ref(found, "petId", 13).visibility == NEVER
+    assert lines(found) == ["t.scenario:13:41: warning: 'petId' is never visible here: 'petId' is extracted by "
+                            "scenario 'create' (line 7), but feature 'First again' has its own store "
+                            "(shareVariablesAcrossScenarios: true, line 11) and does not see the store of feature "
+                            "'First'"]
