@@ -13,10 +13,10 @@ from typing import Iterable
 
 from .errors import WARNING, Diagnostic
 from .analysis_checks import duplicate_scenarios, file_index, unused_fragments, unused_variables
-from .analysis_walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk
+from .analysis_walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk, condition_refs, step_refs
 from .nodes import (
     AssertStep, ConditionalStep, ExtractStep, FeatureNode, ScenarioFileNode, ScenarioNode,
-    SourceLocation,
+    SourceLocation, walk_steps,
 )
 from .parameters import OPENAPI as OPENAPI_KEY
 from .resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
@@ -32,8 +32,10 @@ class Report:
         self._params: dict[int, EffectiveParameters | None] = {}
         self._plans: dict[int, tuple] = {}
         self._explainer = None  # explain.Explainer, once a name is never visible
-        self.seen: dict[tuple, list[Seen]] = {}  # (code, location, name) -> every place it runs
+        # ("ref" or "response", where, name) -> every place that reference (or response need) runs
+        self.seen: dict[tuple, list[Seen]] = {}
         self.diagnostics: dict[tuple, Diagnostic] = {}  # deduplicated by (location, message)
+        self.anchors: dict[Diagnostic, SourceLocation] = {}  # the step (scenario, fragment) each is about
 
     # ------------------------------------------------------------ what the run would use
 
@@ -99,28 +101,30 @@ class Report:
         walk.run()
         references: list[Reference] = []
         for key, places in self.seen.items():
-            if key[0] == NEVER_VISIBLE:
+            if key[0] == "ref":
                 references.append(self._reference(places, walk))
             else:
                 self._no_response(places)
+        references += self._not_run(walk, reached)
         self._base_urls(walk)
         extracts = [step for sites in walk.extracts.values() for _, step, _ in sites]
         for diagnostic in (duplicate_scenarios(self.file) + unused_fragments(self.file, reached)
                            + unused_variables(self.file, walk.names, extracts, reached)):
-            self._add(diagnostic)
+            self._add(diagnostic, diagnostic.location)
         references.sort(key=lambda r: (r.location.file != self.file.path, r.location.line, r.location.column))
         diagnostics = sorted(self.diagnostics.values(), key=lambda d: (
             d.location.file != self.file.path, d.location.line, d.location.column))
-        return Analysis(references, diagnostics)
+        return Analysis(references, diagnostics, self.anchors)
 
     def _note(self, seen: Seen) -> None:
         loc = seen.location
-        key = (NEVER_VISIBLE if seen.ref is not None else NO_RESPONSE, loc.file, loc.line, loc.column,
+        key = ("ref" if seen.ref is not None else "response", loc.file, loc.line, loc.column,
                seen.ref.name if seen.ref is not None else "")
         self.seen.setdefault(key, []).append(seen)
 
-    def _add(self, diagnostic: Diagnostic) -> None:
-        self.diagnostics.setdefault((diagnostic.location, diagnostic.message), diagnostic)
+    def _add(self, diagnostic: Diagnostic, anchor: SourceLocation) -> None:
+        if self.diagnostics.setdefault((diagnostic.location, diagnostic.message), diagnostic) is diagnostic:
+            self.anchors[diagnostic] = anchor
 
     def _warn(self, places: list[Seen], code: str, message_of) -> None:
         """One warning when every place is bad (or the step is not in a fragment), else one per
@@ -135,10 +139,11 @@ class Report:
                 include = place.via[0]
                 message += f" (when scenario '{place.scenario.name}' includes it at line {include.line})"
             location = _name_span(place.location, place.ref.name) if place.ref is not None else place.location
+            anchor = place.step.location
             if location.file != self.file.path and place.via:  # a fragment file: shown at its include here
                 message += f" (in fragment '{place.via[-1].fragment}', {Path(location.file).name} line {location.line})"
-                location = place.via[0].location
-            self._add(Diagnostic(location, message, WARNING, code))
+                location = anchor = place.via[0].location
+            self._add(Diagnostic(location, message, WARNING, code), anchor)
 
     # ------------------------------------------------------------ references
 
@@ -159,6 +164,21 @@ class Report:
         self._warn(places, NEVER_VISIBLE, lambda p: f"'{name}' is never visible here: {self._never(p, walk)}")
         return Reference(name, _name_span(first.ref.location, name), visibility, tuple(writers), explanation,
                          first.step.location)
+
+    def _not_run(self, walk: Walk, reached: set[str]) -> list[Reference]:
+        """The references of this file's fragments that nothing includes (warned once, as a fragment)."""
+        found = []
+        for fragment in self.file.fragments:
+            if fragment.name in reached or fragment.location.file != self.file.path:
+                continue
+            for step in walk_steps(fragment.steps):
+                refs = step_refs(step)
+                if isinstance(step, ConditionalStep):
+                    refs += [r for b in step.branches if b.condition is not None for r in condition_refs(b.condition)]
+                found += [Reference(r.name, _name_span(r.location, r.name), NEVER, (),
+                                    f"fragment '{fragment.name}' is never included: this step never runs", step.location)
+                          for r in refs if walk.is_variable(r.name)]
+        return found
 
     def _whence(self, place: Seen) -> str:
         """Where a visible name comes from, in one line."""
@@ -225,7 +245,7 @@ class Report:
             location = step.url.location if step.location.file == self.file.path else via[0].location
             because = self._no_base_url(params, feature, scenario)
             self._add(Diagnostic(location, f"relative path '{step.url.text}' has no baseUrl to join: {because}",
-                                 WARNING, NO_BASE_URL))
+                                 WARNING, NO_BASE_URL), step.location if location is step.url.location else location)
 
     def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:
         """The resolution that gave none, level by level (semantics.md §2)."""

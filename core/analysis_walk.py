@@ -297,12 +297,15 @@ class Walk:
                 writers = _earlier(context.shared.get(CUSTOM, ()), id(context.scenario), 1)
         return (SOMETIMES if writers else NEVER), writers
 
+    def is_variable(self, name: str) -> bool:
+        """Not env.X, param.KEY, an auto test's test.* or a webhook's URL (core/lookup.py)."""
+        head = name.split(".", 1)[0].split("[", 1)[0] if "." in name or "[" in name else name
+        return not (head != name and head in NOT_VARIABLES or head in self.webhooks)
+
     def reference(self, ref: VariableRef, step: Step, layer: dict[str, _Var], context: "_Context",
                   via: tuple[IncludeStep, ...]) -> None:
-        name = ref.name
-        self.names.add(name)
-        head = name.split(".", 1)[0].split("[", 1)[0] if "." in name or "[" in name else name
-        if head != name and head in NOT_VARIABLES or head in self.webhooks:
+        self.names.add(ref.name)
+        if not self.is_variable(ref.name):
             return
         visibility, writers = self.visibility(ref.name, layer, context)
         self.seen(Seen(ref, ref.location, step, context.scenario, context.feature, context.store,

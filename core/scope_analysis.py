@@ -42,17 +42,17 @@ class Reference:
 
 @dataclass(slots=True)
 class Analysis:
-    references: list[Reference] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)  # in file order
     diagnostics: list[Diagnostic] = field(default_factory=list)  # warnings, in file order
+    # the node each warning is about: the step holding a reference (a header or body line below
+    # it), the include that brings a fragment file's step, the scenario, the fragment
+    anchors: dict[Diagnostic, SourceLocation] = field(default_factory=dict)
 
     def at_line(self, line: int) -> list[Diagnostic]:
-        """The warnings on one line (a step's tree mark, its inspector)."""
-        return [d for d in self.diagnostics if d.location.line == line]
-
-    def within(self, location: SourceLocation) -> list[Diagnostic]:
-        """The warnings inside a node's span (a step with its headers and body lines)."""
+        """The warnings of the node that starts on `line` (a step's tree mark, its inspector), and
+        those written on that line."""
         return [d for d in self.diagnostics
-                if d.location.file == location.file and location.line <= d.location.line <= location.end_line]
+                if d.location.line == line or self.anchors.get(d, d.location).line == line]
 
     def reference_at(self, line: int, column: int) -> Reference | None:
         """The reference whose `{{NAME}}` covers (line, column), 1-based: for hover and go-to."""

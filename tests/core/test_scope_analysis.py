@@ -692,3 +692,31 @@ def test_a_feature_that_shares_starts_with_an_empty_store_and_clears_it_when_it_
                             "scenario 'create' (line 7), but feature 'First again' has its own store "
                             "(shareVariablesAcrossScenarios: true, line 11) and does not see the store of feature "
                             "'First'"]
+
+
+def test_at_line_gives_the_warnings_of_a_step_written_on_the_lines_below_it():
+    found = analysis("""
+        scenario: s
+          when: POST URL/pets
+            headers:
+              X-A: {{a}}
+            body:
+              {
+                "n": {{b}}
+              }
+        """)
+    assert [d.location.line for d in found.at_line(3)] == [5, 8]
+    assert [d.location.line for d in found.at_line(5)] == [5]
+
+
+def test_a_reference_in_a_fragment_never_included_is_never_visible_and_warned_once_as_the_fragment():
+    found = analysis("""
+        fragment: orphan
+          when: GET URL/pets/{{petId}}
+
+        scenario: s
+          when: GET URL/x
+        """)
+    petId = ref(found, "petId", 3)
+    assert (petId.visibility, petId.explanation) == (NEVER, "fragment 'orphan' is never included: this step never runs")
+    assert [d.code for d in found.diagnostics] == [UNUSED_FRAGMENT]
