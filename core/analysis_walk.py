@@ -141,6 +141,9 @@ class Walk:
         self.store_of = store_of
         self.seen = seen
         self.webhooks = frozenset(webhooks)  # names of the file's webhook: steps (their URLs are no variables)
+        self.fragments: dict[str, object] = {}  # by name, as file.fragment() finds them, without its scan
+        for fragment in file.fragments:
+            self.fragments.setdefault(fragment.name, fragment)
         self.stores: dict[StoreRef, dict[str, list[Write]]] = {}
         # id(scenario) -> its extracts in walk order: (sequence, step, via), for "extracted later"
         self.extracts: dict[int, list[tuple[int, ExtractStep, tuple[IncludeStep, ...]]]] = {}
@@ -225,7 +228,7 @@ class Walk:
                 layer[argument.name] = _Var(ALWAYS, (write,))
         if len(via) >= MAX_INCLUDE_DEPTH:  # check refuses deeper ones; never loop on a cycle
             return
-        fragment = self.file.fragment(step.fragment)
+        fragment = self.fragments.get(step.fragment)
         if fragment is not None:
             for inner in fragment.steps:
                 self.step(inner, layer, context, via + (step,))
