@@ -18,10 +18,13 @@ from .nodes import (
     AssertStep, ConditionalStep, ExtractStep, FeatureNode, ScenarioFileNode, ScenarioNode,
     SourceLocation, walk_steps,
 )
-from .parameters import OPENAPI as OPENAPI_KEY
+from .parameters import BASE_URL, OPENAPI as OPENAPI_KEY, SHARE
 from .resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
 from .scope_analysis import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
 from .sharing import StoreRef, store_for
+
+
+_UNKNOWN = object()
 
 
 class Report:
@@ -53,6 +56,9 @@ class Report:
         return self._params[key]
 
     def store_of(self, feature: FeatureNode | None) -> StoreRef | None:
+        quick = self._quick_store(feature)
+        if quick is not _UNKNOWN:
+            return quick
         params = self.params(feature)
         if params is None:
             overrides = RunOverrides({**self.overrides.values, OPENAPI_KEY: None})
@@ -61,6 +67,29 @@ class Report:
             except ParameterError as error:
                 params = error.partial
         return store_for(params, feature.line if feature is not None else None) if params is not None else None
+
+    def _quick_store(self, feature: FeatureNode | None):
+        """store_for's answer read straight off the levels when each is a plain true / false (what
+        resolving a feature's every key would say, at a fraction of the cost: resolution was a
+        third of the analysis of a file of many features); _UNKNOWN when a value needs resolving."""
+        if SHARE in self.overrides.values:
+            value = self.overrides.values[SHARE]
+            return (StoreRef(None) if value else None) if isinstance(value, bool) else _UNKNOWN
+        for block, own in ((feature.parameters if feature is not None else None, True), (self.file.parameters, False)):
+            entry = block.get(SHARE) if block is not None else None
+            if entry is not None:
+                if not isinstance(entry.value, bool):
+                    return _UNKNOWN
+                if not entry.value:
+                    return None
+                return StoreRef(feature.name, feature.line) if own else StoreRef(None)
+        return None  # the default: false
+
+    def _base_url_set(self, feature: FeatureNode | None, scenario: ScenarioNode) -> bool:
+        """Whether a level sets baseUrl: then it has one (a value is an absolute URL, or an error
+        check reports), and nothing needs resolving."""
+        blocks = (self.file.parameters, feature.parameters if feature is not None else None, scenario.parameters)
+        return BASE_URL in self.overrides.values or any(b is not None and b.get(BASE_URL) is not None for b in blocks)
 
     def plan(self, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple:
         found = self._plans.get(id(scenario))
@@ -239,6 +268,8 @@ class Report:
 
     def _base_urls(self, walk: Walk) -> None:
         for step, via, scenario, feature in walk.relative:
+            if self._base_url_set(feature, scenario):
+                continue
             params = self.params(feature, scenario)
             if params is None or params.base_url is not None:
                 continue

@@ -720,3 +720,26 @@ def test_a_reference_in_a_fragment_never_included_is_never_visible_and_warned_on
     petId = ref(found, "petId", 3)
     assert (petId.visibility, petId.explanation) == (NEVER, "fragment 'orphan' is never included: this step never runs")
     assert [d.code for d in found.diagnostics] == [UNUSED_FRAGMENT]
+
+
+def test_the_quick_store_rule_agrees_with_resolving_every_parameter():
+    # analysis reads sharing straight off plain true/false levels; resolution is the reference
+    from pathlib import Path
+
+    from scenario_core.analysis_report import _UNKNOWN, Report
+    from scenario_core.parser import load_file
+    from scenario_core.resolution import RunOverrides, resolve_parameters
+    from scenario_core.sharing import store_for
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    for path in sorted(examples.glob("*.scenario")):
+        if path.name == "mistakes.scenario":
+            continue
+        file = load_file(str(path))
+        for overrides in (RunOverrides(), RunOverrides({"shareVariablesAcrossScenarios": True}),
+                          RunOverrides({"shareVariablesAcrossScenarios": False})):
+            report = Report(file, overrides, ())
+            for feature in (None, *file.features):
+                quick = report._quick_store(feature)
+                full = store_for(resolve_parameters(file, feature, overrides), feature.line if feature else None)
+                assert quick is not _UNKNOWN and quick == full, (path.name, feature and feature.name)
