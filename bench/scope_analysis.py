@@ -35,15 +35,17 @@ print(f"{sys.argv[1]}: ok ({_count(len(node.features), 'feature')}, {_count(scen
 
 
 def timed(command: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one whole process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()[-2000:]}")
-    process.stderr.close()
+    """(wall seconds, CPU seconds) of one whole process. Its output goes to files, not pipes: a
+    pipe nobody reads while we wait would stop a process that prints 20,000 warnings."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            errors.seek(0)
+            sys.exit(f"failed: {' '.join(command)}\n{errors.read().decode()[-2000:]}")
     return wall, usage.ru_utime + usage.ru_stime
 
 

@@ -35,6 +35,7 @@ class Report:
         self._params: dict[int, EffectiveParameters | None] = {}
         self._plans: dict[int, tuple] = {}
         self._explainer = None  # explain.Explainer, once a name is never visible
+        self._names: set[str] | None = None
         # ("ref" or "response", where, name) -> every place that reference (or response need) runs
         self.seen: dict[tuple, list[Seen]] = {}
         self.diagnostics: dict[tuple, Diagnostic] = {}  # deduplicated by (location, message)
@@ -225,6 +226,14 @@ class Report:
         return (f"{last.how} by {last.label}, into {_store_name(place.store)}: "
                 "visible only if that scenario got that far")
 
+    def _extracted(self, walk: Walk) -> set[str]:
+        """Every name an extract of the file's scenarios or fragments writes."""
+        if self._names is None:
+            self._names = {step.name for sites in walk.extracts.values() for _, step, _ in sites}
+            self._names.update(s.name for f in self.file.fragments for s in walk_steps(f.steps)
+                               if isinstance(s, ExtractStep))
+        return self._names
+
     def _never(self, place: Seen, walk: Walk) -> str:
         """Why a name is never visible here: the run's own explanation (explain.py), with what
         only a static view knows (a later step of an `if`, another branch)."""
@@ -238,6 +247,8 @@ class Report:
             reason = later_in_scenario(name, later[0][1].line, later[0][2])
         elif sites:
             reason = f"'{name}' is extracted at line {sites[-1][1].line}, in another branch of an if than this step."
+        elif name not in self._extracted(walk):  # the explainer would say so, after planning every scenario
+            reason = ""
         else:
             try:
                 # the same scenario's sites are told above: the plan index the run passes is moot
