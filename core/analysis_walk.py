@@ -1,10 +1,11 @@
-"""The walk behind scope analysis: every scenario of a file in source order, each step of its plan
-(backgrounds, fragments in place, the branches of an `if`), tracking what is visible as a run
-would (semantics.md §3) -- but for every run at once: a name is ALWAYS there, SOMETIMES (an
-earlier scenario may not have got that far, only one branch of an `if` wrote it) or not at all.
+"""The walk behind scope analysis: every scenario of a file in source order, each step it runs in
+the order the run plans them (backgrounds, fragments in place, a described step's directives,
+the branches of an `if`), tracking what is visible as a run would (semantics.md §3) -- but for
+every run at once: a name is ALWAYS there, SOMETIMES (an earlier scenario may not have got that
+far, only one branch of an `if` wrote it) or not at all.
 
-One pass over the plans: the scenario layer is a small dict per scenario, a store is one dict
-shared by the scenarios that use it, so the work is linear in the size of the expanded file.
+One pass: the scenario layer is a small dict per scenario, a store is one dict shared by the
+scenarios that use it, so the work is linear in the size of the expanded file.
 """
 
 from __future__ import annotations
