@@ -9,8 +9,7 @@ from .nodes import (
     ConditionalStep, DescribedStep, ExtractStep, IncludeStep, ScenarioFileNode, ScenarioNode,
     WebhookStep, walk_steps,
 )
-
-DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE = "duplicate-scenario", "unused-fragment", "unused-variable"
+from .scope_analysis import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
 
 
 def _written(scenario: ScenarioNode) -> tuple[str, int, object]:

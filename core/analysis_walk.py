@@ -153,6 +153,9 @@ class Walk:
         # requests with a relative path: (step, via, scenario, feature), for the baseUrl warning
         self.relative: list[tuple[RequestStep, tuple[IncludeStep, ...], ScenarioNode, FeatureNode | None]] = []
         self._sequence = 0
+        # visible_at(): the step to look at (and whether after it runs), what was visible there
+        self.probe: tuple[SourceLocation, bool] | None = None
+        self.captured: list[dict[str, str]] = []
 
     # ------------------------------------------------------------ the file
 
@@ -195,8 +198,27 @@ class Walk:
         """One step: its references first (as the executor checks them before running it), then
         what it makes visible; an include's fragment and a described step's directives in place."""
         self._sequence += 1
+        probed = self.probe is not None and step.location == self.probe[0]
+        if probed and not self.probe[1]:
+            self.capture(layer, context)
         for ref in step_refs(step):
             self.reference(ref, step, layer, context, via)
+        self._effects(step, layer, context, via)
+        if probed and self.probe[1]:
+            self.capture(layer, context)
+
+    def capture(self, layer: dict[str, _Var], context: "_Context") -> None:
+        """What a `{{` typed here could name: the scenario layer, the store's names that earlier
+        scenarios wrote (sometimes), the run variables."""
+        found = {name: SOMETIMES for name, writes in (context.shared or {}).items()
+                 if name != CUSTOM and _earlier(writes, id(context.scenario), 1)}
+        found.update((name, ALWAYS) for name in self.run_variables)
+        found.update((name, var.status) for name, var in layer.items() if name[0] != "\0"
+                     and (var.status == ALWAYS or name not in found))
+        self.captured.append(found)
+
+    def _effects(self, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]) -> None:
+        """What a step makes visible (or runs in its place)."""
         if isinstance(step, RequestStep):
             if step.url is not None and step.operation is None and relative(step.url.text):
                 self.relative.append((step, via, context.scenario, context.feature))

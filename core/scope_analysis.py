@@ -2,8 +2,10 @@
 NAME is always, sometimes or never visible there, decided from the syntax tree alone (no HTTP),
 and the warnings `check`, the TUI and the language server show before anything runs.
 
-Public interface: `analyze(file, overrides, run_variables) -> Analysis`; `Reference`; the
-visibility values ALWAYS / SOMETIMES / NEVER and the warning codes below.
+Public interface: `analyze(file, overrides, run_variables) -> Analysis`; `visible_at(file, line,
+...)` for completion; `Reference`; the visibility values ALWAYS / SOMETIMES / NEVER and the
+warning codes below. The work is in analysis_walk.py (the walk), analysis_report.py (references
+and warnings from it) and analysis_checks.py (the warnings that need no walk).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .errors import Diagnostic
-from .analysis_walk import ALWAYS, NEVER, SOMETIMES  # noqa: F401 (re-exported)
+from .analysis_walk import ALWAYS, NEVER, SOMETIMES
 from .nodes import ScenarioFileNode, SourceLocation
 from .resolution import RunOverrides
 
@@ -24,6 +26,9 @@ DUPLICATE_SCENARIO = "duplicate-scenario"  # two scenarios of one name in a feat
 UNUSED_FRAGMENT = "unused-fragment"  # one of the file's own fragments that nothing includes
 UNUSED_VARIABLE = "unused-variable"  # a name extracted and read nowhere in the file
 CODES = (NEVER_VISIBLE, NO_RESPONSE, NO_BASE_URL, DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE)
+
+__all__ = ["ALWAYS", "SOMETIMES", "NEVER", "CODES", "Reference", "Analysis", "analyze", "visible_at",
+           "NEVER_VISIBLE", "NO_RESPONSE", "NO_BASE_URL", "DUPLICATE_SCENARIO", "UNUSED_FRAGMENT", "UNUSED_VARIABLE"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +87,37 @@ def analyze(file: ScenarioFileNode, overrides: RunOverrides | None = None,
     finally:
         if collecting:
             gc.enable()
+
+
+def visible_at(file: ScenarioFileNode, line: int, overrides: RunOverrides | None = None,
+               run_variables: Iterable[str] = ()) -> dict[str, str]:
+    """The names a `{{` written at `line` could read -> ALWAYS or SOMETIMES (for completion):
+    what is visible before the step that starts on `line`, or after the last step above it.
+    A step that runs in several places (a fragment, an outline) gives what all of them see,
+    ALWAYS only where every place has it."""
+    from .analysis_checks import file_index
+    from .analysis_report import Report
+    from .analysis_walk import Walk, blocks
+    from .nodes import walk_steps
+
+    best = None
+    for steps in blocks(file):
+        for step in walk_steps(steps):
+            loc = step.location
+            if loc.file == file.path and loc.line <= line and (best is None or loc.line > best.line):
+                best = loc
+    if best is None:
+        return {name: ALWAYS for name in run_variables}
+    report = Report(file, overrides or RunOverrides(), run_variables)
+    webhooks, _ = file_index(file)
+    walk = Walk(file, report.run_variables, report.store_of, lambda seen: None, webhooks)
+    walk.probe = (best, best.line < line)
+    walk.run()
+    merged: dict[str, str] = {}
+    for found in walk.captured:
+        for name, status in found.items():
+            merged[name] = status if merged.get(name, status) == status else SOMETIMES
+    for name in merged:  # a name some places lack is only sometimes there
+        if any(name not in found for found in walk.captured):
+            merged[name] = SOMETIMES
+    return dict(sorted(merged.items()))

@@ -743,3 +743,31 @@ def test_the_quick_store_rule_agrees_with_resolving_every_parameter():
                 quick = report._quick_store(feature)
                 full = store_for(resolve_parameters(file, feature, overrides), feature.line if feature else None)
                 assert quick is not _UNKNOWN and quick == full, (path.name, feature and feature.name)
+
+
+def test_visible_at_a_line_lists_what_a_reference_there_could_name():
+    from scenario_core.scope_analysis import visible_at
+
+    text = dedent("""
+        parameters:
+          shareVariablesAcrossScenarios: true
+        background:
+          when: POST URL/login
+          extract: token from $.token
+        scenario: create
+          when: POST URL/pets
+          extract: petId from $.id
+        scenario: read
+          when: GET URL/pets/1
+          then it may have a tag
+            if status 200
+              extract $.tag => tag
+          when: GET URL/pets/2
+        """).replace("URL", URL)
+    file = parse_text(text, "t.scenario")
+    # before the step on line 11: the background's token, the store's petId
+    assert visible_at(file, 11, run_variables=["region"]) == {"petId": SOMETIMES, "region": ALWAYS, "token": ALWAYS}
+    # below the if: its branch's tag too
+    assert visible_at(file, 16) == {"petId": SOMETIMES, "tag": SOMETIMES, "token": ALWAYS}
+    # in the first scenario, before its extract
+    assert visible_at(file, 9) == {"token": ALWAYS}
