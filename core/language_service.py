@@ -18,6 +18,7 @@ from . import parameters as params
 from .errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
 from .nodes import (ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioFileNode,
                     ScenarioNode, SourceLocation, step_label, walk_steps)
+from .scope_analysis import Analysis
 from .resolution import DEFAULT, EffectiveParameters, EffectiveValue, RunOverrides, resolve_parameters
 from .sharing import StoreRef, store_for
 
@@ -99,7 +100,7 @@ class Document:
     stale: bool
     problems: list[Problem]
     fragments: tuple[FragmentNode, ...] = ()  # from .fragment files
-    analysis: Any = None  # scope_analysis.Analysis, when that module is present
+    analysis: Analysis | None = None  # the static scope analysis of `tree`
     run_variables: Mapping[str, Any] = field(default_factory=dict)
     overrides: RunOverrides | None = None
 
@@ -125,11 +126,9 @@ def _external_fragments(path: str) -> tuple[tuple[FragmentNode, ...], list[Probl
 
 
 def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variables: Mapping[str, Any]):
-    try:
-        from .scope_analysis import analyze
-    except ImportError:  # static scope analysis not present: variables are explained from the tree
-        return None
-    return analyze(tree, overrides, dict(run_variables))
+    from .scope_analysis import analyze
+
+    return analyze(tree, overrides, tuple(run_variables))
 
 
 def read_document(text: str, path: str, previous: Document | None = None, overrides: RunOverrides | None = None,
@@ -155,9 +154,23 @@ def read_document(text: str, path: str, previous: Document | None = None, overri
     stale = tree is None and previous is not None and previous.tree is not None
     if stale:
         tree, analysis = previous.tree, previous.analysis
-    problems.sort(key=lambda p: (p.span.start.line, p.span.start.character, p.severity != ERROR))
-    return Document(path, text, text.split("\n"), tree, stale, problems, fragments, analysis, run_variables,
+    lines = text.split("\n")
+    problems = sorted((_widened(p, lines) for p in problems),
+                      key=lambda p: (p.span.start.line, p.span.start.character, p.severity != ERROR))
+    return Document(path, text, lines, tree, stale, problems, fragments, analysis, run_variables,
                     overrides)
+
+
+def _widened(problem: Problem, lines: Sequence[str]) -> Problem:
+    """A problem located at one character (a syntax error's column) underlines the rest of its
+    line's text instead, so an editor shows more than a dot."""
+    start, end = problem.span.start, problem.span.end
+    if start.line != end.line or end.character - start.character > 1 or start.line >= len(lines):
+        return problem
+    last = len(_strip_comment(lines[start.line]).rstrip())
+    if last <= end.character:
+        return problem
+    return Problem(Span(start, Position(start.line, last)), problem.severity, problem.message, problem.code)
 
 
 def failed_document(text: str, path: str, previous: Document | None, error: Exception) -> Document:
@@ -275,6 +288,14 @@ def _blocks(document: Document) -> list[_Block]:
 
 def _same_file(a: str, b: str) -> bool:
     return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _relative(file: str, scenario_file: str) -> str:
+    """Another file as the scenario file's folder reaches it: `fragments/auth.fragment`."""
+    try:
+        return os.path.relpath(os.path.abspath(file), os.path.dirname(os.path.abspath(scenario_file)))
+    except ValueError:  # another drive (Windows)
+        return file
 
 
 def _innermost(document: Document, line: int) -> _Block | None:
@@ -432,42 +453,38 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
 
 
 def _analysis_reference(document: Document, name: str, line: int, character: int):
-    """The analysis's Reference for the `{{name}}` at this place (nearest on the line)."""
+    """The analysis's Reference for the `{{name}}` starting at 0-based (line, character)."""
     analysis = document.analysis
     if analysis is None:
         return None
+    found = analysis.reference_at(line + 1, character + 3)  # its location is NAME's, inside the braces
+    if found is not None and found.name == name:
+        return found
     candidates = [r for r in analysis.references if r.name == name and r.location.line == line + 1]
-    if not candidates:
-        return None
-    return min(candidates, key=lambda r: abs(r.location.column - 1 - character))
+    return min(candidates, key=lambda r: abs(r.location.column - 1 - character)) if candidates else None
 
 
-def _writer_location(writer: Any) -> SourceLocation | None:
+def _writer_for(document: Document, location: SourceLocation) -> _Writer | None:
+    """Our own record of the extract step at `location` (the analysis names writers by place)."""
+    for writers in _writers(document).values():
+        for writer in writers:
+            where = writer.step.location
+            if where.line == location.line and _same_file(where.file, location.file):
+                return writer
+    return None
+
+
+def _writer_text(document: Document, writer: _Writer | SourceLocation) -> str:
     if isinstance(writer, SourceLocation):
-        return writer
-    location = getattr(writer, "location", None)
-    if isinstance(location, SourceLocation):
-        return location
-    step = getattr(writer, "step", None)
-    return getattr(step, "location", None)
-
-
-def _writer_text(writer: Any) -> str:
-    step = getattr(writer, "step", writer)
-    label = step_label(step) if isinstance(step, ExtractStep) else str(getattr(writer, "text", "") or "extract")
-    location = _writer_location(writer)
-    owner = getattr(writer, "owner", None) or getattr(writer, "scenario", None)
-    if owner is not None and not isinstance(owner, str):
-        owner = f"scenario '{getattr(owner, 'name', owner)}'"
-    where = f"line {location.line}" if location is not None else ""
-    if location is not None and not _looks_same(location.file, writer):
-        where = f"{os.path.basename(location.file)} {where}"
-    return f"`{label}` ({', '.join(x for x in (owner, where) if x)})"
-
-
-def _looks_same(file: str, writer: Any) -> bool:
-    path = getattr(writer, "path", None)
-    return path is None or _same_file(file, path) and not file.endswith(".fragment")
+        known = _writer_for(document, writer)
+        if known is None:
+            return f"line {writer.line}" if _same_file(writer.file, document.path) else str(writer)
+        writer = known
+    location = writer.step.location
+    where = f"line {location.line}"
+    if not _same_file(location.file, document.path):
+        where = f"{_relative(location.file, document.path)} {where}"
+    return f"`{step_label(writer.step)}` ({_md(writer.owner)}, {where})"
 
 
 def variable_markdown(document: Document, name: str, line: int, character: int) -> str:
@@ -482,17 +499,16 @@ def variable_markdown(document: Document, name: str, line: int, character: int) 
     reference = _analysis_reference(document, name, line, character)
     writers: Sequence[Any] = _writers(document).get(name, [])
     if reference is not None:
-        visibility = str(getattr(reference, "visibility", "") or "")
-        parts[0] += f" — {visibility} visible here" if visibility else ""
-        explanation = getattr(reference, "explanation", "")
-        if explanation:
-            parts += ["", _md(explanation)]
-        writers = list(getattr(reference, "writers", None) or ()) or writers
+        parts[0] += f" — {reference.visibility} visible here"
+        if reference.explanation:
+            parts += ["", _md(reference.explanation)]
+        if reference.writers:
+            writers = reference.writers
     sources = _other_sources(document, name, line)
     if sources:
         parts += [""] + [f"- {s}" for s in sources]
     if writers:
-        parts += ["", "Extracted by:"] + [f"- {_writer_text(w)}" for w in writers]
+        parts += ["", "Extracted by:"] + [f"- {_writer_text(document, w)}" for w in writers]
     elif not sources and reference is None:
         parts += ["", f"No step extracts `{name}`: pass it with `--var {name}=...`"]
     return "\n".join(parts)
@@ -572,7 +588,7 @@ def hover(document: Document, position: Position) -> HoverText | None:
 def fragment_markdown(fragment: FragmentNode, path: str) -> str:
     where = f"line {fragment.line}"
     if not _same_file(fragment.location.file, path):
-        where = f"{fragment.location.file}:{fragment.line}"
+        where = f"{_relative(fragment.location.file, path)}:{fragment.line}"
     steps = [f"{'  ' * _depth(s, fragment)}{step_label(s)}" for s in walk_steps(fragment.steps)]
     return "\n".join([f"**fragment '{_md(fragment.name)}'** ({_md(where)})", "", "```", *steps, "```"])
 
@@ -665,11 +681,9 @@ def definition(document: Document, position: Position) -> list[Target]:
     if found is not None:
         name, start, _ = found
         reference = _analysis_reference(document, name, position.line, start)
-        writers = list(getattr(reference, "writers", None) or ()) if reference is not None else []
-        locations = [_writer_location(w) for w in writers]
-        if not any(locations):
-            locations = [w.step.location for w in _writers(document).get(name, [])]
-        return [Target(os.path.abspath(loc.file), span_of(loc)) for loc in locations if loc is not None]
+        locations = list(reference.writers) if reference is not None and reference.writers else \
+            [w.step.location for w in _writers(document).get(name, [])]
+        return [Target(os.path.abspath(loc.file), span_of(loc)) for loc in locations]
     include = _include_at(line)
     if include is not None and include[1] <= position.character <= include[2]:
         fragment = _fragment(document, include[0])
@@ -782,7 +796,7 @@ def _fragment_completions(document: Document) -> list[Completion]:
     for fragment in (tree.fragments if tree is not None else ()) + document.fragments:
         seen.setdefault(fragment.name, fragment)
     return [Completion(name, "fragment", f"{len(f.steps)} step{'s' if len(f.steps) != 1 else ''}"
-                       + ("" if _same_file(f.location.file, document.path) else f" · {os.path.basename(f.location.file)}"),
+                       + ("" if _same_file(f.location.file, document.path) else f" · {_relative(f.location.file, document.path)}"),
                        fragment_markdown(f, document.path)) for name, f in seen.items()]
 
 
@@ -825,7 +839,7 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
                 names.setdefault(column, "a column of the examples")
     for steps, what, before in in_reach:
         for step, where in _extracts(document, steps, before):
-            names[step.name] = f"{what}, line {step.line}{where}"
+            names[step.name] = f"{what}, {where}"
     if scenario is not None:
         for name, what in _store_names(document, feature, scenario).items():
             names.setdefault(name, what)
@@ -834,17 +848,18 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
 
 def _extracts(document: Document, steps: Sequence[Any], before: int | None, depth: int = 0
               ) -> Iterator[tuple[ExtractStep, str]]:
-    """Extract steps of `steps` written before line `before`, includes expanded in place."""
+    """Extract steps of `steps` written before line `before`, includes expanded in place, each
+    with where it is written (`line 19`, `fragment 'login' line 4`)."""
     for step in walk_steps(tuple(steps)):
         if before is not None and step.line >= before:
             return
         if isinstance(step, ExtractStep):
-            yield step, ""
+            yield step, f"line {step.line}"
         elif isinstance(step, IncludeStep) and depth < 32:
             fragment = _fragment(document, step.fragment)
             if fragment is not None:
                 for inner, _ in _extracts(document, fragment.steps, None, depth + 1):
-                    yield inner, f" (via fragment '{fragment.name}')"
+                    yield inner, f"fragment '{fragment.name}' line {inner.line}"
 
 
 def _store_names(document: Document, feature: FeatureNode | None, scenario: ScenarioNode) -> dict[str, str]:
@@ -870,7 +885,7 @@ def _store_names(document: Document, feature: FeatureNode | None, scenario: Scen
         if store(other_feature, other) != mine:
             continue
         for step, where in _extracts(document, other.steps, None):
-            names[step.name] = (f"sometimes: scenario '{other.name}' line {step.line}{where}, "
+            names[step.name] = (f"sometimes: scenario '{other.name}', {where}, "
                                 f"if it got that far ({mine.describe()})")
     return names
 
