@@ -185,7 +185,9 @@ def _build_parser(completion: bool = False) -> _Parser:
     server.add_argument("--port", type=_port, default=8000)
     server.add_argument("--verbose", action="store_true", help="log every request")
 
-    commands.add_parser("lsp", help="serve the language server protocol over stdio (for editors)")
+    lsp = commands.add_parser("lsp", help="serve the language server protocol over stdio (for editors)")
+    _shared_options(lsp)
+    _var_option(lsp)
     return parser
 
 
@@ -481,9 +483,10 @@ def open_tui(args: argparse.Namespace) -> int:
 
 
 def lsp(args: argparse.Namespace) -> int:
+    overrides, variables = overrides_from(args), run_variables_from(args.var)
     from .lsp_server import serve  # pygls and core only: no textual
 
-    return serve()
+    return serve(overrides, variables)
 
 
 _COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server, "lsp": lsp}

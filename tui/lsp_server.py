@@ -35,6 +35,9 @@ class ScenarioLanguageServer(LanguageServer):
         super().__init__("scenario-tui", version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, service.Document] = {}
         self.pending: dict[str, asyncio.Task] = {}
+        # `scenario-tui lsp --param/--base-url/--openapi/--var`: as `run` would be given them
+        self.overrides: Any = None
+        self.run_variables: dict[str, Any] = {}
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
@@ -45,7 +48,8 @@ class ScenarioLanguageServer(LanguageServer):
         known = self.documents.get(uri)
         if known is None or known.text != text_document.source.replace("\r\n", "\n"):
             try:
-                made = service.read_document(text_document.source, self.path_of(uri), known)
+                made = service.read_document(text_document.source, self.path_of(uri), known, self.overrides,
+                                             self.run_variables)
             except Exception as error:  # a bug in core must not take the editor's server down
                 made = service.failed_document(text_document.source, self.path_of(uri), known, error)
             known = self.documents[uri] = made
@@ -179,13 +183,15 @@ def document_symbol(ls: ScenarioLanguageServer, params: types.DocumentSymbolPara
     return [convert(symbol) for symbol in service.symbols(document)]
 
 
-def serve() -> int:
-    """Serve one client over standard input and output until it exits. The protocol gets its
+def serve(overrides: Any = None, run_variables: dict[str, Any] | None = None) -> int:
+    """Serve one client over standard input and output until it exits; `overrides` and
+    `run_variables` apply to every document as to a run. The protocol gets its
     own handle on standard output (pygls closes it at exit); anything else printed meanwhile
     goes to standard error, where it cannot corrupt a message."""
     import sys
 
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    server.overrides, server.run_variables = overrides, dict(run_variables or {})
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
         server.start_io(sys.stdin.buffer, protocol_out)

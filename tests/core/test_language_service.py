@@ -295,3 +295,13 @@ def test_symbols_of_backgrounds_and_outlines():
     symbols = service.symbols(service.read_document(text, "x.scenario"))
     assert [(s.name, s.kind, s.span.start.line, s.span.end.line) for s in symbols] == [
         ("background", "background", 0, 1), ("pets by name", "outline", 3, 8)]
+
+
+def test_command_line_overrides_and_run_variables_apply_as_in_a_run(pets):
+    from scenario_core.resolution import RunOverrides
+
+    overrides = RunOverrides.from_cli([], "http://example.test")
+    document = service.read_document(PETS, pets, overrides=overrides, run_variables={"tenant": "a"})
+    assert "| `baseUrl` | `http://example.test` | command line · file http://127.0.0.1:8000 · default (none) |" \
+        in service.hover(document, Position(11, 3)).markdown.splitlines()
+    assert service.visible_names(document, 13)["tenant"] == "run variable (--var)"

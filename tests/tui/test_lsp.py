@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
 import sys
 import textwrap
 import time
@@ -16,7 +17,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+# One server for the module: the tests share its event loop (each opens its own document).
+module_loop = pytest.mark.asyncio(loop_scope="module")
 
 _SCRIPT = Path(sys.executable).with_name("scenario-tui")
 COMMAND = [str(_SCRIPT) if _SCRIPT.exists() else shutil.which("scenario-tui") or "scenario-tui", "lsp"]
@@ -101,6 +103,7 @@ def rng(line: int, start: int, end: int, end_line: int | None = None) -> types.R
 # ---------------------------------------------------------------- diagnostics
 
 
+@module_loop
 async def test_diagnostics_on_open_locate_each_error(client: LanguageClient, folder: Path):
     text = PETS.replace("timeout: 10", "timeout: abc")
     uri = await open_document(client, folder, "bad-timeout.scenario", text)
@@ -111,6 +114,7 @@ async def test_diagnostics_on_open_locate_each_error(client: LanguageClient, fol
     assert diagnostic.source == "scenario-tui"
 
 
+@module_loop
 async def test_diagnostics_follow_changes_after_a_pause_in_typing(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "typing.scenario")
     assert list(client.diagnostics[uri]) == []
@@ -126,6 +130,7 @@ async def test_diagnostics_follow_changes_after_a_pause_in_typing(client: Langua
     assert diagnostic.message.startswith("'foo bar' is not allowed here")
 
 
+@module_loop
 async def test_positions_are_utf16_code_units(client: LanguageClient, folder: Path):
     # 🐶 is one code point but two UTF-16 units: everything after it on the line shifts by one
     text = PETS.replace('      body: {"name": "Rex"}', '      body: {"name": "🐶 {{petId}}", "x": 1,}')
@@ -140,6 +145,7 @@ async def test_positions_are_utf16_code_units(client: LanguageClient, folder: Pa
 # ---------------------------------------------------------------- hover
 
 
+@module_loop
 async def test_hover_on_a_scenario_shows_its_parameters_with_provenance(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "hover-scenario.scenario")
     hover = await client.text_document_hover_async(types.HoverParams(**at(uri, 11, 5)))
@@ -158,6 +164,7 @@ async def test_hover_on_a_scenario_shows_its_parameters_with_provenance(client: 
     ]
 
 
+@module_loop
 async def test_hover_on_a_variable_and_on_an_include(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "hover-variable.scenario")
     token = await client.text_document_hover_async(types.HoverParams(**at(uri, 15, 33)))
@@ -173,6 +180,7 @@ async def test_hover_on_a_variable_and_on_an_include(client: LanguageClient, fol
 # ---------------------------------------------------------------- definition
 
 
+@module_loop
 async def test_definition_of_a_variable_and_of_includes(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "definition.scenario")
     variable = await client.text_document_definition_async(types.DefinitionParams(**at(uri, 20, 22)))
@@ -191,6 +199,7 @@ async def complete(client: LanguageClient, uri: str, line: int, character: int) 
     return found.items
 
 
+@module_loop
 async def test_completion_of_keywords_parameters_methods_fragments_and_variables(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "completion.scenario")
     keywords = await complete(client, uri, 13, 4)
@@ -214,6 +223,7 @@ async def test_completion_of_keywords_parameters_methods_fragments_and_variables
 # ---------------------------------------------------------------- symbols, and a file that stops parsing
 
 
+@module_loop
 async def test_document_symbols_outline_the_file(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "symbols.scenario")
     symbols = await client.text_document_document_symbol_async(
@@ -228,6 +238,7 @@ async def test_document_symbols_outline_the_file(client: LanguageClient, folder:
     ]
 
 
+@module_loop
 async def test_a_document_with_errors_answers_from_the_last_text_that_parsed(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "stale.scenario")
     waiting = published(client, uri, 2)
@@ -242,9 +253,28 @@ async def test_a_document_with_errors_answers_from_the_last_text_that_parsed(cli
     assert [i.label for i in await complete(client, uri, 21, 13)] == ["check pet", "login"]
 
 
+@module_loop
 async def test_closing_a_document_clears_its_diagnostics(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "closing.scenario", PETS.replace("timeout: 10", "timeout: abc"))
     assert len(client.diagnostics[uri]) == 1
     waiting = published(client, uri)
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
     assert list((await waiting).diagnostics) == []
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_the_server_is_headless():
+    code = ("import sys, scenario_tui.lsp_server\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_a_bad_option_is_one_line_and_no_server():
+    result = subprocess.run([*COMMAND, "--param", "timout=3"], capture_output=True, text=True, timeout=30,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert result.stderr.startswith("scenario-tui: error: --param timout=3: unknown parameter 'timout'")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
