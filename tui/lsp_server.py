@@ -14,6 +14,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from scenario_core import language_service as service
 
+SUFFIXES = (".scenario", ".fragment")
 DEBOUNCE_SECONDS = 0.3  # diagnostics wait for a pause in typing, not every keystroke
 
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
@@ -42,6 +43,11 @@ class ScenarioLanguageServer(LanguageServer):
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
 
+    def ours(self, uri: str) -> bool:
+        """Only .scenario and .fragment files are read: an editor may send every plain-text file
+        (VS Code's generic clients attach by language id, and `plaintext` is the usual one)."""
+        return self.path_of(uri).endswith(SUFFIXES)
+
     def model(self, uri: str) -> tuple[service.Document, Any]:
         """The Document of the editor's current text (made now if the debounced check has not run)."""
         text_document = self.workspace.get_text_document(uri)
@@ -56,6 +62,9 @@ class ScenarioLanguageServer(LanguageServer):
         return known, text_document
 
     def publish(self, uri: str) -> None:
+        if not self.ours(uri):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            return
         document, text_document = self.model(uri)
         lines = document.lines
         found = [types.Diagnostic(range=_range(text_document, lines, p.span), message=p.message,
@@ -135,6 +144,8 @@ def did_close(ls: ScenarioLanguageServer, params: types.DidCloseTextDocumentPara
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: ScenarioLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    if not ls.ours(params.text_document.uri):
+        return None
     document, text_document = ls.model(params.text_document.uri)
     found = service.hover(document, _position(text_document, params.position))
     if found is None:
@@ -145,6 +156,8 @@ def hover(ls: ScenarioLanguageServer, params: types.HoverParams) -> types.Hover 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: ScenarioLanguageServer, params: types.DefinitionParams) -> list[types.Location]:
+    if not ls.ours(params.text_document.uri):
+        return []
     document, text_document = ls.model(params.text_document.uri)
     targets = service.definition(document, _position(text_document, params.position))
     result = []
@@ -159,6 +172,8 @@ def definition(ls: ScenarioLanguageServer, params: types.DefinitionParams) -> li
 @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=["{", ":", " ", "."]))
 def completion(ls: ScenarioLanguageServer, params: types.CompletionParams) -> types.CompletionList:
+    if not ls.ours(params.text_document.uri):
+        return types.CompletionList(is_incomplete=False, items=[])
     document, text_document = ls.model(params.text_document.uri)
     items = [types.CompletionItem(
         label=item.label, kind=_COMPLETION_KIND.get(item.kind), detail=item.detail or None,
@@ -171,6 +186,8 @@ def completion(ls: ScenarioLanguageServer, params: types.CompletionParams) -> ty
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: ScenarioLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    if not ls.ours(params.text_document.uri):
+        return []
     document, text_document = ls.model(params.text_document.uri)
 
     def convert(symbol: service.Symbol) -> types.DocumentSymbol:

@@ -262,6 +262,13 @@ async def test_closing_a_document_clears_its_diagnostics(client: LanguageClient,
     assert list((await waiting).diagnostics) == []
 
 
+@module_loop
+async def test_other_files_are_left_alone(client: LanguageClient, folder: Path):
+    uri = await open_document(client, folder, "notes.txt", "foo bar\n  {{x}}\n")
+    assert list(client.diagnostics[uri]) == []
+    assert await client.text_document_hover_async(types.HoverParams(**at(uri, 1, 4))) is None
+
+
 # ---------------------------------------------------------------- the command
 
 
