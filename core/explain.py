@@ -46,6 +46,14 @@ def _via_text(via: Sequence[IncludeStep]) -> str:
     return "".join(f", via fragment '{inc.fragment}'" for inc in via[-1:])
 
 
+def later_in_scenario(name: str, line: int, via: Sequence[IncludeStep] = ()) -> str:
+    return f"'{name}' is extracted later in this scenario (line {line}{_via_text(via)})."
+
+
+def nowhere(name: str) -> str:
+    return f"No step in this file extracts '{name}'."
+
+
 class Explainer:
     """Explains undefined variables for one file; `records` is updated by the executor as it runs."""
 
@@ -63,6 +71,7 @@ class Explainer:
         self.parameters = parameters
         self.records = records
         self._sites: dict[str, list[ExtractSite]] | None = None
+        self._orders: dict[int, int] | None = None
 
     # ------------------------------------------------------------ the static index
 
@@ -113,29 +122,31 @@ class Explainer:
         names = sorted(visible)
         message = f"undefined variable '{name}' in {where}; visible here: {', '.join(names) if names else 'nothing'}."
         try:
-            reason = self._reason(name, scenario, feature, index, store)
+            reason = self.reason(name, scenario, feature, index, store)
         except Exception:  # an explanation must never turn a failed step into a crash
             reason = None
         return f"{message} {reason}" if reason else message
 
     def _order_of(self, scenario: ScenarioNode) -> int:
-        for order, (s, _) in enumerate(self.scenarios):
-            if s is scenario:
-                return order
-        return -1
+        if self._orders is None:  # one pass, not one per question: static analysis asks many
+            self._orders = {id(s): order for order, (s, _) in enumerate(self.scenarios)}
+        return self._orders.get(id(scenario), -1)
 
-    def _reason(self, name: str, scenario: ScenarioNode, feature: FeatureNode | None,
-                index: int, store: StoreRef | None) -> str:
+    def reason(self, name: str, scenario: ScenarioNode, feature: FeatureNode | None,
+               index: int, store: StoreRef | None) -> str:
+        """Why `name` is not visible at plan step `index` of `scenario`, as one sentence ("" when
+        nothing in the file explains it). Shared by a run's failure and static analysis's warning
+        (scope_analysis.py), which passes no records: what it says holds for every run."""
         sites = self.sites().get(name)
         if not sites:
-            return f"No step in this file extracts '{name}'."
+            return nowhere(name)
         here = self._order_of(scenario)
 
         same = [s for s in sites if s.scenario is scenario]
         later_here = [s for s in same if s.index > index]
         if later_here:
             site = later_here[0]
-            return f"'{name}' is extracted later in this scenario (line {site.step.line}{_via_text(site.via)})."
+            return later_in_scenario(name, site.step.line, site.via)
 
         own = [s for s in sites if s.scenario is not None and s.scenario is not scenario and s.phase == SCENARIO]
         if own:

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .errors import Diagnostic
+from .analysis_walk import ALWAYS, NEVER, SOMETIMES  # noqa: F401 (re-exported)
 from .nodes import ScenarioFileNode, SourceLocation
 from .resolution import RunOverrides
-
-ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
 
 # Warning codes (Diagnostic.code), stable for tools: `check --format json|github`, the LSP.
 NEVER_VISIBLE = "never-visible"  # a {{NAME}} no run can resolve at that point
@@ -67,5 +66,9 @@ class Analysis:
 def analyze(file: ScenarioFileNode, overrides: RunOverrides | None = None,
             run_variables: Iterable[str] = ()) -> Analysis:
     """Every reference's visibility and every warning of a valid file (see the module doc).
-    `run_variables`: the names given with --var / --variables-file (always visible)."""
-    return Analysis()
+    `run_variables`: the names given with --var / --variables-file (always visible).
+    Reads nothing but what resolving parameters reads (an OpenAPI description the file names,
+    for its baseUrl); sends nothing."""
+    from .analysis_report import Report
+
+    return Report(file, overrides or RunOverrides(), run_variables).analysis()
