@@ -131,6 +131,9 @@ def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variabl
     return analyze(tree, overrides, tuple(run_variables))
 
 
+_FRAGMENT_FILE_QUIET = ("unused-fragment", "unused-variable")
+
+
 def read_document(text: str, path: str, previous: Document | None = None, overrides: RunOverrides | None = None,
                   run_variables: Mapping[str, Any] | None = None) -> Document:
     """Parse and check `text` as the file `path`: every error and warning `check` reports.
@@ -149,8 +152,10 @@ def read_document(text: str, path: str, previous: Document | None = None, overri
     if tree is not None:
         problems += [_problem(d, path) for d in _checks(tree, overrides)]
         analysis = _analyze(tree, overrides, run_variables)
-        if analysis is not None:
-            problems += [_problem(d, path) for d in analysis.diagnostics]
+        # A .fragment file's fragments and extractions are used by the scenario files that
+        # include them: "never included" / "never used" would be said of every one of them.
+        quiet = _FRAGMENT_FILE_QUIET if path.endswith(".fragment") else ()
+        problems += [_problem(d, path) for d in analysis.diagnostics if d.code not in quiet]
     stale = tree is None and previous is not None and previous.tree is not None
     if stale:
         tree, analysis = previous.tree, previous.analysis

@@ -8,10 +8,7 @@ import textwrap
 import pytest
 
 from scenario_core import language_service as service
-from scenario_core import scope_analysis
-from scenario_core.errors import WARNING, Diagnostic
 from scenario_core.language_service import Position, Span, Target
-from scenario_core.nodes import SourceLocation
 
 PETS = textwrap.dedent("""\
     parameters:
@@ -94,15 +91,13 @@ def test_an_unknown_fragment_is_an_error_on_the_include(pets):
         Position(21, 4), "include of unknown fragment 'check pets'; did you mean 'check pet'?")
 
 
-def test_the_analysis_warnings_are_problems_with_their_code(pets, monkeypatch):
-    def analyze(file, overrides=None, run_variables=()):
-        where = SourceLocation(file.path, 21, 22, 21, 27)
-        return scope_analysis.Analysis(diagnostics=[Diagnostic(where, "'petId' is never visible here", WARNING,
-                                                               scope_analysis.NEVER_VISIBLE)])
-
-    monkeypatch.setattr(scope_analysis, "analyze", analyze)
-    assert service.diagnostics(read(pets)) == [service.Problem(
-        span(20, 21, 26), "warning", "'petId' is never visible here", "never-visible")]
+def test_the_scope_analysis_warnings_are_problems_with_their_code(pets):
+    document = read(pets, PETS.replace("{{petId}}", "{{petID}}"))
+    assert service.diagnostics(document) == [
+        service.Problem(span(18, 4, 28), "warning", "'petId' is extracted but never used in this file", "unused-variable"),
+        service.Problem(span(20, 22, 27), "warning", "'petID' is never visible here: no step in this file extracts "
+                        "'petID'; pass it with --var petID=...", "never-visible"),
+    ]
 
 
 def test_a_broken_fragment_file_is_reported_on_the_first_line_with_its_place(pets, tmp_path):
@@ -161,36 +156,34 @@ def test_hover_on_a_parameter_entry_names_its_type_default_and_winner(pets):
         "\n\nEffective for feature 'Pets': `10` ← feature 'Pets' line 11 · default 30")
 
 
-def test_hover_on_a_variable_names_the_extracting_step(pets):
+def test_hover_on_a_variable_gives_the_analysis_verdict_and_the_extracting_step(pets):
     document = read(pets)
     token = service.hover(document, Position(15, 35))
     assert token.span == span(15, 30, 39)
-    assert token.markdown == ("**`{{token}}`**\n\nExtracted by:\n"
-                              "- `extract: token from $.token` (fragment 'login', fragments/auth.fragment line 4)")
-    assert service.hover(document, Position(20, 20)).markdown.endswith(
-        "- `extract: petId from $.id` (scenario 'create', line 19)")
+    assert token.markdown == (
+        "**`{{token}}`** — always visible here\n\n"
+        "extracted at line 4, via fragment 'login'\n\n"
+        "Extracted by:\n- `extract: token from $.token` (fragment 'login', fragments/auth.fragment line 4)")
+    assert service.hover(document, Position(20, 20)).markdown == (
+        "**`{{petId}}`** — sometimes visible here\n\n"
+        "extracted at line 19 by scenario 'create' (line 12), into the file store: visible only if that scenario "
+        "got that far\n\n"
+        "Extracted by:\n- `extract: petId from $.id` (scenario 'create', line 19)")
 
 
-def test_hover_on_a_variable_nothing_extracts_says_how_to_pass_it(pets):
+def test_hover_on_a_variable_that_is_never_visible_says_why(pets):
     document = read(pets, PETS.replace("{{petId}}", "{{petID}}"))
     assert service.hover(document, Position(20, 22)).markdown == (
-        "**`{{petID}}`**\n\nNo step extracts `petID`: pass it with `--var petID=...`")
+        "**`{{petID}}`** — never visible here\n\n"
+        "no step in this file extracts 'petID'; pass it with --var petID=...")
 
 
-def test_hover_on_a_variable_shows_the_analysis_verdict_and_its_writers(pets, monkeypatch):
-    def analyze(file, overrides=None, run_variables=()):
-        writer = SourceLocation(file.path, 19, 5, 19, 29)
-        return scope_analysis.Analysis(references=[scope_analysis.Reference(
-            "petId", SourceLocation(file.path, 21, 23, 21, 28), scope_analysis.SOMETIMES, (writer,),
-            "extracted by scenario 'create' (line 19) into the file store, if it got that far")])
-
-    monkeypatch.setattr(scope_analysis, "analyze", analyze)
-    document = read(pets)
-    assert service.hover(document, Position(20, 24)).markdown == (
-        "**`{{petId}}`** — sometimes visible here\n\n"
-        "extracted by scenario 'create' (line 19) into the file store, if it got that far\n\n"
+def test_hover_without_an_analysis_verdict_lists_the_writers(pets):
+    good = read(pets)
+    moved = read(pets, PETS.replace("    then: status 201\n", "    foo bar\n    then: status 201\n"), good)
+    assert moved.stale  # a line was added: the last tree's references are a line up, the writers still answer
+    assert service.hover(moved, Position(21, 22)).markdown == "**`{{petId}}`**\n\n" + (
         "Extracted by:\n- `extract: petId from $.id` (scenario 'create', line 19)")
-    assert service.definition(document, Position(20, 24)) == [Target(pets, span(18, 4, 28))]
 
 
 def test_hover_on_an_include_shows_the_fragments_steps(pets):

@@ -115,6 +115,17 @@ async def test_diagnostics_on_open_locate_each_error(client: LanguageClient, fol
 
 
 @module_loop
+async def test_diagnostics_include_the_scope_analysis_warnings(client: LanguageClient, folder: Path):
+    uri = await open_document(client, folder, "warnings.scenario", PETS.replace("{{petId}}", "{{petID}}"))
+    assert [(d.range, d.severity, d.code, d.message) for d in client.diagnostics[uri]] == [
+        (rng(18, 4, 28), types.DiagnosticSeverity.Warning, "unused-variable",
+         "'petId' is extracted but never used in this file"),
+        (rng(20, 22, 27), types.DiagnosticSeverity.Warning, "never-visible",
+         "'petID' is never visible here: no step in this file extracts 'petID'; pass it with --var petID=..."),
+    ]
+
+
+@module_loop
 async def test_diagnostics_follow_changes_after_a_pause_in_typing(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "typing.scenario")
     assert list(client.diagnostics[uri]) == []
