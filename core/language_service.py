@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from . import parameters as params
 from .errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
-from .nodes import (ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioFileNode,
+from .nodes import (ConditionalStep, DescribedStep, ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioFileNode,
                     ScenarioNode, SourceLocation, step_label, walk_steps)
 from .scope_analysis import Analysis
 from .resolution import DEFAULT, EffectiveParameters, EffectiveValue, RunOverrides, resolve_parameters
@@ -594,12 +594,19 @@ def fragment_markdown(fragment: FragmentNode, path: str) -> str:
     where = f"line {fragment.line}"
     if not _same_file(fragment.location.file, path):
         where = f"{_relative(fragment.location.file, path)}:{fragment.line}"
-    steps = [f"{'  ' * _depth(s, fragment)}{step_label(s)}" for s in walk_steps(fragment.steps)]
+    steps = list(_step_lines(fragment.steps))
     return "\n".join([f"**fragment '{_md(fragment.name)}'** ({_md(where)})", "", "```", *steps, "```"])
 
 
-def _depth(step: Any, fragment: FragmentNode) -> int:
-    return 0 if step in fragment.steps else 1
+def _step_lines(steps: Sequence[Any], depth: int = 0) -> Iterator[str]:
+    """Steps as written, a directive indented under its step, a branch's steps under its if."""
+    for step in steps:
+        yield "  " * depth + step_label(step)
+        if isinstance(step, DescribedStep):
+            yield from _step_lines(step.steps, depth + 1)
+        elif isinstance(step, ConditionalStep):
+            for branch in step.branches:
+                yield from _step_lines(branch.steps, depth + 1)
 
 
 _DECLARATION = re.compile(r"^\s*(feature|scenario|outline|parameters)\s*:", re.IGNORECASE)
@@ -711,7 +718,7 @@ _HELP = {
     "outline:": "a scenario run once per examples row",
     "fragment:": "steps that `include:` brings in as if written in place",
     "background:": "steps run again before every scenario of its level",
-    "parameters:": "parameters of this level (semantics.md §1)",
+    "parameters:": "parameters of this level, one `key: value` a line",
     "description:": "the feature's description",
     "when:": "one request: `when: METHOD path`",
     "then:": "an assertion on the last response",

@@ -1,10 +1,15 @@
-"""`scenario-tui lsp` as an editor meets it: a real LSP client (pytest-lsp) starts the command as a
+"""`scenario-tui lsp` as an editor meets it: a real LSP client (pygls's) starts the command as a
 subprocess and talks JSON-RPC over its stdin/stdout. Positions are the protocol's: 0-based, in
-UTF-16 code units."""
+UTF-16 code units.
+
+Not pytest-lsp: installed, its pytest plugin breaks every test item that is not a Python function
+(its `pytest_runtest_call` wrapper returns without yielding when an item has no funcargs), so
+`pytest x.scenario` through our own plugin fails. pygls's client is what pytest-lsp wraps."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import subprocess
 import sys
@@ -13,9 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
-import pytest_lsp
+import pytest_asyncio
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pygls.lsp.client import LanguageClient as PyglsClient
 
 # One server for the module: the tests share its event loop (each opens its own document).
 module_loop = pytest.mark.asyncio(loop_scope="module")
@@ -51,11 +56,30 @@ PETS = textwrap.dedent("""\
 LOGIN = "fragment: login\n  when: POST /login\n  then: status 200\n  extract: token from $.token\n"
 
 
-@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=COMMAND))
-async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
-    yield
-    await lsp_client.shutdown_session()
+class LanguageClient(PyglsClient):
+    """An editor: keeps the diagnostics last published per URI and queues every publication."""
+
+    def __init__(self) -> None:
+        super().__init__("test-editor", "1")
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self.publications: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
+
+        @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            self.diagnostics[params.uri] = list(params.diagnostics)
+            self.publications.put_nowait(params)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client():
+    editor = LanguageClient()
+    await editor.start_io(*COMMAND)
+    await editor.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(), process_id=os.getpid()))
+    editor.initialized(types.InitializedParams())
+    yield editor
+    await editor.shutdown_async(None)
+    editor.exit(None)
+    await asyncio.wait_for(editor.stop(), 20)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +94,7 @@ def folder(tmp_path_factory) -> Path:
 async def published(client: LanguageClient, uri: str, version: int | None = None) -> types.PublishDiagnosticsParams:
     """The next diagnostics published for `uri` (and `version`), skipping other documents'."""
     while True:
-        params = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 20)
+        params = await asyncio.wait_for(client.publications.get(), 20)
         if params.uri == uri and (version is None or params.version == version):
             return params
 
