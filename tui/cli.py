@@ -164,9 +164,11 @@ def _build_parser(completion: bool = False) -> _Parser:
     _run_scale_options(run)
     run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
 
-    check = commands.add_parser("check", help="parse and validate only", usage="%(prog)s FILE...")
+    check = commands.add_parser("check", help="parse and validate only; warn about what static scope analysis finds",
+                                usage="%(prog)s FILE... [options]")
     check.add_argument("files", nargs="*", metavar="FILE")
     _plugins_option(check)
+    _check_options(check)
 
     params = commands.add_parser("params", help="print every node's effective parameters with provenance",
                                  usage="%(prog)s FILE [--json] [options]")
@@ -189,6 +191,17 @@ def _build_parser(completion: bool = False) -> _Parser:
     _shared_options(lsp)
     _var_option(lsp)
     return parser
+
+
+def _check_options(check: argparse.ArgumentParser) -> None:
+    _shared_options(check)  # the baseUrl and sharing a run would have decide what is visible
+    _var_option(check)
+    check.add_argument("--variables-file", action="append", default=[], metavar="PATH",
+                       help="run variables from a JSON object or NAME=VALUE lines: their names count as visible")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
+    check.add_argument("--format", choices=("text", "json", "github"), default="text",
+                       help="text (default); json: one list of diagnostics on stdout; "
+                            "github: GitHub Actions annotations")
 
 
 def _build_tui_parser() -> _Parser:
@@ -348,29 +361,83 @@ def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = ()
 
 
 def check(args: argparse.Namespace) -> int:
+    """Errors, then the warnings of static scope analysis, per file in the order given; exit 2
+    when any file has an error (a warning too, with --strict), else 0."""
     from scenario_core.custom_steps import PluginError
+    from scenario_core.errors import ERROR
+    from scenario_core.run_inputs import read_variables_file
+    from scenario_core.scope_analysis import analyze
 
     _required(args, "files")
     if args.plugins:
         plugin_registry(args.plugins)  # a broken plugin: one usage error, not one per file
+    overrides = overrides_from(args)
+    names = set(run_variables_from(args.var))
+    for path in args.variables_file:
+        names.update(read_variables_file(path))
     status = 0
+    found: list = []  # every diagnostic, for --format json
     for path in args.files:  # one file at a time: every valid one still gets its "ok" line
         try:
-            (node,) = load_valid([path], plugins=args.plugins, fragments=args.fragments)
+            (node,) = load_valid([path], overrides, plugins=args.plugins, fragments=args.fragments)
         except PluginError:
             raise
         except InvalidFileError as error:
-            print("\n".join(visible(str(d)) for d in error.diagnostics), file=sys.stderr)
+            _show(error.diagnostics, args.format, found)
             status = 2
             continue
         except UsageError as error:
             _error(str(error))
             status = 2
             continue
+        warnings = analyze(node, overrides, names).diagnostics
+        if args.strict and warnings:
+            from dataclasses import replace
+
+            warnings = [replace(d, severity=ERROR) for d in warnings]
+            status = 2
+        _show(warnings, args.format, found)
+        if args.format == "json" or (args.strict and warnings):
+            continue
         scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
         print(f"{visible(path)}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
               f"{_count(len(node.fragments), 'fragment')})")
+    if args.format == "json":
+        print(json.dumps(found, indent=2))
     return status
+
+
+def _show(diagnostics, form: str, found: list) -> None:
+    """Diagnostics as `check --format` wants them: text lines on stderr, GitHub annotations on
+    stdout, or kept for the one JSON list."""
+    if form == "json":
+        found += [diagnostic_json(d) for d in diagnostics]
+    elif form == "github":
+        for d in diagnostics:
+            print(github_annotation(d))
+    elif diagnostics:
+        print("\n".join(visible(str(d)) for d in diagnostics), file=sys.stderr)
+
+
+def diagnostic_json(d) -> dict[str, Any]:
+    loc = d.location
+    return {"file": loc.file, "line": loc.line, "column": loc.column, "end_line": loc.end_line,
+            "end_column": loc.end_column, "severity": d.severity, "code": d.code or None, "message": d.message}
+
+
+def github_annotation(d) -> str:
+    """`::warning file=F,line=L,col=C,endLine=..,endColumn=..,title=CODE::MESSAGE`, escaped as the
+    workflow-command syntax requires (a message stays one line whatever it quotes)."""
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def prop(text: str) -> str:
+        return data(text).replace(":", "%3A").replace(",", "%2C")
+
+    loc = d.location
+    title = f",title={prop(d.code)}" if d.code else ""
+    return (f"::{d.severity} file={prop(loc.file)},line={loc.line},col={loc.column},endLine={loc.end_line},"
+            f"endColumn={loc.end_column}{title}::{data(visible(d.message))}")
 
 
 def _count(n: int, word: str) -> str:

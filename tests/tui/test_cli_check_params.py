@@ -21,7 +21,8 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
 def test_check_valid_files_exit_0():
     result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "scopes.scenario"))
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    # only the warnings of static scope analysis (they do not fail a check)
+    assert all(": warning: " in line for line in result.stderr.splitlines())
     assert "pets.scenario: ok (3 features, 7 scenarios, 2 fragments)" in result.stdout
 
 
