@@ -77,6 +77,11 @@ def _has_custom(condition: Any) -> bool:
     return any(isinstance(node, CustomAssertion) for node in leaf_conditions(condition))
 
 
+def _present(children: list) -> list:
+    """A block's children without the lines the parser skipped after a syntax error (None)."""
+    return [child for child in children if child is not None]
+
+
 def _clip(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -190,7 +195,12 @@ class Builder(Transformer):
 
     # ------------------------------------------------------------ parameters and key: value blocks
 
+    def bad(self, children: list) -> None:
+        # A line the parser could not place, already reported (parser.py's recovery): nothing.
+        return None
+
     def entry(self, children: list) -> _Entry:
+        children = _present(children)
         token = children[0]
         text = str(token)
         colon = text.find(":")
@@ -233,7 +243,7 @@ class Builder(Transformer):
         return flat
 
     def parameters(self, children: list) -> _Raw:
-        keyword, entries = children[0], children[1:]
+        keyword, entries = children[0], _present(children[1:])
         self.bare(keyword, "parameters:")
         built: list[ParameterEntry] = []
         seen: dict[str, int] = {}
@@ -285,12 +295,12 @@ class Builder(Transformer):
 
     def headers(self, children: list) -> _Raw:
         self.bare(children[0], "headers:")
-        entries = self._entries(self._flat(children[1:], "headers:"), "header", HeaderEntry)
+        entries = self._entries(self._flat(_present(children[1:]), "headers:"), "header", HeaderEntry)
         return _Raw("headers", children[0], entries)
 
     def query(self, children: list) -> _Raw:
         self.bare(children[0], "query:")
-        entries = self._entries(self._flat(children[1:], "query:"), "query", QueryEntry)
+        entries = self._entries(self._flat(_present(children[1:]), "query:"), "query", QueryEntry)
         return _Raw("query", children[0], entries)
 
     def template(self, token: Token, text: str, base: int = 0,
@@ -307,7 +317,7 @@ class Builder(Transformer):
         return children[0]
 
     def body(self, children: list) -> _Raw:
-        keyword, lines = children[0], children[1:]
+        keyword, lines = children[0], _present(children[1:])
         inline, inline_offset = self.value(keyword, len("body:"))
         if inline and lines:
             self.error(self.loc(lines[0]), "body: is written either on its line or indented below it, not both")
@@ -684,7 +694,7 @@ class Builder(Transformer):
         return ExtractStep(name, "body", path, compiled, self.whole(token), keyword="extract", arrow=True)
 
     def xinclude(self, children: list) -> Step | None:
-        token, entries = children[0], children[1:]
+        token, entries = children[0], _present(children[1:])
         name, base = self.value(token, len("include"))
         if not name:
             self.error(self.whole(token), "include needs a fragment name: include login")
@@ -737,7 +747,7 @@ class Builder(Transformer):
         return FailStep(template, self.whole(token)) if template is not None else None
 
     def webhook(self, children: list) -> Step | None:
-        token, entries = children[0], children[1:]
+        token, entries = children[0], _present(children[1:])
         word = "webhook:" if str(token)[7:8] == ":" else "webhook"
         name, base = self.value(token, len(word))
         if not REF_NAME.fullmatch(name or "-") or "." in name:
@@ -838,7 +848,8 @@ class Builder(Transformer):
                                               f"{tables[0].token.line - 1}")
         if tables:
             after = children[children.index(tables[0]) + 1:]
-            late = next((item for item in after if not (isinstance(item, _Raw) and item.kind == "examples")), None)
+            late = next((item for item in after
+                         if item is not None and not (isinstance(item, _Raw) and item.kind == "examples")), None)
             if late is not None:
                 self.error(self.loc(late.token) if isinstance(late, _Raw) else late.location,
                            "examples: comes last in an outline, after its steps")
@@ -856,7 +867,7 @@ class Builder(Transformer):
         return _Raw("outlines", keyword, scenarios)
 
     def examples(self, children: list) -> _Raw:
-        token, lines = children[0], children[1:]
+        token, lines = children[0], _present(children[1:])
         word = "examples:" if str(token)[8:9] == ":" else "examples"
         self.bare(token, word)
         if not lines:
@@ -886,15 +897,23 @@ class Builder(Transformer):
         return _Raw("examples", token, (columns, rows))
 
     def background(self, children: list) -> _Raw:
-        keyword = children[0]
+        keyword = self._untagged(children, "background:")
         self.bare(keyword, "background:")
         steps, _ = self._steps(children[1:], "a background")
         return _Raw("background", keyword, BackgroundNode(steps, self.loc(keyword)))
 
     def fragment(self, children: list) -> _Raw:
-        keyword = children[0]
+        keyword = self._untagged(children, "fragment:")
         steps, _ = self._steps(children[1:], "a fragment")
         return _Raw("fragment", keyword, FragmentNode(self.named(keyword, "fragment:"), steps, self.whole(keyword)))
+
+    def _untagged(self, children: list, keyword: str) -> Token:
+        """The keyword of a block that takes no tags; a tag before it is reported on the tag's
+        line (where the mistake is), and the block is read as if it were not there."""
+        if isinstance(children[0], _Raw):
+            tags = children.pop(0)
+            self.error(self.whole(tags.token), f"{keyword} takes no tags; tags go on a feature:, scenario: or outline:")
+        return children[0]
 
     def description(self, children: list) -> _Raw:
         return _Raw("description", children[0], self.value(children[0], len("description:"))[0])
@@ -911,7 +930,7 @@ class Builder(Transformer):
 
     def feature(self, children: list) -> _Raw:
         tags = children.pop(0).node if isinstance(children[0], _Raw) and children[0].kind == "tags" else frozenset()
-        keyword, items = children[0], children[1:]
+        keyword, items = children[0], [i for i in children[1:] if i is not None and i.kind != "tags"]
         seen: dict[str, _Raw] = {}
         descriptions: list[str] = []
         scenarios: list[ScenarioNode] = []
@@ -959,6 +978,8 @@ class Builder(Transformer):
         fragments: dict[str, FragmentNode] = {}
         first_other: _Raw | None = None  # parameters: must precede every other block
         for item in children:
+            if item is None or item.kind == "tags":  # a line the parser skipped (reported), its tags
+                continue
             if item.kind == "parameters":
                 if first_other is not None:
                     self.error(self.loc(item.token),

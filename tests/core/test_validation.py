@@ -278,8 +278,9 @@ def test_fragment_inside_feature_is_an_error():
     ("feature: a\n  scenario: b\n    Wehn: GET /\n", "t.scenario:3:5: error: 'Wehn:' is not allowed here; did you mean 'when:'?"),
     ("  feature: a\n", "t.scenario:1:3: error: unexpected indentation; expected feature:, scenario:, background:, "
                        "fragment:, parameters:, outline: or @tag at the previous level"),
+    # The tag is the mistake: reported on its line, the background read as if it were not there.
     ("@tag\nbackground:\n  when: GET /\n",
-     "t.scenario:2:1: error: 'background:' is not allowed here; expected feature:, scenario:, outline: or @tag"),
+     "t.scenario:1:1: error: background: takes no tags; tags go on a feature:, scenario: or outline:"),
 ])
 def test_structure_errors(text, expected):
     assert error(text, dedent=False) == expected
