@@ -298,3 +298,14 @@ def test_command_line_overrides_and_run_variables_apply_as_in_a_run(pets):
     assert "| `baseUrl` | `http://example.test` | command line · file http://127.0.0.1:8000 · default (none) |" \
         in service.hover(document, Position(11, 3)).markdown.splitlines()
     assert service.visible_names(document, 13)["tenant"] == "run variable (--var)"
+
+
+def test_every_error_of_the_file_is_a_problem_in_file_order(tmp_path):
+    text = ('scenario: s\n  when: GET http://h/a\n  foo bar\n  then: status 200\n  include: missing\n'
+            '  when: POST http://h/b\n    body: {"a": 1,}\n')
+    problems = service.diagnostics(service.read_document(text, str(tmp_path / "three.scenario")))
+    assert [(p.span, p.message) for p in problems] == [
+        (span(2, 2, 9), "'foo bar' is not allowed here; expected when:, then:, extract:, include: or given/and/but"),
+        (span(4, 2, 18), "include of unknown fragment 'missing'; this file defines no fragments"),
+        (span(6, 18, 19), "body: invalid JSON: Expecting property name enclosed in double quotes"),
+    ]

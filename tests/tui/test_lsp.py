@@ -139,6 +139,16 @@ async def test_diagnostics_on_open_locate_each_error(client: LanguageClient, fol
 
 
 @module_loop
+async def test_diagnostics_show_every_error_of_the_file(client: LanguageClient, folder: Path):
+    text = PETS.replace("    then: status 201", "    foo bar").replace("include: check pet", "include: missing")
+    uri = await open_document(client, folder, "errors.scenario", text)
+    assert [(d.range, d.message.split(";")[0]) for d in client.diagnostics[uri]] == [
+        (rng(17, 4, 11), "'foo bar' is not allowed here"),
+        (rng(21, 4, 20), "include of unknown fragment 'missing'"),
+    ]
+
+
+@module_loop
 async def test_diagnostics_include_the_scope_analysis_warnings(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "warnings.scenario", PETS.replace("{{petId}}", "{{petID}}"))
     assert [(d.range, d.severity, d.code, d.message) for d in client.diagnostics[uri]] == [
