@@ -497,10 +497,10 @@ def variable_markdown(document: Document, name: str, line: int, character: int) 
     if name.startswith("env."):
         variable = name[4:]
         state = "set" if variable in os.environ else "**not set** in the server's environment"
-        return f"**`{{{{{_md(name)}}}}}`** — environment variable `{variable}`, {state}"
+        return f"**`{{{{{name}}}}}`** — environment variable `{variable}`, {state}"
     if name.startswith("param."):
         return _param_reference_markdown(document, name[6:], line)
-    parts = [f"**`{{{{{_md(name)}}}}}`**"]
+    parts = [f"**`{{{{{name}}}}}`**"]  # a code span: shown as written, no escapes
     reference = _analysis_reference(document, name, line, character)
     writers: Sequence[Any] = _writers(document).get(name, [])
     if reference is not None:
@@ -540,7 +540,7 @@ def _param_reference_markdown(document: Document, key: str, line: int) -> str:
     if block is not None and block.kind == "feature":
         feature = block.node
     parameters = _parameters_of(document, feature, scenario) if document.tree is not None else None
-    head = f"**`{{{{param.{_md(key)}}}}}`** — {_spec_markdown(key)}"
+    head = f"**`{{{{param.{key}}}}}`** — {_spec_markdown(key)}"
     if parameters is None or key not in parameters:
         return head + "\n\nNo level sets it here."
     effective = parameters[key]
@@ -568,7 +568,7 @@ def hover(document: Document, position: Position) -> HoverText | None:
         fragment = _fragment(document, name)
         span = Span(Position(position.line, start), Position(position.line, end))
         if fragment is None:
-            return HoverText(span, f"no fragment named `{_md(name)}`")
+            return HoverText(span, f"no fragment named `{name}`")
         return HoverText(span, fragment_markdown(fragment, document.path))
     block = _declaration_at(document, position.line)
     if block is not None:

@@ -309,3 +309,19 @@ def test_every_error_of_the_file_is_a_problem_in_file_order(tmp_path):
         (span(4, 2, 18), "include of unknown fragment 'missing'; this file defines no fragments"),
         (span(6, 18, 19), "body: invalid JSON: Expecting property name enclosed in double quotes"),
     ]
+
+
+def test_hover_on_env_and_param_references(tmp_path, monkeypatch):
+    monkeypatch.setenv("PETS_TOKEN", "x")
+    monkeypatch.delenv("PETS_MISSING", raising=False)
+    text = ("parameters:\n  baseUrl: http://h\n  timeout: 7\n"
+            "scenario: s\n  when: GET /a?t={{param.timeout}}\n    headers:\n"
+            "      A: {{env.PETS_TOKEN}} {{env.PETS_MISSING}}\n")
+    document = service.read_document(text, str(tmp_path / "refs.scenario"))
+    assert service.hover(document, Position(4, 22)).markdown == (
+        "**`{{param.timeout}}`** — `timeout`: integer seconds, default `30` — bound on each request as a whole "
+        "(connect, send, wait, read)\n\nHere: `7` ← file line 3 · default 30")
+    assert service.hover(document, Position(6, 12)).markdown == \
+        "**`{{env.PETS_TOKEN}}`** — environment variable `PETS_TOKEN`, set"
+    assert service.hover(document, Position(6, 32)).markdown == \
+        "**`{{env.PETS_MISSING}}`** — environment variable `PETS_MISSING`, **not set** in the server's environment"
