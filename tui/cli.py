@@ -36,7 +36,7 @@ from typing import Any, NoReturn, Sequence  # noqa: E402
 from scenario_core.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
 from scenario_core.printable import visible  # noqa: E402
 
-COMMANDS = ("run", "check", "params", "demo", "demo-server")
+COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pets.scenario"
 
 
@@ -191,6 +191,10 @@ def _build_parser(completion: bool = False) -> _Parser:
     server.add_argument("--host", default="127.0.0.1")
     server.add_argument("--port", type=_port, default=8000)
     server.add_argument("--verbose", action="store_true", help="log every request")
+
+    lsp = commands.add_parser("lsp", help="serve the language server protocol over stdio (for editors)")
+    _shared_options(lsp)
+    _var_option(lsp)
     return parser
 
 
@@ -555,7 +559,14 @@ def open_tui(args: argparse.Namespace) -> int:
                   getattr(args, "plugins", ()), getattr(args, "resource_root", ()), tags=selected)
 
 
-_COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server}
+def lsp(args: argparse.Namespace) -> int:
+    overrides, variables = overrides_from(args), run_variables_from(args.var)
+    from .lsp_server import serve  # pygls and core only: no textual
+
+    return serve(overrides, variables)
+
+
+_COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server, "lsp": lsp}
 
 if _STARTING:  # imports done: main() catches KeyboardInterrupt from here on
     signal.signal(signal.SIGINT, signal.default_int_handler)
