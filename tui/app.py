@@ -30,6 +30,7 @@ from scenario_core.params_report import ParameterNode, parameter_nodes
 from scenario_core.parser import load_file
 from scenario_core.operation_check import operation_shapes
 from scenario_core.resolution import RunOverrides, calls_operations, parameter_diagnostics
+from scenario_core.scope_analysis import analyze
 
 from .broken_summary import broken_file_summary
 from .node_summary import block_summary, file_summary, scenario_summary
@@ -43,10 +44,11 @@ from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from .widgets.help_screen import HelpScreen
 from .widgets.tree_filter import FilterInput
 from .widgets.tree_items import never_pauses
-from .widgets.inspector import Inspector
+from .widgets.inspector import Inspector, warning_lines
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
 from .widgets.scope_log import ScopeLog
+from .widgets.static_warnings import StaticWarnings
 from .widgets.value_viewer import ValueViewer, variable_viewer
 from .widgets.variables_panel import VariablesPanel
 
@@ -252,6 +254,7 @@ class ScenarioApp(App[int]):
         if self.focused is None or isinstance(self.focused, ErrorsView):
             self.tree.focus()
         self.tree.load(files, keep=keep, shapes=shapes)
+        self.call_after_refresh(self._analyse)
         self.tree.border_title = self.suite_name
         self.run_controller.reset_views()
         if broken:  # a suite: the valid files still show and run
@@ -316,19 +319,35 @@ class ScenarioApp(App[int]):
             about = current is not None and current.key == item.key and self.stepper.state == PAUSED
             shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
             scenario = shown.name if shown is not None else None
-            inspector.show_step(item.node, run, about_to_run=about, scenario=scenario)
+            inspector.show_step(item.node, run, about_to_run=about, scenario=scenario,
+                                warnings=self.tree.warnings.of(item))
             return
         if item.kind == "scenario":
-            inspector.show_note(*scenario_summary(item, self.run_controller.scenario_results.get(item.key),
-                                                  self.tree.statuses.get(item.key), self.display_options,
-                                                  breakpoint=item.key in self.tree.breakpoints))
+            title, lines = scenario_summary(item, self.run_controller.scenario_results.get(item.key),
+                                            self.tree.statuses.get(item.key), self.display_options,
+                                            breakpoint=item.key in self.tree.breakpoints)
         elif item.kind == "file" and item.broken is not None:
-            inspector.show_note(*broken_file_summary(item.broken))
+            title, lines = broken_file_summary(item.broken)
         elif item.kind == "file":
-            inspector.show_note(*file_summary(item.node.path, item.node, self.tree.items.scenario_count_of(item.key),
-                                              self.stepper.finished))
+            title, lines = file_summary(item.node.path, item.node, self.tree.items.scenario_count_of(item.key),
+                                        self.stepper.finished)
         else:
-            inspector.show_note(*block_summary(item))
+            title, lines = block_summary(item)
+        inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
+
+    def _analyse(self) -> None:
+        """Static scope analysis of the valid files, after the first paint: the tree marks each
+        node it warns about, and the inspector says why, before any run."""
+        analyses = []
+        for file in self.files:
+            if isinstance(file, ScenarioFileNode):
+                try:
+                    analyses.append(analyze(file, self.overrides, self.run_variables))
+                except ScenarioError:  # an unreadable OpenAPI description: the run reports it
+                    continue
+        self.tree.show_warnings(StaticWarnings(analyses))
+        cursor = self.tree.cursor_node
+        self.show_item(cursor.data if cursor is not None else None)
 
     # ------------------------------------------------------------ stepping (see RunController)
 

@@ -23,8 +23,11 @@ from .tree_items import (  # noqa: F401 (re-exported: the app and the run contro
     CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, BrokenFile, Key, TreeItem,
     TreeItems,
 )
+from .static_warnings import StaticWarnings
 from .tree_filter import TreeFilter
 from .tree_labels import plain_label, styled_label
+
+WARNING_ICON = "⚠"
 
 # Files up to this many scenarios open expanded down to their scenarios.
 SMALL_FILE = 200
@@ -47,13 +50,14 @@ class FileTree(Tree[TreeItem]):
         & > .file-tree--dim { color: $text-muted; }
         & > .file-tree--tag { color: $secondary; }
         & > .file-tree--breakpoint { color: $error; }
+        & > .file-tree--warning { color: $warning; }
         & > .file-tree--current { background: $warning 30%; text-style: bold; }
     }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = Tree.COMPONENT_CLASSES | {
         "file-tree--pending", "file-tree--running", "file-tree--passed", "file-tree--failed",
         "file-tree--skipped", "file-tree--kind", "file-tree--dim", "file-tree--tag",
-        "file-tree--breakpoint", "file-tree--current",
+        "file-tree--breakpoint", "file-tree--current", "file-tree--warning",
     }
     BINDINGS = [
         Binding("enter", "select_cursor", "Inspect", show=False),
@@ -82,6 +86,7 @@ class FileTree(Tree[TreeItem]):
         self.items = TreeItems()
         self.filter = TreeFilter("")  # `/`: off while empty
         self._open_before: set[Key] = set()  # expanded when the filter went on
+        self.warnings = StaticWarnings()  # shown once the analysis has run (after the first paint)
 
     # ------------------------------------------------------------ loading
 
@@ -96,6 +101,10 @@ class FileTree(Tree[TreeItem]):
         if not keep:
             self.breakpoints.clear()
         self.current = None
+
+    def show_warnings(self, warnings: StaticWarnings) -> None:
+        self.warnings = warnings
+        self._invalidate_labels()
 
     def set_filter(self, text: str) -> int:
         """Keep only what matches `text` (tree_filter.py); "" shows everything again. How many
@@ -346,6 +355,8 @@ class FileTree(Tree[TreeItem]):
         elif not definition and (status or item.kind != "file"):
             shown = status or PENDING
             text.append(STATUS_ICONS[shown] + " ", self._style(shown))
+        if self.warnings.of(item):  # static analysis: a problem to expect before any run
+            text.append(WARNING_ICON + " ", self._style("warning"))
         text.append_text(self._label_text(item))
         if item.key == self.current:
             text.stylize(self._style("current"))

@@ -9,7 +9,7 @@ then takes the width of its longest line). `y` copies the request shown as a cur
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from rich.console import Group, RenderableType
 from rich.highlighter import JSONHighlighter
@@ -22,6 +22,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from scenario_core.curl import curl_command
+from scenario_core.errors import Diagnostic
 
 from scenario_core.nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, RequestStep, SchemaAssertion,
@@ -142,7 +143,7 @@ class Inspector(VerticalScroll, can_focus=True):
         self._update(lines)
 
     def show_step(self, step: Any, run: StepRun | None, about_to_run: bool = False,
-                  scenario: str | None = None) -> None:
+                  scenario: str | None = None, warnings: Sequence[Diagnostic] = ()) -> None:
         self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
         self.request = run.request if run is not None else None
         parts: list[RenderableType] = []
@@ -171,6 +172,7 @@ class Inspector(VerticalScroll, can_focus=True):
             if elapsed:
                 status.append(f" · {elapsed}", "dim")
         parts.append(status)
+        parts.extend(warning_lines(warnings))
         if run is not None and run.message and run.status in ("failed", "skipped"):
             parts.append(_rule("failure" if run.status == "failed" else "skipped"))
             parts.append(Text(self.display_options.text(run.message), style="red" if run.status == "failed" else "dim"))
@@ -395,3 +397,8 @@ class Inspector(VerticalScroll, can_focus=True):
         if run is not None and run.read_response is not None:
             parts.extend(self._response(run.read_response, "checked against the response"))
         return parts
+
+
+def warning_lines(warnings: Sequence[Diagnostic]) -> list[Text]:
+    """What static analysis expects of a node before it runs (`check` prints the same lines)."""
+    return [Text(visible(f"⚠ line {w.location.line}: {w.message}"), style="yellow") for w in warnings]
