@@ -23,7 +23,7 @@ import asyncio
 import time
 from contextlib import aclosing
 from dataclasses import dataclass, replace
-from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .assertions import MISSING, assertion_refs, check, json_path_values
 from .events import (
@@ -57,6 +57,9 @@ from .templates import render_json, render_json_text, render_text
 __all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]
 
 INTERRUPTED = "interrupted"
+
+if TYPE_CHECKING:  # the descriptions module is imported only by runs that call operations
+    from .descriptions import DescriptionSet
 
 
 def plan_scenario(file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:

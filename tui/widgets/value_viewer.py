@@ -115,7 +115,7 @@ def variable_lines(display: Display, name: str, value: Any, layer: str, origin: 
         setter.append(f"line {origin.location.line}", "bold")
         if step is not None:
             setter.append("  " + _step_text(step))
-        setter.append(f"  · scenario '{visible(origin.scenario)}'" + (f" (background)" if origin.phase != "scenario"
+        setter.append(f"  · scenario '{visible(origin.scenario)}'" + (" (background)" if origin.phase != "scenario"
                                                                        else ""))
     elif writes:
         last = writes[-1]
