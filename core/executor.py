@@ -427,6 +427,13 @@ class Execution:
                     scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
+            if self._stopped:  # stopped while the consumer paused before it: the step never runs
+                failure, skip_message = (step.line, INTERRUPTED), INTERRUPTED
+                yield StepFinished(step, planned.phase, planned.via, planned.index, SKIPPED, INTERRUPTED, 0.0,
+                                   scope.snapshot())
+                for include in planned.unbind:
+                    scope.restore(bound.pop(id(include), {}))
+                continue
             step_started = time.perf_counter()
             state.planned = planned
             state.message = None

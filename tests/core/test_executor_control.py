@@ -222,3 +222,21 @@ async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
         (4, "passed", None), (5, "skipped", "interrupted")]
     assert events[-1].interrupted
+
+
+async def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenario):
+    # A debugger pauses right after StepStarted: a stop there is not that step's failure.
+    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /health\n"
+                                      "  then: status 200\n  when: GET /health\n")
+    execution = Execution([file])
+    events = []
+    async for event in execution.events():
+        events.append(event)
+        if isinstance(event, StepStarted) and event.step.line == 5:
+            execution.stop()
+    assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
+        (4, "passed", None), (5, "skipped", "interrupted"), (6, "skipped", "interrupted")]
+    assert len(of(events, RequestSent)) == 1
+    assert not [e for e in events if type(e).__name__ == "AssertionChecked"]
+    assert of(events, ScenarioFinished)[0].message == "interrupted"
+    assert events[-1].interrupted
