@@ -1,5 +1,6 @@
 """Between the stepper and the widgets: the executor's events mapped onto the tree, the panels and
-the status line, and the keys that drive a run (`n`, `c`, `s`, `r`).
+the status line, and the keys that drive a run (`n`, `c`, `s`, `r`, `f` break on failure, `g` run to
+here, `o` run this scenario only), and what a change on disk does to a run.
 
 It computes no rule: everything it shows comes from the executor's events (through `Stepper`).
 Panels are redrawn at most every 100 ms while a run goes on, and at once when it pauses.
@@ -7,14 +8,22 @@ Panels are redrawn at most every 100 ms while a run goes on, and at once when it
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from scenario_core import events as ev
+from scenario_core.executor import INTERRUPTED
+from scenario_core.nodes import ScenarioNode
 from scenario_core.resolution import RunOverrides
 
+from .history import History
+from .run_header import counts_line, state_line
 from .stepper import CONTINUE, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
 from .widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from .widgets.file_tree import RUNNING as NODE_RUNNING
+
+MAX_EXPANDED = 50  # after a run, this many failed scenarios are expanded (a tree stays usable)
+FILE_CHANGED = "file changed — R reloads (restarts the run)"
 
 if TYPE_CHECKING:
     from .app import ScenarioApp
@@ -30,7 +39,15 @@ class RunController:
         self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
         self._feature_results: dict[Key, list[str]] = {}
         self._bp_previous: set[Key] = set()
-        self._counts = [0, 0, 0]
+        self._counts = [0, 0, 0, 0]  # passed, failed, skipped, stopped (a stop is not a failure)
+        self._stopped_in: Any = None  # the file whose scenario was stopped while paused
+        self._step_failed = False  # in the scenario running: a step failed (a request cut by `s` too)
+        self._run_seconds = 0.0  # time spent pulling events: a pause does not count
+        self._stopped_at: int | None = None  # the line of the step the run was stopped at
+        self._run_to: Key | None = None  # `g`: pause just before this step
+        self._reached = False  # the last pause is where `g` ran to
+        self._only: ScenarioNode | None = None  # `o`: the scenario the current run is limited to
+        self.file_changed = False  # saved on disk while a run was active: R reloads
         self._scenario: ev.ScenarioStarted | None = None
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
@@ -41,6 +58,7 @@ class RunController:
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
+        self.history = History(app, self)
 
     # ------------------------------------------------------------ run events -> widgets
 
@@ -56,6 +74,10 @@ class RunController:
                 prefixes.update(key[:i] for i in range(len(key) + 1))
         entered = (tree.breakpoints & prefixes) - self._bp_previous
         self._bp_previous = prefixes
+        if self._run_to is not None and (run.key == self._run_to or self._run_to in run.definitions):
+            self._run_to = None  # reached: `g` pauses once
+            self._reached = True
+            return True
         return bool(entered)
 
     def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
@@ -85,6 +107,8 @@ class RunController:
             if event.status != SKIPPED:
                 self._changed = run.changed
                 self._snapshot = event.snapshot
+                self._step_failed = self._step_failed or event.status == FAILED
+                self.history.add(run)
         elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
             log.record(event)
         elif isinstance(event, ev.ScenarioStarted):
@@ -93,6 +117,7 @@ class RunController:
                 tree.set_status(key, NODE_RUNNING)
                 self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
             self._scenario = event
+            self._step_failed = False
             self._snapshot = event.snapshot  # `_changed` stays: what the last step did
             log.record(event)
         elif isinstance(event, ev.ScenarioFinished):
@@ -100,12 +125,17 @@ class RunController:
                 app.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
             self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
+            stopped = event.message == INTERRUPTED
+            status = event.status
+            if stopped and not self._step_failed:  # stopped while paused: nothing of it failed
+                status = SKIPPED
+                self._stopped_in = event.file
             if key is not None:
-                tree.set_status(key, event.status)
+                tree.set_status(key, status)
                 self.scenario_results[key] = event
                 if len(key) > 1:
-                    self._feature_results.setdefault(key[:1], []).append(event.status)
-            self._counts[{PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
+                    self._feature_results.setdefault(key[:1], []).append(status)
+            self._counts[3 if stopped else {PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
         elif isinstance(event, ev.FeatureStarted):
             key = tree.feature_key(event.feature)
@@ -126,7 +156,8 @@ class RunController:
         elif isinstance(event, ev.FileStarted):
             tree.set_status((), NODE_RUNNING)
         elif isinstance(event, ev.FileFinished):
-            tree.set_status((), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
+            failed = event.failed - (self._stopped_in is event.file)  # the executor counts a stop as failed
+            tree.set_status((), FAILED if failed else (PASSED if event.passed else SKIPPED))
             log.record(event)
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)
@@ -172,44 +203,24 @@ class RunController:
             return
         self._panels_dirty = False
         scenario = self._scenario.scenario.name if self._scenario is not None else None
-        app.variables_panel.show(self._snapshot, scenario, self._changed)
+        if self.history.shown is None:
+            app.variables_panel.show(self._snapshot, scenario, self._changed)
         self.update_status()
         cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None and cursor.data.kind != "file":
+        if cursor is not None and cursor.data is not None and cursor.data.kind != "file" and self.history.shown is None:
             app.show_item(cursor.data)
 
     def update_status(self) -> None:
         stepper = self.stepper
-        state = stepper.state
-        passed, failed, skipped = self._counts
-        counts = f"{passed} passed · {failed} failed · {skipped} skipped" if sum(self._counts) else ""
-        current = stepper.current
-        if state == IDLE:
-            text = "ready — n steps, c runs"
-        elif state == RUNNING:
-            text = "running" if stepper.mode == CONTINUE else "stepping"
-            if stepper.mode == "drain":
-                text = "stopping"
-            if current is not None:
-                text += f" {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
-            text += "…"
-        elif state == PAUSED and current is not None:
-            text = f"paused before {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
-        elif state == FINISHED and stepper.finished is not None:
-            done = stepper.finished
-            if done.interrupted:
-                text = "stopped"
-            elif not done.total:
-                text = "finished: no scenario to run"
-            else:
-                text = "finished: failed" if done.failed else "finished: passed"
-            elapsed = self.app.display_options.seconds(done.duration)
-            if elapsed:
-                text += f" in {elapsed}"
-            text += " — r restarts"
-        else:
-            text = state
-        self.app.status_bar.set(state=text, counts=counts)
+        seconds = self.app.display_options.seconds(self._run_seconds)
+        state, subject = state_line(stepper, self._stopped_at, seconds)
+        done = stepper.finished
+        counts = counts_line(self._counts, self.app.tree.scenario_count, bool(done and done.interrupted))
+        if self._only is not None and stepper.state != IDLE:
+            counts = f"only scenario '{self._only.name}'" + (" — " + counts if counts else "")
+        self.app.status_bar.set(state=state, subject=subject, counts=counts)
+        if self.file_changed:
+            self.app.status_bar.set(note=FILE_CHANGED)
 
     def reset_views(self) -> None:
         app = self.app
@@ -218,7 +229,13 @@ class RunController:
         self.scenario_results.clear()
         self._feature_results.clear()
         self._bp_previous = set()
-        self._counts = [0, 0, 0]
+        self._counts = [0, 0, 0, 0]
+        self._run_seconds = 0.0
+        self._stopped_at = None
+        self._stopped_in = None
+        self._run_to = None
+        self.file_changed = False
+        self.history.clear()
         self._scenario = None
         self._snapshot = None
         self._changed = frozenset()
@@ -238,6 +255,7 @@ class RunController:
     async def _advance(self, how: str) -> None:
         self.advancing = True
         self.update_status()
+        started = time.perf_counter()
         try:
             if how == "step":
                 await self.stepper.step()
@@ -246,23 +264,57 @@ class RunController:
             else:
                 await self.stepper.drain()
         finally:
+            self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
             self._after_advance()
 
     def _after_advance(self) -> None:
         app = self.app
-        if self._queued_steps and self.stepper.state == PAUSED:
+        stepper = self.stepper
+        if self._queued_steps and stepper.state == PAUSED and stepper.pause_reason != "failure":
             self._queued_steps -= 1
             app.run_worker(self._advance("step"), group="run", exit_on_error=True)
             return
         self._queued_steps = 0
         self.advancing = False
-        current = self.stepper.current
-        if current is not None and current.key is not None and self.stepper.state == PAUSED:
-            app.tree.set_current(current.key, follow=True)
+        current = stepper.current
+        if self._reached and stepper.pause_reason == "breakpoint":
+            stepper.pause_reason = "step"  # where `g` ran to: "paused before", as a step would
+        self._reached = False
+        if stepper.state == PAUSED:
+            failed = stepper.paused_after
+            if failed is not None and failed.key is not None:
+                app.tree.set_current(None)  # between steps: the failed one shows ✗, not ▶
+                app.tree.reveal(failed.key)  # its response, in the inspector
+            elif current is not None and current.key is not None:
+                app.tree.set_current(current.key, follow=True)
+        elif stepper.state == FINISHED:
+            if self._run_to is not None:
+                app.notify("The run ended before reaching the step g ran to.")
+                self._run_to = None
+            self._show_failures()
         self.flush_panels(force=True)
         cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None:
+        if cursor is not None and cursor.data is not None and self.history.shown is None:
             app.show_item(cursor.data)
+
+    def _show_failures(self) -> None:
+        """After a run: the failed scenarios expanded, the cursor on the first failed step."""
+        tree = self.app.tree
+        failed = [key for key, result in self.scenario_results.items()
+                  if result.status == FAILED and result.message != INTERRUPTED]
+        if not failed:
+            return
+        for key in failed[:MAX_EXPANDED]:
+            node = tree.node_for(key)
+            if node is None:
+                tree.reveal(key)
+                node = tree.node_for(key)
+            if node is not None:
+                node.expand()
+        first = failed[0]
+        steps = [run.key for run in self.history.runs
+                 if run.status == FAILED and run.key is not None and run.key[: len(first)] == first]
+        tree.reveal(steps[0] if steps else first)
 
     def start(self, how: str) -> None:
         """`n` (how="step") or `c` (how="continue")."""
@@ -279,31 +331,104 @@ class RunController:
         if stepper.state == FINISHED:
             self.app.notify("The run has finished: r restarts it.")
             return
+        if not self.file_changed:
+            self.app.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
         self.advancing = True  # from now: the worker may not have started pulling yet
         self.app.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
 
     def stop(self) -> None:
         self._queued_steps = 0
-        if not self.stepper.stop():
+        stepper = self.stepper
+        where = stepper.current or stepper.paused_after
+        if not stepper.stop():
             self.app.notify("Nothing is running.")
             return
+        self._stopped_at = where.step.location.line if where is not None else None
+        self._run_to = None
         self.update_status()
-        if not self.stepper.busy:
+        if not stepper.busy:
             self.app.run_worker(self._advance("drain"), group="run")
 
-    def restart(self) -> None:
-        """Start again from a fresh state, paused before the first step."""
+    def restart(self, only: ScenarioNode | None = None) -> None:
+        """Start again from a fresh state, paused before the first step (`only`: that scenario alone)."""
         if not self._can_run():
             return
-        self.app.run_worker(self._restart(), group="control", exclusive=True)
+        self.app.run_worker(self._restart(only), group="control", exclusive=True)
 
-    async def _restart(self) -> None:
+    async def _restart(self, only: ScenarioNode | None = None, how: str = "step") -> None:
         await self.stepper.reset()
+        self._only = only
+        self.stepper.include = None if only is None else (lambda scenario, feature: scenario is only)
+        changed = self.file_changed  # a restart runs the file as loaded: R still reloads it
         self.reset_views()
+        self.file_changed = changed
         self.app.tree.set_current(None)
         self.app.status_bar.set(note="")
         self.update_status()
-        await self._advance("step")
+        await self._advance(how)
+
+    # ------------------------------------------------------------ f, g, o
+
+    def toggle_break_on_failure(self) -> None:
+        stepper = self.stepper
+        stepper.break_on_failure = not stepper.break_on_failure
+        self.app.refresh_bindings()
+        self.app.notify("Break on failure: on — c pauses on a failing step." if stepper.break_on_failure
+                        else "Break on failure: off.")
+
+    def run_to(self, item: Any) -> None:
+        """`g`: continue until just before the highlighted step."""
+        reason = self._cannot_run_to(item)
+        if reason:
+            self.app.notify(reason, severity="warning")
+            return
+        self._run_to = item.key
+        if self.stepper.state == IDLE:
+            self._bp_previous = set()
+        self.start("continue")
+
+    def _cannot_run_to(self, item: Any) -> str:
+        if not self._can_run():
+            return ""  # said already
+        if item is None or item.kind != "step":
+            kind = item.kind if item is not None else "nothing"
+            return f"g runs to a step: this is a {kind}, which is not a step that runs."
+        if self.stepper.state == FINISHED:
+            return "The run has finished: r restarts it, then g runs to the step."
+        if self.advancing:
+            return "The run is going on: wait for it to pause."
+        scenario_key = self.app.tree.scenario_key(item.scenario) if item.scenario is not None else None
+        if scenario_key is None or item.key[: len(scenario_key)] != scenario_key:
+            return ""  # a background or fragment definition: it runs with each scenario that uses it
+        result = self.scenario_results.get(scenario_key)
+        if result is not None and result.status == SKIPPED and result.message != INTERRUPTED:
+            return f"line {item.line} never runs in this run: its scenario was {result.message}."
+        if result is not None or (item.key in self.records and self.records[item.key] is not self.stepper.current):
+            return f"The run is past line {item.line}: r restarts it."
+        return ""
+
+    def run_only(self, item: Any) -> None:
+        """`o`: a fresh run of the highlighted scenario alone (the others are not selected)."""
+        if not self._can_run():
+            return
+        scenario = item.scenario if item is not None else None
+        if scenario is None:
+            self.app.notify("o runs one scenario: highlight a scenario or one of its steps.", severity="warning")
+            return
+        self.app.run_worker(self._restart(scenario, "continue"), group="control", exclusive=True)
+
+    # ------------------------------------------------------------ the file changed on disk
+
+    def file_changed_on_disk(self) -> bool:
+        """True: reload now (nothing runs). While a run is active or paused it is kept, and the
+        header says R reloads (restarting it)."""
+        if self.file_changed:
+            return False  # said already: R reloads (the poll sees the change until then)
+        if self.stepper.state in (IDLE, FINISHED) and not self.advancing:
+            return True
+        self.file_changed = True
+        self.app.status_bar.set(note=FILE_CHANGED)
+        return False
 
 
 def _overall(statuses: list[str]) -> str:
