@@ -373,8 +373,7 @@ class RunController:
         stepper = self.stepper
         stepper.break_on_failure = not stepper.break_on_failure
         self.app.refresh_bindings()
-        self.app.notify("Break on failure: on — c pauses on a failing step." if stepper.break_on_failure
-                        else "Break on failure: off.")
+        self.app.notify("Break on failure: on." if stepper.break_on_failure else "Break on failure: off.")
 
     def run_to(self, item: Any) -> None:
         """`g`: continue until just before the highlighted step."""

@@ -87,6 +87,9 @@ class RunStatus(Static):
             keep = len(note) - excess
             note = _clip(note, keep) if keep >= 12 else ""
             excess = length() - width
+        if excess > 0 and counts:  # `0 skipped` says least
+            counts = " · ".join(part for part in counts.split(" · ") if not part.startswith("0 "))
+            excess = length() - width
         if excess > 0 and file_name:
             file_name = _clip(file_name, max(len(file_name) - excess, MIN_NAME + 6))
         return file_name, state, subject, note, counts  # the counts: cut at the edge if still too long
