@@ -8,6 +8,7 @@ Panels are redrawn at most every 100 ms while a run goes on, and at once when it
 
 from __future__ import annotations
 
+import gc
 import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -22,6 +23,7 @@ from .stepper import CONTINUE, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
 from .widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from .widgets.file_tree import RUNNING as NODE_RUNNING
 
+PANELS_STEPPING, PANELS_RUNNING = 0.1, 0.3  # seconds between redraws of the panels
 MAX_EXPANDED = 50  # after a run, this many failed scenarios are expanded (a tree stays usable)
 FILE_CHANGED = "file changed — R reloads (restarts the run)"
 
@@ -52,6 +54,7 @@ class RunController:
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
         self._panels_dirty = False
+        self._frozen = False  # gc.freeze() since the run started
         self._queued_steps = 0
         self._reset_note_seen = True
         self.advancing = False  # a worker is pulling events (or about to)
@@ -188,11 +191,13 @@ class RunController:
             tree.set_status(prefix, new)
 
     def panels_changed(self) -> None:
-        """Variables, scope events and inspector are redrawn at most every 100 ms while a run
-        goes on (and at once when it pauses)."""
+        """Variables, scope events and inspector are redrawn at most every 100 ms while stepping,
+        300 ms while `c` runs on (and at once when it pauses)."""
         if not self._panels_dirty:
             self._panels_dirty = True
-            self.app.set_timer(0.1, self.flush_panels)
+            # Each redraw lays the screen out again: while `c` runs on, a few a second is plenty.
+            continuing = self.stepper.mode == CONTINUE
+            self.app.set_timer(PANELS_RUNNING if continuing else PANELS_STEPPING, self.flush_panels)
 
     def flush_panels(self, force: bool = False) -> None:
         app = self.app
@@ -224,6 +229,9 @@ class RunController:
 
     def reset_views(self) -> None:
         app = self.app
+        if self._frozen:  # a reload or a restart: what the last run froze may be garbage now
+            gc.unfreeze()
+            self._frozen = False
         self._queued_steps = 0
         self.records.clear()
         self.scenario_results.clear()
@@ -253,6 +261,12 @@ class RunController:
         return True
 
     async def _advance(self, how: str) -> None:
+        if not self._frozen:
+            # What exists when a run starts (the syntax tree, the tree's nodes, the widgets) lives
+            # until the next load: out of the collector's way, a full collection during a long run
+            # walks only the run's own objects.
+            gc.freeze()
+            self._frozen = True
         self.advancing = True
         self.update_status()
         started = time.perf_counter()

@@ -32,6 +32,7 @@ class RunStatus(Static):
         self.subject = ""  # the scenario the state is about: `of 'NAME'` after the state
         self.counts = ""
         self.note = ""
+        self._shown: tuple | None = None
 
     def set(self, *, file_name: str | None = None, state: str | None = None, counts: str | None = None,
             note: str | None = None, subject: str | None = None) -> None:
@@ -47,10 +48,15 @@ class RunStatus(Static):
             self.counts = counts
         if note is not None:
             self.note = note
+        shown = (self.file_name, self.state, self.subject, self.counts, self.note)
+        if shown == self._shown:
+            return  # a run sets it for every scenario: draw only what changed
+        self._shown = shown
         self._draw()
 
     def on_resize(self) -> None:
         self._draw()
+        self._shown = None
 
     def _width(self) -> int:
         width = self.size.width or (self.app.size.width if self.is_attached else 0)
