@@ -17,14 +17,15 @@ from scenario_core.executor import INTERRUPTED
 from scenario_core.nodes import ScenarioNode
 from scenario_core.resolution import RunOverrides
 
+from .failures import show_failures
 from .history import History
 from .run_header import counts_line, state_line
+from .run_to import refusal
 from .stepper import CONTINUE, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
 from .widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from .widgets.file_tree import RUNNING as NODE_RUNNING
 
 PANELS_STEPPING, PANELS_RUNNING = 0.1, 0.3  # seconds between redraws of the panels
-MAX_EXPANDED = 50  # after a run, this many failed scenarios are expanded (a tree stays usable)
 FILE_CHANGED = "file changed — R reloads (restarts the run)"
 
 if TYPE_CHECKING:
@@ -305,30 +306,11 @@ class RunController:
             if self._run_to is not None:
                 app.notify("The run ended before reaching the step g ran to.")
                 self._run_to = None
-            self._show_failures()
+            show_failures(app.tree, self.scenario_results, self.history.runs)
         self.flush_panels(force=True)
         cursor = app.tree.cursor_node
         if cursor is not None and cursor.data is not None and self.history.shown is None:
             app.show_item(cursor.data)
-
-    def _show_failures(self) -> None:
-        """After a run: the failed scenarios expanded, the cursor on the first failed step."""
-        tree = self.app.tree
-        failed = [key for key, result in self.scenario_results.items()
-                  if result.status == FAILED and result.message != INTERRUPTED]
-        if not failed:
-            return
-        for key in failed[:MAX_EXPANDED]:
-            node = tree.node_for(key)
-            if node is None:
-                tree.reveal(key)
-                node = tree.node_for(key)
-            if node is not None:
-                node.expand()
-        first = failed[0]
-        steps = [run.key for run in self.history.runs
-                 if run.status == FAILED and run.key is not None and run.key[: len(first)] == first]
-        tree.reveal(steps[0] if steps else first)
 
     def start(self, how: str) -> None:
         """`n` (how="step") or `c` (how="continue")."""
@@ -391,7 +373,9 @@ class RunController:
 
     def run_to(self, item: Any) -> None:
         """`g`: continue until just before the highlighted step."""
-        reason = self._cannot_run_to(item)
+        if not self._can_run():
+            return
+        reason = refusal(self, item)
         if reason:
             self.app.notify(reason, severity="warning")
             return
@@ -399,26 +383,6 @@ class RunController:
         if self.stepper.state == IDLE:
             self._bp_previous = set()
         self.start("continue")
-
-    def _cannot_run_to(self, item: Any) -> str:
-        if not self._can_run():
-            return ""  # said already
-        if item is None or item.kind != "step":
-            kind = item.kind if item is not None else "nothing"
-            return f"g runs to a step: this is a {kind}, which is not a step that runs."
-        if self.stepper.state == FINISHED:
-            return "The run has finished: r restarts it, then g runs to the step."
-        if self.advancing:
-            return "The run is going on: wait for it to pause."
-        scenario_key = self.app.tree.scenario_key(item.scenario) if item.scenario is not None else None
-        if scenario_key is None or item.key[: len(scenario_key)] != scenario_key:
-            return ""  # a background or fragment definition: it runs with each scenario that uses it
-        result = self.scenario_results.get(scenario_key)
-        if result is not None and result.status == SKIPPED and result.message != INTERRUPTED:
-            return f"line {item.line} never runs in this run: its scenario was {result.message}."
-        if result is not None or (item.key in self.records and self.records[item.key] is not self.stepper.current):
-            return f"The run is past line {item.line}: r restarts it."
-        return ""
 
     def run_only(self, item: Any) -> None:
         """`o`: a fresh run of the highlighted scenario alone (the others are not selected)."""

@@ -53,4 +53,18 @@ async def test_g_on_a_step_of_a_scenario_not_selected(pets_file, make_app, ui):
         await ui.press(pilot, "space")
         await ui.move_to(pilot, "when POST /pets")
         await ui.press(pilot, "g")
-        assert any("line 17 never runs in this run: its scenario was not selected" in note for note in notes(app))
+        assert any("Line 17 never runs in this run: its scenario is not selected" in note for note in notes(app))
+
+
+async def test_g_before_the_run_on_a_step_that_tags_leave_out(pets_file, make_app, ui):
+    from scenario_core.tag_expressions import parse_tag_expression
+
+    app = make_app(pets_file, tags=parse_tag_expression("@pets"))
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario health")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "when GET /health")
+        await ui.press(pilot, "g")
+        assert any("Line 33 never runs in this run" in note for note in notes(app))
+        assert app.stepper.state == "idle"
