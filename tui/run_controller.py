@@ -43,8 +43,6 @@ class RunController:
         self._feature_results: dict[Key, list[str]] = {}
         self._bp_previous: set[Key] = set()
         self._counts = [0, 0, 0, 0]  # passed, failed, skipped, stopped (a stop is not a failure)
-        self._stopped_in: Any = None  # the file whose scenario was stopped while paused
-        self._step_failed = False  # in the scenario running: a step failed (a request cut by `s` too)
         self._run_seconds = 0.0  # time spent pulling events: a pause does not count
         self._stopped_at: int | None = None  # the line of the step the run was stopped at
         self._run_to: Key | None = None  # `g`: pause just before this step
@@ -111,7 +109,6 @@ class RunController:
             if event.status != SKIPPED:
                 self._changed = run.changed
                 self._snapshot = event.snapshot
-                self._step_failed = self._step_failed or event.status == FAILED
                 self.history.add(run)
         elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
             log.record(event)
@@ -121,7 +118,6 @@ class RunController:
                 tree.set_status(key, NODE_RUNNING)
                 self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
             self._scenario = event
-            self._step_failed = False
             self._snapshot = event.snapshot  # `_changed` stays: what the last step did
             log.record(event)
         elif isinstance(event, ev.ScenarioFinished):
@@ -129,16 +125,12 @@ class RunController:
                 app.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
             self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
-            stopped = event.message == INTERRUPTED
-            status = event.status
-            if stopped and not self._step_failed:  # stopped while paused: nothing of it failed
-                status = SKIPPED
-                self._stopped_in = event.file
+            stopped = event.message == INTERRUPTED  # (skipped when stopped between steps)
             if key is not None:
-                tree.set_status(key, status)
+                tree.set_status(key, event.status)
                 self.scenario_results[key] = event
                 if len(key) > 1:
-                    self._feature_results.setdefault(key[:1], []).append(status)
+                    self._feature_results.setdefault(key[:1], []).append(event.status)
             self._counts[3 if stopped else {PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
         elif isinstance(event, ev.FeatureStarted):
@@ -160,8 +152,7 @@ class RunController:
         elif isinstance(event, ev.FileStarted):
             tree.set_status((), NODE_RUNNING)
         elif isinstance(event, ev.FileFinished):
-            failed = event.failed - (self._stopped_in is event.file)  # the executor counts a stop as failed
-            tree.set_status((), FAILED if failed else (PASSED if event.passed else SKIPPED))
+            tree.set_status((), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
             log.record(event)
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)
@@ -241,7 +232,6 @@ class RunController:
         self._counts = [0, 0, 0, 0]
         self._run_seconds = 0.0
         self._stopped_at = None
-        self._stopped_in = None
         self._run_to = None
         self.file_changed = False
         self.history.clear()
