@@ -84,9 +84,8 @@ class History:
         app.variables_panel.show(run.after, run.scenario.name, run.changed)
         app.variables_panel.border_title = f"Variables · right after line {step.location.line}"
         app.inspector.show_step(step, run, about_to_run=False, scenario=run.scenario.name)
-        what = f"history: right after {step.keyword} line {step.location.line} of '{run.scenario.name}'"
         self._widget().border_title = "History — l: live view"
-        app.status_bar.set(note=what + " — l: live view")
+        app.status_bar.set(note=f"history: right after {step.keyword} line {step.location.line} — l: live")
 
     def live(self) -> None:
         """Back to the live view: the list closes, the panels show the run as it is now."""

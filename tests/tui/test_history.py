@@ -27,7 +27,7 @@ async def test_h_lists_the_step_runs_and_shows_each_as_it_was(pets_file, make_ap
         assert "right after line 22" in variables
         assert "* petId  1" in variables  # what that step changed, marked
         assert "Inspector · extract line 22" in app.inspector.text
-        assert "history: right after extract line 22 of 'create pet'" in app.status_bar.text
+        assert "history: right after extract line 22 — l: live" in app.status_bar.text
         await pilot.press("up")  # then status 201: its response
         await ui.settle(pilot)
         assert "201" in app.inspector.text and "petId" not in app.variables_panel.text

@@ -26,6 +26,8 @@ class HistoryList(OptionList):
         border: round $primary 60%;
         border-title-color: $text;
         scrollbar-size-vertical: 1;
+        text-wrap: nowrap;  /* one step run a line */
+        text-overflow: ellipsis;
         &:focus { border: round $primary; }
         &.-open { display: block; }
     }
