@@ -199,6 +199,13 @@ class RunController:
         if not self._panels_dirty:
             return
         self._panels_dirty = False
+        if self.stepper.busy and self.stepper.mode == CONTINUE:
+            # What the run keeps (step records, snapshots, log lines) only grows: collect the young
+            # garbage and set the survivors aside, so that full collections do not walk them again
+            # and again (reset_views gives them back to the collector).
+            gc.collect(1)
+            gc.freeze()
+            self._frozen = True
         scenario = self._scenario.scenario.name if self._scenario is not None else None
         if self.history.shown is None:
             app.variables_panel.show(self._snapshot, scenario, self._changed)
