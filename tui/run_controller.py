@@ -53,7 +53,7 @@ class RunController:
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
         self._panels_dirty = False
-        self._frozen = False  # gc.freeze() since the run started
+        self._frozen = False  # gc.freeze() while `c` runs on
         self._queued_steps = 0
         self._reset_note_seen = True
         self.advancing = False  # a worker is pulling events (or about to)
@@ -228,9 +228,7 @@ class RunController:
 
     def reset_views(self) -> None:
         app = self.app
-        if self._frozen:  # a reload or a restart: what the last run froze may be garbage now
-            gc.unfreeze()
-            self._frozen = False
+        self._unfreeze()  # (a reload while `c` runs: the old tree may be garbage now)
         self._queued_steps = 0
         self.records.clear()
         self.scenario_results.clear()
@@ -259,10 +257,10 @@ class RunController:
         return True
 
     async def _advance(self, how: str) -> None:
-        if not self._frozen:
-            # What exists when a run starts (the syntax tree, the tree's nodes, the widgets) lives
-            # until the next load: out of the collector's way, a full collection during a long run
-            # walks only the run's own objects.
+        if how == "continue":
+            # What exists when `c` starts (the syntax tree, the tree's nodes, the widgets, what ran
+            # so far) outlives the run: out of the collector's way while it runs, full collections
+            # walk only what the run makes (see flush_panels). Given back when it pauses or ends.
             gc.freeze()
             self._frozen = True
         self.advancing = True
@@ -277,7 +275,13 @@ class RunController:
                 await self.stepper.drain()
         finally:
             self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
+            self._unfreeze()
             self._after_advance()
+
+    def _unfreeze(self) -> None:
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
 
     def _after_advance(self) -> None:
         app = self.app
