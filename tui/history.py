@@ -89,8 +89,10 @@ class History:
 
     def live(self) -> None:
         """Back to the live view: the list closes, the panels show the run as it is now."""
-        self.shown = None
         widget = self._widget()
+        if self.shown is None and not self.open:
+            return  # live already
+        self.shown = None
         if widget is not None and widget.has_class("-open"):
             if widget.has_focus:
                 self.app.tree.focus()
