@@ -85,7 +85,8 @@ class RunController:
     def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
         app = self.app
         app.display_options.learn(event)
-        self.panels_changed()
+        if not self._panels_dirty:
+            self.panels_changed()
         tree = app.tree
         log = app.scope_log
         if isinstance(event, ev.StepStarted) and run is not None:
@@ -95,7 +96,8 @@ class RunController:
             if run.key is not None:
                 self._keep_record(run)
                 self._set_group_status(run, NODE_RUNNING)
-                tree.set_status(run.key, NODE_RUNNING)
+                if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
+                    tree.set_status(run.key, NODE_RUNNING)
             tree.set_current(run.key, follow=False)
             self._snapshot = event.snapshot
         elif isinstance(event, ev.StepFinished) and run is not None:
