@@ -37,8 +37,9 @@ Decisions:
 - stop(): a request in flight is cancelled at once and its step finishes
   StepFinished(status="failed", message="interrupted"); the scenario's remaining steps get
   StepFinished(status="skipped", message="interrupted") (when stop() comes between steps, all
-  remaining steps do), then ScenarioFinished(status="failed", message="interrupted"); the open
-  stores are cleared (ScopeCleared, FeatureFinished, FileFinished) and the stream ends with
+  remaining steps do, a step whose StepStarted was already pulled too: it never runs), then
+  ScenarioFinished(message="interrupted"): status "failed" when a step was cut, "skipped" when
+  stop() came between steps (nothing failed: a stop is not a failure); the open stores are cleared (ScopeCleared, FeatureFinished, FileFinished) and the stream ends with
   RunFinished(interrupted=True). Scenarios not reached get no events and are not counted.
 - A file whose parameters cannot be resolved (an unreadable OpenAPI description) still runs its
   structure: each selected scenario starts, all its steps are skipped with the problem as message,

@@ -417,6 +417,7 @@ class Execution:
             failure = (scenario.line, problem)
             skip_message = problem
         bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
+        step_failed = False  # a step ran and failed (a request cut by stop() too)
 
         for planned in plan:
             step = planned.step
@@ -430,6 +431,13 @@ class Execution:
                     scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
+            if self._stopped:  # stopped while the consumer paused before it: the step never runs
+                failure, skip_message = (step.line, INTERRUPTED), INTERRUPTED
+                yield StepFinished(step, planned.phase, planned.via, planned.index, SKIPPED, INTERRUPTED, 0.0,
+                                   scope.snapshot())
+                for include in planned.unbind:
+                    scope.restore(bound.pop(id(include), {}))
+                continue
             step_started = time.perf_counter()
             state.planned = planned
             state.message = None
@@ -451,6 +459,7 @@ class Execution:
             yield StepFinished(step, planned.phase, planned.via, planned.index, status, message,
                                time.perf_counter() - step_started, scope.snapshot())
             if message is not None:
+                step_failed = True
                 failure = (step.line, message)
                 skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
 
@@ -459,6 +468,9 @@ class Execution:
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1
+        elif failure[1] == INTERRUPTED and not step_failed:  # stopped between steps: nothing failed
+            status, summary = SKIPPED, INTERRUPTED
+            run.counts[2] += 1
         else:
             status = FAILED
             summary = failure[1] if failure[1] == INTERRUPTED else f"line {failure[0]}: {failure[1]}"

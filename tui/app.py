@@ -42,6 +42,7 @@ from .widgets.display import Display
 from .widgets.errors_view import ErrorsView
 from .widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from .widgets.help_screen import HelpScreen
+from .widgets.history_list import HistoryList
 from .widgets.tree_filter import FilterInput
 from .widgets.tree_items import never_pauses
 from .widgets.inspector import Inspector, warning_lines
@@ -70,6 +71,13 @@ class ScenarioApp(App[int]):
         Binding("b", "toggle_breakpoint", "Breakpoint"),
         Binding("r", "restart", "Restart"),
         Binding("s", "stop", "Stop"),
+        Binding("question_mark", "help", "Help", key_display="?"),  # early: a narrow footer still shows it
+        Binding("f", "break_on_failure(True)", "Break on fail ○"),  # one of the two shows: its state
+        Binding("f", "break_on_failure(False)", "Break on fail ●"),
+        Binding("g", "run_to_here", "Run to here", show=False),
+        Binding("o", "run_only", "Only this", show=False),
+        Binding("h", "history", "History"),
+        Binding("l", "live_view", "Live view", show=False),
         Binding("v", "reveal_secrets", "Secrets"),
         Binding("R", "reload", "Reload"),
         Binding("z", "toggle_maximize", "Zoom"),
@@ -78,7 +86,6 @@ class ScenarioApp(App[int]):
         Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
         Binding("slash", "filter_tree", "Filter", key_display="/"),
         Binding("e", "edit", "Edit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -140,6 +147,7 @@ class ScenarioApp(App[int]):
                 with Vertical(id="right"):
                     yield VariablesPanel(display, id="variables")
                     yield ScopeLog(display, id="scope")
+                    yield HistoryList(id="history")
                     yield Inspector(display, id="inspector")
             yield ErrorsView(id="errors")
         yield Footer()
@@ -199,6 +207,11 @@ class ScenarioApp(App[int]):
 
     def _poll_file(self) -> None:
         if self.suite_files.changed():
+            self._file_changed()
+
+    def _file_changed(self) -> None:
+        """Saved on disk: reload, unless a run is active or paused (the header then says R reloads)."""
+        if self.run_controller.file_changed_on_disk():
             self.action_reload()
 
     def _load(self, keep: bool) -> bool:
@@ -306,6 +319,7 @@ class ScenarioApp(App[int]):
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[TreeItem]) -> None:
         self.show_item(event.node.data)
+        self.run_controller.history.tree_highlighted(event.node.data)
 
     def show_item(self, item: TreeItem | None) -> None:
         self.refresh_bindings()  # the footer's v follows the run (the cursor follows it too)
@@ -366,6 +380,32 @@ class ScenarioApp(App[int]):
         """Start again from a fresh state, paused before the first step."""
         self.run_controller.restart()
 
+    def action_break_on_failure(self, on: bool) -> None:
+        """`f`: with it on, a failing step pauses the run before the scenario's rest is skipped."""
+        self.run_controller.toggle_break_on_failure()
+
+    def action_run_to_here(self) -> None:
+        """`g`: continue until just before the highlighted step."""
+        self.run_controller.run_to(self.tree.cursor_node.data if self.tree.cursor_node else None)
+
+    def action_run_only(self) -> None:
+        """`o`: a fresh run of the highlighted scenario alone."""
+        self.run_controller.run_only(self.tree.cursor_node.data if self.tree.cursor_node else None)
+
+    def action_history(self) -> None:
+        self.run_controller.history.toggle()
+
+    def action_live_view(self) -> None:
+        self.run_controller.history.live()
+
+    @on(HistoryList.Picked)
+    def _history_picked(self, event: HistoryList.Picked) -> None:
+        self.run_controller.history.show(event.run)
+
+    @on(HistoryList.Closed)
+    def _history_closed(self) -> None:
+        self.run_controller.history.live()
+
     def action_toggle_breakpoint(self) -> None:
         node = self.tree.cursor_node
         item = node.data if node is not None else None
@@ -406,6 +446,8 @@ class ScenarioApp(App[int]):
             return bool(self.run_controller.records) or self.display_options.reveal_secrets
         if action == "toggle_maximize":
             return self.screen.focused is not None
+        if action == "break_on_failure":  # of f's two bindings the footer shows the one that says the state
+            return parameters[0] != self.stepper.break_on_failure
         return True
 
     def action_toggle_maximize(self) -> None:
@@ -479,6 +521,14 @@ class ScenarioApp(App[int]):
         yield SystemCommand("Reload file", "Read the file again (R)", self.action_reload)
         yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", self.action_copy_curl)
         yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", self.action_toggle_wrap)
+        yield SystemCommand("Break on failure", "Toggle: c pauses on a failing step (f)",
+                            lambda: self.action_break_on_failure(True))
+        yield SystemCommand("Run to here", "Continue until just before the highlighted step (g)",
+                            self.action_run_to_here)
+        yield SystemCommand("Run this scenario only", "A fresh run of the highlighted scenario alone (o)",
+                            self.action_run_only)
+        yield SystemCommand("History", "The steps that ran, each as it was right after it (h; l: live view)",
+                            self.action_history)
         yield SystemCommand("Help", "Keys and icons (?)", self.action_help)
 
 

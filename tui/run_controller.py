@@ -1,5 +1,6 @@
 """Between the stepper and the widgets: the executor's events mapped onto the tree, the panels and
-the status line, and the keys that drive a run (`n`, `c`, `s`, `r`).
+the status line, and the keys that drive a run (`n`, `c`, `s`, `r`, `f` break on failure, `g` run to
+here, `o` run this scenario only), and what a change on disk does to a run.
 
 It computes no rule: everything it shows comes from the executor's events (through `Stepper`).
 Panels are redrawn at most every 100 ms while a run goes on, and at once when it pauses.
@@ -7,14 +8,25 @@ Panels are redrawn at most every 100 ms while a run goes on, and at once when it
 
 from __future__ import annotations
 
+import gc
+import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from scenario_core import events as ev
+from scenario_core.executor import INTERRUPTED
+from scenario_core.nodes import ScenarioNode
 from scenario_core.resolution import RunOverrides
 
-from .stepper import CONTINUE, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
+from .failures import show_failures
+from .history import History
+from .run_header import counts_line, state_line
+from .run_to import refusal
+from .stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun
 from .widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from .widgets.file_tree import RUNNING as NODE_RUNNING
+
+PANELS_STEPPING, PANELS_RUNNING = 0.1, 0.3  # seconds between redraws of the panels
+FILE_CHANGED = "file changed — R reloads (restarts the run)"
 
 if TYPE_CHECKING:
     from .app import ScenarioApp
@@ -30,17 +42,25 @@ class RunController:
         self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
         self._feature_results: dict[Key, list[str]] = {}
         self._bp_previous: set[Key] = set()
-        self._counts = [0, 0, 0]
+        self._counts = [0, 0, 0, 0]  # passed, failed, skipped, stopped (a stop is not a failure)
+        self._run_seconds = 0.0  # time spent pulling events: a pause does not count
+        self._stopped_at: int | None = None  # the line of the step the run was stopped at
+        self._run_to: Key | None = None  # `g`: pause just before this step
+        self._reached = False  # the last pause is where `g` ran to
+        self._only: ScenarioNode | None = None  # `o`: the scenario the current run is limited to
+        self.file_changed = False  # saved on disk while a run was active: R reloads
         self._scenario: ev.ScenarioStarted | None = None
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
         self._panels_dirty = False
+        self._frozen = False  # gc.freeze() while `c` runs on
         self._queued_steps = 0
         self._reset_note_seen = True
         self.advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
+        self.history = History(app, self)
 
     # ------------------------------------------------------------ run events -> widgets
 
@@ -56,12 +76,17 @@ class RunController:
                 prefixes.update(key[:i] for i in range(len(key) + 1))
         entered = (tree.breakpoints & prefixes) - self._bp_previous
         self._bp_previous = prefixes
+        if self._run_to is not None and (run.key == self._run_to or self._run_to in run.definitions):
+            self._run_to = None  # reached: `g` pauses once
+            self._reached = True
+            return True
         return bool(entered)
 
     def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
         app = self.app
         app.display_options.learn(event)
-        self.panels_changed()
+        if not self._panels_dirty:
+            self.panels_changed()
         tree = app.tree
         log = app.scope_log
         if isinstance(event, ev.StepStarted) and run is not None:
@@ -71,7 +96,8 @@ class RunController:
             if run.key is not None:
                 self._keep_record(run)
                 self._set_group_status(run, NODE_RUNNING)
-                tree.set_status(run.key, NODE_RUNNING)
+                if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
+                    tree.set_status(run.key, NODE_RUNNING)
             tree.set_current(run.key, follow=False)
             self._snapshot = event.snapshot
         elif isinstance(event, ev.StepFinished) and run is not None:
@@ -85,6 +111,7 @@ class RunController:
             if event.status != SKIPPED:
                 self._changed = run.changed
                 self._snapshot = event.snapshot
+                self.history.add(run)
         elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
             log.record(event)
         elif isinstance(event, ev.ScenarioStarted):
@@ -100,12 +127,13 @@ class RunController:
                 app.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
             self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
+            stopped = event.message == INTERRUPTED  # (skipped when stopped between steps)
             if key is not None:
                 tree.set_status(key, event.status)
                 self.scenario_results[key] = event
                 if len(key) > 2:  # (file, feature, scenario): a feature's scenario
                     self._feature_results.setdefault(key[:2], []).append(event.status)
-            self._counts[{PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
+            self._counts[3 if stopped else {PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
             self._snapshot = event.snapshot
         elif isinstance(event, ev.FeatureStarted):
             key = tree.feature_key(event.feature)
@@ -157,11 +185,13 @@ class RunController:
             tree.set_status(prefix, new)
 
     def panels_changed(self) -> None:
-        """Variables, scope events and inspector are redrawn at most every 100 ms while a run
-        goes on (and at once when it pauses)."""
+        """Variables, scope events and inspector are redrawn at most every 100 ms while stepping,
+        300 ms while `c` runs on (and at once when it pauses)."""
         if not self._panels_dirty:
             self._panels_dirty = True
-            self.app.set_timer(0.1, self.flush_panels)
+            # Each redraw lays the screen out again: while `c` runs on, a few a second is plenty.
+            continuing = self.stepper.mode == CONTINUE
+            self.app.set_timer(PANELS_RUNNING if continuing else PANELS_STEPPING, self.flush_panels)
 
     def flush_panels(self, force: bool = False) -> None:
         app = self.app
@@ -171,54 +201,47 @@ class RunController:
         if not self._panels_dirty:
             return
         self._panels_dirty = False
+        if self.stepper.busy and self.stepper.mode == CONTINUE:
+            # What the run keeps (step records, snapshots, log lines) only grows: collect the young
+            # garbage and set the survivors aside, so that full collections do not walk them again
+            # and again (reset_views gives them back to the collector).
+            gc.collect(1)
+            gc.freeze()
+            self._frozen = True
         scenario = self._scenario.scenario.name if self._scenario is not None else None
-        app.variables_panel.show(self._snapshot, scenario, self._changed)
+        if self.history.shown is None:
+            app.variables_panel.show(self._snapshot, scenario, self._changed)
         self.update_status()
         cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None and cursor.data.kind != "file":
+        if cursor is not None and cursor.data is not None and cursor.data.kind != "file" and self.history.shown is None:
             app.show_item(cursor.data)
 
     def update_status(self) -> None:
         stepper = self.stepper
-        state = stepper.state
-        passed, failed, skipped = self._counts
-        counts = f"{passed} passed · {failed} failed · {skipped} skipped" if sum(self._counts) else ""
-        current = stepper.current
-        if state == IDLE:
-            text = "ready — n steps, c runs"
-        elif state == RUNNING:
-            text = "running" if stepper.mode == CONTINUE else "stepping"
-            if stepper.mode == "drain":
-                text = "stopping"
-            if current is not None:
-                text += f" {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
-            text += "…"
-        elif state == PAUSED and current is not None:
-            text = f"paused before {current.step.keyword} line {current.step.location.line} of '{current.scenario.name}'"
-        elif state == FINISHED and stepper.finished is not None:
-            done = stepper.finished
-            if done.interrupted:
-                text = "stopped"
-            elif not done.total:
-                text = "finished: no scenario to run"
-            else:
-                text = "finished: failed" if done.failed else "finished: passed"
-            elapsed = self.app.display_options.seconds(done.duration)
-            if elapsed:
-                text += f" in {elapsed}"
-            text += " — r restarts"
-        else:
-            text = state
-        self.app.status_bar.set(state=text, counts=counts)
+        seconds = self.app.display_options.seconds(self._run_seconds)
+        state, subject = state_line(stepper, self._stopped_at, seconds)
+        done = stepper.finished
+        counts = counts_line(self._counts, self.app.tree.scenario_count, bool(done and done.interrupted))
+        if self._only is not None and stepper.state != IDLE:
+            counts = f"only scenario '{self._only.name}'" + (" — " + counts if counts else "")
+        self.app.status_bar.set(state=state, subject=subject, counts=counts)
+        if self.file_changed:
+            self.app.status_bar.set(note=FILE_CHANGED)
 
     def reset_views(self) -> None:
         app = self.app
+        self._unfreeze()  # (a reload while `c` runs: the old tree may be garbage now)
         self._queued_steps = 0
         self.records.clear()
         self.scenario_results.clear()
         self._feature_results.clear()
         self._bp_previous = set()
-        self._counts = [0, 0, 0]
+        self._counts = [0, 0, 0, 0]
+        self._run_seconds = 0.0
+        self._stopped_at = None
+        self._run_to = None
+        self.file_changed = False
+        self.history.clear()
         self._scenario = None
         self._snapshot = None
         self._changed = frozenset()
@@ -236,8 +259,15 @@ class RunController:
         return True
 
     async def _advance(self, how: str) -> None:
+        if how == "continue":
+            # What exists when `c` starts (the syntax tree, the tree's nodes, the widgets, what ran
+            # so far) outlives the run: out of the collector's way while it runs, full collections
+            # walk only what the run makes (see flush_panels). Given back when it pauses or ends.
+            gc.freeze()
+            self._frozen = True
         self.advancing = True
         self.update_status()
+        started = time.perf_counter()
         try:
             if how == "step":
                 await self.stepper.step()
@@ -246,22 +276,43 @@ class RunController:
             else:
                 await self.stepper.drain()
         finally:
+            self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
+            self._unfreeze()
             self._after_advance()
+
+    def _unfreeze(self) -> None:
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
 
     def _after_advance(self) -> None:
         app = self.app
-        if self._queued_steps and self.stepper.state == PAUSED:
+        stepper = self.stepper
+        if self._queued_steps and stepper.state == PAUSED and stepper.pause_reason != "failure":
             self._queued_steps -= 1
             app.run_worker(self._advance("step"), group="run", exit_on_error=True)
             return
         self._queued_steps = 0
         self.advancing = False
-        current = self.stepper.current
-        if current is not None and current.key is not None and self.stepper.state == PAUSED:
-            app.tree.set_current(current.key, follow=True)
+        current = stepper.current
+        if self._reached and stepper.pause_reason == "breakpoint":
+            stepper.pause_reason = "step"  # where `g` ran to: "paused before", as a step would
+        self._reached = False
+        if stepper.state == PAUSED:
+            failed = stepper.paused_after
+            if failed is not None and failed.key is not None:
+                app.tree.set_current(None)  # between steps: the failed one shows ✗, not ▶
+                app.tree.reveal(failed.key)  # its response, in the inspector
+            elif current is not None and current.key is not None:
+                app.tree.set_current(current.key, follow=True)
+        elif stepper.state == FINISHED:
+            if self._run_to is not None:
+                app.notify("The run ended before reaching the step g ran to.")
+                self._run_to = None
+            show_failures(app.tree, self.scenario_results, self.history.runs)
         self.flush_panels(force=True)
         cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None:
+        if cursor is not None and cursor.data is not None and self.history.shown is None:
             app.show_item(cursor.data)
 
     def start(self, how: str) -> None:
@@ -279,31 +330,85 @@ class RunController:
         if stepper.state == FINISHED:
             self.app.notify("The run has finished: r restarts it.")
             return
+        if not self.file_changed:
+            self.app.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
         self.advancing = True  # from now: the worker may not have started pulling yet
         self.app.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
 
     def stop(self) -> None:
         self._queued_steps = 0
-        if not self.stepper.stop():
+        stepper = self.stepper
+        where = stepper.current or stepper.paused_after
+        if not stepper.stop():
             self.app.notify("Nothing is running.")
             return
+        self._stopped_at = where.step.location.line if where is not None else None
+        self._run_to = None
         self.update_status()
-        if not self.stepper.busy:
+        if not stepper.busy:
             self.app.run_worker(self._advance("drain"), group="run")
 
-    def restart(self) -> None:
-        """Start again from a fresh state, paused before the first step."""
+    def restart(self, only: ScenarioNode | None = None) -> None:
+        """Start again from a fresh state, paused before the first step (`only`: that scenario alone)."""
         if not self._can_run():
             return
-        self.app.run_worker(self._restart(), group="control", exclusive=True)
+        self.app.run_worker(self._restart(only), group="control", exclusive=True)
 
-    async def _restart(self) -> None:
+    async def _restart(self, only: ScenarioNode | None = None, how: str = "step") -> None:
         await self.stepper.reset()
+        self._only = only
+        self.stepper.include = None if only is None else (lambda scenario, feature: scenario is only)
+        changed = self.file_changed  # a restart runs the file as loaded: R still reloads it
         self.reset_views()
+        self.file_changed = changed
         self.app.tree.set_current(None)
         self.app.status_bar.set(note="")
         self.update_status()
-        await self._advance("step")
+        await self._advance(how)
+
+    # ------------------------------------------------------------ f, g, o
+
+    def toggle_break_on_failure(self) -> None:
+        stepper = self.stepper
+        stepper.break_on_failure = not stepper.break_on_failure
+        self.app.refresh_bindings()
+        self.app.notify("Break on failure: on." if stepper.break_on_failure else "Break on failure: off.")
+
+    def run_to(self, item: Any) -> None:
+        """`g`: continue until just before the highlighted step."""
+        if not self._can_run():
+            return
+        reason = refusal(self, item)
+        if reason:
+            self.app.notify(reason, severity="warning")
+            return
+        self._run_to = item.key
+        if self.stepper.state == IDLE:
+            self._bp_previous = set()
+        self.start("continue")
+
+    def run_only(self, item: Any) -> None:
+        """`o`: a fresh run of the highlighted scenario alone (the others are not selected)."""
+        if not self._can_run():
+            return
+        scenario = item.scenario if item is not None else None
+        if scenario is None:
+            self.app.notify("o runs one scenario: highlight a scenario or one of its steps.", severity="warning")
+            return
+        self.app.run_worker(self._restart(scenario, "continue"), group="control", exclusive=True)
+
+    # ------------------------------------------------------------ the file changed on disk
+
+    def file_changed_on_disk(self) -> bool:
+        """True: reload now (nothing runs). While a run is active or paused it is kept, and the
+        header says R reloads (restarting it)."""
+        if self.file_changed:
+            return False  # said already: R reloads (the poll sees the change until then)
+        if self.stepper.state in (IDLE, FINISHED) and not self.advancing:
+            return True
+        self.file_changed = True
+        self.app.status_bar.set(note=FILE_CHANGED)
+        return False
 
 
 def _overall(statuses: list[str]) -> str:

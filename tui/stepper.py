@@ -6,6 +6,8 @@ pulls until a pause point, then simply stops pulling:
 - `step()`      pulls until the next step is about to run (a StepStarted), or the run ends; the
                 first call starts the run, so the first pause is before its first step;
 - `resume()`    pulls until a step where `breakpoint_hit` says to pause, or the end;
+                with `break_on_failure`, both also pause right after a step fails, before the
+                scenario's remaining steps are skipped (`paused_after` is that step's record);
 - `stop()`      asks the executor to stop (a request in flight is cancelled at once); the stream
                 then winds down: the interrupted step, its scenario, the open stores, RunFinished;
 - `reset()`     closes the stream and forgets the run: the next `step()` starts a fresh one.
@@ -23,7 +25,7 @@ from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 from scenario_core import events as ev
 from scenario_core.descriptions import DescriptionSet
-from scenario_core.executor import Execution
+from scenario_core.executor import INTERRUPTED, Execution
 from scenario_core.nodes import FeatureNode, ScenarioFileNode, ScenarioNode, Step
 from scenario_core.resolution import RunOverrides
 
@@ -82,6 +84,10 @@ class Stepper:
         self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
         self.resource_roots: tuple[str, ...] = ()  # --resource-root
         self.selected: Any = None  # --tags: a tag_expressions.TagExpression, None for every scenario
+        self.include: Any = None  # Execution(include=): "run this scenario only"; None for every scenario
+        self.break_on_failure = False
+        self.pause_reason: str | None = None  # why it is PAUSED: "step", "breakpoint" or "failure"
+        self.paused_after: StepRun | None = None  # paused on failure: the step that failed
         self.overrides = overrides
         self.run_variables = dict(run_variables)
         self.on_event = on_event
@@ -148,6 +154,8 @@ class Stepper:
             self.scenario = None
             self.finished = None
             self._last_response = None
+            self.pause_reason = None
+            self.paused_after = None
 
     # ------------------------------------------------------------ pulling
 
@@ -162,11 +170,14 @@ class Stepper:
             if self._stream is None:
                 self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
                                            descriptions=self.descriptions, registry=self.registry,
-                                           resource_roots=self.resource_roots, selected=self.selected)
+                                           resource_roots=self.resource_roots, selected=self.selected,
+                                           include=self.include)
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
             self.state = RUNNING
+            self.pause_reason = None
+            self.paused_after = None
             pulled = 0
             try:
                 while True:
@@ -184,9 +195,16 @@ class Stepper:
                         self.on_event(event, run)
                         if self.mode == STEP or (self.mode == CONTINUE and hit):
                             self.state = PAUSED  # the step is about to run: stop pulling
+                            self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
                             return
                         continue
                     self.on_event(event, run)
+                    if isinstance(event, ev.StepFinished) and event.status == ev.FAILED and self.break_on_failure \
+                            and self.mode != DRAIN and event.message != INTERRUPTED:
+                        self.state = PAUSED  # before the scenario's remaining steps are skipped
+                        self.pause_reason = "failure"
+                        self.paused_after = run
+                        return
                     if isinstance(event, ev.RunFinished):
                         self.finished = event
                         self.current = None

@@ -100,6 +100,7 @@ async def test_stop_between_steps_skips_the_rest(demo, write_scenario):
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
         (4, "passed", None), (5, "skipped", "interrupted"), (6, "skipped", "interrupted")]
     assert len(of(events, RequestSent)) == 1
+    assert [(e.status, e.message) for e in of(events, ScenarioFinished)] == [("skipped", "interrupted")]
     assert events[-1].interrupted
 
 
@@ -222,3 +223,22 @@ async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
         (4, "passed", None), (5, "skipped", "interrupted")]
     assert events[-1].interrupted
+
+
+async def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenario):
+    # A debugger pauses right after StepStarted: a stop there is not that step's failure.
+    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /health\n"
+                                      "  then: status 200\n  when: GET /health\n")
+    execution = Execution([file])
+    events = []
+    async for event in execution.events():
+        events.append(event)
+        if isinstance(event, StepStarted) and event.step.line == 5:
+            execution.stop()
+    assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
+        (4, "passed", None), (5, "skipped", "interrupted"), (6, "skipped", "interrupted")]
+    assert len(of(events, RequestSent)) == 1
+    assert not [e for e in events if type(e).__name__ == "AssertionChecked"]
+    finished = of(events, ScenarioFinished)[0]
+    assert (finished.status, finished.message) == ("skipped", "interrupted")  # a stop, not a failure
+    assert events[-1].interrupted and (events[-1].passed, events[-1].failed, events[-1].skipped) == (0, 0, 1)

@@ -61,7 +61,7 @@ async def test_a_schema_failure_lists_each_offending_value(make_app, ui, scenari
         await ui.press(pilot, "c")
         assert app.stepper.state == FINISHED
         await ui.move_to(pilot, "scenario health")
-        await ui.press(pilot, "space")
+        # a run ends with the failed scenario expanded
         await ui.move_to(pilot, "then schema")
         await pilot.pause()
         text = app.query_one("#inspector").text

@@ -20,7 +20,7 @@ async def test_a_breakpoint_on_a_scenario_stops_the_run(pets_file, make_app, ui)
         await ui.press(pilot, "c")
         assert app.stepper.state == PAUSED
         # paused entering 'read pet': before the first step it runs, the file background's
-        assert "paused before when line 6 of 'read pet'" in app.status_bar.text
+        assert "paused at breakpoint, line 6 of 'read pet'" in app.status_bar.text
         lines = ui.tree_lines(app)
         assert "✓" in ui.line_with(lines, "scenario create pet")
         assert "▶ when POST /login" in ui.line_with(lines, "▶")
@@ -55,11 +55,11 @@ async def test_a_breakpoint_on_a_step_and_on_a_fragment(scenario_file, make_app,
         await ui.move_to(pilot, "fragment ok")
         await ui.press(pilot, "b")
         await ui.press(pilot, "c")
-        assert "paused before then line 2 of 'one'" in app.status_bar.text  # the fragment's step
+        assert "paused at breakpoint, line 2 of 'one'" in app.status_bar.text  # the fragment's step
         await ui.press(pilot, "c")
-        assert "paused before then line 8 of 'one'" in app.status_bar.text
+        assert "paused at breakpoint, line 8 of 'one'" in app.status_bar.text
         await ui.press(pilot, "c")
-        assert "paused before then line 2 of 'two'" in app.status_bar.text  # the fragment, again
+        assert "paused at breakpoint, line 2 of 'two'" in app.status_bar.text  # the fragment, again
         await ui.press(pilot, "b")  # the cursor is on the step: this sets one there, no harm
         await ui.press(pilot, "c")
         assert app.stepper.state == FINISHED

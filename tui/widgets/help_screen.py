@@ -20,7 +20,12 @@ KEYS = [
     ("b", "toggle a breakpoint on the highlighted node (step, scenario, feature, background, fragment, file); "
           "refused where it could never fire (parameters)"),
     ("r", "restart from a fresh state (no variables, stores emptied)"),
-    ("s", "stop the run (a request in flight is cancelled)"),
+    ("s", "stop the run (a request in flight is cancelled; a step paused before never runs)"),
+    ("f", "break on failure: c pauses on a failing step, before the rest of its scenario is skipped"),
+    ("g", "run to here: continue until just before the highlighted step"),
+    ("o", "run the highlighted scenario only (a fresh run; r runs them all again)"),
+    ("h", "history: the steps that ran, each as it was right after it (↑/↓)"),
+    ("l", "back to the live view from the history (escape too)"),
     ("v", "reveal or mask secrets (tokens, passwords, auth headers)"),
     ("R", "reload the files now (they also reload by themselves when saved)"),
     ("e", "open the highlighted node's file in $EDITOR at its line (then $VISUAL, then vi); reloads after"),

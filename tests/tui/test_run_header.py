@@ -1,0 +1,62 @@
+"""The header line: never loses the state at 120 columns (the scenario's name is clipped first),
+never stale (a note of the past gives way to where the run paused), and `finished in` counts the
+time the run ran, not the time it sat paused."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+SIZE = (120, 40)
+
+LONG = """\
+scenario: a scenario whose name goes on and on, far longer than any header line could ever hold in one row
+  when: GET /health
+  then: status 200
+  when: GET /health
+"""
+
+
+async def test_the_state_is_never_cut_off(scenario_file, make_app, ui):
+    path = scenario_file(LONG, name="a-file-with-a-rather-long-name-too.scenario")
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario a scenario")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "then status 200")
+        await ui.press(pilot, "b", "c")
+        shown = app.status_bar.shown
+        assert len(shown) <= SIZE[0] - 2
+        assert "paused at breakpoint, line 3 of 'a scenario whose" in shown
+        assert "…'" in shown  # the name is what gave way
+        # and at 80 columns, still the whole state
+        await pilot.resize_terminal(80, 24)
+        await ui.settle(pilot)
+        assert "paused at breakpoint, line 3 of 'a sc" in app.status_bar.shown
+        assert len(app.status_bar.shown) <= 78
+
+
+async def test_a_breakpoint_note_gives_way_to_the_pause(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario read pet")
+        await ui.press(pilot, "b")
+        assert "breakpoint set on" in app.status_bar.text
+        await ui.press(pilot, "c")
+        text = app.status_bar.text
+        assert "breakpoint set" not in text
+        assert "paused at breakpoint, line 6 of 'read pet'" in text
+
+
+async def test_finished_in_excludes_the_time_paused(scenario_file, make_app, ui):
+    app = make_app(scenario_file(LONG), deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.press(pilot, "n")
+        await asyncio.sleep(1.2)  # sitting paused
+        await ui.press(pilot, "c")
+        found = re.search(r"finished: passed in ([\d.]+) (ms|s)", app.status_bar.text)
+        assert found, app.status_bar.text
+        seconds = float(found.group(1)) / (1000 if found.group(2) == "ms" else 1)
+        assert seconds < 1.0

@@ -1,0 +1,101 @@
+"""The step runs of this run, in order: ↑/↓ picks one, and the app shows it as it was right after
+it ran (request, response, the variable scopes). It takes the scope log's place while open."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from scenario_core.printable import visible
+
+MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "skipped": ("○", "dim")}
+
+
+class HistoryList(OptionList):
+    DEFAULT_CSS = """
+    HistoryList {
+        display: none;
+        height: 35%;
+        min-height: 5;
+        border: round $primary 60%;
+        border-title-color: $text;
+        scrollbar-size-vertical: 1;
+        text-wrap: nowrap;  /* one step run a line */
+        text-overflow: ellipsis;
+        &:focus { border: round $primary; }
+        &.-open { display: block; }
+    }
+    """
+    BINDINGS = [Binding("escape", "live", "Live view", show=False)]
+
+    class Picked(Message):
+        """A step run was highlighted: show it as it was."""
+
+        def __init__(self, run: Any) -> None:
+            super().__init__()
+            self.run = run
+
+    class Closed(Message):
+        """Escape: back to the live view."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "History"
+        self.runs: list[Any] = []
+
+    def fill(self, runs: list[Any]) -> None:
+        self.runs = []
+        self.clear_options()
+        self.add(runs)
+
+    def add(self, runs: list[Any]) -> None:
+        self.runs.extend(runs)
+        self.add_options([Option(_label(len(self.runs) - len(runs) + i + 1, run)) for i, run in enumerate(runs)])
+
+    def pick(self, run: Any) -> None:
+        """Put the highlight on `run` (a step chosen in the tree), without announcing it again."""
+        for index in range(len(self.runs) - 1, -1, -1):
+            if self.runs[index] is run:
+                with self.prevent(OptionList.OptionHighlighted):
+                    self.highlighted = index
+                return
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self.runs):
+            self.post_message(self.Picked(self.runs[event.option_index]))
+
+    def action_live(self) -> None:
+        self.post_message(self.Closed())
+
+    @property
+    def lines(self) -> list[str]:
+        return [str(self.get_option_at_index(i).prompt) for i in range(self.option_count)]
+
+
+def _label(number: int, run: Any) -> Text:
+    mark, style = MARKS.get(run.status, ("·", ""))
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{number:>3} ", "dim")
+    text.append(mark + " ", style)
+    text.append(f"{run.step.keyword} line {run.step.location.line}", "bold")
+    summary = visible(_what(run))
+    if summary:
+        text.append(" " + summary)
+    text.append(f"  {visible(run.scenario.name)}", "dim")
+    return text
+
+
+def _what(run: Any) -> str:
+    if run.request is not None:  # the path: the host is the same for every step (and its port varies)
+        parts = urlsplit(run.request.url)
+        return f"{run.request.method} {parts.path}" + (f"?{parts.query}" if parts.query else "")
+    if run.extracted:
+        return ", ".join(e.name for e in run.extracted)
+    return ""
