@@ -19,23 +19,19 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Tree
 
-from scenario_core.errors import InvalidFileError, ScenarioError
 from scenario_core.nodes import ScenarioFileNode
-from scenario_core.params_report import ParameterNode, parameter_nodes
-from scenario_core.parser import load_file
-from scenario_core.operation_check import operation_shapes
-from scenario_core.resolution import RunOverrides, calls_operations, parameter_diagnostics
-from scenario_core.scope_analysis import analyze
+from scenario_core.resolution import RunOverrides
 
 from .broken_summary import broken_file_summary
-from .node_summary import block_summary, file_summary, scenario_summary
+from .node_summary import block_summary, file_summary, scenario_summary, subject
 from .editor import open_in_editor
+from .app_keys import APP_BINDINGS, app_commands
 from .run_controller import RunController
+from .suite_reading import SuiteReader
 from .stepper import PAUSED, Stepper, StepRun
 from .suite_files import SuiteFiles
 from .widgets.display import Display
@@ -49,7 +45,6 @@ from .widgets.inspector import Inspector, warning_lines
 from .widgets.parameters_panel import ParametersPanel
 from .widgets.run_status import RunStatus
 from .widgets.scope_log import ScopeLog
-from .widgets.static_warnings import StaticWarnings
 from .widgets.value_viewer import ValueViewer, variable_viewer
 from .widgets.variables_panel import VariablesPanel
 
@@ -65,29 +60,7 @@ class ScenarioApp(App[int]):
     ENABLE_COMMAND_PALETTE = True
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
-    BINDINGS = [
-        Binding("n", "next_step", "Next"),
-        Binding("c", "continue_run", "Continue"),
-        Binding("b", "toggle_breakpoint", "Breakpoint"),
-        Binding("r", "restart", "Restart"),
-        Binding("s", "stop", "Stop"),
-        Binding("question_mark", "help", "Help", key_display="?"),  # early: a narrow footer still shows it
-        Binding("f", "break_on_failure(True)", "Break on fail ○"),  # one of the two shows: its state
-        Binding("f", "break_on_failure(False)", "Break on fail ●"),
-        Binding("g", "run_to_here", "Run to here", show=False),
-        Binding("o", "run_only", "Only this", show=False),
-        Binding("h", "history", "History"),
-        Binding("l", "live_view", "Live view", show=False),
-        Binding("v", "reveal_secrets", "Secrets"),
-        Binding("R", "reload", "Reload"),
-        Binding("z", "toggle_maximize", "Zoom"),
-        Binding("w", "toggle_wrap", "Wrap", show=False),
-        Binding("y", "copy_curl", "Copy curl", show=False),
-        Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
-        Binding("slash", "filter_tree", "Filter", key_display="/"),
-        Binding("e", "edit", "Edit"),
-        Binding("q", "quit", "Quit"),
-    ]
+    BINDINGS = APP_BINDINGS
 
     def __init__(
         self,
@@ -118,11 +91,10 @@ class ScenarioApp(App[int]):
         self.watch_file = watch
         self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
         self.invalid = False  # no file can run
-        self.suite_files = SuiteFiles(self.paths, self._read)
-        self._param_nodes: dict[int, ParameterNode] = {}
-        self._file_params: dict[int, ParameterNode] = {}  # a file's index -> its own parameters
         self.run_controller = RunController(self, self.loaded_files, self.overrides, self.run_variables,
                                             resource_roots, tags)
+        self.reader = SuiteReader(self.stepper, self.overrides, self.run_variables, self.fragments, self.plugins)
+        self.suite_files = SuiteFiles(self.paths, self.reader.read)
 
     @property
     def stepper(self) -> Stepper:
@@ -226,19 +198,6 @@ class ScenarioApp(App[int]):
             if collecting:
                 gc.enable()
 
-    def _read(self, path: str) -> ScenarioFileNode | BrokenFile:
-        try:
-            file = load_file(path, self.fragments)
-            problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
-            problems += self._custom_step_problems(file)
-            if problems:
-                raise InvalidFileError(problems)
-        except InvalidFileError as error:
-            return BrokenFile(path, tuple(error.diagnostics))
-        except ScenarioError as error:  # unreadable: gone, not UTF-8 ...
-            return BrokenFile(path, (), str(error))
-        return file
-
     def _load_files(self, keep: bool) -> bool:
         self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed
         switcher = self.query_one(ContentSwitcher)
@@ -253,16 +212,7 @@ class ScenarioApp(App[int]):
             self.status_bar.set(state=(f"invalid: {count} error{'s' if count != 1 else ''}" if count
                                        else "invalid: cannot read the file"), counts="", note="")
             return False
-        self._param_nodes, self._file_params = {}, {}
-        shapes: dict[int, str] = {}
-        for index, file in enumerate(files):
-            if isinstance(file, BrokenFile):
-                continue
-            nodes = parameter_nodes(file, self.overrides)
-            self._file_params[index] = nodes[0]
-            self._param_nodes.update((id(node.node), node) for node in nodes)
-            if calls_operations(file):
-                shapes.update(operation_shapes(file, self.overrides, self.stepper.descriptions))
+        shapes = self.reader.index(files)
         switcher.current = "main"
         if self.focused is None or isinstance(self.focused, ErrorsView):
             self.tree.focus()
@@ -279,16 +229,6 @@ class ScenarioApp(App[int]):
         self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
         return not self.invalid
 
-    def _custom_step_problems(self, file: ScenarioFileNode) -> list:
-        """Custom steps no plugin matches; the plugins' registry goes to the stepper's runs."""
-        from scenario_core.custom_steps import custom_diagnostics, load_registry, uses_custom_steps
-
-        if not self.plugins and not uses_custom_steps(file):
-            return []
-        if self.stepper.registry is None:
-            self.stepper.registry = load_registry(self.plugins)
-        return custom_diagnostics(file, self.stepper.registry)
-
     def action_reload(self) -> None:
         """Read the file again (it is also polled): the tree keeps its expansion and cursor."""
         self.run_worker(self._reload(), group="control", exclusive=True)
@@ -301,21 +241,6 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ highlighted node
 
-    def _parameters_for(self, item: TreeItem | None) -> ParameterNode | None:
-        if item is None or not item.key:
-            return next(iter(self._file_params.values()), None)
-        for node in (item.node if item.kind in ("feature", "scenario") else None, item.scenario, item.feature):
-            if node is not None and id(node) in self._param_nodes:
-                return self._param_nodes[id(node)]
-        return self._file_params.get(item.key[0])
-
-    def _subject(self, item: TreeItem) -> str:
-        if item.kind in ("file", "feature", "scenario"):
-            return ""
-        if item.kind == "step":
-            return f"{item.node.keyword} line {item.line}"
-        return f"{item.label} line {item.line}"
-
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[TreeItem]) -> None:
         self.show_item(event.node.data)
@@ -323,7 +248,7 @@ class ScenarioApp(App[int]):
 
     def show_item(self, item: TreeItem | None) -> None:
         self.refresh_bindings()  # the footer's v follows the run (the cursor follows it too)
-        self.parameters_panel.show(self._parameters_for(item), self._subject(item) if item else "")
+        self.parameters_panel.show(self.reader.parameters_for(item), subject(item) if item else "")
         inspector = self.inspector
         if item is None:
             return
@@ -350,16 +275,9 @@ class ScenarioApp(App[int]):
         inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
 
     def _analyse(self) -> None:
-        """Static scope analysis of the valid files, after the first paint: the tree marks each
-        node it warns about, and the inspector says why, before any run."""
-        analyses = []
-        for file in self.files:
-            if isinstance(file, ScenarioFileNode):
-                try:
-                    analyses.append(analyze(file, self.overrides, self.run_variables))
-                except ScenarioError:  # an unreadable OpenAPI description: the run reports it
-                    continue
-        self.tree.show_warnings(StaticWarnings(analyses))
+        """Static scope analysis after the first paint: the tree marks each node a warning is
+        about, and the inspector says why, before any run."""
+        self.tree.show_warnings(self.reader.warnings(self.files))
         cursor = self.tree.cursor_node
         self.show_item(cursor.data if cursor is not None else None)
 
@@ -511,25 +429,7 @@ class ScenarioApp(App[int]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Next step", "Run the next step, then pause (n)", self.action_next_step)
-        yield SystemCommand("Continue", "Run to the next breakpoint or the end (c)", self.action_continue_run)
-        yield SystemCommand("Toggle breakpoint", "On the highlighted node (b)", self.action_toggle_breakpoint)
-        yield SystemCommand("Restart", "Run again from a fresh state (r)", self.action_restart)
-        yield SystemCommand("Stop", "Stop the run, cancelling a request in flight (s)", self.action_stop)
-        yield SystemCommand("Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)",
-                            self.action_reveal_secrets)
-        yield SystemCommand("Reload file", "Read the file again (R)", self.action_reload)
-        yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", self.action_copy_curl)
-        yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", self.action_toggle_wrap)
-        yield SystemCommand("Break on failure", "Toggle: c pauses on a failing step (f)",
-                            lambda: self.action_break_on_failure(True))
-        yield SystemCommand("Run to here", "Continue until just before the highlighted step (g)",
-                            self.action_run_to_here)
-        yield SystemCommand("Run this scenario only", "A fresh run of the highlighted scenario alone (o)",
-                            self.action_run_only)
-        yield SystemCommand("History", "The steps that ran, each as it was right after it (h; l: live view)",
-                            self.action_history)
-        yield SystemCommand("Help", "Keys and icons (?)", self.action_help)
+        yield from app_commands(self)
 
 
 def launch(path: str | Sequence[str], overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),

@@ -75,3 +75,12 @@ def block_name(item: TreeItem) -> str:
     if item.label == item.kind or item.label.endswith(" " + item.kind):
         return visible(item.label)
     return f"{item.kind} '{visible(item.label)}'"
+
+
+def subject(item: TreeItem) -> str:
+    """What the Parameters panel names besides the scenario or feature: `when line 17`."""
+    if item.kind in ("file", "feature", "scenario"):
+        return ""
+    if item.kind == "step":
+        return f"{item.node.keyword} line {item.line}"
+    return f"{item.label} line {item.line}"
