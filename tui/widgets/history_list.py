@@ -98,4 +98,4 @@ def _what(run: Any) -> str:
         return f"{run.request.method} {parts.path}" + (f"?{parts.query}" if parts.query else "")
     if run.extracted:
         return ", ".join(e.name for e in run.extracted)
-    return ""
+    return run.step.text  # an assertion, an include, a described step: as written
