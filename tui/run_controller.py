@@ -134,7 +134,8 @@ class RunController:
                 if len(key) > 2:  # (file, feature, scenario): a feature's scenario
                     self._feature_results.setdefault(key[:2], []).append(event.status)
             self._counts[3 if stopped else {PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
-            self._snapshot = event.snapshot
+            if self._scenario is not None and event.scenario is self._scenario.scenario:
+                self._snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
         elif isinstance(event, ev.FeatureStarted):
             key = tree.feature_key(event.feature)
             if key is not None:

@@ -41,3 +41,18 @@ async def test_o_is_in_the_command_palette_and_wants_a_scenario(pets_file, make_
         await ui.press(pilot, "o")
         assert any("o runs one scenario" in str(n.message) for n in app._notifications)
         assert app.stepper.state == "idle"
+
+
+async def test_after_o_the_variables_panel_shows_the_scenario_that_ran(pets_file, make_app, ui):
+    # the scenarios after it were not selected: they never start, and their (isolated, empty)
+    # scope must not replace what the one that ran saw
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario read pet")
+        await ui.press(pilot, "o")
+        panel = app.variables_panel
+        assert "read pet" in panel.border_title
+        text = panel.text
+        assert "feature 'Pets'" in text and "isolated" not in text
+        assert "token" in text
