@@ -248,6 +248,12 @@ class RunController:
         app.tree.clear_statuses()
         app.variables_panel.show(None)
         app.scope_log.reset()
+        # Called as a file is loaded (the collector off): what the load made (the syntax tree, the
+        # tree's nodes) all lives on. Set aside, the first young collection does not walk it
+        # before the first paint; given back after it, to the old generation where it belongs.
+        gc.freeze()
+        self._frozen = True
+        app.call_after_refresh(self._unfreeze)
 
     # ------------------------------------------------------------ stepping
 
