@@ -217,7 +217,7 @@ class ScenarioApp(App[int]):
         if self.focused is None or isinstance(self.focused, ErrorsView):
             self.tree.focus()
         self.tree.load(files, keep=keep, shapes=shapes)
-        self.call_after_refresh(self._analyse)
+        self.call_after_refresh(self.call_after_refresh, self._analyse)  # after the first paint and what waits for it
         self.tree.border_title = self.suite_name
         self.run_controller.reset_views()
         if broken:  # a suite: the valid files still show and run

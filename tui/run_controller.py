@@ -41,7 +41,8 @@ class RunController:
         self.records: dict[Key, StepRun] = {}
         self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
         self._feature_results: dict[Key, list[str]] = {}
-        self._bp_previous: set[Key] = set()
+        self._bp_previous: set[Key] | None = set()  # None: worked out from _bp_last when needed
+        self._bp_last: tuple[list[Key | None], list[Key]] = ([], [])  # a step's keys, scenarios started since
         self._counts = [0, 0, 0, 0]  # passed, failed, skipped, stopped (a stop is not a failure)
         self._run_seconds = 0.0  # time spent pulling events: a pause does not count
         self._stopped_at: int | None = None  # the line of the step the run was stopped at
@@ -70,12 +71,14 @@ class RunController:
         tree = self.app.tree
         if run.key is None:
             run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step, run.feature)
-        prefixes: set[Key] = set()
-        for key in [run.key, *run.definitions]:
-            if key is not None:
-                prefixes.update(key[:i] for i in range(len(key) + 1))
-        entered = (tree.breakpoints & prefixes) - self._bp_previous
-        self._bp_previous = prefixes
+        keys = [run.key, *run.definitions]
+        entered: set[Key] = set()
+        if tree.breakpoints:
+            prefixes = _prefixes(keys, ())
+            entered = (tree.breakpoints & prefixes) - self._previous()
+            self._bp_previous = prefixes
+        else:  # what the step is inside is worked out only if a breakpoint is set before the next one
+            self._bp_previous, self._bp_last = None, (keys, [])
         if self._run_to is not None and (run.key == self._run_to or self._run_to in run.definitions):
             self._run_to = None  # reached: `g` pauses once
             self._reached = True
@@ -118,7 +121,10 @@ class RunController:
             key = tree.scenario_key(event.scenario)
             if key is not None:  # (a scenario runs once per run: nothing of it to clear)
                 tree.set_status(key, NODE_RUNNING)
-                self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
+                if self._bp_previous is None:
+                    self._bp_last[1].append(key)
+                else:
+                    self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
             self._scenario = event
             self._snapshot = event.snapshot  # `_changed` stays: what the last step did
             log.record(event)
@@ -160,6 +166,12 @@ class RunController:
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)
             log.record(event)
+
+    def _previous(self) -> set[Key]:
+        """The nodes the last step run was inside (and the scenarios started since are inside)."""
+        if self._bp_previous is None:
+            self._bp_previous = _prefixes(*self._bp_last)
+        return self._bp_previous
 
     def _keep_record(self, run: StepRun) -> None:
         """The inspector finds a step run under its scenario, and (its latest run) under the
@@ -249,6 +261,12 @@ class RunController:
         app.tree.clear_statuses()
         app.variables_panel.show(None)
         app.scope_log.reset()
+        # Called as a file is loaded (the collector off): what the load made (the syntax tree, the
+        # tree's nodes) all lives on. Set aside, the first young collection does not walk it
+        # before the first paint; given back after it, to the old generation where it belongs.
+        gc.freeze()
+        self._frozen = True
+        app.call_after_refresh(self._unfreeze)
 
     # ------------------------------------------------------------ stepping
 
@@ -418,3 +436,11 @@ def _overall(statuses: list[str]) -> str:
     if PASSED in statuses:
         return PASSED
     return SKIPPED
+
+
+def _prefixes(keys: Sequence[Key | None], within: Sequence[Key]) -> set[Key]:
+    """Every node the keys are inside (themselves too), kept to those each of `within` is inside."""
+    prefixes = {key[:i] for key in keys if key is not None for i in range(len(key) + 1)}
+    for scope in within:
+        prefixes = {k for k in prefixes if scope[: len(k)] == k}
+    return prefixes

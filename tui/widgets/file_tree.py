@@ -14,6 +14,7 @@ from textual import events
 from textual.geometry import Region
 from textual.binding import Binding
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -87,6 +88,7 @@ class FileTree(Tree[TreeItem]):
         self.filter = TreeFilter("")  # `/`: off while empty
         self._open_before: set[Key] = set()  # expanded when the filter went on
         self.warnings = StaticWarnings()  # shown once the analysis has run (after the first paint)
+        self._view: tuple[int, int, int] | None = None  # top line, height, width when last drawn
 
     # ------------------------------------------------------------ loading
 
@@ -275,10 +277,20 @@ class FileTree(Tree[TreeItem]):
         line = node._line
         if lines is None or not 0 <= line < len(lines) or lines[line].node is not node:
             return  # not shown (inside a collapsed node): drawn when it is
-        top = self.scroll_offset.y
-        if top <= line < top + self.size.height:
-            # a run changes nodes far from the screen all the time: repaint only what shows
-            self.refresh(Region(0, line - top, self.size.width, self.size.height - (line - top)))
+        # a run changes nodes far from the screen all the time: repaint only what shows (the view
+        # as last drawn: a scroll since then redraws it all anyway; asking the widget its size and
+        # offset for each change was most of what a status change cost)
+        top, height, width = self._view if self._view is not None else self._view_now()
+        if top <= line < top + height:
+            self.refresh(Region(0, line - top, width, height - (line - top)))
+
+    def _view_now(self) -> tuple[int, int, int]:
+        size = self.size
+        return self.scroll_offset.y, size.height, size.width
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._view = self._view_now()
+        return super().render_lines(crop)
 
     def clear_statuses(self, prefix: Key | None = None) -> None:
         if prefix is None:

@@ -14,6 +14,8 @@ from rich.text import Text
 from scenario_core.printable import visible
 from textual.binding import Binding
 from textual.events import Resize
+from textual.geometry import Size
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from scenario_core import events as ev
@@ -80,8 +82,42 @@ class ScopeLog(RichLog):
         """Write the lines recorded since the last flush (the app flushes a few times a second
         while a run goes on, and whenever it pauses): one repaint for many events."""
         pending, self._pending = self._pending, []
-        if pending:
-            self.write(Text("\n").join(pending), expand=True)
+        if not pending:
+            return
+        if not self._size_known:
+            self.write(Text("\n").join(pending), expand=True)  # (RichLog renders it once sized)
+            return
+        # What RichLog.write does for a line that fits, without measuring, wrapping and splitting
+        # the lot again (a third of what a run to the end costs the log): a line too wide, or
+        # with a tab, still goes through write.
+        width = max(self.scrollable_content_region.width, self.min_width)
+        console = self.app.console
+        strips: list[Strip] = []
+        widest = self._widest_line_width
+        for text in pending:
+            length = text.cell_len
+            if length > width or "\t" in text.plain:
+                self._append(strips, widest)
+                strips, widest = [], self._widest_line_width
+                self.write(text, expand=True)
+                continue
+            strips.append(Strip(text.render(console), length))
+            widest = max(widest, length)
+        self._append(strips, widest)
+
+    def _append(self, strips: list[Strip], widest: int) -> None:
+        """Add rendered lines at the end, as RichLog.write does."""
+        if not strips:
+            return
+        self.lines.extend(strips)
+        if self.max_lines is not None and len(self.lines) > self.max_lines:
+            self._start_line += len(self.lines) - self.max_lines
+            self.refresh()
+            self.lines = self.lines[-self.max_lines:]
+        self._widest_line_width = widest
+        self.virtual_size = Size(widest, len(self.lines))
+        if self.auto_scroll:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def rerender(self) -> None:
         """Write every line again (after secrets were revealed or masked)."""
