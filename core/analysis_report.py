@@ -101,13 +101,7 @@ class Report:
         return found
 
     def scenarios(self) -> list[tuple[ScenarioNode, FeatureNode | None]]:
-        found: list[tuple[ScenarioNode, FeatureNode | None]] = []
-        for item in self.file.items:
-            if isinstance(item, FeatureNode):
-                found += [(s, item) for s in item.scenarios]
-            else:
-                found.append((item, None))
-        return found
+        return self.file.scenarios_in_order()
 
     def explainer(self):
         """The run's explainer (explain.py), over the run's plans: imported only when needed."""

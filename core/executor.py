@@ -176,13 +176,7 @@ class _FileRun:
 
     def explainer(self) -> Explainer:
         if self._explainer is None:
-            scenarios: list[tuple[ScenarioNode, FeatureNode | None]] = []
-            for item in self.file.items:
-                if isinstance(item, FeatureNode):
-                    scenarios += [(s, item) for s in item.scenarios]
-                else:
-                    scenarios.append((item, None))
-            self._explainer = Explainer(self.file, scenarios, self.plan, lambda f: self.params(f)[0], self.records)
+            self._explainer = Explainer(self.file, self.file.scenarios_in_order(), self.plan, lambda f: self.params(f)[0], self.records)
         return self._explainer
 
 

@@ -233,12 +233,8 @@ def _block_end(lines: Sequence[str], start: int) -> Position:
 
 def _pairs(tree: ScenarioFileNode) -> Iterator[tuple[FeatureNode | None, ScenarioNode]]:
     """Every scenario with its feature, in source order (outline rows each)."""
-    for item in tree.items:
-        if isinstance(item, FeatureNode):
-            for scenario in item.scenarios:
-                yield item, scenario
-        else:
-            yield None, item
+    for scenario, feature in tree.scenarios_in_order():
+        yield feature, scenario
 
 
 def _header_line(scenario: ScenarioNode) -> int:

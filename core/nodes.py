@@ -559,6 +559,16 @@ class ScenarioFileNode(Node):
                 return fragment
         return None
 
+    def scenarios_in_order(self) -> list[tuple[ScenarioNode, FeatureNode | None]]:
+        """Every scenario (each outline row) with its feature, in source order: the run's order."""
+        found: list[tuple[ScenarioNode, FeatureNode | None]] = []
+        for item in self.items:
+            if isinstance(item, FeatureNode):
+                found += [(scenario, item) for scenario in item.scenarios]
+            else:
+                found.append((item, None))
+        return found
+
 
 def included_fragments(file: "ScenarioFileNode") -> set[str]:
     """Names of the fragments this file's own blocks include, directly or through others."""

@@ -26,12 +26,17 @@ FILE_CHANGED = "file changed — R reloads (restarts the run)"
 class RunEvents:
     """A mixin of RunController: its attributes are set in RunController.__init__."""
 
+    def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
+        """Where a step run shows in the tree (its key), and where it is written (definitions)."""
+        if run.key is None:
+            run.key, run.definitions = self.app.tree.step_keys(run.scenario, event.phase, event.via, event.step,
+                                                               run.feature)
+
     def _breakpoint_hit(self, event: ev.StepStarted, run: StepRun) -> bool:
         """Pause when the run *enters* a node that has a breakpoint: a step, or the first step of a
         scenario, feature, background, fragment or include."""
         tree = self.app.tree
-        if run.key is None:
-            run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step, run.feature)
+        self._locate(run, event)
         keys = [run.key, *run.definitions]
         entered: set[Key] = set()
         if tree.breakpoints:
@@ -54,9 +59,7 @@ class RunEvents:
         tree = app.tree
         log = app.scope_log
         if isinstance(event, ev.StepStarted) and run is not None:
-            if run.key is None:
-                run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step,
-                                                          run.feature)
+            self._locate(run, event)
             if run.key is not None:
                 self._keep_record(run)
                 self._set_group_status(run, NODE_RUNNING)
@@ -65,9 +68,7 @@ class RunEvents:
             tree.set_current(run.key, follow=False)
             self._snapshot = event.snapshot
         elif isinstance(event, ev.StepFinished) and run is not None:
-            if run.key is None:
-                run.key, run.definitions = tree.step_keys(run.scenario, event.phase, event.via, event.step,
-                                                          run.feature)
+            self._locate(run, event)
             if run.key is not None:
                 self._keep_record(run)
                 tree.set_status(run.key, event.status)
