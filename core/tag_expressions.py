@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import UsageError
 
@@ -157,3 +157,12 @@ def combine(texts: Iterable[str]) -> TagExpression | None:
     if len(parsed) == 1:
         return parsed[0]
     return TagExpression(" , ".join(f"({p.text})" for p in parsed), lambda tags: any(p(tags) for p in parsed))
+
+
+def selects_any(files: Iterable[Any], selected: Callable[[frozenset[str]], bool] | None) -> bool:
+    """Whether `selected` (None: everything) picks at least one scenario of the files; a
+    scenario carries its feature's tags too."""
+    if selected is None:
+        return True
+    return any(selected(scenario.tags | feature.tags if feature is not None else scenario.tags)
+               for file in files for scenario, feature in file.scenarios_in_order())

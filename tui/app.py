@@ -25,6 +25,7 @@ from textual.widgets import ContentSwitcher, Footer, Input, Tree
 
 from scenario_core.nodes import ScenarioFileNode
 from scenario_core.resolution import RunOverrides
+from scenario_core.tag_expressions import selects_any
 
 from .broken_summary import broken_file_summary
 from .node_summary import block_summary, file_summary, scenario_summary, subject
@@ -224,6 +225,9 @@ class ScenarioApp(App[int]):
             self.status_bar.set(state="ready — n steps, c runs" if not self.invalid else "invalid: no file can run",
                                 counts="", note=f"{len(broken)} of {len(files)} files cannot run — "
                                                 "highlight one for its errors")
+        elif not selects_any(self.loaded_files(), self.stepper.selected):  # as `run` refuses it
+            self.status_bar.set(state="ready — n steps, c runs", counts="",
+                                note=f"--tags '{self.stepper.selected}' selects no scenario of these files")
         else:
             self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
         self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)

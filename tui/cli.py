@@ -483,13 +483,10 @@ def tag_selection(items: Sequence[str]):
 
 def require_selection(files: Sequence[Any], selected: Any) -> None:
     """A --tags expression that selects no scenario of these files is an error, not a green run."""
-    if selected is None:
-        return
-    for file in files:
-        for feature, scenario in [(None, s) for s in file.scenarios] + [(f, s) for f in file.features for s in f.scenarios]:
-            if selected(scenario.tags | feature.tags if feature is not None else scenario.tags):
-                return
-    raise UsageError(f"--tags '{_clip(str(selected))}': no scenario of these files is selected")
+    from scenario_core.tag_expressions import selects_any
+
+    if not selects_any(files, selected):
+        raise UsageError(f"--tags '{_clip(str(selected))}': no scenario of these files is selected")
 
 
 def run(args: argparse.Namespace) -> int:

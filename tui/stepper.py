@@ -49,6 +49,7 @@ class StepRun:
     request: ev.RequestSent | None = None
     response: ev.ResponseReceived | None = None
     read_response: ev.ResponseReceived | None = None  # the response a then:/extract: step read
+    read_request: ev.RequestSent | None = None  # the request that response answered (`y` copies it)
     assertion: ev.AssertionChecked | None = None
     branch: ev.BranchTaken | None = None  # an if chain: the branch taken and the conditions tried
     auto_tests: list[ev.AutoTestRan] = field(default_factory=list)
@@ -102,6 +103,7 @@ class Stepper:
         self.scenario: ev.ScenarioStarted | None = None
         self.finished: ev.RunFinished | None = None
         self._last_response: ev.ResponseReceived | None = None
+        self._last_request: ev.RequestSent | None = None  # the request _last_response answered
         self.events_seen = 0
 
     # ------------------------------------------------------------ control
@@ -153,7 +155,7 @@ class Stepper:
             self.current = None
             self.scenario = None
             self.finished = None
-            self._last_response = None
+            self._last_response = self._last_request = None
             self.pause_reason = None
             self.paused_after = None
 
@@ -222,14 +224,15 @@ class Stepper:
         """Fold the event into the step records; the record it belongs to."""
         if isinstance(event, ev.ScenarioStarted):
             self.scenario = event
-            self._last_response = None
+            self._last_response = self._last_request = None
             self.current = None
             return None
         if isinstance(event, ev.StepStarted):
             scenario = self.scenario
             assert scenario is not None
             run = StepRun(event.step, event.phase, event.via, event.index, scenario.scenario, scenario.feature,
-                          before=event.snapshot, read_response=self._last_response)
+                          before=event.snapshot, read_response=self._last_response,
+                          read_request=self._last_request)
             if 0 <= event.index < len(scenario.steps):
                 run.parent = scenario.steps[event.index].parent
             self.current = run
@@ -252,7 +255,7 @@ class Stepper:
             run.request = event
         elif isinstance(event, ev.ResponseReceived):
             run.response = event
-            self._last_response = event
+            self._last_response, self._last_request = event, run.request
         elif isinstance(event, ev.AssertionChecked):
             run.assertion = event
         elif isinstance(event, ev.BranchTaken):

@@ -174,3 +174,14 @@ async def test_tags_select_across_the_suite(tmp_path, demo, ui):
         lines = ui.tree_lines(app)
         assert "✓" in ui.line_with(lines, "scenario list pets")
         assert all("–" in line for line in lines if "scenario health" in line)
+
+
+async def test_tags_that_select_nothing_are_said_at_once(tmp_path, demo, ui):
+    # `run` refuses such a selection; the TUI opens (the file may be edited to match) and says so
+    from scenario_tui.cli import tag_selection
+
+    a = write(tmp_path, "a.scenario", HEALTH)
+    app = ScenarioApp(str(a), RunOverrides.from_cli([], demo.url), {}, tags=tag_selection(["nosuchtag"]))
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        assert "--tags 'nosuchtag' selects no scenario of these files" in app.status_bar.text

@@ -78,3 +78,13 @@ async def test_y_copies_the_request_as_curl_masked_until_v(scenario_file, make_a
         assert any("Copied the request as a curl command" in str(n.message) for n in app._notifications)
         await ui.press(pilot, "v", "y")
         assert "Authorization: Bearer tok-secret-12345" in app.clipboard
+
+
+async def test_y_on_a_then_step_copies_the_request_whose_response_it_checked(scenario_file, make_app, ui):
+    app = make_app(scenario_file(FILE))
+    async with app.run_test(size=SIZE) as pilot:
+        await _ran(pilot, ui)
+        await ui.move_to(pilot, "then status 200")
+        await ui.press(pilot, "y")
+        assert app.clipboard.startswith("curl -X POST 'http://127.0.0.1:")
+        assert "/echo?note=nnn" in app.clipboard

@@ -145,7 +145,8 @@ class Inspector(VerticalScroll, can_focus=True):
     def show_step(self, step: Any, run: StepRun | None, about_to_run: bool = False,
                   scenario: str | None = None, warnings: Sequence[Diagnostic] = ()) -> None:
         self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
-        self.request = run.request if run is not None else None
+        # `y`: the request this step sent, else the one whose response it read (a then:, an extract:)
+        self.request = (run.request or run.read_request) if run is not None else None
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")
