@@ -63,6 +63,15 @@ class IndentationProblem(Exception):
         self.line, self.column = line, column
 
 
+TAB_IN_INDENTATION = "a tab in indentation; indent with spaces"
+
+
+def stray_indentation(indent: int, levels: list[int]) -> str:
+    """The message of a line whose indentation opens no block and closes to none (both parses)."""
+    return (f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no enclosing block "
+            f"(expected {' or '.join(str(level) for level in levels)} spaces)")
+
+
 class _Indenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types: list[str] = []
@@ -77,9 +86,7 @@ class _Indenter(Indenter):
         # The last segment of a line break is pure indentation.
         indent_str = token[token.rfind("\n") + 1:]
         if "\t" in indent_str:
-            raise IndentationProblem(
-                "a tab in indentation; indent with spaces", token.end_line, indent_str.index("\t") + 1
-            )
+            raise IndentationProblem(TAB_IN_INDENTATION, token.end_line, indent_str.index("\t") + 1)
         indent = len(indent_str)
         levels = self.indent_level
         if indent > levels[-1]:
@@ -89,18 +96,14 @@ class _Indenter(Indenter):
         if indent == levels[-1]:
             return
         # Named before the dedents below pop them; the text is only built for a bad line.
-        stray = None if indent in levels else " or ".join(str(level) for level in levels)
+        stray = None if indent in levels else stray_indentation(indent, levels)
         while indent < levels[-1]:
             levels.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
         # The dedents go first: the parser closes the finished blocks and the builder reports
         # their errors too.
         if stray is not None:
-            raise IndentationProblem(
-                f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no enclosing block "
-                f"(expected {stray} spaces)",
-                token.end_line, indent + 1,
-            )
+            raise IndentationProblem(stray, token.end_line, indent + 1)
 
 
 _builder = Builder()
@@ -238,7 +241,7 @@ class _Recovering:
                 continue
             indent_str = token[token.rfind("\n") + 1:]
             if "\t" in indent_str:
-                self.report(token.end_line, indent_str.index("\t") + 1, "a tab in indentation; indent with spaces")
+                self.report(token.end_line, indent_str.index("\t") + 1, TAB_IN_INDENTATION)
                 self.skipping = -1
                 continue
             indent = len(indent_str)
@@ -255,9 +258,7 @@ class _Recovering:
                     yield Token.new_borrow_pos("_DEDENT", indent_str, token)
             elif indent != levels[-1]:
                 # The open blocks stay open: the lines after it at their indentation go on in them.
-                self.report(token.end_line, indent + 1,
-                            f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no "
-                            f"enclosing block (expected {' or '.join(str(level) for level in levels)} spaces)")
+                self.report(token.end_line, indent + 1, stray_indentation(indent, levels))
                 self.skipping = indent
         while len(levels) > 1:  # the lexer closes at indentation 0; this is only a safeguard
             levels.pop()
