@@ -45,8 +45,7 @@ class TreeFilter:
             return True
         if not isinstance(file, ScenarioFileNode):  # a file that cannot run: by its name only
             return False
-        return any(self._scenario(s, None) for s in file.scenarios) or any(
-            self._scenario(s, f) for f in file.features for s in f.scenarios)
+        return any(self._scenario(s, f) for s, f in file.scenarios_in_order())
 
     def shows(self, item: TreeItem, file_matches: bool) -> bool:
         """Whether `item` stays; `file_matches`: its file's name matches (then all of it stays)."""
