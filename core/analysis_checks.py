@@ -45,9 +45,10 @@ def duplicate_scenarios(file: ScenarioFileNode) -> list[Diagnostic]:
     return found
 
 
-def file_index(file: ScenarioFileNode) -> tuple[set[str], set[str]]:
-    """One pass over the file's blocks: the names of its webhook: steps, and the fragments that
-    run (included by a background or scenario, or by a fragment that runs)."""
+def file_index(file: ScenarioFileNode) -> tuple[set[str], set[str], dict[str, list[str]]]:
+    """One pass over the file's blocks: the names of its webhook: steps, the fragments that run
+    (included by a background or scenario, or by a fragment that runs), and what each fragment
+    includes."""
     webhooks: set[str] = set()
     includes: dict[str, list[str]] = {}  # fragment -> what it includes
     pending: list[str] = []
@@ -64,17 +65,16 @@ def file_index(file: ScenarioFileNode) -> tuple[set[str], set[str]]:
         if name not in reached:
             reached.add(name)
             pending += includes.get(name, ())
-    return webhooks, reached
+    return webhooks, reached, includes
 
 
-def unused_fragments(file: ScenarioFileNode, reached: set[str]) -> list[Diagnostic]:
+def unused_fragments(file: ScenarioFileNode, reached: set[str], includes: dict[str, list[str]]) -> list[Diagnostic]:
     """The file's own fragments that never run (a .fragment file is shared by many files: not warned)."""
     found = []
     for fragment in file.fragments:
         if fragment.location.file != file.path or fragment.name in reached:
             continue
-        by = sorted({f.name for f in file.fragments if f.name not in reached and any(
-            isinstance(s, IncludeStep) and s.fragment == fragment.name for s in walk_steps(f.steps))})
+        by = sorted(name for name, included in includes.items() if name not in reached and fragment.name in included)
         message = f"fragment '{fragment.name}' is never included"
         if by:
             message += f" (only by {', '.join(repr(n) for n in by)}, never included either)"

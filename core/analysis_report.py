@@ -120,7 +120,7 @@ class Report:
     # ------------------------------------------------------------ the answer
 
     def analysis(self) -> Analysis:
-        webhooks, reached = file_index(self.file)
+        webhooks, reached, includes = file_index(self.file)
         walk = Walk(self.file, self.run_variables, self.store_of, self._note, webhooks)
         walk.run()
         references: list[Reference] = []
@@ -132,7 +132,7 @@ class Report:
         references += self._not_run(walk, reached)
         self._base_urls(walk)
         extracts = [step for sites in walk.extracts.values() for _, step, _ in sites]
-        for diagnostic in (duplicate_scenarios(self.file) + unused_fragments(self.file, reached)
+        for diagnostic in (duplicate_scenarios(self.file) + unused_fragments(self.file, reached, includes)
                            + unused_variables(self.file, walk.names, extracts, reached)):
             self._add(diagnostic, diagnostic.location)
         references.sort(key=lambda r: (r.location.file != self.file.path, r.location.line, r.location.column))

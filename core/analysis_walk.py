@@ -19,14 +19,16 @@ from .nodes import (
     FailStep, FeatureNode, IncludeStep, NotAssertion, RequestStep, ScenarioFileNode, ScenarioNode, SourceLocation,
     Step, VariableAssertion, VariableRef, leaf_conditions,
 )
+from .events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
+from .explain import via_text
 from .sharing import StoreRef
 
 ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
 
-# Where a step runs (what an extract writes to depends on it). The walk expands includes itself
-# rather than through executor.plan_scenario: importing the executor (asyncio, the HTTP client)
-# and building a plan per scenario was a third of check's time on a 50,000-line file.
-BACKGROUND_FILE, BACKGROUND_FEATURE, SCENARIO = "background:file", "background:feature", "scenario"
+# Where a step runs (events.BACKGROUND_FILE, ...) decides what an extract writes to. The walk
+# expands includes itself rather than through executor.plan_scenario: importing the executor
+# (asyncio, the HTTP client) and building a plan per scenario was a third of check's time on a
+# 50,000-line file.
 
 # Keys of the scenario layer that are not variables: "a response exists", "a custom step ran"
 # (its Python code may set any name with ctx.set).
@@ -289,11 +291,11 @@ class Walk:
                 via: tuple[IncludeStep, ...]) -> None:
         self._extracts.append((self._sequence, step, via))
         if context.phase == BACKGROUND_FILE:
-            how = f"extracted by the file background (line {step.line}{_via(via)})"
+            how = f"extracted by the file background (line {step.line}{via_text(via)})"
         elif context.phase == BACKGROUND_FEATURE:
-            how = f"extracted by the background of feature '{context.feature.name}' (line {step.line}{_via(via)})"
+            how = f"extracted by the background of feature '{context.feature.name}' (line {step.line}{via_text(via)})"
         else:
-            how = f"extracted at line {step.line}{_via(via)}"
+            how = f"extracted at line {step.line}{via_text(via)}"
         write = Write(step.location, how)
         layer[step.name] = _Var(ALWAYS, (write,))
         if context.shared is not None and context.phase == SCENARIO:  # backgrounds never write a store
@@ -375,10 +377,6 @@ def _earlier(writes: list[Write], scenario: int, limit: int) -> tuple[Write, ...
             if len(found) == limit:
                 break
     return tuple(reversed(found))
-
-
-def _via(via: tuple[IncludeStep, ...]) -> str:
-    return f", via fragment '{via[-1].fragment}'" if via else ""
 
 
 def blocks(file: ScenarioFileNode) -> list[tuple[Step, ...]]:

@@ -42,12 +42,12 @@ class ExtractSite:
     fragment: FragmentNode | None = None
 
 
-def _via_text(via: Sequence[IncludeStep]) -> str:
+def via_text(via: Sequence[IncludeStep]) -> str:
     return "".join(f", via fragment '{inc.fragment}'" for inc in via[-1:])
 
 
 def later_in_scenario(name: str, line: int, via: Sequence[IncludeStep] = ()) -> str:
-    return f"'{name}' is extracted later in this scenario (line {line}{_via_text(via)})."
+    return f"'{name}' is extracted later in this scenario (line {line}{via_text(via)})."
 
 
 def nowhere(name: str) -> str:
@@ -183,7 +183,7 @@ class Explainer:
         else:
             earlier = [s for s in sites if s.order < here]
             site = earlier[-1] if earlier else sites[0]
-        head = f"'{name}' is extracted by {self._scenario_label(site)} (line {site.step.line}{_via_text(site.via)})"
+        head = f"'{name}' is extracted by {self._scenario_label(site)} (line {site.step.line}{via_text(site.via)})"
         their = stores[id(site)]
         if store is None:
             reason = f"{head}, but {self._isolation(feature)}"

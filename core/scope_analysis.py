@@ -109,7 +109,7 @@ def visible_at(file: ScenarioFileNode, line: int, overrides: RunOverrides | None
     if best is None:
         return {name: ALWAYS for name in run_variables}
     report = Report(file, overrides or RunOverrides(), run_variables)
-    webhooks, _ = file_index(file)
+    webhooks, _, _ = file_index(file)
     walk = Walk(file, report.run_variables, report.store_of, lambda seen: None, webhooks)
     walk.probe = (best, best.line < line)
     walk.run()
