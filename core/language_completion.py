@@ -8,12 +8,13 @@ import re
 from typing import Any, Iterator, Sequence
 
 from . import parameters as params
+from .line_lexer import strip_comment
 from .nodes import (ExtractStep, FeatureNode, FragmentNode, IncludeStep,
                     ScenarioNode, walk_steps)
 from .sharing import StoreRef, store_for
 from .step_syntax import METHODS
 from .language_document import (Completion, Document, Position, Span, Symbol, _Block, _blank, _blocks, _fragment,
-                                _header_line, _indent, _innermost, _pairs, _relative, _same_file, _strip_comment)
+                                _header_line, _indent, _innermost, _relative, _same_file)
 from .language_hover import _parameters_of, _value_text, fragment_markdown
 
 
@@ -55,7 +56,7 @@ def _context(lines: Sequence[str], line: int, character: int) -> tuple[str, int]
         above = lines[index]
         if _blank(above) or above.lstrip().startswith(("@", "|")) or _indent(above) >= indent:
             continue
-        head = _strip_comment(above).strip()
+        head = strip_comment(above).strip()
         word = head.split(":", 1)[0].split(" ", 1)[0].lower()
         has_colon = head.split(" ", 1)[0].endswith(":")
         if word == "feature":
@@ -203,7 +204,7 @@ def _store_names(document: Document, feature: FeatureNode | None, scenario: Scen
     if mine is None:
         return names
     header = _header_line(scenario)
-    for other_feature, other in _pairs(tree):
+    for other, other_feature in tree.scenarios_in_order():
         if _header_line(other) >= header:
             break
         if store(other_feature, other) != mine:

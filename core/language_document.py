@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
+from .line_lexer import strip_comment
 from .nodes import (FeatureNode, FragmentNode, ScenarioFileNode,
                     ScenarioNode, SourceLocation)
 from .scope_analysis import Analysis
@@ -128,6 +129,11 @@ def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variabl
 _FRAGMENT_FILE_QUIET = ("unused-fragment", "unused-variable")
 
 
+def normalized_text(text: str) -> str:
+    """A document's text as the service keeps it: line breaks are \\n (as the parser reads them)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def read_document(text: str, path: str, previous: Document | None = None, overrides: RunOverrides | None = None,
                   run_variables: Mapping[str, Any] | None = None) -> Document:
     """Parse and check `text` as the file `path`: every error and warning `check` reports.
@@ -135,7 +141,7 @@ def read_document(text: str, path: str, previous: Document | None = None, overri
     from .parser import parse_text
 
     run_variables = dict(run_variables or {})
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalized_text(text)
     fragments, problems = _external_fragments(path)
     tree: ScenarioFileNode | None = None
     try:
@@ -166,7 +172,7 @@ def _widened(problem: Problem, lines: Sequence[str]) -> Problem:
     start, end = problem.span.start, problem.span.end
     if start.line != end.line or end.character - start.character > 1 or start.line >= len(lines):
         return problem
-    last = len(_strip_comment(lines[start.line]).rstrip())
+    last = len(strip_comment(lines[start.line]).rstrip())
     if last <= end.character:
         return problem
     return Problem(Span(start, Position(start.line, last)), problem.severity, problem.message, problem.code)
@@ -174,7 +180,7 @@ def _widened(problem: Problem, lines: Sequence[str]) -> Problem:
 
 def failed_document(text: str, path: str, previous: Document | None, error: Exception) -> Document:
     """A document core could not read because of a bug: one problem saying so, on line 1."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalized_text(text)
     message = f"internal error: {type(error).__name__}: {' '.join(str(error).split())}"
     return Document(path, text, text.split("\n"), previous.tree if previous else None, previous is not None,
                     [Problem(Span(Position(0, 0), Position(0, 0)), ERROR, message)])
@@ -229,12 +235,6 @@ def _block_end(lines: Sequence[str], start: int) -> Position:
             break
         last = index
     return Position(last, len(lines[last]) if last < len(lines) else 0)
-
-
-def _pairs(tree: ScenarioFileNode) -> Iterator[tuple[FeatureNode | None, ScenarioNode]]:
-    """Every scenario with its feature, in source order (outline rows each)."""
-    for scenario, feature in tree.scenarios_in_order():
-        yield feature, scenario
 
 
 def _header_line(scenario: ScenarioNode) -> int:
@@ -314,16 +314,12 @@ _INCLUDE = re.compile(r"^(\s*)(include:?)\s+(.+?)\s*$", re.IGNORECASE)
 
 
 def _include_at(line: str) -> tuple[str, int, int] | None:
-    found = _INCLUDE.match(_strip_comment(line))
+    found = _INCLUDE.match(strip_comment(line))
     if found is None or (found.group(2).lower() == "include" and found.group(3).startswith(":")):
         return None
     return found.group(3), found.start(3), found.end(3)
 
 
-def _strip_comment(line: str) -> str:
-    from .line_lexer import strip_comment
-
-    return strip_comment(line)
 
 
 def _fragment(document: Document, name: str) -> FragmentNode | None:

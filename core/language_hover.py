@@ -10,13 +10,14 @@ from typing import Any, Iterator, Sequence
 
 from . import parameters as params
 from .errors import ScenarioError
+from .line_lexer import strip_comment
 from .nodes import (ConditionalStep, DescribedStep, ExtractStep, FeatureNode, FragmentNode,
                     ScenarioNode, SourceLocation, step_label, walk_steps)
 from .resolution import DEFAULT, EffectiveParameters, EffectiveValue, resolve_parameters
 from .sharing import store_for
 from .language_document import (Document, HoverText, Position, Span, Target, _blank, _fragment, _header_line,
-                                _include_at, _indent, _innermost, _pairs, _reference_at, _relative, _same_file,
-                                _strip_comment, span_of)
+                                _include_at, _indent, _innermost, _reference_at, _relative, _same_file,
+                                span_of)
 
 
 # ---------------------------------------------------------------- parameters
@@ -115,7 +116,7 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
         blocks.append((fragment.line if _same_file(fragment.location.file, tree.path) else 1 << 30,
                        fragment.steps, f"fragment '{fragment.name}'", fragment.location.file))
     seen: set[int] = set()
-    for feature, scenario in _pairs(tree):
+    for scenario, feature in tree.scenarios_in_order():
         if feature is not None and feature.background is not None and feature.background.line not in seen:
             seen.add(feature.background.line)
             blocks.append((feature.background.line, feature.background.steps,
@@ -297,7 +298,7 @@ def _declaration_at(document: Document, line: int) -> tuple[str, EffectiveParame
         if _indent(text) != 0:
             return None
         return f"file {os.path.basename(document.path)}", _parameters_of(document, None, None)
-    for feature, scenario in _pairs(tree):
+    for scenario, feature in tree.scenarios_in_order():
         if feature is not None and feature.line == line + 1:
             return f"feature '{feature.name}'", _parameters_of(document, feature, None)
         if _header_line(scenario) == line + 1:
@@ -347,7 +348,7 @@ def _enclosing_headers(lines: Sequence[str], line: int) -> list[tuple[int, str]]
             continue
         indent = _indent(text)
         if indent < level:
-            found.append((index, _strip_comment(text).strip()))
+            found.append((index, strip_comment(text).strip()))
             level = indent
             if indent == 0:
                 break

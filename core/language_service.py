@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from .language_completion import METHODS, completions, symbols, visible_names
 from .language_document import (Completion, Document, HoverText, Position, Problem, Span, Symbol, Target, diagnostics,
-                                failed_document, read_document, span_of)
+                                failed_document, normalized_text, read_document, span_of)
 from .language_hover import definition, fragment_markdown, hover, parameters_markdown, variable_markdown
 
 __all__ = ["Completion", "Document", "HoverText", "Position", "Problem", "Span", "Symbol", "Target", "METHODS",
            "completions", "definition", "diagnostics", "failed_document", "fragment_markdown", "hover",
-           "parameters_markdown", "read_document", "span_of", "symbols", "variable_markdown", "visible_names"]
+           "normalized_text", "parameters_markdown", "read_document", "span_of", "symbols", "variable_markdown", "visible_names"]

@@ -52,7 +52,7 @@ class ScenarioLanguageServer(LanguageServer):
         """The Document of the editor's current text (made now if the debounced check has not run)."""
         text_document = self.workspace.get_text_document(uri)
         known = self.documents.get(uri)
-        if known is None or known.text != text_document.source.replace("\r\n", "\n"):
+        if known is None or known.text != service.normalized_text(text_document.source):
             try:
                 made = service.read_document(text_document.source, self.path_of(uri), known, self.overrides,
                                              self.run_variables)
