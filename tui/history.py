@@ -100,5 +100,4 @@ class History:
             widget.border_title = "History"
         self.app.scope_log.display = True
         self.app.status_bar.set(note="")
-        self.controller.update_status()
-        self.controller.flush_panels(force=True)
+        self.controller.flush_panels(force=True)  # (the status line too)

@@ -117,9 +117,9 @@ class RunController(RunEvents):
                 app.notify("The run ended before reaching the step g ran to.")
                 self._run_to = None
             show_failures(app.tree, self.scenario_results, self.history.runs)
-        self.flush_panels(force=True)
+        self.flush_panels(force=True)  # (which shows the highlighted node again, unless it is a file)
         cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None and self.history.shown is None:
+        if cursor is not None and cursor.data is not None and cursor.data.kind == "file" and self.history.shown is None:
             app.show_item(cursor.data)
 
     def start(self, how: str) -> None:

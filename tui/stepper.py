@@ -104,7 +104,6 @@ class Stepper:
         self.finished: ev.RunFinished | None = None
         self._last_response: ev.ResponseReceived | None = None
         self._last_request: ev.RequestSent | None = None  # the request _last_response answered
-        self.events_seen = 0
 
     # ------------------------------------------------------------ control
 
@@ -189,7 +188,6 @@ class Stepper:
                         self.state = FINISHED
                         return
                     pulled += 1
-                    self.events_seen += 1
                     run = self._record(event)
                     if isinstance(event, ev.StepStarted):
                         # Asked for every step, so it can tell when the run *enters* a node.

@@ -26,7 +26,7 @@ from scenario_core.errors import Diagnostic
 
 from scenario_core.nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, RequestStep, SchemaAssertion,
-    TimeAssertion, WebhookStep,
+    TimeAssertion, WebhookStep, step_label,
 )
 from scenario_core.printable import visible, visible_json
 
@@ -159,7 +159,7 @@ class Inspector(VerticalScroll, can_focus=True):
                               style="dim"))
         parent = getattr(run, "parent", None)
         if parent is not None:  # a directive of a described step: the step it belongs to
-            parts.append(Text(visible(f"in step '{parent.keyword} {parent.text}' (line {parent.location.line})"),
+            parts.append(Text(visible(f"in step '{step_label(parent)}' (line {parent.location.line})"),
                               style="dim"))
         status = Text()
         if about_to_run:
