@@ -103,7 +103,7 @@ def main() -> None:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         baseline_script = Path(tmp) / "baseline.py"
         baseline_script.write_text(BASELINE)
-        ours_command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", "check", str(path)]
+        ours_command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", "check", str(path)]
         baseline_command = [sys.executable, str(baseline_script), str(path)]
         timed(ours_command), timed(baseline_command)  # warm caches: lark's grammar cache, the OS page cache
         ours, baseline = [], []

@@ -90,7 +90,7 @@ def scenario_tui_command() -> list[str]:
     script = Path(sys.executable).with_name("scenario-tui")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())"]
+    return [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())"]
 
 
 # Both sides run as on a user's machine, where Python caches compiled modules: with
@@ -168,7 +168,7 @@ def profile(command: list[str], tmp_path: Path) -> None:
     import pstats
 
     out = tmp_path / "run.prof"
-    code = "import sys; from scenario_tui.cli import main; sys.exit(main())"
+    code = "import sys; from scenario_tui.cli.main import main; sys.exit(main())"
     runner = [sys.executable, "-m", "cProfile", "-o", str(out), "-c", code] if sys.version_info >= (3, 12) else None
     if runner is None:  # cProfile gained -c in 3.12: profile through a small script instead
         script = tmp_path / "profile_main.py"

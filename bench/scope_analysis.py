@@ -26,7 +26,7 @@ from check_large_file import generate  # noqa: E402
 
 WITHOUT = r'''
 import sys
-from scenario_tui.cli import _count, load_valid
+from scenario_tui.cli.main import _count, load_valid
 (node,) = load_valid([sys.argv[1]])
 scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
 print(f"{sys.argv[1]}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
@@ -64,7 +64,7 @@ def main() -> None:
         without_script = Path(tmp) / "without.py"
         without_script.write_text(WITHOUT)
         variables = [] if args.warned else ["--var", "age=1", "--var", "n=1"]
-        with_command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())",
+        with_command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
                         "check", str(path), *variables]
         without_command = [sys.executable, str(without_script), str(path)]
         timed(with_command), timed(without_command)  # warm caches: lark's grammar cache, the OS page cache

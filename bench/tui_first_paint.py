@@ -33,7 +33,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.widgets import Header, Static, Tree
 
-from scenario_tui.app import ScenarioApp
+from scenario_tui.app.shell import ScenarioApp
 
 SIZE = (120, 40)
 
@@ -103,7 +103,7 @@ def _parse_seconds(path: Path) -> float:
     """The part of the first paint that is core's parser (as the app does it: GC off)."""
     import gc
 
-    from scenario_core.parser import load_file
+    from scenario_core.language.parser import load_file
 
     gc.disable()
     try:

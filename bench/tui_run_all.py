@@ -31,11 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from scenario_core.executor import Execution
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
-from scenario_tui.app import ScenarioApp
-from scenario_tui.stepper import FINISHED
+from scenario_core.run.executor import Execution
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_tui.app.shell import ScenarioApp
+from scenario_core.run.stepper import FINISHED
 
 SIZE = (120, 40)
 
@@ -58,7 +58,7 @@ def free_port() -> int:
 
 def start_server() -> tuple[subprocess.Popen, str]:
     port = free_port()
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())",
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
                "demo-server", "--port", str(port)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"

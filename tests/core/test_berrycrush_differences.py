@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.errors import InvalidFileError
-from scenario_core.events import RequestSent, ScenarioFinished, StepFinished
-from scenario_core.executor import run_to_completion
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
+from scenario_core.language.errors import InvalidFileError
+from scenario_core.run.events import RequestSent, ScenarioFinished, StepFinished
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
 
 PETSTORE = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
 
@@ -213,7 +213,7 @@ scenario: then
 
 
 def test_difference_14_a_step_with_no_directives_and_no_python_step_is_a_check_error(write_scenario):
-    from scenario_core.custom_steps import Registry, custom_diagnostics
+    from scenario_core.custom_steps.registry import Registry, custom_diagnostics
 
     file = load_file(write_scenario("scenario: s\n  given the moon is full\n"))
     assert [d.message for d in custom_diagnostics(file, Registry())][0].startswith(

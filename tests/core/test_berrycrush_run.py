@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.events import (
+from scenario_core.run.events import (
     BACKGROUND_FILE, AutoTestRan, BranchTaken, RequestSent, ScenarioFinished, ScenarioStarted, StepFinished, VariableExtracted,
 )
-from scenario_core.executor import run_to_completion
-from scenario_core.nodes import ConditionalStep, DescribedStep, RequestStep, step_label
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.nodes import ConditionalStep, DescribedStep, RequestStep, step_label
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
 PETSTORE, AUTH = DEMO / "petstore.yaml", DEMO / "auth.yaml"
@@ -662,7 +662,7 @@ scenario: here
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", *args]
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120, env=dict(os.environ))
 
 
@@ -708,7 +708,7 @@ def test_json_report_shows_each_step_as_written(demo, tmp_path):
 
 def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
     (tmp_path / "steps.py").write_text(textwrap.dedent("""\
-        from scenario_core.custom_steps import step
+        from scenario_core.custom_steps.registry import step
 
         @step("a pet called {string}")
         def called(ctx, name):

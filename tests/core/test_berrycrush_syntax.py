@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.errors import InvalidFileError, UsageError
-from scenario_core.nodes import (
+from scenario_core.language.errors import InvalidFileError, UsageError
+from scenario_core.language.nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, JsonPathAssertion,
     RequestStep, StatusAssertion, TextTemplate, VariableRef, WebhookStep, step_label, walk_steps,
 )
-from scenario_core.parser import load_file, parse_text
+from scenario_core.language.parser import load_file, parse_text
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
 
@@ -444,7 +444,7 @@ def test_call_children_on_a_method_path_request_are_an_error():
 
 
 def _operation_errors(write_scenario, steps: str) -> list[str]:
-    from scenario_core.resolution import parameter_diagnostics
+    from scenario_core.parameters.resolution import parameter_diagnostics
 
     path = write_scenario(f"parameters:\n  openapi: {DEMO / 'petstore.yaml'}\n  baseUrl: http://127.0.0.1:9\n"
                           "scenario: s\n" + textwrap.indent(textwrap.dedent(steps), "  "))
@@ -1079,7 +1079,7 @@ def test_fragment_include_cycles_across_files_are_an_error(tmp_path, monkeypatch
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", *args]
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60, env=dict(os.environ))
 
 
@@ -1105,7 +1105,7 @@ def test_described_step_without_directives_is_a_custom_step_check_reports_at_its
 
 def test_described_step_without_directives_passes_check_with_a_plugin_that_matches(tmp_path):
     write(tmp_path / "steps.py", """
-        from scenario_core.custom_steps import step
+        from scenario_core.custom_steps.registry import step
 
         @step("a pet named {string} exists")
         def pet(ctx, name):
@@ -1161,8 +1161,8 @@ def test_outline_cells_split_at_bars_outside_quotes(tmp_path):
 
 
 def test_a_shared_fragment_folder_is_checked_only_where_a_file_includes_it(tmp_path):
-    from scenario_core.custom_steps import Registry, custom_diagnostics
-    from scenario_core.resolution import parameter_diagnostics
+    from scenario_core.custom_steps.registry import Registry, custom_diagnostics
+    from scenario_core.parameters.resolution import parameter_diagnostics
 
     (tmp_path / "fragments").mkdir()
     (tmp_path / "fragments" / "auth.fragment").write_text(

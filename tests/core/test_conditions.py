@@ -9,14 +9,14 @@ import json
 
 import pytest
 
-from scenario_core.assertions import Outcome, assertion_refs, check, describe
-from scenario_core.conditions import MAX_JOINED, parse_condition
-from scenario_core.events import ResponseReceived
-from scenario_core.nodes import (
+from scenario_core.run.assertions import Outcome, assertion_refs, check, describe
+from scenario_core.language.conditions import MAX_JOINED, parse_condition
+from scenario_core.run.events import ResponseReceived
+from scenario_core.language.nodes import (
     AllOf, AnyOf, BodyAssertion, CustomAssertion, HeaderAssertion, JsonPathAssertion, NotAssertion,
     SchemaAssertion, SourceLocation, StatusAssertion, TimeAssertion, VariableAssertion,
 )
-from scenario_core.step_syntax import LineError
+from scenario_core.language.step_syntax import LineError
 
 STEP = SourceLocation("t.scenario", 4, 7, 4, 60)
 
@@ -327,7 +327,7 @@ def test_matches_is_a_whole_value_match(text, passed):
 
 
 def test_then_matches_still_searches_where_assert_matches_the_whole_value():
-    from scenario_core.parser import parse_text
+    from scenario_core.language.parser import parse_text
 
     then = parse_text('scenario: s\n  then: $.name matches "e"\n').scenarios[0].steps[0].assertion
     assert check(then, response(BODY), {}).passed

@@ -11,7 +11,7 @@ import scenario_core
 
 def test_core_never_imports_textual_or_rich():
     modules = [m.name for m in pkgutil.walk_packages(scenario_core.__path__, "scenario_core.")]
-    assert "scenario_core.parser" in modules and "scenario_core.executor" in modules
+    assert "scenario_core.language.parser" in modules and "scenario_core.run.executor" in modules
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r}: importlib.import_module(name)\n"
@@ -27,7 +27,7 @@ def test_headless_commands_never_import_textual(tmp_path):
     path.write_text("parameters:\n  timeout: 5\nscenario: s\n  when: GET /a\n")
     code = (
         "import sys\n"
-        "from scenario_tui.cli import main\n"
+        "from scenario_tui.cli.main import main\n"
         f"main(['check', {str(path)!r}])\n"
         f"main(['params', {str(path)!r}])\n"
         f"main(['params', '--json', {str(path)!r}])\n"

@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from scenario_core.curl import curl_command
-from scenario_core.events import RequestSent
-from scenario_core.masking import Masker
+from scenario_core.report.curl import curl_command
+from scenario_core.run.events import RequestSent
+from scenario_core.report.masking import Masker
 
 
 def _sent(method="GET", url="http://h/pets", headers=(), body=None) -> RequestSent:

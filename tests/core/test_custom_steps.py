@@ -13,14 +13,14 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from scenario_core import custom_steps
-from scenario_core.custom_steps import (PluginError, Registry, Response, StepContext, StepFailed,
+from scenario_core.custom_steps import registry as custom_steps
+from scenario_core.custom_steps.registry import (PluginError, Registry, Response, StepContext, StepFailed,
                                         custom_diagnostics, load_registry, uses_custom_steps)
-from scenario_core.nodes import (AssertStep, BackgroundNode, ConditionalBranch, ConditionalStep, CustomAssertion,
+from scenario_core.language.nodes import (AssertStep, BackgroundNode, ConditionalBranch, ConditionalStep, CustomAssertion,
                                  DescribedStep, FeatureNode, FragmentNode, NotAssertion, RequestStep, ScenarioFileNode,
                                  ScenarioNode, SourceLocation, StatusAssertion, TextTemplate)
-from scenario_core.parser import load_file
-from scenario_core.templates import text_template
+from scenario_core.language.parser import load_file
+from scenario_core.language.templates import text_template
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_PLUGIN = ROOT / "examples" / "plugins" / "pet_steps.py"
@@ -262,7 +262,7 @@ def _unique(prefix: str) -> str:
 
 def _plugin(directory: Path, name: str, body: str) -> Path:
     path = directory / f"{name}.py"
-    path.write_text("from scenario_core.custom_steps import step, assertion\n" + textwrap.dedent(body))
+    path.write_text("from scenario_core.custom_steps.registry import step, assertion\n" + textwrap.dedent(body))
     return path
 
 
@@ -342,7 +342,7 @@ def test_a_broken_entry_point_is_a_usage_error_naming_it(monkeypatch):
     ("import no_such_module_abc\n", r"cannot import: ModuleNotFoundError: No module named 'no_such_module_abc' "
                                     r"\(broken_\w+\.py:1\)"),
     ("\n\nraise RuntimeError('boom\\nagain')\n", r"cannot import: RuntimeError: boom again \(broken_\w+\.py:3\)"),
-    ("from scenario_core.custom_steps import step\n@step('x {nope}')\ndef f(ctx): pass\n",
+    ("from scenario_core.custom_steps.registry import step\n@step('x {nope}')\ndef f(ctx): pass\n",
      r"cannot import: ValueError: unknown placeholder \{nope\}"),
     ("import sys\nsys.exit(3)\n", r"cannot import: SystemExit: 3"),
 ])
@@ -519,7 +519,7 @@ async def test_the_example_plugin_against_the_demo_api(demo):
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", *args]
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60, env=dict(os.environ))
 
 
@@ -558,7 +558,7 @@ def test_check_with_working_plugins_by_path_and_by_module_name(tmp_path):
 
 
 def test_check_of_a_file_without_custom_steps_never_looks_for_entry_points(tmp_path, monkeypatch):
-    from scenario_tui import cli as cli_module
+    from scenario_tui.cli import main as cli_module
 
     calls = []
     monkeypatch.setattr(custom_steps, "_entry_points", lambda: calls.append(1) or [])

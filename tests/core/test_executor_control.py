@@ -9,13 +9,13 @@ import time
 import httpx
 import pytest
 
-from scenario_core.events import (
+from scenario_core.run.events import (
     FeatureFinished, FileFinished, RequestSent, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted,
     ScopeCleared, StepFinished, StepStarted,
 )
-from scenario_core.executor import Execution, plan_scenario, run_to_completion
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
+from scenario_core.run.executor import Execution, plan_scenario, run_to_completion
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
 
 
 def load(demo, write_scenario, text):

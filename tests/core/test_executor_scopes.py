@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from scenario_core.events import (
+from scenario_core.run.events import (
     BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, FeatureFinished, FeatureStarted, FileFinished,
     FileStarted, ScenarioFinished, ScenarioStarted, ScopeCleared, ScopeCreated, StepFinished, StepStarted,
     VariableExtracted, VariableOverwritten,
 )
-from scenario_core.executor import run_to_completion
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
-from scenario_core.sharing import StoreRef
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.parameters.sharing import StoreRef
 
 LOGIN = """\
   when: POST /login

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from scenario_core.events import RequestSent, ScenarioFinished
-from scenario_core.executor import Execution
-from scenario_core.parser import load_file
+from scenario_core.run.events import RequestSent, ScenarioFinished
+from scenario_core.run.executor import Execution
+from scenario_core.language.parser import load_file
 
 TEXT = """\
 parameters:

@@ -8,13 +8,13 @@ import time
 
 import pytest
 
-from scenario_core.events import (
+from scenario_core.run.events import (
     AssertionChecked, RequestSent, ResponseReceived, RunFinished, ScenarioFinished, StepFinished, StepStarted,
     VariableExtracted,
 )
-from scenario_core.executor import run_to_completion
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
 
 
 def run(demo, write_scenario, text, *, overrides=None, run_variables=None):
@@ -373,7 +373,7 @@ scenario: never gets going
 
 
 def test_an_unexpected_fault_inside_a_step_fails_only_that_step(demo, write_scenario, monkeypatch):
-    import scenario_core.executor as executor
+    import scenario_core.run.executor as executor
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("boom\nsecond line")
@@ -459,8 +459,8 @@ def test_any_json_value_keeps_its_type_bare_and_reads_as_text_in_a_string(demo, 
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from scenario_core.assertions import json_equal
-    from scenario_core.templates import text_form
+    from scenario_core.run.assertions import json_equal
+    from scenario_core.language.templates import text_form
 
     file = load_file(write_scenario(f"""\
 scenario: typed

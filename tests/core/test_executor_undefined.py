@@ -3,10 +3,10 @@ visible and, when the name is extracted elsewhere in the file, why it is not vis
 
 from __future__ import annotations
 
-from scenario_core.events import RequestSent, ScenarioFinished, StepFinished
-from scenario_core.executor import run_to_completion
-from scenario_core.parser import load_file
-from scenario_core.resolution import RunOverrides
+from scenario_core.run.events import RequestSent, ScenarioFinished, StepFinished
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
 
 
 def ln(text: str, needle: str, nth: int = 1) -> int:

@@ -12,10 +12,10 @@ import time
 import httpx
 import pytest
 
-from scenario_core.http_client import (
+from scenario_core.run.http.client import (
     HttpClient, RequestFailed, describe_timeout, join_url, parse_json, transport_message,
 )
-from scenario_core.resolution import Setting
+from scenario_core.parameters.resolution import Setting
 
 
 @pytest.mark.parametrize("base, path, url", [

@@ -14,10 +14,10 @@ import zlib
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scenario_core.events import ResponseReceived, StepFinished
-from scenario_core.executor import run_to_completion
-from scenario_core.http_client import HttpClient, HttpResult, RequestFailed, parse_json
-from scenario_core.resolution import RunOverrides, Setting
+from scenario_core.run.events import ResponseReceived, StepFinished
+from scenario_core.run.executor import run_to_completion
+from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, parse_json
+from scenario_core.parameters.resolution import RunOverrides, Setting
 
 MiB = 1 << 20
 

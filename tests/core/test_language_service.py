@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from scenario_core import language_service as service
-from scenario_core.language_service import Position, Span, Target
+from scenario_core.editor import service
+from scenario_core.editor.service import Position, Span, Target
 
 PETS = textwrap.dedent("""\
     parameters:
@@ -291,7 +291,7 @@ def test_symbols_of_backgrounds_and_outlines():
 
 
 def test_command_line_overrides_and_run_variables_apply_as_in_a_run(pets):
-    from scenario_core.resolution import RunOverrides
+    from scenario_core.parameters.resolution import RunOverrides
 
     overrides = RunOverrides.from_cli([], "http://example.test")
     document = service.read_document(PETS, pets, overrides=overrides, run_variables={"tenant": "a"})

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scenario_core.events import RequestSent, ResponseReceived, RunStarted, VariableExtracted
-from scenario_core.masking import (
+from scenario_core.run.events import RequestSent, ResponseReceived, RunStarted, VariableExtracted
+from scenario_core.report.masking import (
     MASK, Masker, is_secret_header, is_secret_variable, mask_header_value, mask_headers,
     mask_json_fields, mask_query_fields, mask_variables,
 )
@@ -110,7 +110,7 @@ def test_masker_masks_a_secret_clipped_by_an_ellipsis():
 
 
 def test_exchange_summary_masks_before_cutting_the_body():
-    from scenario_core.reports import BODY_CHARS, Exchange, exchange_summary
+    from scenario_core.report.reports import BODY_CHARS, Exchange, exchange_summary
 
     secret = "s3cr3t-" + "x" * 30
     body = "y" * (BODY_CHARS - 10) + secret

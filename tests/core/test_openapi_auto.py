@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.auto_tests import PAYLOADS, generate, known_excludes, multi_tests, parse_kinds
-from scenario_core.openapi import DescriptionCache
-from scenario_core.schema_check import validate_value
+from scenario_core.openapi.auto_tests import PAYLOADS, generate, known_excludes, multi_tests, parse_kinds
+from scenario_core.openapi.loader import DescriptionCache
+from scenario_core.openapi.schema_check import validate_value
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
 

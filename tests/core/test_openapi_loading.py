@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.openapi import (DescriptionCache, OpenApiError, base_url_from, load_description, parse_document,
+from scenario_core.openapi.loader import (DescriptionCache, OpenApiError, base_url_from, load_description, parse_document,
                                    read_capped, resolve_base_url)
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")

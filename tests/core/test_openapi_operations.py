@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.openapi import DescriptionCache
-from scenario_core.operations import Descriptions, OperationLookupError, aliases_from_parameters
-from scenario_core.request_builder import RequestBuildError, build_request, request_defaults
+from scenario_core.openapi.loader import DescriptionCache
+from scenario_core.openapi.operations import Descriptions, OperationLookupError, aliases_from_parameters
+from scenario_core.openapi.request_builder import RequestBuildError, build_request, request_defaults
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
 DEMO = Path(__file__).parents[2] / "core" / "demo"
@@ -340,7 +340,7 @@ def test_swagger_query_arrays_follow_collection_format(cache):
 
 
 def test_load_descriptions_by_name(cache):
-    from scenario_core.operations import load_descriptions
+    from scenario_core.openapi.operations import load_descriptions
 
     specs = load_descriptions({"auth": DEMO / "auth.yaml", "default": DEMO / "petstore.yaml"}, cache)
     assert specs.names == ["default", "auth"] and "auth" in specs and len(specs) == 2

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.openapi import DescriptionCache
-from scenario_core.schema_check import (check_content_type, check_response, check_status, compile_schema,
+from scenario_core.openapi.loader import DescriptionCache
+from scenario_core.openapi.schema_check import (check_content_type, check_response, check_status, compile_schema,
                                         select_media, to_json_schema, validate_value)
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")

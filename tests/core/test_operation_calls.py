@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.errors import InvalidFileError
-from scenario_core.events import AssertionChecked, RequestSent, ScenarioFinished, StepFinished
-from scenario_core.executor import run_to_completion
-from scenario_core.parser import load_file, parse_text
-from scenario_core.resolution import RunOverrides, parameter_diagnostics
+from scenario_core.language.errors import InvalidFileError
+from scenario_core.run.events import AssertionChecked, RequestSent, ScenarioFinished, StepFinished
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.parser import load_file, parse_text
+from scenario_core.parameters.resolution import RunOverrides, parameter_diagnostics
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
 PETSTORE, AUTH = DEMO / "petstore.yaml", DEMO / "auth.yaml"
@@ -218,7 +218,7 @@ def test_openapi_option_names_descriptions(write_scenario):
 
 def test_a_description_is_read_once_per_run_however_many_calls_and_checks(demo, write_scenario, tmp_path,
                                                                            monkeypatch):
-    from scenario_core import openapi
+    from scenario_core.openapi import loader as openapi
 
     copy = tmp_path / "once.yaml"  # a path no earlier test has loaded
     copy.write_text(PETSTORE.read_text(encoding="utf-8"), encoding="utf-8")

@@ -13,17 +13,17 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from scenario_core import events as ev
-from scenario_core import parameters as params
-from scenario_core.errors import InvalidFileError, UsageError
-from scenario_core.executor import run_to_completion
-from scenario_core.nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioNode, SourceLocation
-from scenario_core.params_report import parameter_nodes
-from scenario_core.parser import load_file, parse_text
-from scenario_core.resolution import (
+from scenario_core.run import events as ev
+from scenario_core.language import parameter_keys as params
+from scenario_core.language.errors import InvalidFileError, UsageError
+from scenario_core.run.executor import run_to_completion
+from scenario_core.language.nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioNode, SourceLocation
+from scenario_core.parameters.params_report import parameter_nodes
+from scenario_core.language.parser import load_file, parse_text
+from scenario_core.parameters.resolution import (
     ParameterError, RunOverrides, parameter_diagnostics, resolve_parameters,
 )
-from scenario_core.retry import RetryPolicy
+from scenario_core.run.retry import RetryPolicy
 
 
 def error(text: str) -> str:
@@ -724,7 +724,7 @@ def test_follow_redirects_is_resolved_per_scenario(fixture_server, write_scenari
 def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scenario):
     import asyncio
 
-    from scenario_core.executor import INTERRUPTED, Execution
+    from scenario_core.run.executor import INTERRUPTED, Execution
 
     file = load_file(str(write_scenario(f"""
         parameters:
@@ -758,7 +758,7 @@ def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scena
 
 
 def test_parameter_text_is_how_a_value_reads():
-    from scenario_core.resolution import parameter_text
+    from scenario_core.parameters.resolution import parameter_text
 
     assert [parameter_text(v) for v in (True, 30, params.Duration(500), ("a", "b"), "x")] == \
         ["true", "30", "500ms", "a, b", "x"]

@@ -6,12 +6,12 @@ import dataclasses
 
 import pytest
 
-from scenario_core.errors import InvalidFileError
-from scenario_core.nodes import (
+from scenario_core.language.errors import InvalidFileError
+from scenario_core.language.nodes import (
     AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
     JsonPathAssertion, Node, RequestStep, ScenarioNode, StatusAssertion, TimeAssertion, VariableRef,
 )
-from scenario_core.parser import load_file, parse_text
+from scenario_core.language.parser import load_file, parse_text
 
 
 def parse(text: str):

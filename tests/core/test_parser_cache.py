@@ -19,11 +19,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX ownersh
 # $TMPDIR after the grammar and options, so anyone can compute the name and plant it first.
 _LARK_DEFAULT_CACHE = textwrap.dedent("""
     from lark import Lark
-    from scenario_core import parser
+    from scenario_core.language import parser
     Lark(parser._GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=parser.LineLexer,
          postlex=parser._Indenter(), transformer=parser._builder, maybe_placeholders=False, cache=True)
 """)
-_CHECK = "from scenario_core.parser import parse_text; parse_text('scenario: s\\n  when: GET /x\\n')"
+_CHECK = "from scenario_core.language.parser import parse_text; parse_text('scenario: s\\n  when: GET /x\\n')"
 
 
 class _Planted:

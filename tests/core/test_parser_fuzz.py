@@ -6,8 +6,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scenario_core.errors import InvalidFileError
-from scenario_core.parser import parse_text
+from scenario_core.language.errors import InvalidFileError
+from scenario_core.language.parser import parse_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SEED = (EXAMPLES / "pets.scenario").read_text(encoding="utf-8") if (EXAMPLES / "pets.scenario").exists() else ""

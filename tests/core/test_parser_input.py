@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from scenario_core.errors import UsageError
-from scenario_core.parser import MAX_FILE_BYTES, load_file
+from scenario_core.language.errors import UsageError
+from scenario_core.language.parser import MAX_FILE_BYTES, load_file
 
 
 def _refused(path) -> str:

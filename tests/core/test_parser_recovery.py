@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from scenario_core.errors import InvalidFileError
-from scenario_core.parser import MAX_ERRORS, parse_text
+from scenario_core.language.errors import InvalidFileError
+from scenario_core.language.parser import MAX_ERRORS, parse_text
 
 
 def errors(text: str, **options) -> list[str]:

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.events import RequestSent
-from scenario_core.executor import Execution, run_to_completion
-from scenario_core.masking import MASK, Masker
-from scenario_core.parser import load_file
-from scenario_core.report_html import html_report, write_html_report
-from scenario_core.reports import Exchange, FileRecord, RunRecorder, ScenarioRecord, StepRecord
-from scenario_core.resolution import RunOverrides
+from scenario_core.run.events import RequestSent
+from scenario_core.run.executor import Execution, run_to_completion
+from scenario_core.report.masking import MASK, Masker
+from scenario_core.language.parser import load_file
+from scenario_core.report.html import html_report, write_html_report
+from scenario_core.report.reports import Exchange, FileRecord, RunRecorder, ScenarioRecord, StepRecord
+from scenario_core.parameters.resolution import RunOverrides
 
 SCOPES = """
 parameters:

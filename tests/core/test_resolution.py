@@ -6,11 +6,11 @@ import textwrap
 
 import pytest
 
-from scenario_core.errors import UsageError
-from scenario_core.params_report import parameter_nodes
-from scenario_core.parser import load_file, parse_text
-from scenario_core.resolution import RunOverrides, parameter_diagnostics, resolve_parameters
-from scenario_core.sharing import StoreRef, store_for
+from scenario_core.language.errors import UsageError
+from scenario_core.parameters.params_report import parameter_nodes
+from scenario_core.language.parser import load_file, parse_text
+from scenario_core.parameters.resolution import RunOverrides, parameter_diagnostics, resolve_parameters
+from scenario_core.parameters.sharing import StoreRef, store_for
 
 FILE = textwrap.dedent("""
     parameters:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textwrap import dedent
 
-from scenario_core.errors import WARNING
-from scenario_core.parser import parse_text
-from scenario_core.scope_analysis import (
+from scenario_core.language.errors import WARNING
+from scenario_core.language.parser import parse_text
+from scenario_core.analysis.scope_analysis import (
     ALWAYS, DUPLICATE_SCENARIO, NEVER, NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, SOMETIMES, UNUSED_FRAGMENT,
     UNUSED_VARIABLE, analyze,
 )
@@ -489,7 +489,7 @@ def test_a_relative_path_with_no_base_url_names_the_levels_that_set_none():
 
 
 def test_a_base_url_from_the_command_line_or_any_level_silences_it():
-    from scenario_core.resolution import RunOverrides
+    from scenario_core.parameters.resolution import RunOverrides
 
     text = """
         scenario: s
@@ -571,7 +571,7 @@ def test_at_line_gives_a_steps_warnings():
 
 def test_the_analysis_is_linear_in_the_number_of_scenarios(monkeypatch):
     # work counted, not timed: steps the walk visits grow as the file does
-    from scenario_core import analysis_walk
+    from scenario_core.analysis import walk as analysis_walk
 
     def visits(copies: int) -> int:
         count = 0
@@ -598,10 +598,10 @@ def test_the_analysis_is_linear_in_the_number_of_scenarios(monkeypatch):
 
 
 def test_a_never_visible_warning_gives_the_same_reason_as_the_run(demo, write_scenario):
-    from scenario_core.events import ScenarioFinished
-    from scenario_core.executor import run_to_completion
-    from scenario_core.parser import load_file
-    from scenario_core.resolution import RunOverrides
+    from scenario_core.run.events import ScenarioFinished
+    from scenario_core.run.executor import run_to_completion
+    from scenario_core.language.parser import load_file
+    from scenario_core.parameters.resolution import RunOverrides
 
     path = write_scenario(f"""
         parameters:
@@ -659,7 +659,7 @@ def test_an_if_condition_on_the_response_needs_a_request_before_it():
 
 
 def test_a_fragment_file_step_is_reported_at_its_include_in_this_file(tmp_path):
-    from scenario_core.parser import load_file
+    from scenario_core.language.parser import load_file
 
     (tmp_path / "fragments").mkdir()
     (tmp_path / "fragments" / "read.fragment").write_text("fragment: read\n  when: GET URL/pets/{{petId}}\n"
@@ -726,10 +726,10 @@ def test_the_quick_store_rule_agrees_with_resolving_every_parameter():
     # analysis reads sharing straight off plain true/false levels; resolution is the reference
     from pathlib import Path
 
-    from scenario_core.analysis_report import _UNKNOWN, Report
-    from scenario_core.parser import load_file
-    from scenario_core.resolution import RunOverrides, resolve_parameters
-    from scenario_core.sharing import store_for
+    from scenario_core.analysis.report import _UNKNOWN, Report
+    from scenario_core.language.parser import load_file
+    from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
+    from scenario_core.parameters.sharing import store_for
 
     examples = Path(__file__).resolve().parents[2] / "examples"
     for path in sorted(examples.glob("*.scenario")):
@@ -746,7 +746,7 @@ def test_the_quick_store_rule_agrees_with_resolving_every_parameter():
 
 
 def test_visible_at_a_line_lists_what_a_reference_there_could_name():
-    from scenario_core.scope_analysis import visible_at
+    from scenario_core.analysis.scope_analysis import visible_at
 
     text = dedent("""
         parameters:

@@ -3,10 +3,10 @@ into the store, overwrite events, and snapshots that never change after they are
 
 from __future__ import annotations
 
-from scenario_core.events import Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten
-from scenario_core.nodes import SourceLocation
-from scenario_core.scopes import Scope, Store
-from scenario_core.sharing import StoreRef
+from scenario_core.run.events import Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten
+from scenario_core.language.nodes import SourceLocation
+from scenario_core.run.scopes import Scope, Store
+from scenario_core.parameters.sharing import StoreRef
 
 LOCATION = SourceLocation("t.scenario", 7, 3, 7, 20)
 ORIGIN = Origin(LOCATION, "make", None, "scenario")

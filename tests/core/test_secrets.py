@@ -11,10 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from scenario_core import parameters as params
-from scenario_core.events import FeatureStarted, RequestSent, RunStarted
-from scenario_core.json_depth import MAX_DEPTH, cut_marker
-from scenario_core.masking import MASK, Masker, is_secret_header, mask_header_value
+from scenario_core.language import parameter_keys as params
+from scenario_core.run.events import FeatureStarted, RequestSent, RunStarted
+from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
+from scenario_core.report.masking import MASK, Masker, is_secret_header, mask_header_value
 
 
 def test_secret_of_any_json_type_is_masked_by_value():
@@ -76,8 +76,8 @@ def test_secrets_parameter_names_more_secrets():
 
 
 def test_secrets_parameter_is_learnt_from_run_events(write_scenario):
-    from scenario_core.parser import load_file
-    from scenario_core.resolution import resolve_parameters
+    from scenario_core.language.parser import load_file
+    from scenario_core.parameters.resolution import resolve_parameters
 
     path = write_scenario("""
         feature: F

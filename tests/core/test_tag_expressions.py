@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scenario_core.errors import UsageError
-from scenario_core.tag_expressions import TagExpressionError, combine, parse_tag_expression
+from scenario_core.language.errors import UsageError
+from scenario_core.language.tag_expressions import TagExpressionError, combine, parse_tag_expression
 
 
 def matches(expression: str, *tags: str) -> bool:
@@ -80,10 +80,10 @@ def test_deep_nesting_is_an_error_not_a_crash():
 
 
 async def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, write_scenario):
-    from scenario_core import events as ev
-    from scenario_core.executor import Execution
-    from scenario_core.parser import load_file
-    from scenario_core.resolution import RunOverrides
+    from scenario_core.run import events as ev
+    from scenario_core.run.executor import Execution
+    from scenario_core.language.parser import load_file
+    from scenario_core.parameters.resolution import RunOverrides
 
     path = write_scenario("""
         @pets

@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from scenario_core.errors import InvalidFileError, ScenarioError
-from scenario_core.parser import parse_text
+from scenario_core.language.errors import InvalidFileError, ScenarioError
+from scenario_core.language.parser import parse_text
 
 PARAMETERS_GO = (
     "parameters: may go at the top of the file (before the first feature:, scenario:, fragment: "

@@ -8,8 +8,8 @@ import socket
 import httpx
 import pytest
 
-from scenario_core.nodes import SourceLocation, WebhookStep
-from scenario_core.webhooks import WebhookError, Webhooks
+from scenario_core.language.nodes import SourceLocation, WebhookStep
+from scenario_core.run.webhooks import WebhookError, Webhooks
 
 LOCATION = SourceLocation("f.scenario", 3, 5, 3, 20)
 
@@ -186,7 +186,7 @@ async def test_aclose_stops_everything(hooks):
 
 
 async def test_view_adds_webhook_references_to_the_variables_a_variable_wins(hooks):
-    from scenario_core.templates import render_text, text_template
+    from scenario_core.language.templates import render_text, text_template
 
     variables = {"token": "t", "srv.h.length": "shadowed?"}
     assert hooks.view(variables) is variables  # no webhook: nothing to add
@@ -203,7 +203,7 @@ async def test_view_adds_webhook_references_to_the_variables_a_variable_wins(hoo
 
 
 async def test_a_body_over_the_limit_is_refused_with_413(hooks, monkeypatch):
-    from scenario_core import webhooks
+    from scenario_core.run import webhooks
 
     monkeypatch.setattr(webhooks, "MAX_BODY", 1000)
     (url,) = await hooks.start(webhook(), "s")

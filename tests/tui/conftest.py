@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.resolution import RunOverrides
-from scenario_tui.app import ScenarioApp
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_tui.app.shell import ScenarioApp
 
 # Line numbers matter: tests name them.
 PETS = """\

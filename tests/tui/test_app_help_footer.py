@@ -6,7 +6,7 @@ from rich.console import Console
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
-from scenario_tui.app import ScenarioApp
+from scenario_tui.app.shell import ScenarioApp
 from scenario_tui.widgets.help_screen import HelpScreen, app_keys
 
 SIZE = (160, 50)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scenario_tui.stepper import FINISHED
+from scenario_core.run.stepper import FINISHED
 
 SIZE = (140, 42)
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openapi.scenario"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from scenario_tui.stepper import FINISHED, PAUSED, RUNNING
+from scenario_core.run.stepper import FINISHED, PAUSED, RUNNING
 
 SIZE = (120, 40)
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from scenario_core.resolution import RunOverrides
-from scenario_tui import cli
-from scenario_tui.app import ScenarioApp
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_tui.cli import main as cli
+from scenario_tui.app.shell import ScenarioApp
 
 SIZE = (120, 40)
 
@@ -140,7 +140,7 @@ async def test_a_folder_expands_like_run(tmp_path, monkeypatch):
         opened["path"] = path
         return 0
 
-    monkeypatch.setattr("scenario_tui.app.launch", launch)
+    monkeypatch.setattr("scenario_tui.app.shell.launch", launch)
     assert cli.main([str(tmp_path / "suite")]) == 0
     assert [os.path.relpath(p, tmp_path) for p in opened["path"]] == [
         "suite/a.scenario", "suite/b.scenario", "suite/deeper/c.scenario"]
@@ -164,7 +164,7 @@ def test_help_names_the_tui_form(capsys):
 
 
 async def test_tags_select_across_the_suite(tmp_path, demo, ui):
-    from scenario_tui.cli import tag_selection
+    from scenario_tui.cli.main import tag_selection
 
     a, b = write(tmp_path, "a.scenario", HEALTH), write(tmp_path, "b.scenario", LIST)
     app = ScenarioApp([str(a), str(b)], RunOverrides.from_cli([], demo.url), {}, tags=tag_selection(["pets"]))
@@ -178,7 +178,7 @@ async def test_tags_select_across_the_suite(tmp_path, demo, ui):
 
 async def test_tags_that_select_nothing_are_said_at_once(tmp_path, demo, ui):
     # `run` refuses such a selection; the TUI opens (the file may be edited to match) and says so
-    from scenario_tui.cli import tag_selection
+    from scenario_tui.cli.main import tag_selection
 
     a = write(tmp_path, "a.scenario", HEALTH)
     app = ScenarioApp(str(a), RunOverrides.from_cli([], demo.url), {}, tags=tag_selection(["nosuchtag"]))

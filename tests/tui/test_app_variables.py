@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scenario_core.masking import MASK
+from scenario_core.report.masking import MASK
 
 SIZE = (120, 40)
 

@@ -3,7 +3,7 @@ with its response in the inspector, before the scenario's remaining steps are sk
 
 from __future__ import annotations
 
-from scenario_tui.stepper import FINISHED, PAUSED
+from scenario_core.run.stepper import FINISHED, PAUSED
 
 SIZE = (120, 40)
 

@@ -13,7 +13,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", *args]
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
     env = {**os.environ, "COLUMNS": "200"}  # rich wraps long tree lines at the terminal width
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60, env=env)
 

@@ -28,7 +28,7 @@ BROKEN_ERROR = "broken.scenario:2:9: error: unknown HTTP method 'PSOT'; did you 
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli import main; sys.exit(main())", *args]
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60,
                           env={**os.environ, "COLUMNS": "200"})
 
@@ -101,9 +101,9 @@ def test_format_github_prints_workflow_annotations(tmp_path):
 
 
 def test_github_annotation_escapes_what_the_syntax_reserves():
-    from scenario_core.errors import WARNING, Diagnostic
-    from scenario_core.nodes import SourceLocation
-    from scenario_tui.cli import github_annotation
+    from scenario_core.language.errors import WARNING, Diagnostic
+    from scenario_core.language.nodes import SourceLocation
+    from scenario_tui.cli.main import github_annotation
 
     d = Diagnostic(SourceLocation("a,b:c.scenario", 1, 2, 1, 3), "100% sure", WARNING, "unused-variable")
     assert github_annotation(d) == ("::warning file=a%2Cb%3Ac.scenario,line=1,col=2,endLine=1,endColumn=3,"
@@ -112,7 +112,7 @@ def test_github_annotation_escapes_what_the_syntax_reserves():
 
 def test_check_with_analysis_never_imports_textual(tmp_path):
     files(tmp_path)
-    code = ("import sys; from scenario_tui.cli import main; main(['check', 'warned.scenario', '--format', 'json']); "
+    code = ("import sys; from scenario_tui.cli.main import main; main(['check', 'warned.scenario', '--format', 'json']); "
             "assert 'textual' not in sys.modules, 'textual imported'")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert result.returncode == 0, result.stderr

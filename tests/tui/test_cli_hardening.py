@@ -299,7 +299,7 @@ sys.meta_path.insert(0, _InterruptOnImport())
 
 
 @POSIX
-@pytest.mark.parametrize("module", ["scenario_core.errors", "scenario_core.parser"])
+@pytest.mark.parametrize("module", ["scenario_core.language.errors", "scenario_core.language.parser"])
 def test_ctrl_c_in_the_first_milliseconds(module, tmp_path, write_scenario):
     """SIGINT while the command's own modules load (while cli imports, then while the command
     starts): exit 130, one line. Delivered by an import hook so it lands there every time."""

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core import events as ev
-from scenario_core.resolution import RunOverrides
-from scenario_tui.app import ScenarioApp
+from scenario_core.run import events as ev
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_tui.app.shell import ScenarioApp
 from scenario_tui.widgets.display import Display, json_form
 
 SCRIPT = Path(sys.executable).with_name("scenario-tui")

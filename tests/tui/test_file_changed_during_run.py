@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from scenario_tui.stepper import IDLE, PAUSED
+from scenario_core.run.stepper import IDLE, PAUSED
 
 SIZE = (120, 40)
 

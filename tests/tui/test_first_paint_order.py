@@ -3,7 +3,7 @@ time the benchmark reads does not include the analysis)."""
 
 from __future__ import annotations
 
-from scenario_tui.app import ScenarioApp
+from scenario_tui.app.shell import ScenarioApp
 
 
 async def test_the_analysis_runs_after_the_first_paint(pets_file, make_app, ui, monkeypatch):

@@ -318,7 +318,7 @@ async def test_other_files_are_left_alone(client: LanguageClient, folder: Path):
 
 
 def test_the_server_is_headless():
-    code = ("import sys, scenario_tui.lsp_server\n"
+    code = ("import sys, scenario_tui.integrations.lsp_server\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

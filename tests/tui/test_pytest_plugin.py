@@ -210,7 +210,7 @@ def test_junitxml(suite):
 
 
 def test_the_plugin_never_imports_textual_or_rich():
-    code = ("import sys, scenario_tui.pytest_plugin; "
+    code = ("import sys, scenario_tui.integrations.pytest_plugin; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

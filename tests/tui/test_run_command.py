@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.masking import MASK
+from scenario_core.report.masking import MASK
 
 SCRIPT = Path(sys.executable).with_name("scenario-tui")
 ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
@@ -181,7 +181,7 @@ def test_run_never_imports_textual(demo, write_scenario, tmp_path):
     path = write_scenario(FAILING)
     code = (
         "import sys\n"
-        "from scenario_tui.cli import main\n"
+        "from scenario_tui.cli.main import main\n"
         f"status = main(['run', {str(path)!r}, '--base-url', {demo.url!r}, "
         f"'--report-json', {str(tmp_path / 'r.json')!r}, '--report-junit', {str(tmp_path / 'j.xml')!r}])\n"
         "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'})\n"
@@ -201,10 +201,10 @@ def test_forced_colour_uses_rich_without_redraws(demo, write_scenario):
 
 
 def test_an_executor_fault_is_one_line_and_still_writes_the_report(demo, write_scenario, tmp_path, monkeypatch, capsys):
-    import scenario_core.executor as executor
-    from scenario_core.parser import load_file
-    from scenario_core.resolution import RunOverrides
-    from scenario_tui.run_command import run_files
+    import scenario_core.run.executor as executor
+    from scenario_core.language.parser import load_file
+    from scenario_core.parameters.resolution import RunOverrides
+    from scenario_tui.cli.run_command import run_files
 
     real = executor.Execution
 

@@ -3,7 +3,7 @@ scenarios not run is explained as such."""
 
 from __future__ import annotations
 
-from scenario_tui.stepper import FINISHED
+from scenario_core.run.stepper import FINISHED
 
 SIZE = (120, 40)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from scenario_core.masking import MASK
-from scenario_tui.cli import main
+from scenario_core.report.masking import MASK
+from scenario_tui.cli.main import main
 
 
 def run(capsys, *args: str) -> tuple[int, list[str]]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.masking import MASK
+from scenario_core.report.masking import MASK
 
 from tests.tui.test_run_command import ENV, SCRIPT, run
 
@@ -285,8 +285,8 @@ def test_shell_completion_scripts(shell, needle):
 
 
 async def test_the_tui_runs_only_what_the_expression_selects(tmp_path, make_app, ui):
-    from scenario_core.tag_expressions import parse_tag_expression
-    from scenario_tui.stepper import FINISHED
+    from scenario_core.language.tag_expressions import parse_tag_expression
+    from scenario_core.run.stepper import FINISHED
 
     path = write(tmp_path, "t.scenario", TAGGED)
     app = make_app(path, tags=parse_tag_expression("smoke and not slow"))

@@ -3,7 +3,7 @@ runs; the header says where it stopped and counts what did not run."""
 
 from __future__ import annotations
 
-from scenario_tui.stepper import FINISHED
+from scenario_core.run.stepper import FINISHED
 
 SIZE = (120, 40)
 

@@ -3,7 +3,7 @@ runs and on a step the run is past."""
 
 from __future__ import annotations
 
-from scenario_tui.stepper import PAUSED
+from scenario_core.run.stepper import PAUSED
 
 SIZE = (120, 40)
 
@@ -57,7 +57,7 @@ async def test_g_on_a_step_of_a_scenario_not_selected(pets_file, make_app, ui):
 
 
 async def test_g_before_the_run_on_a_step_that_tags_leave_out(pets_file, make_app, ui):
-    from scenario_core.tag_expressions import parse_tag_expression
+    from scenario_core.language.tag_expressions import parse_tag_expression
 
     app = make_app(pets_file, tags=parse_tag_expression("@pets"))
     async with app.run_test(size=SIZE) as pilot:

@@ -68,7 +68,7 @@ async def test_long_lists_are_summarised_and_enter_lists_them(scenario_file, mak
 
 
 async def test_two_thousand_names_stay_one_short_line(scenario_file, make_app, ui):
-    from scenario_core import events as ev
+    from scenario_core.run import events as ev
 
     app = make_app(scenario_file(FILE))
     async with app.run_test(size=(80, 24)) as pilot:

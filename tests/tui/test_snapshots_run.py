@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scenario_core.resolution import RunOverrides
-from scenario_tui.app import ScenarioApp
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_tui.app.shell import ScenarioApp
 
 WIDE, SMALL = (120, 40), (80, 24)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scenario_core.resolution import RunOverrides
-from scenario_tui.app import ScenarioApp
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_tui.app.shell import ScenarioApp
 
 WIDE = (120, 40)
 

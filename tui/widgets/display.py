@@ -9,8 +9,8 @@ import json
 import re
 from typing import Any, Iterable
 
-from scenario_core.masking import Masker
-from scenario_core.printable import visible, visible_block
+from scenario_core.report.masking import Masker
+from scenario_core.support.printable import visible, visible_block
 
 # A loopback or local host with a port: what changes from run to run in tests and demos.
 _HOST_PORT = re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+")

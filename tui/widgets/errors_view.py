@@ -8,11 +8,11 @@ from typing import Sequence
 
 from rich.text import Text
 
-from scenario_core.printable import visible
+from scenario_core.support.printable import visible
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.errors import Diagnostic
+from scenario_core.language.errors import Diagnostic
 
 
 class ErrorsView(VerticalScroll, can_focus=True):

@@ -18,15 +18,15 @@ from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from scenario_core.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
 
-from .tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
+from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
     CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, BrokenFile, Key, TreeItem,
     TreeItems,
 )
-from .static_warnings import StaticWarnings
-from .tree_filter import TreeFilter
-from .tree_labels import plain_label, styled_label
+from scenario_tui.widgets.static_warnings import StaticWarnings
+from scenario_tui.widgets.tree_filter import TreeFilter
+from scenario_tui.widgets.tree_labels import plain_label, styled_label
 
 WARNING_ICON = "⚠"
 

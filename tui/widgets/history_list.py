@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from scenario_core.printable import visible
+from scenario_core.support.printable import visible
 
 MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "skipped": ("○", "dim")}
 

@@ -21,17 +21,17 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.curl import curl_command
-from scenario_core.errors import Diagnostic
+from scenario_core.report.curl import curl_command
+from scenario_core.language.errors import Diagnostic
 
-from scenario_core.nodes import (
+from scenario_core.language.nodes import (
     AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, RequestStep, SchemaAssertion,
     TimeAssertion, WebhookStep, step_label,
 )
-from scenario_core.printable import visible, visible_json
+from scenario_core.support.printable import visible, visible_json
 
-from ..stepper import StepRun
-from .display import Display, json_form
+from scenario_core.run.stepper import StepRun
+from scenario_tui.widgets.display import Display, json_form
 
 MAX_BODY_CHARS = 20_000
 

@@ -10,13 +10,13 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.params_report import ParameterNode
-from scenario_core.resolution import EffectiveValue
-from scenario_core.printable import visible
+from scenario_core.parameters.params_report import ParameterNode
+from scenario_core.parameters.resolution import EffectiveValue
+from scenario_core.support.printable import visible
 
-from ..params_view import format_value
+from scenario_tui.output.params_view import format_value
 
-from .display import Display
+from scenario_tui.widgets.display import Display
 
 _KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
 
@@ -129,7 +129,7 @@ def display_value(effective: EffectiveValue, display: Display, parameters=None, 
     """The value as shown: a secret parameter's (`header.Authorization`) masked unless `v` reveals."""
     value = effective.value
     if parameters is not None and key is not None and not display.reveal_secrets:
-        from scenario_core.params_report import shown_value
+        from scenario_core.parameters.params_report import shown_value
 
         value = shown_value(parameters, key, value)
     return display.plain(format_value(value))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from scenario_core.printable import visible
+from scenario_core.support.printable import visible
 from textual.widgets import Static
 
 MIN_NAME = 6  # a clipped name keeps this many characters (with its …)

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from scenario_core.printable import visible
+from scenario_core.support.printable import visible
 from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widgets import RichLog
 
-from scenario_core import events as ev
+from scenario_core.run import events as ev
 
-from .display import Display
-from .value_viewer import ValueViewer, names_lines
-from .write_history import WriteHistory
+from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.value_viewer import ValueViewer, names_lines
+from scenario_tui.widgets.write_history import WriteHistory
 
 LONG_LIST = 8  # more names than this: the first few, a count, and Enter for the rest
 SHOWN_NAMES = 3

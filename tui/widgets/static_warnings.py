@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from scenario_core.errors import Diagnostic
-from scenario_core.scope_analysis import Analysis
+from scenario_core.language.errors import Diagnostic
+from scenario_core.analysis.scope_analysis import Analysis
 
-from .tree_items import TreeItem
+from scenario_tui.widgets.tree_items import TreeItem
 
 
 class StaticWarnings:

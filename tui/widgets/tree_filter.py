@@ -15,9 +15,9 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
-from scenario_core.nodes import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode
 
-from .tree_items import TreeItem
+from scenario_tui.widgets.tree_items import TreeItem
 
 
 class TreeFilter:

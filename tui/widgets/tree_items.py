@@ -21,8 +21,8 @@ from typing import Any, Iterable
 
 from rich.text import Text
 
-from scenario_core.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
-from scenario_core.nodes import (
+from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
+from scenario_core.language.nodes import (
     ConditionalBranch, ConditionalStep, DescribedStep, FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode,
 )
 
@@ -42,7 +42,7 @@ class BrokenFile:
     """A file of the suite that cannot run: its root shows the error count, the inspector the errors."""
 
     path: str
-    diagnostics: tuple = ()  # scenario_core.errors.Diagnostic
+    diagnostics: tuple = ()  # scenario_core.language.errors.Diagnostic
     message: str | None = None  # unreadable: gone, not UTF-8 ...
 
     @property

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from scenario_core.printable import visible
+from scenario_core.support.printable import visible
 
-from .tree_items import KIND_ICONS, TreeItem
+from scenario_tui.widgets.tree_items import KIND_ICONS, TreeItem
 
 
 def plain_label(item: TreeItem, shapes: dict[int, str]) -> str:

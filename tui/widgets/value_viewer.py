@@ -18,12 +18,12 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from scenario_core.assertions import type_name
-from scenario_core.events import Origin
-from scenario_core.printable import visible, visible_json
+from scenario_core.run.assertions import type_name
+from scenario_core.run.events import Origin
+from scenario_core.support.printable import visible, visible_json
 
-from .display import Display
-from .write_history import NEW, Write, WriteHistory
+from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.write_history import NEW, Write, WriteHistory
 
 MAX_HISTORY_VALUE = 300  # an old → new line stays readable; the value itself is shown whole above
 _JSON = JSONHighlighter()

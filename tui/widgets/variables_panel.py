@@ -17,11 +17,11 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import Static
 
-from scenario_core.assertions import type_name
-from scenario_core.events import SCENARIO, Origin, ScopeSnapshot
-from scenario_core.printable import visible
+from scenario_core.run.assertions import type_name
+from scenario_core.run.events import SCENARIO, Origin, ScopeSnapshot
+from scenario_core.support.printable import visible
 
-from .display import Display
+from scenario_tui.widgets.display import Display
 
 
 def origin_text(origin: Origin | None) -> str:

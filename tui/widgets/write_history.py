@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scenario_core import events as ev
+from scenario_core.run import events as ev
 
 NEW = object()  # `old` of a write that created the name in its scenario
 MAX_WRITES = 1000  # per name: a 2,000-scenario run writing the same name keeps the latest

@@ -1,0 +1,47 @@
+"""The project's own errors. Every problem with user input ends up as one of these, never as a
+traceback: a `Diagnostic` is one located line, `FILE:LINE:COLUMN: SEVERITY: MESSAGE`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scenario_core.language.nodes import SourceLocation
+
+
+MAX_MESSAGE = 600
+
+
+ERROR, WARNING = "error", "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    location: SourceLocation
+    message: str
+    severity: str = ERROR  # ERROR stops a file from running; WARNING (static analysis) does not
+    code: str = ""  # a stable short name for tools (`check --format json`, the language server)
+
+    def __str__(self) -> str:
+        loc = self.location
+        message = self.message
+        if len(message) > MAX_MESSAGE:  # whatever a message quotes, it stays one readable line
+            message = message[: MAX_MESSAGE - 1] + "…"
+        return f"{loc.file}:{loc.line}:{loc.column}: {self.severity}: {message}"
+
+
+class ScenarioError(Exception):
+    """Base of every error the project reports to a user."""
+
+
+class InvalidFileError(ScenarioError):
+    """A file that does not parse or validate; holds every diagnostic found, in file order."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sorted(
+            diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column)
+        )
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+class UsageError(ScenarioError):
+    """A bad command line: a missing file, an invalid option value."""

@@ -1,0 +1,499 @@
+"""The operation model of OpenAPI 3.0 / 3.1 / Swagger 2.0 descriptions, and finding `^op`.
+
+Design
+------
+* `build_operations(description)` turns each `paths.P.METHOD` into an `Operation`: path-level and
+  operation-level parameters merged (the operation's win by (name, in)), every `$ref` on the way
+  followed (core/openapi.py), request body and responses keyed by media type. Schemas are not
+  copied or converted here: a `Schema` remembers its raw value, file and JSON pointer and the
+  dialect ("3.0", "3.1", "2.0") so core/schema_check.py can compile it once, and request building
+  can read defaults and examples.
+* Swagger 2.0 is mapped into the same model: an `in: body` parameter becomes the request body
+  (media types from `consumes`, default application/json), `in: formData` parameters become an
+  object schema under application/x-www-form-urlencoded (multipart/form-data when consumed),
+  non-body parameters get a schema from their `type`/`format`/`items`/`enum`/limits and a style
+  from `collectionFormat` (csv → explode false, multi → form+explode, ssv/pipes → space/pipe
+  delimited), response `schema` becomes content per `produces`. `#/definitions/...` refs stay as
+  written: they point into the same document.
+* `Descriptions` is the set of loaded descriptions by name (`default`, `auth`, ...). `find()`
+  implements `call [using NAME] ^op` (berrycrush.md §4): search all descriptions (one match → it,
+  several → ambiguous), else an alias (`binding.NAME.alias.op`, `binding.alias.op` = default),
+  whose target is `^realOp` or `METHOD /path` matched by shape (`{…}` segments match any segment,
+  a trailing `/` is ignored). Every error is an `OperationLookupError` with a difflib suggestion
+  and the names that exist.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from scenario_core.openapi.loader import HTTP_METHODS, Description, OpenApiError, join_pointer
+
+LOCATIONS = ("path", "query", "header", "cookie")
+JSON_MEDIA = "application/json"
+
+
+@dataclass(frozen=True, eq=False)
+class Schema:
+    """A schema as written, with where it was written (for $refs inside it) and its dialect."""
+
+    raw: Any
+    file: str
+    pointer: str | None  # None for a schema we synthesised (Swagger parameters, formData)
+    dialect: str  # "3.0", "3.1" or "2.0"
+    description: Description = field(repr=False)
+
+    def resolved(self) -> Any:
+        """The raw value with a top-level $ref followed (nested $refs stay)."""
+        return self.description.resolve(self.raw, self.file, self.pointer or "")[0]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    location: str  # path, query, header, cookie
+    required: bool
+    schema: Schema | None
+    style: str
+    explode: bool
+    allow_reserved: bool = False
+    description: str = ""
+    deprecated: bool = False
+    default: Any = None
+    example: Any = None
+
+
+@dataclass(frozen=True)
+class MediaType:
+    media_type: str
+    schema: Schema | None
+    example: Any = None
+    examples: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RequestBody:
+    required: bool
+    content: Mapping[str, MediaType]  # in description order
+
+    def preferred(self) -> MediaType | None:
+        """application/json if declared, else a +json type, else the first media type."""
+        if JSON_MEDIA in self.content:
+            return self.content[JSON_MEDIA]
+        for name, media in self.content.items():
+            if name.endswith("+json"):
+                return media
+        return next(iter(self.content.values()), None)
+
+
+@dataclass(frozen=True)
+class Response:
+    status: str  # "200", "2XX" or "default"
+    description: str
+    content: Mapping[str, MediaType]
+    headers: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class Operation:
+    id: str | None  # operationId; None when the description gives none
+    method: str  # upper case
+    path: str  # template as written: /pets/{id}
+    summary: str
+    parameters: tuple[Parameter, ...]
+    request_body: RequestBody | None
+    responses: Mapping[str, Response]  # keys as written, 2xx normalised to 2XX
+    description_name: str = "default"  # which description it came from (set by Descriptions)
+    source: Description | None = field(default=None, repr=False)
+    pointer: str = ""  # JSON pointer of the operation in its file
+    tags: tuple[str, ...] = ()
+    deprecated: bool = False
+    security: Any = None
+
+    @property
+    def label(self) -> str:
+        """`getPetById (GET /pets/{id})`, or `GET /pets/{id}` when it has no id."""
+        shape = f"{self.method} {self.path}"
+        return f"{self.id} ({shape})" if self.id else shape
+
+    def parameter(self, name: str, location: str | None = None) -> Parameter | None:
+        for p in self.parameters:
+            if location is not None and p.location != location:
+                continue
+            if p.name == name or (p.location == "header" and p.name.lower() == name.lower()):
+                return p
+        return None
+
+    def response_for(self, status: int) -> Response | None:
+        """The response declared for a status: exact, then `2XX`, then `default`."""
+        return (self.responses.get(str(status)) or self.responses.get(f"{str(status)[0]}XX")
+                or self.responses.get("default"))
+
+    def with_source(self, name: str) -> "Operation":
+        from dataclasses import replace
+
+        return replace(self, description_name=name)
+
+
+# ------------------------------------------------------------------------------------ building
+
+def build_operations(description: Description) -> list[Operation]:
+    doc = description.document
+    paths = doc.get("paths") or {}
+    if not isinstance(paths, dict):
+        description.fail("'paths' is not a mapping", description.path, "/paths")
+    builder = _Builder(description)
+    operations: list[Operation] = []
+    for path, raw_item in paths.items():
+        if not str(path).startswith("/"):
+            continue  # `x-` extensions
+        pointer = join_pointer("/paths", path)
+        item, file, item_pointer = description.resolve(raw_item, description.path, pointer)
+        if not isinstance(item, dict):
+            continue
+        shared = builder.parameters(item.get("parameters"), file, join_pointer(item_pointer, "parameters"))
+        for method in HTTP_METHODS:
+            raw_op = item.get(method)
+            if not isinstance(raw_op, dict):
+                continue
+            operations.append(builder.operation(str(path), method, raw_op, shared, file,
+                                                join_pointer(item_pointer, method)))
+    return operations
+
+
+class _Builder:
+    def __init__(self, description: Description):
+        self.d = description
+        self.version = description.version
+        doc = description.document
+        self.consumes = doc.get("consumes") or [JSON_MEDIA]
+        self.produces = doc.get("produces") or [JSON_MEDIA]
+
+    def schema(self, raw: Any, file: str, pointer: str | None) -> Schema | None:
+        if raw is None:
+            return None
+        return Schema(raw, file, pointer, self.version, self.d)
+
+    # ---- parameters
+
+    def parameters(self, raw: Any, file: str, pointer: str) -> list[tuple[Parameter | None, dict, str, str]]:
+        """[(parameter, or None for a Swagger body/formData one; resolved raw; its file; its pointer)]"""
+        result = []
+        for index, entry in enumerate(raw or ()):
+            value, vfile, vpointer = self.d.resolve(entry, file, join_pointer(pointer, index))
+            if not isinstance(value, dict) or "name" not in value or "in" not in value:
+                self.d.fail("a parameter needs 'name' and 'in'", vfile, vpointer)
+            result.append((self.parameter(value, vfile, vpointer), value, vfile, vpointer))
+        return result
+
+    def parameter(self, raw: dict, file: str, pointer: str) -> Parameter | None:
+        location = str(raw["in"])
+        name = str(raw["name"])
+        if location in ("body", "formData"):
+            return None
+        if location not in LOCATIONS:
+            self.d.fail(f"parameter '{name}' has an unknown location in: {location}", file, pointer)
+        if self.version == "2.0":
+            schema_raw = {k: raw[k] for k in _SWAGGER_SCHEMA_KEYS if k in raw}
+            schema = self.schema(schema_raw, file, None) if schema_raw else None
+            fmt = raw.get("collectionFormat", "csv")
+            style, explode = {"multi": ("form", True), "ssv": ("spaceDelimited", False),
+                              "tsv": ("tabDelimited", False), "pipes": ("pipeDelimited", False)}.get(
+                fmt, ("form" if location in ("query", "cookie") else "simple", False))
+            default, example = raw.get("default"), raw.get("x-example")
+        else:
+            if "schema" in raw:
+                schema = self.schema(raw["schema"], file, join_pointer(pointer, "schema"))
+            elif isinstance(raw.get("content"), dict) and raw["content"]:
+                media, value = next(iter(raw["content"].items()))
+                schema = self.schema((value or {}).get("schema"), file,
+                                     join_pointer(pointer, "content", media, "schema"))
+            else:
+                schema = None
+            style = raw.get("style") or ("form" if location in ("query", "cookie") else "simple")
+            explode = bool(raw.get("explode", style == "form"))
+            resolved = schema.resolved() if schema is not None else None
+            default = resolved.get("default") if isinstance(resolved, dict) else None
+            example = raw.get("example", resolved.get("example") if isinstance(resolved, dict) else None)
+        return Parameter(name, location, bool(raw.get("required")) or location == "path", schema,
+                         str(style), explode, bool(raw.get("allowReserved")), str(raw.get("description") or ""),
+                         bool(raw.get("deprecated")), default, example)
+
+    # ---- operation
+
+    def operation(self, path: str, method: str, raw: dict, shared: list, file: str, pointer: str) -> Operation:
+        own = self.parameters(raw.get("parameters"), file, join_pointer(pointer, "parameters"))
+        merged: dict[tuple[str, str], tuple] = {}
+        for entry in shared + own:
+            merged[(str(entry[1]["name"]), str(entry[1]["in"]))] = entry
+        parameters = [e[0] for e in merged.values() if e[0] is not None]
+        declared = {p.name for p in parameters if p.location == "path"}
+        for name in re.findall(r"\{([^{}/]+)\}", path):  # a placeholder the description forgot
+            if name not in declared:
+                parameters.append(Parameter(name, "path", True, None, "simple", False))
+        if self.version == "2.0":
+            body = self.swagger_body(raw, [e for e in merged.values() if e[0] is None])
+            responses = self.swagger_responses(raw, file, pointer)
+        else:
+            body = self.request_body(raw.get("requestBody"), file, join_pointer(pointer, "requestBody"))
+            responses = self.responses(raw.get("responses"), file, join_pointer(pointer, "responses"))
+        op_id = raw.get("operationId")
+        return Operation(
+            str(op_id) if op_id not in (None, "") else None, method.upper(), path,
+            str(raw.get("summary") or ""), tuple(parameters), body, responses,
+            source=self.d, pointer=pointer, tags=tuple(str(t) for t in raw.get("tags") or ()),
+            deprecated=bool(raw.get("deprecated")), security=raw.get("security", self.d.document.get("security")))
+
+    def content(self, raw: Any, file: str, pointer: str) -> dict[str, MediaType]:
+        result = {}
+        for media, value in (raw or {}).items():
+            value, vfile, vpointer = self.d.resolve(value, file, join_pointer(pointer, media))
+            value = value if isinstance(value, dict) else {}
+            result[str(media)] = MediaType(
+                str(media), self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema")),
+                value.get("example"), value.get("examples") or {})
+        return result
+
+    def request_body(self, raw: Any, file: str, pointer: str) -> RequestBody | None:
+        if raw is None:
+            return None
+        value, vfile, vpointer = self.d.resolve(raw, file, pointer)
+        if not isinstance(value, dict):
+            return None
+        return RequestBody(bool(value.get("required")),
+                           self.content(value.get("content"), vfile, join_pointer(vpointer, "content")))
+
+    def responses(self, raw: Any, file: str, pointer: str) -> dict[str, Response]:
+        result = {}
+        for status, value in (raw or {}).items():
+            if str(status).startswith("x-"):
+                continue
+            value, vfile, vpointer = self.d.resolve(value, file, join_pointer(pointer, status))
+            value = value if isinstance(value, dict) else {}
+            key = str(status).upper() if str(status).lower() != "default" else "default"
+            result[key] = Response(key, str(value.get("description") or ""),
+                                   self.content(value.get("content"), vfile, join_pointer(vpointer, "content")),
+                                   value.get("headers") or {})
+        return result
+
+    # ---- Swagger 2.0
+
+    def swagger_body(self, raw: dict, entries: list) -> RequestBody | None:
+        consumes = raw.get("consumes") or self.consumes
+        for _, value, vfile, vpointer in entries:
+            if value["in"] == "body":
+                schema = self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema"))
+                return RequestBody(bool(value.get("required")),
+                                   {str(m): MediaType(str(m), schema) for m in consumes})
+        form = [(value, vfile) for _, value, vfile, _ in entries if value["in"] == "formData"]
+        if not form:
+            return None
+        properties = {str(v["name"]): {k: v[k] for k in _SWAGGER_SCHEMA_KEYS if k in v} for v, _ in form}
+        required = [str(v["name"]) for v, _ in form if v.get("required")]
+        schema_raw = {"type": "object", "properties": properties, **({"required": required} if required else {})}
+        media = ("multipart/form-data" if "multipart/form-data" in consumes
+                 else "application/x-www-form-urlencoded")
+        return RequestBody(bool(required), {media: MediaType(media, self.schema(schema_raw, form[0][1], None))})
+
+    def swagger_responses(self, raw: dict, file: str, pointer: str) -> dict[str, Response]:
+        produces = raw.get("produces") or self.produces
+        result = {}
+        for status, value in (raw.get("responses") or {}).items():
+            if str(status).startswith("x-"):
+                continue
+            rpointer = join_pointer(pointer, "responses", status)
+            value, vfile, vpointer = self.d.resolve(value, file, rpointer)
+            value = value if isinstance(value, dict) else {}
+            key = str(status).upper() if str(status).lower() != "default" else "default"
+            content = {}
+            if "schema" in value:
+                schema = self.schema(value["schema"], vfile, join_pointer(vpointer, "schema"))
+                examples = value.get("examples") or {}
+                content = {str(m): MediaType(str(m), schema, examples.get(m)) for m in produces}
+            result[key] = Response(key, str(value.get("description") or ""), content, value.get("headers") or {})
+        return result
+
+
+_SWAGGER_SCHEMA_KEYS = ("type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
+                        "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+                        "uniqueItems", "multipleOf", "x-nullable")
+
+
+# ------------------------------------------------------------------------------------- lookup
+
+class OperationLookupError(OpenApiError):
+    """`call ^op` cannot be resolved. `kind`: no-descriptions, unknown-description, not-found,
+    ambiguous, bad-alias. `suggestion` is difflib's closest name; `known` the names that exist."""
+
+    def __init__(self, message: str, kind: str, name: str, suggestion: str | None = None,
+                 known: Iterable[str] = ()):
+        super().__init__(message)
+        self.kind, self.name, self.suggestion, self.known = kind, name, suggestion, tuple(known)
+
+
+def _listing(names: Iterable[str], limit: int = 20) -> str:
+    names = list(names)
+    shown = ", ".join(names[:limit])
+    return shown + (f", … ({len(names) - limit} more)" if len(names) > limit else "")
+
+
+def _closest(name: str, names: Iterable[str]) -> str | None:
+    names = list(names)
+    found = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if not found:
+        lowered = {n.lower(): n for n in names}
+        found = [lowered[name.lower()]] if name.lower() in lowered else []
+    return found[0] if found else None
+
+
+def _hint(name: str, names: Iterable[str]) -> tuple[str, str | None]:
+    suggestion = _closest(name, names)
+    return (f"; did you mean '{suggestion}'?" if suggestion else ""), suggestion
+
+
+_SHAPE = re.compile(r"\s*([A-Za-z]+)\s+(/\S*)\s*")
+
+
+def _shape(path: str) -> tuple[str, ...]:
+    parts = path.rstrip("/").split("/")
+    return tuple("{}" if re.fullmatch(r"\{[^{}]*\}", p) else p for p in parts)
+
+
+def aliases_from_parameters(parameters: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """`binding.NAME.alias.A` and `binding.alias.A` (= default) keys → {NAME: {A: target}}."""
+    result: dict[str, dict[str, str]] = {}
+    for key, value in parameters.items():
+        value = getattr(value, "value", value)
+        parts = key.split(".")
+        if len(parts) >= 3 and parts[0] == "binding" and parts[1] == "alias":
+            result.setdefault("default", {})[".".join(parts[2:])] = str(value)
+        elif len(parts) >= 4 and parts[0] == "binding" and parts[2] == "alias":
+            result.setdefault(parts[1], {})[".".join(parts[3:])] = str(value)
+    return result
+
+
+class Descriptions:
+    """The descriptions of a run or scenario by name, `default` first."""
+
+    def __init__(self, named: Mapping[str, Description]):
+        order = sorted(named, key=lambda n: (n != "default",))  # default first, others as given
+        self._named = {name: named[name] for name in order}
+        self._by_id: dict[str, dict[str, Operation]] = {}
+        for name, description in self._named.items():
+            ops: dict[str, Operation] = {}
+            for op in description.operations:
+                if op.id is not None and op.id not in ops:
+                    ops[op.id] = op.with_source(name)
+            self._by_id[name] = ops
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._named)
+
+    def __getitem__(self, name: str) -> Description:
+        return self._named[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._named
+
+    def __len__(self) -> int:
+        return len(self._named)
+
+    def operations(self, name: str | None = None) -> list[Operation]:
+        """Every operation (of one description), each tagged with its description's name."""
+        names = [name] if name else self.names
+        return [op.with_source(n) for n in names for op in self._named[n].operations]
+
+    def operation_ids(self, name: str | None = None) -> list[str]:
+        names = [name] if name else self.names
+        return sorted({i for n in names for i in self._by_id[n]})
+
+    def find(self, ref: str, using: str | None = None,
+             aliases: Mapping[str, Mapping[str, str]] | None = None) -> Operation:
+        """The operation `call [using NAME] ^ref` calls. Raises OperationLookupError."""
+        name = ref[1:] if ref.startswith("^") else ref
+        aliases = aliases or {}
+        if not self._named:
+            raise OperationLookupError(
+                f"no OpenAPI description is loaded: set the 'openapi' parameter (or --openapi) to call ^{name}",
+                "no-descriptions", name)
+        if using is not None:
+            if using not in self._named:
+                hint, suggestion = _hint(using, self.names)
+                raise OperationLookupError(
+                    f"no OpenAPI description named '{using}'{hint} (descriptions: {_listing(self.names)})",
+                    "unknown-description", using, suggestion, self.names)
+            op = self._by_id[using].get(name)
+            if op is not None:
+                return op
+            target = aliases.get(using, {}).get(name)
+            if target is not None:
+                return self._alias(name, target, [using], f"binding.{using}.alias.{name}")
+            ids = self.operation_ids(using)
+            hint, suggestion = _hint(name, ids)
+            raise OperationLookupError(
+                f"operation '{name}' not found in OpenAPI description '{using}'{hint} "
+                f"(operations there: {_listing(ids) or 'none'})", "not-found", name, suggestion, ids)
+        found = [self._by_id[n][name] for n in self.names if name in self._by_id[n]]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            where = [op.description_name for op in found]
+            raise OperationLookupError(
+                f"operation '{name}' is in several OpenAPI descriptions: {', '.join(where)}; "
+                f"say which with 'using NAME ^{name}' (when: using NAME ^{name}, or call using NAME ^{name})", "ambiguous", name, None, where)
+        target = aliases.get("default", {}).get(name)
+        if target is not None:
+            return self._alias(name, target, self.names, f"binding.default.alias.{name}")
+        ids = self.operation_ids()
+        hint, suggestion = _hint(name, ids)
+        raise OperationLookupError(
+            f"operation '{name}' not found in the OpenAPI descriptions {', '.join(self.names)}{hint} "
+            f"(operations: {_listing(ids) or 'none'})", "not-found", name, suggestion, ids)
+
+    def _alias(self, name: str, target: str, within: list[str], key: str) -> Operation:
+        target = target.strip()
+        if target.startswith("^"):
+            real = target[1:]
+            found = [self._by_id[n][real] for n in within if real in self._by_id[n]]
+            if len(found) > 1:
+                raise OperationLookupError(
+                    f"alias '{name}' ({key}) names '^{real}', which is in several OpenAPI descriptions: "
+                    f"{', '.join(op.description_name for op in found)}", "ambiguous", name)
+            if not found:
+                ids = self.operation_ids(within[0] if len(within) == 1 else None)
+                hint, suggestion = _hint(real, ids)
+                raise OperationLookupError(
+                    f"alias '{name}' ({key}) names '^{real}', which is not an operation{hint} "
+                    f"(operations: {_listing(ids) or 'none'})", "bad-alias", name, suggestion, ids)
+            return found[0]
+        match = _SHAPE.fullmatch(target)
+        if match is None:
+            raise OperationLookupError(
+                f"alias '{name}' ({key}) has target '{target}'; expected '^operationId' or 'METHOD /path'",
+                "bad-alias", name)
+        method, shape = match.group(1).upper(), _shape(match.group(2))
+        found = [op for n in within for op in self.operations(n)
+                 if op.method == method and _shape(op.path) == shape]
+        if len(found) == 1:
+            return found[0]
+        shapes = sorted({f"{op.method} {op.path}" for n in within for op in self.operations(n)})
+        if not found:
+            hint, suggestion = _hint(f"{method} {match.group(2)}", shapes)
+            raise OperationLookupError(
+                f"alias '{name}' ({key}) points to '{method} {match.group(2)}', which matches no operation{hint}",
+                "bad-alias", name, suggestion, shapes)
+        raise OperationLookupError(
+            f"alias '{name}' ({key}) points to '{method} {match.group(2)}', which matches several operations: "
+            f"{', '.join(f'{op.label} in {op.description_name}' for op in found)}", "ambiguous", name)
+
+
+def load_descriptions(paths: Mapping[str, Any], cache: Any = None) -> Descriptions:
+    """Descriptions by name from paths (`{"default": "petstore.yaml", "auth": "auth.yaml"}`),
+    through `cache` (core.openapi's module-wide cache by default). Raises OpenApiError."""
+    from scenario_core.openapi.loader import load_description
+
+    return Descriptions({name: load_description(path, cache) for name, path in paths.items()})

@@ -1,0 +1,4 @@
+"""Parameters once resolved: effective values with provenance, which store a scenario shares,
+run inputs (--var, variables files), the OpenAPI descriptions in force and the operation calls
+they resolve, and the file-level diagnostics only resolution can find.
+May import: scenario_core.openapi, scenario_core.custom_steps, scenario_core.language, scenario_core.support."""

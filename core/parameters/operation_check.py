@@ -1,0 +1,113 @@
+"""`check`'s view of operation calls: every `when: ^op` is resolved against the descriptions in
+force where it is written, before anything runs. An unknown or ambiguous operation, a `using`
+of an unknown description, a child the operation does not declare and a missing required path
+parameter are located errors, each with the names that exist.
+
+A fragment is checked with the file's parameters (it may be included anywhere); a feature's
+background and scenarios with the feature's.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
+from scenario_core.language.errors import Diagnostic
+from scenario_core.language.nodes import FeatureNode, RequestStep, ScenarioFileNode, Step, included_fragments, walk_steps
+from scenario_core.openapi.loader import OpenApiError
+from scenario_core.openapi.operations import OperationLookupError
+from scenario_core.openapi.request_builder import RequestBuildError, build_request
+from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
+
+# Stands in for a child whose value is only known at run time: placement does not depend on it.
+_RUN_TIME_VALUE = "1"
+
+
+def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
+    """Operation calls of a block, those under described steps and in if branches included."""
+    return (s for s in walk_steps(tuple(steps)) if isinstance(s, RequestStep) and s.operation is not None)
+
+
+def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[RequestStep]]]:
+    """Operation calls by the parameters they are checked with: the file's, then each feature's."""
+    groups: list[tuple[FeatureNode | None, list[RequestStep]]] = []
+    top: list[RequestStep] = []
+    used = included_fragments(file)
+    for fragment in file.fragments:
+        # A .fragment file's fragment is checked only where this file includes it: a shared
+        # fragments/ folder holds fragments for other specs too (`call using auth ^login`).
+        if fragment.location.file == file.path or fragment.name in used:
+            top += _calls(fragment.steps)
+    if file.background is not None:
+        top += _calls(file.background.steps)
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            steps = list(_calls(item.background.steps)) if item.background is not None else []
+            for scenario in item.scenarios:
+                steps += _calls(scenario.steps)
+            groups.append((item, steps))
+        else:
+            top += _calls(item.steps)
+    groups.insert(0, (None, top))
+    return groups
+
+
+def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptions: DescriptionSet | None):
+    """(calls, descriptions index, aliases, None) per group of calls, or (calls, None, None, why)
+    when its descriptions cannot be read."""
+    descriptions = descriptions or SHARED
+    for feature, calls in _groups(file):
+        if not calls:
+            continue
+        try:
+            parameters = resolve_parameters(file, feature, overrides)
+            index = descriptions.for_parameters(parameters, file.path)
+        except OpenApiError as error:
+            yield calls, None, None, error
+            continue
+        yield calls, index, aliases(parameters), None
+
+
+def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                     descriptions: DescriptionSet | None = None) -> dict[int, str]:
+    """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
+    beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
+    shapes: dict[int, str] = {}
+    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+        for step in calls if problem is None else ():
+            try:
+                operation = index.find(step.operation.operation_id, step.operation.using, known)
+            except OpenApiError:
+                continue
+            shapes[id(step)] = f"{operation.method} {operation.path}"
+    return shapes
+
+
+def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                          descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+        if problem is not None:  # also reported where the description is named (resolution)
+            problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {problem}"))
+            continue
+        for step in calls:
+            problems += _check_call(step, index, known)
+    return problems
+
+
+def _check_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
+    ref = step.operation
+    try:
+        operation = index.find(ref.operation_id, ref.using, known_aliases)
+    except OperationLookupError as error:
+        return [Diagnostic(ref.location, str(error))]
+    children = [(p.name, p.value.constant if not p.value.refs else _RUN_TIME_VALUE) for p in step.parameters]
+    children += [(f"query_{q.name}", _RUN_TIME_VALUE) for q in step.query]
+    try:
+        build_request(operation, children)
+    except RequestBuildError as error:
+        where = next((p.location for p in step.parameters if p.name == error.child), step.location)
+        return [Diagnostic(where, f"{ref.text}: {' '.join(str(error).split())}")]
+    except OpenApiError as error:
+        return [Diagnostic(step.location, f"{ref.text}: {' '.join(str(error).split())}")]
+    return []

@@ -1,0 +1,442 @@
+"""Effective parameters, most specific first (semantics.md §2): the command line, the scenario's
+own block, its feature's block, the file's block, the OpenAPI description (baseUrl only), the
+built-in default. Every value keeps its provenance and the values it overrides.
+
+A value reading `{{env.NAME}}` or `{{param.KEY}}` (a ValueTemplate) is resolved here, once per
+node, against the environment and the node's other effective values, then validated by its key's
+type; its provenance names the line and the source (`file line 4, from $API_URL`)."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from scenario_core.language import parameter_keys as params
+from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
+from scenario_core.language.nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioFileNode, ScenarioNode, walk_steps
+
+COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
+    "command-line", "scenario", "feature", "file", "openapi", "default")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One level's value for one key."""
+
+    value: Any
+    source: str
+    line: int | None = None
+    feature: str | None = None
+    detail: str | None = None  # for OpenAPI: the description's path
+    scenario: str | None = None  # for SCENARIO: the scenario's name
+    via: str | None = None  # what a {{...}} value was read from: `$API_URL`, `param.region`
+
+    def describe(self, before_line: str = " ") -> str:
+        """`feature 'Pets' line 7`; with before_line=", " as step messages word it."""
+        if self.source == SCENARIO:
+            where = f"scenario '{self.scenario}'{before_line}line {self.line}"
+        elif self.source == FEATURE:
+            where = f"feature '{self.feature}'{before_line}line {self.line}"
+        elif self.source == FILE:
+            where = f"file{before_line}line {self.line}"
+        elif self.source == OPENAPI:
+            where = f"OpenAPI {Path(self.detail).name}" if self.detail else "OpenAPI"
+        elif self.source == COMMAND_LINE:
+            where = "command line"
+        else:
+            where = "default"
+        return f"{where}, from {self.via}" if self.via else where
+
+    def short(self) -> str:
+        return {SCENARIO: f"scenario '{self.scenario}'", FEATURE: f"feature '{self.feature}'",
+                COMMAND_LINE: "command line", OPENAPI: "OpenAPI"}.get(self.source, self.source)
+
+
+@dataclass(frozen=True, slots=True)
+class EffectiveValue:
+    key: str
+    winner: Setting
+    overridden: tuple[Setting, ...]  # lower levels that also set the key, most specific first
+
+    @property
+    def value(self) -> Any:
+        return self.winner.value
+
+    @property
+    def source(self) -> str:
+        return self.winner.source
+
+    @property
+    def line(self) -> int | None:
+        return self.winner.line
+
+
+@dataclass(frozen=True)
+class EffectiveParameters(Mapping[str, EffectiveValue]):
+    values: dict[str, EffectiveValue]
+    feature: str | None = None  # the feature these were resolved for, if any
+    scenario: str | None = None  # the scenario, when it has its own parameters: block
+
+    def __getitem__(self, key: str) -> EffectiveValue:
+        return self.values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def timeout(self) -> int:
+        return self.values[params.TIMEOUT].value
+
+    @property
+    def base_url(self) -> str | None:
+        return self.values[params.BASE_URL].value
+
+    @property
+    def share(self) -> bool:
+        return self.values[params.SHARE].value
+
+    @property
+    def environment(self) -> str | None:
+        found = self.values.get(params.ENVIRONMENT)
+        return found.value if found is not None else None
+
+    @cached_property
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        """(name, value) of every `header.NAME`: sent with each request of this scope."""
+        return tuple((name, v.value) for key, v in self.values.items()
+                     if (name := params.header_name(key)) is not None and v.value is not None)
+
+    def to_json(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for key, v in self.values.items():
+            item = {"value": v.value, "source": v.source, "line": v.line}
+            if v.winner.via:
+                item["from"] = v.winner.via
+            out[key] = item
+        return out
+
+
+class ParameterError(ScenarioError):
+    """A parameter value that cannot be resolved: an unset environment variable, a cycle of
+    `{{param.KEY}}`, a substituted value that does not fit its key. `partial`: the parameters
+    with that value left out (the next level's value), so a run can still report the scenario."""
+
+    def __init__(self, diagnostic: Diagnostic, partial: "EffectiveParameters | None" = None):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+        self.partial = partial
+
+    @property
+    def message(self) -> str:
+        """The message with its line, as a scenario that cannot start reports it."""
+        return f"{self.diagnostic.message} (parameters, line {self.diagnostic.location.line})"
+
+
+@dataclass(frozen=True)
+class RunOverrides:
+    """Settings from the command line; they apply to the whole run."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_cli(cls, param: list[str] | None = None, base_url: str | None = None,
+                 openapi: str | Sequence[str] | None = None) -> "RunOverrides":
+        """`openapi`: `--openapi PATH` (the `default` description) or `NAME=PATH`, repeatable.
+        `--param KEY=VALUE` with a key this tool does not know sets a user key (a string, only
+        read by `{{param.KEY}}`), unless the key is a near miss of a known one (`timout`)."""
+        values: dict[str, Any] = {}
+        for item in param or ():
+            key, sep, raw = item.partition("=")
+            key, raw = key.strip(), raw.strip()
+            shown = item if len(item) <= 60 else item[:59] + "…"  # one readable line
+            if not sep:
+                raise UsageError(f"--param {item}: expected KEY=VALUE, e.g. --param timeout=10")
+            if "{{" in raw:
+                raise UsageError(f"--param {shown}: a command-line value is taken as written; "
+                                 "let the shell expand environment variables ($NAME)")
+            if params.spec_for(key) is None:
+                user = params.USER_KEY.fullmatch(key) and params.near_miss(key) is None and not \
+                    key.startswith((params.BINDING, params.HEADER, params.MULTI_TEST))
+                if not user:
+                    raise UsageError(f"--param {item}: {params.unknown_key_message(key)}")
+                values[key] = params.parse_user_value(key, raw)
+                continue
+            try:
+                values[key] = params.parse_value(key, raw)
+            except params.ParameterValueError as problem:
+                raise UsageError(f"--param {shown}: {problem}") from None
+        if base_url is not None:
+            try:
+                values[params.BASE_URL] = params.parse_value(params.BASE_URL, base_url)
+            except params.ParameterValueError as problem:
+                raise UsageError(f"--base-url {base_url}: {problem}") from None
+            if isinstance(values[params.BASE_URL], params.ValueTemplate):
+                raise UsageError(f"--base-url {base_url}: a command-line value is taken as written")
+        for item in [openapi] if isinstance(openapi, str) else openapi or ():
+            name, sep, path = item.partition("=")
+            if not sep or not _DESCRIPTION_NAME.fullmatch(name):
+                name, path = params.DEFAULT_DESCRIPTION, item
+            if not path:
+                raise UsageError(f"--openapi {item}: expected PATH or NAME=PATH")
+            key = params.OPENAPI if name == params.DEFAULT_DESCRIPTION else f"{params.BINDING}{name}.location"
+            values[key] = os.path.abspath(path)
+        return cls(values)
+
+
+_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+class _Levels:
+    """Every level's settings of one node, key by key, and where each block entry was written."""
+
+    def __init__(self, file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode | None,
+                 overrides: RunOverrides):
+        self.by_key: dict[str, list[Setting]] = {}
+        self.where: dict[int, ParameterEntry] = {}  # id(setting) -> the entry that wrote it
+        self.problems: list[Diagnostic] = []
+        for key, value in overrides.values.items():
+            self.by_key.setdefault(key, []).append(Setting(value, COMMAND_LINE))
+        feature_name = feature.name if feature is not None else None
+        blocks = [(scenario.parameters if scenario is not None else None, SCENARIO),
+                  (feature.parameters if feature is not None else None, FEATURE),
+                  (file.parameters, FILE)]
+        for block, source in blocks:
+            for entry in block.entries if block is not None else ():
+                if source == SCENARIO and entry.key == params.SHARE:
+                    continue  # sharing is the feature's or the file's (the builder refuses it here)
+                value = entry.value
+                if isinstance(value, str) and "{{" in value and not params.is_known(entry.key):
+                    try:  # a user key, kept by the builder as written
+                        value = params.parse_template(entry.key, value)
+                    except params.ParameterValueError as problem:
+                        self.problems.append(Diagnostic(entry.location, str(problem)))
+                        continue
+                setting = Setting(value, source, entry.line, feature_name if source != FILE else None,
+                                  None, scenario.name if source == SCENARIO else None)
+                self.by_key.setdefault(entry.key, []).append(setting)
+                self.where[id(setting)] = entry
+
+
+def parameter_text(value: Any) -> str:
+    """How a parameter's value reads as text: inside another's value, and wherever a step reads
+    `{{param.KEY}}` (true, 30, 500ms, names joined by commas)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    return str(value)
+
+
+class _Resolver:
+    """Resolves each key once (ValueTemplates against the environment and the other keys),
+    noticing cycles; a key that fails falls back to its next level, the first problem is kept."""
+
+    def __init__(self, levels: _Levels, file: ScenarioFileNode, overrides: RunOverrides, environ: Mapping[str, str]):
+        self.levels, self.file, self.overrides, self.environ = levels, file, overrides, environ
+        self.done: dict[str, EffectiveValue | None] = {}
+        self.visiting: list[str] = []
+        self.problem: Diagnostic | None = levels.problems[0] if levels.problems else None
+
+    def get(self, key: str) -> EffectiveValue | None:
+        if key in self.done:
+            return self.done[key]
+        if key in self.visiting:
+            cycle = self.visiting[self.visiting.index(key):] + [key]
+            raise _Failed(f"parameters read each other in a cycle: {' → '.join(cycle)}")
+        self.visiting.append(key)
+        try:
+            found = self._resolve(key)
+        finally:
+            self.visiting.pop()
+        self.done[key] = found
+        return found
+
+    def _resolve(self, key: str) -> EffectiveValue | None:
+        found = list(self.levels.by_key.get(key, ()))
+        spec = params.SPECS.get(key)
+        if key == params.BASE_URL:
+            found += self._openapi_level()
+        if spec is not None:
+            found.append(Setting(spec.default, DEFAULT))
+        if not found:
+            return None
+        winner = found[0]
+        if isinstance(winner.value, params.ValueTemplate):
+            try:
+                winner = self._render(key, winner)
+            except _Failed as failure:
+                entry = self.levels.where.get(id(found[0]))
+                if self.problem is None and entry is not None:
+                    self.problem = Diagnostic(entry.location, str(failure))
+                if self.visiting[:-1]:  # a key reading this one cannot be resolved either
+                    raise
+                rest = [s for s in found[1:] if not isinstance(s.value, params.ValueTemplate)]
+                return EffectiveValue(key, rest[0], tuple(rest[1:])) if rest else None
+        return EffectiveValue(key, winner, tuple(found[1:]))
+
+    def _render(self, key: str, setting: Setting) -> Setting:
+        template: params.ValueTemplate = setting.value
+
+        def lookup(kind: str, name: str) -> str:
+            if kind == params.ENV:
+                value = self.environ.get(name)
+                if value is None:
+                    raise _Failed(f"{key} reads {{{{env.{name}}}}}, but environment variable {name} is not set")
+                return value
+            other = self.get(name)
+            if other is None:
+                raise _Failed(f"{key} reads {{{{param.{name}}}}}, but no parameter '{name}' is set")
+            if other.value is None:
+                raise _Failed(f"{key} reads {{{{param.{name}}}}}, but {name} has no value here")
+            return parameter_text(other.value)
+
+        text = template.render(lookup)
+        spec = params.spec_for(key)
+        try:
+            value = spec.parse(key, text) if spec is not None else text
+        except params.ParameterValueError as problem:
+            raise _Failed(f"{problem} (read from {template.sources()})") from None
+        return Setting(value, setting.source, setting.line, setting.feature, setting.detail, setting.scenario,
+                       template.sources())
+
+    def _openapi_level(self) -> list[Setting]:
+        openapi = self.get(params.OPENAPI)
+        if openapi is None or openapi.value is None:
+            return []
+        base = Path(self.file.path).parent
+        path = openapi.value if openapi.source == COMMAND_LINE else str(base / openapi.value)
+        from scenario_core.openapi.loader import base_url_from  # only files that name a description load YAML
+
+        url = base_url_from(path)
+        return [Setting(url, OPENAPI, None, None, path)] if url else []
+
+
+class _Failed(Exception):
+    """A ValueTemplate that cannot be resolved; the message is the user's line."""
+
+
+def _open_key_order(key: str) -> tuple[int, str]:
+    return (0 if params.is_known(key) else 1, key)
+
+
+def resolve_parameters(
+    file: ScenarioFileNode,
+    feature: FeatureNode | None = None,
+    overrides: RunOverrides | None = None,
+    scenario: ScenarioNode | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> EffectiveParameters:
+    """The effective parameters of the file node (feature=None), of a feature's scenarios, or of
+    one scenario with its own block (`scenario`). Every known key, then the open families
+    (binding.*, header.NAME, multiTest.X) and user keys that some level sets.
+    Raises OpenApiError when a named OpenAPI description cannot be read, ParameterError when a
+    `{{env.NAME}}` / `{{param.KEY}}` value cannot be resolved."""
+    overrides = overrides or RunOverrides()
+    levels = _Levels(file, feature, scenario, overrides)
+    resolver = _Resolver(levels, file, overrides, os.environ if environ is None else environ)
+    ordered: dict[str, EffectiveValue] = {}
+    for key in list(params.SPECS) + sorted((k for k in levels.by_key if k not in params.SPECS), key=_open_key_order):
+        try:
+            found = resolver.get(key)
+        except _Failed:  # reported once, by the key that holds the template
+            found = None
+        if found is not None:
+            ordered[key] = found
+    result = EffectiveParameters(ordered, feature.name if feature else None,
+                                 scenario.name if scenario is not None and scenario.parameters else None)
+    if resolver.problem is not None:
+        raise ParameterError(resolver.problem, result)
+    return result
+
+
+def has_templates(file: ScenarioFileNode) -> bool:
+    """Whether any block of the file holds a `{{...}}` value (most files: none, nothing to check)."""
+    return any(isinstance(e.value, params.ValueTemplate) or (isinstance(e.value, str) and "{{" in e.value)
+               for block in _blocks(file) for e in block.entries)
+
+
+def _blocks(file: ScenarioFileNode) -> list[ParametersNode]:
+    blocks = [file.parameters] + [f.parameters for f in file.features]
+    for item in file.items:
+        for scenario in item.scenarios if isinstance(item, FeatureNode) else (item,):
+            blocks.append(scenario.parameters)
+    return [b for b in blocks if b is not None]
+
+
+def template_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                         environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
+    """Every `{{env.NAME}}` / `{{param.KEY}}` value that does not resolve, for each node that
+    has one (the file, each feature, each scenario with its own block): an unset environment
+    variable, a cycle, a value that does not fit its key once substituted."""
+    if not has_templates(file):
+        return []
+    from scenario_core.openapi.loader import OpenApiError
+
+    found: dict[tuple[str, int, int, str], Diagnostic] = {}
+    nodes: list[tuple[FeatureNode | None, ScenarioNode | None]] = [(None, None)]
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            nodes.append((item, None))
+            nodes += [(item, s) for s in item.scenarios if s.parameters is not None]
+        elif item.parameters is not None:
+            nodes.append((None, item))
+    for feature, scenario in nodes:
+        try:
+            resolve_parameters(file, feature, overrides, scenario, environ)
+        except ParameterError as error:
+            d = error.diagnostic
+            found.setdefault((d.location.file, d.location.line, d.location.column, d.message), d)
+        except OpenApiError:
+            pass  # reported by parameter_diagnostics
+    return list(found.values())
+
+
+def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
+                          descriptions=None) -> list[Diagnostic]:
+    """Problems only resolution finds: a `{{env.NAME}}` / `{{param.KEY}}` value that does not
+    resolve, an OpenAPI description that cannot be read, an operation call that does not resolve
+    (`descriptions`: a DescriptionSet to load them through)."""
+    problems: list[Diagnostic] = template_diagnostics(file, overrides)
+    if problems:
+        return problems  # resolving descriptions and calls needs the parameters first
+    named = [entry for block in _blocks(file)
+             for entry in block.entries
+             if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
+             and not isinstance(entry.value, params.ValueTemplate)]  # resolved per node, at run time
+    if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
+        return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
+    from scenario_core.openapi.loader import OpenApiError, base_url_from
+
+    for entry in named:
+        try:
+            base_url_from(str(Path(file.path).parent / entry.value))
+        except OpenApiError as error:
+            problems.append(Diagnostic(entry.location, str(error)))
+    if overrides and params.OPENAPI in overrides.values:
+        try:
+            base_url_from(overrides.values[params.OPENAPI])
+        except OpenApiError as error:
+            raise UsageError(f"--openapi: {error}") from None
+    if not problems and calls_operations(file):
+        from scenario_core.parameters.operation_check import operation_diagnostics  # imports the OpenAPI layer only when needed
+
+        problems += operation_diagnostics(file, overrides, descriptions)
+    return problems
+
+
+def calls_operations(file: ScenarioFileNode) -> bool:
+    """Whether any step of the file calls an operation (so OpenAPI descriptions are needed)."""
+    blocks = [f.steps for f in file.fragments] + ([file.background.steps] if file.background else [])
+    for item in file.items:
+        if isinstance(item, FeatureNode):
+            blocks += [s.steps for s in item.scenarios] + ([item.background.steps] if item.background else [])
+        else:
+            blocks.append(item.steps)
+    return any(getattr(step, "operation", None) is not None for steps in blocks for step in walk_steps(steps))

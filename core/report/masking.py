@@ -1,0 +1,519 @@
+"""The secret rules, in one place: the headless runner, the reports and the TUI all mask through
+here, so what counts as a secret never differs between what is printed and what is written.
+
+What is secret:
+- the values of the headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+  the usual API-key and token headers (`X-Api-Key`, `Api-Key`, `X-Auth-Token`, `X-Csrf-Token`...)
+  and any header whose name contains `token`, `secret`, `password` or `key` (names compare
+  case-insensitively);
+- the values of variables whose name contains `token`, `secret`, `password` or `key`, in any
+  case (`apiKey`, `TOKEN`, `db_password`; also `monkey` -- a false positive is cheaper than a leak);
+- the names a user lists in the `secrets` parameter (`secrets: sessionRef, X-Tenant`): variables,
+  headers, JSON fields and query parameters of those names, compared case-insensitively;
+- in JSON text and URLs, the values of fields / query parameters with such names
+  (`{"token": "..."}`, `?api_key=...`), so a login response prints safely before anything
+  was extracted from it; the password of a URL's userinfo (`http://admin:pw@host`) and the
+  `Basic` credentials it produces;
+- anywhere in other text: every value the Masker has learnt as secret, whatever its JSON type
+  (`--var apiKey=31415926` is a number). A learnt value of LONG_SECRET_LENGTH characters or more
+  is masked wherever it occurs (also its 4+ character prefix cut short by a `…`: messages clip
+  long values). A shorter one is masked only where it stands as a whole value -- a header value,
+  a query value, a JSON string or scalar, a path segment -- so `--var apikey=echo` does not turn
+  `echoed` or `"/echo"` into bullets. A path segment the file itself writes (the route `/echo`)
+  is the API's, not the secret's, and stays.
+
+How it is masked: the value is replaced by MASK, a fixed run of bullets, so neither the content
+nor the length leaks. The only hint kept is what is not secret: the auth scheme
+(`Bearer ••••••`) and cookie names and attributes (`session=••••••; Path=/`).
+
+Cost: learning a secret is O(1); masking text costs one pass per regex group, whatever the
+number of secrets (long ones are matched by trie-shaped patterns built in geometric batches,
+short ones by a set lookup per candidate token). JSON values are walked iteratively.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any, Iterable, Mapping
+from urllib.parse import unquote, unquote_plus, urlsplit
+
+from scenario_core.run import events
+from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
+from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
+
+MASK = "••••••"
+SECRET_HEADERS = frozenset({
+    "authorization", "proxy-authorization", "cookie", "set-cookie",
+    "x-api-key", "api-key", "apikey", "x-auth-token", "x-csrf-token", "x-xsrf-token",
+    "x-access-token", "x-session-token", "x-amz-security-token", "x-goog-api-key", "x-auth",
+})
+SECRET_NAME_PARTS = ("token", "secret", "password", "key")
+MIN_SECRET_LENGTH = 4  # the shortest prefix before a `…` worth masking
+LONG_SECRET_LENGTH = 8  # from this length on, a learnt value is masked wherever it occurs
+ELLIPSIS = "…"  # how messages and excerpts mark clipped text
+
+_AUTH_HEADERS = frozenset({"authorization", "proxy-authorization"})
+_SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
+# "name": "value" in JSON text (also when the text is cut short, as in a printed excerpt).
+_JSON_FIELD = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"')
+# name=value in a query string or form body.
+_QUERY_FIELD = re.compile(r"(^|[?&;])([^=&;?#\s]+)=([^&;#\s]*)")
+# scheme://user:password@ -- the password of a URL's userinfo.
+_USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@\"'<>]*:)([^/\s@\"'<>]*)(@)")
+# Where a short secret can stand as a whole value (each checked against a set, never searched):
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_JSON_SCALAR = re.compile(r"([:\[,]\s*)(-?[0-9][0-9.eE+-]*)(?=\s*(?:[,\]}]|$))")
+_PATH_SEGMENT = re.compile(r"(?<=/)([^/?#\s\"'<>\\]+)(?=[/?#\s\"'<>\\]|$)")
+_HEADER_LINE = re.compile(r"^([A-Za-z0-9-]+:[ \t]*)(.*?)[ \t]*$", re.MULTILINE)
+
+
+def is_secret_header(name: str) -> bool:
+    lowered = name.lower()
+    return lowered in SECRET_HEADERS or _SECRET_NAME.search(lowered) is not None
+
+
+def is_secret_variable(name: str) -> bool:
+    """Also used for JSON field and query parameter names."""
+    return _SECRET_NAME.search(name) is not None
+
+
+def mask_header_value(name: str, value: str) -> str:
+    """The value to show for a header: unchanged unless the header is secret."""
+    return _mask_header_value(name.lower(), value) if is_secret_header(name) else value
+
+
+def _mask_header_value(lowered: str, value: str) -> str:
+    if lowered in _AUTH_HEADERS:
+        scheme, sep, credentials = value.strip().partition(" ")
+        return f"{scheme} {MASK}" if sep and credentials.strip() else MASK
+    if lowered == "cookie":  # a=1; b=2 -> a=••••••; b=••••••
+        return "; ".join(_mask_cookie_pair(pair) for pair in value.split(";"))
+    if lowered == "set-cookie":  # attributes (Path, HttpOnly) are not secret
+        first, sep, attributes = value.partition(";")
+        return _mask_cookie_pair(first) + (sep + attributes if sep else "")
+    return MASK
+
+
+def _mask_cookie_pair(pair: str) -> str:
+    name, sep, _ = pair.strip().partition("=")
+    return f"{name}={MASK}" if sep else MASK
+
+
+def mask_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Any:
+    """Pairs in, pairs out (a tuple); a mapping in, a dict out."""
+    if isinstance(headers, Mapping):
+        return {k: mask_header_value(k, v) for k, v in headers.items()}
+    return tuple((k, mask_header_value(k, v)) for k, v in headers)
+
+
+def mask_variables(variables: Mapping[str, Any]) -> dict[str, Any]:
+    """Secret names get MASK whatever their value; other values are kept as they are (nested
+    fields with secret names included: use Masker.variables to scrub those too)."""
+    return {k: (MASK if is_secret_variable(k) else v) for k, v in variables.items()}
+
+
+def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
+    """`"token": "abc"` -> `"token": "••••••"` in JSON text, however it is formatted; also fields
+    named like a secret header (`"authorization"`, an echo of the request) or listed in names."""
+
+    def replace(match: re.Match) -> str:
+        field = match.group(1)
+        lowered = field.lower()
+        if lowered in SECRET_HEADERS:  # the scheme and cookie names stay, as in a header
+            return f'"{field}"{match.group(2)}"{_mask_header_value(lowered, match.group(3))}"'
+        if not (is_secret_variable(field) or lowered in names):
+            return match.group(0)
+        return f'"{field}"{match.group(2)}"{MASK}"'
+
+    return _JSON_FIELD.sub(replace, text) if '"' in text else text
+
+
+def mask_query_fields(text: str, names: frozenset[str] = frozenset()) -> str:
+    """`?api_key=abc&x=1` -> `?api_key=••••••&x=1`."""
+
+    def replace(match: re.Match) -> str:
+        name = match.group(2)
+        if not match.group(3) or not (is_secret_variable(name) or name.lower() in names):
+            return match.group(0)
+        return f"{match.group(1)}{name}={MASK}"
+
+    return _QUERY_FIELD.sub(replace, text) if "=" in text else text
+
+
+def mask_userinfo(text: str) -> str:
+    """`http://admin:pw@host` -> `http://admin:••••••@host`."""
+    return _USERINFO.sub(lambda m: f"{m.group(1)}{MASK}{m.group(3)}" if m.group(2) else m.group(0), text) \
+        if "@" in text else text
+
+
+def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
+    """One regex matching any of the secrets, shaped as a trie (`ab(?:cd|xy)`) so that matching
+    costs about the same for 10 or 10,000 secrets; at each node the longer continuation is tried
+    first, so a secret containing another is masked whole."""
+    trie: dict = {}
+    for secret in secrets:
+        node = trie
+        for char in secret:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    # Built iteratively (a secret can be thousands of characters long): post-order over the trie.
+    out: dict[int, str] = {}
+    stack: list[tuple[dict, bool]] = [(trie, False)]
+    while stack:
+        node, done = stack.pop()
+        if not done:
+            stack.append((node, True))
+            stack.extend((child, False) for key, child in node.items() if key)
+            continue
+        branches = [re.escape(key) + out.pop(id(child)) for key, child in node.items() if key]
+        ends = "" in node
+        if not branches:
+            out[id(node)] = ""
+        elif len(branches) == 1 and not ends:
+            out[id(node)] = branches[0]
+        else:
+            body = "|".join(branches)
+            out[id(node)] = f"(?:{body})?" if ends else f"(?:{body})"
+    # A lookahead finds a match at every position, overlapping ones too: the longest secret
+    # starting at each place, so the union of all occurrences gets masked.
+    return re.compile(f"(?=({out[id(trie)]}))")
+
+
+# Texts up to this long (messages, headers, summaries: nearly everything printed) are scanned
+# by a window index and never wait for a pattern to compile; longer ones (bodies) use patterns.
+_SHORT_TEXT = 4096
+
+
+class _LongSecrets:
+    """Secrets found wherever they occur. Short texts: every LONG_SECRET_LENGTH-character window
+    of the text is looked up among the secrets' first characters, so learning costs nothing and
+    a run that learns a secret per scenario compiles nothing. Long texts: batches of patterns
+    merged like a binary counter, each secret compiled into O(log n) patterns over a run and a
+    text scanned by at most log2(n) + 1 of them. Either way the union of all matches is masked."""
+
+    def __init__(self) -> None:
+        self._batches: list[tuple[list[str], re.Pattern]] = []
+        self._pending: list[str] = []
+        self._by_head: dict[str, list[str]] = {}  # first LONG_SECRET_LENGTH chars -> secrets, longest first
+        self._by_prefix: dict[str, list[str]] = {}  # for `…`: first MIN_SECRET_LENGTH chars -> secrets
+        self.longest = 0
+
+    def add(self, secret: str) -> None:
+        self._pending.append(secret)
+        same_head = self._by_head.setdefault(secret[:LONG_SECRET_LENGTH], [])
+        same_head.append(secret)
+        same_head.sort(key=len, reverse=True)
+        self._by_prefix.setdefault(secret[:MIN_SECRET_LENGTH], []).append(secret)
+        self.longest = max(self.longest, len(secret))
+
+    def __bool__(self) -> bool:
+        return bool(self._batches or self._pending)
+
+    def _patterns(self) -> list[re.Pattern]:
+        if self._pending:
+            batch, self._pending = self._pending, []
+            while self._batches and len(self._batches[-1][0]) <= len(batch):
+                batch = self._batches.pop()[0] + batch
+            self._batches.append((batch, _trie_pattern(batch)))
+        return [pattern for _, pattern in self._batches]
+
+    def sub(self, text: str) -> str:
+        if len(text) <= _SHORT_TEXT:
+            spans = self._window_spans(text)
+        else:
+            spans = sorted((m.start(), m.end(1)) for pattern in self._patterns() for m in pattern.finditer(text))
+        if not spans:
+            return text
+        out, last_end, start, end = [], 0, *spans[0]
+        for s, e in spans[1:]:
+            if s <= end:  # overlapping or touching: one mask
+                end = max(end, e)
+                continue
+            out += [text[last_end:start], MASK]
+            last_end, start, end = end, s, e
+        out += [text[last_end:start], MASK, text[end:]]
+        return "".join(out)
+
+    def _window_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where secrets occur in a short text: at each position, the longest secret starting
+        there (a shorter one is inside it). In order of position."""
+        heads, width = self._by_head, LONG_SECRET_LENGTH
+        windows = {text[i:i + width] for i in range(len(text) - width + 1)}
+        if windows.isdisjoint(heads):  # the common case: no secret here at all
+            return []
+        spans = []
+        for i in range(len(text) - width + 1):
+            for secret in heads.get(text[i:i + width], ()):
+                if text.startswith(secret, i):
+                    spans.append((i, i + len(secret)))
+                    break
+        return spans
+
+    def clipped(self, text: str) -> str:
+        """Messages clip long values with `…`: a secret cut there leaves a prefix that the
+        whole-value search cannot see, so mask any learnt secret's prefix right before a `…`."""
+        parts = text.split(ELLIPSIS)
+        for i, part in enumerate(parts[:-1]):
+            # Longest candidate first; each position costs one dict lookup.
+            for start in range(max(0, len(part) - self.longest + 1), len(part) - MIN_SECRET_LENGTH + 1):
+                tail = part[start:]
+                if any(len(s) > len(tail) and s.startswith(tail) for s in self._by_prefix.get(tail[:MIN_SECRET_LENGTH], ())):
+                    parts[i] = part[:start] + MASK
+                    break
+        return ELLIPSIS.join(parts)
+
+
+class Masker:
+    """Scrubs text with what it has learnt: the secret values seen so far in the run.
+
+    Feed it as the run goes (`learn_variables`, `learn_headers`, or `learn_event` with executor
+    events); `enabled=False` (--show-secrets) makes every method return its input unchanged.
+    `names`: more secret names (the `secrets` parameter), for variables, headers, fields and
+    query parameters.
+    """
+
+    def __init__(self, values: Iterable[Any] = (), enabled: bool = True, names: Iterable[str] = ()):
+        self.enabled = enabled
+        self._values: set[str] = set()
+        self._long = _LongSecrets()
+        self._short: set[str] = set()
+        self._names: frozenset[str] = frozenset()
+        self._literal_segments: set[str] = set()  # path segments the file writes (routes)
+        self._run_variables: Mapping[str, Any] = {}
+        self.learn_names(names)
+        for value in values:
+            self.learn(value)
+
+    # ---- learning
+
+    def learn(self, value: Any) -> None:
+        """Remember a secret value, whatever its JSON type: strings, numbers, and the scalars of
+        lists and objects (walked iteratively: a value may be nested a thousand levels deep)."""
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                self._learn_text(item)
+            elif isinstance(item, bool) or item is None:
+                continue  # `true` is no secret worth bullets everywhere
+            elif isinstance(item, (int, float)):
+                self._learn_text(json.dumps(item))
+            elif isinstance(item, Mapping):
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+
+    def _learn_text(self, value: str) -> None:
+        value = value.strip()
+        if not value or value in self._values:
+            return
+        self._values.add(value)
+        if len(value) >= LONG_SECRET_LENGTH:
+            self._long.add(value)
+        else:
+            self._short.add(value)
+        encoded = json.dumps(value, ensure_ascii=False)[1:-1]  # as it stands inside a JSON string
+        if encoded != value:
+            self._learn_text(encoded)
+
+    def learn_names(self, names: Iterable[str]) -> None:
+        """More secret names; run variables of those names already seen are learnt at once."""
+        new = frozenset(n.lower() for n in names) - self._names
+        if not new:
+            return
+        self._names |= new
+        for name, value in self._run_variables.items():
+            if name.lower() in new:
+                self.learn(value)
+
+    def is_secret_name(self, name: str) -> bool:
+        return is_secret_variable(name) or name.lower() in self._names
+
+    def is_secret_header(self, name: str) -> bool:
+        return is_secret_header(name) or name.lower() in self._names
+
+    def learn_variables(self, variables: Mapping[str, Any]) -> None:
+        for name, value in variables.items():
+            self.learn_variable(name, value)
+
+    def learn_variable(self, name: str, value: Any) -> None:
+        if self.is_secret_name(name):
+            self.learn(value)
+
+    def learn_headers(self, headers: Iterable[tuple[str, str]]) -> None:
+        for name, value in headers:
+            if not self.is_secret_header(name):
+                continue
+            lowered = name.lower()
+            if lowered in _AUTH_HEADERS:
+                scheme, sep, credentials = value.strip().partition(" ")
+                self.learn(credentials if sep else value)
+            elif lowered in ("cookie", "set-cookie"):
+                for pair in value.split(";") if lowered == "cookie" else value.split(";")[:1]:
+                    self.learn(pair.partition("=")[2])
+            else:
+                self.learn(value)
+
+    def learn_url(self, url: str, template: str | None = None) -> None:
+        """A URL's userinfo password, and the `Basic` credentials an HTTP client makes of it;
+        the literal path segments of its template as written (routes, not secrets)."""
+        if "@" in url:
+            try:
+                parts = urlsplit(url)
+                user, password = parts.username, parts.password
+            except ValueError:
+                user = password = None
+            if password:
+                self.learn(password)
+                self.learn(unquote(password))
+                pair = f"{unquote(user or '')}:{unquote(password)}".encode()
+                self.learn(base64.b64encode(pair).decode("ascii"))
+        if template:
+            path = template.partition("?")[0].partition("#")[0]
+            self._literal_segments.update(s for s in path.split("/") if s and "{{" not in s)
+
+    def learn_event(self, event: Any) -> None:
+        """Learn from an executor event: run variables, extracted secret variables, secret
+        headers sent or received, URL credentials, the `secrets` parameter."""
+        kind = type(event)  # exact types: this runs for every event of a run
+        if kind is events.RequestSent:
+            self.learn_headers(event.headers)
+            url = getattr(getattr(event.step, "url", None), "text", None)
+            self.learn_url(event.url, url)
+        elif kind is events.ResponseReceived:
+            self.learn_headers(event.headers)
+        elif kind is events.VariableExtracted:
+            self.learn_variable(event.name, event.value)
+        elif kind is events.RunStarted:
+            self._run_variables = event.run_variables
+            self.learn_variables(event.run_variables)
+        elif kind is events.FileStarted or kind is events.FeatureStarted or kind is events.ScenarioStarted:
+            self.learn_parameters(event.parameters)
+
+    def learn_parameters(self, parameters: Mapping[str, Any]) -> None:
+        """The `secrets` parameter of effective parameters (names accumulate over the run)."""
+        effective = parameters.get(SECRETS_PARAMETER) if parameters else None
+        names = getattr(effective, "value", effective)
+        if names:
+            self.learn_names(names)
+
+    @property
+    def secrets(self) -> frozenset[str]:
+        return frozenset(self._values)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return self._names
+
+    # ---- scrubbing
+
+    def text(self, text: str | None) -> str | None:
+        """Mask every learnt value, and secret JSON fields and query parameters, in text."""
+        if not self.enabled or not text:
+            return text
+        if self._long:
+            text = self._long.sub(text)
+            if ELLIPSIS in text:
+                text = self._long.clipped(text)
+        if self._short:
+            text = self._whole_values(text)
+        return mask_userinfo(mask_query_fields(mask_json_fields(text, self._names), self._names))
+
+    def _whole_values(self, text: str) -> str:
+        """Short secrets, only where one stands as a whole value: each candidate is a set lookup."""
+        short = self._short
+
+        def json_string(match: re.Match) -> str:
+            inner = match.group(1)
+            return f'"{MASK}"' if inner.strip() in short else match.group(0)
+
+        def scalar(match: re.Match) -> str:
+            return match.group(1) + MASK if match.group(2) in short else match.group(0)
+
+        def segment(match: re.Match) -> str:
+            value = match.group(1)
+            if value in self._literal_segments:
+                return value
+            return MASK if value in short or unquote(value) in short else value
+
+        def query(match: re.Match) -> str:
+            value = match.group(3)
+            if value and (value in short or unquote_plus(value) in short):
+                return f"{match.group(1)}{match.group(2)}={MASK}"
+            return match.group(0)
+
+        def header(match: re.Match) -> str:
+            value = match.group(2)
+            scheme, sep, credentials = value.partition(" ")
+            if value in short or (sep and credentials.strip() in short):
+                return match.group(1) + (f"{scheme} {MASK}" if sep and credentials.strip() in short else MASK)
+            return match.group(0)
+
+        if '"' in text:
+            text = _JSON_STRING.sub(json_string, text)
+        text = _JSON_SCALAR.sub(scalar, text)
+        if "/" in text:
+            text = _PATH_SEGMENT.sub(segment, text)
+        if "=" in text:
+            text = _QUERY_FIELD.sub(query, text)
+        if ":" in text:
+            text = _HEADER_LINE.sub(header, text)
+        if text.strip() in short:  # the whole text is the value (a header value, a cell)
+            return MASK
+        return text
+
+    def headers(self, headers: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+        if not self.enabled:
+            return tuple(headers)
+        shown = []
+        for name, value in headers:
+            if self.is_secret_header(name):
+                value = _mask_header_value(name.lower(), value)
+            shown.append((name, self.text(value)))
+        return tuple(shown)
+
+    def value(self, value: Any, name: str | None = None) -> Any:
+        """A JSON-like value with secret names masked and learnt secrets scrubbed from its
+        strings, at any depth. Returns new containers; the input is never mutated. Walked
+        iteratively; levels deeper than MAX_DEPTH are cut (json_depth's marker), even unmasked, so what
+        is printed or written next (json.dumps recurses) never meets a RecursionError."""
+        masking = self.enabled
+        if masking and name is not None and self.is_secret_name(name):
+            return MASK
+        result: list[Any] = [None]
+        # (source, container to fill, key or index in it, depth)
+        stack: list[tuple[Any, Any, Any, int]] = [(value, result, 0, 0)]
+        while stack:
+            item, parent, slot, depth = stack.pop()
+            if isinstance(item, str):
+                parent[slot] = self.text(item) if masking else item
+            elif isinstance(item, Mapping):
+                if depth >= MAX_DEPTH:
+                    parent[slot] = cut_marker(MAX_DEPTH)
+                    continue
+                copy: dict = {}
+                parent[slot] = copy
+                for k, v in item.items():
+                    if masking and isinstance(k, str) and self.is_secret_name(k):
+                        copy[k] = MASK
+                    else:
+                        copy[k] = None  # keeps the key order
+                        stack.append((v, copy, k, depth + 1))
+            elif isinstance(item, (list, tuple)):
+                if depth >= MAX_DEPTH:
+                    parent[slot] = cut_marker(MAX_DEPTH)
+                    continue
+                items = [None] * len(item)
+                parent[slot] = items
+                stack.extend((v, items, i, depth + 1) for i, v in enumerate(item))
+            elif masking and isinstance(item, (int, float)) and not isinstance(item, bool) \
+                    and json.dumps(item) in self._values:
+                parent[slot] = MASK  # a learnt number (`--var apiKey=31415926`) copied elsewhere
+            else:
+                parent[slot] = item
+        return result[0]
+
+    def variables(self, variables: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: self.value(v, k) for k, v in variables.items()}

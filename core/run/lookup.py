@@ -1,0 +1,58 @@
+"""What a `{{NAME}}` reads at run time: the scope's variables, then `env.X` (an environment
+variable), `param.KEY` (an effective parameter) and what providers such as webhooks answer
+(`hooks.done`, `hooks.done.length`). A plain name never leaves the first dict (the fast path)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from scenario_core.language.parameter_keys import Duration
+from scenario_core.parameters.resolution import parameter_text
+
+Provider = Callable[[str], "tuple[bool, Any]"]
+
+
+class Variables(Mapping[str, Any]):
+    """A read-only view; iterating it gives the scope's own names only (what messages list)."""
+
+    __slots__ = ("values", "parameters", "providers")
+
+    def __init__(self, values: Mapping[str, Any], parameters: Mapping[str, Any] | None = None,
+                 providers: Sequence[Provider] = ()):
+        self.values = values
+        self.parameters = parameters
+        self.providers = providers
+
+    def __getitem__(self, name: str) -> Any:
+        values = self.values
+        if name in values:
+            return values[name]
+        if "." in name:
+            head, _, rest = name.partition(".")
+            if head == "env" and rest in os.environ:
+                return os.environ[rest]
+            if head == "param" and self.parameters is not None and rest in self.parameters:
+                value = self.parameters[rest]
+                value = getattr(value, "value", value)
+                # JSON-typed values keep their type; a duration or a list of names reads as
+                # parameters read each other (`500ms`, `a, b`)
+                return parameter_text(value) if isinstance(value, (Duration, tuple)) else value
+            for provider in self.providers:
+                found, value = provider(name)
+                if found:
+                    return value
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            self[name]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)

@@ -1,0 +1,126 @@
+"""Variable scopes of a running scenario (semantics.md §3): the scenario layer, the sharing store
+that applies (if any) and the read-only run variables, looked up innermost first.
+
+Every layer's dict is replaced, never mutated, when written (copy on write). Writes are rare
+(one per extract) and reads and snapshots are frequent (two per step), so a snapshot is just
+references to the current dicts: consumers may keep it while the run goes on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from scenario_core.run.events import (
+    SCENARIO_LAYER, Event, Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten, store_label,
+)
+from scenario_core.language.nodes import Step
+from scenario_core.parameters.sharing import StoreRef
+
+
+_UNSET = object()
+
+
+class Store:
+    """A sharing store: the file's, or a feature's own. Lives across the scenarios that share it."""
+
+    __slots__ = ("ref", "label", "values", "origins")
+
+    def __init__(self, ref: StoreRef):
+        self.ref = ref
+        self.label = store_label(ref)
+        self.values: dict[str, Any] = {}
+        self.origins: dict[str, Origin] = {}
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(sorted(self.values))
+
+
+class Scope:
+    """What one scenario sees. Created when the scenario starts, dropped when it ends."""
+
+    __slots__ = ("values", "origins", "store", "run", "_visible", "_snapshot")
+
+    def __init__(self, store: Store | None, run: Mapping[str, Any], values: Mapping[str, Any] | None = None,
+                 origins: Mapping[str, Origin] | None = None):
+        # `values`: what the scenario layer starts with (an outline row's cells).
+        self.values: dict[str, Any] = dict(values or {})
+        self.origins: dict[str, Origin] = dict(origins or {})
+        self.store = store
+        self.run = run
+        self._visible: Mapping[str, Any] | None = None
+        self._snapshot: ScopeSnapshot | None = None
+
+    def visible(self) -> Mapping[str, Any]:
+        """Every visible name -> value, innermost winning; cached until the next write."""
+        visible = self._visible
+        if visible is None:
+            store = self.store.values if self.store is not None else None
+            if not store and not self.run:
+                visible = self.values
+            else:
+                visible = {**self.run, **(store or {}), **self.values}
+            self._visible = visible
+        return visible
+
+    def snapshot(self) -> ScopeSnapshot:
+        snapshot = self._snapshot
+        if snapshot is None:
+            store = self.store
+            snapshot = ScopeSnapshot(
+                self.values,
+                store.ref if store is not None else None,
+                store.values if store is not None else {},
+                self.run,
+                self.origins,
+                store.origins if store is not None else {},
+            )
+            self._snapshot = snapshot
+        return snapshot
+
+    def carried(self) -> tuple[str, ...]:
+        """Names the store brings into this scenario."""
+        return self.store.names() if self.store is not None else ()
+
+    def bind(self, step: Step, values: Mapping[str, Any], origin: Origin) -> tuple[list[Event], dict[str, Any]]:
+        """Arguments of an include: scenario-layer variables while the fragment runs (never written
+        to a store). Returns the events and what to restore: old values, or _UNSET for new names."""
+        events: list[Event] = []
+        saved: dict[str, Any] = {}
+        for name, value in values.items():
+            saved[name] = (self.values[name], self.origins.get(name)) if name in self.values else _UNSET
+            events += self.extract(step, name, value, origin, write_store=False)
+        return events, saved
+
+    def restore(self, saved: Mapping[str, Any]) -> None:
+        """Undo `bind`: names that existed get their old values back; new names stay (BerryCrush's
+        rule, berrycrush.md §2.6)."""
+        values, origins = dict(self.values), dict(self.origins)
+        for name, old in saved.items():
+            if old is not _UNSET:
+                values[name] = old[0]
+                if old[1] is not None:
+                    origins[name] = old[1]
+        self.values, self.origins = values, origins
+        self._visible = None
+        self._snapshot = None
+
+    def extract(self, step: Step, name: str, value: Any, origin: Origin, write_store: bool) -> list[Event]:
+        """Write `name` into the scenario layer and, when `write_store` and a store applies, into the
+        store at once (write-through). Returns the VariableOverwritten / VariableExtracted events."""
+        events: list[Event] = []
+        if name in self.values:
+            events.append(VariableOverwritten(step, name, self.values[name], value, SCENARIO_LAYER))
+        self.values = {**self.values, name: value}
+        self.origins = {**self.origins, name: origin}
+        layers: tuple[str, ...] = (SCENARIO_LAYER,)
+        store = self.store
+        if write_store and store is not None:
+            if name in store.values:
+                events.append(VariableOverwritten(step, name, store.values[name], value, store.label))
+            store.values = {**store.values, name: value}
+            store.origins = {**store.origins, name: origin}
+            layers = (SCENARIO_LAYER, store.label)
+        events.append(VariableExtracted(step, name, value, layers))
+        self._visible = None
+        self._snapshot = None
+        return events

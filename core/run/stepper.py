@@ -1,0 +1,269 @@
+"""The controller between the TUI and the executor's event stream.
+
+The stream is pull-based: the executor advances only when the next event is pulled. The stepper
+pulls until a pause point, then simply stops pulling:
+
+- `step()`      pulls until the next step is about to run (a StepStarted), or the run ends; the
+                first call starts the run, so the first pause is before its first step;
+- `resume()`    pulls until a step where `breakpoint_hit` says to pause, or the end;
+                with `break_on_failure`, both also pause right after a step fails, before the
+                scenario's remaining steps are skipped (`paused_after` is that step's record);
+- `stop()`      asks the executor to stop (a request in flight is cancelled at once); the stream
+                then winds down: the interrupted step, its scenario, the open stores, RunFinished;
+- `reset()`     closes the stream and forgets the run: the next `step()` starts a fresh one.
+
+It also turns the stream into `StepRun` records (request, response, assertion, extracted values,
+outcome of each step run) that the inspector shows. It knows nothing of Textual: every event is
+handed to `on_event` with the record it belongs to; the app decides what to show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence
+
+from scenario_core.run import events as ev
+from scenario_core.parameters.descriptions import DescriptionSet
+from scenario_core.run.executor import INTERRUPTED, Execution
+from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode, Step
+from scenario_core.parameters.resolution import RunOverrides
+
+IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
+STEP, CONTINUE, DRAIN = "step", "continue", "drain"
+
+
+@dataclass(eq=False)
+class StepRun:
+    """One step run (or skipped) within one scenario."""
+
+    step: Step
+    phase: str
+    via: tuple
+    index: int
+    scenario: ScenarioNode
+    feature: FeatureNode | None
+    status: str = "running"  # running, passed, failed, skipped
+    message: str | None = None
+    elapsed: float = 0.0
+    request: ev.RequestSent | None = None
+    response: ev.ResponseReceived | None = None
+    read_response: ev.ResponseReceived | None = None  # the response a then:/extract: step read
+    read_request: ev.RequestSent | None = None  # the request that response answered (`y` copies it)
+    assertion: ev.AssertionChecked | None = None
+    branch: ev.BranchTaken | None = None  # an if chain: the branch taken and the conditions tried
+    auto_tests: list[ev.AutoTestRan] = field(default_factory=list)
+    retries: list[Any] = field(default_factory=list)  # RequestRetried: each attempt retried, and why
+    extracted: list[ev.VariableExtracted] = field(default_factory=list)
+    overwritten: list[ev.VariableOverwritten] = field(default_factory=list)
+    before: ev.ScopeSnapshot | None = None
+    after: ev.ScopeSnapshot | None = None
+    parent: Any = None  # the described step a directive is under
+    key: Any = None  # where the TUI shows it (set by the app)
+    definitions: list = field(default_factory=list)  # the background / fragment it is written in
+
+    @property
+    def changed(self) -> frozenset[str]:
+        return frozenset(e.name for e in self.extracted)
+
+
+class Stepper:
+    def __init__(
+        self,
+        files: Callable[[], Sequence[ScenarioFileNode]],
+        overrides: RunOverrides | None,
+        run_variables: Mapping[str, Any],
+        on_event: Callable[[ev.Event, StepRun | None], None],
+        breakpoint_hit: Callable[[ev.StepStarted, StepRun], bool] = lambda event, run: False,
+        yield_every: int = 50,
+        descriptions: DescriptionSet | None = None,
+    ) -> None:
+        self._files = files
+        # The session's OpenAPI descriptions: read once, kept across restarts and reloads (a
+        # description that changes on disk is read again: the cache checks each file's mtime).
+        self.descriptions = descriptions or DescriptionSet()
+        self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
+        self.resource_roots: tuple[str, ...] = ()  # --resource-root
+        self.selected: Any = None  # --tags: a tag_expressions.TagExpression, None for every scenario
+        self.include: Any = None  # Execution(include=): "run this scenario only"; None for every scenario
+        self.break_on_failure = False
+        self.pause_reason: str | None = None  # why it is PAUSED: "step", "breakpoint" or "failure"
+        self.paused_after: StepRun | None = None  # paused on failure: the step that failed
+        self.overrides = overrides
+        self.run_variables = dict(run_variables)
+        self.on_event = on_event
+        self.breakpoint_hit = breakpoint_hit
+        self.yield_every = yield_every
+        self.state = IDLE
+        self.mode: str | None = None
+        self.execution: Execution | None = None
+        self._stream: AsyncIterator[ev.Event] | None = None
+        self._lock = asyncio.Lock()
+        self.current: StepRun | None = None  # the step about to run (paused) or running
+        self.scenario: ev.ScenarioStarted | None = None
+        self.finished: ev.RunFinished | None = None
+        self._last_response: ev.ResponseReceived | None = None
+        self._last_request: ev.RequestSent | None = None  # the request _last_response answered
+
+    # ------------------------------------------------------------ control
+
+    @property
+    def busy(self) -> bool:
+        return self.state == RUNNING
+
+    def request_pause(self) -> None:
+        """While running: pause before the next step."""
+        if self.state == RUNNING and self.mode == CONTINUE:
+            self.mode = STEP
+
+    async def step(self) -> None:
+        await self._advance(STEP)
+
+    async def resume(self) -> None:
+        await self._advance(CONTINUE)
+
+    def stop(self) -> bool:
+        """Ask the run to stop; False when nothing runs. The stream must then be drained
+        (`drain()`), which `_advance` does when it is the one pulling."""
+        if self.execution is None or self.state in (IDLE, FINISHED):
+            return False
+        self.execution.stop()
+        self.mode = DRAIN
+        return True
+
+    async def drain(self) -> None:
+        """Pull the stream to its end (after `stop()`, the wind-down events)."""
+        await self._advance(DRAIN)
+
+    async def reset(self) -> None:
+        """Forget the run: stop it, let the stream wind down and close it (its HTTP client too);
+        the next step() starts afresh."""
+        if self.execution is not None and self.state not in (IDLE, FINISHED):
+            self.execution.stop()
+            self.mode = DRAIN
+        async with self._lock:  # a worker still pulling finishes the wind-down first
+            stream, self._stream = self._stream, None
+            if stream is not None:
+                try:
+                    await stream.aclose()  # type: ignore[attr-defined]
+                except Exception:
+                    pass
+            self.execution = None
+            self.state = IDLE
+            self.mode = None
+            self.current = None
+            self.scenario = None
+            self.finished = None
+            self._last_response = self._last_request = None
+            self.pause_reason = None
+            self.paused_after = None
+
+    # ------------------------------------------------------------ pulling
+
+    async def _advance(self, mode: str) -> None:
+        if self._lock.locked():  # already pulling: only change what it pauses for
+            if mode == STEP:
+                self.request_pause()
+            return
+        async with self._lock:
+            if self.state == FINISHED:
+                return
+            if self._stream is None:
+                self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
+                                           descriptions=self.descriptions, registry=self.registry,
+                                           resource_roots=self.resource_roots, selected=self.selected,
+                                           include=self.include)
+                self._stream = self.execution.events()
+            stream = self._stream
+            self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
+            self.state = RUNNING
+            self.pause_reason = None
+            self.paused_after = None
+            pulled = 0
+            try:
+                while True:
+                    try:
+                        event = await stream.__anext__()
+                    except StopAsyncIteration:
+                        self.state = FINISHED
+                        return
+                    pulled += 1
+                    run = self._record(event)
+                    if isinstance(event, ev.StepStarted):
+                        # Asked for every step, so it can tell when the run *enters* a node.
+                        hit = self.mode != DRAIN and self.breakpoint_hit(event, run)
+                        self.on_event(event, run)
+                        if self.mode == STEP or (self.mode == CONTINUE and hit):
+                            self.state = PAUSED  # the step is about to run: stop pulling
+                            self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
+                            return
+                        continue
+                    self.on_event(event, run)
+                    if isinstance(event, ev.StepFinished) and event.status == ev.FAILED and self.break_on_failure \
+                            and self.mode != DRAIN and event.message != INTERRUPTED:
+                        self.state = PAUSED  # before the scenario's remaining steps are skipped
+                        self.pause_reason = "failure"
+                        self.paused_after = run
+                        return
+                    if isinstance(event, ev.RunFinished):
+                        self.finished = event
+                        self.current = None
+                        self.state = FINISHED
+                        return
+                    if pulled % self.yield_every == 0:
+                        await asyncio.sleep(0)  # a stretch of steps without I/O must not starve the UI
+            finally:
+                if self.state == RUNNING:
+                    self.state = PAUSED
+
+    # ------------------------------------------------------------ records
+
+    def _record(self, event: ev.Event) -> StepRun | None:
+        """Fold the event into the step records; the record it belongs to."""
+        if isinstance(event, ev.ScenarioStarted):
+            self.scenario = event
+            self._last_response = self._last_request = None
+            self.current = None
+            return None
+        if isinstance(event, ev.StepStarted):
+            scenario = self.scenario
+            assert scenario is not None
+            run = StepRun(event.step, event.phase, event.via, event.index, scenario.scenario, scenario.feature,
+                          before=event.snapshot, read_response=self._last_response,
+                          read_request=self._last_request)
+            if 0 <= event.index < len(scenario.steps):
+                run.parent = scenario.steps[event.index].parent
+            self.current = run
+            return run
+        if isinstance(event, ev.StepFinished):
+            run = self.current
+            if run is None or run.step is not event.step or run.index != event.index:
+                scenario = self.scenario
+                assert scenario is not None
+                run = StepRun(event.step, event.phase, event.via, event.index, scenario.scenario,
+                              scenario.feature, before=event.snapshot)
+            run.status, run.message, run.elapsed, run.after = event.status, event.message, event.elapsed, \
+                event.snapshot
+            self.current = None
+            return run
+        run = self.current
+        if run is None:
+            return None
+        if isinstance(event, ev.RequestSent):
+            run.request = event
+        elif isinstance(event, ev.ResponseReceived):
+            run.response = event
+            self._last_response, self._last_request = event, run.request
+        elif isinstance(event, ev.AssertionChecked):
+            run.assertion = event
+        elif isinstance(event, ev.BranchTaken):
+            run.branch = event
+        elif isinstance(event, ev.AutoTestRan):
+            run.auto_tests.append(event)
+        elif type(event).__name__ == "RequestRetried":
+            run.retries.append(event)
+        elif isinstance(event, ev.VariableExtracted):
+            run.extracted.append(event)
+        elif isinstance(event, ev.VariableOverwritten):
+            run.overwritten.append(event)
+        return run

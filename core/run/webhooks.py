@@ -1,0 +1,367 @@
+"""Webhook servers (berrycrush.md §3.7): `webhook: NAME` with `hook: h` / `hooks: [a, b]`,
+`port: 0` (any free port) and `scope: scenario|feature` starts a loopback HTTP server that
+records what it receives, so a scenario can hand `{{NAME.h}}` (the hook's URL) to the API under
+test and then check `{{NAME.h.length}}` (calls so far) and `{{NAME.h[0].body.f}}`.
+
+Runs on the executor's event loop (asyncio streams, httptools for request framing): no thread,
+no dependency beyond what the HTTP client already uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+from urllib.parse import parse_qsl, urlsplit
+
+from scenario_core.language.nodes import WebhookStep
+
+HOST = "127.0.0.1"
+MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads
+MAX_HEAD = 64 * 1024
+ACCEPTED_METHODS = ("POST", "PUT", "GET")
+_PART = re.compile(r"\.([^.\[\]]+)|\[([0-9]+)\]")
+
+
+class WebhookError(Exception):
+    """A webhook that cannot start (busy port, bad port): its step fails with this one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One call a hook received."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: tuple[tuple[str, str], ...]
+    body: Any  # parsed JSON when the body is JSON, else its text ("" when empty)
+
+    def header(self, name: str) -> str | None:
+        lowered = name.lower()
+        values = [v for k, v in self.headers if k.lower() == lowered]
+        return ", ".join(values) if values else None
+
+    def as_value(self) -> dict[str, Any]:
+        """What `{{NAME.h[0]}}` shows: a plain JSON-like value."""
+        headers: dict[str, str] = {}
+        for name, value in self.headers:
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        return {"method": self.method, "path": self.path, "query": dict(self.query), "headers": headers,
+                "body": self.body}
+
+
+@dataclass(eq=False)
+class _Server:
+    name: str
+    owner: str
+    hooks: tuple[str, ...]
+    port: int
+    server: asyncio.AbstractServer | None = None
+    calls: dict[str, list[Received]] = field(default_factory=dict)
+    connections: set[asyncio.StreamWriter] = field(default_factory=set)
+    tasks: set[asyncio.Task] = field(default_factory=set)
+
+    def url(self, hook: str) -> str:
+        return f"http://{HOST}:{self.port}/{hook}"
+
+
+class _Request:
+    """httptools callbacks collecting complete requests (several when pipelined)."""
+
+    def __init__(self) -> None:
+        self.parser: Any = None
+        self.done: list[tuple[str, str, list[tuple[str, str]], bytes, bool]] = []
+        self.too_large = False
+        self._reset()
+
+    def _reset(self) -> None:
+        self.url = bytearray()
+        self.headers: list[tuple[str, str]] = []
+        self.body = bytearray()
+        self.head_size = 0
+
+    def on_message_begin(self) -> None:
+        self._reset()
+
+    def on_url(self, url: bytes) -> None:
+        self.url += url
+        self.head_size += len(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.head_size += len(name) + len(value)
+        if self.head_size > MAX_HEAD:
+            self.too_large = True
+            return
+        self.headers.append((name.decode("latin-1"), value.decode("latin-1")))
+
+    def on_body(self, body: bytes) -> None:
+        if len(self.body) + len(body) > MAX_BODY:
+            self.too_large = True
+            return
+        self.body += body
+
+    def on_message_complete(self) -> None:
+        method = self.parser.get_method().decode("latin-1")
+        self.done.append((method, self.url.decode("latin-1"), self.headers, bytes(self.body),
+                          self.parser.should_keep_alive()))
+
+
+def _body_value(raw: bytes) -> Any:
+    text = raw.decode("utf-8", errors="replace")
+    if not text.strip():
+        return text
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _response(status: int, reason: str, payload: dict[str, Any], keep_alive: bool) -> bytes:
+    body = json.dumps(payload).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+class Webhooks:
+    """The webhook servers of one run, each owned by a scope key (a scenario's or a feature's):
+    `stop(owner)` when that scope ends, `aclose()` when the run ends."""
+
+    def __init__(self) -> None:
+        self._servers: list[_Server] = []  # live, in start order; lookups take the newest of a name
+
+    # ------------------------------------------------------------ life cycle
+
+    async def start(self, step: WebhookStep, owner: str) -> list[str]:
+        """Start the server `step` declares for `owner` and return the URLs of its hooks.
+        Starting the same NAME again in the same owner does nothing (returns its URLs)."""
+        for existing in self._servers:
+            if existing.name == step.name and existing.owner == owner:
+                return [existing.url(h) for h in existing.hooks]
+        if not isinstance(step.port, int) or not 0 <= step.port <= 65535:
+            raise WebhookError(f"webhook {step.name}: port {step.port} is not a port number (0-65535; 0: a free one)")
+        hooks = tuple(dict.fromkeys(step.hooks))
+        entry = _Server(step.name, owner, hooks, step.port, calls={h: [] for h in hooks})
+        try:
+            entry.server = await asyncio.start_server(lambda r, w: self._connection(entry, r, w), HOST, step.port)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise WebhookError(f"webhook {step.name}: port {step.port} on {HOST} is already in use") from None
+            reason = " ".join((error.strerror or str(error)).split())
+            raise WebhookError(f"webhook {step.name}: cannot listen on {HOST}:{step.port}: {reason}") from None
+        entry.port = entry.server.sockets[0].getsockname()[1]
+        self._servers.append(entry)
+        return [entry.url(h) for h in hooks]
+
+    async def stop(self, owner: str) -> None:
+        """Stop the servers `owner` started; their ports are free when this returns."""
+        ending = [s for s in self._servers if s.owner == owner]
+        self._servers = [s for s in self._servers if s.owner != owner]
+        for entry in ending:
+            await self._close(entry)
+
+    async def aclose(self) -> None:
+        ending, self._servers = self._servers, []
+        for entry in ending:
+            await self._close(entry)
+
+    @staticmethod
+    async def _close(entry: _Server) -> None:
+        if entry.server is not None:
+            entry.server.close()
+        for writer in list(entry.connections):  # keep-alive clients would hold wait_closed (3.12)
+            writer.close()  # the handler's read then ends: it finishes on its own
+        if entry.tasks:
+            await asyncio.wait(set(entry.tasks), timeout=1.0)
+        for task in list(entry.tasks):  # one stuck writing to a client that does not read
+            task.cancel()
+        if entry.server is not None:
+            await entry.server.wait_closed()
+
+    # ------------------------------------------------------------ serving
+
+    async def _connection(self, entry: _Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        import httptools
+
+        task = asyncio.current_task()
+        if task is not None:
+            entry.tasks.add(task)
+        entry.connections.add(writer)
+        request = _Request()
+        parser = httptools.HttpRequestParser(request)
+        request.parser = parser
+        try:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                upgrade = False
+                try:
+                    parser.feed_data(data)
+                except httptools.HttpParserUpgrade:
+                    upgrade = True  # no protocol switch here: answered as a request, then closed
+                except httptools.HttpParserError:
+                    writer.write(_response(400, "Bad Request", {"error": "malformed HTTP request"}, False))
+                    break
+                if request.too_large:
+                    writer.write(_response(413, "Content Too Large", {"error": "request too large"}, False))
+                    break
+                keep_alive = not upgrade
+                for method, target, headers, body, keep in request.done:
+                    keep_alive = keep_alive and keep
+                    writer.write(self._answer(entry, method, target, headers, body, keep_alive))
+                request.done.clear()
+                await writer.drain()
+                if not keep_alive:
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except asyncio.CancelledError:
+            # Only _close cancels this task (the server's own); ending normally keeps asyncio's
+            # stream callback from logging the cancellation (Python 3.11).
+            pass
+        finally:
+            entry.connections.discard(writer)
+            if task is not None:
+                entry.tasks.discard(task)
+            writer.close()
+
+    @staticmethod
+    def _answer(entry: _Server, method: str, target: str, headers: list[tuple[str, str]], body: bytes,
+                keep_alive: bool) -> bytes:
+        parts = urlsplit(target)
+        hook = parts.path.strip("/")
+        if hook not in entry.calls:
+            return _response(404, "Not Found", {"error": f"no hook at {parts.path}",
+                                                "hooks": [f"/{h}" for h in entry.hooks]}, keep_alive)
+        if method not in ACCEPTED_METHODS:
+            return _response(405, "Method Not Allowed", {"error": f"{method} is not accepted"}, keep_alive)
+        entry.calls[hook].append(Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers),
+                                          _body_value(body)))
+        return _response(200, "OK", {"received": True}, keep_alive)
+
+    # ------------------------------------------------------------ what scenarios read
+
+    def names(self) -> list[str]:
+        """Every reference worth showing in a variables panel: each hook's URL, its count and its calls."""
+        names: list[str] = []
+        seen: set[str] = set()
+        for entry in reversed(self._servers):  # the newest of a name is the one lookups see
+            if entry.name in seen:
+                continue
+            seen.add(entry.name)
+            for hook in entry.hooks:
+                names += [f"{entry.name}.{hook}", f"{entry.name}.{hook}.length"]
+                names += [f"{entry.name}.{hook}[{i}]" for i in range(len(entry.calls[hook]))]
+        return names
+
+    def view(self, variables: Mapping[str, Any]) -> Mapping[str, Any]:
+        """`variables` with the webhook references added: a variable of the same name wins
+        (`{{a.b}}` is first the variable named a.b). What templates render against."""
+        return _WithWebhooks(variables, self) if self._servers else variables
+
+    def calls(self, name: str, hook: str) -> list[Received]:
+        """What hook `hook` of webhook `name` received so far ([] when there is no such hook)."""
+        entry = self._named(name)
+        return list(entry.calls.get(hook, ())) if entry is not None else []
+
+    def _named(self, name: str) -> _Server | None:
+        for entry in reversed(self._servers):
+            if entry.name == name:
+                return entry
+        return None
+
+    def lookup(self, name: str) -> tuple[bool, Any]:
+        """Resolve a reference: `NAME` (base URL), `NAME.h` (the hook's URL), `NAME.h.length`
+        (calls so far), `NAME.h[0]` (the first call), `NAME.h[0].method|path|query|headers|body`,
+        deeper into the body (`.body.items[0].id`, `.body.items.0.id`) and headers
+        (`.headers.Content-Type`, case-insensitive). (False, None) when it does not resolve."""
+        found, value, _ = self._resolve(name)
+        return found, value
+
+    def why_missing(self, name: str) -> str | None:
+        """For a reference that starts with a webhook's name but does not resolve: why, in words."""
+        found, _, reason = self._resolve(name)
+        return None if found else reason
+
+    def _resolve(self, name: str) -> tuple[bool, Any, str | None]:
+        head = re.match(r"[^.\[\]]+", name)
+        if head is None:
+            return False, None, None
+        entry = self._named(head.group())
+        if entry is None:
+            return False, None, None
+        parts = [p[0] or int(p[1]) for p in _PART.findall(name[head.end():])]
+        if "".join(f".{p}" if isinstance(p, str) else f"[{p}]" for p in parts) != name[head.end():]:
+            return False, None, f"'{name}' is not a webhook reference"
+        if not parts:
+            return True, f"http://{HOST}:{entry.port}", None
+        hook, rest = parts[0], parts[1:]
+        if not isinstance(hook, str) or hook not in entry.calls:
+            return False, None, f"webhook {entry.name} has no hook '{hook}' (hooks: {', '.join(entry.hooks)})"
+        calls = entry.calls[hook]
+        if not rest:
+            return True, entry.url(hook), None
+        if rest == ["length"]:
+            return True, len(calls), None
+        index = rest[0]
+        if not isinstance(index, int):
+            return False, None, f"'{name}': after {entry.name}.{hook} write .length or [N]"
+        if index >= len(calls):
+            return False, None, (f"{entry.name}.{hook} has received {len(calls)} call"
+                                 f"{'' if len(calls) == 1 else 's'}, so [{index}] does not exist yet")
+        return _walk(calls[index], rest[1:], name)
+
+
+def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, str | None]:
+    if not path:
+        return True, call.as_value(), None
+    first, rest = path[0], path[1:]
+    if first == "headers" and rest:
+        if len(rest) > 1 or not isinstance(rest[0], str):
+            return False, None, f"'{name}': a header is text, it has no parts"
+        value = call.header(rest[0])
+        return (True, value, None) if value is not None else (False, None, f"the call has no header {rest[0]}")
+    value: Any = call.as_value().get(first) if isinstance(first, str) else None
+    if value is None and first not in ("body", "query", "headers", "method", "path"):
+        return False, None, f"'{name}': a call has method, path, query, headers and body"
+    for step in rest:
+        if isinstance(value, dict) and str(step) in value:
+            value = value[str(step)]
+        elif isinstance(value, list) and (isinstance(step, int) or str(step).isdigit()) and int(step) < len(value):
+            value = value[int(step)]
+        elif step == "length" and isinstance(value, (list, str, dict)):
+            value = len(value)
+        else:
+            return False, None, f"'{name}': the received {first} has no '{step}'"
+    return True, value, None
+
+
+class _WithWebhooks(Mapping[str, Any]):
+    __slots__ = ("_variables", "_webhooks")
+
+    def __init__(self, variables: Mapping[str, Any], webhooks: Webhooks):
+        self._variables = variables
+        self._webhooks = webhooks
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._variables:
+            return self._variables[name]
+        found, value = self._webhooks.lookup(name)
+        if not found:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._variables or (isinstance(name, str) and self._webhooks.lookup(name)[0])
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._variables
+        yield from (n for n in self._webhooks.names() if n not in self._variables)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -1,0 +1,2 @@
+"""Support: small helpers every layer may use — reading input files within limits, printable text,
+JSON depth limits, text scanning, the secret rules and the version. Imports nothing from scenario_core."""

@@ -1,0 +1,103 @@
+"""The history of a run: every step run in order, and the view of one of them as it was right
+after it ran (its request and response in the inspector, the variable scopes from its `after`
+snapshot with what it changed highlighted). `h` opens the list in the scope log's place; a step
+that ran, highlighted in the tree while it is open, is shown the same way; `l` or Escape returns
+to the live view."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from scenario_core.run.stepper import StepRun
+
+if TYPE_CHECKING:
+    from scenario_tui.app.shell import ScenarioApp
+    from scenario_tui.app.run_controller import RunController
+
+
+class History:
+    def __init__(self, app: ScenarioApp, controller: RunController) -> None:
+        self.app = app
+        self.controller = controller
+        self.runs: list[StepRun] = []  # the steps that ran (not the skipped), in order
+        self.shown: StepRun | None = None  # the step run on view; None: the live view
+        self._listed = 0  # how many of `runs` the open list holds (it is filled only while open)
+
+    @property
+    def open(self) -> bool:
+        widget = self._widget()
+        return widget is not None and widget.has_class("-open")
+
+    def _widget(self) -> Any:
+        from scenario_tui.widgets.history_list import HistoryList
+
+        try:
+            return self.app.query_one(HistoryList)
+        except Exception:  # not in this layout
+            return None
+
+    def add(self, run: StepRun) -> None:
+        self.runs.append(run)
+        if self._listed and self.open:  # while a run goes on with the list open
+            widget = self._widget()
+            widget.add(self.runs[self._listed:])
+            self._listed = len(self.runs)
+
+    def clear(self) -> None:
+        self.runs.clear()
+        self._listed = 0
+        if self.shown is not None or self.open:
+            self.live()
+
+    def toggle(self) -> None:
+        """`h`: open the list (on the latest step run), or close it."""
+        if self.open:
+            self.live()
+            return
+        widget = self._widget()
+        if widget is None:
+            return
+        if not self.runs:
+            self.app.notify("No step has run yet: n runs one.")
+            return
+        widget.fill(self.runs)
+        self._listed = len(self.runs)
+        widget.add_class("-open")
+        self.app.scope_log.display = False
+        widget.focus()
+        widget.highlighted = len(self.runs) - 1  # announces it: shown by `show`
+
+    def tree_highlighted(self, item: Any) -> None:
+        """A node highlighted in the tree while the list is open: a step that ran is shown as it was."""
+        if not self.open or item is None or item.kind != "step":
+            return
+        run = self.controller.records.get(item.key)
+        if run is None or run.after is None:
+            return
+        self.show(run)
+        self._widget().pick(run)
+
+    def show(self, run: StepRun) -> None:
+        app = self.app
+        self.shown = run
+        step = run.step
+        app.variables_panel.show(run.after, run.scenario.name, run.changed)
+        app.variables_panel.border_title = f"Variables · right after line {step.location.line}"
+        app.inspector.show_step(step, run, about_to_run=False, scenario=run.scenario.name)
+        self._widget().border_title = "History — l: live view"
+        app.status_bar.set(note=f"history: right after {step.keyword} line {step.location.line} — l: live")
+
+    def live(self) -> None:
+        """Back to the live view: the list closes, the panels show the run as it is now."""
+        widget = self._widget()
+        if self.shown is None and not self.open:
+            return  # live already
+        self.shown = None
+        if widget is not None and widget.has_class("-open"):
+            if widget.has_focus:
+                self.app.tree.focus()
+            widget.remove_class("-open")
+            widget.border_title = "History"
+        self.app.scope_log.display = True
+        self.app.status_bar.set(note="")
+        self.controller.flush_panels(force=True)  # (the status line too)

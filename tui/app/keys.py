@@ -1,0 +1,58 @@
+"""The app's keys (its footer and help screen list them) and its command-palette entries: every
+action is reachable both ways."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from textual.app import SystemCommand
+from textual.binding import Binding
+
+if TYPE_CHECKING:
+    from scenario_tui.app.shell import ScenarioApp
+
+APP_BINDINGS = [
+    Binding("n", "next_step", "Next"),
+    Binding("c", "continue_run", "Continue"),
+    Binding("b", "toggle_breakpoint", "Breakpoint"),
+    Binding("r", "restart", "Restart"),
+    Binding("s", "stop", "Stop"),
+    Binding("question_mark", "help", "Help", key_display="?"),  # early: a narrow footer still shows it
+    Binding("f", "break_on_failure(True)", "Break on fail ○"),  # one of the two shows: its state
+    Binding("f", "break_on_failure(False)", "Break on fail ●"),
+    Binding("g", "run_to_here", "Run to here", show=False),
+    Binding("o", "run_only", "Only this", show=False),
+    Binding("h", "history", "History"),
+    Binding("l", "live_view", "Live view", show=False),
+    Binding("v", "reveal_secrets", "Secrets"),
+    Binding("R", "reload", "Reload"),
+    Binding("z", "toggle_maximize", "Zoom"),
+    Binding("w", "toggle_wrap", "Wrap", show=False),
+    Binding("y", "copy_curl", "Copy curl", show=False),
+    Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
+    Binding("slash", "filter_tree", "Filter", key_display="/"),
+    Binding("e", "edit", "Edit"),
+    Binding("q", "quit", "Quit"),
+]
+
+
+def app_commands(app: ScenarioApp) -> Iterator[SystemCommand]:
+    yield SystemCommand("Next step", "Run the next step, then pause (n)", app.action_next_step)
+    yield SystemCommand("Continue", "Run to the next breakpoint or the end (c)", app.action_continue_run)
+    yield SystemCommand("Toggle breakpoint", "On the highlighted node (b)", app.action_toggle_breakpoint)
+    yield SystemCommand("Restart", "Run again from a fresh state (r)", app.action_restart)
+    yield SystemCommand("Stop", "Stop the run, cancelling a request in flight (s)", app.action_stop)
+    yield SystemCommand("Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)",
+                        app.action_reveal_secrets)
+    yield SystemCommand("Reload file", "Read the file again (R)", app.action_reload)
+    yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
+    yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", app.action_toggle_wrap)
+    yield SystemCommand("Break on failure", "Toggle: c pauses on a failing step (f)",
+                        lambda: app.action_break_on_failure(True))
+    yield SystemCommand("Run to here", "Continue until just before the highlighted step (g)",
+                        app.action_run_to_here)
+    yield SystemCommand("Run this scenario only", "A fresh run of the highlighted scenario alone (o)",
+                        app.action_run_only)
+    yield SystemCommand("History", "The steps that ran, each as it was right after it (h; l: live view)",
+                        app.action_history)
+    yield SystemCommand("Help", "Keys and icons (?)", app.action_help)

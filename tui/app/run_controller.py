@@ -1,0 +1,219 @@
+"""Driving a run: the keys `n`, `c`, `s`, `r`, `f` (break on failure), `g` (run to here) and `o`
+(run this scenario only), and what a change on disk does to a run. What the run's events do to
+the widgets is RunEvents' (run_events.py), which this class extends with the run's state.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from scenario_core.run import events as ev
+from scenario_core.language.nodes import ScenarioNode
+from scenario_core.parameters.resolution import RunOverrides
+
+from scenario_tui.app.failures import show_failures
+from scenario_tui.app.history import History
+from scenario_tui.app.run_events import FILE_CHANGED, RunEvents
+from scenario_tui.app.run_to import refusal
+from scenario_core.run.stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun
+from scenario_tui.widgets.file_tree import Key
+
+
+if TYPE_CHECKING:
+    from scenario_tui.app.shell import ScenarioApp
+
+
+class RunController(RunEvents):
+    """One per app; survives reloads and restarts (the stepper is reset, not replaced)."""
+
+    def __init__(self, app: ScenarioApp, files, overrides: RunOverrides, run_variables: Mapping[str, Any],
+                 resource_roots: Sequence[str] = (), tags: Any = None) -> None:
+        self.app = app
+        self.records: dict[Key, StepRun] = {}
+        self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
+        self._feature_results: dict[Key, list[str]] = {}
+        self._bp_previous: set[Key] | None = set()  # None: worked out from _bp_last when needed
+        self._bp_last: tuple[list[Key | None], list[Key]] = ([], [])  # a step's keys, scenarios started since
+        self._counts = [0, 0, 0, 0]  # passed, failed, skipped, stopped (a stop is not a failure)
+        self._run_seconds = 0.0  # time spent pulling events: a pause does not count
+        self._stopped_at: int | None = None  # the line of the step the run was stopped at
+        self._run_to: Key | None = None  # `g`: pause just before this step
+        self._reached = False  # the last pause is where `g` ran to
+        self._only: ScenarioNode | None = None  # `o`: the scenario the current run is limited to
+        self.file_changed = False  # saved on disk while a run was active: R reloads
+        self._scenario: ev.ScenarioStarted | None = None
+        self._changed: frozenset[str] = frozenset()
+        self._snapshot: ev.ScopeSnapshot | None = None
+        self._panels_dirty = False
+        self._frozen = False  # gc.freeze() while `c` runs on
+        self._queued_steps = 0
+        self._reset_note_seen = True
+        self.advancing = False  # a worker is pulling events (or about to)
+        self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
+        self.stepper.resource_roots = tuple(resource_roots)
+        self.stepper.selected = tags  # --tags: a TagExpression
+        self.history = History(app, self)
+
+    # ------------------------------------------------------------ stepping
+
+    def _can_run(self) -> bool:
+        app = self.app
+        if app.invalid or not app.loaded_files():
+            app.notify("The file has errors: fix them and save, it reloads by itself.", severity="error")
+            return False
+        return True
+
+    async def _advance(self, how: str) -> None:
+        if how == "continue":
+            # What exists when `c` starts (the syntax tree, the tree's nodes, the widgets, what ran
+            # so far) outlives the run: out of the collector's way while it runs, full collections
+            # walk only what the run makes (see flush_panels). Given back when it pauses or ends.
+            gc.freeze()
+            self._frozen = True
+        self.advancing = True
+        self.update_status()
+        started = time.perf_counter()
+        try:
+            if how == "step":
+                await self.stepper.step()
+            elif how == "continue":
+                await self.stepper.resume()
+            else:
+                await self.stepper.drain()
+        finally:
+            self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
+            self._unfreeze()
+            self._after_advance()
+
+    def _unfreeze(self) -> None:
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
+
+    def _after_advance(self) -> None:
+        app = self.app
+        stepper = self.stepper
+        if self._queued_steps and stepper.state == PAUSED and stepper.pause_reason != "failure":
+            self._queued_steps -= 1
+            app.run_worker(self._advance("step"), group="run", exit_on_error=True)
+            return
+        self._queued_steps = 0
+        self.advancing = False
+        current = stepper.current
+        if self._reached and stepper.pause_reason == "breakpoint":
+            stepper.pause_reason = "step"  # where `g` ran to: "paused before", as a step would
+        self._reached = False
+        if stepper.state == PAUSED:
+            failed = stepper.paused_after
+            if failed is not None and failed.key is not None:
+                app.tree.set_current(None)  # between steps: the failed one shows ✗, not ▶
+                app.tree.reveal(failed.key)  # its response, in the inspector
+            elif current is not None and current.key is not None:
+                app.tree.set_current(current.key, follow=True)
+        elif stepper.state == FINISHED:
+            if self._run_to is not None:
+                app.notify("The run ended before reaching the step g ran to.")
+                self._run_to = None
+            show_failures(app.tree, self.scenario_results, self.history.runs)
+        self.flush_panels(force=True)  # (which shows the highlighted node again, unless it is a file)
+        cursor = app.tree.cursor_node
+        if cursor is not None and cursor.data is not None and cursor.data.kind == "file" and self.history.shown is None:
+            app.show_item(cursor.data)
+
+    def start(self, how: str) -> None:
+        """`n` (how="step") or `c` (how="continue")."""
+        if not self._can_run():
+            return
+        stepper = self.stepper
+        if self.advancing:
+            if how == "step":
+                if stepper.busy and stepper.mode == CONTINUE:
+                    stepper.request_pause()  # n while running: pause before the next step
+                elif self._queued_steps < 20:
+                    self._queued_steps += 1  # n typed ahead while a step runs: step again after it
+            return
+        if stepper.state == FINISHED:
+            self.app.notify("The run has finished: r restarts it.")
+            return
+        if not self.file_changed:
+            self.app.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
+        self.advancing = True  # from now: the worker may not have started pulling yet
+        self.app.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
+
+    def stop(self) -> None:
+        self._queued_steps = 0
+        stepper = self.stepper
+        where = stepper.current or stepper.paused_after
+        if not stepper.stop():
+            self.app.notify("Nothing is running.")
+            return
+        self._stopped_at = where.step.location.line if where is not None else None
+        self._run_to = None
+        self.update_status()
+        if not stepper.busy:
+            self.app.run_worker(self._advance("drain"), group="run")
+
+    def restart(self, only: ScenarioNode | None = None) -> None:
+        """Start again from a fresh state, paused before the first step (`only`: that scenario alone)."""
+        if not self._can_run():
+            return
+        self.app.run_worker(self._restart(only), group="control", exclusive=True)
+
+    async def _restart(self, only: ScenarioNode | None = None, how: str = "step") -> None:
+        await self.stepper.reset()
+        self._only = only
+        self.stepper.include = None if only is None else (lambda scenario, feature: scenario is only)
+        changed = self.file_changed  # a restart runs the file as loaded: R still reloads it
+        self.reset_views()
+        self.file_changed = changed
+        self.app.tree.set_current(None)
+        self.app.status_bar.set(note="")
+        self.update_status()
+        await self._advance(how)
+
+    # ------------------------------------------------------------ f, g, o
+
+    def toggle_break_on_failure(self) -> None:
+        stepper = self.stepper
+        stepper.break_on_failure = not stepper.break_on_failure
+        self.app.refresh_bindings()
+        self.app.notify("Break on failure: on." if stepper.break_on_failure else "Break on failure: off.")
+
+    def run_to(self, item: Any) -> None:
+        """`g`: continue until just before the highlighted step."""
+        if not self._can_run():
+            return
+        reason = refusal(self, item)
+        if reason:
+            self.app.notify(reason, severity="warning")
+            return
+        self._run_to = item.key
+        if self.stepper.state == IDLE:
+            self._bp_previous = set()
+        self.start("continue")
+
+    def run_only(self, item: Any) -> None:
+        """`o`: a fresh run of the highlighted scenario alone (the others are not selected)."""
+        if not self._can_run():
+            return
+        scenario = item.scenario if item is not None else None
+        if scenario is None:
+            self.app.notify("o runs one scenario: highlight a scenario or one of its steps.", severity="warning")
+            return
+        self.app.run_worker(self._restart(scenario, "continue"), group="control", exclusive=True)
+
+    # ------------------------------------------------------------ the file changed on disk
+
+    def file_changed_on_disk(self) -> bool:
+        """True: reload now (nothing runs). While a run is active or paused it is kept, and the
+        header says R reloads (restarting it)."""
+        if self.file_changed:
+            return False  # said already: R reloads (the poll sees the change until then)
+        if self.stepper.state in (IDLE, FINISHED) and not self.advancing:
+            return True
+        self.file_changed = True
+        self.app.status_bar.set(note=FILE_CHANGED)
+        return False
+

@@ -1,0 +1,246 @@
+"""The executor's events mapped onto the widgets: tree statuses, the step records the inspector
+and the history show, the Variables and Scope events panels, the header line.
+
+It computes no rule: everything it shows comes from the executor's events (through `Stepper`).
+Panels are redrawn at most every 100 ms while stepping (300 ms while `c` runs on), and at once
+when the run pauses. RunController (run_controller.py) holds the state and drives the run.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Sequence
+
+from scenario_core.run import events as ev
+from scenario_core.run.executor import INTERRUPTED
+
+from scenario_tui.app.run_header import counts_line, state_line
+from scenario_core.run.stepper import CONTINUE, IDLE, StepRun
+from scenario_tui.widgets.file_tree import FAILED, PASSED, SKIPPED, Key
+from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
+
+PANELS_STEPPING, PANELS_RUNNING = 0.1, 0.3  # seconds between redraws of the panels
+FILE_CHANGED = "file changed — R reloads (restarts the run)"
+
+
+class RunEvents:
+    """A mixin of RunController: its attributes are set in RunController.__init__."""
+
+    def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
+        """Where a step run shows in the tree (its key), and where it is written (definitions)."""
+        if run.key is None:
+            run.key, run.definitions = self.app.tree.step_keys(run.scenario, event.phase, event.via, event.step,
+                                                               run.feature)
+
+    def _breakpoint_hit(self, event: ev.StepStarted, run: StepRun) -> bool:
+        """Pause when the run *enters* a node that has a breakpoint: a step, or the first step of a
+        scenario, feature, background, fragment or include."""
+        tree = self.app.tree
+        self._locate(run, event)
+        keys = [run.key, *run.definitions]
+        entered: set[Key] = set()
+        if tree.breakpoints:
+            prefixes = _prefixes(keys, ())
+            entered = (tree.breakpoints & prefixes) - self._previous()
+            self._bp_previous = prefixes
+        else:  # what the step is inside is worked out only if a breakpoint is set before the next one
+            self._bp_previous, self._bp_last = None, (keys, [])
+        if self._run_to is not None and (run.key == self._run_to or self._run_to in run.definitions):
+            self._run_to = None  # reached: `g` pauses once
+            self._reached = True
+            return True
+        return bool(entered)
+
+    def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
+        app = self.app
+        app.display_options.learn(event)
+        if not self._panels_dirty:
+            self.panels_changed()
+        tree = app.tree
+        log = app.scope_log
+        if isinstance(event, ev.StepStarted) and run is not None:
+            self._locate(run, event)
+            if run.key is not None:
+                self._keep_record(run)
+                self._set_group_status(run, NODE_RUNNING)
+                if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
+                    tree.set_status(run.key, NODE_RUNNING)
+            tree.set_current(run.key, follow=False)
+            self._snapshot = event.snapshot
+        elif isinstance(event, ev.StepFinished) and run is not None:
+            self._locate(run, event)
+            if run.key is not None:
+                self._keep_record(run)
+                tree.set_status(run.key, event.status)
+                self._set_group_status(run, event.status)
+            if event.status != SKIPPED:
+                self._changed = run.changed
+                self._snapshot = event.snapshot
+                self.history.add(run)
+        elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
+            log.record(event)
+        elif isinstance(event, ev.ScenarioStarted):
+            key = tree.scenario_key(event.scenario)
+            if key is not None:  # (a scenario runs once per run: nothing of it to clear)
+                tree.set_status(key, NODE_RUNNING)
+                if self._bp_previous is None:
+                    self._bp_last[1].append(key)
+                else:
+                    self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
+            self._scenario = event
+            self._snapshot = event.snapshot  # `_changed` stays: what the last step did
+            log.record(event)
+        elif isinstance(event, ev.ScenarioFinished):
+            if self._reset_note_seen:
+                app.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
+            self._reset_note_seen = True
+            key = tree.scenario_key(event.scenario)
+            stopped = event.message == INTERRUPTED  # (skipped when stopped between steps)
+            if key is not None:
+                tree.set_status(key, event.status)
+                self.scenario_results[key] = event
+                if len(key) > 2:  # (file, feature, scenario): a feature's scenario
+                    self._feature_results.setdefault(key[:2], []).append(event.status)
+            self._counts[3 if stopped else {PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
+            if self._scenario is not None and event.scenario is self._scenario.scenario:
+                self._snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
+        elif isinstance(event, ev.FeatureStarted):
+            key = tree.feature_key(event.feature)
+            if key is not None:
+                tree.set_status(key, NODE_RUNNING)
+                self._feature_results[key] = []
+        elif isinstance(event, ev.FeatureFinished):
+            key = tree.feature_key(event.feature)
+            if key is not None:
+                tree.set_status(key, _overall(self._feature_results.get(key, [])))
+            log.record(event)
+            if event.cleared:  # the feature-boundary reset: also where the eye is
+                self._reset_note_seen = False
+                app.status_bar.set(note=f"feature '{event.feature.name}' ended — cleared shared variables: "
+                                        + ", ".join(event.cleared))
+        elif isinstance(event, ev.ScopeCreated):
+            log.record(event)
+        elif isinstance(event, ev.FileStarted):
+            tree.set_status(tree.file_key(event.file), NODE_RUNNING)
+        elif isinstance(event, ev.FileFinished):
+            tree.set_status(tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
+            log.record(event)
+        elif isinstance(event, ev.RunFinished):
+            tree.set_current(None)
+            log.record(event)
+
+    def _previous(self) -> set[Key]:
+        """The nodes the last step run was inside (and the scenarios started since are inside)."""
+        if self._bp_previous is None:
+            self._bp_previous = _prefixes(*self._bp_last)
+        return self._bp_previous
+
+    def _keep_record(self, run: StepRun) -> None:
+        """The inspector finds a step run under its scenario, and (its latest run) under the
+        background or fragment it is written in."""
+        self.records[run.key] = run
+        for key in run.definitions:
+            self.records[key] = run
+
+    def _set_group_status(self, run: StepRun, status: str) -> None:
+        """Backgrounds and includes under a scenario take the status of the steps run through them."""
+        tree = self.app.tree
+        scenario_key = tree.scenario_key(run.scenario)
+        if scenario_key is None or run.key is None:
+            return
+        for depth in range(len(run.key) - 1, len(scenario_key), -1):
+            prefix = run.key[:depth]
+            current = tree.statuses.get(prefix)
+            if status == FAILED or current == FAILED:
+                new = FAILED
+            elif status in (NODE_RUNNING, PASSED):
+                new = status
+            else:
+                new = current or SKIPPED
+            tree.set_status(prefix, new)
+
+    def panels_changed(self) -> None:
+        """Variables, scope events and inspector are redrawn at most every 100 ms while stepping,
+        300 ms while `c` runs on (and at once when it pauses)."""
+        if not self._panels_dirty:
+            self._panels_dirty = True
+            # Each redraw lays the screen out again: while `c` runs on, a few a second is plenty.
+            continuing = self.stepper.mode == CONTINUE
+            self.app.set_timer(PANELS_RUNNING if continuing else PANELS_STEPPING, self.flush_panels)
+
+    def flush_panels(self, force: bool = False) -> None:
+        app = self.app
+        app.scope_log.flush()
+        if force:
+            self._panels_dirty = True
+        if not self._panels_dirty:
+            return
+        self._panels_dirty = False
+        if self.stepper.busy and self.stepper.mode == CONTINUE:
+            # What the run keeps (step records, snapshots, log lines) only grows: collect the young
+            # garbage and set the survivors aside, so that full collections do not walk them again
+            # and again (reset_views gives them back to the collector).
+            gc.collect(1)
+            gc.freeze()
+            self._frozen = True
+        scenario = self._scenario.scenario.name if self._scenario is not None else None
+        if self.history.shown is None:
+            app.variables_panel.show(self._snapshot, scenario, self._changed)
+        self.update_status()
+        cursor = app.tree.cursor_node
+        if cursor is not None and cursor.data is not None and cursor.data.kind != "file" and self.history.shown is None:
+            app.show_item(cursor.data)
+
+    def update_status(self) -> None:
+        stepper = self.stepper
+        seconds = self.app.display_options.seconds(self._run_seconds)
+        state, subject = state_line(stepper, self._stopped_at, seconds)
+        done = stepper.finished
+        counts = counts_line(self._counts, self.app.tree.scenario_count, bool(done and done.interrupted))
+        if self._only is not None and stepper.state != IDLE:
+            counts = f"only scenario '{self._only.name}'" + (" — " + counts if counts else "")
+        self.app.status_bar.set(state=state, subject=subject, counts=counts)
+        if self.file_changed:
+            self.app.status_bar.set(note=FILE_CHANGED)
+
+    def reset_views(self) -> None:
+        app = self.app
+        self._unfreeze()  # (a reload while `c` runs: the old tree may be garbage now)
+        self._queued_steps = 0
+        self.records.clear()
+        self.scenario_results.clear()
+        self._feature_results.clear()
+        self._bp_previous = set()
+        self._counts = [0, 0, 0, 0]
+        self._run_seconds = 0.0
+        self._stopped_at = None
+        self._run_to = None
+        self.file_changed = False
+        self.history.clear()
+        self._scenario = None
+        self._snapshot = None
+        self._changed = frozenset()
+        app.tree.clear_statuses()
+        app.variables_panel.show(None)
+        app.scope_log.reset()
+        # Called as a file is loaded (the collector off): what the load made (the syntax tree, the
+        # tree's nodes) all lives on. Set aside, the first young collection does not walk it
+        # before the first paint; given back after it, to the old generation where it belongs.
+        gc.freeze()
+        self._frozen = True
+        app.call_after_refresh(self._unfreeze)
+
+def _overall(statuses: list[str]) -> str:
+    if FAILED in statuses:
+        return FAILED
+    if PASSED in statuses:
+        return PASSED
+    return SKIPPED
+
+
+def _prefixes(keys: Sequence[Key | None], within: Sequence[Key]) -> set[Key]:
+    """Every node the keys are inside (themselves too), kept to those each of `within` is inside."""
+    prefixes = {key[:i] for key in keys if key is not None for i in range(len(key) + 1)}
+    for scope in within:
+        prefixes = {k for k in prefixes if scope[: len(k)] == k}
+    return prefixes

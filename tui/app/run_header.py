@@ -1,0 +1,60 @@
+"""What the header line says about a run: its state (with the scenario it is about, which the
+header clips first) and the counts, in the words `run`'s summary uses (passed, failed, skipped),
+plus, after a stop, what was stopped and what never ran."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from scenario_core.run.stepper import CONTINUE, DRAIN, FINISHED, IDLE, PAUSED, RUNNING, Stepper
+
+READY = "ready — n steps, c runs"
+
+
+def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[str, str]:
+    """(state, scenario name): `paused at breakpoint, line 39` and `read pet`."""
+    state = stepper.state
+    current = stepper.current
+    if state == IDLE:
+        return READY, ""
+    if state == RUNNING:
+        text = {CONTINUE: "running", DRAIN: "stopping"}.get(stepper.mode or "", "stepping")
+        if current is None:
+            return text + "…", ""
+        return f"{text} {current.step.keyword} line {current.step.location.line}…", current.scenario.name
+    if state == PAUSED:
+        failed = stepper.paused_after
+        if stepper.pause_reason == "failure" and failed is not None:
+            return f"paused on failure, line {failed.step.location.line}", failed.scenario.name
+        if current is None:
+            return "paused", ""
+        line = current.step.location.line
+        if stepper.pause_reason == "breakpoint":
+            return f"paused at breakpoint, line {line}", current.scenario.name
+        return f"paused before {current.step.keyword} line {line}", current.scenario.name
+    if state == FINISHED and stepper.finished is not None:
+        done = stepper.finished
+        if done.interrupted:
+            text = f"stopped at line {stopped_at}" if stopped_at is not None else "stopped"
+        elif not done.total:
+            text = "finished: no scenario to run"
+        else:
+            text = "finished: failed" if done.failed else "finished: passed"
+            if seconds:
+                text += f" in {seconds}"
+        return text + " — r restarts", ""
+    return state, ""
+
+
+def counts_line(counts: Sequence[int], scenarios: int, interrupted: bool) -> str:
+    """`1 passed · 0 failed · 0 skipped · 1 stopped · 3 not run` (the last two only after a stop)."""
+    passed, failed, skipped, stopped = counts
+    if not any(counts):
+        return ""
+    text = f"{passed} passed · {failed} failed · {skipped} skipped"
+    if stopped:
+        text += f" · {stopped} stopped"
+    not_run = scenarios - sum(counts)
+    if interrupted and not_run > 0:
+        text += f" · {not_run} not run"
+    return text

@@ -1,0 +1,445 @@
+"""The step debugger: a file's tree, the effective parameters of what is highlighted, live
+variables by layer, scope events and an inspector, driven one step at a time.
+
+The app is the shell: layout, keys, loading and watching the file. It computes no rule: the tree
+comes from the parser, parameters and sharing from `parameter_nodes`, and everything about a run
+from the executor's events, which `RunController` maps onto the widgets. Attributes go down
+(`show`, `set_status`), messages come up (the tree's highlight and breakpoint messages). HTTP runs
+in a worker, so the UI never waits for it.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from textual import on
+from textual.app import App, ComposeResult, SystemCommand
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Input, Tree
+
+from scenario_core.language.nodes import ScenarioFileNode
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.language.tag_expressions import selects_any
+
+from scenario_tui.app.broken_summary import broken_file_summary
+from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
+from scenario_tui.app.editor import open_in_editor
+from scenario_tui.app.keys import APP_BINDINGS, app_commands
+from scenario_tui.app.run_controller import RunController
+from scenario_tui.app.suite_reading import SuiteReader
+from scenario_core.run.stepper import PAUSED, Stepper, StepRun
+from scenario_tui.app.suite_files import SuiteFiles
+from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.errors_view import ErrorsView
+from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
+from scenario_tui.widgets.help_screen import HelpScreen
+from scenario_tui.widgets.history_list import HistoryList
+from scenario_tui.widgets.tree_filter import FilterInput
+from scenario_tui.widgets.tree_items import never_pauses
+from scenario_tui.widgets.inspector import Inspector, warning_lines
+from scenario_tui.widgets.parameters_panel import ParametersPanel
+from scenario_tui.widgets.run_status import RunStatus
+from scenario_tui.widgets.scope_log import ScopeLog
+from scenario_tui.widgets.value_viewer import ValueViewer, variable_viewer
+from scenario_tui.widgets.variables_panel import VariablesPanel
+
+DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (snapshot tests)
+POLL_SECONDS = 0.5
+
+
+class ScenarioApp(App[int]):
+    """`scenario-tui FILE|DIR...`."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "scenario-tui"
+    ENABLE_COMMAND_PALETTE = True
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    BINDINGS = APP_BINDINGS
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        overrides: RunOverrides | None = None,
+        run_variables: Mapping[str, Any] | None = None,
+        *,
+        deterministic: bool | None = None,
+        watch: bool = True,
+        fragments: Sequence[str] = (),
+        plugins: Sequence[str] = (),
+        resource_roots: Sequence[str] = (),
+        tags: Any = None,
+    ) -> None:
+        super().__init__()
+        self.fragments = tuple(fragments)  # --fragments: more .fragment files
+        self.plugins = tuple(plugins)  # --plugins: custom steps and assertions
+        self.created_at = time.perf_counter()
+        self.first_paint_at: float | None = None
+        # One file, or a suite (a folder's or the command line's files): one root each in the tree.
+        self.paths = [str(path)] if isinstance(path, (str, os.PathLike)) else [str(p) for p in path]
+        self.path = self.paths[0]
+        self.overrides = overrides or RunOverrides()
+        self.run_variables = dict(run_variables or {})
+        if deterministic is None:
+            deterministic = os.environ.get(DETERMINISTIC_ENV) == "1"
+        self.display_options = Display(deterministic=deterministic)
+        self.watch_file = watch
+        self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
+        self.invalid = False  # no file can run
+        self.run_controller = RunController(self, self.loaded_files, self.overrides, self.run_variables,
+                                            resource_roots, tags)
+        self.reader = SuiteReader(self.stepper, self.overrides, self.run_variables, self.fragments, self.plugins)
+        self.suite_files = SuiteFiles(self.paths, self.reader.read)
+
+    @property
+    def stepper(self) -> Stepper:
+        return self.run_controller.stepper
+
+    @property
+    def records(self) -> dict[Key, StepRun]:
+        """Each step run, under the tree key of where it ran and where it is written."""
+        return self.run_controller.records
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        display = self.display_options
+        yield RunStatus(id="status")
+        with ContentSwitcher(initial="main", id="switcher"):
+            with Horizontal(id="main"):
+                with Vertical(id="left"):
+                    yield FilterInput(id="tree-filter")
+                    yield FileTree(id="tree")
+                    yield ParametersPanel(display, id="parameters")
+                with Vertical(id="right"):
+                    yield VariablesPanel(display, id="variables")
+                    yield ScopeLog(display, id="scope")
+                    yield HistoryList(id="history")
+                    yield Inspector(display, id="inspector")
+            yield ErrorsView(id="errors")
+        yield Footer()
+
+    # The widgets, looked up once: a run reports tens of thousands of events.
+
+    @cached_property
+    def tree(self) -> FileTree:
+        return self.query_one(FileTree)
+
+    @cached_property
+    def status_bar(self) -> RunStatus:
+        return self.query_one(RunStatus)
+
+    @cached_property
+    def parameters_panel(self) -> ParametersPanel:
+        return self.query_one(ParametersPanel)
+
+    @cached_property
+    def variables_panel(self) -> VariablesPanel:
+        return self.query_one(VariablesPanel)
+
+    @cached_property
+    def scope_log(self) -> ScopeLog:
+        return self.query_one(ScopeLog)
+
+    @cached_property
+    def inspector(self) -> Inspector:
+        return self.query_one(Inspector)
+
+    def on_mount(self) -> None:
+        self.status_bar.set(file_name=self.suite_name)
+        self._load(keep=False)
+        (self.query_one(ErrorsView) if self.invalid else self.tree).focus()
+        if self.watch_file:
+            self.set_interval(POLL_SECONDS, self._poll_file)
+        self.call_after_refresh(self._first_painted)
+
+    def _first_painted(self) -> None:
+        if self.first_paint_at is None:
+            self.first_paint_at = time.perf_counter()
+
+    # ------------------------------------------------------------ loading and watching
+
+    @property
+    def suite_name(self) -> str:
+        return Path(self.path).name if len(self.paths) == 1 else f"{len(self.paths)} files"
+
+    @property
+    def file(self) -> ScenarioFileNode | None:
+        """The first file that can run (the only one, unless this is a suite)."""
+        return next(iter(self.loaded_files()), None)
+
+    def loaded_files(self) -> list[ScenarioFileNode]:
+        """The files that can run, in the order given: what a run runs."""
+        return [file for file in self.files if isinstance(file, ScenarioFileNode)]
+
+    def _poll_file(self) -> None:
+        if self.suite_files.changed():
+            self._file_changed()
+
+    def _file_changed(self) -> None:
+        """Saved on disk: reload, unless a run is active or paused (the header then says R reloads)."""
+        if self.run_controller.file_changed_on_disk():
+            self.action_reload()
+
+    def _load(self, keep: bool) -> bool:
+        """Read the files; show their tree, or a lone file's errors. Whether any file can run."""
+        # Building a big syntax tree and its tree nodes makes hundreds of thousands of objects
+        # that all live on: the cyclic collector would only walk them again and again.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._load_files(keep)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _load_files(self, keep: bool) -> bool:
+        self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed
+        switcher = self.query_one(ContentSwitcher)
+        broken = [file for file in files if isinstance(file, BrokenFile)]
+        self.invalid = len(broken) == len(files)
+        if len(files) == 1 and broken:  # a lone file: its errors take the screen
+            error = broken[0]
+            self.query_one(ErrorsView).show(self.path, error.diagnostics, error.message)
+            switcher.current = "errors"
+            self.query_one(ErrorsView).focus()  # PageDown / End scroll the errors at once
+            count = len(error.diagnostics)
+            self.status_bar.set(state=(f"invalid: {count} error{'s' if count != 1 else ''}" if count
+                                       else "invalid: cannot read the file"), counts="", note="")
+            return False
+        shapes = self.reader.index(files)
+        switcher.current = "main"
+        if self.focused is None or isinstance(self.focused, ErrorsView):
+            self.tree.focus()
+        self.tree.load(files, keep=keep, shapes=shapes)
+        self.call_after_refresh(self.call_after_refresh, self._analyse)  # after the first paint and what waits for it
+        self.tree.border_title = self.suite_name
+        self.run_controller.reset_views()
+        if broken:  # a suite: the valid files still show and run
+            self.status_bar.set(state="ready — n steps, c runs" if not self.invalid else "invalid: no file can run",
+                                counts="", note=f"{len(broken)} of {len(files)} files cannot run — "
+                                                "highlight one for its errors")
+        elif not selects_any(self.loaded_files(), self.stepper.selected):  # as `run` refuses it
+            self.status_bar.set(state="ready — n steps, c runs", counts="",
+                                note=f"--tags '{self.stepper.selected}' selects no scenario of these files")
+        else:
+            self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
+        self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        return not self.invalid
+
+    def action_reload(self) -> None:
+        """Read the file again (it is also polled): the tree keeps its expansion and cursor."""
+        self.run_worker(self._reload(), group="control", exclusive=True)
+
+    async def _reload(self) -> None:
+        await self.stepper.reset()
+        self._load(keep=True)
+        if not self.invalid:
+            self.status_bar.set(note="reloaded")
+
+    # ------------------------------------------------------------ highlighted node
+
+    @on(Tree.NodeHighlighted, "#tree")
+    def _highlighted(self, event: Tree.NodeHighlighted[TreeItem]) -> None:
+        self.show_item(event.node.data)
+        self.run_controller.history.tree_highlighted(event.node.data)
+
+    def show_item(self, item: TreeItem | None) -> None:
+        self.refresh_bindings()  # the footer's v follows the run (the cursor follows it too)
+        self.parameters_panel.show(self.reader.parameters_for(item), subject(item) if item else "")
+        inspector = self.inspector
+        if item is None:
+            return
+        if item.kind == "step":
+            run = self.run_controller.records.get(item.key)
+            current = self.stepper.current
+            about = current is not None and current.key == item.key and self.stepper.state == PAUSED
+            shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
+            scenario = shown.name if shown is not None else None
+            inspector.show_step(item.node, run, about_to_run=about, scenario=scenario,
+                                warnings=self.tree.warnings.of(item))
+            return
+        if item.kind == "scenario":
+            title, lines = scenario_summary(item, self.run_controller.scenario_results.get(item.key),
+                                            self.tree.statuses.get(item.key), self.display_options,
+                                            breakpoint=item.key in self.tree.breakpoints)
+        elif item.kind == "file" and item.broken is not None:
+            title, lines = broken_file_summary(item.broken)
+        elif item.kind == "file":
+            title, lines = file_summary(item.node.path, item.node, self.tree.items.scenario_count_of(item.key),
+                                        self.stepper.finished)
+        else:
+            title, lines = block_summary(item)
+        inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
+
+    def _analyse(self) -> None:
+        """Static scope analysis after the first paint: the tree marks each node a warning is
+        about, and the inspector says why, before any run."""
+        self.tree.show_warnings(self.reader.warnings(self.files))
+        cursor = self.tree.cursor_node
+        self.show_item(cursor.data if cursor is not None else None)
+
+    # ------------------------------------------------------------ stepping (see RunController)
+
+    def action_next_step(self) -> None:
+        """Run the next step, then pause (the first `n` starts the run)."""
+        self.run_controller.start("step")
+
+    def action_continue_run(self) -> None:
+        """Run to the next breakpoint or to the end."""
+        self.run_controller.start("continue")
+
+    def action_stop(self) -> None:
+        self.run_controller.stop()
+
+    def action_restart(self) -> None:
+        """Start again from a fresh state, paused before the first step."""
+        self.run_controller.restart()
+
+    def action_break_on_failure(self, on: bool) -> None:
+        """`f`: with it on, a failing step pauses the run before the scenario's rest is skipped."""
+        self.run_controller.toggle_break_on_failure()
+
+    def action_run_to_here(self) -> None:
+        """`g`: continue until just before the highlighted step."""
+        self.run_controller.run_to(self.tree.cursor_node.data if self.tree.cursor_node else None)
+
+    def action_run_only(self) -> None:
+        """`o`: a fresh run of the highlighted scenario alone."""
+        self.run_controller.run_only(self.tree.cursor_node.data if self.tree.cursor_node else None)
+
+    def action_history(self) -> None:
+        self.run_controller.history.toggle()
+
+    def action_live_view(self) -> None:
+        self.run_controller.history.live()
+
+    @on(HistoryList.Picked)
+    def _history_picked(self, event: HistoryList.Picked) -> None:
+        self.run_controller.history.show(event.run)
+
+    @on(HistoryList.Closed)
+    def _history_closed(self) -> None:
+        self.run_controller.history.live()
+
+    def action_toggle_breakpoint(self) -> None:
+        node = self.tree.cursor_node
+        item = node.data if node is not None else None
+        reason = "no file can run: fix its errors first" if self.invalid else never_pauses(item)
+        if reason and not (item is not None and item.key in self.tree.breakpoints):  # removing one always works
+            self.status_bar.set(note=f"no breakpoint here: {reason}")
+            return
+        self.tree.toggle_breakpoint()
+
+    @on(FileTree.BreakpointsChanged)
+    def _breakpoints_changed(self, event: FileTree.BreakpointsChanged) -> None:
+        item = event.item
+        what = ""
+        if item is not None:
+            what = f"{item.node.keyword} line {item.line}" if item.kind == "step" else f"{item.kind} line {item.line}"
+        count = len(event.breakpoints)
+        self.status_bar.set(note=("breakpoint set" if event.added else "breakpoint removed")
+                            + (f" on {what}" if what else "") + f" ({count} in all)")
+        if self.tree.cursor_node is not None:  # the inspector says whether it has one
+            self.show_item(self.tree.cursor_node.data)
+
+    @on(VariablesPanel.ValueSelected)
+    def _open_value(self, event: VariablesPanel.ValueSelected) -> None:
+        self.push_screen(variable_viewer(event, self.display_options, self.scope_log.history))
+
+    def action_reveal_secrets(self) -> None:
+        display = self.display_options
+        display.reveal_secrets = not display.reveal_secrets
+        if isinstance(self.screen, ValueViewer):
+            self.screen.rebuild()
+        self.scope_log.rerender()
+        self.run_controller.flush_panels(force=True)
+        self.notify("Secrets shown — v masks them again." if display.reveal_secrets else "Secrets masked.")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows a key only where it applies (False hides it and turns it off)."""
+        if action == "reveal_secrets":  # once a run has shown requests and variables (or to mask again)
+            return bool(self.run_controller.records) or self.display_options.reveal_secrets
+        if action == "toggle_maximize":
+            return self.screen.focused is not None
+        if action == "break_on_failure":  # of f's two bindings the footer shows the one that says the state
+            return parameters[0] != self.stepper.break_on_failure
+        return True
+
+    def action_toggle_maximize(self) -> None:
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif screen.focused is not None:
+            screen.maximize(screen.focused)
+
+    def action_toggle_wrap(self) -> None:
+        self.inspector.action_toggle_wrap()
+
+    def action_copy_curl(self) -> None:
+        self.inspector.copy_curl()
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist);
+        Textual's notification says where."""
+        return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
+
+    # ------------------------------------------------------------ `e`: $EDITOR at the node's line
+
+    def action_edit(self) -> None:
+        """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
+        node = self.tree.cursor_node
+        if node is not None and node.data is not None and node.data.kind != "suite":
+            open_in_editor(self, node.data)
+
+    # ------------------------------------------------------------ `/`: filter the tree
+
+    def action_filter_tree(self) -> None:
+        box = self.query_one(FilterInput)
+        box.add_class("-shown")
+        box.focus()
+
+    @on(Input.Changed, "#tree-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        shown = self.tree.set_filter(text)
+        cursor = self.tree.cursor_node  # the cursor may stay on line 0 with another node under it
+        self.show_item(cursor.data if cursor is not None else None)
+        self.tree.border_title = self.suite_name + (f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}"
+                                                    if text else "")
+
+    @on(FilterInput.Done)
+    def _filter_done(self, event: FilterInput.Done) -> None:
+        if event.cleared:
+            self.query_one(FilterInput).remove_class("-shown")
+        self.tree.focus()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        if self.stepper.execution is not None:
+            self.stepper.execution.stop()
+        self.exit(0)
+
+    # ------------------------------------------------------------ command palette
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from app_commands(self)
+
+
+def launch(path: str | Sequence[str], overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
+           plugins: Sequence[str] = (), resource_roots: Sequence[str] = (), tags: Any = None) -> int:
+    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
+    app = ScenarioApp(path, overrides, run_variables, fragments=fragments, plugins=plugins,
+                      resource_roots=resource_roots, tags=tags)
+    result = app.run()
+    return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

@@ -1,0 +1,325 @@
+"""`scenario-tui run`: drive the executor's event stream headless, print progress (run_output),
+and write the reports (scenario_core.report.reports). Never imports textual.
+
+Exit status: 0 every scenario passed (scenarios skipped by tags do not fail a run), 1 a scenario
+failed, 2 invalid input (raised before this module runs, or a report path that cannot be
+written), 130 interrupted by Ctrl+C (143 by SIGTERM, e.g. a cancelled CI job, 141 when standard
+output was closed, e.g. `run ... | head -1`) -- the shell's 128 + signal convention, so scripts
+can tell "stopped" from "failed".
+
+Ctrl+C asks the executor to stop: the request in flight is cancelled, the stream winds down with
+RunFinished(interrupted=True), the reports are written with `"interrupted": true`, one line says
+so. A second Ctrl+C stops waiting for the wind-down (the reports are still written).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from scenario_core.run import events as ev
+from scenario_core.language.errors import UsageError
+from scenario_core.report.masking import Masker
+from scenario_core.support.printable import visible
+from scenario_core.report.reports import (
+    ReportPathError, RunRecorder, report_target, write_json_report, write_junit_report,
+)
+
+from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+EXIT_SIGNAL_BASE = 128
+SIGPIPE = getattr(signal, "SIGPIPE", 13)
+FAIL_FAST_SKIP = "not run: --fail-fast stopped the run after a failure"
+
+
+def _tags_of(event: Any) -> frozenset[str]:
+    return event.scenario.tags | event.feature.tags if event.feature is not None else event.scenario.tags
+
+
+def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None = None,
+              report_json: str | None = None, report_junit: str | None = None,
+              show_secrets: bool = False, registry: Any = None, resource_roots: Sequence[str] = (),
+              report_html: str | None = None, selected: Callable[[frozenset[str]], bool] | None = None,
+              fail_fast: bool = False, verbose: int = 0, jobs: int = 1) -> int:
+    """`selected`: a --tags expression; `verbose`: 1 --verbose, 2 --very-verbose; `jobs`: files
+    run at once (one Execution per file; each file's lines print together, in the order given)."""
+    from scenario_core.run.executor import Execution
+    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
+    if report_html:  # imported only by a run that writes one
+        from scenario_core.report.html import write_html_report
+
+        reports.append((report_html, write_html_report))
+    check_report_paths(report_json, report_junit, input_paths(files, overrides), report_html)
+
+    masker = Masker(enabled=not show_secrets)
+    recorder = RunRecorder()
+    printer = RunPrinter(make_sink(), masker, recorder)
+    parallel = jobs > 1 and len(files) > 1
+    log = ExchangeLog(printer.sink, masker, connection=verbose > 1) if verbose else None
+    failed = [False]  # --fail-fast: a scenario failed; later scenarios are not selected
+
+    def choose(tags: frozenset[str]) -> bool:
+        return not failed[0] and (selected is None or selected(tags))
+
+    predicate = choose if fail_fast else selected
+
+    def make(chunk: list) -> Any:
+        return Execution(chunk, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots,
+                         selected=predicate)
+
+    def live(event: Any, tag: str | None = None) -> None:
+        """As the event happens, whichever file it comes from."""
+        masker.learn_event(event)  # first: what is printed for this event may hold its secrets
+        if fail_fast and type(event) is ev.ScenarioFinished and event.status == ev.FAILED:
+            failed[0] = True
+        if log is not None:
+            log.feed(event, tag)
+
+    def ordered(event: Any) -> None:
+        """In file order: the reports and the lines of results."""
+        if fail_fast and failed[0] and type(event) is ev.ScenarioFinished and event.status == ev.SKIPPED \
+                and (selected is None or selected(_tags_of(event))):
+            event = replace(event, message=FAIL_FAST_SKIP)
+        recorder.feed(event)
+        printer.feed(event)
+
+    tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
+    current: list[str | None] = [None]
+
+    if fail_fast or verbose:
+        def feed(event: Any) -> None:
+            if tagged and type(event) is ev.FileStarted:
+                current[0] = visible(event.file.path)
+            live(event, current[0])
+            ordered(event)
+    else:
+        def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
+            masker.learn_event(event)  # first: what is printed for this event may hold its secrets
+            recorder.feed(event)
+            printer.feed(event)
+
+    if parallel:
+        printer.quiet_running()  # a spinner line means nothing when several files run at once
+        executions = [make([f]) for f in files]
+        shown = [visible(f.path) if tagged else None for f in files]
+        drive = _drive_files(executions, shown, live, ordered, jobs,
+                             ev.RunStarted(tuple(files), run_variables, executions[0].tags))
+    else:
+        drive = _drive(make(files), feed)
+
+    signum: int | None = None
+    error: BaseException | None = None
+    try:
+        try:
+            signum = asyncio.run(drive)
+        except KeyboardInterrupt:  # platforms without loop signal handlers (Windows)
+            signum = signal.SIGINT
+        except BrokenPipeError:  # stdout closed (`run ... | head -1`): stop quietly, like cat
+            silence_stdout()
+            signum = SIGPIPE
+        except Exception as exc:  # a bug must not print a traceback over the user's run
+            error = exc
+        finally:
+            printer.close()
+    except BrokenPipeError:  # closed while the last lines were flushed
+        silence_stdout()
+        signum = signum or SIGPIPE
+    interrupted = signum is not None or error is not None
+    recorder.finish(interrupted)
+    interrupted = recorder.interrupted
+
+    written, status = [], EXIT_OK
+    for path, write in reports:
+        try:
+            write(path, recorder, masker)
+            written.append(path)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            print(f"scenario-tui: error: cannot write report {visible(str(path))}: {visible(reason)}", file=sys.stderr)
+            status = EXIT_INVALID
+    try:
+        printer.print_summary(interrupted, written)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        if signum is None and error is None:
+            signum = SIGPIPE
+    if error is not None:
+        detail = " ".join(str(error).split())
+        print(f"scenario-tui: error: internal error: {type(error).__name__}: {visible(detail)}", file=sys.stderr)
+        return status or EXIT_FAILED
+    if status:
+        return status
+    if interrupted:
+        return EXIT_SIGNAL_BASE + int(signum or signal.SIGINT)
+    return EXIT_FAILED if recorder.counts()["failed"] else EXIT_OK
+
+
+async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
+    """Consume the stream; return the signal that interrupted it, or None."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    received: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            execution.stop()  # cancels the request in flight; the stream winds down
+        elif task is not None:
+            task.cancel()  # a second signal: stop waiting for the wind-down
+
+    installed = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            pass
+    try:
+        async for event in execution.events():
+            feed(event)
+    except asyncio.CancelledError:
+        if not received:
+            raise
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+    return received[0] if received else None
+
+
+def _signal_handlers(on_signal: Callable[[int], None]) -> list[int]:
+    loop = asyncio.get_running_loop()
+    installed = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            pass
+    return installed
+
+
+async def _drive_files(executions: list, tags: list, live: Callable[..., None], ordered: Callable[[Any], None],
+                       jobs: int, started: Any) -> int | None:
+    """--jobs: one Execution per file, at most `jobs` at once, as tasks of this loop. Events reach
+    `live` as they happen; `ordered` gets each file's events once that file and every file before
+    it are done, so the lines and the reports keep the order given. Return the signal that
+    interrupted the run, or None. Ctrl+C stops every file; a second one stops waiting."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    received: list[int] = []
+    gate = asyncio.Semaphore(jobs)
+    buffers: list[list[Any]] = [[] for _ in executions]
+
+    def on_signal(signum: int) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            for execution in executions:
+                execution.stop()  # requests in flight are cancelled; each stream winds down
+        elif task is not None:
+            task.cancel()
+
+    async def one(index: int) -> None:
+        async with gate:
+            buffer, tag = buffers[index], tags[index]
+            async for event in executions[index].events():
+                live(event, tag)
+                buffer.append(event)
+
+    installed = _signal_handlers(on_signal)
+    workers = [asyncio.ensure_future(one(i)) for i in range(len(executions))]
+    fed = 0
+
+    def flush(index: int) -> None:
+        for event in buffers[index]:
+            if type(event) not in (ev.RunStarted, ev.RunFinished):  # one run: the recorder sees `started` only
+                ordered(event)
+        buffers[index] = []
+
+    try:
+        ordered(started)
+        for index, worker in enumerate(workers):
+            await worker
+            flush(index)
+            fed = index + 1
+    except asyncio.CancelledError:
+        if not received:
+            raise
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        for index in range(fed, len(executions)):  # what the interrupted files got to
+            flush(index)
+    return received[0] if received else None
+
+
+def silence_stdout() -> None:
+    """Standard output is a closed pipe: send what is still buffered, and anything printed later,
+    to the null device, so neither a later print nor the flush at exit raises BrokenPipeError."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def input_paths(files: list, overrides: Any) -> list[str]:
+    """Every file the run reads: the scenario files and the OpenAPI descriptions they name."""
+    from scenario_core.language.parameter_keys import OPENAPI
+
+    paths = []
+    for file in files:
+        paths.append(file.path)
+        for block in [file.parameters] + [f.parameters for f in file.features]:
+            entry = block.get(OPENAPI) if block else None
+            if entry is not None and isinstance(entry.value, str):  # ({{env.X}} paths: resolved per scenario)
+                paths.append(str(Path(file.path).parent / entry.value))
+    openapi = getattr(overrides, "values", {}).get(OPENAPI) if overrides is not None else None
+    if openapi:
+        paths.append(openapi)
+    return paths
+
+
+def check_report_paths(report_json: str | None, report_junit: str | None, inputs: list[str],
+                       report_html: str | None = None) -> None:
+    """Refuse, before anything is sent, a report path that would replace something it must not:
+    a device, FIFO, socket or directory (also through a symlink), a file the run reads, the other
+    report; or that cannot be written (missing or read-only directory)."""
+    targets: list[tuple[str, str, Path]] = []
+    for option, path in (("--report-json", report_json), ("--report-junit", report_junit),
+                         ("--report-html", report_html)):
+        if not path:
+            continue
+        shown = visible(path)
+        try:
+            target = report_target(path)
+        except ReportPathError as problem:
+            raise UsageError(f"{option}: {visible(str(problem))}") from None
+        if not os.access(target.parent, os.W_OK | os.X_OK):
+            raise UsageError(f"{option}: cannot write in {visible(str(target.parent))}")
+        for source in inputs:
+            if _same_file(target, source):
+                what = shown if visible(source) == shown else f"{shown} is {visible(source)}, which"
+                raise UsageError(f"{option}: {what} is an input of this run (a scenario or OpenAPI file); "
+                                 "give the report another name")
+        for other_option, other_path, other in targets:
+            if target == other or _same_file(target, str(other)):
+                raise UsageError(f"{option}: {shown} is also the {other_option} path; give each report its own file")
+        targets.append((option, path, target))
+
+
+def _same_file(target: Path, other: str) -> bool:
+    try:
+        return os.path.samefile(target, other)
+    except (OSError, ValueError):  # one does not exist (yet): compare where they would be
+        return target == Path(os.path.realpath(other))

@@ -1,0 +1,337 @@
+"""pytest plugin (entry point `pytest11`): `pytest path/` collects `*.scenario` files and runs them
+through the same `Execution` as `scenario-tui run`, so pytest-xdist can spread files over workers.
+
+Collection: a File node per file, a node per feature, an item per scenario (outline rows are
+scenarios of their own); tags become markers (`-m smoke`), `-k` matches names.
+
+Running: a file runs once per session, as one Execution in source order with its stores intact.
+The first of its items to run starts it and pulls events until its own scenario finishes; each
+later item pulls on from there (or finds its outcome already recorded, in any order). Scenarios
+whose items were deselected (-k, -m) are not run: the Execution's `selected` says so, and a
+reader of what they would have extracted is told the extractor was not selected.
+
+xdist: every item carries `xdist_group(<file>)`, and `-n N` without `--dist` means
+`--dist loadgroup`, so one worker runs a whole file (nothing is shared between files).
+
+Never imports textual or rich: workers stay light, and a failure is plain text, not a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+SUFFIX = ".scenario"
+GROUP_PREFIX = ""  # xdist group names: the file's node id (`path/to/file.scenario`)
+_SETTINGS = pytest.StashKey["_Settings"]()
+_DEFAULT_LOADGROUP = pytest.StashKey[bool]()
+
+# (command-line option, ini key, help); list options append to their ini lines.
+_OPTIONS = (
+    ("--scenario-base-url", "scenario_base_url", "URL", "override baseUrl for the whole run"),
+    ("--scenario-param", "scenario_param", "KEY=VALUE", "override a parameter for the whole run (repeatable)"),
+    ("--scenario-var", "scenario_var", "NAME=VALUE",
+     "a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)"),
+    ("--scenario-openapi", "scenario_openapi", "[NAME=]PATH",
+     "an OpenAPI description: PATH is the 'default' one, NAME=PATH names another (repeatable)"),
+    ("--scenario-plugins", "scenario_plugins", "MODULE",
+     "a module name or .py file of custom steps and assertions (repeatable)"),
+    ("--scenario-fragments", "scenario_fragments", "PATH|GLOB", "more .fragment files (repeatable)"),
+    ("--scenario-resource-root", "scenario_resource_root", "DIR",
+     "where bodyFile: names are looked up first (repeatable)"),
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("scenario", "scenario-tui: run .scenario files")
+    for option, ini, metavar, text in _OPTIONS:
+        single = option == "--scenario-base-url"
+        group.addoption(option, dest=ini, metavar=metavar, help=text,
+                        **({} if single else {"action": "append", "default": []}))
+        parser.addini(ini, f"{text} (the same as {option})", type="string" if single else "linelist",
+                      default=None if single else [])
+    text = "do not mask tokens, passwords and auth headers in failure reports"
+    group.addoption("--scenario-show-secrets", dest="scenario_show_secrets", action="store_true", help=text)
+    parser.addini("scenario_show_secrets", f"{text} (the same as --scenario-show-secrets)", type="bool", default=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_cmdline_main(config: pytest.Config) -> Iterator[None]:
+    # Before xdist turns `-n N` without --dist into `--dist load`: group by file instead, so that
+    # a file's scenarios (which share stores) run on one worker. An explicit --dist is kept.
+    option = config.option
+    if getattr(option, "numprocesses", None) and getattr(option, "dist", None) == "no" \
+            and not getattr(option, "distload", False):
+        option.dist = "loadgroup"
+        config.stash[_DEFAULT_LOADGROUP] = True
+    return (yield)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    # Workers parse the original command line again (no --dist there): tell them, so that they
+    # suffix grouped node ids as xdist's loadgroup scheduler expects.
+    if node.config.stash.get(_DEFAULT_LOADGROUP, False):
+        node.workerinput["scenario_loadgroup"] = True
+
+
+class _Settings:
+    """The options and ini keys, read once per session into what the CLI would build."""
+
+    def __init__(self, config: pytest.Config):
+        from scenario_core.language.errors import UsageError
+
+        def values(ini: str) -> list[str]:
+            return [line for line in config.getini(ini) or [] if line.strip()] + list(config.getoption(ini) or [])
+
+        base_url = config.getoption("scenario_base_url") or config.getini("scenario_base_url") or None
+        args = argparse.Namespace(param=values("scenario_param"), base_url=base_url,
+                                  openapi=values("scenario_openapi"))
+        try:
+            from scenario_tui.cli.main import overrides_from, run_variables_from
+
+            self.overrides = overrides_from(args)
+            self.variables = run_variables_from(values("scenario_var"))
+        except UsageError as error:  # the CLI's own words, with this plugin's option names
+            message = str(error)
+            for name in ("param", "var", "openapi", "base-url"):
+                message = message.replace(f"--{name}", f"--scenario-{name}")
+            raise pytest.UsageError(message) from None
+        self.plugins = tuple(values("scenario_plugins"))
+        self.fragments = tuple(values("scenario_fragments"))
+        self.resource_roots = tuple(values("scenario_resource_root"))
+        self.show_secrets = bool(config.getoption("scenario_show_secrets") or config.getini("scenario_show_secrets"))
+        self.files: dict[Path, "ScenarioFile"] = {}  # file runs opened this session
+        self._selection: dict["ScenarioFile", set[int]] | None = None
+
+    def selection(self, session: pytest.Session) -> dict["ScenarioFile", set[int]]:
+        """The scenarios each file runs: its items left after -k, -m and other deselection
+        (on an xdist worker: every selected item, whichever worker runs it)."""
+        if self._selection is None:
+            self._selection = {}
+            for item in session.items:
+                if isinstance(item, ScenarioItem):
+                    self._selection.setdefault(item.scenario_file, set()).add(id(item.scenario))
+        return self._selection
+
+    def registry(self, node: Any) -> Any:
+        from scenario_core.custom_steps.registry import uses_custom_steps
+        from scenario_tui.cli.main import plugin_registry
+
+        return plugin_registry(self.plugins) if self.plugins or uses_custom_steps(node) else None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config, "workerinput", {}).get("scenario_loadgroup"):
+        config.option.loadgroup = True
+    config.stash[_SETTINGS] = _Settings(config)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> "ScenarioFile | None":
+    if file_path.suffix == SUFFIX:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    settings = session.config.stash.get(_SETTINGS, None)
+    for file in list(settings.files.values()) if settings is not None else ():
+        file.close()
+
+
+# ---------------------------------------------------------------- collection
+
+
+class ScenarioCollectError(Exception):
+    """A file that does not load: its `file:line:col: error:` lines, shown as they are."""
+
+
+def _marker(config: pytest.Config, tag: str) -> pytest.MarkDecorator:
+    # Registered first, so --strict-markers accepts a tag the file uses.
+    config.addinivalue_line("markers", f"{tag}: scenario tag @{tag}")
+    return getattr(pytest.mark, tag)
+
+
+class ScenarioFile(pytest.File):
+    """One .scenario file; runs as a whole, once, when its first item runs."""
+
+    node: Any = None
+    _run: "_FileRun | None" = None
+
+    def _display_path(self) -> str:
+        try:
+            return os.path.relpath(self.path, self.config.invocation_params.dir)
+        except ValueError:  # another drive (Windows)
+            return str(self.path)
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from scenario_core.language.errors import InvalidFileError, UsageError
+        from scenario_core.language.nodes import FeatureNode
+        from scenario_core.support.printable import visible
+        from scenario_tui.cli.main import load_valid
+        from scenario_core.custom_steps.registry import PluginError
+
+        settings = self.config.stash[_SETTINGS]
+        try:
+            (self.node,) = load_valid([self._display_path()], settings.overrides, settings.plugins, settings.fragments)
+        except InvalidFileError as error:
+            raise ScenarioCollectError("\n".join(visible(str(d)) for d in error.diagnostics)) from None
+        except (UsageError, PluginError) as error:
+            raise ScenarioCollectError(f"{self._display_path()}: error: {visible(str(error))}") from None
+        self.add_marker(pytest.mark.xdist_group(GROUP_PREFIX + self.nodeid))
+        for item in self.node.items:
+            if isinstance(item, FeatureNode):
+                yield FeatureCollector.from_parent(self, name=item.name, feature=item)
+            else:
+                yield ScenarioItem.from_parent(self, name=item.name, scenario=item, feature=None)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if excinfo.errisinstance(ScenarioCollectError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    # ---- the file's one run
+
+    def outcome(self, item: "ScenarioItem") -> tuple[Any, Any, Any]:
+        if self._run is None:
+            settings = self.config.stash[_SETTINGS]
+            self._run = _FileRun(self.node, settings, settings.selection(self.session).get(self, set()))
+            settings.files[self.path] = self
+        result = self._run.outcome(item.scenario)
+        if self._run.finished_all():
+            self._run.close(stop=False)
+        return result
+
+    def close(self) -> None:
+        if self._run is not None:
+            self._run.close(stop=True)
+
+
+class FeatureCollector(pytest.Collector):
+    def __init__(self, *, feature: Any, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.feature = feature
+        for tag in sorted(feature.tags):
+            self.add_marker(_marker(self.config, tag))
+
+    def collect(self) -> Iterator[pytest.Item]:
+        for scenario in self.feature.scenarios:
+            yield ScenarioItem.from_parent(self, name=scenario.name, scenario=scenario, feature=self.feature)
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, self.feature.location.line - 1, f"feature: {self.feature.name}"
+
+
+class ScenarioFailure(Exception):
+    """A scenario that failed: its report is this text (step, message, request/response)."""
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario: Any, feature: Any, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.scenario, self.feature = scenario, feature
+        self.scenario_file: ScenarioFile = self.getparent(ScenarioFile)
+        for tag in sorted(scenario.tags):
+            self.add_marker(_marker(self.config, tag))
+
+    def runtest(self) -> None:
+        from scenario_core.run.events import FAILED, PASSED
+        from scenario_core.report.reports import failure_details
+
+        try:
+            finished, record, masker = self.scenario_file.outcome(self)
+        except Exception as error:  # a bug must still be one line, not a traceback
+            raise ScenarioFailure(f"internal error: {type(error).__name__}: {' '.join(str(error).split())}") from None
+        if finished is None:
+            raise ScenarioFailure("did not run: the file's run ended before this scenario")
+        if finished.status == PASSED:
+            return
+        if finished.status == FAILED:
+            lines = failure_details(record, masker) if record is not None else [masker.text(finished.message)]
+            raise ScenarioFailure("\n".join(line for line in lines if line is not None) or "failed")
+        pytest.skip(masker.text(finished.message) or "skipped")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if excinfo.errisinstance(ScenarioFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, self.scenario.location.line - 1, f"scenario: {self.scenario.name}"
+
+
+# ---------------------------------------------------------------- running
+
+
+class _FileRun:
+    """A file's Execution, pulled event by event on its own event loop, across items."""
+
+    def __init__(self, node: Any, settings: _Settings, wanted: set[int]):
+        from scenario_core.run.executor import Execution
+        from scenario_core.report.masking import Masker
+        from scenario_core.report.reports import RunRecorder
+
+        self.masker = Masker(enabled=not settings.show_secrets)
+        self.recorder = RunRecorder()
+        self.execution = Execution([node], settings.overrides, settings.variables, None,
+                                   registry=settings.registry(node), resource_roots=settings.resource_roots,
+                                   include=lambda scenario, feature: id(scenario) in wanted)
+        self.loop = asyncio.new_event_loop()
+        self.stream = self.execution.events()
+        self.outcomes: dict[int, tuple[Any, Any]] = {}
+        self.done = False
+        self.wanted = wanted
+        self.reported: set[int] = set()
+
+    async def _until(self, key: int | None) -> None:
+        """Pull events until scenario `key` has finished (None: to the end), in one task: a run
+        costs no more per event here than under `scenario-tui run`."""
+        from scenario_core.run.events import ScenarioFinished
+
+        while True:
+            try:
+                event = await self.stream.__anext__()
+            except StopAsyncIteration:
+                self.done = True
+                return
+            self.masker.learn_event(event)  # first: a report of this event may hold its secrets
+            self.recorder.feed(event)
+            if isinstance(event, ScenarioFinished):
+                self.outcomes[id(event.scenario)] = (event, self.recorder.last)
+                if id(event.scenario) == key:
+                    return
+
+    def outcome(self, scenario: Any) -> tuple[Any, Any, Any]:
+        if id(scenario) not in self.outcomes and not self.done:
+            self.loop.run_until_complete(self._until(id(scenario)))
+        self.reported.add(id(scenario))
+        event, record = self.outcomes.get(id(scenario), (None, None))
+        return event, record, self.masker
+
+    def finished_all(self) -> bool:
+        """Whether every selected item of this file has had its outcome."""
+        return self.wanted <= self.reported
+
+    def close(self, stop: bool) -> None:
+        """Let the run finish: after the file's last item only deselected scenarios and closing
+        events are left; when the session ends early (-x, Ctrl+C) `stop` the run first. Idempotent."""
+        if self.loop.is_closed():
+            return
+        try:
+            if stop and not self.done:
+                self.execution.stop()
+            if not self.done:
+                self.loop.run_until_complete(self._until(None))
+        except BaseException:  # a run interrupted mid-request: nothing left to report
+            pass
+        finally:
+            try:
+                self.loop.run_until_complete(self.stream.aclose())
+            except BaseException:
+                pass
+            self.loop.close()

@@ -1,0 +1,342 @@
+"""What `scenario-tui run` prints while the event stream goes by.
+
+A line per scenario once it ends (✓ passed, ✗ failed, – skipped, with its duration), the failing
+step and a request/response summary under a failure, and a final summary.
+
+Two sinks, chosen by where the output goes:
+- a terminal (or FORCE_COLOR / TTY_COMPATIBLE=1): rich, with colour, and -- only on a real
+  interactive terminal -- a transient spinner line for the scenario that is running;
+- anything else (CI logs, pipes, files): plain lines, never redrawn, never wrapped, no escape
+  codes, flushed line by line so a CI log shows progress. rich is not even imported there: it
+  is a fifth of the runner's start-up time, and `run` is what CI calls over and over.
+
+Lines are built as (text, style) segments, never markup, so a `[` in a scenario name prints as
+is; everything user-controlled goes through the Masker first, then `visible`: a scenario name, a
+message or a response body never sends a control character (ESC[2J, an OSC title, a `\r` over a
+line) to the terminal or the CI log -- it is shown as an escape (`\x1b`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+from typing import Any, TextIO
+
+from scenario_core.run import events as ev
+from scenario_core.report.masking import Masker
+from scenario_core.support.printable import visible, visible_block
+from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
+from scenario_core.report.reports import (
+    RunRecorder, ScenarioRecord, cut_body, error_context_lines, exchange_head, failure_step_lines, parameter_value,
+)
+
+MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
+LOG_BODY_BYTES = 300  # a body in a logRequests / logResponses line is cut here
+
+Segments = list[tuple[str, str]]  # (text, rich style)
+
+
+def format_duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.2f} s"
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes)} min {rest:.0f} s"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------- sinks
+
+
+class PlainSink:
+    """Plain text for logs and pipes."""
+
+    live = False
+
+    def __init__(self, file: TextIO | None = None):
+        self.file = file if file is not None else sys.stdout
+
+    def line(self, segments: Segments) -> None:
+        text = "".join(text for text, _ in segments) + "\n"
+        try:
+            self.file.write(text)
+        except UnicodeEncodeError:  # a log in a legacy encoding: ✓ becomes ?, never a traceback
+            encoding = getattr(self.file, "encoding", None) or "ascii"
+            self.file.write(text.encode(encoding, "replace").decode(encoding))
+        self.file.flush()
+
+    def running(self, label: str, detail: str, indent: str = "") -> None:
+        pass
+
+    def done_running(self) -> None:
+        pass
+
+
+class RichSink:
+    """rich on a terminal; the running line is a transient Live spinner when interactive."""
+
+    def __init__(self, console: Any = None, live: bool | None = None):
+        from rich.console import Console
+
+        self.console = console if console is not None else Console(highlight=False, soft_wrap=True)
+        # FORCE_COLOR makes rich call a CI log a terminal: colour is welcome there, redraws are not.
+        isatty = getattr(self.console.file, "isatty", None)
+        self.live = (self.console.is_interactive and bool(isatty and isatty())) if live is None else live
+        self._live: Any = None
+        self._spinner: Any = None
+
+    def line(self, segments: Segments) -> None:
+        from rich.text import Text
+
+        self.console.print(Text.assemble(*segments), soft_wrap=True)
+
+    def running(self, label: str, detail: str, indent: str = "") -> None:
+        if not self.live:
+            return
+        from rich.text import Text
+
+        text = Text.assemble((f" {label}", "bold"), (f"  {detail}", "dim"))
+        if self._live is None:
+            from rich.live import Live
+            from rich.padding import Padding
+            from rich.spinner import Spinner
+
+            self._spinner = Spinner("dots", text=text, style="cyan")
+            self._live = Live(Padding(self._spinner, (0, 0, 0, len(indent))), console=self.console, transient=True, refresh_per_second=12.5,
+                              redirect_stdout=False, redirect_stderr=False)
+            self._live.start()
+        else:
+            self._spinner.update(text=text)  # drawn by Live's own refresh thread, at most 12.5/s
+
+    def done_running(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+        self._live, self._spinner = None, None
+
+
+def make_sink(file: TextIO | None = None) -> PlainSink | RichSink:
+    file = file if file is not None else sys.stdout
+    env = os.environ
+    isatty = getattr(file, "isatty", None)
+    terminal = bool(isatty and isatty())
+    if terminal or env.get("FORCE_COLOR") or env.get("TTY_COMPATIBLE") == "1":
+        from rich.console import Console
+
+        return RichSink(Console(file=file, highlight=False, soft_wrap=True))
+    return PlainSink(file)
+
+
+# ---------------------------------------------------------------- the printer
+
+
+class RunPrinter:
+    """Feed it every event after the recorder has seen it (it prints the recorder's records)."""
+
+    def __init__(self, sink: PlainSink | RichSink, masker: Masker, recorder: RunRecorder):
+        self.sink = sink
+        self.masker = masker
+        self.recorder = recorder
+        self._live = sink.live
+        self._plan_size = 0
+        self._label = ""
+        self._indent = ""
+        self._log_requests = self._log_responses = False  # the running scenario's logRequests / logResponses
+        self._environments: list[str] = []  # every `environment` a file or feature ran with, in order
+        self._file_environment: str | None = None
+
+    def quiet_running(self) -> None:
+        """No spinner line (`--jobs`: a file's events arrive in a burst once it is done)."""
+        self._live = False
+
+    def feed(self, event: ev.Event) -> None:
+        kind = type(event)
+        if kind is ev.StepStarted:  # the hot path: once per step
+            if self._live:
+                self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}", self._indent)
+        elif kind is ev.ScenarioFinished:
+            self.sink.done_running()
+            self._indent = "    " if event.feature is not None else "  "
+            if self.recorder.last is not None:
+                self._print_scenario(self.recorder.last)
+        elif kind is ev.ScenarioStarted:
+            self._indent = "    " if event.feature is not None else "  "
+            self._label = visible(event.scenario.name)
+            self._plan_size = len(event.steps)
+            self._log_requests = bool(parameter_value(event.parameters, LOG_REQUESTS))
+            self._log_responses = bool(parameter_value(event.parameters, LOG_RESPONSES))
+            if self._live:
+                self.sink.running(self._label, "starting", self._indent)
+        elif kind is ev.RequestSent:
+            if self._log_requests:
+                self._log("→ ", request_head(event, self.masker), event.body)
+        elif kind is ev.ResponseReceived:
+            if self._log_responses:
+                self._log("← ", response_head(event, "{:.0f}"), event.body)
+        elif kind is ev.RequestRetried:
+            if self._log_requests or self._log_responses:
+                self._log("↻ ", retry_line(event, self.masker), None)
+        elif kind is ev.FileStarted:
+            self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
+            self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
+        elif kind is ev.FeatureStarted:
+            own = parameter_value(event.parameters, ENVIRONMENT)
+            shown = self._environment(own) if own != self._file_environment else []
+            self._line([(f"  {event.feature.name}", "bold cyan")] + shown)
+
+    def _environment(self, environment: str | None) -> Segments:
+        """`  environment: staging` after a file's (or a feature's) name, when one is set."""
+        if environment is None:
+            return []
+        if environment not in self._environments:
+            self._environments.append(environment)
+        return [(f"  environment: {self.masker.text(environment)}", "dim")]
+
+    def _log(self, mark: str, head: str, body: str | None) -> None:
+        """One logRequests / logResponses line: the body masked, on one line, cut."""
+        line: Segments = [(self._indent + "  " + mark, "dim"), (head, "")]
+        if body and body.strip():
+            text = " ".join(cut_body(body.strip(), self.masker, LOG_BODY_BYTES).split())
+            line.append(("  " + text, "dim"))
+        self._line(line)
+
+    def _line(self, segments: Segments) -> None:
+        self.sink.line([(visible(text), style) for text, style in segments])
+
+    def close(self) -> None:
+        self.sink.done_running()
+
+    def _print_scenario(self, scenario: ScenarioRecord) -> None:
+        mark, style = MARKS.get(scenario.status, ("?", ""))
+        line: Segments = [(self._indent, ""), (mark, style), (f" {scenario.name}", "")]
+        if scenario.status == ev.SKIPPED:
+            line.append((f"  skipped: {self.masker.text(scenario.message) or 'not selected'}", "dim"))
+        else:
+            line.append((f"  {format_duration(scenario.elapsed)}", "dim"))
+        self._line(line)
+        if scenario.status != ev.FAILED:
+            return
+        indent = self._indent + "    "
+        for text in failure_step_lines(scenario, self.masker):
+            for part in text.split("\n"):  # a message's own lines stay lines; any other control is shown
+                self._line([(indent + part, "red")])
+        if scenario.exchange is not None:
+            exchange = scenario.exchange
+            # Before the bodies are split into lines: a `\r` or `\u2028` must not start a line.
+            exchange = replace(exchange, body=visible_block(exchange.body) if exchange.body else exchange.body,
+                               request_body=visible_block(exchange.request_body) if exchange.request_body
+                               else exchange.request_body)
+            self._line([(indent + exchange_head(exchange, self.masker), "")])
+            # The bodies errorContext.* asks for (request and response, cut at maxBodySize).
+            for text in error_context_lines(exchange, scenario.error_context, self.masker):
+                self._line([(indent + "  " + text, "dim")])
+
+    def summary(self, interrupted: bool) -> Segments:
+        counts = self.recorder.counts()
+        total = sum(counts.values())
+        elapsed = self.recorder.elapsed
+        requests = self.recorder.requests
+        rate = requests / elapsed if elapsed > 0 else 0.0
+        if interrupted:
+            line: Segments = [("Interrupted", "bold yellow"),
+                              (f" after {format_duration(elapsed)}: {plural(total, 'scenario')} finished (", "")]
+        else:
+            line = [(plural(total, "scenario"), "bold"), (": ", "")]
+        line += [(f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""), (", ", ""),
+                 (f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""), (", ", ""),
+                 (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else "")]
+        line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
+        line.append((f" · {plural(requests, 'request')}, {rate:.1f} req/s", "dim"))
+        if self._environments:
+            line.append((" · environment: " + ", ".join(self.masker.text(e) for e in self._environments), "dim"))
+        return line
+
+    def print_summary(self, interrupted: bool, reports: list[str]) -> None:
+        self.close()
+        self._line([])
+        line = self.summary(interrupted)
+        if reports:
+            line.append((" · report" + ("s" if len(reports) > 1 else "") + ": " + ", ".join(reports), "dim"))
+        self._line(line)
+
+
+# ---------------------------------------------------------------- --verbose
+
+
+VERBOSE_BODY_BYTES = 2000  # a body in a --verbose line is cut here (--very-verbose: 4x)
+
+
+class ExchangeLog:
+    """`run --verbose`: every request and response as it happens -- method, URL, headers, the body
+    (masked, cut), the time -- and with `connection=True` (--very-verbose) where it went (host
+    and port, the connection header the server answered with). `tag` names the file when several
+    files run, so interleaved lines of `--jobs` stay readable."""
+
+    def __init__(self, sink: PlainSink | RichSink, masker: Masker, connection: bool = False):
+        self.sink = sink
+        self.masker = masker
+        self.connection = connection
+        self.limit = VERBOSE_BODY_BYTES * (4 if connection else 1)
+
+    def feed(self, event: ev.Event, tag: str | None = None) -> None:
+        kind = type(event)
+        if kind is ev.RequestSent:
+            head = "→ " + request_head(event, self.masker)
+            if event.operation is not None:
+                head += f"  (^{event.operation.split(' (')[0]})"
+            self._lines(tag, head, event.headers, event.body)
+            if self.connection:
+                self._line(tag, "  connection: " + _target(self.masker.text(event.url) or ""), "dim")
+        elif kind is ev.ResponseReceived:
+            head = "← " + response_head(event, "{:.1f}", "  ")
+            self._lines(tag, head, event.headers, event.body)
+            if self.connection:
+                answered = [v for n, v in event.headers if n.lower() in ("connection", "keep-alive")]
+                self._line(tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim")
+        elif kind is ev.RequestRetried:
+            self._line(tag, "↻ " + retry_line(event, self.masker), "yellow")
+
+    def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:
+        self._line(tag, head, "bold")
+        for name, value in self.masker.headers(headers):
+            self._line(tag, f"  {name}: {value}", "dim")
+        if body:
+            text = visible_block(cut_body(body, self.masker, self.limit))
+            for part in text.split("\n"):
+                self._line(tag, "  " + part, "")
+
+    def _line(self, tag: str | None, text: str, style: str) -> None:
+        segments: Segments = [(f"[{visible(tag)}] ", "cyan")] if tag else []
+        self.sink.line(segments + [(visible(text), style)])
+
+
+# The heads of request, response and retry lines: one wording for logRequests / logResponses
+# and for --verbose.
+
+def request_head(event: ev.RequestSent, masker: Masker) -> str:
+    return f"{event.method} {masker.text(event.url)}"
+
+
+def response_head(event: ev.ResponseReceived, milliseconds: str, gap: str = " ") -> str:
+    return f"{event.status} {event.reason}".rstrip() + f"{gap}({milliseconds.format(event.elapsed * 1000)} ms)"
+
+
+def retry_line(event: ev.RequestRetried, masker: Masker) -> str:
+    return f"retry {event.attempt} after {masker.text(event.reason)}, waited {event.delay_s:.2f} s"
+
+
+def _target(url: str) -> str:
+    """`127.0.0.1:8000 (http)`: where a request went, from its URL (the client pools connections
+    per host and port)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return url
+    return f"{parts.hostname}:{port} ({parts.scheme})"
