@@ -9,7 +9,7 @@ from scenario_core.language.nodes import (
     ConditionalStep, DescribedStep, ExtractStep, IncludeStep, ScenarioFileNode, ScenarioNode,
     WebhookStep, walk_steps,
 )
-from scenario_core.analysis.scope_analysis import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
+from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
 
 
 def _written(scenario: ScenarioNode) -> tuple[str, int, object]:

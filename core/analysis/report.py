@@ -20,7 +20,7 @@ from scenario_core.language.nodes import (
 )
 from scenario_core.language.parameter_keys import BASE_URL, OPENAPI as OPENAPI_KEY, SHARE
 from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
-from scenario_core.analysis.scope_analysis import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
+from scenario_core.analysis.model import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
 from scenario_core.parameters.sharing import StoreRef, store_for
 
 

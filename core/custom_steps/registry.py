@@ -714,3 +714,14 @@ def custom_diagnostics(file: ScenarioFileNode, registry: Registry) -> list[Diagn
             problems.append(Diagnostic(location, _ambiguous(kind, text.strip(), candidates)))
     return problems
 
+
+_registries: dict[tuple[str, ...], Any] = {}
+
+
+def plugin_registry(plugins: Sequence[str] = ()):
+    """The custom steps of --plugins and installed entry points, imported once per process.
+    Raises PluginError (a UsageError) naming a plugin that does not import."""
+    key = tuple(plugins)
+    if key not in _registries:
+        _registries[key] = load_registry(key)
+    return _registries[key]

@@ -111,9 +111,10 @@ def _external_fragments(path: str) -> tuple[tuple[FragmentNode, ...], list[Probl
     if path.endswith(".fragment"):
         return (), []
     from scenario_core.language.fragment_files import fragment_files, load_fragments
+    from scenario_core.language.parser import load_file
 
     try:
-        return load_fragments(fragment_files(path)), []
+        return load_fragments(fragment_files(path), load_file), []
     except InvalidFileError as error:
         return (), [_problem(d, path) for d in error.diagnostics]
     except ScenarioError as error:
@@ -188,7 +189,7 @@ def failed_document(text: str, path: str, previous: Document | None, error: Exce
 
 def _checks(tree: ScenarioFileNode, overrides: RunOverrides | None) -> list[Diagnostic]:
     """What `check` finds beyond the parse: parameter values, OpenAPI descriptions, custom steps."""
-    from scenario_core.parameters.resolution import parameter_diagnostics
+    from scenario_core.parameters.diagnostics import parameter_diagnostics
 
     found: list[Diagnostic] = []
     try:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import glob
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
-from scenario_core.language.nodes import FragmentNode, SourceLocation
+from scenario_core.language.nodes import FragmentNode, ScenarioFileNode, SourceLocation
 
 # (path, size, mtime) -> its fragments: a TUI session reloads its file often, fragments rarely change.
 _CACHE: dict[tuple[str, int, int], tuple[FragmentNode, ...]] = {}
@@ -59,12 +59,11 @@ def _shown(path: Path) -> Path:
         return path
 
 
-def load_fragments(paths: Sequence[Path]) -> tuple[FragmentNode, ...]:
+def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNode]) -> tuple[FragmentNode, ...]:
     """Every fragment of these files, in order. A file that does not parse is an InvalidFileError
     with its own located errors (never skipped: its fragments would silently go missing); a file
-    holding more than fragments is one too, since its scenarios would never run."""
-    from scenario_core.language.parser import load_file
-
+    holding more than fragments is one too, since its scenarios would never run. `load` parses one
+    file (the parser's load_file, passed in: the parser uses this module, not the other way)."""
     fragments: list[FragmentNode] = []
     problems: list[Diagnostic] = []
     for path in paths:
@@ -76,7 +75,7 @@ def load_fragments(paths: Sequence[Path]) -> tuple[FragmentNode, ...]:
         cached = _CACHE.get(key)
         if cached is None:
             try:
-                node = load_file(path)
+                node = load(path)
             except InvalidFileError as error:
                 problems += error.diagnostics
                 continue

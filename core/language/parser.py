@@ -451,7 +451,7 @@ def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = 
     if fragments is not None and not name.endswith(".fragment"):
         from scenario_core.language.fragment_files import fragment_files, load_fragments
 
-        external = load_fragments(fragment_files(path, fragments))
+        external = load_fragments(fragment_files(path, fragments), load_file)
     data = read_input(path)
     try:
         text = data.decode("utf-8")

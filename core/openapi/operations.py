@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from scenario_core.openapi.loader import HTTP_METHODS, Description, OpenApiError, join_pointer
+from scenario_core.openapi.documents import HTTP_METHODS, Description, OpenApiError, join_pointer
 
 LOCATIONS = ("path", "query", "header", "cookie")
 JSON_MEDIA = "application/json"
@@ -489,11 +489,3 @@ class Descriptions:
         raise OperationLookupError(
             f"alias '{name}' ({key}) points to '{method} {match.group(2)}', which matches several operations: "
             f"{', '.join(f'{op.label} in {op.description_name}' for op in found)}", "ambiguous", name)
-
-
-def load_descriptions(paths: Mapping[str, Any], cache: Any = None) -> Descriptions:
-    """Descriptions by name from paths (`{"default": "petstore.yaml", "auth": "auth.yaml"}`),
-    through `cache` (core.openapi's module-wide cache by default). Raises OpenApiError."""
-    from scenario_core.openapi.loader import load_description
-
-    return Descriptions({name: load_description(path, cache) for name, path in paths.items()})

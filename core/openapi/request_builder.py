@@ -40,7 +40,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
-from scenario_core.openapi.loader import OpenApiError
+from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import JSON_MEDIA, Operation, Parameter, Schema, _closest
 
 MAX_DEFAULT_DEPTH = 8

@@ -14,7 +14,7 @@ from typing import Iterable
 from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes import FeatureNode, RequestStep, ScenarioFileNode, Step, included_fragments, walk_steps
-from scenario_core.openapi.loader import OpenApiError
+from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
 from scenario_core.parameters.resolution import RunOverrides, resolve_parameters

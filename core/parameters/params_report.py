@@ -45,7 +45,7 @@ def is_secret_parameter(parameters: EffectiveParameters, key: str) -> bool:
     found = parameters.get(params.SECRETS)
     listed = {n.lower() for n in found.value} if found is not None and found.value else set()
     header = params.header_name(key)
-    from scenario_core.report.masking import is_secret_header, is_secret_variable
+    from scenario_core.support.secrets import is_secret_header, is_secret_variable
 
     if header is not None:
         return is_secret_header(header) or header.lower() in listed
@@ -57,7 +57,7 @@ def shown_value(parameters: EffectiveParameters, key: str, value: Any) -> Any:
     Authorization value kept); a `{{env.NAME}}` value as written (the reference is no secret)."""
     if not isinstance(value, str) or not is_secret_parameter(parameters, key):
         return value
-    from scenario_core.report.masking import MASK, is_secret_header, mask_header_value
+    from scenario_core.support.secrets import MASK, is_secret_header, mask_header_value
 
     header = params.header_name(key)
     return mask_header_value(header, value) if header is not None and is_secret_header(header) else MASK

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
-from scenario_core.language.nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioFileNode, ScenarioNode, walk_steps
+from scenario_core.language.nodes import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
     "command-line", "scenario", "feature", "file", "openapi", "default")
@@ -354,89 +354,3 @@ def resolve_parameters(
     if resolver.problem is not None:
         raise ParameterError(resolver.problem, result)
     return result
-
-
-def has_templates(file: ScenarioFileNode) -> bool:
-    """Whether any block of the file holds a `{{...}}` value (most files: none, nothing to check)."""
-    return any(isinstance(e.value, params.ValueTemplate) or (isinstance(e.value, str) and "{{" in e.value)
-               for block in _blocks(file) for e in block.entries)
-
-
-def _blocks(file: ScenarioFileNode) -> list[ParametersNode]:
-    blocks = [file.parameters] + [f.parameters for f in file.features]
-    for item in file.items:
-        for scenario in item.scenarios if isinstance(item, FeatureNode) else (item,):
-            blocks.append(scenario.parameters)
-    return [b for b in blocks if b is not None]
-
-
-def template_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                         environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
-    """Every `{{env.NAME}}` / `{{param.KEY}}` value that does not resolve, for each node that
-    has one (the file, each feature, each scenario with its own block): an unset environment
-    variable, a cycle, a value that does not fit its key once substituted."""
-    if not has_templates(file):
-        return []
-    from scenario_core.openapi.loader import OpenApiError
-
-    found: dict[tuple[str, int, int, str], Diagnostic] = {}
-    nodes: list[tuple[FeatureNode | None, ScenarioNode | None]] = [(None, None)]
-    for item in file.items:
-        if isinstance(item, FeatureNode):
-            nodes.append((item, None))
-            nodes += [(item, s) for s in item.scenarios if s.parameters is not None]
-        elif item.parameters is not None:
-            nodes.append((None, item))
-    for feature, scenario in nodes:
-        try:
-            resolve_parameters(file, feature, overrides, scenario, environ)
-        except ParameterError as error:
-            d = error.diagnostic
-            found.setdefault((d.location.file, d.location.line, d.location.column, d.message), d)
-        except OpenApiError:
-            pass  # reported by parameter_diagnostics
-    return list(found.values())
-
-
-def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                          descriptions=None) -> list[Diagnostic]:
-    """Problems only resolution finds: a `{{env.NAME}}` / `{{param.KEY}}` value that does not
-    resolve, an OpenAPI description that cannot be read, an operation call that does not resolve
-    (`descriptions`: a DescriptionSet to load them through)."""
-    problems: list[Diagnostic] = template_diagnostics(file, overrides)
-    if problems:
-        return problems  # resolving descriptions and calls needs the parameters first
-    named = [entry for block in _blocks(file)
-             for entry in block.entries
-             if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
-             and not isinstance(entry.value, params.ValueTemplate)]  # resolved per node, at run time
-    if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
-        return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
-    from scenario_core.openapi.loader import OpenApiError, base_url_from
-
-    for entry in named:
-        try:
-            base_url_from(str(Path(file.path).parent / entry.value))
-        except OpenApiError as error:
-            problems.append(Diagnostic(entry.location, str(error)))
-    if overrides and params.OPENAPI in overrides.values:
-        try:
-            base_url_from(overrides.values[params.OPENAPI])
-        except OpenApiError as error:
-            raise UsageError(f"--openapi: {error}") from None
-    if not problems and calls_operations(file):
-        from scenario_core.parameters.operation_check import operation_diagnostics  # imports the OpenAPI layer only when needed
-
-        problems += operation_diagnostics(file, overrides, descriptions)
-    return problems
-
-
-def calls_operations(file: ScenarioFileNode) -> bool:
-    """Whether any step of the file calls an operation (so OpenAPI descriptions are needed)."""
-    blocks = [f.steps for f in file.fragments] + ([file.background.steps] if file.background else [])
-    for item in file.items:
-        if isinstance(item, FeatureNode):
-            blocks += [s.steps for s in item.scenarios] + ([item.background.steps] if item.background else [])
-        else:
-            blocks.append(item.steps)
-    return any(getattr(step, "operation", None) is not None for steps in blocks for step in walk_steps(steps))

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.language.nodes import SourceLocation
+from scenario_core.support.printable import visible
 
 GLOB_CHARS = frozenset("*?[")
 VARIABLES_FILE_LIMIT = 10 * 1024 * 1024
@@ -130,3 +131,34 @@ def read_variables_file(path: str) -> dict[str, Any]:
 
 def _problem(path: str, line: int, column: int, message: str) -> InvalidFileError:
     return InvalidFileError([Diagnostic(SourceLocation(path, line, column, line, column), message)])
+
+
+def command_line_overrides(param: Sequence[str], base_url: str | None, openapi: Sequence[str]):
+    """--param KEY=VALUE, --base-url and --openapi as RunOverrides; UsageError, one line, if invalid."""
+    from scenario_core.parameters.resolution import RunOverrides
+
+    try:
+        return RunOverrides.from_cli(param, base_url, openapi)
+    except ValueError as error:  # a last guard: every parameter validator raises UsageError itself
+        raise UsageError(f"--param: {' '.join(str(error).split())}") from None
+
+
+def run_variables_from(items: Sequence[str]) -> dict[str, Any]:
+    """--var NAME=VALUE items as run variables (VALUE read as JSON when it is JSON)."""
+    from scenario_core.language.templates import NAME
+
+    variables: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not NAME.fullmatch(name):
+            raise UsageError(f"--var {_clip(visible(item))}: expected NAME=VALUE with NAME made of letters, digits and _")
+        try:
+            variables[name] = variable_value(raw)
+        except NumberTooLong:
+            raise UsageError(f"--var {name}: a number with more than {INT_DIGITS} digits cannot be used; "
+                             f"quote it to pass it as text: --var '{name}=\"...\"'") from None
+    return variables
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

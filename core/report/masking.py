@@ -1,30 +1,5 @@
-"""The secret rules, in one place: the headless runner, the reports and the TUI all mask through
-here, so what counts as a secret never differs between what is printed and what is written.
-
-What is secret:
-- the values of the headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
-  the usual API-key and token headers (`X-Api-Key`, `Api-Key`, `X-Auth-Token`, `X-Csrf-Token`...)
-  and any header whose name contains `token`, `secret`, `password` or `key` (names compare
-  case-insensitively);
-- the values of variables whose name contains `token`, `secret`, `password` or `key`, in any
-  case (`apiKey`, `TOKEN`, `db_password`; also `monkey` -- a false positive is cheaper than a leak);
-- the names a user lists in the `secrets` parameter (`secrets: sessionRef, X-Tenant`): variables,
-  headers, JSON fields and query parameters of those names, compared case-insensitively;
-- in JSON text and URLs, the values of fields / query parameters with such names
-  (`{"token": "..."}`, `?api_key=...`), so a login response prints safely before anything
-  was extracted from it; the password of a URL's userinfo (`http://admin:pw@host`) and the
-  `Basic` credentials it produces;
-- anywhere in other text: every value the Masker has learnt as secret, whatever its JSON type
-  (`--var apiKey=31415926` is a number). A learnt value of LONG_SECRET_LENGTH characters or more
-  is masked wherever it occurs (also its 4+ character prefix cut short by a `…`: messages clip
-  long values). A shorter one is masked only where it stands as a whole value -- a header value,
-  a query value, a JSON string or scalar, a path segment -- so `--var apikey=echo` does not turn
-  `echoed` or `"/echo"` into bullets. A path segment the file itself writes (the route `/echo`)
-  is the API's, not the secret's, and stays.
-
-How it is masked: the value is replaced by MASK, a fixed run of bullets, so neither the content
-nor the length leaks. The only hint kept is what is not secret: the auth scheme
-(`Bearer ••••••`) and cookie names and attributes (`session=••••••; Path=/`).
+"""The Masker: learns secret values as a run reveals them (variables, headers, `secrets`) and masks
+events and text with the rules of support/secrets.py (what is secret, how it is masked).
 
 Cost: learning a secret is O(1); masking text costs one pass per regex group, whatever the
 number of secrets (long ones are matched by trie-shaped patterns built in geometric batches,
@@ -42,110 +17,12 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 from scenario_core.run import events
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
-
-MASK = "••••••"
-SECRET_HEADERS = frozenset({
-    "authorization", "proxy-authorization", "cookie", "set-cookie",
-    "x-api-key", "api-key", "apikey", "x-auth-token", "x-csrf-token", "x-xsrf-token",
-    "x-access-token", "x-session-token", "x-amz-security-token", "x-goog-api-key", "x-auth",
-})
-SECRET_NAME_PARTS = ("token", "secret", "password", "key")
-MIN_SECRET_LENGTH = 4  # the shortest prefix before a `…` worth masking
-LONG_SECRET_LENGTH = 8  # from this length on, a learnt value is masked wherever it occurs
-ELLIPSIS = "…"  # how messages and excerpts mark clipped text
-
-_AUTH_HEADERS = frozenset({"authorization", "proxy-authorization"})
-_SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
-# "name": "value" in JSON text (also when the text is cut short, as in a printed excerpt).
-_JSON_FIELD = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"')
-# name=value in a query string or form body.
-_QUERY_FIELD = re.compile(r"(^|[?&;])([^=&;?#\s]+)=([^&;#\s]*)")
-# scheme://user:password@ -- the password of a URL's userinfo.
-_USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@\"'<>]*:)([^/\s@\"'<>]*)(@)")
-# Where a short secret can stand as a whole value (each checked against a set, never searched):
-_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-_JSON_SCALAR = re.compile(r"([:\[,]\s*)(-?[0-9][0-9.eE+-]*)(?=\s*(?:[,\]}]|$))")
-_PATH_SEGMENT = re.compile(r"(?<=/)([^/?#\s\"'<>\\]+)(?=[/?#\s\"'<>\\]|$)")
-_HEADER_LINE = re.compile(r"^([A-Za-z0-9-]+:[ \t]*)(.*?)[ \t]*$", re.MULTILINE)
-
-
-def is_secret_header(name: str) -> bool:
-    lowered = name.lower()
-    return lowered in SECRET_HEADERS or _SECRET_NAME.search(lowered) is not None
-
-
-def is_secret_variable(name: str) -> bool:
-    """Also used for JSON field and query parameter names."""
-    return _SECRET_NAME.search(name) is not None
-
-
-def mask_header_value(name: str, value: str) -> str:
-    """The value to show for a header: unchanged unless the header is secret."""
-    return _mask_header_value(name.lower(), value) if is_secret_header(name) else value
-
-
-def _mask_header_value(lowered: str, value: str) -> str:
-    if lowered in _AUTH_HEADERS:
-        scheme, sep, credentials = value.strip().partition(" ")
-        return f"{scheme} {MASK}" if sep and credentials.strip() else MASK
-    if lowered == "cookie":  # a=1; b=2 -> a=••••••; b=••••••
-        return "; ".join(_mask_cookie_pair(pair) for pair in value.split(";"))
-    if lowered == "set-cookie":  # attributes (Path, HttpOnly) are not secret
-        first, sep, attributes = value.partition(";")
-        return _mask_cookie_pair(first) + (sep + attributes if sep else "")
-    return MASK
-
-
-def _mask_cookie_pair(pair: str) -> str:
-    name, sep, _ = pair.strip().partition("=")
-    return f"{name}={MASK}" if sep else MASK
-
-
-def mask_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Any:
-    """Pairs in, pairs out (a tuple); a mapping in, a dict out."""
-    if isinstance(headers, Mapping):
-        return {k: mask_header_value(k, v) for k, v in headers.items()}
-    return tuple((k, mask_header_value(k, v)) for k, v in headers)
-
-
-def mask_variables(variables: Mapping[str, Any]) -> dict[str, Any]:
-    """Secret names get MASK whatever their value; other values are kept as they are (nested
-    fields with secret names included: use Masker.variables to scrub those too)."""
-    return {k: (MASK if is_secret_variable(k) else v) for k, v in variables.items()}
-
-
-def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
-    """`"token": "abc"` -> `"token": "••••••"` in JSON text, however it is formatted; also fields
-    named like a secret header (`"authorization"`, an echo of the request) or listed in names."""
-
-    def replace(match: re.Match) -> str:
-        field = match.group(1)
-        lowered = field.lower()
-        if lowered in SECRET_HEADERS:  # the scheme and cookie names stay, as in a header
-            return f'"{field}"{match.group(2)}"{_mask_header_value(lowered, match.group(3))}"'
-        if not (is_secret_variable(field) or lowered in names):
-            return match.group(0)
-        return f'"{field}"{match.group(2)}"{MASK}"'
-
-    return _JSON_FIELD.sub(replace, text) if '"' in text else text
-
-
-def mask_query_fields(text: str, names: frozenset[str] = frozenset()) -> str:
-    """`?api_key=abc&x=1` -> `?api_key=••••••&x=1`."""
-
-    def replace(match: re.Match) -> str:
-        name = match.group(2)
-        if not match.group(3) or not (is_secret_variable(name) or name.lower() in names):
-            return match.group(0)
-        return f"{match.group(1)}{name}={MASK}"
-
-    return _QUERY_FIELD.sub(replace, text) if "=" in text else text
-
-
-def mask_userinfo(text: str) -> str:
-    """`http://admin:pw@host` -> `http://admin:••••••@host`."""
-    return _USERINFO.sub(lambda m: f"{m.group(1)}{MASK}{m.group(3)}" if m.group(2) else m.group(0), text) \
-        if "@" in text else text
+from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
+    AUTH_HEADERS, ELLIPSIS, HEADER_LINE, JSON_FIELD, JSON_SCALAR, JSON_STRING, LONG_SECRET_LENGTH, MASK,
+    MIN_SECRET_LENGTH, PATH_SEGMENT, QUERY_FIELD, SECRET_HEADERS, SECRET_NAME, SECRET_NAME_PARTS, USERINFO,
+    is_secret_header, is_secret_variable, mask_cookie_pair, mask_header_value, mask_lowered_header_value, mask_headers, mask_json_fields,
+    mask_query_fields, mask_userinfo, mask_variables,
+)
 
 
 def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
@@ -347,7 +224,7 @@ class Masker:
             if not self.is_secret_header(name):
                 continue
             lowered = name.lower()
-            if lowered in _AUTH_HEADERS:
+            if lowered in AUTH_HEADERS:
                 scheme, sep, credentials = value.strip().partition(" ")
                 self.learn(credentials if sep else value)
             elif lowered in ("cookie", "set-cookie"):
@@ -452,14 +329,14 @@ class Masker:
             return match.group(0)
 
         if '"' in text:
-            text = _JSON_STRING.sub(json_string, text)
-        text = _JSON_SCALAR.sub(scalar, text)
+            text = JSON_STRING.sub(json_string, text)
+        text = JSON_SCALAR.sub(scalar, text)
         if "/" in text:
-            text = _PATH_SEGMENT.sub(segment, text)
+            text = PATH_SEGMENT.sub(segment, text)
         if "=" in text:
-            text = _QUERY_FIELD.sub(query, text)
+            text = QUERY_FIELD.sub(query, text)
         if ":" in text:
-            text = _HEADER_LINE.sub(header, text)
+            text = HEADER_LINE.sub(header, text)
         if text.strip() in short:  # the whole text is the value (a header value, a cell)
             return MASK
         return text
@@ -470,7 +347,7 @@ class Masker:
         shown = []
         for name, value in headers:
             if self.is_secret_header(name):
-                value = _mask_header_value(name.lower(), value)
+                value = mask_lowered_header_value(name.lower(), value)
             shown.append((name, self.text(value)))
         return tuple(shown)
 

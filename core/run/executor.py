@@ -893,7 +893,7 @@ class Execution:
         """An operation call: the operation from the descriptions in force, each child placed where
         it declares it, the body over its schema's defaults. RequestFailed, one line, otherwise."""
         from scenario_core.parameters.descriptions import SHARED, aliases, operation_base_url
-        from scenario_core.openapi.loader import OpenApiError
+        from scenario_core.openapi.documents import OpenApiError
         from scenario_core.openapi.request_builder import build_request
 
         if self._descriptions is None:

@@ -1,2 +1,3 @@
 """Support: small helpers every layer may use — reading input files within limits, printable text,
-JSON depth limits, text scanning, the secret rules and the version. Imports nothing from scenario_core."""
+JSON depth limits, text scanning, the secret rules and the version.
+May import: nothing from scenario_core (the standard library only)."""

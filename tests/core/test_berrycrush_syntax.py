@@ -444,7 +444,7 @@ def test_call_children_on_a_method_path_request_are_an_error():
 
 
 def _operation_errors(write_scenario, steps: str) -> list[str]:
-    from scenario_core.parameters.resolution import parameter_diagnostics
+    from scenario_core.parameters.diagnostics import parameter_diagnostics
 
     path = write_scenario(f"parameters:\n  openapi: {DEMO / 'petstore.yaml'}\n  baseUrl: http://127.0.0.1:9\n"
                           "scenario: s\n" + textwrap.indent(textwrap.dedent(steps), "  "))
@@ -1162,7 +1162,7 @@ def test_outline_cells_split_at_bars_outside_quotes(tmp_path):
 
 def test_a_shared_fragment_folder_is_checked_only_where_a_file_includes_it(tmp_path):
     from scenario_core.custom_steps.registry import Registry, custom_diagnostics
-    from scenario_core.parameters.resolution import parameter_diagnostics
+    from scenario_core.parameters.diagnostics import parameter_diagnostics
 
     (tmp_path / "fragments").mkdir()
     (tmp_path / "fragments" / "auth.fragment").write_text(

@@ -558,11 +558,12 @@ def test_check_with_working_plugins_by_path_and_by_module_name(tmp_path):
 
 
 def test_check_of_a_file_without_custom_steps_never_looks_for_entry_points(tmp_path, monkeypatch):
+    from scenario_core.custom_steps import registry
     from scenario_tui.cli import main as cli_module
 
     calls = []
     monkeypatch.setattr(custom_steps, "_entry_points", lambda: calls.append(1) or [])
-    monkeypatch.setattr(cli_module, "_registries", {})
+    monkeypatch.setattr(registry, "_registries", {})
     path = tmp_path / "f.scenario"
     path.write_text(SCENARIO)
     assert cli_module.main(["check", str(path)]) == 0

@@ -340,7 +340,7 @@ def test_swagger_query_arrays_follow_collection_format(cache):
 
 
 def test_load_descriptions_by_name(cache):
-    from scenario_core.openapi.operations import load_descriptions
+    from scenario_core.openapi.loader import load_descriptions
 
     specs = load_descriptions({"auth": DEMO / "auth.yaml", "default": DEMO / "petstore.yaml"}, cache)
     assert specs.names == ["default", "auth"] and "auth" in specs and len(specs) == 2

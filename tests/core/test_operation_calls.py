@@ -13,7 +13,8 @@ from scenario_core.language.errors import InvalidFileError
 from scenario_core.run.events import AssertionChecked, RequestSent, ScenarioFinished, StepFinished
 from scenario_core.run.executor import run_to_completion
 from scenario_core.language.parser import load_file, parse_text
-from scenario_core.parameters.resolution import RunOverrides, parameter_diagnostics
+from scenario_core.parameters.diagnostics import parameter_diagnostics
+from scenario_core.parameters.resolution import RunOverrides
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
 PETSTORE, AUTH = DEMO / "petstore.yaml", DEMO / "auth.yaml"

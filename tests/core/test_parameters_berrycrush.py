@@ -20,9 +20,8 @@ from scenario_core.run.executor import run_to_completion
 from scenario_core.language.nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioNode, SourceLocation
 from scenario_core.parameters.params_report import parameter_nodes
 from scenario_core.language.parser import load_file, parse_text
-from scenario_core.parameters.resolution import (
-    ParameterError, RunOverrides, parameter_diagnostics, resolve_parameters,
-)
+from scenario_core.parameters.diagnostics import parameter_diagnostics
+from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
 from scenario_core.run.retry import RetryPolicy
 
 

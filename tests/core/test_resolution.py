@@ -9,7 +9,8 @@ import pytest
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.params_report import parameter_nodes
 from scenario_core.language.parser import load_file, parse_text
-from scenario_core.parameters.resolution import RunOverrides, parameter_diagnostics, resolve_parameters
+from scenario_core.parameters.diagnostics import parameter_diagnostics
+from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import StoreRef, store_for
 
 FILE = textwrap.dedent("""

@@ -11,7 +11,8 @@ from scenario_core.language.nodes import ScenarioFileNode
 from scenario_core.parameters.operation_check import operation_shapes
 from scenario_core.parameters.params_report import ParameterNode, parameter_nodes
 from scenario_core.language.parser import load_file
-from scenario_core.parameters.resolution import RunOverrides, calls_operations, parameter_diagnostics
+from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics
+from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.analysis.scope_analysis import analyze
 
 from scenario_core.run.stepper import Stepper

@@ -33,8 +33,12 @@ import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, NoReturn, Sequence  # noqa: E402
 
+from scenario_core.custom_steps.registry import plugin_registry  # noqa: E402
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
+from scenario_core.parameters.diagnostics import load_valid  # noqa: E402
+from scenario_core.parameters.run_inputs import command_line_overrides, run_variables_from  # noqa: E402
 from scenario_core.support.printable import visible  # noqa: E402
+from scenario_core.support.version import version  # noqa: E402
 
 COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pets.scenario"
@@ -54,15 +58,6 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None) -> NoReturn:
         print(f"scenario-tui {version()}")
         parser.exit()
-
-
-def version() -> str:
-    from importlib.metadata import PackageNotFoundError, version as installed
-
-    try:
-        return installed("scenario-tui")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
 
 
 def _version_option(parser: argparse.ArgumentParser) -> None:
@@ -292,76 +287,7 @@ def _interrupted() -> int:
 
 
 def overrides_from(args: argparse.Namespace):
-    from scenario_core.parameters.resolution import RunOverrides
-
-    try:
-        return RunOverrides.from_cli(args.param, args.base_url, args.openapi)
-    except ValueError as error:  # a last guard: every parameter validator raises UsageError itself
-        raise UsageError(f"--param: {' '.join(str(error).split())}") from None
-
-
-def run_variables_from(items: list[str]) -> dict[str, Any]:
-    from scenario_core.parameters.run_inputs import INT_DIGITS, NumberTooLong, variable_value
-    from scenario_core.language.templates import NAME
-
-    variables: dict[str, Any] = {}
-    for item in items:
-        name, sep, raw = item.partition("=")
-        if not sep or not NAME.fullmatch(name):
-            raise UsageError(f"--var {_clip(item)}: expected NAME=VALUE with NAME made of letters, digits and _")
-        try:
-            variables[name] = variable_value(raw)
-        except NumberTooLong:
-            raise UsageError(f"--var {name}: a number with more than {INT_DIGITS} digits cannot be used; "
-                             f"quote it to pass it as text: --var '{name}=\"...\"'") from None
-    return variables
-
-
-_registries: dict[tuple[str, ...], Any] = {}
-
-
-def plugin_registry(plugins: Sequence[str] = ()):
-    """The custom steps of --plugins and installed entry points, imported once per process.
-    Raises PluginError (a UsageError) naming a plugin that does not import."""
-    key = tuple(plugins)
-    if key not in _registries:
-        from scenario_core.custom_steps.registry import load_registry
-
-        _registries[key] = load_registry(key)
-    return _registries[key]
-
-
-def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
-    # Plugins (and importlib.metadata's entry points) load only for a file that has a custom
-    # step or assertion, or when --plugins asks: other files pay nothing.
-    if not plugins and node.custom_steps is False:  # the builder noted none: no import at all
-        return []
-    from scenario_core.custom_steps.registry import custom_diagnostics, uses_custom_steps
-
-    if not plugins and not uses_custom_steps(node):
-        return []
-    return custom_diagnostics(node, plugin_registry(plugins))
-
-
-def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = (), fragments: Sequence[str] = ()):
-    """Load every file; raise one InvalidFileError holding all their diagnostics."""
-    from scenario_core.language.parser import load_file
-    from scenario_core.parameters.resolution import parameter_diagnostics
-
-    files, problems = [], []
-    for path in paths:
-        try:
-            node = load_file(path, fragments)
-        except InvalidFileError as error:
-            problems.extend(error.diagnostics)
-            continue
-        found = parameter_diagnostics(node, overrides) + _custom_step_diagnostics(node, plugins)
-        problems.extend(found)
-        if not found:
-            files.append(node)
-    if problems:
-        raise InvalidFileError(problems)
-    return files
+    return command_line_overrides(args.param, args.base_url, args.openapi)
 
 
 # ---------------------------------------------------------------- commands

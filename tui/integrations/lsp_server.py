@@ -31,7 +31,7 @@ class ScenarioLanguageServer(LanguageServer):
     pending debounced check."""
 
     def __init__(self) -> None:
-        from scenario_tui.cli.main import version
+        from scenario_core.support.version import version
 
         super().__init__("scenario-tui", version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, service.Document] = {}

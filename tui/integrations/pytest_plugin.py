@@ -18,7 +18,6 @@ Never imports textual or rich: workers stay light, and a failure is plain text, 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 from pathlib import Path
@@ -90,12 +89,10 @@ class _Settings:
             return [line for line in config.getini(ini) or [] if line.strip()] + list(config.getoption(ini) or [])
 
         base_url = config.getoption("scenario_base_url") or config.getini("scenario_base_url") or None
-        args = argparse.Namespace(param=values("scenario_param"), base_url=base_url,
-                                  openapi=values("scenario_openapi"))
         try:
-            from scenario_tui.cli.main import overrides_from, run_variables_from
+            from scenario_core.parameters.run_inputs import command_line_overrides, run_variables_from
 
-            self.overrides = overrides_from(args)
+            self.overrides = command_line_overrides(values("scenario_param"), base_url, values("scenario_openapi"))
             self.variables = run_variables_from(values("scenario_var"))
         except UsageError as error:  # the CLI's own words, with this plugin's option names
             message = str(error)
@@ -121,7 +118,7 @@ class _Settings:
 
     def registry(self, node: Any) -> Any:
         from scenario_core.custom_steps.registry import uses_custom_steps
-        from scenario_tui.cli.main import plugin_registry
+        from scenario_core.custom_steps.registry import plugin_registry
 
         return plugin_registry(self.plugins) if self.plugins or uses_custom_steps(node) else None
 
@@ -173,7 +170,7 @@ class ScenarioFile(pytest.File):
         from scenario_core.language.errors import InvalidFileError, UsageError
         from scenario_core.language.nodes import FeatureNode
         from scenario_core.support.printable import visible
-        from scenario_tui.cli.main import load_valid
+        from scenario_core.parameters.diagnostics import load_valid
         from scenario_core.custom_steps.registry import PluginError
 
         settings = self.config.stash[_SETTINGS]
