@@ -35,7 +35,7 @@ from scenario_core.language.nodes import (AssertStep, ConditionalStep, CustomAss
                     included_fragments, leaf_conditions)
 
 ENTRY_POINT_GROUP = "scenario_tui.steps"
-HINT = "custom steps are Python functions loaded with --plugins MODULE, see README (Custom steps)"
+HINT = "custom steps are Python functions loaded with --plugins MODULE, see docs/custom-steps.md"
 _MAX_QUOTE = 120  # how much of a description a message quotes
 
 

@@ -116,7 +116,7 @@ _AUTH_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
 ]
 
 
-# What GET / answers (and the README lists): every endpoint, as a reader would call it.
+# What GET / answers (and docs/cli.md lists): every endpoint, as a reader would call it.
 ENDPOINTS: list[tuple[str, str, str]] = [
     ("GET", "/", "this list"),
     ("GET", "/health", '{"status": "ok"}'),

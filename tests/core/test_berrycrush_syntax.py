@@ -1095,11 +1095,11 @@ def test_described_step_without_directives_is_a_custom_step_check_reports_at_its
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
         'f.scenario:2:3: error: no step matches "a pet named "Rex" exists"; custom steps are Python functions '
-        "loaded with --plugins MODULE, see README (Custom steps)",
+        "loaded with --plugins MODULE, see docs/custom-steps.md",
         'f.scenario:4:3: error: no step matches "it worked"; custom steps are Python functions loaded with '
-        "--plugins MODULE, see README (Custom steps)",
+        "--plugins MODULE, see docs/custom-steps.md",
         'f.scenario:5:3: error: no step matches "it is {{colour}}"; custom steps are Python functions loaded '
-        "with --plugins MODULE, see README (Custom steps)",
+        "with --plugins MODULE, see docs/custom-steps.md",
     ]
 
 

@@ -194,7 +194,7 @@ async def test_no_match_says_how_to_add_one_and_the_closest_pattern():
     registry.step("the pet {string} is {word}")(lambda ctx, a, b: None)
     message = await run(registry, 'the pet "Rex" is sold out')
     assert message.startswith('no step matches "the pet "Rex" is sold out"; custom steps are Python functions')
-    assert "see README (Custom steps)" in message
+    assert "see docs/custom-steps.md" in message
     assert 'closest: "the pet {string} is {word}" (test_custom_steps.py:' in message
     assert (await registry.run_assertion("anything", StepContext())).startswith('no assertion matches "anything"')
 
@@ -438,7 +438,7 @@ def test_check_reports_unmatched_custom_steps_and_assertions_in_every_block():
     ]
     first = next(d for d in found if d.location.line == 4)
     assert str(first).startswith("f.scenario:4:7: error: no step matches \"I fly\"; custom steps are Python "
-                                 "functions loaded with --plugins MODULE, see README (Custom steps)")
+                                 "functions loaded with --plugins MODULE, see docs/custom-steps.md")
 
 
 def test_check_without_plugins_reports_every_custom_step():
