@@ -43,39 +43,59 @@ parser.parse("\n" + open(sys.argv[1], encoding="utf-8").read())
 
 
 def generate(lines: int) -> str:
-    out = ["# generated for the check benchmark", "parameters:", "  timeout: 30",
-           "  baseUrl: http://127.0.0.1:8000", "  shareVariablesAcrossScenarios: true", "",
-           "background:", "  when: POST /login", '    body: {"username": "demo", "password": "demo"}',
-           "  extract: token from $.token", "",
-           "fragment: is a pet", "  then: $.id exists", '  then: $.name matches "^[A-Z]"', ""]
+    out = [
+        "# generated for the check benchmark",
+        "parameters:",
+        "  timeout: 30",
+        "  baseUrl: http://127.0.0.1:8000",
+        "  shareVariablesAcrossScenarios: true",
+        "",
+        "background:",
+        "  when: POST /login",
+        '    body: {"username": "demo", "password": "demo"}',
+        "  extract: token from $.token",
+        "",
+        "fragment: is a pet",
+        "  then: $.id exists",
+        '  then: $.name matches "^[A-Z]"',
+        "",
+    ]
     n = 0
     while len(out) < lines:
         n += 1
-        out += [f"@group{n % 7}", f"feature: Feature {n}", f"  description: generated feature {n}",
-                "  parameters:", f"    timeout: {n % 50 + 1}", f"    shareVariablesAcrossScenarios: {'true' if n % 2 else 'false'}"]
+        out += [
+            f"@group{n % 7}",
+            f"feature: Feature {n}",
+            f"  description: generated feature {n}",
+            "  parameters:",
+            f"    timeout: {n % 50 + 1}",
+            f"    shareVariablesAcrossScenarios: {'true' if n % 2 else 'false'}",
+        ]
         for s in range(5):
-            out += [f"  scenario: scenario {n}.{s} [create and read]",
-                    "    when: POST /pets",
-                    "      headers:",
-                    "        Authorization: Bearer {{token}}",
-                    "      body:",
-                    "        {",
-                    f'          "name": "Pet {n}-{s}",',
-                    '          "age": {{age}},',
-                    '          "tag": "t{{n}}"',
-                    "        }",
-                    "    then: status 201",
-                    '    then: $.name == "Pet"',
-                    "    extract: petId from $.id",
-                    "    when: GET /pets/{{petId}}",
-                    "      query:",
-                    "        verbose: true",
-                    "    then: status 2xx",
-                    "    include: is a pet",
-                    "    then: $.age >= 1",
-                    '    then: header Content-Type contains "json"',
-                    "    then: time < 500ms",
-                    ""]
+            out += [
+                f"  scenario: scenario {n}.{s} [create and read]",
+                "    when: POST /pets",
+                "      headers:",
+                "        Authorization: Bearer {{token}}",
+                "      body:",
+                "        {",
+                f'          "name": "Pet {n}-{s}",',
+                '          "age": {{age}},',
+                '          "tag": "t{{n}}"',
+                "        }",
+                "    then: status 201",
+                '    then: $.name == "Pet"',
+                "    extract: petId from $.id",
+                "    when: GET /pets/{{petId}}",
+                "      query:",
+                "        verbose: true",
+                "    then: status 2xx",
+                "    include: is a pet",
+                "    then: $.age >= 1",
+                '    then: header Content-Type contains "json"',
+                "    then: time < 500ms",
+                "",
+            ]
     return "\n".join(out[:lines]) + "\n"
 
 
@@ -103,7 +123,13 @@ def main() -> None:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         baseline_script = Path(tmp) / "baseline.py"
         baseline_script.write_text(BASELINE)
-        ours_command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", "check", str(path)]
+        ours_command = [
+            sys.executable,
+            "-c",
+            "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
+            "check",
+            str(path),
+        ]
         baseline_command = [sys.executable, str(baseline_script), str(path)]
         timed(ours_command), timed(baseline_command)  # warm caches: lark's grammar cache, the OS page cache
         ours, baseline = [], []

@@ -28,11 +28,13 @@ SCRIPT = Path(sys.executable).with_name("scenario-tui")
 def scenario_file(n: int, name: str) -> str:
     lines = []
     for i in range(n):
-        lines += [f"scenario: s{i}",
-                  "  when: POST /login",
-                  '    body: {"username": "demo", "password": "demo"}',
-                  f"  extract: {name} from $.token",
-                  f'  then: $.token == "not-{i}"']  # fails: the message shows the token
+        lines += [
+            f"scenario: s{i}",
+            "  when: POST /login",
+            '    body: {"username": "demo", "password": "demo"}',
+            f"  extract: {name} from $.token",
+            f'  then: $.token == "not-{i}"',
+        ]  # fails: the message shows the token
     return "\n".join(lines) + "\n"
 
 

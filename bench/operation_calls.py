@@ -54,10 +54,12 @@ def padded_description(megabytes: float, folder: str) -> str:
     extra, i = [], 0
     size = len(text)
     while size < megabytes * 1024 * 1024:
-        block = (f"  /generated/{i}/{{id}}:\n    get:\n      operationId: generated{i}\n"
-                 f"      parameters:\n        - {{name: id, in: path, required: true, schema: {{type: integer}}}}\n"
-                 f"      responses:\n        \"200\":\n          description: ok\n          content:\n"
-                 f"            application/json:\n              schema: {{$ref: \"#/components/schemas/Pet\"}}\n")
+        block = (
+            f"  /generated/{i}/{{id}}:\n    get:\n      operationId: generated{i}\n"
+            f"      parameters:\n        - {{name: id, in: path, required: true, schema: {{type: integer}}}}\n"
+            f'      responses:\n        "200":\n          description: ok\n          content:\n'
+            f'            application/json:\n              schema: {{$ref: "#/components/schemas/Pet"}}\n'
+        )
         extra.append(block)
         size += len(block)
         i += 1
@@ -90,8 +92,12 @@ def main() -> None:
         description = padded_description(args.description_mb, tmp)
         ours, plain = Path(tmp, "calls.scenario"), Path(tmp, "paths.scenario")
         ours.write_text(HEAD.format(description=description) + CALL * args.steps)
-        plain.write_text(HEAD.format(description=description).replace(f"  openapi: {description}\n", "")
-                         .replace("parameters:\n", "parameters:\n  timeout: 30\n") + PATH * args.steps)
+        plain.write_text(
+            HEAD.format(description=description)
+            .replace(f"  openapi: {description}\n", "")
+            .replace("parameters:\n", "parameters:\n  timeout: 30\n")
+            + PATH * args.steps
+        )
         startup = Path(tmp, "startup.scenario")
         startup.write_text(HEAD.format(description=description) + CALL)
         timed(ours, server.url)  # warm the parser's cache and the OS's file cache

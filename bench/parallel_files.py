@@ -36,8 +36,21 @@ def scenario(requests: int, ms: int) -> str:
 def timed(files: list[Path], base_url: str, jobs: int, report: Path) -> tuple[float, float]:
     """(the run's own duration, wall-clock seconds) of one whole-process run."""
     started = time.perf_counter()
-    result = subprocess.run([str(SCRIPT), "run", *map(str, files), "--base-url", base_url, "--jobs", str(jobs),
-                             "--report-json", str(report)], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            str(SCRIPT),
+            "run",
+            *map(str, files),
+            "--base-url",
+            base_url,
+            "--jobs",
+            str(jobs),
+            "--report-json",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+    )
     wall = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"run failed ({result.returncode}):\n{result.stdout}{result.stderr}")
@@ -61,21 +74,28 @@ def main() -> None:
             files.append(path)
         report = root / "report.json"
         timed(files[:1], server.url, 1, report)  # warm the page cache and the server
-        cases = {"ideal (one file)": (files[:1], 1), f"--jobs {options.files}": (files, options.files),
-                 "--jobs 1": (files, 1)}
+        cases = {
+            "ideal (one file)": (files[:1], 1),
+            f"--jobs {options.files}": (files, options.files),
+            "--jobs 1": (files, 1),
+        }
         best: dict[str, tuple[float, float]] = {}
         for _ in range(options.rounds):  # alternating, so a slow moment of the machine hits all three
             for name, (chosen, jobs) in cases.items():
                 measured = timed(chosen, server.url, jobs, report)
                 best[name] = min(best.get(name, measured), measured)
 
-    print(f"{options.files} files x {options.requests} requests, server answers after {options.ms} ms; "
-          f"best of {options.rounds}")
+    print(
+        f"{options.files} files x {options.requests} requests, server answers after {options.ms} ms; "
+        f"best of {options.rounds}"
+    )
     for name, (own, wall) in best.items():
         print(f"  {name:<18} {own * 1000:8.0f} ms   (whole process {wall * 1000:.0f} ms)")
     ideal, parallel, serial = (best[n][0] for n in cases)
     vs_ideal, speedup = parallel / ideal, serial / parallel
-    print(f"--jobs {options.files} / ideal:   {vs_ideal:.2f}x  (target <= 1.3x) {'ok' if vs_ideal <= 1.3 else 'MISSED'}")
+    print(
+        f"--jobs {options.files} / ideal:   {vs_ideal:.2f}x  (target <= 1.3x) {'ok' if vs_ideal <= 1.3 else 'MISSED'}"
+    )
     print(f"--jobs 1 / --jobs {options.files}: {speedup:.2f}x  (target >= 5x)   {'ok' if speedup >= 5 else 'MISSED'}")
 
 

@@ -36,7 +36,9 @@ def timed(command: list[str], cwd: Path) -> float:
     result = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
-        sys.exit(f"{' '.join(command[:3])} … failed ({result.returncode}):\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+        sys.exit(
+            f"{' '.join(command[:3])} … failed ({result.returncode}):\n{result.stdout[-2000:]}{result.stderr[-2000:]}"
+        )
     return elapsed
 
 
@@ -62,9 +64,12 @@ def main() -> None:
         def cases(files: list[str]) -> dict[str, list[str]]:
             run = [str(BIN / "scenario-tui"), "run", *files, "--base-url", server.url]
             pytest = [str(BIN / "pytest"), *files, "--scenario-base-url", server.url]
-            return {f"run --jobs {options.workers}": run + ["--jobs", str(options.workers)],
-                    f"pytest -n {options.workers}": pytest + ["-n", str(options.workers)],
-                    "run --jobs 1": run, "pytest (one process)": pytest}
+            return {
+                f"run --jobs {options.workers}": run + ["--jobs", str(options.workers)],
+                f"pytest -n {options.workers}": pytest + ["-n", str(options.workers)],
+                "run --jobs 1": run,
+                "pytest (one process)": pytest,
+            }
 
         timed(cases(suites[options.scenarios])["run --jobs 1"], root)  # warm caches and the server
         best: dict[tuple[str, int], float] = {}
@@ -79,12 +84,16 @@ def main() -> None:
     per: dict[str, float] = {}
     for name in cases([]):
         per[name] = (best[name, large] - best[name, small]) / added * 1000
-        print(f"  {name:<22} {best[name, small] * 1000:7.0f} ms  {best[name, large] * 1000:7.0f} ms   "
-              f"{per[name]:.2f} ms per added scenario")
+        print(
+            f"  {name:<22} {best[name, small] * 1000:7.0f} ms  {best[name, large] * 1000:7.0f} ms   "
+            f"{per[name]:.2f} ms per added scenario"
+        )
     names = list(per)
     single, parallel = per[names[3]] - per[names[2]], per[names[1]] - per[names[0]]
-    print(f"plugin cost per scenario beyond run: {single:.2f} ms in one process, {parallel:.2f} ms with "
-          f"-n {options.workers} vs --jobs {options.workers}  (target < 1 ms) {'ok' if single < 1 else 'MISSED'}")
+    print(
+        f"plugin cost per scenario beyond run: {single:.2f} ms in one process, {parallel:.2f} ms with "
+        f"-n {options.workers} vs --jobs {options.workers}  (target < 1 ms) {'ok' if single < 1 else 'MISSED'}"
+    )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from scenario_core.demo.server import DemoServer
 
-BASELINE = r'''
+BASELINE = r"""
 import sys
 
 import httpx
@@ -60,7 +60,7 @@ with httpx.Client(timeout=30) as client:
         if response.status_code != 200:
             sys.exit(1)
         pet_id = first(id_path, response)
-'''
+"""
 
 
 def scenario_text(steps: int) -> str:
@@ -144,19 +144,27 @@ def main() -> int:
         tui_s, base_s = medians["scenario-tui"], medians["baseline"]
         tui_step = (tui_s - medians["scenario-tui startup"]) / max(args.steps, 1)
         base_step = (base_s - medians["baseline startup"]) / max(args.steps, 1)
-        print(f"run_chain: 1 scenario, {args.steps} chained GET/then/extract groups ({requests} requests), "
-              f"median of {args.rounds} whole-process runs each, alternating")
-        print(f"python {platform.python_version()} on {platform.system()} {platform.machine()}, "
-              f"{os.cpu_count()} CPUs, demo API on loopback")
+        print(
+            f"run_chain: 1 scenario, {args.steps} chained GET/then/extract groups ({requests} requests), "
+            f"median of {args.rounds} whole-process runs each, alternating"
+        )
+        print(
+            f"python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+            f"{os.cpu_count()} CPUs, demo API on loopback"
+        )
         print()
         print("| | median | start-up (0 groups) | per group |")
         print("|---|---|---|---|")
-        print(f"| `scenario-tui run` | {tui_s:.3f} s | {medians['scenario-tui startup']:.3f} s | {tui_step * 1e3:.3f} ms |")
-        print(f"| httpx + jsonpath_ng script | {base_s:.3f} s | {medians['baseline startup']:.3f} s | {base_step * 1e3:.3f} ms |")
+        print(
+            f"| `scenario-tui run` | {tui_s:.3f} s | {medians['scenario-tui startup']:.3f} s | {tui_step * 1e3:.3f} ms |"
+        )
+        print(
+            f"| httpx + jsonpath_ng script | {base_s:.3f} s | {medians['baseline startup']:.3f} s | {base_step * 1e3:.3f} ms |"
+        )
         print()
         ratio = tui_s / base_s
         print(f"ratio: {ratio:.2f} (target <= 1.3) -- {'OK' if ratio <= 1.3 else 'OVER TARGET'}")
-        print(f"all runs (s): " + "; ".join(f"{n}: {', '.join(f'{v:.3f}' for v in vs)}" for n, vs in times.items()))
+        print("all runs (s): " + "; ".join(f"{n}: {', '.join(f'{v:.3f}' for v in vs)}" for n, vs in times.items()))
 
         if args.profile:
             profile(tui + ["run", str(chain), "--base-url", server.url], tmp_path)
@@ -174,7 +182,7 @@ def profile(command: list[str], tmp_path: Path) -> None:
         script = tmp_path / "profile_main.py"
         script.write_text(code + "\n", encoding="utf-8")
         runner = [sys.executable, "-m", "cProfile", "-o", str(out), str(script)]
-    subprocess.run(runner + command[command.index("run"):], stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(runner + command[command.index("run") :], stdout=subprocess.DEVNULL, check=True)
     stats = pstats.Stats(str(out))
     print("\n-- cProfile, scenario-tui run, by cumulative time --")
     stats.sort_stats("cumulative").print_stats(30)

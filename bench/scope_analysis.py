@@ -24,14 +24,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_large_file import generate  # noqa: E402
 
-WITHOUT = r'''
+WITHOUT = r"""
 import sys
 from scenario_tui.cli.main import _count, load_valid
 (node,) = load_valid([sys.argv[1]])
 scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
 print(f"{sys.argv[1]}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
       f"{_count(len(node.fragments), 'fragment')})")
-'''
+"""
 
 
 def timed(command: list[str]) -> tuple[float, float]:
@@ -64,8 +64,14 @@ def main() -> None:
         without_script = Path(tmp) / "without.py"
         without_script.write_text(WITHOUT)
         variables = [] if args.warned else ["--var", "age=1", "--var", "n=1"]
-        with_command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
-                        "check", str(path), *variables]
+        with_command = [
+            sys.executable,
+            "-c",
+            "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
+            "check",
+            str(path),
+            *variables,
+        ]
         without_command = [sys.executable, str(without_script), str(path)]
         timed(with_command), timed(without_command)  # warm caches: lark's grammar cache, the OS page cache
         with_analysis, without = [], []
@@ -76,8 +82,12 @@ def main() -> None:
     for label, at in (("wall", 0), ("cpu", 1)):
         ours = statistics.median(t[at] for t in with_analysis)
         baseline = statistics.median(t[at] for t in without)
-        print(f"{label}: check with analysis     median {ours:.3f} s  (runs: {', '.join(f'{t[at]:.3f}' for t in with_analysis)})")
-        print(f"{label}: check without analysis  median {baseline:.3f} s  (runs: {', '.join(f'{t[at]:.3f}' for t in without)})")
+        print(
+            f"{label}: check with analysis     median {ours:.3f} s  (runs: {', '.join(f'{t[at]:.3f}' for t in with_analysis)})"
+        )
+        print(
+            f"{label}: check without analysis  median {baseline:.3f} s  (runs: {', '.join(f'{t[at]:.3f}' for t in without)})"
+        )
         print(f"{label}: ratio with / without: {ours / baseline:.2f}  (target <= 1.3)")
 
 

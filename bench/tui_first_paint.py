@@ -42,8 +42,10 @@ def write_file(directory: Path, count: int) -> Path:
     parts = ["parameters:\n  timeout: 10\n\n", "feature: Pets\n"]
     parts += [f"  scenario: pet {i}\n    when: GET /pets/{i}\n    then: status 200\n" for i in range(10)]
     parts.append("\n")
-    parts += [f"scenario: s{i} [id {i}]\n  when: GET /health\n  then: status 200\n  then: $.status == \"ok\"\n\n"
-              for i in range(count - 10)]
+    parts += [
+        f'scenario: s{i} [id {i}]\n  when: GET /health\n  then: status 200\n  then: $.status == "ok"\n\n'
+        for i in range(count - 10)
+    ]
     path = directory / f"big{count}.scenario"
     path.write_text("".join(parts), encoding="utf-8")
     return path
@@ -131,14 +133,18 @@ def main(argv: list[str] | None = None) -> int:
         measure(lambda: ScenarioApp(paths[args.sizes[0]], watch=False), 1)  # warm-up: imports, caches
         measure(BareApp, 1)
         bare = measure(BareApp, args.rounds)
-        print(f"{'scenarios':>9}  {'scenario-tui':>12}  {'(parsing)':>9}  {'bare app':>9}  {'plain Tree':>10}  "
-              f"{'vs bare':>7}  {'vs Tree':>7}")
+        print(
+            f"{'scenarios':>9}  {'scenario-tui':>12}  {'(parsing)':>9}  {'bare app':>9}  {'plain Tree':>10}  "
+            f"{'vs bare':>7}  {'vs Tree':>7}"
+        )
         for n in args.sizes:
-            ours = measure(lambda: ScenarioApp(paths[n], watch=False), args.rounds)
+            ours = measure(lambda n=n: ScenarioApp(paths[n], watch=False), args.rounds)
             parsing = statistics.median(_parse_seconds(paths[n]) for _ in range(args.rounds))
-            tree = measure(lambda: TreeApp(n), args.rounds)
-            print(f"{n:>9}  {ours:>11.3f}s  {parsing:>8.3f}s  {bare:>8.3f}s  {tree:>9.3f}s  "
-                  f"{ours / bare:>6.1f}x  {ours / tree:>6.1f}x")
+            tree = measure(lambda n=n: TreeApp(n), args.rounds)
+            print(
+                f"{n:>9}  {ours:>11.3f}s  {parsing:>8.3f}s  {bare:>8.3f}s  {tree:>9.3f}s  "
+                f"{ours / bare:>6.1f}x  {ours / tree:>6.1f}x"
+            )
         if args.profile:
             import cProfile
             import pstats

@@ -31,17 +31,20 @@ import tempfile
 import time
 from pathlib import Path
 
-from scenario_core.run.executor import Execution
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_tui.app.shell import ScenarioApp
+from scenario_core.run.executor import Execution
 from scenario_core.run.stepper import FINISHED
+from scenario_tui.app.shell import ScenarioApp
 
 SIZE = (120, 40)
 
 
 def write_file(directory: Path, count: int) -> Path:
-    parts = ["parameters:\n  timeout: 10\n\n", "feature: Shared\n  parameters:\n    shareVariablesAcrossScenarios: true\n"]
+    parts = [
+        "parameters:\n  timeout: 10\n\n",
+        "feature: Shared\n  parameters:\n    shareVariablesAcrossScenarios: true\n",
+    ]
     parts += [f"  scenario: shared {i}\n    when: GET /health\n    then: status 200\n" for i in range(10)]
     parts.append("\n")
     parts += [f"scenario: s{i}\n  when: GET /health\n  then: status 200\n\n" for i in range(count - 10)]
@@ -58,8 +61,14 @@ def free_port() -> int:
 
 def start_server() -> tuple[subprocess.Popen, str]:
     port = free_port()
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
-               "demo-server", "--port", str(port)]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from scenario_tui.cli.main import main; sys.exit(main())",
+        "demo-server",
+        "--port",
+        str(port),
+    ]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.perf_counter() + 20
@@ -73,7 +82,7 @@ def start_server() -> tuple[subprocess.Popen, str]:
         except OSError:
             if time.perf_counter() > deadline or server.poll() is not None:
                 server.kill()
-                raise SystemExit("the demo server did not start")
+                raise SystemExit("the demo server did not start") from None
             time.sleep(0.05)
 
 
@@ -128,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  headless executor  {h:7.3f} s   ({', '.join(f'{x:.2f}' for x in headless)})")
             print(f"  TUI, c to the end  {t:7.3f} s   ({', '.join(f'{x:.2f}' for x in tui)})")
             paired = statistics.median(b / a for a, b in zip(headless, tui))
-            print(f"  ratio              {t / h:7.2f}x  (of the medians; each round's own: median {paired:.2f}x; "
-                  f"target <= 1.5x)")
+            print(
+                f"  ratio              {t / h:7.2f}x  (of the medians; each round's own: median {paired:.2f}x; "
+                f"target <= 1.5x)"
+            )
             if args.profile:
                 import cProfile
                 import pstats

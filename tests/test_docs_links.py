@@ -69,10 +69,12 @@ def anchors(path: Path) -> set[str]:
 
 def links(path: Path) -> list[tuple[int, str]]:
     """(line, target) of every relative link and image of a Markdown file, outside code."""
-    return [(number, match.group(1))
-            for number, line in prose_lines(path.read_text(encoding="utf-8"))
-            for match in LINK.finditer(line)
-            if not EXTERNAL.match(match.group(1))]
+    return [
+        (number, match.group(1))
+        for number, line in prose_lines(path.read_text(encoding="utf-8"))
+        for match in LINK.finditer(line)
+        if not EXTERNAL.match(match.group(1))
+    ]
 
 
 def broken_links(path: Path) -> list[str]:
@@ -106,7 +108,9 @@ def test_the_pages_checked_include_the_readme_contributing_and_every_docs_page()
 
 def test_the_docs_index_links_every_docs_page():
     linked = {(DOCS / target.partition("#")[0]).resolve() for _, target in links(DOCS / "README.md")}
-    missing = [page.name for page in sorted(DOCS.glob("*.md")) if page.name != "README.md" and page.resolve() not in linked]
+    missing = [
+        page.name for page in sorted(DOCS.glob("*.md")) if page.name != "README.md" and page.resolve() not in linked
+    ]
     assert missing == []
 
 
@@ -132,14 +136,17 @@ def test_the_readme_example_scenario_is_a_valid_file():
     assert node is not None
 
 
-@pytest.mark.parametrize("heading, anchor", [
-    ("Commands", "commands"),
-    ("In your editor: `scenario-tui lsp`", "in-your-editor-scenario-tui-lsp"),
-    ("With pytest (and pytest-xdist)", "with-pytest-and-pytest-xdist"),
-    ("`params FILE --json`", "params-file---json"),
-    ("The JSON report (`run --report-json PATH`)", "the-json-report-run---report-json-path"),
-    ("Layers of `scenario_core`", "layers-of-scenario_core"),
-])
+@pytest.mark.parametrize(
+    "heading, anchor",
+    [
+        ("Commands", "commands"),
+        ("In your editor: `scenario-tui lsp`", "in-your-editor-scenario-tui-lsp"),
+        ("With pytest (and pytest-xdist)", "with-pytest-and-pytest-xdist"),
+        ("`params FILE --json`", "params-file---json"),
+        ("The JSON report (`run --report-json PATH`)", "the-json-report-run---report-json-path"),
+        ("Layers of `scenario_core`", "layers-of-scenario_core"),
+    ],
+)
 def test_anchors_follow_githubs_slug_rules(heading, anchor):
     assert slug(heading) == anchor
 
@@ -159,7 +166,8 @@ def test_a_missing_file_or_anchor_is_reported_and_code_and_external_links_are_no
         "[gone](missing.md) [bad anchor](other.md#nowhere) [bad self](#nowhere)\n"
         "`[code](missing.md)`\n"
         "```text\n[fenced](missing.md)\n```\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert [problem.split(": ", 1)[1] for problem in broken_links(page)] == [
         "missing.md: no such file",
         "other.md#nowhere: no heading with anchor #nowhere in other.md",

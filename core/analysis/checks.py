@@ -3,13 +3,19 @@ included, variables extracted and read nowhere (scope_analysis.py has the codes)
 
 from __future__ import annotations
 
+from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
 from scenario_core.analysis.walk import blocks, condition_refs, step_refs
 from scenario_core.language.errors import WARNING, Diagnostic
 from scenario_core.language.nodes import (
-    ConditionalStep, DescribedStep, ExtractStep, IncludeStep, ScenarioFileNode, ScenarioNode,
-    WebhookStep, walk_steps,
+    ConditionalStep,
+    DescribedStep,
+    ExtractStep,
+    IncludeStep,
+    ScenarioFileNode,
+    ScenarioNode,
+    WebhookStep,
+    walk_steps,
 )
-from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
 
 
 def _written(scenario: ScenarioNode) -> tuple[str, int, object]:
@@ -24,7 +30,8 @@ def _written(scenario: ScenarioNode) -> tuple[str, int, object]:
 def duplicate_scenarios(file: ScenarioFileNode) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     groups: list[tuple[str, tuple[ScenarioNode, ...]]] = [
-        (f"in feature '{f.name}'", f.scenarios) for f in file.features]
+        (f"in feature '{f.name}'", f.scenarios) for f in file.features
+    ]
     groups.append(("among the file's standalone scenarios", file.scenarios))
     for where, scenarios in groups:
         first: dict[str, int] = {}
@@ -38,8 +45,14 @@ def duplicate_scenarios(file: ScenarioFileNode) -> list[Diagnostic]:
                 location = scenario.location
                 if scenario.outline is not None:  # the outline's line, not its examples row's
                     location = type(location)(location.file, line, 1, line, 1)
-                found.append(Diagnostic(location, f"duplicate scenario name '{name}' {where}; the first is at "
-                                                  f"line {first[name]}", WARNING, DUPLICATE_SCENARIO))
+                found.append(
+                    Diagnostic(
+                        location,
+                        f"duplicate scenario name '{name}' {where}; the first is at line {first[name]}",
+                        WARNING,
+                        DUPLICATE_SCENARIO,
+                    )
+                )
             else:
                 first[name] = line
     return found
@@ -82,8 +95,9 @@ def unused_fragments(file: ScenarioFileNode, reached: set[str], includes: dict[s
     return found
 
 
-def unused_variables(file: ScenarioFileNode, used: set[str], extracts: list[ExtractStep],
-                     reached: set[str]) -> list[Diagnostic]:
+def unused_variables(
+    file: ScenarioFileNode, used: set[str], extracts: list[ExtractStep], reached: set[str]
+) -> list[Diagnostic]:
     """Names an extract of this file writes (`extracts`: those the scenarios run) and no
     `{{NAME}}` of the file reads (`used`: what the runs read, to which the fragments that never
     run add theirs). Skipped when a custom step is there: its Python code may read any variable."""
@@ -94,16 +108,18 @@ def unused_variables(file: ScenarioFileNode, used: set[str], extracts: list[Extr
             for step in walk_steps(fragment.steps):
                 used.update(r.name for r in step_refs(step))
                 if isinstance(step, ConditionalStep):
-                    used.update(r.name for b in step.branches if b.condition is not None
-                                for r in condition_refs(b.condition))
+                    used.update(
+                        r.name for b in step.branches if b.condition is not None for r in condition_refs(b.condition)
+                    )
                 elif isinstance(step, DescribedStep):
                     used.update(r.name for r in step.description.refs)
     found: dict[tuple[int, int], Diagnostic] = {}
     for step in extracts:
         loc = step.location
         if step.name not in used and loc.file == file.path and (loc.line, loc.column) not in found:
-            found[(loc.line, loc.column)] = Diagnostic(loc, f"'{step.name}' is extracted but never used in this file",
-                                                       WARNING, UNUSED_VARIABLE)
+            found[(loc.line, loc.column)] = Diagnostic(
+                loc, f"'{step.name}' is extracted but never used in this file", WARNING, UNUSED_VARIABLE
+            )
     return list(found.values())
 
 

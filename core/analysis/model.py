@@ -17,6 +17,7 @@ UNUSED_FRAGMENT = "unused-fragment"  # one of the file's own fragments that noth
 UNUSED_VARIABLE = "unused-variable"  # a name extracted and read nowhere in the file
 CODES = (NEVER_VISIBLE, NO_RESPONSE, NO_BASE_URL, DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE)
 
+
 @dataclass(frozen=True, slots=True)
 class Reference:
     """One `{{NAME}}` of the file. A reference inside a fragment (or an outline) is analysed once
@@ -42,8 +43,7 @@ class Analysis:
     def at_line(self, line: int) -> list[Diagnostic]:
         """The warnings of the node that starts on `line` (a step's tree mark, its inspector), and
         those written on that line."""
-        return [d for d in self.diagnostics
-                if d.location.line == line or self.anchors.get(d, d.location).line == line]
+        return [d for d in self.diagnostics if d.location.line == line or self.anchors.get(d, d.location).line == line]
 
     def reference_at(self, line: int, column: int) -> Reference | None:
         """The reference whose `{{NAME}}` covers (line, column), 1-based: for hover and go-to."""

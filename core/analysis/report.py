@@ -11,18 +11,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from scenario_core.language.errors import WARNING, Diagnostic
 from scenario_core.analysis.checks import duplicate_scenarios, file_index, unused_fragments, unused_variables
-from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk, condition_refs, step_refs
-from scenario_core.language.nodes import (
-    AssertStep, ConditionalStep, ExtractStep, FeatureNode, ScenarioFileNode, ScenarioNode,
-    SourceLocation, walk_steps,
-)
-from scenario_core.language.parameter_keys import BASE_URL, OPENAPI as OPENAPI_KEY, SHARE
-from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
 from scenario_core.analysis.model import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
+from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk, condition_refs, step_refs
+from scenario_core.language.errors import WARNING, Diagnostic
+from scenario_core.language.nodes import (
+    AssertStep,
+    ConditionalStep,
+    ExtractStep,
+    FeatureNode,
+    ScenarioFileNode,
+    ScenarioNode,
+    SourceLocation,
+    walk_steps,
+)
+from scenario_core.language.parameter_keys import BASE_URL, SHARE
+from scenario_core.language.parameter_keys import OPENAPI as OPENAPI_KEY
+from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import StoreRef, store_for
-
 
 _UNKNOWN = object()
 
@@ -111,7 +117,9 @@ class Report:
             def parameters(feature: FeatureNode | None) -> EffectiveParameters:
                 found = self.params(feature)
                 if found is None:
-                    found = resolve_parameters(self.file, feature, RunOverrides({**self.overrides.values, OPENAPI_KEY: None}))
+                    found = resolve_parameters(
+                        self.file, feature, RunOverrides({**self.overrides.values, OPENAPI_KEY: None})
+                    )
                 return found
 
             self._explainer = Explainer(self.file, self.scenarios(), self.plan, parameters, {})
@@ -132,18 +140,28 @@ class Report:
         references += self._not_run(walk, reached)
         self._base_urls(walk)
         extracts = [step for sites in walk.extracts.values() for _, step, _ in sites]
-        for diagnostic in (duplicate_scenarios(self.file) + unused_fragments(self.file, reached, includes)
-                           + unused_variables(self.file, walk.names, extracts, reached)):
+        for diagnostic in (
+            duplicate_scenarios(self.file)
+            + unused_fragments(self.file, reached, includes)
+            + unused_variables(self.file, walk.names, extracts, reached)
+        ):
             self._add(diagnostic, diagnostic.location)
         references.sort(key=lambda r: (r.location.file != self.file.path, r.location.line, r.location.column))
-        diagnostics = sorted(self.diagnostics.values(), key=lambda d: (
-            d.location.file != self.file.path, d.location.line, d.location.column))
+        diagnostics = sorted(
+            self.diagnostics.values(),
+            key=lambda d: (d.location.file != self.file.path, d.location.line, d.location.column),
+        )
         return Analysis(references, diagnostics, self.anchors)
 
     def _note(self, seen: Seen) -> None:
         loc = seen.location
-        key = ("ref" if seen.ref is not None else "response", loc.file, loc.line, loc.column,
-               seen.ref.name if seen.ref is not None else "")
+        key = (
+            "ref" if seen.ref is not None else "response",
+            loc.file,
+            loc.line,
+            loc.column,
+            seen.ref.name if seen.ref is not None else "",
+        )
         self.seen.setdefault(key, []).append(seen)
 
     def _add(self, diagnostic: Diagnostic, anchor: SourceLocation) -> None:
@@ -186,8 +204,9 @@ class Report:
             explanation = self._whence(shown) if shown.visibility == SOMETIMES else self._never(shown, walk)
             explanation = f"not the same everywhere it runs: {explanation}"
         self._warn(places, NEVER_VISIBLE, lambda p: f"'{name}' is never visible here: {self._never(p, walk)}")
-        return Reference(name, _name_span(first.ref.location, name), visibility, tuple(writers), explanation,
-                         first.step.location)
+        return Reference(
+            name, _name_span(first.ref.location, name), visibility, tuple(writers), explanation, first.step.location
+        )
 
     def _not_run(self, walk: Walk, reached: set[str]) -> list[Reference]:
         """The references of this file's fragments that nothing includes (warned once, as a fragment)."""
@@ -199,9 +218,18 @@ class Report:
                 refs = step_refs(step)
                 if isinstance(step, ConditionalStep):
                     refs += [r for b in step.branches if b.condition is not None for r in condition_refs(b.condition)]
-                found += [Reference(r.name, _name_span(r.location, r.name), NEVER, (),
-                                    f"fragment '{fragment.name}' is never included: this step never runs", step.location)
-                          for r in refs if walk.is_variable(r.name)]
+                found += [
+                    Reference(
+                        r.name,
+                        _name_span(r.location, r.name),
+                        NEVER,
+                        (),
+                        f"fragment '{fragment.name}' is never included: this step never runs",
+                        step.location,
+                    )
+                    for r in refs
+                    if walk.is_variable(r.name)
+                ]
         return found
 
     def _whence(self, place: Seen) -> str:
@@ -217,15 +245,17 @@ class Report:
         last = writers[-1]
         if last.kind == "custom":
             return f"{last.how} ({last.label}, {_store_name(place.store)})"
-        return (f"{last.how} by {last.label}, into {_store_name(place.store)}: "
-                "visible only if that scenario got that far")
+        return (
+            f"{last.how} by {last.label}, into {_store_name(place.store)}: visible only if that scenario got that far"
+        )
 
     def _extracted(self, walk: Walk) -> set[str]:
         """Every name an extract of the file's scenarios or fragments writes."""
         if self._names is None:
             self._names = {step.name for sites in walk.extracts.values() for _, step, _ in sites}
-            self._names.update(s.name for f in self.file.fragments for s in walk_steps(f.steps)
-                               if isinstance(s, ExtractStep))
+            self._names.update(
+                s.name for f in self.file.fragments for s in walk_steps(f.steps) if isinstance(s, ExtractStep)
+            )
         return self._names
 
     def _never(self, place: Seen, walk: Walk) -> str:
@@ -234,8 +264,11 @@ class Report:
         from scenario_core.run.explain import later_in_scenario, nowhere
 
         name = place.ref.name
-        sites = [(sequence, step, via) for sequence, step, via in walk.extracts.get(id(place.scenario), ())
-                 if step.name == name]
+        sites = [
+            (sequence, step, via)
+            for sequence, step, via in walk.extracts.get(id(place.scenario), ())
+            if step.name == name
+        ]
         later = [s for s in sites if s[0] >= place.sequence]
         if later:
             reason = later_in_scenario(name, later[0][1].line, later[0][2])
@@ -265,8 +298,10 @@ class Report:
             what, verb = ("then:" if step.keyword == "then" else step.keyword), "check"
         else:
             what, verb = step.keyword, "check"
-        message = (f"{what} has no response to {verb}: no request comes before it in this scenario, "
-                   "its backgrounds or the fragments it includes")
+        message = (
+            f"{what} has no response to {verb}: no request comes before it in this scenario, "
+            "its backgrounds or the fragments it includes"
+        )
         self._warn(places, NO_RESPONSE, lambda p: message)
 
     # ------------------------------------------------------------ baseUrl
@@ -280,15 +315,21 @@ class Report:
                 continue
             location = step.url.location if step.location.file == self.file.path else via[0].location
             because = self._no_base_url(params, feature, scenario)
-            self._add(Diagnostic(location, f"relative path '{step.url.text}' has no baseUrl to join: {because}",
-                                 WARNING, NO_BASE_URL), step.location if location is step.url.location else location)
+            self._add(
+                Diagnostic(
+                    location, f"relative path '{step.url.text}' has no baseUrl to join: {because}", WARNING, NO_BASE_URL
+                ),
+                step.location if location is step.url.location else location,
+            )
 
     def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:
         """The resolution that gave none, level by level (semantics.md §2)."""
         levels = ["--base-url"]
         if scenario.parameters is not None:
-            levels.append(f"scenario '{scenario.outline.outline if scenario.outline else scenario.name}' "
-                          f"parameters (line {scenario.parameters.line})")
+            levels.append(
+                f"scenario '{scenario.outline.outline if scenario.outline else scenario.name}' "
+                f"parameters (line {scenario.parameters.line})"
+            )
         if feature is not None and feature.parameters is not None:
             levels.append(f"feature '{feature.name}' parameters (line {feature.parameters.line})")
         if self.file.parameters is not None:
@@ -301,8 +342,10 @@ class Report:
         else:
             spec = "no OpenAPI description is named"
         sets = "sets" if len(levels) > 1 else "set"
-        return (f"none of {', '.join(levels[:-1])} or {levels[-1]} {sets} baseUrl, and {spec}; "
-                "set baseUrl in parameters: or pass --base-url")
+        return (
+            f"none of {', '.join(levels[:-1])} or {levels[-1]} {sets} baseUrl, and {spec}; "
+            "set baseUrl in parameters: or pass --base-url"
+        )
 
 
 def _store_name(store: StoreRef | None) -> str:
@@ -320,4 +363,3 @@ def _name_span(location: SourceLocation, name: str) -> SourceLocation:
         return location
     start = location.column + 2 + padding // 2
     return SourceLocation(location.file, location.line, start, location.line, start + len(name))
-

@@ -12,21 +12,42 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from scenario_core.analysis.model import (  # noqa: F401 (the public interface)
+    CODES,
+    DUPLICATE_SCENARIO,
+    NEVER_VISIBLE,
+    NO_BASE_URL,
+    NO_RESPONSE,
+    UNUSED_FRAGMENT,
+    UNUSED_VARIABLE,
+    Analysis,
+    Reference,
+)
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES
 from scenario_core.language.nodes import ScenarioFileNode
 from scenario_core.parameters.resolution import RunOverrides
 
-from scenario_core.analysis.model import (  # noqa: F401 (the public interface)
-    CODES, DUPLICATE_SCENARIO, NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, UNUSED_FRAGMENT, UNUSED_VARIABLE, Analysis,
-    Reference,
-)
+__all__ = [
+    "ALWAYS",
+    "SOMETIMES",
+    "NEVER",
+    "CODES",
+    "Reference",
+    "Analysis",
+    "analyze",
+    "visible_at",
+    "NEVER_VISIBLE",
+    "NO_RESPONSE",
+    "NO_BASE_URL",
+    "DUPLICATE_SCENARIO",
+    "UNUSED_FRAGMENT",
+    "UNUSED_VARIABLE",
+]
 
-__all__ = ["ALWAYS", "SOMETIMES", "NEVER", "CODES", "Reference", "Analysis", "analyze", "visible_at",
-           "NEVER_VISIBLE", "NO_RESPONSE", "NO_BASE_URL", "DUPLICATE_SCENARIO", "UNUSED_FRAGMENT", "UNUSED_VARIABLE"]
 
-
-def analyze(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-            run_variables: Iterable[str] = ()) -> Analysis:
+def analyze(
+    file: ScenarioFileNode, overrides: RunOverrides | None = None, run_variables: Iterable[str] = ()
+) -> Analysis:
     """Every reference's visibility and every warning of a valid file (see the module doc).
     `run_variables`: the names given with --var / --variables-file (always visible).
     Reads nothing but what resolving parameters reads (an OpenAPI description the file names,
@@ -46,8 +67,9 @@ def analyze(file: ScenarioFileNode, overrides: RunOverrides | None = None,
             gc.enable()
 
 
-def visible_at(file: ScenarioFileNode, line: int, overrides: RunOverrides | None = None,
-               run_variables: Iterable[str] = ()) -> dict[str, str]:
+def visible_at(
+    file: ScenarioFileNode, line: int, overrides: RunOverrides | None = None, run_variables: Iterable[str] = ()
+) -> dict[str, str]:
     """The names a `{{` written at `line` could read -> ALWAYS or SOMETIMES (for completion):
     what is visible before the step that starts on `line`, or after the last step above it.
     A step that runs in several places (a fragment, an outline) gives what all of them see,

@@ -15,13 +15,30 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from scenario_core.language.nodes import (
-    MAX_INCLUDE_DEPTH, AllOf, AnyOf, AssertStep, ConditionalStep, CustomAssertion, DescribedStep, ExtractStep,
-    FailStep, FeatureNode, IncludeStep, NotAssertion, RequestStep, ScenarioFileNode, ScenarioNode, SourceLocation,
-    Step, VariableAssertion, VariableRef, leaf_conditions,
+    MAX_INCLUDE_DEPTH,
+    AllOf,
+    AnyOf,
+    AssertStep,
+    ConditionalStep,
+    CustomAssertion,
+    DescribedStep,
+    ExtractStep,
+    FailStep,
+    FeatureNode,
+    IncludeStep,
+    NotAssertion,
+    RequestStep,
+    ScenarioFileNode,
+    ScenarioNode,
+    SourceLocation,
+    Step,
+    VariableAssertion,
+    VariableRef,
+    leaf_conditions,
 )
+from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 from scenario_core.run.explain import via_text
-from scenario_core.parameters.sharing import StoreRef
 
 ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
 
@@ -136,9 +153,14 @@ def needs_response(condition) -> bool:
 class Walk:
     """Walks one file; `seen` receives every reference and response need, in walk order."""
 
-    def __init__(self, file: ScenarioFileNode, run_variables: Iterable[str],
-                 store_of: Callable[[FeatureNode | None], StoreRef | None],
-                 seen: Callable[[Seen], None], webhooks: Iterable[str] = ()):
+    def __init__(
+        self,
+        file: ScenarioFileNode,
+        run_variables: Iterable[str],
+        store_of: Callable[[FeatureNode | None], StoreRef | None],
+        seen: Callable[[Seen], None],
+        webhooks: Iterable[str] = (),
+    ):
         self.file = file
         self.run_variables = frozenset(run_variables)
         self.store_of = store_of
@@ -176,8 +198,11 @@ class Walk:
         layer: dict[str, _Var] = {}
         row = scenario.outline
         if row is not None:
-            write = Write(scenario.location, f"a column of the examples of outline '{row.outline}' "
-                                             f"(row {row.row}, line {scenario.location.line})", "cell")
+            write = Write(
+                scenario.location,
+                f"a column of the examples of outline '{row.outline}' (row {row.row}, line {scenario.location.line})",
+                "cell",
+            )
             for name, _ in row.variables:
                 layer[name] = _Var(ALWAYS, (write,))
         shared = self.stores.setdefault(store, {}) if store is not None else None
@@ -186,10 +211,14 @@ class Walk:
         context = _Context(scenario, feature, store, shared)
         # as the run plans it: the file background, the feature's, then the scenario's own steps
         background = self.file.background
-        for steps, phase in ((background.steps if background is not None else (), BACKGROUND_FILE),
-                             (feature.background.steps if feature is not None and feature.background is not None
-                              else (), BACKGROUND_FEATURE),
-                             (scenario.steps, SCENARIO)):
+        for steps, phase in (
+            (background.steps if background is not None else (), BACKGROUND_FILE),
+            (
+                feature.background.steps if feature is not None and feature.background is not None else (),
+                BACKGROUND_FEATURE,
+            ),
+            (scenario.steps, SCENARIO),
+        ):
             context.phase = phase
             for step in steps:
                 self.step(step, layer, context, ())
@@ -212,11 +241,17 @@ class Walk:
     def capture(self, layer: dict[str, _Var], context: "_Context") -> None:
         """What a `{{` typed here could name: the scenario layer, the store's names that earlier
         scenarios wrote (sometimes), the run variables."""
-        found = {name: SOMETIMES for name, writes in (context.shared or {}).items()
-                 if name != CUSTOM and _earlier(writes, id(context.scenario), 1)}
+        found = {
+            name: SOMETIMES
+            for name, writes in (context.shared or {}).items()
+            if name != CUSTOM and _earlier(writes, id(context.scenario), 1)
+        }
         found.update((name, ALWAYS) for name in self.run_variables)
-        found.update((name, var.status) for name, var in layer.items() if name[0] != "\0"
-                     and (var.status == ALWAYS or name not in found))
+        found.update(
+            (name, var.status)
+            for name, var in layer.items()
+            if name[0] != "\0" and (var.status == ALWAYS or name not in found)
+        )
         self.captured.append(found)
 
     def _effects(self, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]) -> None:
@@ -245,8 +280,9 @@ class Walk:
                 for inner in step.steps:
                     self.step(inner, layer, context, via)
 
-    def include(self, step: IncludeStep, layer: dict[str, _Var], context: "_Context",
-                via: tuple[IncludeStep, ...]) -> None:
+    def include(
+        self, step: IncludeStep, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]
+    ) -> None:
         if step.arguments:  # bound for the fragment; names new to the scenario stay afterwards
             write = Write(step.location, f"an argument of include '{step.fragment}' (line {step.line})", "argument")
             for argument in step.arguments:
@@ -258,8 +294,9 @@ class Walk:
             for inner in fragment.steps:
                 self.step(inner, layer, context, via + (step,))
 
-    def conditional(self, step: ConditionalStep, layer: dict[str, _Var], context: "_Context",
-                    via: tuple[IncludeStep, ...]) -> None:
+    def conditional(
+        self, step: ConditionalStep, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]
+    ) -> None:
         outcomes: list[dict[str, _Var]] = []
         for branch in step.branches:
             if branch.condition is not None:
@@ -287,8 +324,9 @@ class Walk:
         layer.clear()
         layer.update(merged)
 
-    def extract(self, step: ExtractStep, layer: dict[str, _Var], context: "_Context",
-                via: tuple[IncludeStep, ...]) -> None:
+    def extract(
+        self, step: ExtractStep, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]
+    ) -> None:
         self._extracts.append((self._sequence, step, via))
         if context.phase == BACKGROUND_FILE:
             how = f"extracted by the file background (line {step.line}{via_text(via)})"
@@ -303,7 +341,9 @@ class Walk:
 
     def _store_write(self, context: "_Context", name: str, write: Write) -> None:
         scenario = context.scenario
-        entry = Write(write.location, write.how, write.kind, id(scenario), f"scenario '{scenario.name}' (line {scenario.line})")
+        entry = Write(
+            write.location, write.how, write.kind, id(scenario), f"scenario '{scenario.name}' (line {scenario.line})"
+        )
         context.shared.setdefault(name, []).append(entry)
 
     # ------------------------------------------------------------ what a step reads
@@ -330,23 +370,54 @@ class Walk:
         head = name.split(".", 1)[0].split("[", 1)[0] if "." in name or "[" in name else name
         return not (head != name and head in NOT_VARIABLES or head in self.webhooks)
 
-    def reference(self, ref: VariableRef, step: Step, layer: dict[str, _Var], context: "_Context",
-                  via: tuple[IncludeStep, ...]) -> None:
+    def reference(
+        self, ref: VariableRef, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...]
+    ) -> None:
         self.names.add(ref.name)
         if not self.is_variable(ref.name):
             return
         visibility, writers = self.visibility(ref.name, layer, context)
-        self.seen(Seen(ref, ref.location, step, context.scenario, context.feature, context.store,
-                       self._sequence, via, visibility, writers))
+        self.seen(
+            Seen(
+                ref,
+                ref.location,
+                step,
+                context.scenario,
+                context.feature,
+                context.store,
+                self._sequence,
+                via,
+                visibility,
+                writers,
+            )
+        )
 
-    def response(self, step: Step, layer: dict[str, _Var], context: "_Context", via: tuple[IncludeStep, ...],
-                 where: SourceLocation | None = None) -> None:
+    def response(
+        self,
+        step: Step,
+        layer: dict[str, _Var],
+        context: "_Context",
+        via: tuple[IncludeStep, ...],
+        where: SourceLocation | None = None,
+    ) -> None:
         var = layer.get(RESPONSE)
         visibility = NEVER if var is None else var.status
         if visibility == ALWAYS and not via:
             return  # only a fragment's step needs every place it runs (to tell which one lacks it)
-        self.seen(Seen(None, where or step.location, step, context.scenario, context.feature, context.store,
-                       self._sequence, via, visibility, var.writers if var is not None else ()))
+        self.seen(
+            Seen(
+                None,
+                where or step.location,
+                step,
+                context.scenario,
+                context.feature,
+                context.store,
+                self._sequence,
+                via,
+                visibility,
+                var.writers if var is not None else (),
+            )
+        )
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # as http_client.join_url tells absolute URLs
@@ -361,8 +432,13 @@ def relative(url: str) -> bool:
 class _Context:
     __slots__ = ("scenario", "feature", "store", "shared", "phase")
 
-    def __init__(self, scenario: ScenarioNode, feature: FeatureNode | None, store: StoreRef | None,
-                 shared: dict[str, list[Write]] | None):
+    def __init__(
+        self,
+        scenario: ScenarioNode,
+        feature: FeatureNode | None,
+        store: StoreRef | None,
+        shared: dict[str, list[Write]] | None,
+    ):
         self.scenario, self.feature, self.store, self.shared = scenario, feature, store, shared
         self.phase = SCENARIO
 

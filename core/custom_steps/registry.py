@@ -31,8 +31,17 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from scenario_core.language.errors import Diagnostic, UsageError
-from scenario_core.language.nodes import (AssertStep, ConditionalStep, CustomAssertion, DescribedStep, ScenarioFileNode, TextTemplate, VariableRef,
-                    included_fragments, leaf_conditions)
+from scenario_core.language.nodes import (
+    AssertStep,
+    ConditionalStep,
+    CustomAssertion,
+    DescribedStep,
+    ScenarioFileNode,
+    TextTemplate,
+    VariableRef,
+    included_fragments,
+    leaf_conditions,
+)
 
 ENTRY_POINT_GROUP = "scenario_tui.steps"
 HINT = "custom steps are Python functions loaded with --plugins MODULE, see docs/custom-steps.md"
@@ -69,10 +78,12 @@ def _tokens(pattern: str) -> tuple[_Token, ...]:
     for found in _PLACEHOLDER.finditer(pattern):
         kind = found.group(1)
         if kind not in _PLACEHOLDERS:
-            raise ValueError(f"unknown placeholder {{{kind}}} in pattern {pattern!r}; "
-                             "use {string}, {int}, {float}, {word} or {any}")
+            raise ValueError(
+                f"unknown placeholder {{{kind}}} in pattern {pattern!r}; "
+                "use {string}, {int}, {float}, {word} or {any}"
+            )
         if found.start() > position:
-            tokens.append((pattern[position:found.start()], None))
+            tokens.append((pattern[position : found.start()], None))
         tokens.append((None, kind))
         position = found.end()
     if position < len(pattern):
@@ -165,8 +176,9 @@ class _Nfa:
                             states.add(target)
                             pending.append(target)
             else:
-                states = self._closure({t for s in states for test, t in self.edges[s]
-                                        if test is not None and test.fullmatch(piece)})
+                states = self._closure(
+                    {t for s in states for test, t in self.edges[s] if test is not None and test.fullmatch(piece)}
+                )
             if not states:
                 return False
         return self.accept in states
@@ -177,8 +189,15 @@ class Definition:
 
     __slots__ = ("kind", "pattern", "function", "module", "tokens", "regex", "_nfa")
 
-    def __init__(self, kind: str, pattern: str, function: Callable[..., Any], module: str,
-                 tokens: tuple[_Token, ...], regex: re.Pattern[str]):
+    def __init__(
+        self,
+        kind: str,
+        pattern: str,
+        function: Callable[..., Any],
+        module: str,
+        tokens: tuple[_Token, ...],
+        regex: re.Pattern[str],
+    ):
         self.kind = kind  # "step" or "assertion"
         self.pattern = pattern
         self.function = function
@@ -197,8 +216,10 @@ class Definition:
         if not callable(function):
             raise TypeError(f"@{kind}({pattern!r}) decorates a callable, got {type(function).__name__}")
         tokens = _tokens(pattern.strip())
-        regex = re.compile("".join(re.escape(literal) if literal is not None else _PLACEHOLDERS[kind][0]
-                                   for literal, kind in tokens), re.DOTALL)
+        regex = re.compile(
+            "".join(re.escape(literal) if literal is not None else _PLACEHOLDERS[kind][0] for literal, kind in tokens),
+            re.DOTALL,
+        )
         return cls(kind, pattern.strip(), function, getattr(function, "__module__", "") or "", tokens, regex)
 
     @property
@@ -294,9 +315,14 @@ class StepContext:
 
     __slots__ = ("_written", "_visible", "_set_variable", "_response", "_raw_response", "_parameters", "text")
 
-    def __init__(self, variables: Mapping[str, Any] | None = None,
-                 set_variable: Callable[[str, Any], None] | None = None,
-                 response: Any = None, parameters: Mapping[str, Any] | None = None, text: str = ""):
+    def __init__(
+        self,
+        variables: Mapping[str, Any] | None = None,
+        set_variable: Callable[[str, Any], None] | None = None,
+        response: Any = None,
+        parameters: Mapping[str, Any] | None = None,
+        text: str = "",
+    ):
         self._written: dict[str, Any] = {}
         self._visible = MappingProxyType(ChainMap(self._written, variables if variables is not None else {}))
         self._set_variable = set_variable
@@ -311,8 +337,9 @@ class StepContext:
 
     def set(self, name: str, value: Any) -> None:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise StepFailed(f"ctx.set: {name!r} is not a variable name (letters, digits and _, "
-                             "not starting with a digit)")
+            raise StepFailed(
+                f"ctx.set: {name!r} is not a variable name (letters, digits and _, not starting with a digit)"
+            )
         if self._set_variable is not None:
             self._set_variable(name, value)
         self._written[name] = value
@@ -320,8 +347,9 @@ class StepContext:
     @property
     def response(self) -> Response | None:
         if self._response is None and self._raw_response is not None:
-            self._response = (self._raw_response if isinstance(self._raw_response, Response)
-                              else Response.of(self._raw_response))
+            self._response = (
+                self._raw_response if isinstance(self._raw_response, Response) else Response.of(self._raw_response)
+            )
         return self._response
 
     @property
@@ -353,8 +381,9 @@ class Match:
 
     __slots__ = ("definition", "text", "raw_values", "others")
 
-    def __init__(self, definition: Definition, text: str, raw_values: tuple[str, ...],
-                 others: tuple[Definition, ...] = ()):
+    def __init__(
+        self, definition: Definition, text: str, raw_values: tuple[str, ...], others: tuple[Definition, ...] = ()
+    ):
         self.definition = definition
         self.text = text
         self.raw_values = raw_values
@@ -393,16 +422,21 @@ class Match:
             if result is False:
                 return f"assertion {_quote(self.text)} is false ({definition.origin})"
             if result is not True and result is not None:
-                return (f"assertion {_quote(self.text)} returned {_one_line(repr(result), 60)} "
-                        f"({definition.origin}); an assertion returns True, False or None")
+                return (
+                    f"assertion {_quote(self.text)} returned {_one_line(repr(result), 60)} "
+                    f"({definition.origin}); an assertion returns True, False or None"
+                )
         return None
 
 
 def _ambiguous(kind: str, text: str, definitions: Sequence[Definition]) -> str:
     word = "step" if kind == "step" else "assertion"
     named = " and ".join(d.label for d in definitions[:3])
-    return f"ambiguous custom {word} {_quote(text)}: {named} all match" if len(definitions) > 2 else \
-        f"ambiguous custom {word} {_quote(text)}: {named} both match"
+    return (
+        f"ambiguous custom {word} {_quote(text)}: {named} all match"
+        if len(definitions) > 2
+        else f"ambiguous custom {word} {_quote(text)}: {named} both match"
+    )
 
 
 def no_match_message(kind: str, text: str, registry: "Registry | None" = None) -> str:
@@ -449,6 +483,7 @@ class Registry:
         def register(function):
             self.add(Definition.make(kind, pattern, function))
             return function
+
         return register
 
     def _match(self, definitions: list[Definition], text: str) -> Match | None:
@@ -534,6 +569,7 @@ def _register(kind: str, pattern: str):
     def decorate(function):
         _registered.append(Definition.make(kind, pattern, function))
         return function
+
     return decorate
 
 
@@ -552,8 +588,11 @@ def _failure(error: BaseException) -> str:
     if isinstance(error, SyntaxError) and error.filename:
         return f"{type(error).__name__}: {_one_line(error.msg or '', 200)} ({Path(error.filename).name}:{error.lineno})"
     machinery = (str(Path(__file__).resolve()), str(Path(importlib.__file__).resolve().parent))
-    frames = [f for f in traceback.extract_tb(error.__traceback__)  # the plugin's own frames
-              if not f.filename.startswith("<") and not str(Path(f.filename).resolve()).startswith(machinery)]
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)  # the plugin's own frames
+        if not f.filename.startswith("<") and not str(Path(f.filename).resolve()).startswith(machinery)
+    ]
     if frames:
         line += f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})"
     return line
@@ -621,9 +660,11 @@ def load_registry(plugins: Sequence[str] = (), *, entry_points: bool = True) -> 
         except Exception as error:  # broken installed metadata
             raise PluginError(f"entry points {ENTRY_POINT_GROUP}: {_failure(error)}") from None
         for point in found:
+
             def load(point=point) -> str:
                 point.load()
                 return point.module
+
             modules.append(_guarded(f"entry point {point.name} ({point.value})", load))
     for item in plugins:
         modules.append(_guarded(f"--plugins {item}", lambda item=item: _import_item(item)))
@@ -631,8 +672,9 @@ def load_registry(plugins: Sequence[str] = (), *, entry_points: bool = True) -> 
     seen: set[int] = set()
     for module in modules:  # in plugin order: the first registered wins
         for definition in _registered:
-            if (definition.module == module or definition.module.startswith(module + ".")) \
-                    and id(definition) not in seen:
+            if (definition.module == module or definition.module.startswith(module + ".")) and id(
+                definition
+            ) not in seen:
                 chosen.append(definition)
                 seen.add(id(definition))
     for definition in _registered[before:]:  # helper modules the plugins imported

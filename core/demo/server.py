@@ -100,8 +100,10 @@ _ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
     (re.compile(r"/health"), {"GET": "health"}),
     (re.compile(r"/login"), {"POST": "login"}),
     (re.compile(r"/pets"), {"GET": "list_pets", "POST": "create_pet"}),
-    (re.compile(r"/pets/(\d+)"),
-     {"GET": "get_pet", "PUT": "replace_pet", "PATCH": "patch_pet", "DELETE": "delete_pet"}),
+    (
+        re.compile(r"/pets/(\d+)"),
+        {"GET": "get_pet", "PUT": "replace_pet", "PATCH": "patch_pet", "DELETE": "delete_pet"},
+    ),
     (re.compile(r"/slow"), {"GET": "slow"}),
     (re.compile(r"/trickle"), {"GET": "trickle"}),
     (re.compile(r"/text"), {"GET": "text"}),
@@ -134,7 +136,7 @@ ENDPOINTS: list[tuple[str, str, str]] = [
     ("ANY", "/echo", "any method: the method, path, query, headers and body it received"),
     ("GET", "/counter", "a number that goes up by one per call"),
     ("POST", "/auth/login", "as /login (the auth API, core/demo/auth.yaml)"),
-    ("GET", "/auth/me", "needs Authorization: Bearer TOKEN -> {\"user\"}"),
+    ("GET", "/auth/me", 'needs Authorization: Bearer TOKEN -> {"user"}'),
 ]
 
 
@@ -199,8 +201,7 @@ class _Handler(BaseHTTPRequestHandler):
             name = methods.get("GET" if self.command == "HEAD" else self.command)
             if name is None:
                 allowed = ", ".join(methods)
-                raise _HTTPError(405, f"method {self.command} not allowed on {self.url_path}",
-                                 [("Allow", allowed)])
+                raise _HTTPError(405, f"method {self.command} not allowed on {self.url_path}", [("Allow", allowed)])
             return getattr(self, name)(*match.groups())
         raise _HTTPError(404, f"no such path: {self.url_path}")
 
@@ -288,8 +289,11 @@ class _Handler(BaseHTTPRequestHandler):
         with state.lock:
             user = state.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
         if user is None:
-            raise _HTTPError(401, "missing or invalid bearer token (POST /login first)",
-                             [("WWW-Authenticate", 'Bearer realm="demo"')])
+            raise _HTTPError(
+                401,
+                "missing or invalid bearer token (POST /login first)",
+                [("WWW-Authenticate", 'Bearer realm="demo"')],
+            )
         return user
 
     def _pet_or_404(self, pet_id: str) -> dict:
@@ -301,8 +305,10 @@ class _Handler(BaseHTTPRequestHandler):
     # ---- endpoints ------------------------------------------------------------------------
 
     def index(self):
-        return 200, {"name": "scenario-tui demo API",
-                     "endpoints": [{"method": method, "path": path, "what": what} for method, path, what in ENDPOINTS]}
+        return 200, {
+            "name": "scenario-tui demo API",
+            "endpoints": [{"method": method, "path": path, "what": what} for method, path, what in ENDPOINTS],
+        }
 
     def health(self):
         return 200, {"status": "ok"}
@@ -464,8 +470,10 @@ def _listen(host: str, port: int, verbose: bool) -> _HTTPServer:
     try:
         return _HTTPServer((host, port), verbose)
     except socket.gaierror as error:
-        raise ListenError(f"cannot listen on {where}: unknown host {host!r} ({error.strerror}); "
-                          "give an address of this machine, e.g. 127.0.0.1") from None
+        raise ListenError(
+            f"cannot listen on {where}: unknown host {host!r} ({error.strerror}); "
+            "give an address of this machine, e.g. 127.0.0.1"
+        ) from None
     except (OverflowError, ValueError, UnicodeError) as error:
         raise ListenError(f"cannot listen on {where}: {error}") from None
     except OSError as error:
@@ -517,8 +525,9 @@ class DemoServer:
         if self._thread is not None or self._closed:
             raise RuntimeError("DemoServer can only be started once")
         # A short poll interval keeps stop() fast: shutdown() waits for the loop to notice.
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.01,),
-                                        name=f"demo-server:{self.port}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.01,), name=f"demo-server:{self.port}", daemon=True
+        )
         self._thread.start()
         return self
 

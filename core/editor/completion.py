@@ -7,16 +7,28 @@ import os
 import re
 from typing import Any, Iterator, Sequence
 
+from scenario_core.editor.document import (
+    Completion,
+    Document,
+    Position,
+    Span,
+    Symbol,
+    _blank,
+    _Block,
+    _blocks,
+    _fragment,
+    _header_line,
+    _indent,
+    _innermost,
+    _relative,
+    _same_file,
+)
+from scenario_core.editor.hover import _parameters_of, _value_text, fragment_markdown
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.line_lexer import strip_comment
-from scenario_core.language.nodes import (ExtractStep, FeatureNode, FragmentNode, IncludeStep,
-                    ScenarioNode, walk_steps)
-from scenario_core.parameters.sharing import StoreRef, store_for
+from scenario_core.language.nodes import ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioNode, walk_steps
 from scenario_core.language.step_syntax import METHODS
-from scenario_core.editor.document import (Completion, Document, Position, Span, Symbol, _Block, _blank, _blocks, _fragment,
-                                _header_line, _indent, _innermost, _relative, _same_file)
-from scenario_core.editor.hover import _parameters_of, _value_text, fragment_markdown
-
+from scenario_core.parameters.sharing import StoreRef, store_for
 
 # ---------------------------------------------------------------- completion
 
@@ -87,7 +99,7 @@ def completions(document: Document, position: Position) -> list[Completion]:
     before = line[: position.character]
     opened = before.rfind("{{")
     if opened >= 0 and "}}" not in before[opened:]:
-        return _variable_completions(document, position.line, before[opened + 2:].strip())
+        return _variable_completions(document, position.line, before[opened + 2 :].strip())
     include = re.match(r"^\s*include(:|\s)\s*", before, re.IGNORECASE)
     if include is not None and len(before) >= include.end():
         return _fragment_completions(document)
@@ -98,20 +110,44 @@ def completions(document: Document, position: Position) -> list[Completion]:
     kind, _ = _context(document.lines, position.line, position.character)
     if kind == "parameters":
         return _parameter_completions()
-    words = {"top": _TOP, "feature": _IN_FEATURE, "scenario": ("parameters:",) + _STEPS,
-             "outline": ("parameters:",) + _STEPS + ("examples:",), "steps": _STEPS, "request": _IN_REQUEST,
-             "described": _DIRECTIVES}.get(kind, ())
-    return [Completion(w, "keyword", _HELP.get(w, ""), insert_text=w + " " if w.endswith(":") or w in
-                       _DIRECTIVES + _STEPS else w) for w in words]
+    words = {
+        "top": _TOP,
+        "feature": _IN_FEATURE,
+        "scenario": ("parameters:",) + _STEPS,
+        "outline": ("parameters:",) + _STEPS + ("examples:",),
+        "steps": _STEPS,
+        "request": _IN_REQUEST,
+        "described": _DIRECTIVES,
+    }.get(kind, ())
+    return [
+        Completion(
+            w, "keyword", _HELP.get(w, ""), insert_text=w + " " if w.endswith(":") or w in _DIRECTIVES + _STEPS else w
+        )
+        for w in words
+    ]
 
 
 def _parameter_completions() -> list[Completion]:
     items = []
     for key, spec in params.SPECS.items():
-        items.append(Completion(key, "parameter", f"{spec.type_name}, default {_value_text(spec.default)}",
-                                spec.help, insert_text=f"{key}: "))
-    items.append(Completion("header.", "parameter", "string", "a header sent with every request of this level: "
-                            "header.NAME: value", insert_text="header."))
+        items.append(
+            Completion(
+                key,
+                "parameter",
+                f"{spec.type_name}, default {_value_text(spec.default)}",
+                spec.help,
+                insert_text=f"{key}: ",
+            )
+        )
+    items.append(
+        Completion(
+            "header.",
+            "parameter",
+            "string",
+            "a header sent with every request of this level: header.NAME: value",
+            insert_text="header.",
+        )
+    )
     return items
 
 
@@ -120,14 +156,23 @@ def _fragment_completions(document: Document) -> list[Completion]:
     tree = document.tree
     for fragment in (tree.fragments if tree is not None else ()) + document.fragments:
         seen.setdefault(fragment.name, fragment)
-    return [Completion(name, "fragment", f"{len(f.steps)} step{'s' if len(f.steps) != 1 else ''}"
-                       + ("" if _same_file(f.location.file, document.path) else f" · {_relative(f.location.file, document.path)}"),
-                       fragment_markdown(f, document.path)) for name, f in seen.items()]
+    return [
+        Completion(
+            name,
+            "fragment",
+            f"{len(f.steps)} step{'s' if len(f.steps) != 1 else ''}"
+            + ("" if _same_file(f.location.file, document.path) else f" · {_relative(f.location.file, document.path)}"),
+            fragment_markdown(f, document.path),
+        )
+        for name, f in seen.items()
+    ]
 
 
 def _variable_completions(document: Document, line: int, typed: str) -> list[Completion]:
     if typed.startswith("param."):
-        return [Completion(f"param.{key}", "parameter", spec.type_name, spec.help) for key, spec in params.SPECS.items()]
+        return [
+            Completion(f"param.{key}", "parameter", spec.type_name, spec.help) for key, spec in params.SPECS.items()
+        ]
     if typed.startswith("env."):
         return [Completion(f"env.{name}", "variable", "environment variable") for name in sorted(os.environ)]
     return [Completion(name, "variable", detail) for name, detail in visible_names(document, line).items()]
@@ -171,8 +216,9 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
     return names
 
 
-def _extracts(document: Document, steps: Sequence[Any], before: int | None, depth: int = 0
-              ) -> Iterator[tuple[ExtractStep, str]]:
+def _extracts(
+    document: Document, steps: Sequence[Any], before: int | None, depth: int = 0
+) -> Iterator[tuple[ExtractStep, str]]:
     """Extract steps of `steps` written before line `before`, includes expanded in place, each
     with where it is written (`line 19`, `fragment 'login' line 4`)."""
     for step in walk_steps(tuple(steps)):
@@ -210,8 +256,7 @@ def _store_names(document: Document, feature: FeatureNode | None, scenario: Scen
         if store(other_feature, other) != mine:
             continue
         for step, where in _extracts(document, other.steps, None):
-            names[step.name] = (f"sometimes: scenario '{other.name}', {where}, "
-                                f"if it got that far ({mine.describe()})")
+            names[step.name] = f"sometimes: scenario '{other.name}', {where}, if it got that far ({mine.describe()})"
     return names
 
 

@@ -9,13 +9,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from scenario_core.analysis.scope_analysis import Analysis
 from scenario_core.language.errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
 from scenario_core.language.line_lexer import strip_comment
-from scenario_core.language.nodes import (FeatureNode, FragmentNode, ScenarioFileNode,
-                    ScenarioNode, SourceLocation)
-from scenario_core.analysis.scope_analysis import Analysis
+from scenario_core.language.nodes import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode, SourceLocation
 from scenario_core.parameters.resolution import RunOverrides
-
 
 # ---------------------------------------------------------------- plain results
 
@@ -32,14 +30,19 @@ class Span:
     end: Position
 
     def contains(self, position: Position) -> bool:
-        return (self.start.line, self.start.character) <= (position.line, position.character) \
+        return (
+            (self.start.line, self.start.character)
+            <= (position.line, position.character)
             <= (self.end.line, self.end.character)
+        )
 
 
 def span_of(location: SourceLocation) -> Span:
     """A node's location (1-based, end column one past the end) as a 0-based span."""
-    return Span(Position(location.line - 1, location.column - 1),
-                Position(location.end_line - 1, max(location.end_column - 1, location.column - 1)))
+    return Span(
+        Position(location.line - 1, location.column - 1),
+        Position(location.end_line - 1, max(location.end_column - 1, location.column - 1)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +138,13 @@ def normalized_text(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_document(text: str, path: str, previous: Document | None = None, overrides: RunOverrides | None = None,
-                  run_variables: Mapping[str, Any] | None = None) -> Document:
+def read_document(
+    text: str,
+    path: str,
+    previous: Document | None = None,
+    overrides: RunOverrides | None = None,
+    run_variables: Mapping[str, Any] | None = None,
+) -> Document:
     """Parse and check `text` as the file `path`: every error and warning `check` reports.
     When it does not parse, the previous document's tree (if any) answers hover and completion."""
     from scenario_core.language.parser import parse_text
@@ -161,10 +169,11 @@ def read_document(text: str, path: str, previous: Document | None = None, overri
     if stale:
         tree, analysis = previous.tree, previous.analysis
     lines = text.split("\n")
-    problems = sorted((_widened(p, lines) for p in problems),
-                      key=lambda p: (p.span.start.line, p.span.start.character, p.severity != ERROR))
-    return Document(path, text, lines, tree, stale, problems, fragments, analysis, run_variables,
-                    overrides)
+    problems = sorted(
+        (_widened(p, lines) for p in problems),
+        key=lambda p: (p.span.start.line, p.span.start.character, p.severity != ERROR),
+    )
+    return Document(path, text, lines, tree, stale, problems, fragments, analysis, run_variables, overrides)
 
 
 def _widened(problem: Problem, lines: Sequence[str]) -> Problem:
@@ -183,8 +192,14 @@ def failed_document(text: str, path: str, previous: Document | None, error: Exce
     """A document core could not read because of a bug: one problem saying so, on line 1."""
     text = normalized_text(text)
     message = f"internal error: {type(error).__name__}: {' '.join(str(error).split())}"
-    return Document(path, text, text.split("\n"), previous.tree if previous else None, previous is not None,
-                    [Problem(Span(Position(0, 0), Position(0, 0)), ERROR, message)])
+    return Document(
+        path,
+        text,
+        text.split("\n"),
+        previous.tree if previous else None,
+        previous is not None,
+        [Problem(Span(Position(0, 0), Position(0, 0)), ERROR, message)],
+    )
 
 
 def _checks(tree: ScenarioFileNode, overrides: RunOverrides | None) -> list[Diagnostic]:
@@ -319,8 +334,6 @@ def _include_at(line: str) -> tuple[str, int, int] | None:
     if found is None or (found.group(2).lower() == "include" and found.group(3).startswith(":")):
         return None
     return found.group(3), found.start(3), found.end(3)
-
-
 
 
 def _fragment(document: Document, name: str) -> FragmentNode | None:

@@ -8,26 +8,53 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
+from scenario_core.editor.document import (
+    Document,
+    HoverText,
+    Position,
+    Span,
+    Target,
+    _blank,
+    _fragment,
+    _header_line,
+    _include_at,
+    _indent,
+    _innermost,
+    _reference_at,
+    _relative,
+    _same_file,
+    span_of,
+)
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import ScenarioError
 from scenario_core.language.line_lexer import strip_comment
-from scenario_core.language.nodes import (ConditionalStep, DescribedStep, ExtractStep, FeatureNode, FragmentNode,
-                    ScenarioNode, SourceLocation, step_label, walk_steps)
+from scenario_core.language.nodes import (
+    ConditionalStep,
+    DescribedStep,
+    ExtractStep,
+    FeatureNode,
+    FragmentNode,
+    ScenarioNode,
+    SourceLocation,
+    step_label,
+    walk_steps,
+)
 from scenario_core.parameters.resolution import DEFAULT, EffectiveParameters, EffectiveValue, resolve_parameters
 from scenario_core.parameters.sharing import store_for
-from scenario_core.editor.document import (Document, HoverText, Position, Span, Target, _blank, _fragment, _header_line,
-                                _include_at, _indent, _innermost, _reference_at, _relative, _same_file,
-                                span_of)
-
 
 # ---------------------------------------------------------------- parameters
 
 
-def _parameters_of(document: Document, feature: FeatureNode | None,
-                   scenario: ScenarioNode | None) -> EffectiveParameters | None:
+def _parameters_of(
+    document: Document, feature: FeatureNode | None, scenario: ScenarioNode | None
+) -> EffectiveParameters | None:
     try:
-        return resolve_parameters(document.tree, feature, document.overrides,
-                                  scenario if scenario is not None and scenario.parameters else None)
+        return resolve_parameters(
+            document.tree,
+            feature,
+            document.overrides,
+            scenario if scenario is not None and scenario.parameters else None,
+        )
     except ScenarioError as error:  # an unset $VAR: show what does resolve
         return getattr(error, "partial", None)
     except Exception:  # an unreadable OpenAPI description and the like: reported as a diagnostic
@@ -46,8 +73,9 @@ def _provenance(effective: EffectiveValue, parameters: EffectiveParameters) -> s
     from scenario_core.parameters.params_report import shown_value
 
     where = effective.winner.describe()
-    lower = [f"{s.short()} {_value_text(shown_value(parameters, effective.key, s.value))}"
-             for s in effective.overridden]
+    lower = [
+        f"{s.short()} {_value_text(shown_value(parameters, effective.key, s.value))}" for s in effective.overridden
+    ]
     return " · ".join([where] + lower)
 
 
@@ -57,8 +85,12 @@ def parameters_markdown(title: str, parameters: EffectiveParameters) -> str:
     from scenario_core.parameters.params_report import shown_value
 
     store = store_for(parameters)
-    rows = [f"**{_md(title)}** — {store.describe() if store else 'isolated'}", "",
-            "| parameter | value | from |", "|---|---|---|"]
+    rows = [
+        f"**{_md(title)}** — {store.describe() if store else 'isolated'}",
+        "",
+        "| parameter | value | from |",
+        "|---|---|---|",
+    ]
     defaults = 0
     for key, effective in parameters.items():
         if effective.source == DEFAULT and key not in (params.SHARE, params.TIMEOUT, params.BASE_URL):
@@ -67,7 +99,10 @@ def parameters_markdown(title: str, parameters: EffectiveParameters) -> str:
         shown = _value_text(shown_value(parameters, key, effective.value))
         rows.append(f"| `{key}` | `{_cell(shown)}` | {_cell(_provenance(effective, parameters))} |")
     if defaults:
-        rows += ["", f"{defaults} other parameter{'s' if defaults != 1 else ''} at {'their' if defaults != 1 else 'its'} default"]
+        rows += [
+            "",
+            f"{defaults} other parameter{'s' if defaults != 1 else ''} at {'their' if defaults != 1 else 'its'} default",
+        ]
     return "\n".join(rows)
 
 
@@ -113,19 +148,33 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
     if tree.background is not None:
         blocks.append((tree.background.line, tree.background.steps, "the file's background", tree.path))
     for fragment in tree.fragments + tuple(f for f in document.fragments if tree.fragment(f.name) is None):
-        blocks.append((fragment.line if _same_file(fragment.location.file, tree.path) else 1 << 30,
-                       fragment.steps, f"fragment '{fragment.name}'", fragment.location.file))
+        blocks.append(
+            (
+                fragment.line if _same_file(fragment.location.file, tree.path) else 1 << 30,
+                fragment.steps,
+                f"fragment '{fragment.name}'",
+                fragment.location.file,
+            )
+        )
     seen: set[int] = set()
     for scenario, feature in tree.scenarios_in_order():
         if feature is not None and feature.background is not None and feature.background.line not in seen:
             seen.add(feature.background.line)
-            blocks.append((feature.background.line, feature.background.steps,
-                           f"the background of feature '{feature.name}'", tree.path))
+            blocks.append(
+                (
+                    feature.background.line,
+                    feature.background.steps,
+                    f"the background of feature '{feature.name}'",
+                    tree.path,
+                )
+            )
         line = _header_line(scenario)
         if line not in seen:
             seen.add(line)
             name = scenario.outline.outline if scenario.outline is not None else scenario.name
-            blocks.append((line, scenario.steps, f"{'outline' if scenario.outline else 'scenario'} '{name}'", tree.path))
+            blocks.append(
+                (line, scenario.steps, f"{'outline' if scenario.outline else 'scenario'} '{name}'", tree.path)
+            )
     for _, steps, owner, path in sorted(blocks, key=lambda b: b[0]):
         add(steps, owner, path)
     return found
@@ -234,8 +283,10 @@ def hover(document: Document, position: Position) -> HoverText | None:
     found = _reference_at(line, position.character)
     if found is not None:
         name, start, end = found
-        return HoverText(Span(Position(position.line, start), Position(position.line, end)),
-                         variable_markdown(document, name, position.line, start))
+        return HoverText(
+            Span(Position(position.line, start), Position(position.line, end)),
+            variable_markdown(document, name, position.line, start),
+        )
     include = _include_at(line)
     if include is not None:
         name, start, end = include
@@ -258,8 +309,10 @@ def hover(document: Document, position: Position) -> HoverText | None:
             effective = parameters[key]
             from scenario_core.parameters.params_report import shown_value
 
-            text += (f"\n\nEffective for {title}: `{_value_text(shown_value(parameters, key, effective.value))}` "
-                     f"← {_provenance(effective, parameters)}")
+            text += (
+                f"\n\nEffective for {title}: `{_value_text(shown_value(parameters, key, effective.value))}` "
+                f"← {_provenance(effective, parameters)}"
+            )
         return HoverText(on_line, text)
     return None
 
@@ -332,8 +385,13 @@ def _parameter_entry_at(document: Document, line: int):
     scenario = block.node if block is not None and block.kind == "scenario" else None
     if block is not None and block.kind == "feature":
         feature = block.node
-    title = (f"scenario '{scenario.name}'" if scenario is not None else f"feature '{feature.name}'"
-             if feature is not None else "the file")
+    title = (
+        f"scenario '{scenario.name}'"
+        if scenario is not None
+        else f"feature '{feature.name}'"
+        if feature is not None
+        else "the file"
+    )
     parameters = _parameters_of(document, feature, scenario) if document.tree is not None else None
     return key, title, parameters
 
@@ -367,8 +425,11 @@ def definition(document: Document, position: Position) -> list[Target]:
     if found is not None:
         name, start, _ = found
         reference = _analysis_reference(document, name, position.line, start)
-        locations = list(reference.writers) if reference is not None and reference.writers else \
-            [w.step.location for w in _writers(document).get(name, [])]
+        locations = (
+            list(reference.writers)
+            if reference is not None and reference.writers
+            else [w.step.location for w in _writers(document).get(name, [])]
+        )
         return [Target(os.path.abspath(loc.file), span_of(loc)) for loc in locations]
     include = _include_at(line)
     if include is not None and include[1] <= position.character <= include[2]:

@@ -14,10 +14,44 @@ language_completion.py (completion, the outline)."""
 from __future__ import annotations
 
 from scenario_core.editor.completion import METHODS, completions, symbols, visible_names
-from scenario_core.editor.document import (Completion, Document, HoverText, Position, Problem, Span, Symbol, Target, diagnostics,
-                                failed_document, normalized_text, read_document, span_of)
+from scenario_core.editor.document import (
+    Completion,
+    Document,
+    HoverText,
+    Position,
+    Problem,
+    Span,
+    Symbol,
+    Target,
+    diagnostics,
+    failed_document,
+    normalized_text,
+    read_document,
+    span_of,
+)
 from scenario_core.editor.hover import definition, fragment_markdown, hover, parameters_markdown, variable_markdown
 
-__all__ = ["Completion", "Document", "HoverText", "Position", "Problem", "Span", "Symbol", "Target", "METHODS",
-           "completions", "definition", "diagnostics", "failed_document", "fragment_markdown", "hover",
-           "normalized_text", "parameters_markdown", "read_document", "span_of", "symbols", "variable_markdown", "visible_names"]
+__all__ = [
+    "Completion",
+    "Document",
+    "HoverText",
+    "Position",
+    "Problem",
+    "Span",
+    "Symbol",
+    "Target",
+    "METHODS",
+    "completions",
+    "definition",
+    "diagnostics",
+    "failed_document",
+    "fragment_markdown",
+    "hover",
+    "normalized_text",
+    "parameters_markdown",
+    "read_document",
+    "span_of",
+    "symbols",
+    "variable_markdown",
+    "visible_names",
+]

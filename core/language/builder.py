@@ -17,14 +17,48 @@ from lark import Token, Transformer
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.line_lexer import TAG
-from scenario_core.language.nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
 from scenario_core.language.nodes import (
-    AUTO_KINDS, AssertStep, BackgroundNode, CustomAssertion, CallParameter, ConditionalBranch, ConditionalStep, DescribedStep, ExtractStep,
-    FailStep, FeatureNode, FragmentNode, HeaderEntry, IncludeStep, JsonTemplate, OperationRef, OutlineRow,
-    ParameterEntry, ParametersNode, QueryEntry, RequestStep, ScenarioFileNode, ScenarioNode,
-    SourceLocation, Step, TextTemplate, WebhookStep, leaf_conditions, walk_steps,
+    AUTO_KINDS,
+    MAX_INCLUDE_DEPTH,
+    MAX_PLANNED_STEPS,
+    AssertStep,
+    BackgroundNode,
+    CallParameter,
+    ConditionalBranch,
+    ConditionalStep,
+    CustomAssertion,
+    DescribedStep,
+    ExtractStep,
+    FailStep,
+    FeatureNode,
+    FragmentNode,
+    HeaderEntry,
+    IncludeStep,
+    JsonTemplate,
+    OperationRef,
+    OutlineRow,
+    ParameterEntry,
+    ParametersNode,
+    QueryEntry,
+    RequestStep,
+    ScenarioFileNode,
+    ScenarioNode,
+    SourceLocation,
+    Step,
+    TextTemplate,
+    WebhookStep,
+    leaf_conditions,
+    walk_steps,
 )
-from scenario_core.language.step_syntax import METHODS, JsonPathError, LineError, compile_json_path, parse_extract, parse_then, split_request
+from scenario_core.language.step_syntax import (
+    METHODS,
+    JsonPathError,
+    LineError,
+    compile_json_path,
+    parse_extract,
+    parse_then,
+    split_request,
+)
 from scenario_core.language.templates import REF_NAME, JsonTextError, TemplateError, json_template, text_template
 
 PARAMETERS_GO = (
@@ -192,8 +226,10 @@ class Builder(Transformer):
         """Block keywords stand alone on their line; their content goes on the lines below."""
         rest, offset = self.value(token, len(keyword))
         if rest:
-            self.error(self.loc(token, offset, len(rest)),
-                       f"'{keyword}' stands alone on its line; put its content on the indented lines below")
+            self.error(
+                self.loc(token, offset, len(rest)),
+                f"'{keyword}' stands alone on its line; put its content on the indented lines below",
+            )
 
     def named(self, token: Token, keyword: str) -> str:
         name, _ = self.value(token, len(keyword))
@@ -223,8 +259,10 @@ class Builder(Transformer):
         """Entries of a block that takes no nesting: an indented block under one is an error."""
         for entry in entries:
             if entry.children:
-                self.error(self.loc(entry.children[0].token), f"{what} lines do not nest; "
-                                                               f"write each as `name: value` at one level")
+                self.error(
+                    self.loc(entry.children[0].token),
+                    f"{what} lines do not nest; write each as `name: value` at one level",
+                )
             if ":" not in str(entry.token) and "=" not in str(entry.token):
                 self.error(self.whole(entry.token), f"expected a `name: value` line in {what}")
         return [e for e in entries if ":" in str(e.token) or "=" in str(e.token)]
@@ -242,8 +280,10 @@ class Builder(Transformer):
             entry = pending.pop(0)
             if entry.children:
                 if entry.value:  # the key keeps its value; its block is the one mistake reported
-                    self.error(self.loc(entry.children[0].token),
-                               f"'{entry.key}' has a value, so it cannot open a nested block")
+                    self.error(
+                        self.loc(entry.children[0].token),
+                        f"'{entry.key}' has a value, so it cannot open a nested block",
+                    )
                 else:
                     stack.append((f"{base}{entry.key}.", list(entry.children)))
                     continue
@@ -311,8 +351,9 @@ class Builder(Transformer):
         entries = self._entries(self._flat(_present(children[1:]), "query:"), "query", QueryEntry)
         return _Raw("query", children[0], entries)
 
-    def template(self, token: Token, text: str, base: int = 0,
-                 location: SourceLocation | None = None) -> TextTemplate | None:
+    def template(
+        self, token: Token, text: str, base: int = 0, location: SourceLocation | None = None
+    ) -> TextTemplate | None:
         try:
             return text_template(text, self.locator(token, base), location)
         except TemplateError as problem:
@@ -334,8 +375,12 @@ class Builder(Transformer):
             self.error(self.whole(keyword), "body: needs a JSON value, on the same line or indented below it")
             return _Raw("body", keyword, None)
         if inline.startswith(_TRIPLE) or (len(lines) == 1 and str(lines[0]).startswith(_TRIPLE)):
-            return _Raw("body", keyword, self._raw_body(keyword if inline else lines[0], inline_offset if inline else 0))
-        if lines and ":" in str(lines[0]) and lines[0].type != "LINE" and str(lines[0])[:1] not in '{["':  # `name: value` lines
+            return _Raw(
+                "body", keyword, self._raw_body(keyword if inline else lines[0], inline_offset if inline else 0)
+            )
+        if (
+            lines and ":" in str(lines[0]) and lines[0].type != "LINE" and str(lines[0])[:1] not in '{["'
+        ):  # `name: value` lines
             return _Raw("body", keyword, self._structured_body(lines), structured=True)
         bases = [0] * len(lines)
         if inline:
@@ -387,12 +432,14 @@ class Builder(Transformer):
             text = str(token).rstrip()
             colon = text.find(":")
             if token.type == "LINE" or colon <= 0:
-                self.error(self.whole(token), "a structured body has only `name: value` lines "
-                                              "(or write the whole body as JSON)")
+                self.error(
+                    self.whole(token),
+                    "a structured body has only `name: value` lines (or write the whole body as JSON)",
+                )
                 return None
             while len(stack) > 1 and token.column <= stack[-1][0]:
                 stack.pop()
-            name, value = text[:colon].strip(), text[colon + 1:].strip()
+            name, value = text[:colon].strip(), text[colon + 1 :].strip()
             target = stack[-1][1]
             if not value:  # a nested object follows on deeper lines
                 child: dict = {}
@@ -433,29 +480,39 @@ class Builder(Transformer):
             if item is None:
                 continue
             if not isinstance(item, _Raw):
-                self.error(item.location, f"'{item.keyword}' cannot go under a request: "
-                                          "a request takes headers:, query: and body:")
+                self.error(
+                    item.location,
+                    f"'{item.keyword}' cannot go under a request: a request takes headers:, query: and body:",
+                )
             elif item.kind == "parameters":
                 self.error(self.loc(item.token), f"parameters: cannot go inside a step; {PARAMETERS_GO}")
             elif item.kind == "entry":
                 entries.append(item.node)
             elif item.kind not in ("headers", "query", "body"):
-                self.error(self.loc(item.token), f"{item.kind} cannot go under {'call' if keyword == 'call' else 'a request'}; "
-                           "write it at the call's indentation, after it")
+                self.error(
+                    self.loc(item.token),
+                    f"{item.kind} cannot go under {'call' if keyword == 'call' else 'a request'}; "
+                    "write it at the call's indentation, after it",
+                )
             elif item.kind in found:
                 first = found[item.kind].token.line - 1
-                self.error(self.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
+                self.error(
+                    self.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}"
+                )
             else:
                 found[item.kind] = item
         call_parameters, body_file, auto, excludes, counts = self._call_entries(entries, operation, text)
-        if (url is None and operation is None) or any(item.node is None for item in found.values() if item.kind == "body"):
+        if (url is None and operation is None) or any(
+            item.node is None for item in found.values() if item.kind == "body"
+        ):
             return None
         body = found.get("body")
         if body is not None and body_file is not None:
             self.error(self.loc(body.token), "a request has either body: or bodyFile:, not both")
         raw_body = body is not None and isinstance(body.node, TextTemplate)
         return RequestStep(
-            method, url,
+            method,
+            url,
             found["headers"].node if "headers" in found else (),
             found["query"].node if "query" in found else (),
             body.node if body is not None and not raw_body else None,
@@ -475,15 +532,19 @@ class Builder(Transformer):
         pattern = _CALL if keyword == "call" else _OPERATION
         match = pattern.fullmatch(text)
         if match is None:
-            example = ("call ^getPetById (or call using auth ^login)" if keyword == "call"
-                       else "when: ^getPetById (or when: using auth ^login)")
+            example = (
+                "call ^getPetById (or call using auth ^login)"
+                if keyword == "call"
+                else "when: ^getPetById (or when: using auth ^login)"
+            )
             self.error(self.loc(token, base, len(text)), f"an operation call reads like: {example}")
             return None
         start = match.start(2) - (text[max(match.start(2) - 1, 0)] == "^")  # `call listPets` has no caret
         return OperationRef(match.group(2), match.group(1), self.loc(token, base + start, match.end(2) - start))
 
-    def _call_entries(self, entries: list[_Entry], operation: OperationRef | None,
-                      request: str) -> tuple[tuple[CallParameter, ...], TextTemplate | None]:
+    def _call_entries(
+        self, entries: list[_Entry], operation: OperationRef | None, request: str
+    ) -> tuple[tuple[CallParameter, ...], TextTemplate | None]:
         built: list[CallParameter] = []
         body_file = None
         auto: tuple[str, ...] = ()
@@ -501,8 +562,10 @@ class Builder(Transformer):
                 if name == "auto":
                     unknown = [w for w in words if w.lower() not in AUTO_KINDS]
                     if unknown or not words:
-                        self.error(self.loc(entry.token, entry.value_offset, max(len(raw), 1)),
-                                   f"auto: takes a list of {', '.join(AUTO_KINDS)}, got {raw or 'nothing'}")
+                        self.error(
+                            self.loc(entry.token, entry.value_offset, max(len(raw), 1)),
+                            f"auto: takes a list of {', '.join(AUTO_KINDS)}, got {raw or 'nothing'}",
+                        )
                         continue
                     auto = tuple(w.lower() for w in words)
                 else:
@@ -516,9 +579,12 @@ class Builder(Transformer):
                     self.error(self.loc(entry.token, entry.value_offset, max(len(raw), 1)), str(problem))
                 continue
             if operation is None:
-                self.error(name_location, f"'{name}:' places a value in an operation's request; "
-                                          f"'{request}' is not an operation call (when: ^operationId). "
-                                          "Use headers: or query: here")
+                self.error(
+                    name_location,
+                    f"'{name}:' places a value in an operation's request; "
+                    f"'{request}' is not an operation call (when: ^operationId). "
+                    "Use headers: or query: here",
+                )
                 continue
             if name in seen:
                 self.error(name_location, f"'{name}' is given twice for this call; the first is on line {seen[name]}")
@@ -535,8 +601,9 @@ class Builder(Transformer):
     def _call_parameter(self, entry: _Entry, raw: str) -> CallParameter | None:
         """`name: value` under a call or an include: the value as a JSON template, its type kept."""
         try:
-            value = json_template(_json_value_text(raw), self.locator(entry.token, entry.value_offset),
-                                  self.whole(entry.token))
+            value = json_template(
+                _json_value_text(raw), self.locator(entry.token, entry.value_offset), self.whole(entry.token)
+            )
         except (TemplateError, JsonTextError) as problem:
             self.error(self.loc(entry.token, entry.value_offset, max(len(raw), 1)), f"{entry.key}: {problem}")
             return None
@@ -577,12 +644,18 @@ class Builder(Transformer):
         if not colon and not self._directives(items) and keyword in ("when", "then"):
             # `when GET /health`, `then status 200`: ours, missing its colon (a described step
             # would need directives below it or a custom step of that exact text).
-            ours = _REQUEST_LIKE.match(text) and text.split()[0] in METHODS if keyword == "when" else \
-                text and (text.split()[0] in _ASSERTION_WORDS or text.startswith("$"))
+            ours = (
+                _REQUEST_LIKE.match(text) and text.split()[0] in METHODS
+                if keyword == "when"
+                else text and (text.split()[0] in _ASSERTION_WORDS or text.startswith("$"))
+            )
             if ours:
-                self.error(self.loc(token, 0, len(word)), f"'{word} {_clip(text)}' reads as a described step; "
-                                                          f"write {keyword}: with a colon for a "
-                                                          f"{'request' if keyword == 'when' else 'check'}")
+                self.error(
+                    self.loc(token, 0, len(word)),
+                    f"'{word} {_clip(text)}' reads as a described step; "
+                    f"write {keyword}: with a colon for a "
+                    f"{'request' if keyword == 'when' else 'check'}",
+                )
                 return None
         return self._described(token, keyword, text, base, items)
 
@@ -592,8 +665,10 @@ class Builder(Transformer):
 
     def _described(self, token: Token, keyword: str, text: str, base: int, items: list) -> Step | None:
         if not text:
-            self.error(self.whole(token), f"'{keyword}' needs a description (when I create a pet) "
-                                          f"or, with a colon, a request (when: POST /pets)")
+            self.error(
+                self.whole(token),
+                f"'{keyword}' needs a description (when I create a pet) or, with a colon, a request (when: POST /pets)",
+            )
             return None
         description = self.template(token, text, base, self.whole(token))
         steps = self._directive_steps(items, f"'{keyword} {_clip(text)}'")
@@ -631,8 +706,9 @@ class Builder(Transformer):
                 if not chain:
                     self.error(self.whole(item.token), "else without an if before it at the same indentation")
                 elif chain_closed:
-                    self.error(self.whole(item.token), "nothing may follow a plain else in an if chain; "
-                                                       "put else if before it")
+                    self.error(
+                        self.whole(item.token), "nothing may follow a plain else in an if chain; put else if before it"
+                    )
                 else:
                     chain.append(item.node)
                     chain_closed = item.node.condition is None
@@ -641,8 +717,11 @@ class Builder(Transformer):
             broken = False
             if isinstance(item, _Raw):
                 what = item.kind if item.kind != "entry" else f"'{item.node.key}:'"
-                self.error(self.loc(item.token), f"{what} cannot go under {where}: under a described step go "
-                                                 "call, assert, extract, include, if/else, fail and webhook")
+                self.error(
+                    self.loc(item.token),
+                    f"{what} cannot go under {where}: under a described step go "
+                    "call, assert, extract, include, if/else, fail and webhook",
+                )
             elif isinstance(item, DescribedStep):
                 self.error(item.location, f"steps do not nest: '{item.keyword}' goes at the indentation of {where}")
             else:
@@ -684,15 +763,19 @@ class Builder(Transformer):
         text, base = self.value(token, len("extract"))
         match = _ARROW.fullmatch(text)
         if not match:
-            self.error(self.loc(token, base, max(len(text), 1)),
-                       "extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)")
+            self.error(
+                self.loc(token, base, max(len(text), 1)),
+                "extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)",
+            )
             return None
         path = _unquoted(match.group(1))
         name = match.group(2) or match.group(3)
         name_at = match.start(2) if match.group(2) else match.start(3)
         if not REF_NAME.fullmatch(name):
-            self.error(self.loc(token, base + name_at, len(name)),
-                       f"'{name}' is not a variable name: letters, digits and _, not starting with a digit")
+            self.error(
+                self.loc(token, base + name_at, len(name)),
+                f"'{name}' is not a variable name: letters, digits and _, not starting with a digit",
+            )
             return None
         try:
             compiled = compile_json_path(path)
@@ -708,13 +791,17 @@ class Builder(Transformer):
             self.error(self.whole(token), "include needs a fragment name: include login")
             return None
         if " " in name:
-            self.error(self.loc(token, base, len(name)), "a fragment name is one word; its parameters go on "
-                                                         "the indented lines below: name: value")
+            self.error(
+                self.loc(token, base, len(name)),
+                "a fragment name is one word; its parameters go on the indented lines below: name: value",
+            )
             return None
-        arguments = [self._call_parameter(entry, entry.value or "null")
-                     for entry in self._flat(entries, "include parameters")]
-        return IncludeStep(name, self.whole(token), tuple(a for a in arguments if a is not None), keyword="include",
-                           bare=True)
+        arguments = [
+            self._call_parameter(entry, entry.value or "null") for entry in self._flat(entries, "include parameters")
+        ]
+        return IncludeStep(
+            name, self.whole(token), tuple(a for a in arguments if a is not None), keyword="include", bare=True
+        )
 
     def _branch(self, token: Token, text: str, base: int, items: list, keyword: str) -> ConditionalBranch | None:
         in_if = keyword != "else"
@@ -770,7 +857,10 @@ class Builder(Transformer):
                 found = [h for h in re.split(r"[\s,\[\]\"']+", value) if h]
                 bad = [h for h in found if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", h)]
                 if bad or not found:
-                    self.error(where, f"{entry.key}: takes hook names (letters, digits, _ and -), got {entry.value or 'nothing'}")
+                    self.error(
+                        where,
+                        f"{entry.key}: takes hook names (letters, digits, _ and -), got {entry.value or 'nothing'}",
+                    )
                 hooks += [h for h in found if h not in bad]
             elif entry.key == "port":
                 if not value.isdigit() or int(value) > 65535:
@@ -783,8 +873,10 @@ class Builder(Transformer):
                 else:
                     scope = value
             else:
-                self.error(self.loc(entry.token, 0, len(entry.key)),
-                           f"unknown webhook setting '{entry.key}'; use hook, hooks, port or scope")
+                self.error(
+                    self.loc(entry.token, 0, len(entry.key)),
+                    f"unknown webhook setting '{entry.key}'; use hook, hooks, port or scope",
+                )
         if not hooks:
             self.error(self.whole(token), f"webhook {name} needs at least one hook: hook: callback")
             return None
@@ -817,17 +909,26 @@ class Builder(Transformer):
                     own = item.node
                     shared = own.get(params.SHARE) if own is not None else None
                     if shared is not None:
-                        self.error(shared.location, f"{params.SHARE} cannot be set for one scenario: sharing is "
-                                                    "decided by its feature or the file, because stores outlive scenarios")
+                        self.error(
+                            shared.location,
+                            f"{params.SHARE} cannot be set for one scenario: sharing is "
+                            "decided by its feature or the file, because stores outlive scenarios",
+                        )
                     continue
                 if allow_parameters and own is not None and not steps and item.kind == "parameters":
-                    self.error(self.loc(item.token), f"{where} has at most one parameters: block; "
-                                                     f"the first is on line {own.line}")
+                    self.error(
+                        self.loc(item.token),
+                        f"{where} has at most one parameters: block; the first is on line {own.line}",
+                    )
                     continue
-                where_go = (f"{PARAMETERS_GO}, or as the first lines of a scenario" if allow_parameters
-                            else PARAMETERS_GO)
-                self.error(self.loc(item.token), f"parameters: cannot go inside {where}"
-                                                 f"{' after its first step' if allow_parameters else ''}; {where_go}")
+                where_go = (
+                    f"{PARAMETERS_GO}, or as the first lines of a scenario" if allow_parameters else PARAMETERS_GO
+                )
+                self.error(
+                    self.loc(item.token),
+                    f"parameters: cannot go inside {where}"
+                    f"{' after its first step' if allow_parameters else ''}; {where_go}",
+                )
             elif item is not None:
                 steps.append(item)
         return tuple(steps), own
@@ -852,15 +953,25 @@ class Builder(Transformer):
         tables = [item for item in children[1:] if isinstance(item, _Raw) and item.kind == "examples"]
         rest = [item for item in children[1:] if not (isinstance(item, _Raw) and item.kind == "examples")]
         for extra in tables[1:]:
-            self.error(self.loc(extra.token), f"an outline has one examples: table; the first is on line "
-                                              f"{tables[0].token.line - 1}")
+            self.error(
+                self.loc(extra.token),
+                f"an outline has one examples: table; the first is on line {tables[0].token.line - 1}",
+            )
         if tables:
-            after = children[children.index(tables[0]) + 1:]
-            late = next((item for item in after
-                         if item is not None and not (isinstance(item, _Raw) and item.kind == "examples")), None)
+            after = children[children.index(tables[0]) + 1 :]
+            late = next(
+                (
+                    item
+                    for item in after
+                    if item is not None and not (isinstance(item, _Raw) and item.kind == "examples")
+                ),
+                None,
+            )
             if late is not None:
-                self.error(self.loc(late.token) if isinstance(late, _Raw) else late.location,
-                           "examples: comes last in an outline, after its steps")
+                self.error(
+                    self.loc(late.token) if isinstance(late, _Raw) else late.location,
+                    "examples: comes last in an outline, after its steps",
+                )
         steps, own = self._steps(rest, "an outline", allow_parameters=True)
         rows = tables[0].node if tables else None
         location = self.whole(keyword)
@@ -891,15 +1002,21 @@ class Builder(Transformer):
         columns = table[0][1]
         for index, column in enumerate(columns):
             if not REF_NAME.fullmatch(column) or "[" in column:
-                self.error(self.whole(table[0][0]), f"column {index + 1} of the examples header, '{column}', is not a "
-                                                    "variable name: letters, digits and _")
+                self.error(
+                    self.whole(table[0][0]),
+                    f"column {index + 1} of the examples header, '{column}', is not a "
+                    "variable name: letters, digits and _",
+                )
                 return _Raw("examples", token, None)
         rows = []
         for line, cells in table[1:]:
             if len(cells) != len(columns):
-                self.error(self.whole(line), f"this row has {len(cells)} cell{'' if len(cells) == 1 else 's'}; "
-                                             f"the header has {len(columns)} "
-                                             f"({', '.join(columns)})")
+                self.error(
+                    self.whole(line),
+                    f"this row has {len(cells)} cell{'' if len(cells) == 1 else 's'}; "
+                    f"the header has {len(columns)} "
+                    f"({', '.join(columns)})",
+                )
                 continue
             rows.append((line, cells))
         return _Raw("examples", token, (columns, rows))
@@ -931,7 +1048,9 @@ class Builder(Transformer):
     def _once(self, seen: dict[str, _Raw], item: _Raw, level: str) -> bool:
         if item.kind in seen:
             first = seen[item.kind].token.line - 1
-            self.error(self.loc(item.token), f"{level} has at most one {item.kind}: block; the first is on line {first}")
+            self.error(
+                self.loc(item.token), f"{level} has at most one {item.kind}: block; the first is on line {first}"
+            )
             return False
         seen[item.kind] = item
         return True
@@ -950,9 +1069,11 @@ class Builder(Transformer):
                 descriptions.append(item.node)
             elif item.kind == "parameters":
                 if later is not None:
-                    self.error(self.loc(item.token),
-                               f"a feature's parameters: must come directly after its feature: line "
-                               f"(and description:), before its {later}")
+                    self.error(
+                        self.loc(item.token),
+                        f"a feature's parameters: must come directly after its feature: line "
+                        f"(and description:), before its {later}",
+                    )
                 elif self._once(seen, item, "a feature"):
                     pass
             elif item.kind == "background":
@@ -990,9 +1111,11 @@ class Builder(Transformer):
                 continue
             if item.kind == "parameters":
                 if first_other is not None:
-                    self.error(self.loc(item.token),
-                               f"file-level parameters: must come before the first {first_other.kind.rstrip('s')}: "
-                               f"(line {first_other.token.line - 1}); {PARAMETERS_GO}")
+                    self.error(
+                        self.loc(item.token),
+                        f"file-level parameters: must come before the first {first_other.kind.rstrip('s')}: "
+                        f"(line {first_other.token.line - 1}); {PARAMETERS_GO}",
+                    )
                 else:
                     self._once(seen, item, "a file")
                 continue
@@ -1000,14 +1123,19 @@ class Builder(Transformer):
             if item.kind == "background":
                 standalone = next((i for i in items if isinstance(i, ScenarioNode)), None)
                 if standalone is not None:
-                    self.error(self.loc(item.token),
-                               f"the file's background: comes before its first scenario: (line {standalone.line})")
+                    self.error(
+                        self.loc(item.token),
+                        f"the file's background: comes before its first scenario: (line {standalone.line})",
+                    )
                 else:
                     self._once(seen, item, "a file")
             elif item.kind == "fragment":
                 if item.node.name in fragments:
-                    self.error(item.node.location, f"a second fragment named '{item.node.name}'; "
-                               f"the first is on line {fragments[item.node.name].line}")
+                    self.error(
+                        item.node.location,
+                        f"a second fragment named '{item.node.name}'; "
+                        f"the first is on line {fragments[item.node.name].line}",
+                    )
                 else:
                     fragments[item.node.name] = item.node
             elif item.kind == "outlines":
@@ -1018,9 +1146,11 @@ class Builder(Transformer):
         for fragment in self.external_fragments:
             first = fragments.get(fragment.name)
             if first is not None:
-                self.error(first.location if first.location.file == self.filename else fragment.location,
-                           f"fragment '{fragment.name}' is defined twice: {first.location.file}:{first.line} "
-                           f"and {fragment.location.file}:{fragment.line}")
+                self.error(
+                    first.location if first.location.file == self.filename else fragment.location,
+                    f"fragment '{fragment.name}' is defined twice: {first.location.file}:{first.line} "
+                    f"and {fragment.location.file}:{fragment.line}",
+                )
             else:
                 fragments[fragment.name] = fragment
         self._check_user_keys()
@@ -1081,15 +1211,23 @@ class Builder(Transformer):
         # checks its includes, with every fragment known.
         for steps in blocks if not self.filename.endswith(".fragment") else ():
             for step in walk_steps(steps):
-                if isinstance(step, IncludeStep) and step.fragment not in fragments \
-                        and step.fragment not in self.skipped_fragments:
+                if (
+                    isinstance(step, IncludeStep)
+                    and step.fragment not in fragments
+                    and step.fragment not in self.skipped_fragments
+                ):
                     wanted = step.fragment
                     # A close match differs in length by at most a third (difflib's 0.6 ratio).
                     candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]
                     budget -= len(candidates)
                     close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6) if budget > 0 else []
-                    hint = f"; did you mean '{close[0]}'?" if close else (
-                        f"; fragments in this file: {listing}" if fragments else "; this file defines no fragments")
+                    hint = (
+                        f"; did you mean '{close[0]}'?"
+                        if close
+                        else (
+                            f"; fragments in this file: {listing}" if fragments else "; this file defines no fragments"
+                        )
+                    )
                     self.error(step.location, f"include of unknown fragment '{step.fragment}'{hint}")
         cyclic = self._report_cycles(fragments)
         measures = self._measure_fragments(fragments, cyclic)
@@ -1098,7 +1236,9 @@ class Builder(Transformer):
 
     @staticmethod
     def _includes(fragment: FragmentNode, fragments: dict[str, FragmentNode]) -> list[str]:
-        return [s.fragment for s in walk_steps(fragment.steps) if isinstance(s, IncludeStep) and s.fragment in fragments]
+        return [
+            s.fragment for s in walk_steps(fragment.steps) if isinstance(s, IncludeStep) and s.fragment in fragments
+        ]
 
     def _report_cycles(self, fragments: dict[str, FragmentNode]) -> set[str]:
         """A fragment that includes itself, directly or not, would never end: each cycle is
@@ -1118,7 +1258,7 @@ class Builder(Transformer):
                     continue
                 child = pending[-1].pop(0)
                 if state.get(child) == 1:
-                    cycle = path[path.index(child):] + [child]
+                    cycle = path[path.index(child) :] + [child]
                     if not cyclic.intersection(cycle):
                         self.error(fragments[cycle[0]].location, "fragment includes itself: " + " → ".join(cycle))
                     cyclic.update(cycle)
@@ -1128,8 +1268,9 @@ class Builder(Transformer):
                     pending.append(self._includes(fragments[child], fragments))
         return cyclic
 
-    def _measure_fragments(self, fragments: dict[str, FragmentNode],
-                           cyclic: set[str]) -> dict[str, tuple[int, int, str | None]]:
+    def _measure_fragments(
+        self, fragments: dict[str, FragmentNode], cyclic: set[str]
+    ) -> dict[str, tuple[int, int, str | None]]:
         """name -> (nesting depth of its includes, steps it expands to (capped), its deepest
         include), each computed once (children first, iteratively). Cyclic ones are left out."""
         measures: dict[str, tuple[int, int, str | None]] = {}
@@ -1161,8 +1302,12 @@ class Builder(Transformer):
                 measures[name] = (depth, min(count, cap), deepest)
         return measures
 
-    def _check_expansion(self, steps: tuple[Step, ...], fragments: dict[str, FragmentNode],
-                         measures: dict[str, tuple[int, int, str | None]]) -> None:
+    def _check_expansion(
+        self,
+        steps: tuple[Step, ...],
+        fragments: dict[str, FragmentNode],
+        measures: dict[str, tuple[int, int, str | None]],
+    ) -> None:
         """The limits a block's includes must stay within, as located errors: the executor
         never drops or cuts what a limit would stop (no silent pass)."""
         total = 0
@@ -1179,13 +1324,18 @@ class Builder(Transformer):
                 while (name := measures[name][2]) is not None and len(chain) <= MAX_INCLUDE_DEPTH:
                     chain.append(name)
                 shown = " → ".join(chain[:4]) + (" → …" if len(chain) > 4 else "")
-                self.error(step.location, f"includes nest {depth + 1} levels deep here ({shown}); "
-                                          f"the limit is {MAX_INCLUDE_DEPTH}")
+                self.error(
+                    step.location,
+                    f"includes nest {depth + 1} levels deep here ({shown}); the limit is {MAX_INCLUDE_DEPTH}",
+                )
                 return
             total += count
             if total > MAX_PLANNED_STEPS:
                 amount = f"{count:,}" if count <= MAX_PLANNED_STEPS else f"over {MAX_PLANNED_STEPS:,}"
-                self.error(step.location, f"include of '{step.fragment}' expands to {amount} steps "
-                                          f"(includes inside fragments multiply); a block runs at most "
-                                          f"{MAX_PLANNED_STEPS:,} steps")
+                self.error(
+                    step.location,
+                    f"include of '{step.fragment}' expands to {amount} steps "
+                    f"(includes inside fragments multiply); a block runs at most "
+                    f"{MAX_PLANNED_STEPS:,} steps",
+                )
                 return

@@ -14,25 +14,67 @@ import json
 import re
 
 from scenario_core.language.nodes import (
-    AllOf, AnyOf, Assertion, BodyAssertion, CustomAssertion, HeaderAssertion, JsonPathAssertion, JsonTemplate,
-    NotAssertion, SchemaAssertion, SourceLocation, TimeAssertion, VariableAssertion, VariableRef,
+    AllOf,
+    AnyOf,
+    Assertion,
+    BodyAssertion,
+    CustomAssertion,
+    HeaderAssertion,
+    JsonPathAssertion,
+    JsonTemplate,
+    NotAssertion,
+    SchemaAssertion,
+    SourceLocation,
+    TimeAssertion,
+    VariableAssertion,
+    VariableRef,
+)
+from scenario_core.language.step_syntax import (
+    JsonPathError,
+    LineError,
+    check_operand,
+    compile_json_path,
+    status_assertion,
+)
+from scenario_core.language.templates import (
+    REF_NAME,
+    JsonTextError,
+    Locate,
+    TemplateError,
+    json_template,
+    text_template,
 )
 from scenario_core.support.text_scan import TopLevelSpaces
-from scenario_core.language.step_syntax import JsonPathError, LineError, check_operand, compile_json_path, status_assertion
-from scenario_core.language.templates import REF_NAME, JsonTextError, Locate, TemplateError, json_template, text_template
 
 # The operator words, as written (matched case-insensitively), and what each one means.
 _SPELLED = {
-    "equals": "equals", "=": "equals", "matches": "matches", "exists": "exists", "hasSize": "hasSize",
-    "size": "hasSize", "arraySize": "hasSize", "notEmpty": "notEmpty", "empty": "empty", "contains": "contains",
-    "greaterThan": ">", ">": ">", "lessThan": "<", "<": "<", ">=": ">=", "<=": "<=", "in": "in",
-    "startsWith": "startsWith", "endsWith": "endsWith",
+    "equals": "equals",
+    "=": "equals",
+    "matches": "matches",
+    "exists": "exists",
+    "hasSize": "hasSize",
+    "size": "hasSize",
+    "arraySize": "hasSize",
+    "notEmpty": "notEmpty",
+    "empty": "empty",
+    "contains": "contains",
+    "greaterThan": ">",
+    ">": ">",
+    "lessThan": "<",
+    "<": "<",
+    ">=": ">=",
+    "<=": "<=",
+    "in": "in",
+    "startsWith": "startsWith",
+    "endsWith": "endsWith",
 }
 _WORDS = {word.lower(): meaning for word, meaning in _SPELLED.items()}
 _SYMBOLS = (">=", "<=", "==", "!=", "=", ">", "<")  # longest first
 _NO_VALUE = ("exists", "notEmpty", "empty")
-OPERATOR_LIST = ("equals (=), not equals, greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, "
-                 "contains, in, matches, startsWith, endsWith, hasSize")
+OPERATOR_LIST = (
+    "equals (=), not equals, greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, "
+    "contains, in, matches, startsWith, endsWith, hasSize"
+)
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _TIME = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(ms|s)?", re.IGNORECASE)
@@ -43,7 +85,7 @@ MAX_JOINED = 64
 
 
 def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def parse_condition(text: str, locate: Locate, location: SourceLocation, *, in_if: bool = False) -> Assertion:
@@ -92,8 +134,9 @@ class _Parser:
         first = self.skip(0, len(self.text))
         for joint in ("and", "or"):
             if self.is_word(first, len(self.text), joint):
-                raise LineError(f"'{joint}' needs a condition on each side, e.g. if status 200 and $.id exists",
-                                first, len(joint))
+                raise LineError(
+                    f"'{joint}' needs a condition on each side, e.g. if status 200 and $.id exists", first, len(joint)
+                )
         parts, joints = self.split()
         conditions = [self.simple(start, end) for start, end in parts]
         # Right associative, no precedence (as BerryCrush): A and B or C is A and (B or C).
@@ -131,8 +174,11 @@ class _Parser:
 
     def part(self, parts: list[tuple[int, int]], start: int, end: int, joint: str, where: int) -> None:
         if self.skip(start, end) >= self.rstrip(start, end):
-            raise LineError(f"'{joint}' needs a condition on each side, e.g. if status 200 and $.id exists",
-                            max(where, 0), len(joint))
+            raise LineError(
+                f"'{joint}' needs a condition on each side, e.g. if status 200 and $.id exists",
+                max(where, 0),
+                len(joint),
+            )
         parts.append((start, end))
 
     # ------------------------------------------------------------ one condition
@@ -167,8 +213,11 @@ class _Parser:
         if key in ("schema", "matchesschema"):
             rest = self.skip(stop, end)
             if rest < end:
-                raise LineError(f"{word} takes nothing after it: the response is checked against the schema "
-                                "its operation declares", rest, end - rest)
+                raise LineError(
+                    f"{word} takes nothing after it: the response is checked against the schema its operation declares",
+                    rest,
+                    end - rest,
+                )
             return SchemaAssertion(self.location)
         if key == "header":
             return self.header(i, stop, end)
@@ -184,9 +233,12 @@ class _Parser:
             name = REF_NAME.match(text, i)
             if name and name.end() == stop:
                 return self.variable(i, end)
-            raise LineError(f"expected a condition after if: status, header, a JSON path ($.name equals \"Rex\"), "
-                            f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{_clip(word)}'",
-                            i, len(word))
+            raise LineError(
+                f'expected a condition after if: status, header, a JSON path ($.name equals "Rex"), '
+                f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{_clip(word)}'",
+                i,
+                len(word),
+            )
         return self.custom(i, end)
 
     def status(self, word: str, stop: int, end: int) -> Assertion:
@@ -194,16 +246,23 @@ class _Parser:
         value = self.text[i:end]
         found = status_assertion(value, self.location, i) if value else None
         if found is None:
-            raise LineError(f"{word} takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)"
-                            + (f", got '{_clip(value)}'" if value else ""), i if value else stop, len(value) or 1)
+            raise LineError(
+                f"{word} takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)"
+                + (f", got '{_clip(value)}'" if value else ""),
+                i if value else stop,
+                len(value) or 1,
+            )
         return found
 
     def time(self, word: str, stop: int, end: int) -> Assertion:
         i = self.skip(stop, end)
         found = _TIME.fullmatch(self.text, i, end)
         if not found:
-            raise LineError(f"{word} takes the longest time allowed: {word} 1000 (milliseconds), 500ms or 2s",
-                            i if i < end else stop, (end - i) or 1)
+            raise LineError(
+                f"{word} takes the longest time allowed: {word} 1000 (milliseconds), 500ms or 2s",
+                i if i < end else stop,
+                (end - i) or 1,
+            )
         amount = float(found.group(1)) * (1000 if (found.group(2) or "").lower() == "s" else 1)
         return TimeAssertion("<=", amount, self.location)
 
@@ -211,8 +270,12 @@ class _Parser:
         j = self.skip(stop, end)
         name = _HEADER_NAME.match(self.text, j, end)
         if not name:
-            raise LineError("a header condition reads like: header Location, header Content-Type = "
-                            "\"application/json\" or header X-Count greaterThan 5", i, end - i)
+            raise LineError(
+                "a header condition reads like: header Location, header Content-Type = "
+                '"application/json" or header X-Count greaterThan 5',
+                i,
+                end - i,
+            )
         k = self.skip(name.end(), end)
         if k >= end:
             return HeaderAssertion(name.group(), "exists", None, self.location, condition=True)
@@ -252,7 +315,7 @@ class _Parser:
         text = self.text
         if text.startswith("{{", i):
             close = text.find("}}", i + 2, end)
-            name = text[i + 2:close].strip() if close != -1 else ""
+            name = text[i + 2 : close].strip() if close != -1 else ""
             stop = close + 2 if close != -1 else end
             simple = close != -1 and REF_NAME.fullmatch(name) and (stop >= end or text[stop] in _SPACE)
         else:
@@ -265,10 +328,17 @@ class _Parser:
                 return self.custom(i, end)
             if not simple:
                 stop = self.word_end(i, end)
-                raise LineError(f"a variable condition reads like: {{{{name}}}} equals \"x\", got "
-                                f"'{_clip(text[i:stop])}'", i, stop - i)
-            raise LineError(f"'{_clip(text[i:stop])}' needs an operator: {_clip(text[i:stop])} equals \"x\" "
-                            f"(operators: {OPERATOR_LIST})", stop, 1)
+                raise LineError(
+                    f"a variable condition reads like: {{{{name}}}} equals \"x\", got '{_clip(text[i:stop])}'",
+                    i,
+                    stop - i,
+                )
+            raise LineError(
+                f"'{_clip(text[i:stop])}' needs an operator: {_clip(text[i:stop])} equals \"x\" "
+                f"(operators: {OPERATOR_LIST})",
+                stop,
+                1,
+            )
         if not self.in_if and self.find_operator(j, end) is None and not self.text.startswith(("==", "!="), j):
             return self.custom(i, end)  # `{{count}} pets were created`
         # After if, a name and then no operator is often prose meant as a custom assertion.
@@ -280,8 +350,9 @@ class _Parser:
     def custom(self, i: int, end: int) -> Assertion:
         text = self.text[i:end]
         try:
-            return CustomAssertion(text_template(text, lambda o, n: self.locate(i + o, n), self.location),
-                                   self.location)
+            return CustomAssertion(
+                text_template(text, lambda o, n: self.locate(i + o, n), self.location), self.location
+            )
         except TemplateError as error:
             raise LineError(str(error), i + error.offset) from None
 
@@ -316,11 +387,12 @@ class _Parser:
             raise LineError("'==' is not a condition operator: write equals (or =)", i, 2)
         if self.text.startswith("!=", i):
             raise LineError("'!=' is not a condition operator: write not equals", i, 2)
-        word = self.text[i:self.word_end(i, end)]
+        word = self.text[i : self.word_end(i, end)]
         close = difflib.get_close_matches(word.lower(), list(_WORDS), n=1, cutoff=0.7)
         did = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
-        raise LineError(f"unknown operator '{_clip(word)}' after {subject}{did} (operators: {OPERATOR_LIST}){hint}",
-                        i, len(word))
+        raise LineError(
+            f"unknown operator '{_clip(word)}' after {subject}{did} (operators: {OPERATOR_LIST}){hint}", i, len(word)
+        )
 
     def operand(self, op: str, i: int, end: int) -> JsonTemplate | None:
         base = op[4:] if op.startswith("not ") else op
@@ -345,8 +417,9 @@ class _Parser:
         text = self.text
         i = self.skip(i, end)
         if i >= end:
-            raise LineError(f"'{op}' needs a value: \"text\", a number, true, false, null, [..] or {{{{NAME}}}}",
-                            end, 1)
+            raise LineError(
+                f"'{op}' needs a value: \"text\", a number, true, false, null, [..] or {{{{NAME}}}}", end, 1
+            )
         if text[i] in "\"'":
             decoded, offsets, stop = self.string(i, end)
             self.nothing_after(stop, end, f"'{op}' takes one value")
@@ -359,8 +432,12 @@ class _Parser:
             stop = self.word_end(i, end)
             if stop < end:
                 quoted = json.dumps(text[i:end], ensure_ascii=False)
-                self.nothing_after(stop, end, f"'{op}' takes one value",
-                                   f"; quote text with spaces: {quoted if len(quoted) <= 60 else quoted[:59] + '…'}")
+                self.nothing_after(
+                    stop,
+                    end,
+                    f"'{op}' takes one value",
+                    f"; quote text with spaces: {quoted if len(quoted) <= 60 else quoted[:59] + '…'}",
+                )
             word = text[i:stop]
             if word in ("true", "false", "null") or _NUMBER.fullmatch(word):
                 template = self.json_value(i, stop, op)
@@ -432,5 +509,5 @@ class _Parser:
             if "digits is too long" in str(problem):
                 raise LineError(str(problem), i + problem.offset, len(operand)) from None
             # BerryCrush reads [a, b] as two strings; JSON (which we keep, semantics.md §5) does not.
-            hint = " (strings need double quotes: [\"a\", \"b\"])" if "Expecting value" in str(problem) else ""
+            hint = ' (strings need double quotes: ["a", "b"])' if "Expecting value" in str(problem) else ""
             raise LineError(f"{problem} in the value after '{op}'{hint}", i + problem.offset) from None

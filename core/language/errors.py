@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from scenario_core.language.nodes import SourceLocation
 
-
 MAX_MESSAGE = 600
 
 
@@ -37,9 +36,7 @@ class InvalidFileError(ScenarioError):
     """A file that does not parse or validate; holds every diagnostic found, in file order."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
-        self.diagnostics = sorted(
-            diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column)
-        )
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column))
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 

@@ -82,9 +82,12 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
             extra = [item.location for item in node.items]
             extra += [block.location for block in (node.parameters, node.background) if block is not None]
             for where in extra:
-                problems.append(Diagnostic(SourceLocation(str(path), where.line, where.column, where.line,
-                                                          where.column + 1),
-                                           "a .fragment file holds only fragment: blocks; move this to a .scenario file"))
+                problems.append(
+                    Diagnostic(
+                        SourceLocation(str(path), where.line, where.column, where.line, where.column + 1),
+                        "a .fragment file holds only fragment: blocks; move this to a .scenario file",
+                    )
+                )
             if extra:
                 continue
             cached = _CACHE[key] = node.fragments

@@ -22,27 +22,59 @@ from lark.lexer import Lexer
 # A line that starts with one of these (in any case: `Scenario:`, `WHEN:`) is that keyword's
 # token, value and all.
 KEYWORDS = {
-    "feature:": "FEATURE", "description:": "DESCRIPTION", "scenario:": "SCENARIO",
-    "background:": "BACKGROUND", "fragment:": "FRAGMENT", "parameters:": "PARAMETERS",
-    "when:": "WHEN", "headers:": "HEADERS", "query:": "QUERY", "body:": "BODY",
-    "then:": "THEN", "extract:": "EXTRACT", "include:": "INCLUDE",
+    "feature:": "FEATURE",
+    "description:": "DESCRIPTION",
+    "scenario:": "SCENARIO",
+    "background:": "BACKGROUND",
+    "fragment:": "FRAGMENT",
+    "parameters:": "PARAMETERS",
+    "when:": "WHEN",
+    "headers:": "HEADERS",
+    "query:": "QUERY",
+    "body:": "BODY",
+    "then:": "THEN",
+    "extract:": "EXTRACT",
+    "include:": "INCLUDE",
     # BerryCrush's (berrycrush.md §1): an outline, its examples, described steps with a colon.
-    "outline:": "OUTLINE", "examples:": "EXAMPLES", "webhook:": "WEBHOOK",
-    "given:": "STEP", "and:": "STEP", "but:": "STEP",
+    "outline:": "OUTLINE",
+    "examples:": "EXAMPLES",
+    "webhook:": "WEBHOOK",
+    "given:": "STEP",
+    "and:": "STEP",
+    "but:": "STEP",
 }
 # A line whose first word (followed by a space or nothing) is one of these: BerryCrush's step
 # keywords without a colon and its directives, which take no colon.
 WORDS = {
-    "given": "STEP", "when": "STEP", "then": "STEP", "and": "STEP", "but": "STEP",
-    "call": "CALL", "assert": "ASSERT", "extract": "XEXTRACT", "include": "XINCLUDE",
-    "if": "IF", "else": "ELSE", "fail": "FAIL", "webhook": "WEBHOOK", "examples": "EXAMPLES",
+    "given": "STEP",
+    "when": "STEP",
+    "then": "STEP",
+    "and": "STEP",
+    "but": "STEP",
+    "call": "CALL",
+    "assert": "ASSERT",
+    "extract": "XEXTRACT",
+    "include": "XINCLUDE",
+    "if": "IF",
+    "else": "ELSE",
+    "fail": "FAIL",
+    "webhook": "WEBHOOK",
+    "examples": "EXAMPLES",
 }
 _WORD_STARTS = frozenset(w[0] for w in WORDS) | frozenset(w[0].upper() for w in WORDS)
 # The other tokens, as a syntax error names them.
 OTHER_TOKENS = {"TAG": "@tag", "ENTRY": "a 'name: value' line", "LINE": "a line of JSON"}
 # How a syntax error names the word keywords.
-WORD_NAMES = {"STEP": "given/when/then/and/but", "CALL": "call", "ASSERT": "assert", "XEXTRACT": "extract",
-              "XINCLUDE": "include", "IF": "if", "ELSE": "else", "FAIL": "fail"}
+WORD_NAMES = {
+    "STEP": "given/when/then/and/but",
+    "CALL": "call",
+    "ASSERT": "assert",
+    "XEXTRACT": "extract",
+    "XINCLUDE": "include",
+    "IF": "if",
+    "ELSE": "else",
+    "FAIL": "fail",
+}
 
 TAG = re.compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
 _BLANKS = re.compile(r"[ \t]*")
@@ -106,8 +138,16 @@ class LineLexer(Lexer):
             at = len(line) - len(content)
             if line[:at] != indent:
                 indent = line[:at]
-                yield Token("_NL", text[break_start:line_start + at], break_start,
-                            break_line, break_column, number, at + 1, line_start + at)
+                yield Token(
+                    "_NL",
+                    text[break_start : line_start + at],
+                    break_start,
+                    break_line,
+                    break_column,
+                    number,
+                    at + 1,
+                    line_start + at,
+                )
             # Tags come first and share the line; what follows them is one more token.
             # A line's tags are one TAG token (`@a @b`; the builder splits it), found by position:
             # a token per tag, or a slice of the rest of the line per tag, made a 1 MB line of
@@ -117,8 +157,16 @@ class LineLexer(Lexer):
                 end = found.end()
                 at = _BLANKS.match(line, end).end()
             if end != -1:
-                yield Token("TAG", line[tags_at:end], line_start + tags_at, number, tags_at + 1, number, end + 1,
-                            line_start + end)
+                yield Token(
+                    "TAG",
+                    line[tags_at:end],
+                    line_start + tags_at,
+                    number,
+                    tags_at + 1,
+                    number,
+                    end + 1,
+                    line_start + end,
+                )
                 content = line[at:]
                 if content.startswith("#"):  # `@smoke  # why`: a comment after tags
                     content = ""
@@ -135,7 +183,7 @@ class LineLexer(Lexer):
                     for piece in lines[block_start:index]:
                         line_start += len(line) + 1
                         line = piece
-                    content = text[start:line_start + len(line)]
+                    content = text[start : line_start + len(line)]
                     end_line = index
             elif "#" in content:
                 content = strip_comment(content)
@@ -143,7 +191,7 @@ class LineLexer(Lexer):
                 colon = content.find(":")
                 kind = None
                 if colon > 0:
-                    head = content[:colon + 1]
+                    head = content[: colon + 1]
                     kind = keywords.get(head) or keywords.get(head.lower())
                 if kind is None:
                     if content[0] in _WORD_STARTS:
@@ -151,7 +199,9 @@ class LineLexer(Lexer):
                         kind = words.get((content[:space] if space > 0 else content).lower())
                     if kind is None:
                         first = content[0]
-                        kind = "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"
+                        kind = (
+                            "ENTRY" if colon > 0 and first not in _NOT_ENTRY_START and not first.isspace() else "LINE"
+                        )
                 end = start + len(content)
                 yield Token(kind, content, start, number, at + 1, end_line, end - line_start + 1, end)
             number = end_line

@@ -182,10 +182,34 @@ class RequestStep(Node):
 # the first row; BerryCrush's conditions (`assert`, `if`; conditions.py) use the words of the second
 # (`equals` compares text forms too: 1 equals "1") and negate any of them as `not OP`.
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
-OPERATORS = COMPARISONS + ("contains", "not contains", "matches", "exists", "not exists",
-                           "hasSize", "startsWith", "endsWith", "notEmpty", "in")
-CONDITION_OPERATORS = ("equals", "<=", ">=", "<", ">", "contains", "in", "matches", "startsWith",
-                       "endsWith", "hasSize", "exists", "notEmpty", "empty")
+OPERATORS = COMPARISONS + (
+    "contains",
+    "not contains",
+    "matches",
+    "exists",
+    "not exists",
+    "hasSize",
+    "startsWith",
+    "endsWith",
+    "notEmpty",
+    "in",
+)
+CONDITION_OPERATORS = (
+    "equals",
+    "<=",
+    ">=",
+    "<",
+    ">",
+    "contains",
+    "in",
+    "matches",
+    "startsWith",
+    "endsWith",
+    "hasSize",
+    "exists",
+    "notEmpty",
+    "empty",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,8 +334,19 @@ class AnyOf(Node):
     location: SourceLocation
 
 
-Assertion = Union[StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion,
-                  SchemaAssertion, VariableAssertion, CustomAssertion, NotAssertion, AllOf, AnyOf]
+Assertion = Union[
+    StatusAssertion,
+    JsonPathAssertion,
+    HeaderAssertion,
+    BodyAssertion,
+    TimeAssertion,
+    SchemaAssertion,
+    VariableAssertion,
+    CustomAssertion,
+    NotAssertion,
+    AllOf,
+    AnyOf,
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,8 +474,7 @@ class DescribedStep(Node):
         return not self.steps
 
 
-Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep,
-             DescribedStep]
+Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep, DescribedStep]
 
 
 def leaf_conditions(condition: Assertion):
@@ -464,8 +498,12 @@ _COLON_KEYWORDS = frozenset(("when", "then", "extract", "include"))
 def step_label(step: Step) -> str:
     """A step as a person wrote it: `when: POST /pets`, `call ^createPet`, `extract $.id => petId`."""
     keyword = step.keyword
-    colon = keyword in _COLON_KEYWORDS and not isinstance(step, DescribedStep) and not getattr(step, "arrow", False) \
+    colon = (
+        keyword in _COLON_KEYWORDS
+        and not isinstance(step, DescribedStep)
+        and not getattr(step, "arrow", False)
         and not (isinstance(step, IncludeStep) and step.bare)
+    )
     return f"{keyword}{':' if colon else ''} {step.text}"
 
 
@@ -481,6 +519,7 @@ def walk_steps(steps: tuple[Step, ...]):
         elif isinstance(step, ConditionalStep):
             for branch in reversed(step.branches):
                 pending.extend(reversed(branch.steps))
+
 
 # Limits of what includes may expand to, checked by `check` (builder.py) with a located error,
 # so the executor never meets a file past them: includes nested deeper than this ...

@@ -96,13 +96,11 @@ def _url(key: str, raw: str) -> str:
     value = raw if value is None else value
     try:
         parts = urlsplit(value) if " " not in value else None
-        parts and parts.port  # an out-of-range or non-numeric port raises here
+        _ = parts and parts.port  # an out-of-range or non-numeric port raises here
     except ValueError:  # e.g. an unbalanced '[' reads as a broken IPv6 host
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ParameterValueError(
-            f"{key} must be an absolute http:// or https:// URL, got {_shown(raw)}"
-        )
+        raise ParameterValueError(f"{key} must be an absolute http:// or https:// URL, got {_shown(raw)}")
     return value
 
 
@@ -189,8 +187,7 @@ def _duration(key: str, raw: str) -> Duration:
         if ms <= MAX_DURATION_MS:
             return Duration(ms)
         raise ParameterValueError(f"{key} is at most a day (86400s), got {_shown(raw)}")
-    raise ParameterValueError(
-        f"{key} must be a duration: 500ms, 2s, 1m or a number of milliseconds, got {_shown(raw)}")
+    raise ParameterValueError(f"{key} must be a duration: 500ms, 2s, 1m or a number of milliseconds, got {_shown(raw)}")
 
 
 BACKOFFS = ("fixed", "linear", "exponential")
@@ -234,56 +231,99 @@ class ParameterSpec:
 SPECS: dict[str, ParameterSpec] = {
     spec.key: spec
     for spec in (
-        ParameterSpec(SHARE, "boolean", False, _boolean,
-                      "share extracted variables between scenarios of this level"),
-        ParameterSpec(TIMEOUT, "integer seconds", 30, _seconds,
-                      "bound on each request as a whole (connect, send, wait, read)"),
-        ParameterSpec(BASE_URL, "URL", None, _url,
-                      "base URL that relative request paths are joined to"),
-        ParameterSpec(OPENAPI, "path", None, _path,
-                      "OpenAPI description (relative to the scenario file) giving the baseUrl"),
-        ParameterSpec(MAX_RESPONSE_SIZE, "integer bytes", 100 * 1024 * 1024, _bytes,
-                      "largest response body accepted, raw and decoded (gzip, deflate)"),
-        ParameterSpec(SECRETS, "names", (), _names,
-                      "more secret names: variables, headers, JSON fields, query parameters to mask"),
-        ParameterSpec(STRICT_SCHEMA, "boolean", False, _boolean,
-                      "schema checks reject properties the schema does not declare"),
-        ParameterSpec(AUTO_ENABLED, "boolean", False, _boolean,
-                      "check every operation call's response against its description"),
-        ParameterSpec(AUTO_SCHEMA, "boolean", True, _boolean,
-                      "with autoAssertions.enabled: the response body matches its schema"),
-        ParameterSpec(AUTO_STATUS, "boolean", True, _boolean,
-                      "with autoAssertions.enabled: the status is one the operation declares"),
-        ParameterSpec(AUTO_CONTENT_TYPE, "boolean", True, _boolean,
-                      "with autoAssertions.enabled: the Content-Type is one the operation declares"),
-        ParameterSpec(ENVIRONMENT, "text", None, _string,
-                      "a label for the environment under test, shown by params, run and the JSON report"),
-        ParameterSpec(LOG_REQUESTS, "boolean", False, _boolean,
-                      "run prints a line for every request: method, URL, body"),
-        ParameterSpec(LOG_RESPONSES, "boolean", False, _boolean,
-                      "run prints a line for every response: status, time, body"),
-        ParameterSpec(FOLLOW_REDIRECTS, "boolean", False, _boolean,
-                      "follow 3xx redirects (at most 10); false: a 3xx is the response"),
-        ParameterSpec(RETRY_MAX_ATTEMPTS, "integer", 0, _attempts,
-                      "retries after the first attempt on 429, 502, 503, 504, a refused connection or a timeout"),
-        ParameterSpec(RETRY_DELAY, "duration", Duration(1000), _duration,
-                      "wait before the first retry"),
-        ParameterSpec(RETRY_MAX_DELAY, "duration", Duration(30_000), _duration,
-                      "the longest wait between two attempts"),
-        ParameterSpec(RETRY_BACKOFF, "fixed|linear|exponential", "exponential", _backoff,
-                      "how the wait grows: delay, delay*(n+1), delay*2^n"),
-        ParameterSpec(RETRY_JITTER, "boolean", True, _boolean,
-                      "vary each wait by up to 20 % either way"),
-        ParameterSpec(ERROR_REQUEST_BODY, "boolean", True, _boolean,
-                      "a failed step's report shows the request body"),
-        ParameterSpec(ERROR_RESPONSE_BODY, "boolean", True, _boolean,
-                      "a failed step's report shows the response body"),
-        ParameterSpec(ERROR_MAX_BODY, "integer bytes", 4096, _body_size,
-                      "bodies in a failed step's report are cut at this many bytes"),
-        ParameterSpec(MULTI_SEQUENTIAL, "integer", 3, _repeats,
-                      "auto: [multi] sends this many requests one after another"),
-        ParameterSpec(MULTI_CONCURRENT, "integer", 5, _repeats,
-                      "auto: [multi] sends this many requests at once"),
+        ParameterSpec(SHARE, "boolean", False, _boolean, "share extracted variables between scenarios of this level"),
+        ParameterSpec(
+            TIMEOUT, "integer seconds", 30, _seconds, "bound on each request as a whole (connect, send, wait, read)"
+        ),
+        ParameterSpec(BASE_URL, "URL", None, _url, "base URL that relative request paths are joined to"),
+        ParameterSpec(
+            OPENAPI, "path", None, _path, "OpenAPI description (relative to the scenario file) giving the baseUrl"
+        ),
+        ParameterSpec(
+            MAX_RESPONSE_SIZE,
+            "integer bytes",
+            100 * 1024 * 1024,
+            _bytes,
+            "largest response body accepted, raw and decoded (gzip, deflate)",
+        ),
+        ParameterSpec(
+            SECRETS, "names", (), _names, "more secret names: variables, headers, JSON fields, query parameters to mask"
+        ),
+        ParameterSpec(
+            STRICT_SCHEMA, "boolean", False, _boolean, "schema checks reject properties the schema does not declare"
+        ),
+        ParameterSpec(
+            AUTO_ENABLED, "boolean", False, _boolean, "check every operation call's response against its description"
+        ),
+        ParameterSpec(
+            AUTO_SCHEMA, "boolean", True, _boolean, "with autoAssertions.enabled: the response body matches its schema"
+        ),
+        ParameterSpec(
+            AUTO_STATUS,
+            "boolean",
+            True,
+            _boolean,
+            "with autoAssertions.enabled: the status is one the operation declares",
+        ),
+        ParameterSpec(
+            AUTO_CONTENT_TYPE,
+            "boolean",
+            True,
+            _boolean,
+            "with autoAssertions.enabled: the Content-Type is one the operation declares",
+        ),
+        ParameterSpec(
+            ENVIRONMENT,
+            "text",
+            None,
+            _string,
+            "a label for the environment under test, shown by params, run and the JSON report",
+        ),
+        ParameterSpec(
+            LOG_REQUESTS, "boolean", False, _boolean, "run prints a line for every request: method, URL, body"
+        ),
+        ParameterSpec(
+            LOG_RESPONSES, "boolean", False, _boolean, "run prints a line for every response: status, time, body"
+        ),
+        ParameterSpec(
+            FOLLOW_REDIRECTS,
+            "boolean",
+            False,
+            _boolean,
+            "follow 3xx redirects (at most 10); false: a 3xx is the response",
+        ),
+        ParameterSpec(
+            RETRY_MAX_ATTEMPTS,
+            "integer",
+            0,
+            _attempts,
+            "retries after the first attempt on 429, 502, 503, 504, a refused connection or a timeout",
+        ),
+        ParameterSpec(RETRY_DELAY, "duration", Duration(1000), _duration, "wait before the first retry"),
+        ParameterSpec(
+            RETRY_MAX_DELAY, "duration", Duration(30_000), _duration, "the longest wait between two attempts"
+        ),
+        ParameterSpec(
+            RETRY_BACKOFF,
+            "fixed|linear|exponential",
+            "exponential",
+            _backoff,
+            "how the wait grows: delay, delay*(n+1), delay*2^n",
+        ),
+        ParameterSpec(RETRY_JITTER, "boolean", True, _boolean, "vary each wait by up to 20 % either way"),
+        ParameterSpec(ERROR_REQUEST_BODY, "boolean", True, _boolean, "a failed step's report shows the request body"),
+        ParameterSpec(ERROR_RESPONSE_BODY, "boolean", True, _boolean, "a failed step's report shows the response body"),
+        ParameterSpec(
+            ERROR_MAX_BODY,
+            "integer bytes",
+            4096,
+            _body_size,
+            "bodies in a failed step's report are cut at this many bytes",
+        ),
+        ParameterSpec(
+            MULTI_SEQUENTIAL, "integer", 3, _repeats, "auto: [multi] sends this many requests one after another"
+        ),
+        ParameterSpec(MULTI_CONCURRENT, "integer", 5, _repeats, "auto: [multi] sends this many requests at once"),
     )
 }
 
@@ -295,8 +335,7 @@ def _alias(key: str, raw: str) -> str:
     value = _unquote(raw)
     value = (raw if value is None else value).strip()
     if not _ALIAS_TARGET.fullmatch(value):
-        raise ParameterValueError(
-            f"{key} must name an operation: \"^operationId\" or \"METHOD /path\", got {_shown(raw)}")
+        raise ParameterValueError(f'{key} must name an operation: "^operationId" or "METHOD /path", got {_shown(raw)}')
     return value
 
 
@@ -305,7 +344,7 @@ def binding_parts(key: str) -> tuple[str, str, str | None] | None:
     "alias", "x"); `binding.auth.alias.x` -> ("auth", "alias", "x"); None for anything else."""
     if not key.startswith(BINDING):
         return None
-    parts = key[len(BINDING):].split(".")
+    parts = key[len(BINDING) :].split(".")
     if len(parts) >= 2 and parts[0] == "alias" and all(parts[1:]):
         return DEFAULT_DESCRIPTION, "alias", ".".join(parts[1:])
     if len(parts) == 2 and parts[1] in ("location", "baseUrl") and _DESCRIPTION_NAME.fullmatch(parts[0]):
@@ -316,19 +355,31 @@ def binding_parts(key: str) -> tuple[str, str, str | None] | None:
 
 
 _BINDING_SPECS = {
-    "location": ParameterSpec("binding.NAME.location", "path", None, _path,
-                              "the OpenAPI description named NAME (relative to the scenario file)"),
-    "baseUrl": ParameterSpec("binding.NAME.baseUrl", "URL", None, _url,
-                             "the base URL of the OpenAPI description named NAME"),
-    "alias": ParameterSpec("binding.alias.X", "operation", None, _alias,
-                           "^X calls this operation: \"^operationId\" or \"METHOD /path\""),
+    "location": ParameterSpec(
+        "binding.NAME.location",
+        "path",
+        None,
+        _path,
+        "the OpenAPI description named NAME (relative to the scenario file)",
+    ),
+    "baseUrl": ParameterSpec(
+        "binding.NAME.baseUrl", "URL", None, _url, "the base URL of the OpenAPI description named NAME"
+    ),
+    "alias": ParameterSpec(
+        "binding.alias.X", "operation", None, _alias, '^X calls this operation: "^operationId" or "METHOD /path"'
+    ),
 }
 
 
 _HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
 _OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_HEADER_SPEC = ParameterSpec("header.NAME", "text", None, _header_value,
-                             "header NAME, sent with every request of this scope (a step's own header wins)")
+_HEADER_SPEC = ParameterSpec(
+    "header.NAME",
+    "text",
+    None,
+    _header_value,
+    "header NAME, sent with every request of this scope (a step's own header wins)",
+)
 _MULTI_SPEC = ParameterSpec("multiTest.X", "integer", None, _repeats, "an option of auto: [multi]")
 # The open-ended families, as `params` and messages name them.
 FAMILIES = ("autoAssertions.*", "retry.*", "errorContext.*", "header.NAME", "multiTest.X", "binding.*")
@@ -336,8 +387,8 @@ FAMILIES = ("autoAssertions.*", "retry.*", "errorContext.*", "header.NAME", "mul
 
 def header_name(key: str) -> str | None:
     """`header.X-Api-Key` -> `X-Api-Key`; None when the key is not a valid header.NAME."""
-    if key.startswith(HEADER) and _HEADER_NAME.fullmatch(key[len(HEADER):]):
-        return key[len(HEADER):]
+    if key.startswith(HEADER) and _HEADER_NAME.fullmatch(key[len(HEADER) :]):
+        return key[len(HEADER) :]
     return None
 
 
@@ -352,7 +403,7 @@ def spec_for(key: str) -> ParameterSpec | None:
         return _BINDING_SPECS[parts[1]]
     if header_name(key) is not None:
         return _HEADER_SPEC
-    if key.startswith(MULTI_TEST) and _OPTION_NAME.fullmatch(key[len(MULTI_TEST):]):
+    if key.startswith(MULTI_TEST) and _OPTION_NAME.fullmatch(key[len(MULTI_TEST) :]):
         return _MULTI_SPEC
     return None
 
@@ -407,14 +458,14 @@ def parse_template(key: str, raw: str) -> ValueTemplate:
     literal, position = [], 0
     while (start := text.find("{{", position)) != -1:
         if start > 0 and text[start - 1] == "\\":
-            literal.append(text[position:start - 1] + "{{")
+            literal.append(text[position : start - 1] + "{{")
             position = start + 2
             continue
         end = text.find("}}", start + 2)
         if end == -1:
             raise ParameterValueError(f"{key}: '{{{{' is not closed by '}}}}'")
         literal.append(text[position:start])
-        name = text[start + 2:end].strip()
+        name = text[start + 2 : end].strip()
         kind, _, rest = name.partition(".")
         if kind == ENV and _ENV_NAME.fullmatch(rest):
             ref = (ENV, rest)
@@ -424,7 +475,8 @@ def parse_template(key: str, raw: str) -> ValueTemplate:
             shown = name if len(name) <= 30 else name[:29] + "…"
             raise ParameterValueError(
                 f"{key} cannot use {{{{{shown}}}}}: parameters are static, variables exist only at run time "
-                "(a parameter value may read {{env.NAME}} or {{param.KEY}})")
+                "(a parameter value may read {{env.NAME}} or {{param.KEY}})"
+            )
         if ref == (PARAM, key):
             raise ParameterValueError(f"{key} cannot read itself ({{{{param.{key}}}}})")
         if "".join(literal):
@@ -460,8 +512,9 @@ def parse_user_value(key: str, raw: str) -> Any:
 def unknown_key_message(key: str) -> str:
     message = f"unknown parameter '{key}'"
     if key.startswith(BINDING):
-        return message + ("; bindings are binding.NAME.location, binding.NAME.baseUrl, "
-                          "binding.alias.OP or binding.NAME.alias.OP")
+        return message + (
+            "; bindings are binding.NAME.location, binding.NAME.baseUrl, binding.alias.OP or binding.NAME.alias.OP"
+        )
     if key.startswith(HEADER):
         return message + "; write header.NAME with NAME a header name (letters, digits, -), e.g. header.X-Api-Key"
     if key.startswith(MULTI_TEST):

@@ -41,11 +41,11 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from scenario_core.support import input_files
 from scenario_core.language.builder import _REQUEST_LIKE, Builder
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES, LineLexer
 from scenario_core.language.nodes import ScenarioFileNode, SourceLocation
+from scenario_core.support import input_files
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -68,8 +68,10 @@ TAB_IN_INDENTATION = "a tab in indentation; indent with spaces"
 
 def stray_indentation(indent: int, levels: list[int]) -> str:
     """The message of a line whose indentation opens no block and closes to none (both parses)."""
-    return (f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no enclosing block "
-            f"(expected {' or '.join(str(level) for level in levels)} spaces)")
+    return (
+        f"this line's indentation ({indent} space{'' if indent == 1 else 's'}) matches no enclosing block "
+        f"(expected {' or '.join(str(level) for level in levels)} spaces)"
+    )
 
 
 class _Indenter(Indenter):
@@ -84,7 +86,7 @@ class _Indenter(Indenter):
         # The line lexer sends a line break only where the indentation changes, and it is not
         # passed on: every line is one token, so only indentation changes carry structure.
         # The last segment of a line break is pure indentation.
-        indent_str = token[token.rfind("\n") + 1:]
+        indent_str = token[token.rfind("\n") + 1 :]
         if "\t" in indent_str:
             raise IndentationProblem(TAB_IN_INDENTATION, token.end_line, indent_str.index("\t") + 1)
         indent = len(indent_str)
@@ -160,8 +162,9 @@ def _parser() -> Lark:
     return _lark
 
 
-def parse_text(text: str, filename: str = "<text>", fragments: tuple = (),
-               max_errors: int | None = MAX_ERRORS) -> ScenarioFileNode:
+def parse_text(
+    text: str, filename: str = "<text>", fragments: tuple = (), max_errors: int | None = MAX_ERRORS
+) -> ScenarioFileNode:
     """Parse and validate text; raises InvalidFileError holding every diagnostic found, in file
     order: the first `max_errors` and one more saying how many were left out (None: all of them).
     `fragments`: FragmentNodes of .fragment files, available to `include` after the file's own."""
@@ -186,8 +189,9 @@ def parse_text(text: str, filename: str = "<text>", fragments: tuple = (),
                 _builder.begin(filename, text, fragments)
                 tree = _recovering_parse(source, filename, _builder.diagnostics)
                 if tree is None and not _builder.diagnostics:  # never expected: still one located line
-                    _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error",
-                                                           code="syntax"))
+                    _builder.diagnostics.append(
+                        Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error", code="syntax")
+                    )
         except RecursionError:
             _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
             tree = None
@@ -208,8 +212,9 @@ def _capped(diagnostics: list[Diagnostic], limit: int | None) -> list[Diagnostic
         return diagnostics
     ordered = sorted(diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column))
     more = len(ordered) - limit
-    return ordered[:limit] + [Diagnostic(ordered[limit].location, f"... and {more} more error{'s' if more > 1 else ''}",
-                                         code="more")]
+    return ordered[:limit] + [
+        Diagnostic(ordered[limit].location, f"... and {more} more error{'s' if more > 1 else ''}", code="more")
+    ]
 
 
 # ---------------------------------------------------------------- recovering after errors
@@ -239,7 +244,7 @@ class _Recovering:
                 if self.skipping is None:
                     yield token
                 continue
-            indent_str = token[token.rfind("\n") + 1:]
+            indent_str = token[token.rfind("\n") + 1 :]
             if "\t" in indent_str:
                 self.report(token.end_line, indent_str.index("\t") + 1, TAB_IN_INDENTATION)
                 self.skipping = -1
@@ -327,7 +332,7 @@ def _allowed(parent: Token | None, seen: list[str]) -> list[str]:
     if kind in ("BACKGROUND", "FRAGMENT"):
         return list(_STEPS)
     if kind == "WHEN":
-        text = str(parent)[len("when:"):].strip()
+        text = str(parent)[len("when:") :].strip()
         if text.startswith(("^", "using ")):
             return ["headers:", "query:", "body:", OTHER_TOKENS["ENTRY"]]
         if _REQUEST_LIKE.match(text):
@@ -362,8 +367,14 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
             return False
         tags = str(last).strip()
         location = SourceLocation(filename, last.line - 1, last.column, last.line - 1, last.column + len(tags))
-        diagnostics.append(Diagnostic(location, f"'{_clip(tags)}' is not followed by a feature:, scenario: or "
-                                                f"outline: line; tags go on the line before one", code="syntax"))
+        diagnostics.append(
+            Diagnostic(
+                location,
+                f"'{_clip(tags)}' is not followed by a feature:, scenario: or "
+                f"outline: line; tags go on the line before one",
+                code="syntax",
+            )
+        )
         state.feed_token(Token.new_borrow_pos("BAD", "", last))
         return True
 
@@ -440,8 +451,9 @@ def read_input(path: str | Path, what: str = ".scenario file", limit: int = MAX_
         raise _usage_error(path, problem, what) from None
 
 
-def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = (),
-              max_errors: int | None = MAX_ERRORS) -> ScenarioFileNode:
+def load_file(
+    path: str | Path, fragments: tuple[str, ...] | list[str] | None = (), max_errors: int | None = MAX_ERRORS
+) -> ScenarioFileNode:
     """Read and parse a file. Unreadable files are a UsageError, bad content an InvalidFileError.
     A .scenario file also sees the fragments of .fragment files (fragment_files.py): those under
     the nearest fragments/ folder and those `fragments` names (`--fragments`); None: none at all.
@@ -458,9 +470,9 @@ def load_file(path: str | Path, fragments: tuple[str, ...] | list[str] | None = 
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        raise InvalidFileError([Diagnostic(
-            SourceLocation(name, line, column, line, column + 1), "the file is not UTF-8 text"
-        )]) from None
+        raise InvalidFileError(
+            [Diagnostic(SourceLocation(name, line, column, line, column + 1), "the file is not UTF-8 text")]
+        ) from None
     return parse_text(text, name, external, max_errors)
 
 
@@ -477,15 +489,16 @@ def _expected(names: set[str]) -> list[str]:
     return keywords + others
 
 
-def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str,
-                       allowed: list[str] | None = None) -> Diagnostic:
+def _syntax_diagnostic(
+    error: UnexpectedInput, filename: str, source: str, allowed: list[str] | None = None
+) -> Diagnostic:
     """`allowed`: what the block takes (`_allowed`), named instead of the parser's expected set."""
     line = max(getattr(error, "line", 1) or 1, 1)
     column = max(getattr(error, "column", 1) or 1, 1)
     message = "syntax error"
     if isinstance(error, UnexpectedCharacters):
         text_line = source.splitlines()[line - 1] if line - 1 < len(source.splitlines()) else ""
-        got = text_line[column - 1:].strip()
+        got = text_line[column - 1 :].strip()
         expected = _expected(set(error.allowed or ()))
         message = f"unexpected '{_clip(got)}'"
         guess = _guess(got, expected)
@@ -515,8 +528,10 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str,
             got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
             message = f"'{_clip(got)}' is not allowed here"
             if kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
-                message += ("; a directive stands indented under a step (when I create a pet), at the "
-                            "indentation of the step's call: not at the step's own level, not under the call")
+                message += (
+                    "; a directive stands indented under a step (when I create a pet), at the "
+                    "indentation of the step's call: not at the step's own level, not under the call"
+                )
                 expected = []
             guess = _guess(got, expected)
             if guess:
@@ -524,7 +539,9 @@ def _syntax_diagnostic(error: UnexpectedInput, filename: str, source: str,
             elif expected:
                 message += f"; expected {_alternatives(expected)}"
     location = SourceLocation(filename, max(line - 1, 1), column, max(line - 1, 1), column + 1)
-    return Diagnostic(location, message, code="indentation" if message.startswith("unexpected indentation") else "syntax")
+    return Diagnostic(
+        location, message, code="indentation" if message.startswith("unexpected indentation") else "syntax"
+    )
 
 
 def _guess(text: str, expected: list[str]) -> str | None:

@@ -14,8 +14,17 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from scenario_core.language.nodes import (
-    AssertStep, Assertion, BodyAssertion, ExtractStep, HeaderAssertion, JsonPathAssertion,
-    JsonTemplate, SchemaAssertion, SourceLocation, StatusAssertion, TimeAssertion,
+    Assertion,
+    AssertStep,
+    BodyAssertion,
+    ExtractStep,
+    HeaderAssertion,
+    JsonPathAssertion,
+    JsonTemplate,
+    SchemaAssertion,
+    SourceLocation,
+    StatusAssertion,
+    TimeAssertion,
 )
 from scenario_core.language.templates import NAME, JsonTextError, Locate, TemplateError, json_template
 from scenario_core.support.text_scan import TopLevelSpaces
@@ -79,8 +88,24 @@ def compile_json_path(path: str) -> Any:
 # ---------------------------------------------------------------- then:
 
 # Longest first, so `not contains` wins over `contains` and `<=` over `<`.
-_OPERATORS = ("not contains", "not exists", "contains", "matches", "exists", "==", "!=", "<=", ">=", "<", ">",
-              "hasSize", "startsWith", "endsWith", "notEmpty", "in")
+_OPERATORS = (
+    "not contains",
+    "not exists",
+    "contains",
+    "matches",
+    "exists",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "<",
+    ">",
+    "hasSize",
+    "startsWith",
+    "endsWith",
+    "notEmpty",
+    "in",
+)
 _NO_OPERAND = ("exists", "not exists", "notEmpty")
 _BODY_OPERATORS = ("contains", "not contains", "matches", "==", "!=")
 _STATUS = re.compile(r"status(\s+)(\S+)\s*")
@@ -96,7 +121,7 @@ def _find_operator(text: str, start: int) -> tuple[str, int] | None:
     for _, after_spaces in TopLevelSpaces(text, start):
         for op in _OPERATORS:
             if text.startswith(op, after_spaces):
-                following = text[after_spaces + len(op):after_spaces + len(op) + 1]
+                following = text[after_spaces + len(op) : after_spaces + len(op) + 1]
                 if not following or following in " \t" or op in ("==", "!=", "<=", ">=", "<", ">"):
                     return op, after_spaces
     return None
@@ -121,10 +146,11 @@ def _expected(text: str, offset: int, operator: str, locate: Locate, location: S
         shown = operand if len(operand) <= 60 else operand[:59] + "…"
         # `'ok'` is a string in single quotes: the fix is "ok", not "'ok'".
         inner = shown[1:-1] if len(shown) >= 2 and shown[0] == shown[-1] == "'" else shown
-        hint = f' (strings need double quotes: "{inner}")' if operand[0] not in "\"[{" else ""
+        hint = f' (strings need double quotes: "{inner}")' if operand[0] not in '"[{' else ""
         raise LineError(
             f"expected a JSON value or {{{{NAME}}}} after '{operator}', got '{shown}'{hint}",
-            start, len(operand),
+            start,
+            len(operand),
         ) from None
     check_operand(operator, template, start, len(operand))
     return template
@@ -189,11 +215,14 @@ def _rebuilder(assertion: Assertion) -> Callable[[SourceLocation], Assertion]:
 
 def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Assertion:
     if not text:
-        raise LineError("then: needs an assertion, e.g. then: status 200 or then: $.name == \"Rex\"", 0, 1)
+        raise LineError('then: needs an assertion, e.g. then: status 200 or then: $.name == "Rex"', 0, 1)
     if text == "schema" or text.startswith("schema "):
         if text != "schema":
-            raise LineError("schema takes nothing after it: the response is checked against the schema "
-                            "its operation declares", 7, len(text) - 7)
+            raise LineError(
+                "schema takes nothing after it: the response is checked against the schema its operation declares",
+                7,
+                len(text) - 7,
+            )
         return SchemaAssertion(location)
     match = _STATUS.fullmatch(text)
     if text.startswith("status") and (match or text == "status"):
@@ -201,8 +230,9 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         offset = match.start(2) if match else 0
         status = status_assertion(value, location, offset)
         if status is None:
-            raise LineError(f"status takes a 3-digit code (200) or a class (2xx), got '{value}'",
-                            offset, len(value) or len(text))
+            raise LineError(
+                f"status takes a 3-digit code (200) or a class (2xx), got '{value}'", offset, len(value) or len(text)
+            )
         return status
     if text.startswith("status") and not (text[6].isalnum() or text[6] in "_.[$"):
         _status_mistake(text)
@@ -215,17 +245,20 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
     if text.startswith("header"):
         match = _HEADER_NAME.match(text)
         if not match:
-            raise LineError("a header assertion reads like: header Content-Type contains \"json\"", 0, len(text))
+            raise LineError('a header assertion reads like: header Content-Type contains "json"', 0, len(text))
         found = _find_operator(text, match.end())
-        if not found or text[match.end():found[1]].strip():
-            raise LineError(f"expected an operator after 'header {match.group(2)}': "
-                            + ", ".join(_OPERATORS), match.end(), len(text) - match.end())
+        if not found or text[match.end() : found[1]].strip():
+            raise LineError(
+                f"expected an operator after 'header {match.group(2)}': " + ", ".join(_OPERATORS),
+                match.end(),
+                len(text) - match.end(),
+            )
         op, offset = found
         return HeaderAssertion(match.group(2), op, _expected(text, offset + len(op), op, locate, location), location)
     if text.startswith("body"):
         found = _find_operator(text, 4)
-        if not found or found[0] in _NO_OPERAND or text[4:found[1]].strip():
-            raise LineError("a body assertion reads like: body contains \"text\" (or matches, ==, !=)", 0, len(text))
+        if not found or found[0] in _NO_OPERAND or text[4 : found[1]].strip():
+            raise LineError('a body assertion reads like: body contains "text" (or matches, ==, !=)', 0, len(text))
         op, offset = found
         if op not in _BODY_OPERATORS:
             raise LineError(f"body takes contains, not contains, matches, == or !=, not {op}", offset, len(op))
@@ -237,8 +270,7 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
                 compile_json_path(text.split()[0] if text.split() else text)
             except JsonPathError as error:
                 raise LineError(str(error), 0, len(text)) from None
-            raise LineError("expected an operator after the JSON path: " + ", ".join(_OPERATORS),
-                            len(text), 1)
+            raise LineError("expected an operator after the JSON path: " + ", ".join(_OPERATORS), len(text), 1)
         op, offset = found
         path = text[:offset].strip()
         try:
@@ -249,7 +281,8 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
     word = text.split()[0] if text.split() else text
     raise LineError(
         f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema",
-        0, len(word),
+        0,
+        len(word),
     )
 
 
@@ -263,18 +296,25 @@ def _status_mistake(text: str) -> None:
     rest = text[start:].rstrip()
     operator = _STATUS_OPERATOR.match(rest)
     if operator:
-        code = rest[operator.end():].split()
+        code = rest[operator.end() :].split()
         example = code[0] if code and status_assertion(code[0], None) is not None else "200"  # type: ignore[arg-type]
-        raise LineError(f"status takes a code such as 200 or 2xx, with no operator before it: then: status {example}",
-                        start, len(operator.group(1)))
+        raise LineError(
+            f"status takes a code such as 200 or 2xx, with no operator before it: then: status {example}",
+            start,
+            len(operator.group(1)),
+        )
     hash_at = rest.find("#")
     if hash_at > 0 and not rest[hash_at - 1].isspace():
         # semantics.md §5: `#` starts a comment after whitespace, so `status 200  # ok` is fine.
-        raise LineError(f"status takes a code such as 200 or 2xx, got '{_clip(rest)}'; a # starts a comment only "
-                        f"after a space: then: status {rest[:hash_at].strip()}  {rest[hash_at:]}",
-                        start + hash_at, len(rest) - hash_at)
-    raise LineError(f"status takes one code such as 200 or 2xx (or a range: 200-299), got '{_clip(rest)}'",
-                    start, len(rest))
+        raise LineError(
+            f"status takes a code such as 200 or 2xx, got '{_clip(rest)}'; a # starts a comment only "
+            f"after a space: then: status {rest[:hash_at].strip()}  {rest[hash_at:]}",
+            start + hash_at,
+            len(rest) - hash_at,
+        )
+    raise LineError(
+        f"status takes one code such as 200 or 2xx (or a range: 200-299), got '{_clip(rest)}'", start, len(rest)
+    )
 
 
 def _clip(text: str, width: int = 40) -> str:
@@ -319,14 +359,14 @@ def parse_extract(text: str, locate: Locate, location: SourceLocation) -> Extrac
         raise LineError("extract reads like: extract: petId from $.id (or from header Location)", 0, len(text))
     name, source = match.group(1), match.group(3).strip()
     if not NAME.fullmatch(name):
-        raise LineError(f"'{name}' is not a variable name: letters, digits and _, not starting with a digit",
-                        0, len(name))
+        raise LineError(
+            f"'{name}' is not a variable name: letters, digits and _, not starting with a digit", 0, len(name)
+        )
     start = match.start(3)
     if source.startswith("header"):
-        header = source[len("header"):].strip()
+        header = source[len("header") :].strip()
         if not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", header):
-            raise LineError("extract from a header reads like: extract: loc from header Location",
-                            start, len(source))
+            raise LineError("extract from a header reads like: extract: loc from header Location", start, len(source))
         return ExtractStep(name, "header", header, None, location)
     try:
         compiled = compile_json_path(source)

@@ -46,7 +46,9 @@ class TagExpression:
 
     def tags(self) -> frozenset[str]:
         """Every tag the expression names (for messages)."""
-        return frozenset(w.lstrip("@") for _, w, kind in _tokens(self.text) if kind == "word" and w.lower() not in _WORDS)
+        return frozenset(
+            w.lstrip("@") for _, w, kind in _tokens(self.text) if kind == "word" and w.lower() not in _WORDS
+        )
 
 
 def _tokens(text: str) -> list[tuple[int, str, str]]:
@@ -164,5 +166,8 @@ def selects_any(files: Iterable[Any], selected: Callable[[frozenset[str]], bool]
     scenario carries its feature's tags too."""
     if selected is None:
         return True
-    return any(selected(scenario.tags | feature.tags if feature is not None else scenario.tags)
-               for file in files for scenario, feature in file.scenarios_in_order())
+    return any(
+        selected(scenario.tags | feature.tags if feature is not None else scenario.tags)
+        for file in files
+        for scenario, feature in file.scenarios_in_order()
+    )

@@ -49,17 +49,17 @@ def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
             # In JSON, `"\\{{x}}"` is how the escape is written inside a string: both backslashes go.
             cut = 2 if json_text and start > 1 and text[start - 2] == "\\" else 1
             if start - cut > position:
-                parts.append(text[position:start - cut])
+                parts.append(text[position : start - cut])
             parts.append("{{")
             position = start + 2
             continue
         end = text.find("}}", start + 2)
-        if end == -1 or "\n" in text[start + 2:end]:
+        if end == -1 or "\n" in text[start + 2 : end]:
             raise TemplateError("'{{' is not closed by '}}'", start)
-        name = text[start + 2:end].strip()
+        name = text[start + 2 : end].strip()
         if not REF_NAME.fullmatch(name):
             raise TemplateError(
-                f"'{_clip(text[start:end + 2])}' is not a variable reference: "
+                f"'{_clip(text[start : end + 2])}' is not a variable reference: "
                 "a name is letters, digits and _ (dotted: a.b, env.HOME, param.timeout) "
                 "and does not start with a digit",
                 start,
@@ -91,8 +91,7 @@ def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
 
 def _segments(text: str, locate: Locate, json_text: bool) -> tuple[Segment, ...]:
     return tuple(
-        p if isinstance(p, str) else VariableRef(p[0], p[1], locate(p[2], p[3]))
-        for p in _plan(text, json_text)
+        p if isinstance(p, str) else VariableRef(p[0], p[1], locate(p[2], p[3])) for p in _plan(text, json_text)
     )
 
 
@@ -150,8 +149,9 @@ def _loads(text: str) -> Any:
     except ValueError:  # Python refuses to read an integer of over 4,300 digits
         found = _LONG_INTEGER.search(text)
         digits = len(found.group().lstrip("-")) if found else 0
-        raise JsonTextError(f"an integer of {digits} digits is too long (the limit is 4300)",
-                            found.start() if found else 0) from None
+        raise JsonTextError(
+            f"an integer of {digits} digits is too long (the limit is 4300)", found.start() if found else 0
+        ) from None
 
 
 # ---------------------------------------------------------------- rendering at run time
@@ -165,9 +165,7 @@ def text_form(value: Any) -> str:
 def render_text(template: TextTemplate, variables: Mapping[str, Any]) -> str:
     if len(template.segments) == 1 and isinstance(template.segments[0], str):
         return template.segments[0]
-    return "".join(
-        s if isinstance(s, str) else text_form(variables[s.name]) for s in template.segments
-    )
+    return "".join(s if isinstance(s, str) else text_form(variables[s.name]) for s in template.segments)
 
 
 def render_json_text(template: JsonTemplate, variables: Mapping[str, Any]) -> str:

@@ -58,17 +58,41 @@ PAYLOADS: dict[str, tuple[str, ...]] = {
     "TEMPLATE_INJECTION": ("{{7*7}}", "${7*7}"),
     "LARGE_PAYLOAD": ("A" * 10_000,),
 }
-INVALID_FAMILIES = ("required", "type", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems",
-                    "pattern", "enum", "format")
+INVALID_FAMILIES = (
+    "required",
+    "type",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "pattern",
+    "enum",
+    "format",
+)
 MULTI_MODES = ("SEQUENTIAL", "CONCURRENT")
 
 _BAD_FORMATS = {
-    "email": "not-an-email", "date": "2021-13-45", "date-time": "not-a-date-time", "time": "25:61:61",
-    "uuid": "not-a-uuid", "uri": "not a uri", "url": "not a uri", "ipv4": "999.999.999.999",
-    "ipv6": "not:an:ipv6::address::", "hostname": "-not_a_host-",
+    "email": "not-an-email",
+    "date": "2021-13-45",
+    "date-time": "not-a-date-time",
+    "time": "25:61:61",
+    "uuid": "not-a-uuid",
+    "uri": "not a uri",
+    "url": "not a uri",
+    "ipv4": "999.999.999.999",
+    "ipv6": "not:an:ipv6::address::",
+    "hostname": "-not_a_host-",
 }
-_WRONG_TYPE = {"string": 12345, "integer": "not-a-number", "number": "not-a-number", "boolean": "not-a-boolean",
-               "array": "not-an-array", "object": "not-an-object"}
+_WRONG_TYPE = {
+    "string": 12345,
+    "integer": "not-a-number",
+    "number": "not-a-number",
+    "boolean": "not-a-boolean",
+    "array": "not-an-array",
+    "object": "not-an-object",
+}
 
 
 def _norm(name: str) -> str:
@@ -91,8 +115,14 @@ class AutoTest:
 
     def variables(self) -> dict[str, Any]:
         """`test.type`, `test.testType`, `test.field`, `test.description`, `test.value`, `test.location`."""
-        return {"type": self.type, "testType": self.test_type, "field": self.field,
-                "description": self.description, "value": self.value, "location": self.location}
+        return {
+            "type": self.type,
+            "testType": self.test_type,
+            "field": self.field,
+            "description": self.description,
+            "value": self.value,
+            "location": self.location,
+        }
 
 
 @dataclass(frozen=True)
@@ -122,9 +152,16 @@ def known_excludes() -> list[str]:
     return list(PAYLOADS) + list(INVALID_FAMILIES) + list(MULTI_MODES)
 
 
-def generate(operation: Operation, kinds: Iterable[str], children: Sequence[tuple[str, Any]] = (), *,
-             structured_body: Any = None, json_body: Any = None, excludes: Iterable[str] = (),
-             headers: Sequence[tuple[str, str]] = ()) -> list[AutoTest]:
+def generate(
+    operation: Operation,
+    kinds: Iterable[str],
+    children: Sequence[tuple[str, Any]] = (),
+    *,
+    structured_body: Any = None,
+    json_body: Any = None,
+    excludes: Iterable[str] = (),
+    headers: Sequence[tuple[str, str]] = (),
+) -> list[AutoTest]:
     """The `invalid` and `security` tests of a call, in a fixed order (multi: see `multi_tests`)."""
     kinds = parse_kinds(kinds)
     excludes = list(excludes)
@@ -154,10 +191,22 @@ class _Generator:
 
     # ---- helpers
 
-    def _make(self, kind: str, family: str, field_name: str, location: str, description: str, value: Any,
-              children: list, body: Any) -> AutoTest:
-        plan = build_request(self.op, children, json_body=body, headers=self.headers, check_required=False) \
-            if body is not None else build_request(self.op, children, headers=self.headers, check_required=False)
+    def _make(
+        self,
+        kind: str,
+        family: str,
+        field_name: str,
+        location: str,
+        description: str,
+        value: Any,
+        children: list,
+        body: Any,
+    ) -> AutoTest:
+        plan = (
+            build_request(self.op, children, json_body=body, headers=self.headers, check_required=False)
+            if body is not None
+            else build_request(self.op, children, headers=self.headers, check_required=False)
+        )
         return AutoTest(kind, family, field_name, location, description, value, tuple(children), body, plan)
 
     def _children_with(self, parameter: Parameter, value: Any, drop: bool = False) -> list:
@@ -170,7 +219,7 @@ class _Generator:
     def _is(parameter: Parameter, child: str) -> bool:
         forced = {"query": ("query_",), "header": ("header_", "Header_")}.get(parameter.location, ())
         for prefix in forced:
-            if child.startswith(prefix) and child[len(prefix):].lower() == parameter.name.lower():
+            if child.startswith(prefix) and child[len(prefix) :].lower() == parameter.name.lower():
                 return True
         if parameter.location == "header":
             return child.lower() == parameter.name.lower()
@@ -178,8 +227,12 @@ class _Generator:
 
     def _child_name(self, parameter: Parameter) -> str:
         # Use a forced prefix when a same-named parameter elsewhere would take the plain name.
-        first = next(p for loc in ("path", "query", "header", "cookie")
-                     for p in self.op.parameters if p.location == loc and p.name == parameter.name)
+        first = next(
+            p
+            for loc in ("path", "query", "header", "cookie")
+            for p in self.op.parameters
+            if p.location == loc and p.name == parameter.name
+        )
         if first is parameter or parameter.location not in ("query", "header"):
             return parameter.name
         return f"{parameter.location}_{parameter.name}"
@@ -236,8 +289,18 @@ class _Generator:
             for family, description, value, drop in _violations(name, node, required):
                 if excluded(family, self.excludes):
                     continue
-                tests.append(self._make(INVALID, family, name, "body", description, value, list(self.children),
-                                        self._body_with(keys, value, drop)))
+                tests.append(
+                    self._make(
+                        INVALID,
+                        family,
+                        name,
+                        "body",
+                        description,
+                        value,
+                        list(self.children),
+                        self._body_with(keys, value, drop),
+                    )
+                )
         for parameter in self.op.parameters:
             node = parameter.schema.resolved() if parameter.schema is not None else {}
             required = parameter.required and parameter.location != "path"
@@ -246,8 +309,18 @@ class _Generator:
                     continue
                 if parameter.location == "header" and family == "type" and isinstance(value, (dict, list)):
                     continue
-                tests.append(self._make(INVALID, family, parameter.name, parameter.location, description, value,
-                                        self._children_with(parameter, value, drop), self.body))
+                tests.append(
+                    self._make(
+                        INVALID,
+                        family,
+                        parameter.name,
+                        parameter.location,
+                        description,
+                        value,
+                        self._children_with(parameter, value, drop),
+                        self.body,
+                    )
+                )
         return tests
 
     # ---- security
@@ -273,11 +346,31 @@ class _Generator:
                     value = [payload] if in_array else payload
                     description = f"{category} payload in {location} {field_name}"
                     if location == "body":
-                        tests.append(self._make(SECURITY, category, field_name, location, description, value,
-                                                list(self.children), self._body_with(where, value)))
+                        tests.append(
+                            self._make(
+                                SECURITY,
+                                category,
+                                field_name,
+                                location,
+                                description,
+                                value,
+                                list(self.children),
+                                self._body_with(where, value),
+                            )
+                        )
                     else:
-                        tests.append(self._make(SECURITY, category, field_name, location, description, value,
-                                                self._children_with(where, value), self.body))
+                        tests.append(
+                            self._make(
+                                SECURITY,
+                                category,
+                                field_name,
+                                location,
+                                description,
+                                value,
+                                self._children_with(where, value),
+                                self.body,
+                            )
+                        )
         return tests
 
 
@@ -308,8 +401,10 @@ def _violations(name: str, node: Mapping, required: bool) -> list[tuple[str, str
     if kind in _WRONG_TYPE:
         out.append(("type", f"{name} must be {kind}, sent {_WRONG_TYPE[kind]!r}", _WRONG_TYPE[kind], False))
     if kind in ("integer", "number"):
-        for key, exclusive, delta, family in (("minimum", "exclusiveMinimum", -1, "minimum"),
-                                              ("maximum", "exclusiveMaximum", 1, "maximum")):
+        for key, exclusive, delta, family in (
+            ("minimum", "exclusiveMinimum", -1, "minimum"),
+            ("maximum", "exclusiveMaximum", 1, "maximum"),
+        ):
             bound, strict = node.get(key), node.get(exclusive)
             if isinstance(strict, (int, float)) and not isinstance(strict, bool):  # 3.1 numeric form
                 out.append((family, f"{name} must be {'>' if delta < 0 else '<'} {strict}", strict, False))
@@ -319,11 +414,23 @@ def _violations(name: str, node: Mapping, required: bool) -> list[tuple[str, str
                 out.append((family, f"{name} must be {sign}{bound}", value, False))
     if kind == "string":
         if isinstance(node.get("minLength"), int) and node["minLength"] > 0:
-            out.append(("minLength", f"{name} must have at least {node['minLength']} characters",
-                        "a" * (node["minLength"] - 1), False))
+            out.append(
+                (
+                    "minLength",
+                    f"{name} must have at least {node['minLength']} characters",
+                    "a" * (node["minLength"] - 1),
+                    False,
+                )
+            )
         if isinstance(node.get("maxLength"), int):
-            out.append(("maxLength", f"{name} must have at most {node['maxLength']} characters",
-                        "a" * (node["maxLength"] + 1), False))
+            out.append(
+                (
+                    "maxLength",
+                    f"{name} must have at most {node['maxLength']} characters",
+                    "a" * (node["maxLength"] + 1),
+                    False,
+                )
+            )
         if isinstance(node.get("pattern"), str):
             bad = _not_matching(node["pattern"])
             if bad is not None:
@@ -336,8 +443,14 @@ def _violations(name: str, node: Mapping, required: bool) -> list[tuple[str, str
             out.append(("minItems", f"{name} must have at least {node['minItems']} items", [], False))
         if isinstance(node.get("maxItems"), int):
             item = (node.get("items") or {}).get("example", "x") if isinstance(node.get("items"), dict) else "x"
-            out.append(("maxItems", f"{name} must have at most {node['maxItems']} items",
-                        [item] * (node["maxItems"] + 1), False))
+            out.append(
+                (
+                    "maxItems",
+                    f"{name} must have at most {node['maxItems']} items",
+                    [item] * (node["maxItems"] + 1),
+                    False,
+                )
+            )
     if isinstance(node.get("enum"), list) and node["enum"]:
         bad = "INVALID_ENUM_VALUE"
         while bad in node["enum"]:

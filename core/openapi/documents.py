@@ -46,8 +46,7 @@ class OpenApiError(ValueError):
     """A description that cannot be used. `str()` is one line: `FILE:LINE:COLUMN: message` when
     the place is known, else the message alone (which then names the file)."""
 
-    def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 column: int | None = None):
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, column: int | None = None):
         self.message, self.file, self.line, self.column = message, file, line, column
         super().__init__(str(self))
 
@@ -58,6 +57,7 @@ class OpenApiError(ValueError):
 
 
 # ---------------------------------------------------------------------------------- reading
+
 
 def read_capped(path: str, max_bytes: int = MAX_DESCRIPTION_BYTES) -> bytes:
     """The bytes of a regular file of at most max_bytes; anything else is an OpenApiError at once."""
@@ -162,7 +162,7 @@ def _build(loader, budget: int) -> Any:
         elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
             container, _, anchor, size, merges, explicit, _, start = stack.pop()
             for source, at in merges:
-                for part in (source if isinstance(source, list) else [source]):
+                for part in source if isinstance(source, list) else [source]:
                     if not isinstance(part, dict):
                         raise _YamlProblem(at, "a merge key (<<) needs a mapping or a list of mappings")
                     for k, v in part.items():
@@ -180,8 +180,11 @@ def _build(loader, budget: int) -> Any:
             data, size = anchors[event.anchor]
             added += size
             if added > budget:
-                raise _YamlProblem(None, f"YAML aliases would expand it by more than {budget:,} nodes; "
-                                         f"refusing a possible alias bomb", refused=True)
+                raise _YamlProblem(
+                    None,
+                    f"YAML aliases would expand it by more than {budget:,} nodes; refusing a possible alias bomb",
+                    refused=True,
+                )
             attach(data, size, event)
         elif kind is yaml.DocumentStartEvent:
             documents += 1
@@ -204,8 +207,9 @@ def parse_document(data: bytes, path: str, alias_budget: int = ALIAS_EXPANSION_B
             return json.loads(text)
         except json.JSONDecodeError as error:
             if path.endswith(".json"):
-                raise OpenApiError(f"OpenAPI description is not valid JSON: {error.msg}",
-                                   path, error.lineno, error.colno) from None
+                raise OpenApiError(
+                    f"OpenAPI description is not valid JSON: {error.msg}", path, error.lineno, error.colno
+                ) from None
         except RecursionError:
             raise OpenApiError("OpenAPI description is nested too deeply", path) from None
     loader = _Loader(text)
@@ -214,16 +218,24 @@ def parse_document(data: bytes, path: str, alias_budget: int = ALIAS_EXPANSION_B
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
-        raise OpenApiError(f"OpenAPI description is not valid YAML: {problem}", path,
-                           mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+        raise OpenApiError(
+            f"OpenAPI description is not valid YAML: {problem}",
+            path,
+            mark.line + 1 if mark else None,
+            mark.column + 1 if mark else None,
+        ) from None
     except yaml.YAMLError as error:
         first = (str(error).splitlines() or [type(error).__name__])[0]
         raise OpenApiError(f"OpenAPI description is not valid YAML: {first}", path) from None
     except _YamlProblem as problem:
         mark = problem.mark
         what = "refused" if problem.refused else "is not valid YAML"
-        raise OpenApiError(f"OpenAPI description {what}: {problem.message}", path,
-                           mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+        raise OpenApiError(
+            f"OpenAPI description {what}: {problem.message}",
+            path,
+            mark.line + 1 if mark else None,
+            mark.column + 1 if mark else None,
+        ) from None
     except RecursionError:
         raise OpenApiError("OpenAPI description is nested too deeply", path) from None
     finally:
@@ -251,6 +263,7 @@ def locate(path: str, pointer: str) -> tuple[int, int] | None:
 
 
 # ----------------------------------------------------------------------------------- pointers
+
 
 def split_pointer(pointer: str) -> list[str]:
     pointer = unquote(pointer)

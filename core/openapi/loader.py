@@ -19,8 +19,21 @@ import threading
 from typing import Any, Iterator, Mapping
 
 from scenario_core.openapi.documents import (  # noqa: F401 (re-exported: the loader is the public face)
-    ALIAS_EXPANSION_BUDGET, HTTP_METHODS, MAX_DESCRIPTION_BYTES, MAX_REF_HOPS, VERSIONS, Description, OpenApiError,
-    file_stamp as _stamp, join_pointer, locate, parse_document, read_capped, split_pointer,
+    ALIAS_EXPANSION_BUDGET,
+    HTTP_METHODS,
+    MAX_DESCRIPTION_BYTES,
+    MAX_REF_HOPS,
+    VERSIONS,
+    Description,
+    OpenApiError,
+    join_pointer,
+    locate,
+    parse_document,
+    read_capped,
+    split_pointer,
+)
+from scenario_core.openapi.documents import (
+    file_stamp as _stamp,
 )
 from scenario_core.openapi.operations import Descriptions, Operation, build_operations
 

@@ -129,8 +129,11 @@ class Operation:
 
     def response_for(self, status: int) -> Response | None:
         """The response declared for a status: exact, then `2XX`, then `default`."""
-        return (self.responses.get(str(status)) or self.responses.get(f"{str(status)[0]}XX")
-                or self.responses.get("default"))
+        return (
+            self.responses.get(str(status))
+            or self.responses.get(f"{str(status)[0]}XX")
+            or self.responses.get("default")
+        )
 
     def with_source(self, name: str) -> "Operation":
         from dataclasses import replace
@@ -139,6 +142,7 @@ class Operation:
 
 
 # ------------------------------------------------------------------------------------ building
+
 
 def build_operations(description: Description) -> list[Operation]:
     doc = description.document
@@ -159,8 +163,9 @@ def build_operations(description: Description) -> list[Operation]:
             raw_op = item.get(method)
             if not isinstance(raw_op, dict):
                 continue
-            operations.append(builder.operation(str(path), method, raw_op, shared, file,
-                                                join_pointer(item_pointer, method)))
+            operations.append(
+                builder.operation(str(path), method, raw_op, shared, file, join_pointer(item_pointer, method))
+            )
     return operations
 
 
@@ -200,17 +205,21 @@ class _Builder:
             schema_raw = {k: raw[k] for k in _SWAGGER_SCHEMA_KEYS if k in raw}
             schema = self.schema(schema_raw, file, None) if schema_raw else None
             fmt = raw.get("collectionFormat", "csv")
-            style, explode = {"multi": ("form", True), "ssv": ("spaceDelimited", False),
-                              "tsv": ("tabDelimited", False), "pipes": ("pipeDelimited", False)}.get(
-                fmt, ("form" if location in ("query", "cookie") else "simple", False))
+            style, explode = {
+                "multi": ("form", True),
+                "ssv": ("spaceDelimited", False),
+                "tsv": ("tabDelimited", False),
+                "pipes": ("pipeDelimited", False),
+            }.get(fmt, ("form" if location in ("query", "cookie") else "simple", False))
             default, example = raw.get("default"), raw.get("x-example")
         else:
             if "schema" in raw:
                 schema = self.schema(raw["schema"], file, join_pointer(pointer, "schema"))
             elif isinstance(raw.get("content"), dict) and raw["content"]:
                 media, value = next(iter(raw["content"].items()))
-                schema = self.schema((value or {}).get("schema"), file,
-                                     join_pointer(pointer, "content", media, "schema"))
+                schema = self.schema(
+                    (value or {}).get("schema"), file, join_pointer(pointer, "content", media, "schema")
+                )
             else:
                 schema = None
             style = raw.get("style") or ("form" if location in ("query", "cookie") else "simple")
@@ -218,9 +227,19 @@ class _Builder:
             resolved = schema.resolved() if schema is not None else None
             default = resolved.get("default") if isinstance(resolved, dict) else None
             example = raw.get("example", resolved.get("example") if isinstance(resolved, dict) else None)
-        return Parameter(name, location, bool(raw.get("required")) or location == "path", schema,
-                         str(style), explode, bool(raw.get("allowReserved")), str(raw.get("description") or ""),
-                         bool(raw.get("deprecated")), default, example)
+        return Parameter(
+            name,
+            location,
+            bool(raw.get("required")) or location == "path",
+            schema,
+            str(style),
+            explode,
+            bool(raw.get("allowReserved")),
+            str(raw.get("description") or ""),
+            bool(raw.get("deprecated")),
+            default,
+            example,
+        )
 
     # ---- operation
 
@@ -242,10 +261,19 @@ class _Builder:
             responses = self.responses(raw.get("responses"), file, join_pointer(pointer, "responses"))
         op_id = raw.get("operationId")
         return Operation(
-            str(op_id) if op_id not in (None, "") else None, method.upper(), path,
-            str(raw.get("summary") or ""), tuple(parameters), body, responses,
-            source=self.d, pointer=pointer, tags=tuple(str(t) for t in raw.get("tags") or ()),
-            deprecated=bool(raw.get("deprecated")), security=raw.get("security", self.d.document.get("security")))
+            str(op_id) if op_id not in (None, "") else None,
+            method.upper(),
+            path,
+            str(raw.get("summary") or ""),
+            tuple(parameters),
+            body,
+            responses,
+            source=self.d,
+            pointer=pointer,
+            tags=tuple(str(t) for t in raw.get("tags") or ()),
+            deprecated=bool(raw.get("deprecated")),
+            security=raw.get("security", self.d.document.get("security")),
+        )
 
     def content(self, raw: Any, file: str, pointer: str) -> dict[str, MediaType]:
         result = {}
@@ -253,8 +281,11 @@ class _Builder:
             value, vfile, vpointer = self.d.resolve(value, file, join_pointer(pointer, media))
             value = value if isinstance(value, dict) else {}
             result[str(media)] = MediaType(
-                str(media), self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema")),
-                value.get("example"), value.get("examples") or {})
+                str(media),
+                self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema")),
+                value.get("example"),
+                value.get("examples") or {},
+            )
         return result
 
     def request_body(self, raw: Any, file: str, pointer: str) -> RequestBody | None:
@@ -263,8 +294,9 @@ class _Builder:
         value, vfile, vpointer = self.d.resolve(raw, file, pointer)
         if not isinstance(value, dict):
             return None
-        return RequestBody(bool(value.get("required")),
-                           self.content(value.get("content"), vfile, join_pointer(vpointer, "content")))
+        return RequestBody(
+            bool(value.get("required")), self.content(value.get("content"), vfile, join_pointer(vpointer, "content"))
+        )
 
     def responses(self, raw: Any, file: str, pointer: str) -> dict[str, Response]:
         result = {}
@@ -274,9 +306,12 @@ class _Builder:
             value, vfile, vpointer = self.d.resolve(value, file, join_pointer(pointer, status))
             value = value if isinstance(value, dict) else {}
             key = str(status).upper() if str(status).lower() != "default" else "default"
-            result[key] = Response(key, str(value.get("description") or ""),
-                                   self.content(value.get("content"), vfile, join_pointer(vpointer, "content")),
-                                   value.get("headers") or {})
+            result[key] = Response(
+                key,
+                str(value.get("description") or ""),
+                self.content(value.get("content"), vfile, join_pointer(vpointer, "content")),
+                value.get("headers") or {},
+            )
         return result
 
     # ---- Swagger 2.0
@@ -286,16 +321,14 @@ class _Builder:
         for _, value, vfile, vpointer in entries:
             if value["in"] == "body":
                 schema = self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema"))
-                return RequestBody(bool(value.get("required")),
-                                   {str(m): MediaType(str(m), schema) for m in consumes})
+                return RequestBody(bool(value.get("required")), {str(m): MediaType(str(m), schema) for m in consumes})
         form = [(value, vfile) for _, value, vfile, _ in entries if value["in"] == "formData"]
         if not form:
             return None
         properties = {str(v["name"]): {k: v[k] for k in _SWAGGER_SCHEMA_KEYS if k in v} for v, _ in form}
         required = [str(v["name"]) for v, _ in form if v.get("required")]
         schema_raw = {"type": "object", "properties": properties, **({"required": required} if required else {})}
-        media = ("multipart/form-data" if "multipart/form-data" in consumes
-                 else "application/x-www-form-urlencoded")
+        media = "multipart/form-data" if "multipart/form-data" in consumes else "application/x-www-form-urlencoded"
         return RequestBody(bool(required), {media: MediaType(media, self.schema(schema_raw, form[0][1], None))})
 
     def swagger_responses(self, raw: dict, file: str, pointer: str) -> dict[str, Response]:
@@ -317,19 +350,35 @@ class _Builder:
         return result
 
 
-_SWAGGER_SCHEMA_KEYS = ("type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
-                        "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
-                        "uniqueItems", "multipleOf", "x-nullable")
+_SWAGGER_SCHEMA_KEYS = (
+    "type",
+    "format",
+    "items",
+    "enum",
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "multipleOf",
+    "x-nullable",
+)
 
 
 # ------------------------------------------------------------------------------------- lookup
+
 
 class OperationLookupError(OpenApiError):
     """`call ^op` cannot be resolved. `kind`: no-descriptions, unknown-description, not-found,
     ambiguous, bad-alias. `suggestion` is difflib's closest name; `known` the names that exist."""
 
-    def __init__(self, message: str, kind: str, name: str, suggestion: str | None = None,
-                 known: Iterable[str] = ()):
+    def __init__(self, message: str, kind: str, name: str, suggestion: str | None = None, known: Iterable[str] = ()):
         super().__init__(message)
         self.kind, self.name, self.suggestion, self.known = kind, name, suggestion, tuple(known)
 
@@ -411,21 +460,28 @@ class Descriptions:
         names = [name] if name else self.names
         return sorted({i for n in names for i in self._by_id[n]})
 
-    def find(self, ref: str, using: str | None = None,
-             aliases: Mapping[str, Mapping[str, str]] | None = None) -> Operation:
+    def find(
+        self, ref: str, using: str | None = None, aliases: Mapping[str, Mapping[str, str]] | None = None
+    ) -> Operation:
         """The operation `call [using NAME] ^ref` calls. Raises OperationLookupError."""
         name = ref[1:] if ref.startswith("^") else ref
         aliases = aliases or {}
         if not self._named:
             raise OperationLookupError(
                 f"no OpenAPI description is loaded: set the 'openapi' parameter (or --openapi) to call ^{name}",
-                "no-descriptions", name)
+                "no-descriptions",
+                name,
+            )
         if using is not None:
             if using not in self._named:
                 hint, suggestion = _hint(using, self.names)
                 raise OperationLookupError(
                     f"no OpenAPI description named '{using}'{hint} (descriptions: {_listing(self.names)})",
-                    "unknown-description", using, suggestion, self.names)
+                    "unknown-description",
+                    using,
+                    suggestion,
+                    self.names,
+                )
             op = self._by_id[using].get(name)
             if op is not None:
                 return op
@@ -436,7 +492,12 @@ class Descriptions:
             hint, suggestion = _hint(name, ids)
             raise OperationLookupError(
                 f"operation '{name}' not found in OpenAPI description '{using}'{hint} "
-                f"(operations there: {_listing(ids) or 'none'})", "not-found", name, suggestion, ids)
+                f"(operations there: {_listing(ids) or 'none'})",
+                "not-found",
+                name,
+                suggestion,
+                ids,
+            )
         found = [self._by_id[n][name] for n in self.names if name in self._by_id[n]]
         if len(found) == 1:
             return found[0]
@@ -444,7 +505,12 @@ class Descriptions:
             where = [op.description_name for op in found]
             raise OperationLookupError(
                 f"operation '{name}' is in several OpenAPI descriptions: {', '.join(where)}; "
-                f"say which with 'using NAME ^{name}' (when: using NAME ^{name}, or call using NAME ^{name})", "ambiguous", name, None, where)
+                f"say which with 'using NAME ^{name}' (when: using NAME ^{name}, or call using NAME ^{name})",
+                "ambiguous",
+                name,
+                None,
+                where,
+            )
         target = aliases.get("default", {}).get(name)
         if target is not None:
             return self._alias(name, target, self.names, f"binding.default.alias.{name}")
@@ -452,7 +518,12 @@ class Descriptions:
         hint, suggestion = _hint(name, ids)
         raise OperationLookupError(
             f"operation '{name}' not found in the OpenAPI descriptions {', '.join(self.names)}{hint} "
-            f"(operations: {_listing(ids) or 'none'})", "not-found", name, suggestion, ids)
+            f"(operations: {_listing(ids) or 'none'})",
+            "not-found",
+            name,
+            suggestion,
+            ids,
+        )
 
     def _alias(self, name: str, target: str, within: list[str], key: str) -> Operation:
         target = target.strip()
@@ -462,22 +533,31 @@ class Descriptions:
             if len(found) > 1:
                 raise OperationLookupError(
                     f"alias '{name}' ({key}) names '^{real}', which is in several OpenAPI descriptions: "
-                    f"{', '.join(op.description_name for op in found)}", "ambiguous", name)
+                    f"{', '.join(op.description_name for op in found)}",
+                    "ambiguous",
+                    name,
+                )
             if not found:
                 ids = self.operation_ids(within[0] if len(within) == 1 else None)
                 hint, suggestion = _hint(real, ids)
                 raise OperationLookupError(
                     f"alias '{name}' ({key}) names '^{real}', which is not an operation{hint} "
-                    f"(operations: {_listing(ids) or 'none'})", "bad-alias", name, suggestion, ids)
+                    f"(operations: {_listing(ids) or 'none'})",
+                    "bad-alias",
+                    name,
+                    suggestion,
+                    ids,
+                )
             return found[0]
         match = _SHAPE.fullmatch(target)
         if match is None:
             raise OperationLookupError(
                 f"alias '{name}' ({key}) has target '{target}'; expected '^operationId' or 'METHOD /path'",
-                "bad-alias", name)
+                "bad-alias",
+                name,
+            )
         method, shape = match.group(1).upper(), _shape(match.group(2))
-        found = [op for n in within for op in self.operations(n)
-                 if op.method == method and _shape(op.path) == shape]
+        found = [op for n in within for op in self.operations(n) if op.method == method and _shape(op.path) == shape]
         if len(found) == 1:
             return found[0]
         shapes = sorted({f"{op.method} {op.path}" for n in within for op in self.operations(n)})
@@ -485,7 +565,14 @@ class Descriptions:
             hint, suggestion = _hint(f"{method} {match.group(2)}", shapes)
             raise OperationLookupError(
                 f"alias '{name}' ({key}) points to '{method} {match.group(2)}', which matches no operation{hint}",
-                "bad-alias", name, suggestion, shapes)
+                "bad-alias",
+                name,
+                suggestion,
+                shapes,
+            )
         raise OperationLookupError(
             f"alias '{name}' ({key}) points to '{method} {match.group(2)}', which matches several operations: "
-            f"{', '.join(f'{op.label} in {op.description_name}' for op in found)}", "ambiguous", name)
+            f"{', '.join(f'{op.label} in {op.description_name}' for op in found)}",
+            "ambiguous",
+            name,
+        )

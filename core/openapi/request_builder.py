@@ -88,10 +88,17 @@ class RequestPlan:
 _UNSET = object()
 
 
-def build_request(operation: Operation, children: Sequence[tuple[str, Any]] = (), *,
-                  body: str | bytes | None = None, structured_body: Any = None, json_body: Any = _UNSET,
-                  headers: Sequence[tuple[str, str]] = (), check_required: bool = True,
-                  now: datetime | None = None) -> RequestPlan:
+def build_request(
+    operation: Operation,
+    children: Sequence[tuple[str, Any]] = (),
+    *,
+    body: str | bytes | None = None,
+    structured_body: Any = None,
+    json_body: Any = _UNSET,
+    headers: Sequence[tuple[str, str]] = (),
+    check_required: bool = True,
+    now: datetime | None = None,
+) -> RequestPlan:
     """The request for `call ^op` with these children. Raises RequestBuildError.
 
     `body`: raw body sent as written; `structured_body`: entries merged over the schema's defaults;
@@ -106,8 +113,14 @@ def build_request(operation: Operation, children: Sequence[tuple[str, Any]] = ()
     given: set[tuple[str, str]] = set()
     for child, value in children:
         location, name, parameter = _place(operation, child)
-        given.add((location, parameter.name.lower() if parameter and location == "header" else
-                   (parameter.name if parameter else name)))
+        given.add(
+            (
+                location,
+                parameter.name.lower()
+                if parameter and location == "header"
+                else (parameter.name if parameter else name),
+            )
+        )
         if parameter is not None:
             name = parameter.name
         style, explode, reserved = _style(parameter, location)
@@ -137,7 +150,10 @@ def build_request(operation: Operation, children: Sequence[tuple[str, Any]] = ()
             if check_required:
                 raise RequestBuildError(
                     f"{operation.label} needs path parameter '{parameter.name}': add a child "
-                    f"'{parameter.name}: VALUE' under the call", parameter.name, _declared(operation))
+                    f"'{parameter.name}: VALUE' under the call",
+                    parameter.name,
+                    _declared(operation),
+                )
         else:
             warnings.append(f"required {parameter.location} parameter '{parameter.name}' is not given")
     path = _fill_path(operation.path, path_values)
@@ -152,8 +168,17 @@ def build_request(operation: Operation, children: Sequence[tuple[str, Any]] = ()
         content_type = _request_media(operation, json_value is not None)
         if content_type:
             header_list.append(("Content-Type", content_type))
-    return RequestPlan(operation.method, path, tuple(header_list), payload, content_type, tuple(placements),
-                       operation, tuple(warnings), json_value)
+    return RequestPlan(
+        operation.method,
+        path,
+        tuple(header_list),
+        payload,
+        content_type,
+        tuple(placements),
+        operation,
+        tuple(warnings),
+        json_value,
+    )
 
 
 def _declared(operation: Operation) -> list[str]:
@@ -163,7 +188,7 @@ def _declared(operation: Operation) -> list[str]:
 def _place(operation: Operation, child: str) -> tuple[str, str, Parameter | None]:
     for prefix, location in (("query_", "query"), ("header_", "header"), ("Header_", "header")):
         if child.startswith(prefix) and len(child) > len(prefix):
-            name = child[len(prefix):]
+            name = child[len(prefix) :]
             return location, name, operation.parameter(name, location)
     for location in ("path", "query", "header", "cookie"):
         parameter = operation.parameter(child, location)
@@ -175,7 +200,10 @@ def _place(operation: Operation, child: str) -> tuple[str, str, Parameter | None
     listing = ", ".join(declared) if declared else "none"
     raise RequestBuildError(
         f"'{child}' is not a parameter of {operation.label}{hint} (it declares: {listing}; "
-        f"use query_{child} or header_{child} to send it anyway)", child, declared)
+        f"use query_{child} or header_{child} to send it anyway)",
+        child,
+        declared,
+    )
 
 
 def _style(parameter: Parameter | None, location: str) -> tuple[str, bool, bool]:
@@ -185,6 +213,7 @@ def _style(parameter: Parameter | None, location: str) -> tuple[str, bool, bool]
 
 
 # ---------------------------------------------------------------------------- serialisation
+
 
 def scalar_text(value: Any) -> str:
     """A JSON scalar as text: true/false/null, numbers as JSON writes them, strings as they are."""
@@ -284,14 +313,15 @@ def _fill_path(template: str, values: Mapping[str, str]) -> str:
             out.append(template[i:])
             break
         out.append(template[i:start])
-        name = template[start + 1:end]
-        out.append(values.get(name, template[start:end + 1]))
+        name = template[start + 1 : end]
+        out.append(values.get(name, template[start : end + 1]))
         i = end + 1
     path = "".join(out)
     return path if path.startswith("/") else "/" + path
 
 
 # ------------------------------------------------------------------------------------- bodies
+
 
 def _request_media(operation: Operation, is_json: bool) -> str | None:
     body = operation.request_body
@@ -301,8 +331,14 @@ def _request_media(operation: Operation, is_json: bool) -> str | None:
     return JSON_MEDIA if is_json else None
 
 
-def _body(operation: Operation, raw: str | bytes | None, structured: Any, json_value: Any,
-          warnings: list[str], now: datetime | None) -> tuple[bytes | None, Any]:
+def _body(
+    operation: Operation,
+    raw: str | bytes | None,
+    structured: Any,
+    json_value: Any,
+    warnings: list[str],
+    now: datetime | None,
+) -> tuple[bytes | None, Any]:
     if raw is not None:
         if structured is not None:
             warnings.append("both a raw body and a structured body: the raw body is sent")
@@ -359,7 +395,9 @@ def request_defaults(operation: Operation, media_type: str | None = None, now: d
 
 def schema_defaults(schema: Schema, now: datetime | None = None) -> Any:
     """Default value of a schema: `default`, else `example`, else first enum value, else by type."""
-    return _Defaults(schema, now or datetime.now(timezone.utc)).value(schema.raw, schema.file, schema.pointer or "", 0, ())
+    return _Defaults(schema, now or datetime.now(timezone.utc)).value(
+        schema.raw, schema.file, schema.pointer or "", 0, ()
+    )
 
 
 def _number_within(node: Mapping, kind: str) -> int | float:
@@ -372,10 +410,17 @@ def _number_within(node: Mapping, kind: str) -> int | float:
         low, low_x = low_x, True
     if isinstance(high_x, (int, float)) and not isinstance(high_x, bool):
         high, high_x = high_x, True
-    if isinstance(low, (int, float)) and not isinstance(low, bool) and (value < low or (low_x is True and value <= low)):
+    if (
+        isinstance(low, (int, float))
+        and not isinstance(low, bool)
+        and (value < low or (low_x is True and value <= low))
+    ):
         value = low + step if low_x is True else low
-    elif isinstance(high, (int, float)) and not isinstance(high, bool) and (
-            value > high or (high_x is True and value >= high)):
+    elif (
+        isinstance(high, (int, float))
+        and not isinstance(high, bool)
+        and (value > high or (high_x is True and value >= high))
+    ):
         value = high - step if high_x is True else high
     return int(value) if kind == "integer" and float(value).is_integer() else value
 
@@ -435,8 +480,12 @@ class _Defaults:
         if depth > MAX_DEFAULT_DEPTH:
             return {}
         props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-        return {name: self.value(sub, file, f"{pointer}/properties/{name.replace('~', '~0').replace('/', '~1')}",
-                                 depth + 1, seen) for name, sub in props.items()}
+        return {
+            name: self.value(
+                sub, file, f"{pointer}/properties/{name.replace('~', '~0').replace('/', '~1')}", depth + 1, seen
+            )
+            for name, sub in props.items()
+        }
 
     def string(self, fmt: Any) -> str:
         if fmt == "date-time":

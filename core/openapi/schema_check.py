@@ -52,7 +52,9 @@ MAX_SHOWN = 5
 FORMATS = FormatChecker()
 _DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s]*")
-_HOSTNAME = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*\.?")
+_HOSTNAME = re.compile(
+    r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*\.?"
+)
 
 
 @FORMATS.checks("date-time")
@@ -87,23 +89,52 @@ def _hostname(value: object) -> bool:
 
 @FORMATS.checks("int32")
 def _int32(value: object) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or -2**31 <= value < 2**31
+    return not isinstance(value, int) or isinstance(value, bool) or -(2**31) <= value < 2**31
 
 
 @FORMATS.checks("int64")
 def _int64(value: object) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or -2**63 <= value < 2**63
+    return not isinstance(value, int) or isinstance(value, bool) or -(2**63) <= value < 2**63
 
 
 # ----------------------------------------------------------------------------------- convert
 
-_DROP = {"$id", "$schema", "$anchor", "$dynamicAnchor", "$dynamicRef", "$comment", "$defs", "definitions",
-         "discriminator", "xml", "externalDocs", "example", "examples", "readOnly", "writeOnly", "deprecated",
-         "nullable", "x-nullable", "$ref", "id"}
+_DROP = {
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$comment",
+    "$defs",
+    "definitions",
+    "discriminator",
+    "xml",
+    "externalDocs",
+    "example",
+    "examples",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "nullable",
+    "x-nullable",
+    "$ref",
+    "id",
+}
 _MAPS = {"properties": True, "patternProperties": True, "dependentSchemas": False}
-_SINGLE = {"additionalProperties": True, "unevaluatedProperties": True, "items": True, "contains": True,
-           "propertyNames": False, "additionalItems": True, "unevaluatedItems": True, "not": False,
-           "if": False, "then": False, "else": False}
+_SINGLE = {
+    "additionalProperties": True,
+    "unevaluatedProperties": True,
+    "items": True,
+    "contains": True,
+    "propertyNames": False,
+    "additionalItems": True,
+    "unevaluatedItems": True,
+    "not": False,
+    "if": False,
+    "then": False,
+    "else": False,
+}
 _LISTS = {"allOf": False, "anyOf": False, "oneOf": False, "prefixItems": True}
 
 
@@ -138,8 +169,11 @@ class _Converter:
             if self.dialect == "3.1":
                 rest = {k: v for k, v in raw.items() if k != "$ref"}
                 if rest:
-                    return {**self.body(rest, file, pointer, False), "allOf": [target]} if "allOf" not in rest \
+                    return (
+                        {**self.body(rest, file, pointer, False), "allOf": [target]}
+                        if "allOf" not in rest
                         else {"allOf": [self.body(rest, file, pointer, False), target]}
+                    )
             return target
         return self.body(raw, file, pointer, closed)
 
@@ -201,8 +235,13 @@ class _Converter:
                     out.pop(bound, None)
             if raw.get("nullable") is True or raw.get("x-nullable") is True:
                 out = _nullable(out)
-        if (self.strict and closed and "additionalProperties" not in out and "unevaluatedProperties" not in out
-                and any(k in out for k in ("properties", "patternProperties", "allOf", "anyOf", "oneOf"))):
+        if (
+            self.strict
+            and closed
+            and "additionalProperties" not in out
+            and "unevaluatedProperties" not in out
+            and any(k in out for k in ("properties", "patternProperties", "allOf", "anyOf", "oneOf"))
+        ):
             out["unevaluatedProperties"] = False
         return out
 
@@ -242,6 +281,7 @@ def compile_schema(schema: Schema, strict: bool = False) -> Draft202012Validator
 
 # ---------------------------------------------------------------------------------- problems
 
+
 @dataclass(frozen=True)
 class SchemaProblem:
     path: str  # JSON path of the offending value: `$`, `$.tags[2]`
@@ -257,7 +297,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, list):
         return f"an array of {len(value)}" if value else "[]"
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…\""
+    return text if len(text) <= 40 else text[:39] + '…"'
 
 
 def _child_path(path: str, key: str) -> str:
@@ -310,8 +350,11 @@ def _describe(error: ValidationError, root: Any = None) -> list[SchemaProblem]:
     path, kind, want, got = _json_path(error), error.validator, error.validator_value, error.instance
     if kind == "unevaluatedProperties" and want is False and isinstance(got, dict) and isinstance(root, dict):
         declared = _declared_keys(error.schema, root, got, set())
-        return [SchemaProblem(_child_path(path, name), "unexpected property (the schema does not allow it)")
-                for name in got if name not in declared]
+        return [
+            SchemaProblem(_child_path(path, name), "unexpected property (the schema does not allow it)")
+            for name in got
+            if name not in declared
+        ]
     if kind == "type":
         types = want if isinstance(want, list) else [want]
         return [SchemaProblem(path, f"expected {' or '.join(map(str, types))}, got {_shown(got)}")]
@@ -320,8 +363,10 @@ def _describe(error: ValidationError, root: Any = None) -> list[SchemaProblem]:
         return [SchemaProblem(path, f"required property '{name}' is missing") for name in missing[:1] or ["?"]]
     if kind in ("additionalProperties", "unevaluatedProperties") and want is False:
         extras = _extras(error) or ["?"]
-        return [SchemaProblem(_child_path(path, name), "unexpected property (the schema does not allow it)")
-                for name in extras]
+        return [
+            SchemaProblem(_child_path(path, name), "unexpected property (the schema does not allow it)")
+            for name in extras
+        ]
     if kind == "enum":
         return [SchemaProblem(path, f"expected one of {json.dumps(want, ensure_ascii=False)}, got {_shown(got)}")]
     if kind == "const":
@@ -349,13 +394,18 @@ def _describe(error: ValidationError, root: Any = None) -> list[SchemaProblem]:
     if kind == "oneOf":
         count = len(want)
         if error.context:
-            return [SchemaProblem(path, f"expected exactly one of {count} alternatives (oneOf) to match, "
-                                        f"none did: {_closest(error)}")]
-        return [SchemaProblem(path, f"expected exactly one of {count} alternatives (oneOf) to match, "
-                                    f"several did")]
+            return [
+                SchemaProblem(
+                    path, f"expected exactly one of {count} alternatives (oneOf) to match, none did: {_closest(error)}"
+                )
+            ]
+        return [SchemaProblem(path, f"expected exactly one of {count} alternatives (oneOf) to match, several did")]
     if kind == "anyOf":
-        return [SchemaProblem(path, f"expected at least one of {len(want)} alternatives (anyOf) to match, "
-                                    f"none did: {_closest(error)}")]
+        return [
+            SchemaProblem(
+                path, f"expected at least one of {len(want)} alternatives (anyOf) to match, none did: {_closest(error)}"
+            )
+        ]
     if kind == "not":
         return [SchemaProblem(path, f"expected a value that does not match the 'not' schema, got {_shown(got)}")]
     if kind == "dependentRequired":
@@ -395,6 +445,7 @@ def summarize(problems: list[SchemaProblem], limit: int = MAX_SHOWN) -> str:
 
 
 # ------------------------------------------------------------------------------ media types
+
 
 def media_type_of(content_type: str | None) -> str | None:
     """`application/json; charset=utf-8` → `application/json` (lower case); None if absent."""
@@ -437,6 +488,7 @@ def is_json_media(media_type: str | None) -> bool:
 
 # --------------------------------------------------------------------------------- responses
 
+
 @dataclass(frozen=True)
 class SchemaCheck:
     """The outcome of checking one response. `message` is one line; '' when ok."""
@@ -455,14 +507,24 @@ _UNSET = object()
 _NO_BODY = (204, 205, 304)  # HTTP says these have no body, whatever a `default` response declares
 
 
-def check_response(operation: Operation, status: int, content_type: str | None, body: str | bytes | None,
-                   *, parsed: Any = _UNSET, strict: bool = False) -> SchemaCheck:
+def check_response(
+    operation: Operation,
+    status: int,
+    content_type: str | None,
+    body: str | bytes | None,
+    *,
+    parsed: Any = _UNSET,
+    strict: bool = False,
+) -> SchemaCheck:
     """Check a response against the operation's schema for its status and its actual Content-Type.
     `body` is the raw body; `parsed` may give its already-parsed JSON to save a second parse."""
     response = operation.response_for(status)
     if response is None:
-        return SchemaCheck(False, f"{operation.label} declares no response for status {status} "
-                                  f"(declared: {', '.join(operation.responses) or 'none'})")
+        return SchemaCheck(
+            False,
+            f"{operation.label} declares no response for status {status} "
+            f"(declared: {', '.join(operation.responses) or 'none'})",
+        )
     where = f"response {status}"
     empty = body is None or len(body) == 0
     if empty and status in _NO_BODY:
@@ -470,26 +532,41 @@ def check_response(operation: Operation, status: int, content_type: str | None, 
     if not response.content:
         if empty:
             return SchemaCheck(True, "", status_key=response.status)
-        return SchemaCheck(False, f"{where}: {operation.label} declares no body for {response.status}, "
-                                  f"but the response has one", status_key=response.status)
+        return SchemaCheck(
+            False,
+            f"{where}: {operation.label} declares no body for {response.status}, but the response has one",
+            status_key=response.status,
+        )
     media = select_media(response.content, content_type)
     if media is None:
         actual = media_type_of(content_type) or "no Content-Type"
-        return SchemaCheck(False, f"{where}: Content-Type {actual} is not one {operation.label} declares for "
-                                  f"{response.status} ({', '.join(response.content)})", status_key=response.status)
+        return SchemaCheck(
+            False,
+            f"{where}: Content-Type {actual} is not one {operation.label} declares for "
+            f"{response.status} ({', '.join(response.content)})",
+            status_key=response.status,
+        )
     prefix = f"{where} ({media_type_of(content_type)})"
     if media.schema is None:
         return SchemaCheck(True, "", status_key=response.status, media_type=media.media_type)
     if empty:
-        return SchemaCheck(False, f"{prefix}: empty body, the schema expects a value",
-                           status_key=response.status, media_type=media.media_type)
+        return SchemaCheck(
+            False,
+            f"{prefix}: empty body, the schema expects a value",
+            status_key=response.status,
+            media_type=media.media_type,
+        )
     if is_json_media(content_type):
         if parsed is _UNSET:
             try:
                 parsed = json.loads(body)
             except ValueError as error:
-                return SchemaCheck(False, f"{prefix}: the body is not valid JSON: {error}",
-                                   status_key=response.status, media_type=media.media_type)
+                return SchemaCheck(
+                    False,
+                    f"{prefix}: the body is not valid JSON: {error}",
+                    status_key=response.status,
+                    media_type=media.media_type,
+                )
         instance = parsed
     else:
         instance = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
@@ -507,22 +584,30 @@ def check_status(operation: Operation, status: int) -> str | None:
     return f"status {status} is not one {operation.label} declares ({', '.join(operation.responses) or 'none'})"
 
 
-def check_content_type(operation: Operation, status: int, content_type: str | None,
-                       has_body: bool = True) -> str | None:
+def check_content_type(
+    operation: Operation, status: int, content_type: str | None, has_body: bool = True
+) -> str | None:
     """autoAssertions.contentType: None when the response's Content-Type is one the operation
     declares for that status (any, when it declares no content and there is no body)."""
     response: Response | None = operation.response_for(status)
     if response is None:
         return None  # check_status reports it
     if not response.content:
-        return None if not has_body else (
-            f"{operation.label} declares no body for {response.status}, got {media_type_of(content_type) or 'one'}")
+        return (
+            None
+            if not has_body
+            else (
+                f"{operation.label} declares no body for {response.status}, got {media_type_of(content_type) or 'one'}"
+            )
+        )
     if not has_body and (content_type is None or status in _NO_BODY):
         return None
     if select_media(response.content, content_type) is not None:
         return None
-    return (f"Content-Type {media_type_of(content_type) or '(none)'} is not one {operation.label} declares for "
-            f"{response.status} ({', '.join(response.content)})")
+    return (
+        f"Content-Type {media_type_of(content_type) or '(none)'} is not one {operation.label} declares for "
+        f"{response.status} ({', '.join(response.content)})"
+    )
 
 
 def declared_statuses(operation: Operation) -> Iterable[str]:

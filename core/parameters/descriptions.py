@@ -68,8 +68,7 @@ def aliases(parameters: Mapping[str, object]) -> dict[str, dict[str, str]]:
     return aliases_from_parameters({k: v for k, v in parameters.items() if k.startswith(params.BINDING)})
 
 
-def operation_base_url(operation: Operation, parameters: EffectiveParameters,
-                       descriptions: Descriptions) -> str | None:
+def operation_base_url(operation: Operation, parameters: EffectiveParameters, descriptions: Descriptions) -> str | None:
     """Where an operation's path is joined: `binding.NAME.baseUrl` of its description, then a
     `baseUrl` the user wrote (command line, scenario, feature, file), then its description's
     first server (variables at their defaults), then whatever `baseUrl` resolved to."""

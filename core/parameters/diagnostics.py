@@ -15,8 +15,11 @@ from scenario_core.parameters.resolution import ParameterError, RunOverrides, re
 
 def has_templates(file: ScenarioFileNode) -> bool:
     """Whether any block of the file holds a `{{...}}` value (most files: none, nothing to check)."""
-    return any(isinstance(e.value, params.ValueTemplate) or (isinstance(e.value, str) and "{{" in e.value)
-               for block in _blocks(file) for e in block.entries)
+    return any(
+        isinstance(e.value, params.ValueTemplate) or (isinstance(e.value, str) and "{{" in e.value)
+        for block in _blocks(file)
+        for e in block.entries
+    )
 
 
 def _blocks(file: ScenarioFileNode) -> list[ParametersNode]:
@@ -27,8 +30,9 @@ def _blocks(file: ScenarioFileNode) -> list[ParametersNode]:
     return [b for b in blocks if b is not None]
 
 
-def template_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                         environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
+def template_diagnostics(
+    file: ScenarioFileNode, overrides: RunOverrides | None = None, environ: Mapping[str, str] | None = None
+) -> list[Diagnostic]:
     """Every `{{env.NAME}}` / `{{param.KEY}}` value that does not resolve, for each node that
     has one (the file, each feature, each scenario with its own block): an unset environment
     variable, a cycle, a value that does not fit its key once substituted."""
@@ -55,18 +59,22 @@ def template_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None 
     return list(found.values())
 
 
-def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                          descriptions=None) -> list[Diagnostic]:
+def parameter_diagnostics(
+    file: ScenarioFileNode, overrides: RunOverrides | None = None, descriptions=None
+) -> list[Diagnostic]:
     """Problems only resolution finds: a `{{env.NAME}}` / `{{param.KEY}}` value that does not
     resolve, an OpenAPI description that cannot be read, an operation call that does not resolve
     (`descriptions`: a DescriptionSet to load them through)."""
     problems: list[Diagnostic] = template_diagnostics(file, overrides)
     if problems:
         return problems  # resolving descriptions and calls needs the parameters first
-    named = [entry for block in _blocks(file)
-             for entry in block.entries
-             if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
-             and not isinstance(entry.value, params.ValueTemplate)]  # resolved per node, at run time
+    named = [
+        entry
+        for block in _blocks(file)
+        for entry in block.entries
+        if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
+        and not isinstance(entry.value, params.ValueTemplate)
+    ]  # resolved per node, at run time
     if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
         return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
     from scenario_core.openapi.loader import OpenApiError, base_url_from
@@ -82,7 +90,9 @@ def parameter_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None
         except OpenApiError as error:
             raise UsageError(f"--openapi: {error}") from None
     if not problems and calls_operations(file):
-        from scenario_core.parameters.operation_check import operation_diagnostics  # imports the OpenAPI layer only when needed
+        from scenario_core.parameters.operation_check import (
+            operation_diagnostics,
+        )  # imports the OpenAPI layer only when needed
 
         problems += operation_diagnostics(file, overrides, descriptions)
     return problems

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
 from scenario_core.language.errors import Diagnostic
-from scenario_core.language.nodes import FeatureNode, RequestStep, ScenarioFileNode, Step, included_fragments, walk_steps
+from scenario_core.language.nodes import (
+    FeatureNode,
+    RequestStep,
+    ScenarioFileNode,
+    Step,
+    included_fragments,
+    walk_steps,
+)
 from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
+from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
 from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
 
 # Stands in for a child whose value is only known at run time: placement does not depend on it.
@@ -68,8 +75,9 @@ def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptio
         yield calls, index, aliases(parameters), None
 
 
-def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                     descriptions: DescriptionSet | None = None) -> dict[int, str]:
+def operation_shapes(
+    file: ScenarioFileNode, overrides: RunOverrides | None = None, descriptions: DescriptionSet | None = None
+) -> dict[int, str]:
     """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
     beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
     shapes: dict[int, str] = {}
@@ -83,8 +91,9 @@ def operation_shapes(file: ScenarioFileNode, overrides: RunOverrides | None = No
     return shapes
 
 
-def operation_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None = None,
-                          descriptions: DescriptionSet | None = None) -> list[Diagnostic]:
+def operation_diagnostics(
+    file: ScenarioFileNode, overrides: RunOverrides | None = None, descriptions: DescriptionSet | None = None
+) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for calls, index, known, problem in _resolved(file, overrides, descriptions):
         if problem is not None:  # also reported where the description is named (resolution)

@@ -35,8 +35,7 @@ class ParameterNode:
         values = self.parameters.to_json()
         for key, item in values.items():
             item["value"] = shown_value(self.parameters, key, item["value"])
-        return {"kind": self.kind, "name": self.name, "line": self.line, "feature": self.feature,
-                "parameters": values}
+        return {"kind": self.kind, "name": self.name, "line": self.line, "feature": self.feature, "parameters": values}
 
 
 def is_secret_parameter(parameters: EffectiveParameters, key: str) -> bool:
@@ -76,8 +75,10 @@ def parameter_nodes(file: ScenarioFileNode, overrides: RunOverrides | None = Non
         if isinstance(item, FeatureNode):
             feature_params = resolve_parameters(file, item, overrides)
             nodes.append(ParameterNode("feature", item.name, item.line, item.name, feature_params, item))
-            nodes.extend(ParameterNode("scenario", s.name, s.line, item.name, own(item, s, feature_params), s)
-                         for s in item.scenarios)
+            nodes.extend(
+                ParameterNode("scenario", s.name, s.line, item.name, own(item, s, feature_params), s)
+                for s in item.scenarios
+            )
         elif isinstance(item, ScenarioNode):
             nodes.append(ParameterNode("scenario", item.name, item.line, None, own(None, item, file_params), item))
     return nodes

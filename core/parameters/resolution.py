@@ -20,7 +20,13 @@ from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
 from scenario_core.language.nodes import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
-    "command-line", "scenario", "feature", "file", "openapi", "default")
+    "command-line",
+    "scenario",
+    "feature",
+    "file",
+    "openapi",
+    "default",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +58,12 @@ class Setting:
         return f"{where}, from {self.via}" if self.via else where
 
     def short(self) -> str:
-        return {SCENARIO: f"scenario '{self.scenario}'", FEATURE: f"feature '{self.feature}'",
-                COMMAND_LINE: "command line", OPENAPI: "OpenAPI"}.get(self.source, self.source)
+        return {
+            SCENARIO: f"scenario '{self.scenario}'",
+            FEATURE: f"feature '{self.feature}'",
+            COMMAND_LINE: "command line",
+            OPENAPI: "OpenAPI",
+        }.get(self.source, self.source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +120,11 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
     @cached_property
     def headers(self) -> tuple[tuple[str, str], ...]:
         """(name, value) of every `header.NAME`: sent with each request of this scope."""
-        return tuple((name, v.value) for key, v in self.values.items()
-                     if (name := params.header_name(key)) is not None and v.value is not None)
+        return tuple(
+            (name, v.value)
+            for key, v in self.values.items()
+            if (name := params.header_name(key)) is not None and v.value is not None
+        )
 
     def to_json(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -146,8 +159,9 @@ class RunOverrides:
     values: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_cli(cls, param: list[str] | None = None, base_url: str | None = None,
-                 openapi: str | Sequence[str] | None = None) -> "RunOverrides":
+    def from_cli(
+        cls, param: list[str] | None = None, base_url: str | None = None, openapi: str | Sequence[str] | None = None
+    ) -> "RunOverrides":
         """`openapi`: `--openapi PATH` (the `default` description) or `NAME=PATH`, repeatable.
         `--param KEY=VALUE` with a key this tool does not know sets a user key (a string, only
         read by `{{param.KEY}}`), unless the key is a near miss of a known one (`timout`)."""
@@ -159,11 +173,16 @@ class RunOverrides:
             if not sep:
                 raise UsageError(f"--param {item}: expected KEY=VALUE, e.g. --param timeout=10")
             if "{{" in raw:
-                raise UsageError(f"--param {shown}: a command-line value is taken as written; "
-                                 "let the shell expand environment variables ($NAME)")
+                raise UsageError(
+                    f"--param {shown}: a command-line value is taken as written; "
+                    "let the shell expand environment variables ($NAME)"
+                )
             if params.spec_for(key) is None:
-                user = params.USER_KEY.fullmatch(key) and params.near_miss(key) is None and not \
-                    key.startswith((params.BINDING, params.HEADER, params.MULTI_TEST))
+                user = (
+                    params.USER_KEY.fullmatch(key)
+                    and params.near_miss(key) is None
+                    and not key.startswith((params.BINDING, params.HEADER, params.MULTI_TEST))
+                )
                 if not user:
                     raise UsageError(f"--param {item}: {params.unknown_key_message(key)}")
                 values[key] = params.parse_user_value(key, raw)
@@ -196,17 +215,24 @@ _DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 class _Levels:
     """Every level's settings of one node, key by key, and where each block entry was written."""
 
-    def __init__(self, file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode | None,
-                 overrides: RunOverrides):
+    def __init__(
+        self,
+        file: ScenarioFileNode,
+        feature: FeatureNode | None,
+        scenario: ScenarioNode | None,
+        overrides: RunOverrides,
+    ):
         self.by_key: dict[str, list[Setting]] = {}
         self.where: dict[int, ParameterEntry] = {}  # id(setting) -> the entry that wrote it
         self.problems: list[Diagnostic] = []
         for key, value in overrides.values.items():
             self.by_key.setdefault(key, []).append(Setting(value, COMMAND_LINE))
         feature_name = feature.name if feature is not None else None
-        blocks = [(scenario.parameters if scenario is not None else None, SCENARIO),
-                  (feature.parameters if feature is not None else None, FEATURE),
-                  (file.parameters, FILE)]
+        blocks = [
+            (scenario.parameters if scenario is not None else None, SCENARIO),
+            (feature.parameters if feature is not None else None, FEATURE),
+            (file.parameters, FILE),
+        ]
         for block, source in blocks:
             for entry in block.entries if block is not None else ():
                 if source == SCENARIO and entry.key == params.SHARE:
@@ -218,8 +244,14 @@ class _Levels:
                     except params.ParameterValueError as problem:
                         self.problems.append(Diagnostic(entry.location, str(problem)))
                         continue
-                setting = Setting(value, source, entry.line, feature_name if source != FILE else None,
-                                  None, scenario.name if source == SCENARIO else None)
+                setting = Setting(
+                    value,
+                    source,
+                    entry.line,
+                    feature_name if source != FILE else None,
+                    None,
+                    scenario.name if source == SCENARIO else None,
+                )
                 self.by_key.setdefault(entry.key, []).append(setting)
                 self.where[id(setting)] = entry
 
@@ -248,7 +280,7 @@ class _Resolver:
         if key in self.done:
             return self.done[key]
         if key in self.visiting:
-            cycle = self.visiting[self.visiting.index(key):] + [key]
+            cycle = self.visiting[self.visiting.index(key) :] + [key]
             raise _Failed(f"parameters read each other in a cycle: {' → '.join(cycle)}")
         self.visiting.append(key)
         try:
@@ -303,8 +335,9 @@ class _Resolver:
             value = spec.parse(key, text) if spec is not None else text
         except params.ParameterValueError as problem:
             raise _Failed(f"{problem} (read from {template.sources()})") from None
-        return Setting(value, setting.source, setting.line, setting.feature, setting.detail, setting.scenario,
-                       template.sources())
+        return Setting(
+            value, setting.source, setting.line, setting.feature, setting.detail, setting.scenario, template.sources()
+        )
 
     def _openapi_level(self) -> list[Setting]:
         openapi = self.get(params.OPENAPI)
@@ -349,8 +382,11 @@ def resolve_parameters(
             found = None
         if found is not None:
             ordered[key] = found
-    result = EffectiveParameters(ordered, feature.name if feature else None,
-                                 scenario.name if scenario is not None and scenario.parameters else None)
+    result = EffectiveParameters(
+        ordered,
+        feature.name if feature else None,
+        scenario.name if scenario is not None and scenario.parameters else None,
+    )
     if resolver.problem is not None:
         raise ParameterError(resolver.problem, result)
     return result

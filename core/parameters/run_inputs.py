@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
-from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.language.nodes import SourceLocation
+from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.support.printable import visible
 
 GLOB_CHARS = frozenset("*?[")
@@ -113,7 +113,7 @@ def read_variables_file(path: str) -> dict[str, Any]:
             continue
         column = len(line) - len(line.lstrip()) + 1
         if stripped.startswith("export "):
-            stripped = stripped[len("export "):].lstrip()
+            stripped = stripped[len("export ") :].lstrip()
         name, sep, raw = stripped.partition("=")
         name, raw = name.strip(), raw.strip()
         if not sep or not NAME.fullmatch(name):
@@ -124,8 +124,12 @@ def read_variables_file(path: str) -> dict[str, Any]:
         try:
             variables[name] = variable_value(raw)
         except NumberTooLong:
-            raise _problem(path, number, column, f"{name}: a number with more than {INT_DIGITS} digits cannot be "
-                                                 "used; quote it to pass it as text") from None
+            raise _problem(
+                path,
+                number,
+                column,
+                f"{name}: a number with more than {INT_DIGITS} digits cannot be used; quote it to pass it as text",
+            ) from None
     return variables
 
 
@@ -151,12 +155,16 @@ def run_variables_from(items: Sequence[str]) -> dict[str, Any]:
     for item in items:
         name, sep, raw = item.partition("=")
         if not sep or not NAME.fullmatch(name):
-            raise UsageError(f"--var {_clip(visible(item))}: expected NAME=VALUE with NAME made of letters, digits and _")
+            raise UsageError(
+                f"--var {_clip(visible(item))}: expected NAME=VALUE with NAME made of letters, digits and _"
+            )
         try:
             variables[name] = variable_value(raw)
         except NumberTooLong:
-            raise UsageError(f"--var {name}: a number with more than {INT_DIGITS} digits cannot be used; "
-                             f"quote it to pass it as text: --var '{name}=\"...\"'") from None
+            raise UsageError(
+                f"--var {name}: a number with more than {INT_DIGITS} digits cannot be used; "
+                f"quote it to pass it as text: --var '{name}=\"...\"'"
+            ) from None
     return variables
 
 

@@ -12,8 +12,8 @@ import shlex
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from scenario_core.run.events import RequestSent
     from scenario_core.report.masking import Masker
+    from scenario_core.run.events import RequestSent
 
 # Headers curl computes itself from what it sends: copying them would only risk a wrong length.
 _COMPUTED = frozenset({"content-length", "host"})

@@ -21,8 +21,8 @@ from html import escape
 from typing import Any, Iterable
 
 from scenario_core.report.masking import Masker
-from scenario_core.support.printable import visible, visible_block
 from scenario_core.report.reports import RunRecorder, atomic_write, json_report
+from scenario_core.support.printable import visible, visible_block
 
 VALUE_CHARS = 120  # a value in the timeline; the JSON report has it whole
 
@@ -49,14 +49,16 @@ def html_report(recorder: RunRecorder, masker: Masker | None = None) -> str:
     report = json_report(recorder, masker)
     summary = report["summary"]
     parts = [_HEAD]
-    parts.append('<header><h1>scenario-tui report</h1>')
+    parts.append("<header><h1>scenario-tui report</h1>")
     if report["interrupted"]:
-        parts.append('<div class="banner" id="interrupted">Run interrupted: scenarios not reached are not '
-                     'listed, the one running when it stopped is failed.</div>')
+        parts.append(
+            '<div class="banner" id="interrupted">Run interrupted: scenarios not reached are not '
+            "listed, the one running when it stopped is failed.</div>"
+        )
     parts.append('<table class="summary" id="summary"><tr>')
     for key in ("scenarios", "passed", "failed", "skipped"):
         parts.append(f'<td class="{key}"><b data-count="{key}">{summary[key]}</b> {key}</td>')
-    parts.append(f'<td><b>{summary["duration_s"]:.2f}</b> s</td></tr></table></header><main>')
+    parts.append(f"<td><b>{summary['duration_s']:.2f}</b> s</td></tr></table></header><main>")
     for index, file in enumerate(report["files"]):
         parts.extend(_file(file, index))
     parts.append("</main></body></html>\n")
@@ -74,8 +76,10 @@ def _file(file: dict[str, Any], index: int) -> Iterable[str]:
     scenarios = file["scenarios"]
     counts = {k: sum(s["status"] == k for s in scenarios) for k in ("passed", "failed", "skipped")}
     yield f'<section class="file" id="file-{index}"><h2>{text(file["path"])}</h2>'
-    yield (f'<p class="counts">{len(scenarios)} scenarios: {counts["passed"]} passed, '
-           f'{counts["failed"]} failed, {counts["skipped"]} skipped</p>')
+    yield (
+        f'<p class="counts">{len(scenarios)} scenarios: {counts["passed"]} passed, '
+        f"{counts['failed']} failed, {counts['skipped']} skipped</p>"
+    )
     if not scenarios:
         yield '<p class="empty">No scenario ran.</p></section>'
         return
@@ -95,9 +99,11 @@ def _file(file: dict[str, Any], index: int) -> Iterable[str]:
 def _scenario(scenario: dict[str, Any]) -> Iterable[str]:
     status = scenario["status"]
     opened = " open" if status == "failed" else ""
-    yield (f'<details class="scenario {status}"{opened}><summary><span class="badge {status}">{status}</span> '
-           f'<span class="name">{text(scenario["name"])}</span> <span class="where">line {scenario["line"]}</span>'
-           "</summary>")
+    yield (
+        f'<details class="scenario {status}"{opened}><summary><span class="badge {status}">{status}</span> '
+        f'<span class="name">{text(scenario["name"])}</span> <span class="where">line {scenario["line"]}</span>'
+        "</summary>"
+    )
     if scenario["steps"]:
         yield '<ol class="steps">'
         for step in scenario["steps"]:
@@ -115,8 +121,10 @@ def _scenario(scenario: dict[str, Any]) -> Iterable[str]:
 
 def _step(step: dict[str, Any]) -> Iterable[str]:
     status = step["status"]
-    yield (f'<li class="step {status}"><span class="line">{step["line"]}</span> '
-           f'<code class="label">{text(step["label"])}</code> <span class="badge {status}">{status}</span>')
+    yield (
+        f'<li class="step {status}"><span class="line">{step["line"]}</span> '
+        f'<code class="label">{text(step["label"])}</code> <span class="badge {status}">{status}</span>'
+    )
     if step.get("branch"):
         yield f' <span class="branch">took: {text(step["branch"])}</span>'
     if step["message"]:
@@ -124,13 +132,13 @@ def _step(step: dict[str, Any]) -> Iterable[str]:
     request = step.get("request")
     if request is not None:
         response = step.get("response")
-        head = f'{text(request["method"])} {text(request["url"])} → '
+        head = f"{text(request['method'])} {text(request['url'])} → "
         if response is None:
             head += "no response"
         else:
-            head += text(f'{response["status"]} {response["reason"]}'.rstrip())
+            head += text(f"{response['status']} {response['reason']}".rstrip())
             if response["elapsed_s"] is not None:
-                head += f' ({response["elapsed_s"] * 1000:.0f} ms)'
+                head += f" ({response['elapsed_s'] * 1000:.0f} ms)"
         yield f'<details class="exchange"><summary>{head}</summary>'
         yield from _message("request", request)
         if response is not None:
@@ -176,14 +184,16 @@ def _timeline(scenarios: list[dict[str, Any]]) -> Iterable[str]:
         if scenario["feature"] != feature:
             feature = scenario["feature"]
             if feature is not None:
-                yield (f'<tr class="boundary begins"><td colspan="{width}">feature '
-                       f'<b>{text(feature)}</b> begins</td></tr>')
+                yield (
+                    f'<tr class="boundary begins"><td colspan="{width}">feature <b>{text(feature)}</b> begins</td></tr>'
+                )
         yield from _timeline_row(scenario, lanes)
         following = scenarios[index + 1]["feature"] if index + 1 < len(scenarios) else object()
         cleared = [e for e in scenario["scope_events"] if e["event"] == "cleared"]
         if feature is not None and following != feature:
-            yield from _boundary(f"feature <b>{text(feature)}</b> ends",
-                                 [e for e in cleared if e["at"] == "feature end"], lanes)
+            yield from _boundary(
+                f"feature <b>{text(feature)}</b> ends", [e for e in cleared if e["at"] == "feature end"], lanes
+            )
         if index + 1 == len(scenarios):
             yield from _boundary("file ends", [e for e in cleared if e["at"] == "file end"], lanes)
     yield "</table></details>"
@@ -204,8 +214,10 @@ def _timeline_row(scenario: dict[str, Any], lanes: list[str]) -> Iterable[str]:
             if store is not None:
                 carried = ", ".join(text(n) for n in event["carried"])
                 cells.setdefault(store, []).append(
-                    f'<div class="carried">carried in: {carried}</div>' if carried
-                    else '<div class="carried">starts with nothing</div>')
+                    f'<div class="carried">carried in: {carried}</div>'
+                    if carried
+                    else '<div class="carried">starts with nothing</div>'
+                )
         elif kind == "extracted":
             where = " <i>(background)</i>" if event["phase"] != "scenario" else ""
             for layer in event["layers"]:
@@ -213,21 +225,25 @@ def _timeline_row(scenario: dict[str, Any], lanes: list[str]) -> Iterable[str]:
                     continue  # the overwrite line already says the new value
                 cells.setdefault(layer, []).append(
                     f'<div class="extracted">+ {text(event["name"])} = <code>{short_value(event["value"])}</code>'
-                    f'{where} <span class="where">line {event["line"]}</span></div>')
+                    f'{where} <span class="where">line {event["line"]}</span></div>'
+                )
                 last[layer] = ("extracted", event["name"])
         elif kind == "overwritten":
             layer = event["layer"]
             cells.setdefault(layer, []).append(
                 f'<div class="overwritten">{text(event["name"])}: <code>{short_value(event["old"])}</code> → '
-                f'<code>{short_value(event["new"])}</code> <span class="where">line {event["line"]}</span></div>')
+                f'<code>{short_value(event["new"])}</code> <span class="where">line {event["line"]}</span></div>'
+            )
             last[layer] = ("overwritten", event["name"])
     own = cells["scenario"]
     if not started:
         own.insert(0, '<div class="idle">not run</div>')
     elif store is None:
         own.insert(0, '<div class="isolated">isolated: no store</div>')
-    yield (f'<tr class="scenario {status}"><td><span class="badge {status}">{status}</span> '
-           f'{text(scenario["name"])} <span class="where">line {scenario["line"]}</span></td>')
+    yield (
+        f'<tr class="scenario {status}"><td><span class="badge {status}">{status}</span> '
+        f'{text(scenario["name"])} <span class="where">line {scenario["line"]}</span></td>'
+    )
     yield f'<td class="lane-own">{"".join(own)}</td>'
     for lane in lanes:
         active = " active" if lane == store else ""

@@ -14,14 +14,35 @@ import re
 from typing import Any, Iterable, Mapping
 from urllib.parse import unquote, unquote_plus, urlsplit
 
+from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
 from scenario_core.run import events
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
-from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
 from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
-    AUTH_HEADERS, ELLIPSIS, HEADER_LINE, JSON_FIELD, JSON_SCALAR, JSON_STRING, LONG_SECRET_LENGTH, MASK,
-    MIN_SECRET_LENGTH, PATH_SEGMENT, QUERY_FIELD, SECRET_HEADERS, SECRET_NAME, SECRET_NAME_PARTS, USERINFO,
-    is_secret_header, is_secret_variable, mask_cookie_pair, mask_header_value, mask_lowered_header_value, mask_headers, mask_json_fields,
-    mask_query_fields, mask_userinfo, mask_variables,
+    AUTH_HEADERS,
+    ELLIPSIS,
+    HEADER_LINE,
+    JSON_FIELD,
+    JSON_SCALAR,
+    JSON_STRING,
+    LONG_SECRET_LENGTH,
+    MASK,
+    MIN_SECRET_LENGTH,
+    PATH_SEGMENT,
+    QUERY_FIELD,
+    SECRET_HEADERS,
+    SECRET_NAME,
+    SECRET_NAME_PARTS,
+    USERINFO,
+    is_secret_header,
+    is_secret_variable,
+    mask_cookie_pair,
+    mask_header_value,
+    mask_headers,
+    mask_json_fields,
+    mask_lowered_header_value,
+    mask_query_fields,
+    mask_userinfo,
+    mask_variables,
 )
 
 
@@ -117,12 +138,12 @@ class _LongSecrets:
         """Where secrets occur in a short text: at each position, the longest secret starting
         there (a shorter one is inside it). In order of position."""
         heads, width = self._by_head, LONG_SECRET_LENGTH
-        windows = {text[i:i + width] for i in range(len(text) - width + 1)}
+        windows = {text[i : i + width] for i in range(len(text) - width + 1)}
         if windows.isdisjoint(heads):  # the common case: no secret here at all
             return []
         spans = []
         for i in range(len(text) - width + 1):
-            for secret in heads.get(text[i:i + width], ()):
+            for secret in heads.get(text[i : i + width], ()):
                 if text.startswith(secret, i):
                     spans.append((i, i + len(secret)))
                     break
@@ -136,7 +157,9 @@ class _LongSecrets:
             # Longest candidate first; each position costs one dict lookup.
             for start in range(max(0, len(part) - self.longest + 1), len(part) - MIN_SECRET_LENGTH + 1):
                 tail = part[start:]
-                if any(len(s) > len(tail) and s.startswith(tail) for s in self._by_prefix.get(tail[:MIN_SECRET_LENGTH], ())):
+                if any(
+                    len(s) > len(tail) and s.startswith(tail) for s in self._by_prefix.get(tail[:MIN_SECRET_LENGTH], ())
+                ):
                     parts[i] = part[:start] + MASK
                     break
         return ELLIPSIS.join(parts)
@@ -385,8 +408,12 @@ class Masker:
                 items = [None] * len(item)
                 parent[slot] = items
                 stack.extend((v, items, i, depth + 1) for i, v in enumerate(item))
-            elif masking and isinstance(item, (int, float)) and not isinstance(item, bool) \
-                    and json.dumps(item) in self._values:
+            elif (
+                masking
+                and isinstance(item, (int, float))
+                and not isinstance(item, bool)
+                and json.dumps(item) in self._values
+            ):
                 parent[slot] = MASK  # a learnt number (`--var apiKey=31415926`) copied elsewhere
             else:
                 parent[slot] = item

@@ -23,13 +23,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scenario_core.run import events as ev
-from scenario_core.support.json_depth import cut_depth
-from scenario_core.report.masking import Masker
 from scenario_core.language.nodes import step_label
 from scenario_core.language.parameter_keys import (
-    ENVIRONMENT, ERROR_MAX_BODY, ERROR_REQUEST_BODY, ERROR_RESPONSE_BODY, SPECS as PARAMETER_SPECS,
+    ENVIRONMENT,
+    ERROR_MAX_BODY,
+    ERROR_REQUEST_BODY,
+    ERROR_RESPONSE_BODY,
 )
+from scenario_core.language.parameter_keys import (
+    SPECS as PARAMETER_SPECS,
+)
+from scenario_core.report.masking import Masker
+from scenario_core.run import events as ev
+from scenario_core.support.json_depth import cut_depth
 from scenario_core.support.printable import xml_safe
 
 if TYPE_CHECKING:
@@ -90,6 +96,7 @@ class Exchange:
 
     def kept(self, limit: int) -> "Exchange":
         """A copy holding only the heads of its bodies that a report cut at `limit` bytes shows."""
+
         def head(body: str | None) -> tuple[str | None, int | None]:
             if not body or len(body) <= limit * 4 + 64:  # whole: nothing to keep beside it
                 return body, None
@@ -190,15 +197,18 @@ def cut_body(body: str, masker: Masker, limit: int, size: int | None = None) -> 
     return data[:limit].decode("utf-8", "ignore") + f" … ({size} bytes in all)"
 
 
-def error_context_lines(exchange: Exchange | None, context: ErrorContext, masker: Masker,
-                        one_line: bool = False) -> list[str]:
+def error_context_lines(
+    exchange: Exchange | None, context: ErrorContext, masker: Masker, one_line: bool = False
+) -> list[str]:
     """`request body: …` and `response body: …` of a failed step, as errorContext.* says:
     masked, each cut at maxBodySize bytes; a body's own lines stay lines (`one_line`: one each)."""
     if exchange is None:
         return []
     lines: list[str] = []
-    for wanted, label, body in ((context.request_body, "request body", exchange.request_body),
-                                (context.response_body, "response body", exchange.body)):
+    for wanted, label, body in (
+        (context.request_body, "request body", exchange.request_body),
+        (context.response_body, "response body", exchange.body),
+    ):
         if wanted and body and body.strip():
             text = cut_body(body.strip(), masker, context.max_body_size)
             if not text:
@@ -289,8 +299,9 @@ class RunRecorder:
         self._file_path = e.file.path
 
     def _scenario_started(self, e: ev.ScenarioStarted) -> None:
-        self._current = ScenarioRecord(e.file.path, e.scenario.name, e.feature.name if e.feature else None,
-                                       e.scenario.location.line)
+        self._current = ScenarioRecord(
+            e.file.path, e.scenario.name, e.feature.name if e.feature else None, e.scenario.location.line
+        )
         self._current.environment = parameter_value(e.parameters, ENVIRONMENT)
         self._current.error_context = ErrorContext.from_parameters(e.parameters)
         self._current_node = e.scenario
@@ -298,7 +309,8 @@ class RunRecorder:
         self._branch, self._auto = None, []
         self._current.store = ev.store_label(e.store) if e.store is not None else None
         self._current.scope_events = self._pending_scope + [
-            ScopeEvent("started", self._current.store, tuple(e.carried))]
+            ScopeEvent("started", self._current.store, tuple(e.carried))
+        ]
         self._pending_scope = []
 
     def _scope_created(self, e: ev.ScopeCreated) -> None:
@@ -315,15 +327,30 @@ class RunRecorder:
 
     def _variable_extracted(self, e: ev.VariableExtracted) -> None:
         if self._current is not None:
-            self._current.scope_events.append(ScopeEvent(
-                "extracted", name=e.name, value=e.value, layers=tuple(e.layers), line=e.step.location.line,
-                phase=self._phase))
+            self._current.scope_events.append(
+                ScopeEvent(
+                    "extracted",
+                    name=e.name,
+                    value=e.value,
+                    layers=tuple(e.layers),
+                    line=e.step.location.line,
+                    phase=self._phase,
+                )
+            )
 
     def _variable_overwritten(self, e: ev.VariableOverwritten) -> None:
         if self._current is not None:
-            self._current.scope_events.append(ScopeEvent(
-                "overwritten", e.layer, name=e.name, value=e.new, old=e.old, line=e.step.location.line,
-                phase=self._phase))
+            self._current.scope_events.append(
+                ScopeEvent(
+                    "overwritten",
+                    e.layer,
+                    name=e.name,
+                    value=e.new,
+                    old=e.old,
+                    line=e.step.location.line,
+                    phase=self._phase,
+                )
+            )
 
     def _step_started(self, e: ev.StepStarted) -> None:
         self._step_index = e.index
@@ -339,8 +366,15 @@ class RunRecorder:
             self._branch = f"{chosen.keyword} {chosen.text}".rstrip()
 
     def _auto_test_ran(self, e: ev.AutoTestRan) -> None:
-        self._auto.append({"kind": e.kind, "type": e.test_type, "description": e.description,
-                           "status": ev.PASSED if e.passed else ev.FAILED, "message": e.message})
+        self._auto.append(
+            {
+                "kind": e.kind,
+                "type": e.test_type,
+                "description": e.description,
+                "status": ev.PASSED if e.passed else ev.FAILED,
+                "message": e.message,
+            }
+        )
 
     def _request_sent(self, e: ev.RequestSent) -> None:
         self.requests += 1
@@ -359,10 +393,21 @@ class RunRecorder:
         last = self._last
         own = last if last is not None and last.index == e.index and e.status != ev.SKIPPED else None
         operation = own.operation if own is not None else None
-        step = StepRecord(e.step.location.line, e.step.keyword, step_text(e.step), e.status, e.message,
-                          e.phase, e.elapsed, tuple(i.location.line for i in e.via), operation, step_label(e.step),
-                          getattr(self, "_branch", None), list(getattr(self, "_auto", [])),
-                          own.kept(scenario.error_context.max_body_size) if own is not None else None)
+        step = StepRecord(
+            e.step.location.line,
+            e.step.keyword,
+            step_text(e.step),
+            e.status,
+            e.message,
+            e.phase,
+            e.elapsed,
+            tuple(i.location.line for i in e.via),
+            operation,
+            step_label(e.step),
+            getattr(self, "_branch", None),
+            list(getattr(self, "_auto", [])),
+            own.kept(scenario.error_context.max_body_size) if own is not None else None,
+        )
         scenario.steps.append(step)
         if e.status == ev.FAILED and scenario.failed_step is None:
             scenario.failed_step = step
@@ -375,8 +420,9 @@ class RunRecorder:
         scenario = self._current
         if scenario is None or self._current_node is not e.scenario:
             # Not started (not selected by tags): no steps.
-            scenario = ScenarioRecord(e.file.path, e.scenario.name, e.feature.name if e.feature else None,
-                                      e.scenario.location.line)
+            scenario = ScenarioRecord(
+                e.file.path, e.scenario.name, e.feature.name if e.feature else None, e.scenario.location.line
+            )
         scenario.status, scenario.message, scenario.elapsed = e.status, e.message, e.elapsed
         scenario.variables = e.snapshot.visible()
         scenario.finished = True
@@ -452,9 +498,11 @@ def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str
             "duration_s": round(recorder.elapsed, 3),
         },
         "files": [
-            {"path": file.path,
-             **({"environment": file.environment} if file.environment is not None else {}),
-             "scenarios": [_json_scenario(s, masker, file.environment) for s in file.scenarios]}
+            {
+                "path": file.path,
+                **({"environment": file.environment} if file.environment is not None else {}),
+                "scenarios": [_json_scenario(s, masker, file.environment) for s in file.scenarios],
+            }
             for file in recorder.files
         ],
         "interrupted": recorder.interrupted,
@@ -470,14 +518,27 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
         **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
         "status": scenario.status,
         "steps": [
-            {"line": s.line, "keyword": s.keyword, "status": s.status, "message": step_message(scenario, s, masker),
-             # after cli.md's fields: the step as written (`call ^createPet`, `when: GET /pets`)
-             "label": masker.text(s.label or f"{s.keyword}: {s.text}"),
-             **({"operation": s.operation} if s.operation is not None else {}),
-             **({"branch": s.branch} if s.branch is not None else {}),
-             **({"auto_tests": [{**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}
-                               for t in s.auto_tests]} if s.auto_tests else {}),
-             **(json_exchange(s.exchange, masker, scenario.error_context.max_body_size) if s.exchange else {})}
+            {
+                "line": s.line,
+                "keyword": s.keyword,
+                "status": s.status,
+                "message": step_message(scenario, s, masker),
+                # after cli.md's fields: the step as written (`call ^createPet`, `when: GET /pets`)
+                "label": masker.text(s.label or f"{s.keyword}: {s.text}"),
+                **({"operation": s.operation} if s.operation is not None else {}),
+                **({"branch": s.branch} if s.branch is not None else {}),
+                **(
+                    {
+                        "auto_tests": [
+                            {**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}
+                            for t in s.auto_tests
+                        ]
+                    }
+                    if s.auto_tests
+                    else {}
+                ),
+                **(json_exchange(s.exchange, masker, scenario.error_context.max_body_size) if s.exchange else {}),
+            }
             for s in scenario.steps
         ],
         # Cut before masking: the Masker walks values recursively, and json.dumps dies on a
@@ -495,17 +556,23 @@ def json_exchange(exchange: Exchange, masker: Masker, body_limit: int) -> dict[s
     def body(text: str | None, size: int | None) -> str | None:
         return cut_body(text, masker, body_limit, size) if text else None
 
-    request = {"method": exchange.method, "url": masker.text(exchange.url),
-               "headers": [list(pair) for pair in masker.headers(exchange.request_headers)],
-               "body": body(exchange.request_body, exchange.request_body_size)}
+    request = {
+        "method": exchange.method,
+        "url": masker.text(exchange.url),
+        "headers": [list(pair) for pair in masker.headers(exchange.request_headers)],
+        "body": body(exchange.request_body, exchange.request_body_size),
+    }
     if exchange.operation is not None:
         request["operation"] = exchange.operation
     response = None
     if exchange.status is not None:
-        response = {"status": exchange.status, "reason": exchange.reason,
-                    "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
-                    "body": body(exchange.body, exchange.body_size),
-                    "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None}
+        response = {
+            "status": exchange.status,
+            "reason": exchange.reason,
+            "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
+            "body": body(exchange.body, exchange.body_size),
+            "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None,
+        }
     return {"request": request, "response": response}
 
 
@@ -522,11 +589,24 @@ def json_scope_event(event: ScopeEvent, masker: Masker) -> dict[str, Any]:
     if kind == "started":
         return {"event": kind, "store": event.store, "carried": list(event.names)}
     if kind == "extracted":
-        return {"event": kind, "name": event.name, "value": value(event.value), "layers": list(event.layers),
-                "line": event.line, "phase": event.phase}
+        return {
+            "event": kind,
+            "name": event.name,
+            "value": value(event.value),
+            "layers": list(event.layers),
+            "line": event.line,
+            "phase": event.phase,
+        }
     if kind == "overwritten":
-        return {"event": kind, "name": event.name, "layer": event.store, "old": value(event.old),
-                "new": value(event.value), "line": event.line, "phase": event.phase}
+        return {
+            "event": kind,
+            "name": event.name,
+            "layer": event.store,
+            "old": value(event.old),
+            "new": value(event.value),
+            "line": event.line,
+            "phase": event.phase,
+        }
     return {"event": kind, "store": event.store, "names": list(event.names), "at": event.at}
 
 
@@ -607,27 +687,46 @@ def junit_report(recorder: RunRecorder, masker: Masker | None = None) -> ET.Elem
     return ET.ElementTree(root)
 
 
-def _junit_suite(root: ET.Element, path: str, feature: str | None, scenarios: list[ScenarioRecord],
-                 masker: Masker) -> ET.Element:
+def _junit_suite(
+    root: ET.Element, path: str, feature: str | None, scenarios: list[ScenarioRecord], masker: Masker
+) -> ET.Element:
     import xml.etree.ElementTree as ET
 
     failures = sum(s.status == ev.FAILED for s in scenarios)
     skipped = sum(s.status == ev.SKIPPED for s in scenarios)
     elapsed = sum(s.elapsed for s in scenarios)
-    suite = ET.SubElement(root, "testsuite", {
-        "name": path if feature is None else f"{path} :: {feature}",
-        "tests": str(len(scenarios)), "failures": str(failures), "errors": "0",
-        "skipped": str(skipped), "time": f"{elapsed:.3f}", "file": path,
-    })
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        {
+            "name": path if feature is None else f"{path} :: {feature}",
+            "tests": str(len(scenarios)),
+            "failures": str(failures),
+            "errors": "0",
+            "skipped": str(skipped),
+            "time": f"{elapsed:.3f}",
+            "file": path,
+        },
+    )
     classname = path if feature is None else f"{path}.{feature}"
     for scenario in scenarios:
-        case = ET.SubElement(suite, "testcase", {
-            "classname": classname, "name": scenario.name, "time": f"{scenario.elapsed:.3f}",
-            "file": path, "line": str(scenario.line),
-        })
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {
+                "classname": classname,
+                "name": scenario.name,
+                "time": f"{scenario.elapsed:.3f}",
+                "file": path,
+                "line": str(scenario.line),
+            },
+        )
         if scenario.status == ev.FAILED:
-            failure = ET.SubElement(case, "failure", {"message": masker.text(failure_message(scenario)) or "failed",
-                                                       "type": "ScenarioFailed"})
+            failure = ET.SubElement(
+                case,
+                "failure",
+                {"message": masker.text(failure_message(scenario)) or "failed", "type": "ScenarioFailed"},
+            )
             failure.text = "\n".join(failure_details(scenario, masker))
         elif scenario.status == ev.SKIPPED:
             ET.SubElement(case, "skipped", {"message": masker.text(scenario.message) or "skipped"})
@@ -649,7 +748,10 @@ def failure_step_lines(scenario: ScenarioRecord, masker: Masker) -> list[str]:
     where = f"line {step.line}"
     if step.via:
         where += " (included at line " + ", ".join(map(str, step.via)) + ")"
-    return [f"{where}  {masker.text(step.label or f'{step.keyword}: {step.text}')}", masker.text(step.message) or "failed"]
+    return [
+        f"{where}  {masker.text(step.label or f'{step.keyword}: {step.text}')}",
+        masker.text(step.message) or "failed",
+    ]
 
 
 def step_message(scenario: ScenarioRecord, step: StepRecord, masker: Masker) -> str | None:

@@ -12,13 +12,26 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from scenario_core.run.events import ResponseReceived
-from scenario_core.support.json_depth import MAX_DEPTH, cut_depth, cut_marker  # noqa: F401 - cut_depth is used by reports too
 from scenario_core.language.nodes import (
-    AllOf, AnyOf, Assertion, BodyAssertion, CustomAssertion, HeaderAssertion, JsonPathAssertion, JsonTemplate,
-    NotAssertion, SchemaAssertion, StatusAssertion, TimeAssertion, VariableAssertion, VariableRef, leaf_conditions,
+    AllOf,
+    AnyOf,
+    Assertion,
+    BodyAssertion,
+    CustomAssertion,
+    HeaderAssertion,
+    JsonPathAssertion,
+    JsonTemplate,
+    NotAssertion,
+    SchemaAssertion,
+    StatusAssertion,
+    TimeAssertion,
+    VariableAssertion,
+    VariableRef,
+    leaf_conditions,
 )
 from scenario_core.language.templates import render_json, text_form
+from scenario_core.run.events import ResponseReceived
+from scenario_core.support.json_depth import MAX_DEPTH, cut_depth, cut_marker  # noqa: F401 - cut_depth is used by reports too
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +59,7 @@ MISSING = _Missing()  # `actual` when a JSON path matched nothing or a header is
 # machine, and the step must still fail within its timeout plus a second for `timeout: 1`.
 # Fixed rather than the step's timeout: the executor does not pass that to `check` (yet).
 MATCH_SECONDS = 0.5
+
 
 def show(value: Any, width: int = 120) -> str:
     """A value as the user reads it in a message: JSON, one line, clipped."""
@@ -106,8 +120,10 @@ def _is_number(value: Any) -> bool:
 
 
 _ORDER = {
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
 }
 
 
@@ -142,8 +158,9 @@ def _empty(value: Any) -> bool:
     return value is MISSING or value is None or (isinstance(value, (str, list)) and not value)
 
 
-def compare(op: str, actual: Any, expected: Any, time_limit: float = MATCH_SECONDS, *,
-            condition: bool = False) -> tuple[bool, str | None]:
+def compare(
+    op: str, actual: Any, expected: Any, time_limit: float = MATCH_SECONDS, *, condition: bool = False
+) -> tuple[bool, str | None]:
     """(passed, problem): `problem` explains an operation that cannot apply to these types (the
     comparison then fails, negated or not). `condition`: BerryCrush's rules (conditions.py):
     `matches` matches the whole value and `in` compares as `equals`; otherwise ours (`then:`)."""
@@ -170,8 +187,10 @@ def _apply(op: str, actual: Any, expected: Any, time_limit: float, condition: bo
     if op in _ORDER:
         if (_is_number(actual) and _is_number(expected)) or (isinstance(actual, str) and isinstance(expected, str)):
             return _ORDER[op](actual, expected), None
-        return False, (f"cannot order {type_name(actual)} against {type_name(expected)}: "
-                       "< <= > >= compare two numbers or two strings")
+        return False, (
+            f"cannot order {type_name(actual)} against {type_name(expected)}: "
+            "< <= > >= compare two numbers or two strings"
+        )
     if op == "contains":
         if isinstance(actual, str):
             return _text(expected) in actual, None
@@ -184,7 +203,7 @@ def _apply(op: str, actual: Any, expected: Any, time_limit: float, condition: bo
         return False, f"contains needs a string, a list or an object, got {type_name(actual)}"
     if op == "in":
         if not isinstance(expected, list):
-            return False, f"in needs a list of values ([\"a\", \"b\"]), got {type_name(expected)}"
+            return False, f'in needs a list of values (["a", "b"]), got {type_name(expected)}'
         same = loose_equal if condition else json_equal
         return any(same(actual, item) for item in expected), None
     if op == "matches":
@@ -195,8 +214,12 @@ def _apply(op: str, actual: Any, expected: Any, time_limit: float, condition: bo
         text, part = _text(actual), _text(expected)
         return (text.startswith(part) if op == "startsWith" else text.endswith(part)), None
     if op == "hasSize":
-        if isinstance(expected, bool) or not _is_number(expected) or expected < 0 or (
-                isinstance(expected, float) and not expected.is_integer()):
+        if (
+            isinstance(expected, bool)
+            or not _is_number(expected)
+            or expected < 0
+            or (isinstance(expected, float) and not expected.is_integer())
+        ):
             return False, f"hasSize needs a whole number, got {show(expected)}"
         if not isinstance(actual, (list, str, dict)):
             return False, f"hasSize needs an array, a string or an object, got {type_name(actual)}"
@@ -223,9 +246,11 @@ def _matches(expected: Any, actual: Any, time_limit: float, whole: bool = False)
     except regex.error as error:
         return False, f"invalid regular expression {show(pattern)}: {error}"
     except TimeoutError:
-        return False, (f"the regular expression {show(pattern)} took over {time_limit:g} s on a "
-                       f"{len(subject)}-character value and was stopped; make it simpler "
-                       "(nested repetition such as (a|a)* backtracks without end)")
+        return False, (
+            f"the regular expression {show(pattern)} took over {time_limit:g} s on a "
+            f"{len(subject)}-character value and was stopped; make it simpler "
+            "(nested repetition such as (a|a)* backtracks without end)"
+        )
 
 
 def _fail_message(subject: str, op: str, expected: Any, actual: Any, problem: str | None) -> str:
@@ -236,8 +261,17 @@ def _fail_message(subject: str, op: str, expected: Any, actual: Any, problem: st
 _SAME = object()
 
 
-def _verdict(subject: str, op: str, actual: Any, expected: Any, nothing: tuple[str, str], *, condition: bool,
-             time_limit: float, compared: Any = _SAME) -> Outcome:
+def _verdict(
+    subject: str,
+    op: str,
+    actual: Any,
+    expected: Any,
+    nothing: tuple[str, str],
+    *,
+    condition: bool,
+    time_limit: float,
+    compared: Any = _SAME,
+) -> Outcome:
     """One operator on one value, with the message. `actual` is MISSING when there is nothing;
     `nothing` then says so after "expected X to exist, " and after "but " ("it matched nothing in
     the response body", "$.id matched nothing in the response body"). `compared`, when given, is
@@ -251,8 +285,12 @@ def _verdict(subject: str, op: str, actual: Any, expected: Any, nothing: tuple[s
             return Outcome(True, None, actual)
         if negated:
             return Outcome(False, None, actual, f"expected {subject} not to exist, got {show(actual)}")
-        return Outcome(False, None, actual, f"expected {subject} to exist, "
-                                            + (nothing[0] if actual is MISSING else f"got {show(actual)}"))
+        return Outcome(
+            False,
+            None,
+            actual,
+            f"expected {subject} to exist, " + (nothing[0] if actual is MISSING else f"got {show(actual)}"),
+        )
     # Nothing there reads as null for the operators that decide on null; the rest cannot apply.
     if actual is MISSING and base not in _NO_OPERAND and not (condition and base == "equals"):
         return Outcome(False, expected, actual, f"expected {written}, but {nothing[1]}", undecided=True)
@@ -272,9 +310,12 @@ def describe(assertion: Assertion) -> str:
     if isinstance(assertion, StatusAssertion):
         return f"status {assertion.expectation}"
     if isinstance(assertion, (JsonPathAssertion, HeaderAssertion, BodyAssertion, VariableAssertion)):
-        subject = {JsonPathAssertion: lambda a: a.path, HeaderAssertion: lambda a: f"header {a.name}",
-                   BodyAssertion: lambda a: "body",
-                   VariableAssertion: lambda a: "{{" + a.ref.name + "}}"}[type(assertion)](assertion)
+        subject = {
+            JsonPathAssertion: lambda a: a.path,
+            HeaderAssertion: lambda a: f"header {a.name}",
+            BodyAssertion: lambda a: "body",
+            VariableAssertion: lambda a: "{{" + a.ref.name + "}}",
+        }[type(assertion)](assertion)
         value = f" {assertion.expected.text}" if assertion.expected is not None else ""
         return f"{subject} {assertion.operator}{value}"
     if isinstance(assertion, TimeAssertion):
@@ -311,8 +352,14 @@ Custom = Callable[[CustomAssertion, Mapping[str, Any]], Outcome]
 Schema = Callable[[ResponseReceived], Outcome]
 
 
-def check(assertion: Assertion, response: ResponseReceived | None, variables: Mapping[str, Any],
-          time_limit: float = MATCH_SECONDS, custom: Custom | None = None, schema: Schema | None = None) -> Outcome:
+def check(
+    assertion: Assertion,
+    response: ResponseReceived | None,
+    variables: Mapping[str, Any],
+    time_limit: float = MATCH_SECONDS,
+    custom: Custom | None = None,
+    schema: Schema | None = None,
+) -> Outcome:
     """Evaluate one assertion or condition; never raises for anything a response can contain.
     `time_limit` bounds a `matches` search, in seconds. `response` None: what needs one fails
     (undecided). `custom` checks a CustomAssertion, `schema` a SchemaAssertion against the called
@@ -345,9 +392,13 @@ def check(assertion: Assertion, response: ResponseReceived | None, variables: Ma
             if outcome.passed:
                 return outcome
             failures.append(outcome)
-        return Outcome(False, outcome.expected, outcome.actual,
-                       "none holds: " + "; ".join(o.message or "failed" for o in failures),
-                       undecided=all(o.undecided for o in failures))
+        return Outcome(
+            False,
+            outcome.expected,
+            outcome.actual,
+            "none holds: " + "; ".join(o.message or "failed" for o in failures),
+            undecided=all(o.undecided for o in failures),
+        )
     if isinstance(assertion, VariableAssertion):
         return _variable(assertion, variables, time_limit)
     if isinstance(assertion, CustomAssertion):
@@ -355,8 +406,9 @@ def check(assertion: Assertion, response: ResponseReceived | None, variables: Ma
             return Outcome(False, None, None, f"no custom assertion checks '{assertion.text.text}'", undecided=True)
         return custom(assertion, variables)
     if response is None:
-        return Outcome(False, None, None, f"no response to check: {describe(assertion)} needs a request before it",
-                       undecided=True)
+        return Outcome(
+            False, None, None, f"no response to check: {describe(assertion)} needs a request before it", undecided=True
+        )
     if isinstance(assertion, StatusAssertion):
         return _status(assertion, response)
     if isinstance(assertion, JsonPathAssertion):
@@ -369,8 +421,9 @@ def check(assertion: Assertion, response: ResponseReceived | None, variables: Ma
         return _time(assertion, response)
     if isinstance(assertion, SchemaAssertion):
         if schema is None:
-            return Outcome(False, None, None, "schema cannot be checked here: it needs the called operation",
-                           undecided=True)
+            return Outcome(
+                False, None, None, "schema cannot be checked here: it needs the called operation", undecided=True
+            )
         return schema(response)
     return Outcome(False, None, None, f"unknown assertion {type(assertion).__name__}")
 
@@ -391,8 +444,7 @@ def _status(assertion: StatusAssertion, response: ResponseReceived) -> Outcome:
         passed = status // 100 == assertion.klass
     elif assertion.pattern is not None:  # `20x`: each x any digit
         digits = str(status)
-        passed = len(digits) == len(assertion.pattern) and all(
-            p in ("x", d) for p, d in zip(assertion.pattern, digits))
+        passed = len(digits) == len(assertion.pattern) and all(p in ("x", d) for p, d in zip(assertion.pattern, digits))
     else:
         passed = assertion.low <= status <= assertion.high
     if passed:
@@ -410,8 +462,9 @@ def json_path_values(compiled: Any, data: Any) -> Any:
     return [m.value for m in matches]
 
 
-def _json_path(assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, Any],
-               time_limit: float) -> Outcome:
+def _json_path(
+    assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+) -> Outcome:
     path = assertion.path
     expected = render_json(assertion.expected, variables) if assertion.expected is not None else None
     if not response.is_json:
@@ -422,11 +475,14 @@ def _json_path(assertion: JsonPathAssertion, response: ResponseReceived, variabl
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         return Outcome(False, expected, None, f"cannot evaluate {path}: {detail}", undecided=True)
     nothing = ("it matched nothing in the response body", f"{path} matched nothing in the response body")
-    return _verdict(path, assertion.operator, actual, expected, nothing, condition=assertion.condition, time_limit=time_limit)
+    return _verdict(
+        path, assertion.operator, actual, expected, nothing, condition=assertion.condition, time_limit=time_limit
+    )
 
 
-def _header(assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, Any],
-            time_limit: float) -> Outcome:
+def _header(
+    assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+) -> Outcome:
     op, name = assertion.operator, assertion.name
     subject = f"header {name}"
     actual = response.header(name)
@@ -442,13 +498,21 @@ def _header(assertion: HeaderAssertion, response: ResponseReceived, variables: M
             compared = float(actual)  # a header is text; compare numbers when the assertion asks for one
         except ValueError:
             pass
-    return _verdict(subject, op, MISSING if actual is None else actual, expected,
-                    (f"the response has no {name} header",) * 2, condition=assertion.condition,
-                    time_limit=time_limit, compared=compared)
+    return _verdict(
+        subject,
+        op,
+        MISSING if actual is None else actual,
+        expected,
+        (f"the response has no {name} header",) * 2,
+        condition=assertion.condition,
+        time_limit=time_limit,
+        compared=compared,
+    )
 
 
-def _body(assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, Any],
-          time_limit: float) -> Outcome:
+def _body(
+    assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+) -> Outcome:
     op = assertion.operator
     expected = _text(render_json(assertion.expected, variables))
     actual = response.body
@@ -483,4 +547,6 @@ def _variable(assertion: VariableAssertion, variables: Mapping[str, Any], time_l
         return Outcome(False, None, None, f"undefined variable {error}", undecided=True)
     if actual is MISSING:
         return Outcome(False, expected, None, f"undefined variable '{name}'", undecided=True)
-    return _verdict("{{" + name + "}}", assertion.operator, actual, expected, ("", ""), condition=True, time_limit=time_limit)
+    return _verdict(
+        "{{" + name + "}}", assertion.operator, actual, expected, ("", ""), condition=True, time_limit=time_limit
+    )

@@ -54,7 +54,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
-from scenario_core.language.nodes import FeatureNode, IncludeStep, Node, ScenarioFileNode, ScenarioNode, SourceLocation, Step
+from scenario_core.language.nodes import (
+    FeatureNode,
+    IncludeStep,
+    Node,
+    ScenarioFileNode,
+    ScenarioNode,
+    SourceLocation,
+    Step,
+)
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
 
@@ -136,8 +144,6 @@ class ScopeSnapshot:
         if name in self.store_values:
             return self.store_origins.get(name)
         return None
-
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,34 +25,77 @@ from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
+from scenario_core.language.nodes import (
+    AssertStep,
+    BodyAssertion,
+    ConditionalStep,
+    DescribedStep,
+    ExtractStep,
+    FailStep,
+    FeatureNode,
+    HeaderAssertion,
+    IncludeStep,
+    JsonPathAssertion,
+    RequestStep,
+    ScenarioFileNode,
+    ScenarioNode,
+    SchemaAssertion,
+    StatusAssertion,
+    Step,
+    TimeAssertion,
+    VariableAssertion,
+    WebhookStep,
+    leaf_conditions,
+)
+from scenario_core.language.parameter_keys import (
+    AUTO_CONTENT_TYPE,
+    AUTO_ENABLED,
+    AUTO_SCHEMA,
+    AUTO_STATUS,
+    FOLLOW_REDIRECTS,
+    MAX_RESPONSE_SIZE,
+    OPENAPI,
+    STRICT_SCHEMA,
+    TIMEOUT,
+)
+from scenario_core.language.templates import render_json, render_json_text, render_text
+from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
+from scenario_core.parameters.sharing import store_for
 from scenario_core.run.assertions import MISSING, assertion_refs, check, json_path_values
 from scenario_core.run.events import (
-    BACKGROUND_FEATURE, BACKGROUND_FILE, FAILED, PASSED, SCENARIO, SKIPPED, AssertionChecked, AutoTestRan,
-    BranchTaken, Event,
-    FeatureFinished, FeatureStarted, FileFinished, FileStarted, Origin, PlannedStep, RequestSent,
-    RequestRetried, ResponseReceived, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted, ScopeCleared,
-    ScopeCreated, StepFinished, StepStarted,
+    BACKGROUND_FEATURE,
+    BACKGROUND_FILE,
+    FAILED,
+    PASSED,
+    SCENARIO,
+    SKIPPED,
+    AssertionChecked,
+    AutoTestRan,
+    BranchTaken,
+    Event,
+    FeatureFinished,
+    FeatureStarted,
+    FileFinished,
+    FileStarted,
+    Origin,
+    PlannedStep,
+    RequestRetried,
+    RequestSent,
+    ResponseReceived,
+    RunFinished,
+    RunStarted,
+    ScenarioFinished,
+    ScenarioStarted,
+    ScopeCleared,
+    ScopeCreated,
+    StepFinished,
+    StepStarted,
 )
 from scenario_core.run.explain import Explainer, ScenarioRecord, undefined_refs
 from scenario_core.run.http.client import HttpClient, RequestFailed, join_url, parse_json
-from scenario_core.language.nodes import (
-    AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, FeatureNode, IncludeStep,
-    RequestStep, ScenarioFileNode, ScenarioNode, Step, WebhookStep,
-)
-from scenario_core.language.nodes import (
-    BodyAssertion, HeaderAssertion, JsonPathAssertion, SchemaAssertion, StatusAssertion, TimeAssertion,
-    VariableAssertion, leaf_conditions,
-)
-from scenario_core.language.parameter_keys import (
-    AUTO_CONTENT_TYPE, AUTO_ENABLED, AUTO_SCHEMA, AUTO_STATUS, FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, OPENAPI,
-    STRICT_SCHEMA, TIMEOUT,
-)
-from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
+from scenario_core.run.lookup import Variables
 from scenario_core.run.retry import RetryPolicy, send_with_retry
 from scenario_core.run.scopes import Scope, Store
-from scenario_core.parameters.sharing import store_for
-from scenario_core.run.lookup import Variables
-from scenario_core.language.templates import render_json, render_json_text, render_text
 
 __all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]
 
@@ -62,7 +105,9 @@ if TYPE_CHECKING:  # the descriptions module is imported only by runs that call 
     from scenario_core.parameters.descriptions import DescriptionSet
 
 
-def plan_scenario(file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:
+def plan_scenario(
+    file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode
+) -> tuple[PlannedStep, ...]:
     """Every step a scenario runs, in order: the file background, the feature's background, then
     its own steps, with `include:` expanded in place (recursively) and a described step's
     directives in its place (each a step of the plan, its `parent` the described step). An include
@@ -145,8 +190,9 @@ class _FileRun:
         self.counts = [0, 0, 0]  # passed, failed, skipped
         self._explainer: Explainer | None = None
 
-    def params(self, feature: FeatureNode | None, scenario: ScenarioNode | None = None
-               ) -> tuple[EffectiveParameters, str | None]:
+    def params(
+        self, feature: FeatureNode | None, scenario: ScenarioNode | None = None
+    ) -> tuple[EffectiveParameters, str | None]:
         """The effective parameters of a feature's scenarios (None: the file's) -- of `scenario`
         alone when it has its own parameters: block -- and a problem that stops them from running
         (an unreadable OpenAPI description, an unset {{env.NAME}})."""
@@ -176,7 +222,9 @@ class _FileRun:
 
     def explainer(self) -> Explainer:
         if self._explainer is None:
-            self._explainer = Explainer(self.file, self.file.scenarios_in_order(), self.plan, lambda f: self.params(f)[0], self.records)
+            self._explainer = Explainer(
+                self.file, self.file.scenarios_in_order(), self.plan, lambda f: self.params(f)[0], self.records
+            )
         return self._explainer
 
 
@@ -199,11 +247,35 @@ _PLAIN_ASSERTIONS = frozenset((StatusAssertion, JsonPathAssertion, HeaderAsserti
 class _State:
     """What one running scenario carries from step to step."""
 
-    __slots__ = ("run", "scenario", "feature", "feature_name", "params", "store", "record", "scope", "response",
-                 "operation", "planned", "message", "webhooks_started", "plan", "consumed", "overlay")
+    __slots__ = (
+        "run",
+        "scenario",
+        "feature",
+        "feature_name",
+        "params",
+        "store",
+        "record",
+        "scope",
+        "response",
+        "operation",
+        "planned",
+        "message",
+        "webhooks_started",
+        "plan",
+        "consumed",
+        "overlay",
+    )
 
-    def __init__(self, run: _FileRun, scenario: ScenarioNode, feature: FeatureNode | None,
-                 params: EffectiveParameters, store: Store | None, record: ScenarioRecord, scope: Scope):
+    def __init__(
+        self,
+        run: _FileRun,
+        scenario: ScenarioNode,
+        feature: FeatureNode | None,
+        params: EffectiveParameters,
+        store: Store | None,
+        record: ScenarioRecord,
+        scope: Scope,
+    ):
         self.run, self.scenario, self.feature, self.params = run, scenario, feature, params
         self.feature_name = feature.name if feature is not None else None
         self.store, self.record, self.scope = store, record, scope
@@ -357,8 +429,9 @@ class Execution:
         passed, failed, skipped = run.counts
         yield FileFinished(file, passed, failed, skipped, cleared)
 
-    def _prepare(self, run: _FileRun, feature: FeatureNode | None, scenario: ScenarioNode,
-                 own: list[Store] | None) -> Iterator[Event | _Job]:
+    def _prepare(
+        self, run: _FileRun, feature: FeatureNode | None, scenario: ScenarioNode, own: list[Store] | None
+    ) -> Iterator[Event | _Job]:
         """Tag selection and the scenario's store (created lazily: right before its first scenario)."""
         record = run.records[id(scenario)] = ScenarioRecord()
         if not self.selected(scenario, feature):
@@ -366,10 +439,15 @@ class Execution:
             record.by_tags = not self._by_tags(scenario, feature)
             record.status = SKIPPED
             run.counts[2] += 1
-            wanted = str(self._selected) if self._selected is not None else ", ".join("@" + t for t in sorted(self.tags or ()))
+            wanted = (
+                str(self._selected)
+                if self._selected is not None
+                else ", ".join("@" + t for t in sorted(self.tags or ()))
+            )
             message = f"not selected by tags (wanted {wanted})" if record.by_tags else "not selected"
-            yield ScenarioFinished(run.file, scenario, feature, SKIPPED, message,
-                                   0.0, Scope(None, self.run_variables).snapshot())
+            yield ScenarioFinished(
+                run.file, scenario, feature, SKIPPED, message, 0.0, Scope(None, self.run_variables).snapshot()
+            )
             return
         params, problem = run.params(feature, scenario)
         ref = store_for(params, feature.line if feature is not None else None)
@@ -390,7 +468,13 @@ class Execution:
 
     async def _scenario(self, run: _FileRun, job: _Job) -> AsyncIterator[Event]:
         feature, scenario, params, problem, store, record = (
-            job.feature, job.scenario, job.params, job.problem, job.store, job.record)
+            job.feature,
+            job.scenario,
+            job.params,
+            job.problem,
+            job.store,
+            job.record,
+        )
         started = time.perf_counter()
         plan = run.plan(feature, scenario)
         feature_name = feature.name if feature is not None else None
@@ -401,8 +485,16 @@ class Execution:
         else:
             scope = Scope(store, self.run_variables)
         self._client.reset_cookies()
-        yield ScenarioStarted(run.file, scenario, feature, params, store.ref if store is not None else None,
-                              scope.carried(), plan, scope.snapshot())
+        yield ScenarioStarted(
+            run.file,
+            scenario,
+            feature,
+            params,
+            store.ref if store is not None else None,
+            scope.carried(),
+            plan,
+            scope.snapshot(),
+        )
         state = _State(run, scenario, feature, params, store, record, scope)
         state.plan = plan
         failure: tuple[int, str] | None = None  # (line, message) of the failing step
@@ -419,16 +511,18 @@ class Execution:
                 if failure is None:
                     failure = (step.line, INTERRUPTED)
                     skip_message = INTERRUPTED
-                yield StepFinished(step, planned.phase, planned.via, planned.index, SKIPPED,
-                                   skip_message, 0.0, scope.snapshot())
+                yield StepFinished(
+                    step, planned.phase, planned.via, planned.index, SKIPPED, skip_message, 0.0, scope.snapshot()
+                )
                 for include in planned.unbind:  # restored after a failed fragment too
                     scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
             if self._stopped:  # stopped while the consumer paused before it: the step never runs
                 failure, skip_message = (step.line, INTERRUPTED), INTERRUPTED
-                yield StepFinished(step, planned.phase, planned.via, planned.index, SKIPPED, INTERRUPTED, 0.0,
-                                   scope.snapshot())
+                yield StepFinished(
+                    step, planned.phase, planned.via, planned.index, SKIPPED, INTERRUPTED, 0.0, scope.snapshot()
+                )
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
                 continue
@@ -450,12 +544,22 @@ class Execution:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
             status = PASSED if message is None else FAILED
-            yield StepFinished(step, planned.phase, planned.via, planned.index, status, message,
-                               time.perf_counter() - step_started, scope.snapshot())
+            yield StepFinished(
+                step,
+                planned.phase,
+                planned.via,
+                planned.index,
+                status,
+                message,
+                time.perf_counter() - step_started,
+                scope.snapshot(),
+            )
             if message is not None:
                 step_failed = True
                 failure = (step.line, message)
-                skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
+                skip_message = (
+                    INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
+                )
 
         if state.webhooks_started:
             await self._webhooks_stop(id(scenario))
@@ -471,8 +575,9 @@ class Execution:
             record.failed_line, record.failed_message = failure
             run.counts[1] += 1
         record.status = status
-        yield ScenarioFinished(run.file, scenario, feature, status, summary, time.perf_counter() - started,
-                               scope.snapshot())
+        yield ScenarioFinished(
+            run.file, scenario, feature, status, summary, time.perf_counter() - started, scope.snapshot()
+        )
 
     def _visible(self, step: Step, state: "_State") -> tuple[Mapping[str, Any], tuple[str, str] | None, tuple]:
         """What the step reads its references from, and the first of them that is undefined."""
@@ -500,8 +605,9 @@ class Execution:
 
     def _explain(self, state: "_State", missing: tuple[str, str], visible: Mapping[str, Any]) -> str:
         store_ref = state.store.ref if state.store is not None else None
-        return state.run.explainer().explain(missing[0], missing[1], visible, state.scenario, state.feature,
-                                             state.planned.index, store_ref)
+        return state.run.explainer().explain(
+            missing[0], missing[1], visible, state.scenario, state.feature, state.planned.index, store_ref
+        )
 
     async def _execute(self, step: Step, state: "_State") -> AsyncIterator[Event]:
         """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
@@ -522,9 +628,13 @@ class Execution:
                 operation = state.operation
                 message = _schema_message(operation, response, state.params[STRICT_SCHEMA].value, problems)
                 # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
-                yield AssertionChecked(step, message is None, "the response schema of "
-                                       + (operation.label if operation else "an operation"),
-                                       problems or None, message)
+                yield AssertionChecked(
+                    step,
+                    message is None,
+                    "the response schema of " + (operation.label if operation else "an operation"),
+                    problems or None,
+                    message,
+                )
                 state.message = message
                 return
             outcome = self._check(step.assertion, state, visible)
@@ -613,7 +723,9 @@ class Execution:
             if state.message is not None:
                 return
 
-    async def _include(self, step: IncludeStep, state: "_State", bound: dict[int, dict[str, Any]]) -> AsyncIterator[Event]:
+    async def _include(
+        self, step: IncludeStep, state: "_State", bound: dict[int, dict[str, Any]]
+    ) -> AsyncIterator[Event]:
         visible, missing, _ = self._visible(step, state)
         if missing is not None:
             state.message = self._explain(state, missing, visible)
@@ -631,7 +743,8 @@ class Execution:
         try:
             if step.operation is not None:
                 request, body_text, url, operation, placements = self._build_call(
-                    step, visible, params, state.run.file.path)
+                    step, visible, params, state.run.file.path
+                )
             else:
                 request, body_text, url = self._build_request(step, visible, params.base_url, params.headers)
                 placements = ()
@@ -644,25 +757,38 @@ class Execution:
                 yield event
             return
         encoding = request.headers.encoding
-        yield RequestSent(step, request.method, str(request.url),
-                          tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-                          body_text, operation.label if operation is not None else None, placements,
-                          operation.summary if operation is not None else "")
+        yield RequestSent(
+            step,
+            request.method,
+            str(request.url),
+            tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+            body_text,
+            operation.label if operation is not None else None,
+            placements,
+            operation.summary if operation is not None else "",
+        )
         retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
         result = await self._transmit(request, url, state, step, retried)
         for event in retried:
             yield event
         if result is not None:
             data, json_error = parse_json(result.content)
-            response = ResponseReceived(step, result.status, result.reason, result.headers,
-                                        result.body, result.elapsed, data, json_error)
+            response = ResponseReceived(
+                step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
+            )
             state.response = response
             yield response
             if operation is not None and params[AUTO_ENABLED].value:
                 state.message = _auto_assertions(operation, response, params)
 
-    async def _transmit(self, request: Any, url: str, state: "_State", step: RequestStep | None = None,
-                        retried: list[Event] | None = None):
+    async def _transmit(
+        self,
+        request: Any,
+        url: str,
+        state: "_State",
+        step: RequestStep | None = None,
+        retried: list[Event] | None = None,
+    ):
         """Send one request under the scenario's timeout and size cap, following redirects as
         followRedirects says: its result, or None with the failure in `state.message`. With
         `retried`, retry.* applies and each retry is appended to it (auto tests are not retried)."""
@@ -675,8 +801,17 @@ class Execution:
         # event (it would cancel the consumer's own code).
         self._inflight = asyncio.current_task()
         try:
-            return await self._send(step, params, request, retried, params.timeout, params[TIMEOUT].winner, url,
-                                    max_size_setting.value, max_size_setting)
+            return await self._send(
+                step,
+                params,
+                request,
+                retried,
+                params.timeout,
+                params[TIMEOUT].winner,
+                url,
+                max_size_setting.value,
+                max_size_setting,
+            )
         except RequestFailed as failed:
             state.message = str(failed)
         except asyncio.CancelledError:
@@ -691,8 +826,9 @@ class Execution:
             self._inflight = None
         return None
 
-    async def _auto_tests(self, step: RequestStep, state: "_State", visible: Mapping[str, Any],
-                          operation: Any) -> AsyncIterator[Event]:
+    async def _auto_tests(
+        self, step: RequestStep, state: "_State", visible: Mapping[str, Any], operation: Any
+    ) -> AsyncIterator[Event]:
         """`auto: [invalid security multi]`: the call's generated requests, each followed by the
         unit's checks (the assert / if directives after the call, up to the next call) with
         `test.*` (or `multiTest.*`) set; the call fails when the checks fail for any of them."""
@@ -700,9 +836,13 @@ class Execution:
 
         planned = state.planned
         checks: list[PlannedStep] = []
-        for later in state.plan[planned.index + 1:]:
-            if later.parent is not planned.parent or later.phase != planned.phase or later.via != planned.via \
-                    or isinstance(later.step, (RequestStep, IncludeStep, ExtractStep)):
+        for later in state.plan[planned.index + 1 :]:
+            if (
+                later.parent is not planned.parent
+                or later.phase != planned.phase
+                or later.via != planned.via
+                or isinstance(later.step, (RequestStep, IncludeStep, ExtractStep))
+            ):
                 break
             checks.append(later)
         state.consumed.update(p.index for p in checks)
@@ -715,10 +855,18 @@ class Execution:
         if step.body is not None:
             body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
         runs: list[tuple[str, str, str, dict[str, Any], list]] = []  # kind, type, description, variables, plans
-        for test in generate(operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes,
-                             headers=headers, **body):
-            runs.append((test.type, test.test_type, test.description,
-                         {f"test.{k}": v for k, v in test.variables().items()}, [test.request]))
+        for test in generate(
+            operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes, headers=headers, **body
+        ):
+            runs.append(
+                (
+                    test.type,
+                    test.test_type,
+                    test.description,
+                    {f"test.{k}": v for k, v in test.variables().items()},
+                    [test.request],
+                )
+            )
         if MULTI in step.auto:
             from scenario_core.openapi.request_builder import build_request
 
@@ -730,8 +878,10 @@ class Execution:
             for test in multi_tests(sequential, concurrent, step.excludes):
                 variables = {f"multiTest.{k}": v for k, v in test.variables().items()}
                 if test.mode == "SEQUENTIAL":
-                    runs += [(MULTI, test.mode, f"sequential request {i + 1} of {test.count}", variables, [base])
-                             for i in range(test.count)]
+                    runs += [
+                        (MULTI, test.mode, f"sequential request {i + 1} of {test.count}", variables, [base])
+                        for i in range(test.count)
+                    ]
                 else:
                     runs.append((MULTI, test.mode, f"{test.count} concurrent requests", variables, [base] * test.count))
         base_url = self._operations[(id(step), id(state.params))][1]
@@ -743,10 +893,16 @@ class Execution:
                 request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
                 requests.append((request, url))
                 encoding = request.headers.encoding
-                yield RequestSent(step, request.method, str(request.url),
-                                  tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-                                  plan.body.decode("utf-8", "replace") if plan.body else None, operation.label,
-                                  (), description)
+                yield RequestSent(
+                    step,
+                    request.method,
+                    str(request.url),
+                    tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                    plan.body.decode("utf-8", "replace") if plan.body else None,
+                    operation.label,
+                    (),
+                    description,
+                )
             started = time.perf_counter()
             results = await asyncio.gather(*(self._transmit(r, u, state) for r, u in requests))
             if state.message == INTERRUPTED:
@@ -757,13 +913,17 @@ class Execution:
                 if result is None:
                     continue
                 data, json_error = parse_json(result.content)
-                state.response = ResponseReceived(step, result.status, result.reason, result.headers, result.body,
-                                                  result.elapsed, data, json_error)
+                state.response = ResponseReceived(
+                    step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
+                )
                 yield state.response
             if kind == MULTI:
                 ok = all(r is not None and r.status < 500 for r in results)
-                variables = {**variables, "multiTest.result": "success" if ok else "failure",
-                             "multiTest.duration": round((time.perf_counter() - started) * 1000)}
+                variables = {
+                    **variables,
+                    "multiTest.result": "success" if ok else "failure",
+                    "multiTest.duration": round((time.perf_counter() - started) * 1000),
+                }
             state.overlay = variables
             try:
                 for unit_check in checks if message is None else ():
@@ -803,13 +963,16 @@ class Execution:
         if self._webhooks is not None:
             await self._webhooks.stop(owner)
 
-    async def _custom_step(self, step: DescribedStep, state: "_State", visible: Mapping[str, Any]) -> AsyncIterator[Event]:
+    async def _custom_step(
+        self, step: DescribedStep, state: "_State", visible: Mapping[str, Any]
+    ) -> AsyncIterator[Event]:
         """A described step without directives runs the Python step registered for its description."""
         description = render_text(step.description, visible)
         match = self._registry.match_step(description) if self._registry is not None else None
         if match is None:
-            state.message = (f'no step matches "{description}"; custom steps are Python functions '
-                             "(see README, Custom steps)")
+            state.message = (
+                f'no step matches "{description}"; custom steps are Python functions (see README, Custom steps)'
+            )
             return
         events: list[Event] = []
         state.message = await match.run(self._step_context(state, visible, events))
@@ -838,27 +1001,40 @@ class Execution:
             text = render_text(assertion.text, variables)
             match = self._registry.match_assertion(text)
             if match is None:
-                return Outcome(False, None, MISSING, f'no assertion matches "{text}"; custom assertions are '
-                                                     "Python functions (see README, Custom steps)")
+                return Outcome(
+                    False,
+                    None,
+                    MISSING,
+                    f'no assertion matches "{text}"; custom assertions are Python functions (see README, Custom steps)',
+                )
             message = _run_sync(match, self._step_context(state, variables, []))
             return Outcome(message is None, text, None, message)
 
         return run
 
-    def _send(self, step: RequestStep | None, params: EffectiveParameters, request, retried: list[Event] | None,
-              *send_args):
+    def _send(
+        self, step: RequestStep | None, params: EffectiveParameters, request, retried: list[Event] | None, *send_args
+    ):
         """The one send of a request: tried again by retry.* when `retried` is given (each retry
         appended to it as a RequestRetried), following redirects when followRedirects says so."""
         options = self._send_options.get(id(params))
         if options is None or options[0] is not params:
             options = self._send_options[id(params)] = (
-                params, RetryPolicy.from_parameters(params), params[FOLLOW_REDIRECTS].value)
+                params,
+                RetryPolicy.from_parameters(params),
+                params[FOLLOW_REDIRECTS].value,
+            )
         _, policy, follow = options
         if policy is None or retried is None:
             return self._client.send(request, *send_args, follow_redirects=follow)
-        return send_with_retry(self._client, request, policy,
-                               lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
-                               *send_args, follow_redirects=follow)
+        return send_with_retry(
+            self._client,
+            request,
+            policy,
+            lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
+            *send_args,
+            follow_redirects=follow,
+        )
 
     @staticmethod
     def _with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -866,8 +1042,13 @@ class Execution:
         own = {name.lower() for name, _ in headers}
         return [(n, v) for n, v in defaults if n.lower() not in own] + headers
 
-    def _build_request(self, step: RequestStep, visible: Mapping[str, Any], base_url: str | None,
-                       default_headers: Sequence[tuple[str, str]] = ()):
+    def _build_request(
+        self,
+        step: RequestStep,
+        visible: Mapping[str, Any],
+        base_url: str | None,
+        default_headers: Sequence[tuple[str, str]] = (),
+    ):
         url = join_url(base_url, render_text(step.url, visible).strip())
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
         if default_headers:
@@ -888,13 +1069,14 @@ class Execution:
                 raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
         return self._client.build(step.method, url, headers, query, content), body_text, url
 
-    def _build_call(self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters,
-                    scenario_file: str):
+    def _build_call(
+        self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters, scenario_file: str
+    ):
         """An operation call: the operation from the descriptions in force, each child placed where
         it declares it, the body over its schema's defaults. RequestFailed, one line, otherwise."""
-        from scenario_core.parameters.descriptions import SHARED, aliases, operation_base_url
         from scenario_core.openapi.documents import OpenApiError
         from scenario_core.openapi.request_builder import build_request
+        from scenario_core.parameters.descriptions import SHARED, aliases, operation_base_url
 
         if self._descriptions is None:
             self._descriptions = SHARED
@@ -932,8 +1114,9 @@ class Execution:
         elif step.body_raw is not None:
             body["body"] = render_text(step.body_raw, visible)
         elif step.body_file is not None:
-            body["body"] = _read_body_file(render_text(step.body_file, visible), scenario_file, visible,
-                                           self.resource_roots)
+            body["body"] = _read_body_file(
+                render_text(step.body_file, visible), scenario_file, visible, self.resource_roots
+            )
         try:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
@@ -988,18 +1171,22 @@ async def _awaited(awaitable: Any) -> Any:
     return await awaitable
 
 
-def _schema_message(operation, response: ResponseReceived, strict: bool,
-                    problems: list[str] | None = None) -> str | None:
+def _schema_message(
+    operation, response: ResponseReceived, strict: bool, problems: list[str] | None = None
+) -> str | None:
     """Why the response does not match its operation's schema; None when it does. The
     offending values, one `$.path: why` each, are appended to `problems` when given."""
     if operation is None:
-        return ("then: schema needs an operation call before it (when: ^operationId): "
-                "a request written as METHOD path has no schema to check against")
+        return (
+            "then: schema needs an operation call before it (when: ^operationId): "
+            "a request written as METHOD path has no schema to check against"
+        )
     from scenario_core.openapi.schema_check import check_response
 
     parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
-    result = check_response(operation, response.status, response.header("Content-Type"), response.body,
-                            strict=strict, **parsed)
+    result = check_response(
+        operation, response.status, response.header("Content-Type"), response.body, strict=strict, **parsed
+    )
     if problems is not None:
         problems.extend(str(p) for p in result.problems)
     return None if result.ok else result.message
@@ -1013,33 +1200,37 @@ def _auto_assertions(operation, response: ResponseReceived, params: EffectivePar
     if params[AUTO_STATUS].value:
         problems.append(check_status(operation, response.status))
     if params[AUTO_CONTENT_TYPE].value:
-        problems.append(check_content_type(operation, response.status, response.header("Content-Type"),
-                                           has_body=bool(response.body)))
+        problems.append(
+            check_content_type(
+                operation, response.status, response.header("Content-Type"), has_body=bool(response.body)
+            )
+        )
     if params[AUTO_SCHEMA].value and not any(problems):
         problems.append(_schema_message(operation, response, params[STRICT_SCHEMA].value))
     found = [p for p in problems if p]
     return "autoAssertions: " + "; ".join(found) if found else None
 
 
-def _read_body_file(name: str, scenario_file: str, visible: Mapping[str, Any],
-                    resource_roots: Sequence[str] = ()) -> str:
+def _read_body_file(
+    name: str, scenario_file: str, visible: Mapping[str, Any], resource_roots: Sequence[str] = ()
+) -> str:
     """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
     file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
     the working directory; any other relative name is looked up in each --resource-root, then the
     scenario file's folder and each folder above it."""
     from pathlib import Path
 
-    from scenario_core.support.input_files import InputFileError, read_regular_file
     from scenario_core.language.nodes import SourceLocation
     from scenario_core.language.parser import MAX_FILE_BYTES
     from scenario_core.language.templates import TemplateError, text_template
+    from scenario_core.support.input_files import InputFileError, read_regular_file
 
     folder = Path(scenario_file).resolve().parent
     if name.startswith("file:"):
-        candidates = [Path(name[len("file:"):])]
+        candidates = [Path(name[len("file:") :])]
         where = "the working directory"
     else:
-        relative = name[len("classpath:"):].lstrip("/") if name.startswith("classpath:") else name
+        relative = name[len("classpath:") :].lstrip("/") if name.startswith("classpath:") else name
         roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
         candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
         where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
@@ -1055,13 +1246,17 @@ def _read_body_file(name: str, scenario_file: str, visible: Mapping[str, Any],
             if "{{" not in text:
                 return text
             try:
-                template = text_template(text, lambda o, n: SourceLocation(str(candidate), 1, o + 1, 1, o + 1 + n))
+                template = text_template(
+                    text, lambda o, n, file=str(candidate): SourceLocation(file, 1, o + 1, 1, o + 1 + n)
+                )
             except TemplateError as problem:
                 raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
             missing = [r.name for r in template.refs if r.name not in visible]
             if missing:
-                raise RequestFailed(f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
-                                    f"visible here: {', '.join(sorted(visible)) or 'nothing'}")
+                raise RequestFailed(
+                    f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
+                    f"visible here: {', '.join(sorted(visible)) or 'nothing'}"
+                )
             return render_text(template, visible)
     raise RequestFailed(f"bodyFile '{name}' not found in {where}")
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
-from scenario_core.language.nodes import ExtractStep, FeatureNode, FragmentNode, IncludeStep, ScenarioFileNode, ScenarioNode, walk_steps
+from scenario_core.language.nodes import (
+    ExtractStep,
+    FeatureNode,
+    FragmentNode,
+    IncludeStep,
+    ScenarioFileNode,
+    ScenarioNode,
+    walk_steps,
+)
 from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef, store_for
+from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
 
 
 @dataclass(slots=True)
@@ -85,15 +93,18 @@ class Explainer:
                     # an extract of its own, or one in the branches of an if (run inside that step)
                     for step in walk_steps((planned.step,)):
                         if isinstance(step, ExtractStep):
-                            sites.setdefault(step.name, []).append(ExtractSite(
-                                step.name, step, scenario, feature, planned.phase, planned.index, order,
-                                planned.via))
+                            sites.setdefault(step.name, []).append(
+                                ExtractSite(
+                                    step.name, step, scenario, feature, planned.phase, planned.index, order, planned.via
+                                )
+                            )
             for fragment in self.file.fragments:
                 if fragment.name in included:
                     continue
                 for step in self._fragment_extracts(fragment, set()):
                     sites.setdefault(step.name, []).append(
-                        ExtractSite(step.name, step, None, None, SCENARIO, 0, len(self.scenarios), (), fragment))
+                        ExtractSite(step.name, step, None, None, SCENARIO, 0, len(self.scenarios), (), fragment)
+                    )
             self._sites = sites
         return self._sites
 
@@ -132,8 +143,9 @@ class Explainer:
             self._orders = {id(s): order for order, (s, _) in enumerate(self.scenarios)}
         return self._orders.get(id(scenario), -1)
 
-    def reason(self, name: str, scenario: ScenarioNode, feature: FeatureNode | None,
-               index: int, store: StoreRef | None) -> str:
+    def reason(
+        self, name: str, scenario: ScenarioNode, feature: FeatureNode | None, index: int, store: StoreRef | None
+    ) -> str:
         """Why `name` is not visible at plan step `index` of `scenario`, as one sentence ("" when
         nothing in the file explains it). Shared by a run's failure and static analysis's warning
         (scope_analysis.py), which passes no records: what it says holds for every run."""
@@ -152,18 +164,23 @@ class Explainer:
         if own:
             return self._other_scenario(name, own, here, feature, store)
 
-        backgrounds = [s for s in sites if s.scenario is not None and s.phase == BACKGROUND_FEATURE
-                       and s.feature is not feature]
+        backgrounds = [
+            s for s in sites if s.scenario is not None and s.phase == BACKGROUND_FEATURE and s.feature is not feature
+        ]
         if backgrounds:
             site = backgrounds[0]
-            return (f"'{name}' is extracted only by the background of feature '{site.feature.name}' "
-                    f"(line {site.step.line}): what a background extracts stays in its own scenario.")
+            return (
+                f"'{name}' is extracted only by the background of feature '{site.feature.name}' "
+                f"(line {site.step.line}): what a background extracts stays in its own scenario."
+            )
 
         fragments = [s for s in sites if s.fragment is not None]
         if fragments:
             site = fragments[0]
-            return (f"'{name}' is extracted only in fragment '{site.fragment.name}' (line {site.step.line}), "
-                    "which no scenario includes.")
+            return (
+                f"'{name}' is extracted only in fragment '{site.fragment.name}' (line {site.step.line}), "
+                "which no scenario includes."
+            )
 
         if same:  # extracted earlier in this very scenario but not there: its step did not run
             site = same[0]
@@ -172,8 +189,9 @@ class Explainer:
             return f"'{name}' is extracted by the file background, which did not extract it here."
         return ""
 
-    def _other_scenario(self, name: str, sites: list[ExtractSite], here: int,
-                        feature: FeatureNode | None, store: StoreRef | None) -> str:
+    def _other_scenario(
+        self, name: str, sites: list[ExtractSite], here: int, feature: FeatureNode | None, store: StoreRef | None
+    ) -> str:
         stores = {id(s): self._store_of(s.feature) for s in sites}
         # Prefer a site sharing this scenario's store, the nearest earlier one first.
         sharing = [s for s in sites if store is not None and stores[id(s)] == store]
@@ -189,20 +207,26 @@ class Explainer:
             reason = f"{head}, but {self._isolation(feature)}"
             if their is not None and their.feature is not None:
                 # Both sides matter: opting in here would still not reach a feature's own store.
-                reason += (f"; and it is shared only within feature '{their.feature}' "
-                           f"(shareVariablesAcrossScenarios: true{self._share_line(site.feature)})")
+                reason += (
+                    f"; and it is shared only within feature '{their.feature}' "
+                    f"(shareVariablesAcrossScenarios: true{self._share_line(site.feature)})"
+                )
             return reason + "."
         if their is None:
             return f"{head}, but that scenario is isolated: {self._isolation(site.feature)}."
         if their != store:
             if store.feature is not None:
                 line = self._share_line(feature)
-                return (f"{head}, but feature '{store.feature}' has its own store "
-                        f"(shareVariablesAcrossScenarios: true{line}) and does not see "
-                        f"{'the file store' if their.feature is None else f'the store of feature {their.feature!r}'}.")
+                return (
+                    f"{head}, but feature '{store.feature}' has its own store "
+                    f"(shareVariablesAcrossScenarios: true{line}) and does not see "
+                    f"{'the file store' if their.feature is None else f'the store of feature {their.feature!r}'}."
+                )
             line = self._share_line(site.feature)
-            return (f"{head}, but feature '{their.feature}' has its own store "
-                    f"(shareVariablesAcrossScenarios: true{line}), cleared when it ends.")
+            return (
+                f"{head}, but feature '{their.feature}' has its own store "
+                f"(shareVariablesAcrossScenarios: true{line}), cleared when it ends."
+            )
         if site.order > here:
             return f"{head}, but that scenario runs later in the file (line {site.scenario.line})."
         record = self.records.get(id(site.scenario))

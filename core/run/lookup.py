@@ -18,8 +18,9 @@ class Variables(Mapping[str, Any]):
 
     __slots__ = ("values", "parameters", "providers")
 
-    def __init__(self, values: Mapping[str, Any], parameters: Mapping[str, Any] | None = None,
-                 providers: Sequence[Provider] = ()):
+    def __init__(
+        self, values: Mapping[str, Any], parameters: Mapping[str, Any] | None = None, providers: Sequence[Provider] = ()
+    ):
         self.values = values
         self.parameters = parameters
         self.providers = providers

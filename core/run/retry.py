@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed
 from scenario_core.parameters.resolution import Setting
+from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 JITTER = 0.2
@@ -40,9 +40,14 @@ class RetryPolicy:
         attempts = parameters[params.RETRY_MAX_ATTEMPTS]
         if not attempts.value:
             return None
-        return cls(attempts.value, parameters[params.RETRY_DELAY].value / 1000,
-                   parameters[params.RETRY_MAX_DELAY].value / 1000, parameters[params.RETRY_BACKOFF].value,
-                   parameters[params.RETRY_JITTER].value, attempts.winner)
+        return cls(
+            attempts.value,
+            parameters[params.RETRY_DELAY].value / 1000,
+            parameters[params.RETRY_MAX_DELAY].value / 1000,
+            parameters[params.RETRY_BACKOFF].value,
+            parameters[params.RETRY_JITTER].value,
+            attempts.winner,
+        )
 
     def wait(self, retry: int, rand: Callable[[], float] = random.random) -> float:
         """Seconds to wait before retry number `retry` (0: the first retry)."""

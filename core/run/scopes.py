@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from scenario_core.run.events import (
-    SCENARIO_LAYER, Event, Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten, store_label,
-)
 from scenario_core.language.nodes import Step
 from scenario_core.parameters.sharing import StoreRef
-
+from scenario_core.run.events import (
+    SCENARIO_LAYER,
+    Event,
+    Origin,
+    ScopeSnapshot,
+    VariableExtracted,
+    VariableOverwritten,
+    store_label,
+)
 
 _UNSET = object()
 
@@ -40,8 +45,13 @@ class Scope:
 
     __slots__ = ("values", "origins", "store", "run", "_visible", "_snapshot")
 
-    def __init__(self, store: Store | None, run: Mapping[str, Any], values: Mapping[str, Any] | None = None,
-                 origins: Mapping[str, Origin] | None = None):
+    def __init__(
+        self,
+        store: Store | None,
+        run: Mapping[str, Any],
+        values: Mapping[str, Any] | None = None,
+        origins: Mapping[str, Origin] | None = None,
+    ):
         # `values`: what the scenario layer starts with (an outline row's cells).
         self.values: dict[str, Any] = dict(values or {})
         self.origins: dict[str, Origin] = dict(origins or {})

@@ -23,11 +23,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
-from scenario_core.run import events as ev
-from scenario_core.parameters.descriptions import DescriptionSet
-from scenario_core.run.executor import INTERRUPTED, Execution
 from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode, Step
+from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.run import events as ev
+from scenario_core.run.executor import INTERRUPTED, Execution
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 STEP, CONTINUE, DRAIN = "step", "continue", "drain"
@@ -169,10 +169,16 @@ class Stepper:
             if self.state == FINISHED:
                 return
             if self._stream is None:
-                self.execution = Execution(list(self._files()), self.overrides, self.run_variables,
-                                           descriptions=self.descriptions, registry=self.registry,
-                                           resource_roots=self.resource_roots, selected=self.selected,
-                                           include=self.include)
+                self.execution = Execution(
+                    list(self._files()),
+                    self.overrides,
+                    self.run_variables,
+                    descriptions=self.descriptions,
+                    registry=self.registry,
+                    resource_roots=self.resource_roots,
+                    selected=self.selected,
+                    include=self.include,
+                )
                 self._stream = self.execution.events()
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
@@ -199,8 +205,13 @@ class Stepper:
                             return
                         continue
                     self.on_event(event, run)
-                    if isinstance(event, ev.StepFinished) and event.status == ev.FAILED and self.break_on_failure \
-                            and self.mode != DRAIN and event.message != INTERRUPTED:
+                    if (
+                        isinstance(event, ev.StepFinished)
+                        and event.status == ev.FAILED
+                        and self.break_on_failure
+                        and self.mode != DRAIN
+                        and event.message != INTERRUPTED
+                    ):
                         self.state = PAUSED  # before the scenario's remaining steps are skipped
                         self.pause_reason = "failure"
                         self.paused_after = run
@@ -228,9 +239,17 @@ class Stepper:
         if isinstance(event, ev.StepStarted):
             scenario = self.scenario
             assert scenario is not None
-            run = StepRun(event.step, event.phase, event.via, event.index, scenario.scenario, scenario.feature,
-                          before=event.snapshot, read_response=self._last_response,
-                          read_request=self._last_request)
+            run = StepRun(
+                event.step,
+                event.phase,
+                event.via,
+                event.index,
+                scenario.scenario,
+                scenario.feature,
+                before=event.snapshot,
+                read_response=self._last_response,
+                read_request=self._last_request,
+            )
             if 0 <= event.index < len(scenario.steps):
                 run.parent = scenario.steps[event.index].parent
             self.current = run
@@ -240,10 +259,16 @@ class Stepper:
             if run is None or run.step is not event.step or run.index != event.index:
                 scenario = self.scenario
                 assert scenario is not None
-                run = StepRun(event.step, event.phase, event.via, event.index, scenario.scenario,
-                              scenario.feature, before=event.snapshot)
-            run.status, run.message, run.elapsed, run.after = event.status, event.message, event.elapsed, \
-                event.snapshot
+                run = StepRun(
+                    event.step,
+                    event.phase,
+                    event.via,
+                    event.index,
+                    scenario.scenario,
+                    scenario.feature,
+                    before=event.snapshot,
+                )
+            run.status, run.message, run.elapsed, run.after = event.status, event.message, event.elapsed, event.snapshot
             self.current = None
             return run
         run = self.current

@@ -50,8 +50,13 @@ class Received:
         headers: dict[str, str] = {}
         for name, value in self.headers:
             headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        return {"method": self.method, "path": self.path, "query": dict(self.query), "headers": headers,
-                "body": self.body}
+        return {
+            "method": self.method,
+            "path": self.path,
+            "query": dict(self.query),
+            "headers": headers,
+            "body": self.body,
+        }
 
 
 @dataclass(eq=False)
@@ -106,8 +111,9 @@ class _Request:
 
     def on_message_complete(self) -> None:
         method = self.parser.get_method().decode("latin-1")
-        self.done.append((method, self.url.decode("latin-1"), self.headers, bytes(self.body),
-                          self.parser.should_keep_alive()))
+        self.done.append(
+            (method, self.url.decode("latin-1"), self.headers, bytes(self.body), self.parser.should_keep_alive())
+        )
 
 
 def _body_value(raw: bytes) -> Any:
@@ -122,8 +128,10 @@ def _body_value(raw: bytes) -> Any:
 
 def _response(status: int, reason: str, payload: dict[str, Any], keep_alive: bool) -> bytes:
     body = json.dumps(payload).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
+    )
     return head.encode("latin-1") + body
 
 
@@ -231,17 +239,23 @@ class Webhooks:
             writer.close()
 
     @staticmethod
-    def _answer(entry: _Server, method: str, target: str, headers: list[tuple[str, str]], body: bytes,
-                keep_alive: bool) -> bytes:
+    def _answer(
+        entry: _Server, method: str, target: str, headers: list[tuple[str, str]], body: bytes, keep_alive: bool
+    ) -> bytes:
         parts = urlsplit(target)
         hook = parts.path.strip("/")
         if hook not in entry.calls:
-            return _response(404, "Not Found", {"error": f"no hook at {parts.path}",
-                                                "hooks": [f"/{h}" for h in entry.hooks]}, keep_alive)
+            return _response(
+                404,
+                "Not Found",
+                {"error": f"no hook at {parts.path}", "hooks": [f"/{h}" for h in entry.hooks]},
+                keep_alive,
+            )
         if method not in ACCEPTED_METHODS:
             return _response(405, "Method Not Allowed", {"error": f"{method} is not accepted"}, keep_alive)
-        entry.calls[hook].append(Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers),
-                                          _body_value(body)))
+        entry.calls[hook].append(
+            Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), _body_value(body))
+        )
         return _response(200, "OK", {"received": True}, keep_alive)
 
     # ------------------------------------------------------------ what scenarios read
@@ -295,8 +309,8 @@ class Webhooks:
         entry = self._named(head.group())
         if entry is None:
             return False, None, None
-        parts = [p[0] or int(p[1]) for p in _PART.findall(name[head.end():])]
-        if "".join(f".{p}" if isinstance(p, str) else f"[{p}]" for p in parts) != name[head.end():]:
+        parts = [p[0] or int(p[1]) for p in _PART.findall(name[head.end() :])]
+        if "".join(f".{p}" if isinstance(p, str) else f"[{p}]" for p in parts) != name[head.end() :]:
             return False, None, f"'{name}' is not a webhook reference"
         if not parts:
             return True, f"http://{HOST}:{entry.port}", None
@@ -312,8 +326,14 @@ class Webhooks:
         if not isinstance(index, int):
             return False, None, f"'{name}': after {entry.name}.{hook} write .length or [N]"
         if index >= len(calls):
-            return False, None, (f"{entry.name}.{hook} has received {len(calls)} call"
-                                 f"{'' if len(calls) == 1 else 's'}, so [{index}] does not exist yet")
+            return (
+                False,
+                None,
+                (
+                    f"{entry.name}.{hook} has received {len(calls)} call"
+                    f"{'' if len(calls) == 1 else 's'}, so [{index}] does not exist yet"
+                ),
+            )
         return _walk(calls[index], rest[1:], name)
 
 

@@ -38,11 +38,25 @@ import re
 from typing import Any, Iterable, Mapping
 
 MASK = "••••••"
-SECRET_HEADERS = frozenset({
-    "authorization", "proxy-authorization", "cookie", "set-cookie",
-    "x-api-key", "api-key", "apikey", "x-auth-token", "x-csrf-token", "x-xsrf-token",
-    "x-access-token", "x-session-token", "x-amz-security-token", "x-goog-api-key", "x-auth",
-})
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+        "x-api-key",
+        "api-key",
+        "apikey",
+        "x-auth-token",
+        "x-csrf-token",
+        "x-xsrf-token",
+        "x-access-token",
+        "x-session-token",
+        "x-amz-security-token",
+        "x-goog-api-key",
+        "x-auth",
+    }
+)
 SECRET_NAME_PARTS = ("token", "secret", "password", "key")
 MIN_SECRET_LENGTH = 4  # the shortest prefix before a `…` worth masking
 LONG_SECRET_LENGTH = 8  # from this length on, a learnt value is masked wherever it occurs
@@ -139,5 +153,8 @@ def mask_query_fields(text: str, names: frozenset[str] = frozenset()) -> str:
 
 def mask_userinfo(text: str) -> str:
     """`http://admin:pw@host` -> `http://admin:••••••@host`."""
-    return USERINFO.sub(lambda m: f"{m.group(1)}{MASK}{m.group(3)}" if m.group(2) else m.group(0), text) \
-        if "@" in text else text
+    return (
+        USERINFO.sub(lambda m: f"{m.group(1)}{MASK}{m.group(3)}" if m.group(2) else m.group(0), text)
+        if "@" in text
+        else text
+    )

@@ -26,8 +26,9 @@ async def pet_exists(ctx, name, tag):
     if not base_url or not token:
         raise StepFailed("needs the baseUrl parameter and a token variable (log in first)")
     async with httpx.AsyncClient(base_url=base_url, timeout=ctx.parameters.get("timeout", 30)) as client:
-        response = await client.post("/pets", json={"name": name, "tag": tag},
-                                     headers={"Authorization": f"Bearer {token}"})
+        response = await client.post(
+            "/pets", json={"name": name, "tag": tag}, headers={"Authorization": f"Bearer {token}"}
+        )
     assert response.status_code == 201, f"creating {name} answered {response.status_code}"
     ctx.set("petId", response.json()["id"])
 

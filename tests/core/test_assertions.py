@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scenario_core.language.parser import parse_text
 from scenario_core.run.assertions import MISSING, check, compare, json_equal, show
 from scenario_core.run.events import ResponseReceived
-from scenario_core.language.parser import parse_text
 
 
 def parse_assertion(text: str):
@@ -31,9 +31,15 @@ def outcome(text: str, resp: ResponseReceived, variables=None):
     return check(parse_assertion(text), resp, variables or {})
 
 
-@pytest.mark.parametrize("text, passed", [
-    ("status 200", True), ("status 201", False), ("status 2xx", True), ("status 4xx", False),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ("status 200", True),
+        ("status 201", False),
+        ("status 2xx", True),
+        ("status 4xx", False),
+    ],
+)
 def test_status_code_and_class(text, passed):
     assert outcome(text, response({})).passed is passed
 
@@ -44,18 +50,39 @@ def test_status_failure_message_shows_a_clipped_body():
     assert result.message.endswith("…)") and len(result.message) < 140
 
 
-@pytest.mark.parametrize("text, passed", [
-    ('$.name == "Rex"', True), ('$.name != "Rex"', False), ("$.age == 3", True), ("$.age == 3.0", True),
-    ("$.age < 4", True), ("$.age <= 3", True), ("$.age > 3", False), ("$.age >= 3", True),
-    ('$.name < "Sam"', True), ('$.name > "Max"', True),
-    ("$.good == true", True), ("$.good == 1", False), ("$.none == null", True),
-    ('$.tags contains "a"', True), ('$.tags not contains "z"', True), ('$.name contains "e"', True),
-    ('$.owner contains "id"', True), ('$.owner not contains "zz"', True),
-    ('$.tags == ["a", "b"]', True), ('$.owner == {"id": 1}', True),
-    ('$.name matches "^R.x$"', True), ('$.age matches "^3$"', True),
-    ("$.name exists", True), ("$.nope exists", False), ("$.nope not exists", True), ("$.name not exists", False),
-    ("$.tags[*] == [\"a\", \"b\"]", True), ('$.tags[*] contains "b"', True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ('$.name == "Rex"', True),
+        ('$.name != "Rex"', False),
+        ("$.age == 3", True),
+        ("$.age == 3.0", True),
+        ("$.age < 4", True),
+        ("$.age <= 3", True),
+        ("$.age > 3", False),
+        ("$.age >= 3", True),
+        ('$.name < "Sam"', True),
+        ('$.name > "Max"', True),
+        ("$.good == true", True),
+        ("$.good == 1", False),
+        ("$.none == null", True),
+        ('$.tags contains "a"', True),
+        ('$.tags not contains "z"', True),
+        ('$.name contains "e"', True),
+        ('$.owner contains "id"', True),
+        ('$.owner not contains "zz"', True),
+        ('$.tags == ["a", "b"]', True),
+        ('$.owner == {"id": 1}', True),
+        ('$.name matches "^R.x$"', True),
+        ('$.age matches "^3$"', True),
+        ("$.name exists", True),
+        ("$.nope exists", False),
+        ("$.nope not exists", True),
+        ("$.name not exists", False),
+        ('$.tags[*] == ["a", "b"]', True),
+        ('$.tags[*] contains "b"', True),
+    ],
+)
 def test_json_path_operators(text, passed):
     body = {"name": "Rex", "age": 3, "good": True, "none": None, "tags": ["a", "b"], "owner": {"id": 1}}
     assert outcome(text, response(body)).passed is passed, outcome(text, response(body))
@@ -65,18 +92,22 @@ def test_failure_messages_say_expected_and_got():
     body = {"name": "Max", "age": 3}
     assert outcome('$.name == "Rex"', response(body)).message == 'expected $.name == "Rex", got "Max"'
     assert outcome("$.nope == 1", response(body)).message == (
-        "expected $.nope == 1, but $.nope matched nothing in the response body")
+        "expected $.nope == 1, but $.nope matched nothing in the response body"
+    )
     assert outcome("$.nope exists", response(body)).message == (
-        "expected $.nope to exist, it matched nothing in the response body")
+        "expected $.nope to exist, it matched nothing in the response body"
+    )
     assert outcome("$.age not exists", response(body)).message == "expected $.age not to exist, got 3"
     assert outcome('$.age < "5"', response(body)).message == (
-        'expected $.age < "5", got 3: cannot order number against string: < <= > >= compare two numbers '
-        "or two strings")
+        'expected $.age < "5", got 3: cannot order number against string: < <= > >= compare two numbers or two strings'
+    )
     assert outcome("$.age contains 3", response(body)).message == (
-        "expected $.age contains 3, got 3: contains needs a string, a list or an object, got number")
+        "expected $.age contains 3, got 3: contains needs a string, a list or an object, got number"
+    )
     # A pattern written in the file is checked by `check`; one from a variable only at run time.
     assert outcome("$.name matches {{p}}", response(body), {"p": "("}).message.startswith(
-        'expected $.name matches "(", got "Max": invalid regular expression "("')
+        'expected $.name matches "(", got "Max": invalid regular expression "("'
+    )
 
 
 def test_expected_values_come_from_variables_with_their_type():
@@ -92,12 +123,20 @@ def test_json_paths_on_a_body_that_is_not_json_fail():
     assert result.message == "cannot evaluate $.a: the response body is not JSON (Expecting value at line 1 column 1)"
 
 
-@pytest.mark.parametrize("text, passed", [
-    ('header content-type == "application/json"', True), ('header CONTENT-TYPE contains "json"', True),
-    ('header Content-Type matches "^application/"', True), ("header X-Count exists", True),
-    ("header X-Nope exists", False), ("header X-Nope not exists", True), ("header X-Count > 5", True),
-    ('header X-Count == "10"', True), ("header X-Count == 10", True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ('header content-type == "application/json"', True),
+        ('header CONTENT-TYPE contains "json"', True),
+        ('header Content-Type matches "^application/"', True),
+        ("header X-Count exists", True),
+        ("header X-Nope exists", False),
+        ("header X-Nope not exists", True),
+        ("header X-Count > 5", True),
+        ('header X-Count == "10"', True),
+        ("header X-Count == 10", True),
+    ],
+)
 def test_header_assertions_are_case_insensitive_and_compare_text(text, passed):
     resp = response({}, headers=(("Content-Type", "application/json"), ("X-Count", "10")))
     assert outcome(text, resp).passed is passed
@@ -105,20 +144,33 @@ def test_header_assertions_are_case_insensitive_and_compare_text(text, passed):
 
 def test_a_missing_header_says_so():
     assert outcome('header X-Nope == "a"', response({})).message == (
-        'expected header X-Nope == "a", but the response has no X-Nope header')
+        'expected header X-Nope == "a", but the response has no X-Nope header'
+    )
 
 
-@pytest.mark.parametrize("text, passed", [
-    ('body contains "not json"', True), ('body not contains "xml"', True), ('body matches "^hello"', True),
-    ('body == "hello, not json"', True), ('body != "hello"', True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ('body contains "not json"', True),
+        ('body not contains "xml"', True),
+        ('body matches "^hello"', True),
+        ('body == "hello, not json"', True),
+        ('body != "hello"', True),
+    ],
+)
 def test_body_assertions_use_the_raw_text(text, passed):
     assert outcome(text, response(text="hello, not json")).passed is passed
 
 
-@pytest.mark.parametrize("text, passed", [
-    ("time < 500ms", True), ("time < 50ms", False), ("time <= 1s", True), ("time > 10ms", True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ("time < 500ms", True),
+        ("time < 50ms", False),
+        ("time <= 1s", True),
+        ("time > 10ms", True),
+    ],
+)
 def test_time_is_compared_in_milliseconds(text, passed):
     assert outcome(text, response({}, elapsed=0.1)).passed is passed
 
@@ -133,8 +185,13 @@ def test_json_equality_keeps_booleans_apart_from_numbers():
     assert not json_equal("1", 1) and json_equal(None, None)
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=10))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+        max_leaves=10,
+    )
+)
 def test_a_json_value_equals_its_own_round_trip(value):
     assert json_equal(value, json.loads(json.dumps(value)))
     assert compare("==", value, value) == (True, None)
@@ -203,24 +260,46 @@ def test_cut_depth_marks_where_it_cut_and_keeps_shallow_values():
 # ---------------------------------------------------------------- then: operators taken from BerryCrush
 
 
-@pytest.mark.parametrize("text, passed", [
-    ("$.tags hasSize 2", True), ("$.tags hasSize 3", False), ("$.name hasSize 3", True), ("$.owner hasSize 1", True),
-    ('$.name startsWith "R"', True), ('$.name startsWith "x"', False), ('$.name endsWith "ex"', True),
-    ('$.name endsWith "R"', False), ("$.tags notEmpty", True), ("$.empty notEmpty", False), ('$.blank notEmpty', False),
-    ("$.none notEmpty", False), ("$.nope notEmpty", False),
-    ('$.name in ["Rex", "Max"]', True), ('$.name in ["Max"]', False), ("$.age in [1, 3.0]", True),
-    ('$.age in ["3"]', False),  # then: compares as JSON: "3" is a string
-    ("$.tags in [[\"a\", \"b\"]]", True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ("$.tags hasSize 2", True),
+        ("$.tags hasSize 3", False),
+        ("$.name hasSize 3", True),
+        ("$.owner hasSize 1", True),
+        ('$.name startsWith "R"', True),
+        ('$.name startsWith "x"', False),
+        ('$.name endsWith "ex"', True),
+        ('$.name endsWith "R"', False),
+        ("$.tags notEmpty", True),
+        ("$.empty notEmpty", False),
+        ("$.blank notEmpty", False),
+        ("$.none notEmpty", False),
+        ("$.nope notEmpty", False),
+        ('$.name in ["Rex", "Max"]', True),
+        ('$.name in ["Max"]', False),
+        ("$.age in [1, 3.0]", True),
+        ('$.age in ["3"]', False),  # then: compares as JSON: "3" is a string
+        ('$.tags in [["a", "b"]]', True),
+    ],
+)
 def test_then_gains_has_size_starts_ends_with_not_empty_and_in(text, passed):
     body = {"name": "Rex", "age": 3, "none": None, "tags": ["a", "b"], "owner": {"id": 1}, "empty": [], "blank": ""}
     assert outcome(text, response(body)).passed is passed
 
 
-@pytest.mark.parametrize("text, status, passed", [
-    ("status 201-204", 201, True), ("status 201-204", 204, True), ("status 201-204", 200, False),
-    ("status 201-204", 205, False), ("status 20x", 204, True), ("status 20x", 210, False), ("status 4x4", 404, True),
-])
+@pytest.mark.parametrize(
+    "text, status, passed",
+    [
+        ("status 201-204", 201, True),
+        ("status 201-204", 204, True),
+        ("status 201-204", 200, False),
+        ("status 201-204", 205, False),
+        ("status 20x", 204, True),
+        ("status 20x", 210, False),
+        ("status 4x4", 404, True),
+    ],
+)
 def test_then_status_ranges_and_patterns(text, status, passed):
     assert outcome(text, response({}, status=status)).passed is passed
 
@@ -232,19 +311,27 @@ def test_then_new_operator_messages():
     assert outcome('$.name in ["Max"]', response(body)).message == 'expected $.name in ["Max"], got "Rex"'
     assert outcome('$.name startsWith "M"', response(body)).message == 'expected $.name startsWith "M", got "Rex"'
     assert outcome("status 201-204", response(body, status=500)).message.startswith(
-        "expected status 201-204, got 500 (body: ")
+        "expected status 201-204, got 500 (body: "
+    )
     assert outcome("$.tags hasSize {{n}}", response(body), {"n": "x"}).message == (
-        'expected $.tags hasSize "x", got ["a"]: hasSize needs a whole number, got "x"')
+        'expected $.tags hasSize "x", got ["a"]: hasSize needs a whole number, got "x"'
+    )
 
 
-@pytest.mark.parametrize("text, message", [
-    ("$.tags hasSize -1", "t.scenario:2:24: error: hasSize takes a whole number (hasSize 2), got -1"),
-    ("$.tags hasSize 1.5", "t.scenario:2:24: error: hasSize takes a whole number (hasSize 2), got 1.5"),
-    ("$.tags in 3", 't.scenario:2:19: error: in takes a list of values: in ["a", "b"], got 3'),
-    ("$.tags notEmpty 3", "t.scenario:2:25: error: 'notEmpty' takes no value, found '3'"),
-    ("status 204-201", "t.scenario:2:16: error: a status range goes from low to high: 201-204, not 204-201"),
-    ('body startsWith "x"', "t.scenario:2:14: error: body takes contains, not contains, matches, == or !=, not startsWith"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("$.tags hasSize -1", "t.scenario:2:24: error: hasSize takes a whole number (hasSize 2), got -1"),
+        ("$.tags hasSize 1.5", "t.scenario:2:24: error: hasSize takes a whole number (hasSize 2), got 1.5"),
+        ("$.tags in 3", 't.scenario:2:19: error: in takes a list of values: in ["a", "b"], got 3'),
+        ("$.tags notEmpty 3", "t.scenario:2:25: error: 'notEmpty' takes no value, found '3'"),
+        ("status 204-201", "t.scenario:2:16: error: a status range goes from low to high: 201-204, not 204-201"),
+        (
+            'body startsWith "x"',
+            "t.scenario:2:14: error: body takes contains, not contains, matches, == or !=, not startsWith",
+        ),
+    ],
+)
 def test_then_new_operator_errors(text, message):
     with pytest.raises(Exception) as caught:
         parse_text(f"scenario: s\n  then: {text}\n", "t.scenario")

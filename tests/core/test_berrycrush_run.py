@@ -17,15 +17,20 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
-from scenario_core.run.events import (
-    BACKGROUND_FILE, AutoTestRan, BranchTaken, RequestSent, ScenarioFinished, ScenarioStarted, StepFinished, VariableExtracted,
-)
-from scenario_core.run.executor import run_to_completion
 from scenario_core.language.nodes import ConditionalStep, DescribedStep, RequestStep, step_label
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.run.events import (
+    BACKGROUND_FILE,
+    AutoTestRan,
+    BranchTaken,
+    RequestSent,
+    ScenarioFinished,
+    ScenarioStarted,
+    StepFinished,
+    VariableExtracted,
+)
+from scenario_core.run.executor import run_to_completion
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
 PETSTORE, AUTH = DEMO / "petstore.yaml", DEMO / "auth.yaml"
@@ -51,8 +56,7 @@ def source(text: str) -> str:
     return HEAD + textwrap.dedent(text).lstrip("\n")
 
 
-def run(demo, write_scenario, text: str, *, head: str | None = None, variables=None, tags=None,
-        name="test.scenario"):
+def run(demo, write_scenario, text: str, *, head: str | None = None, variables=None, tags=None, name="test.scenario"):
     body = (head if head is not None else HEAD) + textwrap.dedent(text).lstrip("\n")
     path = write_scenario(body.replace("BASE", demo.url), name)
     return run_to_completion([load_file(path)], RunOverrides({}), variables, tags)
@@ -79,7 +83,12 @@ def sent(events, demo) -> list[tuple[str, str]]:
 
 
 def test_described_step_directives_run_in_order_against_the_demo_api(demo, write_scenario):
-    events = run(demo, write_scenario, "scenario: create and read\n" + SIGN_IN + """\
+    events = run(
+        demo,
+        write_scenario,
+        "scenario: create and read\n"
+        + SIGN_IN
+        + """\
   when I create a pet
     call ^createPet
       header_Authorization: "Bearer {{token}}"
@@ -92,19 +101,30 @@ def test_described_step_directives_run_in_order_against_the_demo_api(demo, write
       id: {{petId}}
     assert status 200
     assert $.tag equals "dog"
-""")
+""",
+    )
     assert scenario_statuses(events) == {"create and read": "passed"}
     assert sent(events, demo) == [("POST", "/auth/login"), ("POST", "/pets"), ("GET", "/pets/1")]
     assert [(label, status) for label, status, _ in finished(events)] == [
-        ("call using auth ^login", "passed"), ("assert status 200", "passed"), ("extract $.token => token", "passed"),
-        ("call ^createPet", "passed"), ("assert status 201", "passed"), ('assert $.name equals "Rex"', "passed"),
-        ("extract $.id => petId", "passed"), ("call ^getPetById", "passed"), ("assert status 200", "passed"),
-        ('assert $.tag equals "dog"', "passed")]
+        ("call using auth ^login", "passed"),
+        ("assert status 200", "passed"),
+        ("extract $.token => token", "passed"),
+        ("call ^createPet", "passed"),
+        ("assert status 201", "passed"),
+        ('assert $.name equals "Rex"', "passed"),
+        ("extract $.id => petId", "passed"),
+        ("call ^getPetById", "passed"),
+        ("assert status 200", "passed"),
+        ('assert $.tag equals "dog"', "passed"),
+    ]
     assert [(e.name, e.layers) for e in of(events, VariableExtracted)][1] == ("petId", ("scenario",))
 
 
 def test_dialects_mixed_in_one_scenario_share_the_last_response_and_the_variables(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: mixed
   when: POST /login
     body: {"username": "demo", "password": "demo"}
@@ -119,13 +139,19 @@ scenario: mixed
     call ^getPetById
       id: {{petId}}
   then: $.name == "Rex"
-""")
+""",
+    )
     assert [status for _, status, _ in finished(events)] == ["passed"] * 7
     assert sent(events, demo) == [("POST", "/login"), ("POST", "/pets"), ("GET", "/pets/1")]
 
 
 def test_call_children_go_to_the_path_the_query_and_the_headers(demo, write_scenario):
-    events = run(demo, write_scenario, "scenario: children\n" + SIGN_IN + """\
+    events = run(
+        demo,
+        write_scenario,
+        "scenario: children\n"
+        + SIGN_IN
+        + """\
   when I create and read a pet
     call ^createPet
       header_Authorization: "Bearer {{token}}"
@@ -137,7 +163,8 @@ def test_call_children_go_to_the_path_the_query_and_the_headers(demo, write_scen
     call ^listPets
       query_limit: 2
       tag: "dog"
-""")
+""",
+    )
     assert scenario_statuses(events) == {"children": "passed"}
     requests = of(events, RequestSent)
     assert sent(events, demo)[2:] == [("GET", "/pets/1"), ("GET", "/pets?limit=2&tag=dog")]
@@ -148,9 +175,14 @@ def test_call_children_go_to_the_path_the_query_and_the_headers(demo, write_scen
 def test_call_bodies_inline_structured_triple_quoted_and_from_a_file(demo, write_scenario, tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "pet.json").write_text('{"name": "Filed", "tag": "template"}', encoding="utf-8")
-    events = run(demo, write_scenario, '''\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: bodies
-''' + SIGN_IN + '''\
+"""
+        + SIGN_IN
+        + '''\
   when I create pets four ways
     call ^createPet
       header_Authorization: "Bearer {{token}}"
@@ -174,7 +206,8 @@ scenario: bodies
       bodyFile: "classpath:templates/pet.json"
     assert $.tag equals "template"
     assert $.name equals "Filed"
-''')
+''',
+    )
     assert scenario_statuses(events) == {"bodies": "passed"}, finished(events)
     bodies = [e.body for e in of(events, RequestSent)][1:]
     assert json.loads(bodies[0]) == {"name": "Inline", "age": 3}
@@ -185,18 +218,28 @@ scenario: bodies
 
 def test_call_body_file_references_are_rendered(demo, write_scenario, tmp_path):
     (tmp_path / "pet.json").write_text('{"name": "{{petName}}"}', encoding="utf-8")
-    events = run(demo, write_scenario, "scenario: file\n" + SIGN_IN + """\
+    events = run(
+        demo,
+        write_scenario,
+        "scenario: file\n"
+        + SIGN_IN
+        + """\
   when I create a pet from a file
     call ^createPet
       header_Authorization: "Bearer {{token}}"
       bodyFile: "pet.json"
     assert $.name equals "Rex"
-""", variables={"petName": "Rex"})
+""",
+        variables={"petName": "Rex"},
+    )
     assert json.loads(of(events, RequestSent)[1].body) == {"name": "Rex"}
 
 
 def test_a_failing_directive_fails_the_scenario_and_skips_the_rest(demo, write_scenario):
-    text = "scenario: fails\n" + SIGN_IN + """\
+    text = (
+        "scenario: fails\n"
+        + SIGN_IN
+        + """\
   when I create a pet
     call ^createPet
       header_Authorization: "Bearer {{token}}"
@@ -211,6 +254,7 @@ scenario: runs on
     call ^getHealth
     assert status 200
 """
+    )
     events = run(demo, write_scenario, text)
     assert scenario_statuses(events) == {"fails": "failed", "runs on": "passed"}
     steps = finished(events)
@@ -221,14 +265,18 @@ scenario: runs on
     assert steps[4:7] == [
         ("assert status 200", "failed", failing[2]),
         ("extract $.id => petId", "skipped", f"skipped after the failure at line {failed_line}"),
-        ("call ^getPetById", "skipped", f"skipped after the failure at line {failed_line}")]
+        ("call ^getPetById", "skipped", f"skipped after the failure at line {failed_line}"),
+    ]
     assert sent(events, demo) == [("POST", "/auth/login"), ("POST", "/pets"), ("GET", "/health")]
     summary = of(events, ScenarioFinished)[0].message
     assert summary.startswith(f"line {failed_line}: expected status 200, got 201")
 
 
 def test_directives_carry_their_described_step_as_parent_in_the_plan(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 fragment: health
   then it is healthy
     call ^getHealth
@@ -243,16 +291,24 @@ scenario: parents
     if status 200
       assert $.status equals "ok"
   then: status 200
-""")
+""",
+    )
     (started,) = of(events, ScenarioStarted)
-    plan = [(step_label(p.step), step_label(p.parent) if p.parent is not None else None,
-             [v.fragment for v in p.via], p.phase) for p in started.steps]
+    plan = [
+        (
+            step_label(p.step),
+            step_label(p.parent) if p.parent is not None else None,
+            [v.fragment for v in p.via],
+            p.phase,
+        )
+        for p in started.steps
+    ]
     assert plan == [
         ("call ^getHealth", "then it is healthy", ["health"], BACKGROUND_FILE),
         ("assert status 200", "then it is healthy", ["health"], BACKGROUND_FILE),
         ("when: GET /health", None, [], "scenario"),
         ("call ^getHealth", "when I check it", [], "scenario"),
-        ('if status 200', "when I check it", [], "scenario"),
+        ("if status 200", "when I check it", [], "scenario"),
         ("then: status 200", None, [], "scenario"),
     ]
     assert all(isinstance(p.parent, DescribedStep) for p in started.steps if p.parent is not None)
@@ -282,12 +338,19 @@ scenario: chain
 
 def test_branch_taken_names_the_first_true_branch(demo, write_scenario):
     file = load_file(write_scenario(HEAD.replace("BASE", demo.url) + CHAIN))
-    demo_pet = run(demo, write_scenario, "scenario: make\n" + SIGN_IN + """\
+    demo_pet = run(
+        demo,
+        write_scenario,
+        "scenario: make\n"
+        + SIGN_IN
+        + """\
   when I create a pet
     call ^createPet
       header_Authorization: "Bearer {{token}}"
       body: {"name": "Rex", "tag": "dog"}
-""", name="make.scenario")
+""",
+        name="make.scenario",
+    )
     assert scenario_statuses(demo_pet) == {"make": "passed"}
     events = run_to_completion([file], RunOverrides({}), {"wanted": 1})
     outer, inner = of(events, BranchTaken)
@@ -308,12 +371,15 @@ def test_fail_fails_with_its_message_interpolated(demo, write_scenario):
     assert taken.branch == 0 and taken.tried == (("status 404", True, None),)
     assert finished(events)[1:] == [
         ("if status 404 · else if status 200 · else", "failed", "pet 999 is gone"),
-        ("then: status 200", "skipped", f"skipped after the failure at line {HEAD_LINES + 5}")]
+        ("then: status 200", "skipped", f"skipped after the failure at line {HEAD_LINES + 5}"),
+    ]
     assert of(events, ScenarioFinished)[0].message == f"line {HEAD_LINES + 5}: pet 999 is gone"
 
 
 def test_fail_outside_an_if_fails_unconditionally(demo, write_scenario):
-    path = write_scenario(HEAD.replace("BASE", demo.url) + """\
+    path = write_scenario(
+        HEAD.replace("BASE", demo.url)
+        + """\
 scenario: s
   when I give up
     call ^getHealth
@@ -322,15 +388,21 @@ scenario: s
 scenario: unquoted
   then it fails
     fail not written yet
-""")
+"""
+    )
     events = run_to_completion([load_file(path)], RunOverrides({}), {"reason": "Mondays"})
     assert [e.message for e in of(events, ScenarioFinished)] == [
-        f"line {HEAD_LINES + 4}: gave up on Mondays", f"line {HEAD_LINES + 8}: not written yet"]
+        f"line {HEAD_LINES + 4}: gave up on Mondays",
+        f"line {HEAD_LINES + 8}: not written yet",
+    ]
     assert [s for _, s, _ in finished(events)] == ["passed", "failed", "skipped", "failed"]
 
 
 def test_if_chain_without_a_true_branch_and_no_else_takes_none_and_passes(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: none
   when I check
     call ^getHealth
@@ -339,14 +411,18 @@ scenario: none
     else if status 404
       fail "nor this"
   then: status 200
-""")
+""",
+    )
     (taken,) = of(events, BranchTaken)
     assert taken.branch is None and [held for _, held, _ in taken.tried] == [False, False]
     assert scenario_statuses(events) == {"none": "passed"}
 
 
 def test_if_chain_branch_failure_fails_the_chain_step(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: inner assert fails
   when I check
     call ^getHealth
@@ -354,7 +430,8 @@ scenario: inner assert fails
       assert $.status equals "broken"
     else
       fail "not reached"
-""")
+""",
+    )
     (taken,) = of(events, BranchTaken)
     assert taken.branch == 0
     label, status, message = finished(events)[-1]
@@ -365,7 +442,10 @@ scenario: inner assert fails
 
 
 def test_include_arguments_are_bound_while_the_fragment_runs_and_restored_afterwards(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 fragment: make_pet
   when I create {{petName}}
     call ^createPet
@@ -375,7 +455,9 @@ fragment: make_pet
     assert $.name equals "{{petName}}"
     extract $.id => petId
 scenario: include with arguments
-""" + SIGN_IN + """\
+"""
+        + SIGN_IN
+        + """\
   and a name
     call ^getHealth
     extract $.status => petName
@@ -389,7 +471,8 @@ scenario: include with arguments
     assert $.name equals "Rex"
     assert $.age equals 3
     fail "{{petName}} {{age}} {{petId}}"
-""")
+""",
+    )
     body = json.loads(of(events, RequestSent)[2].body)
     assert body == {"name": "Rex", "age": 3}  # bound with their JSON types
     labels = finished(events)
@@ -400,7 +483,10 @@ scenario: include with arguments
 
 
 def test_include_arguments_are_restored_even_when_the_fragment_fails(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 fragment: broken
   then it breaks
     fail "broken with {{who}}"
@@ -413,7 +499,8 @@ scenario: s
   when I include it
     include broken
       who: "Rex"
-""")
+""",
+    )
     assert of(events, ScenarioFinished)[0].message == f"line {HEAD_LINES + 3}: broken with Rex"
     assert finished(events)[-1] == ("call ^getHealth", "skipped", f"skipped after the failure at line {HEAD_LINES + 3}")
     assert of(events, ScenarioFinished)[0].snapshot.scenario["who"] == "ok"
@@ -421,7 +508,10 @@ scenario: s
 
 def test_include_arguments_are_never_written_to_a_store(demo, write_scenario):
     head = HEAD + "  shareVariablesAcrossScenarios: true\n"
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 fragment: echo
   then it echoes
     call ^getHealth
@@ -432,7 +522,9 @@ scenario: binds
       who: "Rex"
 scenario: reads
   then: status 200
-""", head=head)
+""",
+        head=head,
+    )
     first, second = of(events, ScenarioFinished)
     assert first.snapshot.store_values == {"seen": "ok"}  # the fragment's extraction, as if written in place
     assert "who" in first.snapshot.scenario and "who" not in second.snapshot.store_values
@@ -441,15 +533,19 @@ scenario: reads
 def test_includes_nest_and_their_extractions_behave_as_if_written_in_place(demo, write_scenario, tmp_path):
     fragments = tmp_path / "fragments"
     fragments.mkdir()
-    (fragments / "auth.fragment").write_text(textwrap.dedent("""\
+    (fragments / "auth.fragment").write_text(
+        textwrap.dedent("""\
         fragment: sign_in
           given I sign in as {{user}}
             call using auth ^login
               body: {"username": "{{user}}", "password": "demo"}
             assert status 200
             extract $.token => token
-        """), encoding="utf-8")
-    (fragments / "pets.fragment").write_text(textwrap.dedent("""\
+        """),
+        encoding="utf-8",
+    )
+    (fragments / "pets.fragment").write_text(
+        textwrap.dedent("""\
         fragment: make_pet
           given I am signed in
             include sign_in
@@ -459,8 +555,13 @@ def test_includes_nest_and_their_extractions_behave_as_if_written_in_place(demo,
               header_Authorization: "Bearer {{token}}"
               body: {"name": "{{petName}}"}
             extract $.id => petId
-        """), encoding="utf-8")
-    events = run(demo, write_scenario, """\
+        """),
+        encoding="utf-8",
+    )
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: nested
   when I make a pet
     include make_pet
@@ -470,15 +571,23 @@ scenario: nested
     call ^getPetById
       id: {{petId}}
     assert $.name equals "Luna"
-""")
+""",
+    )
     assert scenario_statuses(events) == {"nested": "passed"}, finished(events)
     (started,) = of(events, ScenarioStarted)
     # An include with arguments is a step of its own (it binds them), then its fragment's steps.
     assert [(step_label(p.step), [v.fragment for v in p.via]) for p in started.steps] == [
-        ("include make_pet", []), ("include sign_in", ["make_pet"]), ("call using auth ^login", ["make_pet", "sign_in"]),
-        ("assert status 200", ["make_pet", "sign_in"]), ("extract $.token => token", ["make_pet", "sign_in"]),
-        ("call ^createPet", ["make_pet"]), ("extract $.id => petId", ["make_pet"]), ("then: status 201", []),
-        ("call ^getPetById", []), ('assert $.name equals "Luna"', [])]
+        ("include make_pet", []),
+        ("include sign_in", ["make_pet"]),
+        ("call using auth ^login", ["make_pet", "sign_in"]),
+        ("assert status 200", ["make_pet", "sign_in"]),
+        ("extract $.token => token", ["make_pet", "sign_in"]),
+        ("call ^createPet", ["make_pet"]),
+        ("extract $.id => petId", ["make_pet"]),
+        ("then: status 201", []),
+        ("call ^getPetById", []),
+        ('assert $.name equals "Luna"', []),
+    ]
     assert [p.step.location.file.endswith("auth.fragment") for p in started.steps][2:5] == [True] * 3
     snapshot = of(events, ScenarioFinished)[0].snapshot
     assert snapshot.scenario["user"] == "demo" and snapshot.scenario["token"]  # new names stay
@@ -537,18 +646,24 @@ def test_outline_row_variables_stay_in_the_scenario_layer_even_when_the_file_sha
 
 
 def test_outline_without_rows_runs_once(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 outline: just once
   when I check
     call ^getHealth
     assert status 200
-""")
+""",
+    )
     assert scenario_statuses(events) == {"just once": "passed"}
     assert len(of(events, RequestSent)) == 1
 
 
 def test_outline_rows_are_selected_by_the_outlines_tags(demo, write_scenario):
-    path = write_scenario(HEAD.replace("BASE", demo.url) + """\
+    path = write_scenario(
+        HEAD.replace("BASE", demo.url)
+        + """\
 @smoke
 outline: tagged
   when I check
@@ -559,24 +674,34 @@ outline: tagged
     | 2 |
 scenario: untagged
   when: GET /health
-""")
+"""
+    )
     events = run_to_completion([load_file(path)], RunOverrides({}), tags=["smoke"])
-    assert scenario_statuses(events) == {"tagged #1 (n=1)": "passed", "tagged #2 (n=2)": "passed",
-                                         "untagged": "skipped"}
+    assert scenario_statuses(events) == {
+        "tagged #1 (n=1)": "passed",
+        "tagged #2 (n=2)": "passed",
+        "untagged": "skipped",
+    }
 
 
 # ---------------------------------------------------------------- auto tests, webhooks, references
 
 
 def test_auto_tests_under_a_call_emit_auto_test_ran_events_and_pass(demo, write_scenario):
-    events = run(demo, write_scenario, "scenario: auto\n" + SIGN_IN + """\
+    events = run(
+        demo,
+        write_scenario,
+        "scenario: auto\n"
+        + SIGN_IN
+        + """\
   when I send broken pets
     call ^createPet
       header_Authorization: "Bearer {{token}}"
       body: {"name": "Rex"}
       auto: [invalid]
     assert status 4xx
-""")
+""",
+    )
     assert scenario_statuses(events) == {"auto": "passed"}, finished(events)
     ran = of(events, AutoTestRan)
     assert len(ran) >= 3 and all(r.passed and r.kind == "invalid" and r.message is None for r in ran)
@@ -589,14 +714,20 @@ def test_auto_tests_under_a_call_emit_auto_test_ran_events_and_pass(demo, write_
 
 
 def test_auto_tests_fail_the_call_when_a_generated_request_is_accepted(demo, write_scenario):
-    events = run(demo, write_scenario, "scenario: auto\n" + SIGN_IN + """\
+    events = run(
+        demo,
+        write_scenario,
+        "scenario: auto\n"
+        + SIGN_IN
+        + """\
   when I send broken pets
     call ^createPet
       header_Authorization: "Bearer {{token}}"
       body: {"name": "Rex"}
       auto: [invalid]
     assert status 2xx
-""")
+""",
+    )
     assert scenario_statuses(events) == {"auto": "failed"}
     ran = of(events, AutoTestRan)
     assert ran and not any(r.passed for r in ran)
@@ -606,7 +737,10 @@ def test_auto_tests_fail_the_call_when_a_generated_request_is_accepted(demo, wri
 
 
 def test_webhook_starts_a_loopback_server_its_hooks_are_reachable(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: hooks
   given a callback server
     webhook: events
@@ -615,7 +749,8 @@ scenario: hooks
   when: POST {{events.created}}
     body: {"event": "created"}
   then: status 200
-""")
+""",
+    )
     assert scenario_statuses(events) == {"hooks": "passed"}, finished(events)
     (request,) = of(events, RequestSent)
     assert request.url.startswith("http://127.0.0.1:") and not request.url.startswith(demo.url)
@@ -623,7 +758,10 @@ scenario: hooks
 
 def test_references_escape_env_and_dotted_names_at_run_time(demo, write_scenario, monkeypatch):
     monkeypatch.setenv("SCENARIO_TUI_TEST_USER", "alice")
-    events = run(demo, write_scenario, r"""
+    events = run(
+        demo,
+        write_scenario,
+        r"""
 fragment: send
   when I send it
     call ^echoGet
@@ -636,7 +774,8 @@ scenario: references
   when: POST /echo
     body: {"literal": "\{{pet.name}}", "user": "{{env.SCENARIO_TUI_TEST_USER}}"}
   then: $.json.user == "alice"
-""")
+""",
+    )
     assert scenario_statuses(events) == {"references": "passed"}, finished(events)
     get, post = of(events, RequestSent)
     assert ("X-User", "alice") in get.headers and ("X-Pet", "Rex") in get.headers
@@ -647,14 +786,18 @@ scenario: references
 
 
 def test_scenario_parameters_apply_to_that_scenario_only(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 scenario: elsewhere
   parameters:
     baseUrl: "http://127.0.0.1:9"
   when: GET /health
 scenario: here
   when: GET /health
-""")
+""",
+    )
     assert scenario_statuses(events) == {"elsewhere": "failed", "here": "passed"}
 
 
@@ -666,9 +809,12 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120, env=dict(os.environ))
 
 
-REPORTED = """\
+REPORTED = (
+    """\
 scenario: labels
-""" + SIGN_IN + """\
+"""
+    + SIGN_IN
+    + """\
   when I create a pet
     call ^createPet
       header_Authorization: "Bearer {{token}}"
@@ -679,6 +825,7 @@ scenario: labels
       assert $.id exists
     assert status 200
 """
+)
 
 
 def test_run_output_names_the_failing_directive_as_written(demo, tmp_path):
@@ -691,8 +838,13 @@ def test_run_output_names_the_failing_directive_as_written(demo, tmp_path):
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     steps = report["files"][0]["scenarios"][0]["steps"]
     assert [(s["line"], s["keyword"], s["status"]) for s in steps] == [
-        (HEAD_LINES + 3, "call", "passed"), (HEAD_LINES + 5, "assert", "passed"), (HEAD_LINES + 6, "extract", "passed"),
-        (HEAD_LINES + 8, "call", "passed"), (HEAD_LINES + 11, "if", "passed"), (failed_line, "assert", "failed")]
+        (HEAD_LINES + 3, "call", "passed"),
+        (HEAD_LINES + 5, "assert", "passed"),
+        (HEAD_LINES + 6, "extract", "passed"),
+        (HEAD_LINES + 8, "call", "passed"),
+        (HEAD_LINES + 11, "if", "passed"),
+        (failed_line, "assert", "failed"),
+    ]
     assert steps[3]["operation"] == "createPet (POST /pets)"
     assert steps[4]["branch"] == "else if status 201"
     assert steps[5]["message"].startswith("expected status 200, got 201")
@@ -703,25 +855,38 @@ def test_json_report_shows_each_step_as_written(demo, tmp_path):
     cli("run", "f.scenario", "--report-json", "r.json", cwd=tmp_path)
     steps = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["files"][0]["scenarios"][0]["steps"]
     assert [s.get("label") for s in steps][3:] == [
-        "call ^createPet", "if status 200 · else if status 201", "assert status 200"]
+        "call ^createPet",
+        "if status 200 · else if status 201",
+        "assert status 200",
+    ]
 
 
 def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
-    (tmp_path / "steps.py").write_text(textwrap.dedent("""\
+    (tmp_path / "steps.py").write_text(
+        textwrap.dedent("""\
         from scenario_core.custom_steps.registry import step
 
         @step("a pet called {string}")
         def called(ctx, name):
             ctx.set("petName", name)
-        """), encoding="utf-8")
-    (tmp_path / "f.scenario").write_text(source("scenario: custom\n" + SIGN_IN + """\
+        """),
+        encoding="utf-8",
+    )
+    (tmp_path / "f.scenario").write_text(
+        source(
+            "scenario: custom\n"
+            + SIGN_IN
+            + """\
   given a pet called "Biscuit"
   when I create it
     call ^createPet
       header_Authorization: "Bearer {{token}}"
       body: {"name": "{{petName}}"}
     assert $.name equals "Biscuit"
-""").replace("BASE", demo.url), encoding="utf-8")
+"""
+        ).replace("BASE", demo.url),
+        encoding="utf-8",
+    )
     result = cli("run", "--plugins", "steps.py", "f.scenario", "--report-json", "r.json", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     scenario = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["files"][0]["scenarios"][0]
@@ -729,14 +894,14 @@ def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
     assert [s["keyword"] for s in scenario["steps"]] == ["call", "assert", "extract", "given", "call", "assert"]
     without = cli("run", "f.scenario", cwd=tmp_path)
     assert without.returncode == 2 and without.stdout == ""
-    assert without.stderr.startswith(f'f.scenario:{HEAD_LINES + 7}:3: error: no step matches "a pet called '
-                                     '"Biscuit""')
+    assert without.stderr.startswith(f'f.scenario:{HEAD_LINES + 7}:3: error: no step matches "a pet called "Biscuit""')
 
 
 def test_run_and_check_with_the_fragments_option(demo, tmp_path):
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "auth.fragment").write_text("fragment: sign_in\n" + SIGN_IN, encoding="utf-8")
-    (tmp_path / "f.scenario").write_text(source("""\
+    (tmp_path / "f.scenario").write_text(
+        source("""\
         scenario: with a shared fragment
           given I am signed in
             include sign_in
@@ -745,19 +910,25 @@ def test_run_and_check_with_the_fragments_option(demo, tmp_path):
               header_Authorization: "Bearer {{token}}"
               body: {"name": "Rex"}
             assert status 201
-        """).replace("BASE", demo.url), encoding="utf-8")
+        """).replace("BASE", demo.url),
+        encoding="utf-8",
+    )
     result = cli("run", "--fragments", "shared/*.fragment", "f.scenario", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     result = cli("check", "--fragments", "shared", "f.scenario", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (0, "f.scenario: ok (0 features, 1 scenario, 1 fragment)\n")
     result = cli("run", "f.scenario", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == (f"f.scenario:{HEAD_LINES + 3}:5: error: include of unknown fragment 'sign_in'; "
-                             "this file defines no fragments\n")
+    assert result.stderr == (
+        f"f.scenario:{HEAD_LINES + 3}:5: error: include of unknown fragment 'sign_in'; this file defines no fragments\n"
+    )
 
 
 def test_undefined_variable_names_an_extract_made_inside_an_if_branch(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
         scenario: extracts in a branch
           when I check health
             call ^getHealth
@@ -766,7 +937,8 @@ def test_undefined_variable_names_an_extract_made_inside_an_if_branch(demo, writ
         scenario: isolated reader
           then it cannot see it
             assert {{health}} equals "ok"
-        """)
+        """,
+    )
     message = [e.message for e in of(events, StepFinished) if e.status == "failed"][0]
     assert message.startswith("undefined variable 'health'")
     assert "'health' is extracted by scenario 'extracts in a branch'" in message

@@ -18,8 +18,19 @@ import pytest
 
 from scenario_core.language.errors import InvalidFileError, UsageError
 from scenario_core.language.nodes import (
-    AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, JsonPathAssertion,
-    RequestStep, StatusAssertion, TextTemplate, VariableRef, WebhookStep, step_label, walk_steps,
+    AssertStep,
+    ConditionalStep,
+    DescribedStep,
+    ExtractStep,
+    FailStep,
+    IncludeStep,
+    JsonPathAssertion,
+    RequestStep,
+    StatusAssertion,
+    VariableRef,
+    WebhookStep,
+    step_label,
+    walk_steps,
 )
 from scenario_core.language.parser import load_file, parse_text
 
@@ -98,7 +109,11 @@ def test_dialects_then_status_is_ours_and_then_text_with_directives_is_a_describ
     first, second = described.steps
     assert (first.keyword, first.text, first.assertion.code) == ("assert", "status 201", 201)
     assert isinstance(second.assertion, JsonPathAssertion)
-    assert (second.assertion.path, second.assertion.operator, second.assertion.expected.constant) == ("$.name", "equals", "Rex")
+    assert (second.assertion.path, second.assertion.operator, second.assertion.expected.constant) == (
+        "$.name",
+        "equals",
+        "Rex",
+    )
     assert isinstance(custom, DescribedStep) and custom.custom
 
 
@@ -173,10 +188,21 @@ def test_dialects_both_mixed_in_one_file():
     assert [type(s).__name__ for s in ours.steps] == ["RequestStep", "AssertStep", "ExtractStep", "IncludeStep"]
     assert [type(s).__name__ for s in theirs.steps] == ["DescribedStep", "DescribedStep"]
     assert [type(s).__name__ for s in walk_steps(theirs.steps)] == [
-        "DescribedStep", "RequestStep", "AssertStep", "ExtractStep", "DescribedStep", "IncludeStep"]
+        "DescribedStep",
+        "RequestStep",
+        "AssertStep",
+        "ExtractStep",
+        "DescribedStep",
+        "IncludeStep",
+    ]
     assert [step_label(s) for s in walk_steps(theirs.steps)] == [
-        "when I create a pet", "call ^createPet", "assert status 201", "extract $.id => id", "and it is there",
-        "include check"]  # see test_step_label_of_include_without_arguments_keeps_its_dialect
+        "when I create a pet",
+        "call ^createPet",
+        "assert status 201",
+        "extract $.id => id",
+        "and it is there",
+        "include check",
+    ]  # see test_step_label_of_include_without_arguments_keeps_its_dialect
     background = file.features[0].background.steps[0]
     assert [step_label(s) for s in background.steps] == ["call using auth ^login", "extract $.token => token"]
 
@@ -215,12 +241,19 @@ def test_keywords_are_case_insensitive():
         """)
     feature = file.features[0]
     assert (feature.name, feature.background.steps[0].keyword, feature.background.steps[0].steps[0].keyword) == (
-        "F", "given", "call")
+        "F",
+        "given",
+        "call",
+    )
     request, then, described = feature.scenarios[0].steps
     assert (request.method, request.url.text, then.assertion.code) == ("GET", "/pets", 200)
     assert described.keyword == "when"
     assert [step_label(s) for s in described.steps] == [
-        "assert status 200", "extract $.id => id", "include frag", "if status 200 · else if status 201 · else"]
+        "assert status 200",
+        "extract $.id => id",
+        "include frag",
+        "if status 200 · else if status 201 · else",
+    ]
     assert [b.keyword for b in described.steps[-1].branches] == ["if", "else if", "else"]
     assert [s.name for s in file.scenarios] == ["o #1 (a=1)"]
     assert file.fragments[0].name == "frag"
@@ -245,8 +278,14 @@ def test_step_keywords_take_a_colon_or_not():
           then: a pet
         """)
     assert [(s.keyword, s.text) for s in steps] == [
-        ("given", "a pet"), ("given", "a pet"), ("and", "a pet"), ("and", "a pet"), ("but", "a pet"),
-        ("but", "a pet"), ("then", "a pet")]
+        ("given", "a pet"),
+        ("given", "a pet"),
+        ("and", "a pet"),
+        ("and", "a pet"),
+        ("but", "a pet"),
+        ("but", "a pet"),
+        ("then", "a pet"),
+    ]
     assert all(isinstance(s, DescribedStep) for s in steps)
 
 
@@ -363,9 +402,17 @@ def test_call_forms_operation_id_with_or_without_caret_and_using():
             call using "auth" ^login
         """)
     assert [(s.keyword, s.operation.operation_id, s.operation.using) for s in described.steps] == [
-        ("call", "listPets", None), ("call", "listPets", None), ("call", "login", "auth"), ("call", "login", "auth")]
+        ("call", "listPets", None),
+        ("call", "listPets", None),
+        ("call", "login", "auth"),
+        ("call", "login", "auth"),
+    ]
     assert [step_label(s) for s in described.steps] == [
-        "call ^listPets", "call ^listPets", "call using auth ^login", "call using auth ^login"]
+        "call ^listPets",
+        "call ^listPets",
+        "call using auth ^login",
+        "call using auth ^login",
+    ]
 
 
 def test_call_children_take_colon_or_equals_and_query_or_header_prefixes():
@@ -380,7 +427,12 @@ def test_call_children_take_colon_or_equals_and_query_or_header_prefixes():
               owner: {{ownerId}}
         """).steps
     assert [(p.name, p.value.constant) for p in call.parameters] == [
-        ("id", 1), ("name", "Rex"), ("query_limit", 2), ("header_X-Req", "v"), ("owner", None)]
+        ("id", 1),
+        ("name", "Rex"),
+        ("query_limit", 2),
+        ("header_X-Req", "v"),
+        ("owner", None),
+    ]
     assert refs(call.parameters[-1].value) == ["ownerId"]
 
 
@@ -414,21 +466,34 @@ def test_call_body_inline_structured_triple_quoted_and_body_file():
     assert from_file.body is None and from_file.body_file.text == "classpath:templates/pet.json"
 
 
-@pytest.mark.parametrize("lines, expected", [
-    (["call"], "t.scenario:3:5: error: call needs an operation: call ^getPetById"),
-    (["call GET /pets"], "t.scenario:3:10: error: an operation call reads like: call ^getPetById "
-                         "(or call using auth ^login)"),
-    (["call ^createPet", "  body: {\"a\": 1}", "  bodyFile: \"x.json\""],
-     "t.scenario:4:7: error: a request has either body: or bodyFile:, not both"),
-    (["call ^createPet", "  body: {\"a\": "], "t.scenario:4:17: error: body: invalid JSON: Expecting value"),
-    (["call ^createPet", "  body: \"\"\"", "    never closed"],
-     "t.scenario:4:7: error: a \"\"\" block is closed by \"\"\" on a line of its own"),
-    (["call ^createPet", "  auto: [bogus]"], "t.scenario:4:13: error: auto: takes a list of invalid, security, "
-                                              "multi, got [bogus]"),
-    (["call ^getPetById", "  id: 1", "  id: 2"],
-     "t.scenario:5:7: error: 'id' is given twice for this call; the first is on line 4"),
-    (["call ^getPetById", "  id:"], "t.scenario:4:7: error: 'id:' needs a value"),
-])
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        (["call"], "t.scenario:3:5: error: call needs an operation: call ^getPetById"),
+        (
+            ["call GET /pets"],
+            "t.scenario:3:10: error: an operation call reads like: call ^getPetById (or call using auth ^login)",
+        ),
+        (
+            ["call ^createPet", '  body: {"a": 1}', '  bodyFile: "x.json"'],
+            "t.scenario:4:7: error: a request has either body: or bodyFile:, not both",
+        ),
+        (["call ^createPet", '  body: {"a": '], "t.scenario:4:17: error: body: invalid JSON: Expecting value"),
+        (
+            ["call ^createPet", '  body: """', "    never closed"],
+            't.scenario:4:7: error: a """ block is closed by """ on a line of its own',
+        ),
+        (
+            ["call ^createPet", "  auto: [bogus]"],
+            "t.scenario:4:13: error: auto: takes a list of invalid, security, multi, got [bogus]",
+        ),
+        (
+            ["call ^getPetById", "  id: 1", "  id: 2"],
+            "t.scenario:5:7: error: 'id' is given twice for this call; the first is on line 4",
+        ),
+        (["call ^getPetById", "  id:"], "t.scenario:4:7: error: 'id:' needs a value"),
+    ],
+)
 def test_call_mistakes_are_located_errors(lines, expected):
     body = "".join(f"    {line}\n" for line in lines)
     assert errors("scenario: s\n  when I call\n" + body) == [expected]
@@ -439,15 +504,19 @@ def test_call_children_on_a_method_path_request_are_an_error():
         scenario: s
           when: GET /x
             id: 1
-        """) == ["t.scenario:3:5: error: 'id:' places a value in an operation's request; 'GET /x' is not an "
-                 "operation call (when: ^operationId). Use headers: or query: here"]
+        """) == [
+        "t.scenario:3:5: error: 'id:' places a value in an operation's request; 'GET /x' is not an "
+        "operation call (when: ^operationId). Use headers: or query: here"
+    ]
 
 
 def _operation_errors(write_scenario, steps: str) -> list[str]:
     from scenario_core.parameters.diagnostics import parameter_diagnostics
 
-    path = write_scenario(f"parameters:\n  openapi: {DEMO / 'petstore.yaml'}\n  baseUrl: http://127.0.0.1:9\n"
-                          "scenario: s\n" + textwrap.indent(textwrap.dedent(steps), "  "))
+    path = write_scenario(
+        f"parameters:\n  openapi: {DEMO / 'petstore.yaml'}\n  baseUrl: http://127.0.0.1:9\n"
+        "scenario: s\n" + textwrap.indent(textwrap.dedent(steps), "  ")
+    )
     return [str(d).split("/", 1)[0] + str(d).rsplit(".scenario", 1)[1] for d in parameter_diagnostics(load_file(path))]
 
 
@@ -473,15 +542,25 @@ def test_extract_arrow_path_may_be_quoted_and_the_name_written_as_a_reference():
             extract '$.owner.name' => {{owner}}
         """).steps
     assert [(s.path, s.name, s.arrow) for s in (plain, quoted, braced)] == [
-        ("$.id", "petId", True), ("$.a", "x", True), ("$.owner.name", "owner", True)]
+        ("$.id", "petId", True),
+        ("$.a", "x", True),
+        ("$.owner.name", "owner", True),
+    ]
 
 
-@pytest.mark.parametrize("line, expected", [
-    ("extract $.id -> x", "t.scenario:3:13: error: extract reads like: extract $.id => petId "
-                          "(or, ours, extract: petId from $.id)"),
-    ("extract $.id => 1x", "t.scenario:3:21: error: '1x' is not a variable name: letters, digits and _, "
-                           "not starting with a digit"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "extract $.id -> x",
+            "t.scenario:3:13: error: extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)",
+        ),
+        (
+            "extract $.id => 1x",
+            "t.scenario:3:21: error: '1x' is not a variable name: letters, digits and _, not starting with a digit",
+        ),
+    ],
+)
 def test_extract_arrow_mistakes_are_located_errors(line, expected):
     assert errors(f"scenario: s\n  when I read it\n    {line}\n") == [expected]
 
@@ -512,19 +591,32 @@ def test_include_with_arguments_keeps_their_json_types_and_references():
               empty:
         """).steps
     assert [(a.name, a.value.constant) for a in include.arguments] == [
-        ("name", "Rex"), ("age", 3), ("vip", True), ("owner", None), ("empty", None)]
+        ("name", "Rex"),
+        ("age", 3),
+        ("vip", True),
+        ("owner", None),
+        ("empty", None),
+    ]
     assert refs(include.arguments[3].value) == ["ownerId"]
     assert step_label(include) == "include make"
 
 
-@pytest.mark.parametrize("lines, expected", [
-    (["include"], "t.scenario:3:5: error: include needs a fragment name: include login"),
-    (["include a b"], "t.scenario:3:13: error: a fragment name is one word; its parameters go on the indented "
-                      "lines below: name: value"),
-    (["include nope"], "t.scenario:3:5: error: include of unknown fragment 'nope'; this file defines no fragments"),
-    (["include a", "  x: 1", "    y: 2"], "t.scenario:5:9: error: include parameters lines do not nest; write "
-                                         "each as `name: value` at one level"),
-])
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        (["include"], "t.scenario:3:5: error: include needs a fragment name: include login"),
+        (
+            ["include a b"],
+            "t.scenario:3:13: error: a fragment name is one word; its parameters go on the indented "
+            "lines below: name: value",
+        ),
+        (["include nope"], "t.scenario:3:5: error: include of unknown fragment 'nope'; this file defines no fragments"),
+        (
+            ["include a", "  x: 1", "    y: 2"],
+            "t.scenario:5:9: error: include parameters lines do not nest; write each as `name: value` at one level",
+        ),
+    ],
+)
 def test_include_mistakes_are_located_errors(lines, expected):
     body = "".join(f"    {line}\n" for line in lines)
     assert expected in errors("scenario: s\n  given it\n" + body)
@@ -553,7 +645,12 @@ def test_webhook_names_its_hooks_port_and_scope():
               scope: feature
         """).steps
     assert isinstance(webhook, WebhookStep)
-    assert (webhook.name, webhook.hooks, webhook.port, webhook.scope) == ("events", ("created", "deleted"), 0, "feature")
+    assert (webhook.name, webhook.hooks, webhook.port, webhook.scope) == (
+        "events",
+        ("created", "deleted"),
+        0,
+        "feature",
+    )
     assert step_label(webhook) == "webhook events"
 
 
@@ -613,15 +710,24 @@ def test_if_chain_is_one_conditional_step_with_its_branches_in_order():
               fail "unexpected"
         """).steps
     assert isinstance(chain, ConditionalStep)
-    assert [(b.keyword, b.text) for b in chain.branches] == [("if", "status 201"), ("else if", "status 200"),
-                                                              ("else", "")]
+    assert [(b.keyword, b.text) for b in chain.branches] == [
+        ("if", "status 201"),
+        ("else if", "status 200"),
+        ("else", ""),
+    ]
     assert chain.branches[0].condition.code == 201 and chain.branches[2].condition is None
     extract, nested = chain.branches[0].steps
     assert isinstance(extract, ExtractStep) and isinstance(nested, ConditionalStep)
     assert nested.branches[0].condition.operator == "exists"
     assert step_label(chain) == "if status 201 · else if status 200 · else"
     assert [type(s).__name__ for s in walk_steps((chain,))] == [
-        "ConditionalStep", "ExtractStep", "ConditionalStep", "FailStep", "AssertStep", "FailStep"]
+        "ConditionalStep",
+        "ExtractStep",
+        "ConditionalStep",
+        "FailStep",
+        "AssertStep",
+        "FailStep",
+    ]
 
 
 def test_if_chains_end_at_any_other_directive():
@@ -694,8 +800,11 @@ def test_outline_makes_one_scenario_per_row_named_after_it_with_its_values():
         scenario: after
           then: status 200
         """)
-    assert [s.name for s in file.items] == ["create pets #1 (name=Rex, age=3)", "create pets #2 (name=Luna, age=5)",
-                                           "after"]
+    assert [s.name for s in file.items] == [
+        "create pets #1 (name=Rex, age=3)",
+        "create pets #2 (name=Luna, age=5)",
+        "after",
+    ]
     first, second, _ = file.items
     assert first.outline.row == 1 and first.outline.variables == (("name", "Rex"), ("age", "3"))
     assert (second.outline.outline, second.outline.outline_line, second.line) == ("create pets", 1, 8)
@@ -729,12 +838,14 @@ def test_outline_row_with_the_wrong_number_of_cells_is_an_error():
     ]
 
 
-@pytest.mark.parametrize("header, column", [("| a b | c |", "1, 'a b'"), ("| a | 1x |", "2, '1x'"),
-                                            ("| a | b[0] |", "2, 'b[0]'")])
+@pytest.mark.parametrize(
+    "header, column", [("| a b | c |", "1, 'a b'"), ("| a | 1x |", "2, '1x'"), ("| a | b[0] |", "2, 'b[0]'")]
+)
 def test_outline_header_names_must_be_variable_names(header, column):
     assert errors(f"outline: o\n  then: status 200\n  examples:\n    {header}\n") == [
         f"t.scenario:4:5: error: column {column.split(', ')[0]} of the examples header, {column.split(', ')[1]}, "
-        "is not a variable name: letters, digits and _"]
+        "is not a variable name: letters, digits and _"
+    ]
 
 
 def test_outline_rows_must_be_table_rows():
@@ -817,8 +928,10 @@ def test_scenario_parameters_are_the_first_lines_of_its_body():
             | 1 |
         """)
     scenario, row = file.scenarios
-    assert [(e.key, e.value) for e in scenario.parameters.entries] == [("timeout", 5),
-                                                                       ("baseUrl", "http://127.0.0.1:9")]
+    assert [(e.key, e.value) for e in scenario.parameters.entries] == [
+        ("timeout", 5),
+        ("baseUrl", "http://127.0.0.1:9"),
+    ]
     assert scenario.parameters.line == 2 and [type(s) for s in scenario.steps] == [AssertStep]
     assert row.parameters.get("timeout").value == 7
 
@@ -832,7 +945,8 @@ def test_scenario_parameters_after_a_step_is_an_error():
         """) == [
         "t.scenario:3:3: error: parameters: cannot go inside a scenario after its first step; parameters: may go "
         "at the top of the file (before the first feature:, scenario:, fragment: or background:) or directly "
-        "after a feature: line (and its description:), or as the first lines of a scenario"]
+        "after a feature: line (and its description:), or as the first lines of a scenario"
+    ]
 
 
 def test_scenario_parameters_a_second_block_is_an_error_naming_the_first():
@@ -854,7 +968,8 @@ def test_scenario_parameters_cannot_share_variables():
           then: status 200
         """) == [
         "t.scenario:3:5: error: shareVariablesAcrossScenarios cannot be set for one scenario: sharing is decided "
-        "by its feature or the file, because stores outlive scenarios"]
+        "by its feature or the file, because stores outlive scenarios"
+    ]
 
 
 def test_scenario_parameters_are_not_allowed_in_steps_backgrounds_or_fragments():
@@ -906,8 +1021,13 @@ def test_nested_parameter_blocks_are_the_same_as_dotted_keys():
         """)
     for file in (nested, dotted):
         assert [(e.key, e.value) for e in file.parameters.entries] == [
-            ("binding.auth.location", "auth.yaml"), ("autoAssertions.enabled", True), ("autoAssertions.schema", False)]
-        assert [(e.key, e.value) for e in file.scenarios[0].parameters.entries] == [("autoAssertions.statusCode", False)]
+            ("binding.auth.location", "auth.yaml"),
+            ("autoAssertions.enabled", True),
+            ("autoAssertions.schema", False),
+        ]
+        assert [(e.key, e.value) for e in file.scenarios[0].parameters.entries] == [
+            ("autoAssertions.statusCode", False)
+        ]
 
 
 def test_nested_parameter_blocks_mistakes_are_located_errors():
@@ -966,7 +1086,8 @@ def test_fragment_files_without_a_folder_an_include_is_unknown(tmp_path):
     with pytest.raises(InvalidFileError) as raised:
         load_file(scenario)
     assert [d.message for d in raised.value.diagnostics] == [
-        "include of unknown fragment 'sign_in'; this file defines no fragments"]
+        "include of unknown fragment 'sign_in'; this file defines no fragments"
+    ]
 
 
 @pytest.mark.parametrize("named", ["shared/auth.fragment", "shared", "shared/*.fragment", "sha*/**/*.fragment"])
@@ -993,25 +1114,30 @@ def test_fragment_defined_twice_is_an_error_naming_both_places(tmp_path, monkeyp
     with pytest.raises(InvalidFileError) as raised:
         load_file(own)
     assert [str(d) for d in raised.value.diagnostics] == [
-        f"{own}:1:1: error: fragment 'sign_in' is defined twice: {own}:1 and fragments/auth.fragment:1"]
+        f"{own}:1:1: error: fragment 'sign_in' is defined twice: {own}:1 and fragments/auth.fragment:1"
+    ]
     other = write(tmp_path / "other.scenario", USES_SIGN_IN)
     with pytest.raises(InvalidFileError) as raised:
         load_file(other, ["more"])
     assert [str(d) for d in raised.value.diagnostics] == [
         "more/again.fragment:4:1: error: fragment 'sign_in' is defined twice: fragments/auth.fragment:1 and "
-        "more/again.fragment:4"]
+        "more/again.fragment:4"
+    ]
 
 
 def test_fragment_file_holding_a_scenario_or_parameters_is_an_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(tmp_path / "fragments" / "mixed.fragment", """
+    write(
+        tmp_path / "fragments" / "mixed.fragment",
+        """
         parameters:
           timeout: 5
         fragment: ok
           then: status 200
         scenario: never runs
           then: status 200
-        """)
+        """,
+    )
     scenario = write(tmp_path / "t.scenario", "scenario: s\n  include: ok\n")
     with pytest.raises(InvalidFileError) as raised:
         load_file(scenario)
@@ -1031,25 +1157,32 @@ def test_fragment_file_with_a_syntax_error_reports_it_in_that_file(tmp_path, mon
         load_file(scenario)
     assert [str(d) for d in raised.value.diagnostics] == [
         "fragments/broken.fragment:3:13: error: extract reads like: extract $.id => petId "
-        "(or, ours, extract: petId from $.id)"]
+        "(or, ours, extract: petId from $.id)"
+    ]
 
 
 def test_fragment_files_include_each_other_and_the_scenario_files_fragments(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "fragments" / "a.fragment", SIGN_IN)
-    write(tmp_path / "fragments" / "b.fragment", """
+    write(
+        tmp_path / "fragments" / "b.fragment",
+        """
         fragment: create_pet
           given I am signed in
             include sign_in
           when I create a pet
             include local_check
-        """)
-    scenario = write(tmp_path / "t.scenario", """
+        """,
+    )
+    scenario = write(
+        tmp_path / "t.scenario",
+        """
         fragment: local_check
           then: status 201
         scenario: s
           include: create_pet
-        """)
+        """,
+    )
     file = load_file(scenario)
     assert [f.name for f in file.fragments] == ["local_check", "sign_in", "create_pet"]
 
@@ -1061,7 +1194,8 @@ def test_fragment_files_an_unknown_include_inside_one_is_reported_where_it_is(tm
     with pytest.raises(InvalidFileError) as raised:
         load_file(scenario)
     assert [str(d) for d in raised.value.diagnostics] == [
-        "fragments/b.fragment:3:5: error: include of unknown fragment 'nowhere'; fragments in this file: b"]
+        "fragments/b.fragment:3:5: error: include of unknown fragment 'nowhere'; fragments in this file: b"
+    ]
 
 
 def test_fragment_include_cycles_across_files_are_an_error(tmp_path, monkeypatch):
@@ -1072,7 +1206,8 @@ def test_fragment_include_cycles_across_files_are_an_error(tmp_path, monkeypatch
     with pytest.raises(InvalidFileError) as raised:
         load_file(scenario)
     assert [str(d) for d in raised.value.diagnostics] == [
-        "fragments/a.fragment:1:1: error: fragment includes itself: a → b → a"]
+        "fragments/a.fragment:1:1: error: fragment includes itself: a → b → a"
+    ]
 
 
 # ---------------------------------------------------------------- custom steps at check
@@ -1084,13 +1219,16 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_described_step_without_directives_is_a_custom_step_check_reports_at_its_line(tmp_path):
-    write(tmp_path / "f.scenario", """
+    write(
+        tmp_path / "f.scenario",
+        """
         scenario: s
           given a pet named "Rex" exists
           when: GET http://127.0.0.1:9/x
           Then: it worked
           and it is {{colour}}
-        """)
+        """,
+    )
     result = cli("check", "f.scenario", cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
@@ -1104,7 +1242,9 @@ def test_described_step_without_directives_is_a_custom_step_check_reports_at_its
 
 
 def test_described_step_without_directives_passes_check_with_a_plugin_that_matches(tmp_path):
-    write(tmp_path / "steps.py", """
+    write(
+        tmp_path / "steps.py",
+        """
         from scenario_core.custom_steps.registry import step
 
         @step("a pet named {string} exists")
@@ -1114,12 +1254,16 @@ def test_described_step_without_directives_passes_check_with_a_plugin_that_match
         @step("it worked")
         def worked(ctx):
             pass
-        """)
-    write(tmp_path / "f.scenario", """
+        """,
+    )
+    write(
+        tmp_path / "f.scenario",
+        """
         scenario: s
           given a pet named "Rex" exists
           Then: it worked
-        """)
+        """,
+    )
     result = cli("check", "--plugins", "steps.py", "f.scenario", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "f.scenario: ok (0 features, 1 scenario, 0 fragments)\n"
@@ -1131,11 +1275,15 @@ def test_described_step_without_directives_passes_check_with_a_plugin_that_match
 def test_a_triple_quoted_block_where_no_body_goes_gives_one_line_errors():
     """A `\"\"\"` block is one token over several lines; errors quoting it stay on one line."""
     for text, expected in [
-        ('"""\nscenario: s\n  then: status 200\n"""\n',
-         "t.scenario:1:1: error: '\"\"\"' is not allowed here; expected feature:, scenario:, background:, "
-         "fragment:, parameters:, outline: or @tag"),
-        ('scenario: s\n  when I x\n    call ^a\n      """x\n      y"""\n',
-         "t.scenario:4:7: error: '\"\"\"x       y\"\"\":' needs a value"),
+        (
+            '"""\nscenario: s\n  then: status 200\n"""\n',
+            't.scenario:1:1: error: \'"""\' is not allowed here; expected feature:, scenario:, background:, '
+            "fragment:, parameters:, outline: or @tag",
+        ),
+        (
+            'scenario: s\n  when I x\n    call ^a\n      """x\n      y"""\n',
+            't.scenario:4:7: error: \'"""x       y""":\' needs a value',
+        ),
     ]:
         assert errors(text) == [expected]
 
@@ -1154,8 +1302,11 @@ def test_call_operation_is_located_at_its_name_with_or_without_caret():
 
 def test_outline_cells_split_at_bars_outside_quotes(tmp_path):
     path = tmp_path / "o.scenario"
-    path.write_text('outline: o\n  given x {{a}}\n    assert {{a}} equals "x|y"\n  examples:\n'
-                    '    | a | b |\n    | "x|y" | don\'t |\n', encoding="utf-8")
+    path.write_text(
+        'outline: o\n  given x {{a}}\n    assert {{a}} equals "x|y"\n  examples:\n'
+        '    | a | b |\n    | "x|y" | don\'t |\n',
+        encoding="utf-8",
+    )
     (row,) = load_file(path).items
     assert row.outline.variables == (("a", "x|y"), ("b", "don't"))
 
@@ -1167,15 +1318,19 @@ def test_a_shared_fragment_folder_is_checked_only_where_a_file_includes_it(tmp_p
     (tmp_path / "fragments").mkdir()
     (tmp_path / "fragments" / "auth.fragment").write_text(
         "fragment: sign_in\n  given I sign in\n    call using auth ^login\n"
-        "fragment: custom\n  given a step only the auth suite registers\n", encoding="utf-8")
+        "fragment: custom\n  given a step only the auth suite registers\n",
+        encoding="utf-8",
+    )
     petstore = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
     plain = tmp_path / "plain.scenario"
-    plain.write_text(f"parameters:\n  openapi: {petstore}\nscenario: s\n  when I list\n    call ^listPets\n",
-                     encoding="utf-8")
+    plain.write_text(
+        f"parameters:\n  openapi: {petstore}\nscenario: s\n  when I list\n    call ^listPets\n", encoding="utf-8"
+    )
     file = load_file(plain)
     assert parameter_diagnostics(file) == [] and custom_diagnostics(file, Registry()) == []
     user = tmp_path / "user.scenario"
-    user.write_text(plain.read_text(encoding="utf-8") + "  given I am signed in\n    include sign_in\n",
-                    encoding="utf-8")
+    user.write_text(
+        plain.read_text(encoding="utf-8") + "  given I am signed in\n    include sign_in\n", encoding="utf-8"
+    )
     found = [d.message for d in parameter_diagnostics(load_file(user))]
     assert found and "no OpenAPI description named 'auth'" in found[0]

@@ -9,14 +9,24 @@ import json
 
 import pytest
 
-from scenario_core.run.assertions import Outcome, assertion_refs, check, describe
 from scenario_core.language.conditions import MAX_JOINED, parse_condition
-from scenario_core.run.events import ResponseReceived
 from scenario_core.language.nodes import (
-    AllOf, AnyOf, BodyAssertion, CustomAssertion, HeaderAssertion, JsonPathAssertion, NotAssertion,
-    SchemaAssertion, SourceLocation, StatusAssertion, TimeAssertion, VariableAssertion,
+    AllOf,
+    AnyOf,
+    BodyAssertion,
+    CustomAssertion,
+    HeaderAssertion,
+    JsonPathAssertion,
+    NotAssertion,
+    SchemaAssertion,
+    SourceLocation,
+    StatusAssertion,
+    TimeAssertion,
+    VariableAssertion,
 )
 from scenario_core.language.step_syntax import LineError
+from scenario_core.run.assertions import Outcome, assertion_refs, check, describe
+from scenario_core.run.events import ResponseReceived
 
 STEP = SourceLocation("t.scenario", 4, 7, 4, 60)
 
@@ -45,8 +55,19 @@ def response(body=None, *, status=200, text=None, headers=(("Content-Type", "app
     return ResponseReceived(None, status, "OK", tuple(headers), raw, elapsed, data, problem)
 
 
-BODY = {"id": 1, "sid": "1", "name": "Rex", "tags": ["a"], "none": None, "empty": [], "blank": "", "owner": {},
-        "price": 1.0, "good": True, "email": "rex@example.com"}
+BODY = {
+    "id": 1,
+    "sid": "1",
+    "name": "Rex",
+    "tags": ["a"],
+    "none": None,
+    "empty": [],
+    "blank": "",
+    "owner": {},
+    "price": 1.0,
+    "good": True,
+    "email": "rex@example.com",
+}
 
 
 def holds(text: str, resp=None, variables=None, in_if: bool = False) -> Outcome:
@@ -56,28 +77,41 @@ def holds(text: str, resp=None, variables=None, in_if: bool = False) -> Outcome:
 # ---------------------------------------------------------------- status
 
 
-@pytest.mark.parametrize("text, fields", [
-    ("status 200", dict(code=200)),
-    ("statusCode 200", dict(code=200)),
-    ("STATUS 404", dict(code=404)),
-    ("status 2xx", dict(klass=2)),
-    ("status 2XX", dict(klass=2)),
-    ("status 201-204", dict(low=201, high=204)),
-    ("status 20x", dict(pattern="20x")),
-])
+@pytest.mark.parametrize(
+    "text, fields",
+    [
+        ("status 200", dict(code=200)),
+        ("statusCode 200", dict(code=200)),
+        ("STATUS 404", dict(code=404)),
+        ("status 2xx", dict(klass=2)),
+        ("status 2XX", dict(klass=2)),
+        ("status 201-204", dict(low=201, high=204)),
+        ("status 20x", dict(pattern="20x")),
+    ],
+)
 def test_status_forms_parse(text, fields):
     node = parse(text)
     assert isinstance(node, StatusAssertion)
     assert {k: getattr(node, k) for k in fields} == fields
 
 
-@pytest.mark.parametrize("text, status, passed", [
-    ("status 200", 200, True), ("status 200", 201, False),
-    ("statusCode 2xx", 204, True), ("status 2xx", 301, False),
-    ("status 201-204", 201, True), ("status 201-204", 204, True), ("status 201-204", 200, False),
-    ("status 201-204", 205, False),
-    ("status 20x", 209, True), ("status 20x", 210, False), ("status 4x4", 404, True), ("status 4x4", 405, False),
-])
+@pytest.mark.parametrize(
+    "text, status, passed",
+    [
+        ("status 200", 200, True),
+        ("status 200", 201, False),
+        ("statusCode 2xx", 204, True),
+        ("status 2xx", 301, False),
+        ("status 201-204", 201, True),
+        ("status 201-204", 204, True),
+        ("status 201-204", 200, False),
+        ("status 201-204", 205, False),
+        ("status 20x", 209, True),
+        ("status 20x", 210, False),
+        ("status 4x4", 404, True),
+        ("status 4x4", 405, False),
+    ],
+)
 def test_status_forms_evaluate(text, status, passed):
     assert holds(text, response({}, status=status)).passed is passed
 
@@ -87,13 +121,21 @@ def test_status_failure_message_names_the_range():
     assert result.message == 'expected status 201-204, got 500 (body: {"e": 1})'
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("status 20", ("status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x), got '20'", 7, 2)),
-    ("status", ("status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)", 6, 1)),
-    ("status 204-201", ("a status range goes from low to high: 201-204, not 204-201", 7, 7)),
-    ("status 200 ok", ("status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x), "
-                       "got '200 ok'", 7, 6)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "status 20",
+            ("status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x), got '20'", 7, 2),
+        ),
+        ("status", ("status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)", 6, 1)),
+        ("status 204-201", ("a status range goes from low to high: 201-204, not 204-201", 7, 7)),
+        (
+            "status 200 ok",
+            ("status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x), got '200 ok'", 7, 6),
+        ),
+    ],
+)
 def test_status_errors(text, expected):
     assert error(text) == expected
 
@@ -101,10 +143,15 @@ def test_status_errors(text, expected):
 # ---------------------------------------------------------------- body text, schema, response time
 
 
-@pytest.mark.parametrize("text, operator", [
-    ('contains "Rex"', "contains"), ('bodyContains "Rex"', "contains"), ('not contains "Rex"', "not contains"),
-    ("Contains Rex", "contains"),
-])
+@pytest.mark.parametrize(
+    "text, operator",
+    [
+        ('contains "Rex"', "contains"),
+        ('bodyContains "Rex"', "contains"),
+        ('not contains "Rex"', "not contains"),
+        ("Contains Rex", "contains"),
+    ],
+)
 def test_body_contains_forms(text, operator):
     node = parse(text)
     assert isinstance(node, BodyAssertion) and node.operator == operator and node.expected.constant == "Rex"
@@ -122,8 +169,11 @@ def test_body_contains_searches_the_raw_body():
 def test_schema_forms():
     assert isinstance(parse("schema"), SchemaAssertion)
     assert isinstance(parse("matchesSchema"), SchemaAssertion)
-    assert error("schema strict") == ("schema takes nothing after it: the response is checked against the schema "
-                                      "its operation declares", 7, 6)
+    assert error("schema strict") == (
+        "schema takes nothing after it: the response is checked against the schema its operation declares",
+        7,
+        6,
+    )
 
 
 def test_schema_nested_in_a_condition_asks_the_executor():
@@ -137,13 +187,20 @@ def test_schema_nested_in_a_condition_asks_the_executor():
     result = check(node, response({}), {}, schema=schema)
     assert seen == [200] and result.passed is False and result.message == "expected not schema, but it holds"
     assert check(parse("schema"), response({}), {}).message == (
-        "schema cannot be checked here: it needs the called operation")
+        "schema cannot be checked here: it needs the called operation"
+    )
 
 
-@pytest.mark.parametrize("text, milliseconds", [
-    ("responseTime 1000", 1000), ("responseTime 2s", 2000), ("responseTime 500ms", 500), ("responseTime 1.5s", 1500),
-    ("responseTime 300 ms", 300),
-])
+@pytest.mark.parametrize(
+    "text, milliseconds",
+    [
+        ("responseTime 1000", 1000),
+        ("responseTime 2s", 2000),
+        ("responseTime 500ms", 500),
+        ("responseTime 1.5s", 1500),
+        ("responseTime 300 ms", 300),
+    ],
+)
 def test_response_time_forms(text, milliseconds):
     node = parse(text)
     assert node == TimeAssertion("<=", milliseconds, STEP)
@@ -153,19 +210,40 @@ def test_response_time_evaluates_as_at_most():
     assert holds("responseTime 100", response({}, elapsed=0.05)).passed
     assert holds("responseTime 100", response({}, elapsed=0.2)).message == "expected time <= 100 ms, took 200 ms"
     assert error("responseTime soon") == (
-        "responseTime takes the longest time allowed: responseTime 1000 (milliseconds), 500ms or 2s", 13, 4)
+        "responseTime takes the longest time allowed: responseTime 1000 (milliseconds), 500ms or 2s",
+        13,
+        4,
+    )
 
 
 # ---------------------------------------------------------------- JSON paths: parsing
 
 
-@pytest.mark.parametrize("written, operator", [
-    ("equals", "equals"), ("=", "equals"), ("EQUALS", "equals"), ("not equals", "not equals"),
-    ("greaterThan", ">"), (">", ">"), ("lessThan", "<"), ("<", "<"), (">=", ">="), ("<=", "<="),
-    ("contains", "contains"), ("in", "in"), ("matches", "matches"), ("startsWith", "startsWith"),
-    ("endsWith", "endsWith"), ("hasSize", "hasSize"), ("size", "hasSize"), ("arraySize", "hasSize"),
-    ("not startsWith", "not startsWith"), ("Not Matches", "not matches"),
-])
+@pytest.mark.parametrize(
+    "written, operator",
+    [
+        ("equals", "equals"),
+        ("=", "equals"),
+        ("EQUALS", "equals"),
+        ("not equals", "not equals"),
+        ("greaterThan", ">"),
+        (">", ">"),
+        ("lessThan", "<"),
+        ("<", "<"),
+        (">=", ">="),
+        ("<=", "<="),
+        ("contains", "contains"),
+        ("in", "in"),
+        ("matches", "matches"),
+        ("startsWith", "startsWith"),
+        ("endsWith", "endsWith"),
+        ("hasSize", "hasSize"),
+        ("size", "hasSize"),
+        ("arraySize", "hasSize"),
+        ("not startsWith", "not startsWith"),
+        ("Not Matches", "not matches"),
+    ],
+)
 def test_json_path_operators_with_a_value(written, operator):
     value = '["a"]' if operator.endswith("in") else "1" if operator.endswith("hasSize") else '"x"'
     node = parse(f"$.name {written} {value}")
@@ -173,10 +251,17 @@ def test_json_path_operators_with_a_value(written, operator):
     assert (node.path, node.operator, node.expected.text) == ("$.name", operator, value)
 
 
-@pytest.mark.parametrize("written, operator", [
-    ("exists", "exists"), ("not exists", "not exists"), ("notEmpty", "notEmpty"), ("empty", "empty"),
-    ("NOTEMPTY", "notEmpty"), ("not notEmpty", "not notEmpty"),
-])
+@pytest.mark.parametrize(
+    "written, operator",
+    [
+        ("exists", "exists"),
+        ("not exists", "not exists"),
+        ("notEmpty", "notEmpty"),
+        ("empty", "empty"),
+        ("NOTEMPTY", "notEmpty"),
+        ("not notEmpty", "not notEmpty"),
+    ],
+)
 def test_json_path_operators_without_a_value(written, operator):
     node = parse(f"$.tags {written}")
     assert (node.operator, node.expected) == (operator, None)
@@ -201,35 +286,68 @@ def test_not_before_a_path_folds_into_its_operator():
     assert parse("not not $.id exists").operator == "exists"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("$.a == 1", ("'==' is not a condition operator: write equals (or =)", 4, 2)),
-    ("$.a != 1", ("'!=' is not a condition operator: write not equals", 4, 2)),
-    ("$.a equal 1", ("unknown operator 'equal' after $.a; did you mean equals? (operators: equals (=), not equals, "
-                     "greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, contains, in, matches, "
-                     "startsWith, endsWith, hasSize)", 4, 5)),
-    ("$.a is 1", ("unknown operator 'is' after $.a (operators: equals (=), not equals, greaterThan (>), "
-                  "lessThan (<), >=, <=, exists, notEmpty, empty, contains, in, matches, startsWith, endsWith, "
-                  "hasSize)", 4, 2)),
-    ("$.a not", ("'not' needs an operator after it: $.a not equals \"x\"", 6, 1)),
-    ("$.a equals", ("'equals' needs a value: \"text\", a number, true, false, null, [..] or {{NAME}}", 10, 1)),
-    ("$.a exists 3", ("'exists' takes no value, found '3' after it", 11, 1)),
-    ("$.a equals Rex Smith", ("'equals' takes one value, found 'Smith' after it; quote text with spaces: "
-                              '"Rex Smith"', 15, 5)),
-    ('$.a equals "Rex" x', ("'equals' takes one value, found 'x' after it", 17, 1)),
-    ('$.a equals "Rex', ('this string is not closed: end it with "', 11, 4)),
-    ("$.a equals 1 and $.b equals 2", ("and/or join conditions only after if; write one assert per condition", 13, 16)),
-    ("$.a hasSize two", ("hasSize takes a whole number (hasSize 2), got two", 12, 3)),
-    ("$.a in 3", ('in takes a list of values: in ["a", "b"], got 3', 7, 1)),
-    ('$.a matches "("', ('invalid regular expression "(": missing ) at position 1', 12, 3)),
-    ("$.a in [1,", ("invalid JSON: Expecting value in the value after 'in' (strings need double quotes: "
-                    '["a", "b"])', 10, 1)),
-    ("$.a in [available, sold]", ("invalid JSON: Expecting value in the value after 'in' (strings need double "
-                                  'quotes: ["a", "b"])', 8, 1)),
-    ('$.a equals {"a": 1', ("invalid JSON: Expecting ',' delimiter in the value after 'equals'", 18, 1)),
-    ("$..[ exists", ("invalid JSON path '$..[': Parse error near the end of string!", 0, 4)),
-    ("$.a equals {{1x}}", ("'{{1x}}' is not a variable reference: a name is letters, digits and _ (dotted: a.b, "
-                           "env.HOME, param.timeout) and does not start with a digit", 11, 1)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("$.a == 1", ("'==' is not a condition operator: write equals (or =)", 4, 2)),
+        ("$.a != 1", ("'!=' is not a condition operator: write not equals", 4, 2)),
+        (
+            "$.a equal 1",
+            (
+                "unknown operator 'equal' after $.a; did you mean equals? (operators: equals (=), not equals, "
+                "greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, contains, in, matches, "
+                "startsWith, endsWith, hasSize)",
+                4,
+                5,
+            ),
+        ),
+        (
+            "$.a is 1",
+            (
+                "unknown operator 'is' after $.a (operators: equals (=), not equals, greaterThan (>), "
+                "lessThan (<), >=, <=, exists, notEmpty, empty, contains, in, matches, startsWith, endsWith, "
+                "hasSize)",
+                4,
+                2,
+            ),
+        ),
+        ("$.a not", ("'not' needs an operator after it: $.a not equals \"x\"", 6, 1)),
+        ("$.a equals", ("'equals' needs a value: \"text\", a number, true, false, null, [..] or {{NAME}}", 10, 1)),
+        ("$.a exists 3", ("'exists' takes no value, found '3' after it", 11, 1)),
+        (
+            "$.a equals Rex Smith",
+            ("'equals' takes one value, found 'Smith' after it; quote text with spaces: \"Rex Smith\"", 15, 5),
+        ),
+        ('$.a equals "Rex" x', ("'equals' takes one value, found 'x' after it", 17, 1)),
+        ('$.a equals "Rex', ('this string is not closed: end it with "', 11, 4)),
+        (
+            "$.a equals 1 and $.b equals 2",
+            ("and/or join conditions only after if; write one assert per condition", 13, 16),
+        ),
+        ("$.a hasSize two", ("hasSize takes a whole number (hasSize 2), got two", 12, 3)),
+        ("$.a in 3", ('in takes a list of values: in ["a", "b"], got 3', 7, 1)),
+        ('$.a matches "("', ('invalid regular expression "(": missing ) at position 1', 12, 3)),
+        (
+            "$.a in [1,",
+            ('invalid JSON: Expecting value in the value after \'in\' (strings need double quotes: ["a", "b"])', 10, 1),
+        ),
+        (
+            "$.a in [available, sold]",
+            ('invalid JSON: Expecting value in the value after \'in\' (strings need double quotes: ["a", "b"])', 8, 1),
+        ),
+        ('$.a equals {"a": 1', ("invalid JSON: Expecting ',' delimiter in the value after 'equals'", 18, 1)),
+        ("$..[ exists", ("invalid JSON path '$..[': Parse error near the end of string!", 0, 4)),
+        (
+            "$.a equals {{1x}}",
+            (
+                "'{{1x}}' is not a variable reference: a name is letters, digits and _ (dotted: a.b, "
+                "env.HOME, param.timeout) and does not start with a digit",
+                11,
+                1,
+            ),
+        ),
+    ],
+)
 def test_json_path_errors_are_located(text, expected):
     assert error(text) == expected
 
@@ -237,13 +355,32 @@ def test_json_path_errors_are_located(text, expected):
 # ---------------------------------------------------------------- values: one token
 
 
-@pytest.mark.parametrize("value, constant", [
-    ('"Rex"', "Rex"), ("'Rex'", "Rex"), ("Rex", "Rex"), ("available", "available"),
-    ("3", 3), ("-12", -12), ("3.5", 3.5), ("true", True), ("false", False), ("null", None),
-    ('[1, "a"]', [1, "a"]), ('{"a": [true]}', {"a": [True]}),
-    (r'"a\nb\tc\rd"', "a\nb\tc\rd"), (r'"say \"hi\""', 'say "hi"'), (r"'it\'s'", "it's"), (r'"a\\b"', "a\\b"),
-    (r'"\d+"', "d+"), (r'"\\d+"', "\\d+"), ('"two words"', "two words"), ('"07"', "07"), ("07", "07"),
-])
+@pytest.mark.parametrize(
+    "value, constant",
+    [
+        ('"Rex"', "Rex"),
+        ("'Rex'", "Rex"),
+        ("Rex", "Rex"),
+        ("available", "available"),
+        ("3", 3),
+        ("-12", -12),
+        ("3.5", 3.5),
+        ("true", True),
+        ("false", False),
+        ("null", None),
+        ('[1, "a"]', [1, "a"]),
+        ('{"a": [true]}', {"a": [True]}),
+        (r'"a\nb\tc\rd"', "a\nb\tc\rd"),
+        (r'"say \"hi\""', 'say "hi"'),
+        (r"'it\'s'", "it's"),
+        (r'"a\\b"', "a\\b"),
+        (r'"\d+"', "d+"),
+        (r'"\\d+"', "\\d+"),
+        ('"two words"', "two words"),
+        ('"07"', "07"),
+        ("07", "07"),
+    ],
+)
 def test_expected_values_are_one_token(value, constant):
     node = parse(f"$.a equals {value}")
     assert node.expected.constant == constant and not node.expected.refs
@@ -270,42 +407,91 @@ def test_escaped_braces_in_a_string_are_literal():
 # ---------------------------------------------------------------- JSON paths: operators
 
 
-@pytest.mark.parametrize("text, passed", [
-    # equals: JSON equality, and a string equals the number or boolean it spells
-    ('$.name equals "Rex"', True), ("$.name = Rex", True), ('$.name equals "rex"', False),
-    ('$.id equals "1"', True), ("$.sid equals 1", True), ("$.price equals 1", True), ("$.sid equals 1.0", False),
-    ('$.good equals "true"', True), ("$.good equals 1", False), ('$.tags equals ["a"]', True),
-    ("$.none equals null", True), ("$.nope equals null", True), ("$.id equals null", False),
-    ('$.name not equals "Max"', True), ("$.nope not equals 5", True), ("$.none not equals null", False),
-    # exists: matched and not null
-    ("$.name exists", True), ("$.none exists", False), ("$.nope exists", False), ("$.empty exists", True),
-    ("$.nope not exists", True), ("$.none not exists", True), ("$.name not exists", False),
-    # notEmpty / empty: only nothing, null, "" and [] are empty
-    ("$.tags notEmpty", True), ("$.empty notEmpty", False), ("$.blank notEmpty", False), ("$.none notEmpty", False),
-    ("$.nope notEmpty", False), ("$.owner notEmpty", True), ("$.id notEmpty", True), ("$.good notEmpty", True),
-    ("$.empty empty", True), ("$.nope empty", True), ("$.name empty", False), ("$.name not empty", True),
-    # ordering
-    ("$.id greaterThan 0", True), ("$.id > 1", False), ("$.id >= 1", True), ("$.id lessThan 2", True),
-    ("$.id < 1", False), ("$.id <= 1", True), ('$.name > "Max"', True),
-    # contains: substring, list item, object key
-    ('$.name contains "e"', True), ('$.tags contains "a"', True), ('$.tags contains "b"', False),
-    ('$.tags not contains "b"', True),
-    # startsWith / endsWith
-    ('$.email startsWith "rex@"', True), ('$.email endsWith ".com"', True), ('$.email startsWith "max"', False),
-    ('$.email not endsWith ".org"', True), ("$.id startsWith 1", True),
-    # hasSize and its spellings
-    ("$.tags hasSize 1", True), ("$.tags size 1", True), ("$.tags arraySize 2", False), ("$.name hasSize 3", True),
-    ("$.empty hasSize 0", True), ("$.tags not hasSize 2", True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        # equals: JSON equality, and a string equals the number or boolean it spells
+        ('$.name equals "Rex"', True),
+        ("$.name = Rex", True),
+        ('$.name equals "rex"', False),
+        ('$.id equals "1"', True),
+        ("$.sid equals 1", True),
+        ("$.price equals 1", True),
+        ("$.sid equals 1.0", False),
+        ('$.good equals "true"', True),
+        ("$.good equals 1", False),
+        ('$.tags equals ["a"]', True),
+        ("$.none equals null", True),
+        ("$.nope equals null", True),
+        ("$.id equals null", False),
+        ('$.name not equals "Max"', True),
+        ("$.nope not equals 5", True),
+        ("$.none not equals null", False),
+        # exists: matched and not null
+        ("$.name exists", True),
+        ("$.none exists", False),
+        ("$.nope exists", False),
+        ("$.empty exists", True),
+        ("$.nope not exists", True),
+        ("$.none not exists", True),
+        ("$.name not exists", False),
+        # notEmpty / empty: only nothing, null, "" and [] are empty
+        ("$.tags notEmpty", True),
+        ("$.empty notEmpty", False),
+        ("$.blank notEmpty", False),
+        ("$.none notEmpty", False),
+        ("$.nope notEmpty", False),
+        ("$.owner notEmpty", True),
+        ("$.id notEmpty", True),
+        ("$.good notEmpty", True),
+        ("$.empty empty", True),
+        ("$.nope empty", True),
+        ("$.name empty", False),
+        ("$.name not empty", True),
+        # ordering
+        ("$.id greaterThan 0", True),
+        ("$.id > 1", False),
+        ("$.id >= 1", True),
+        ("$.id lessThan 2", True),
+        ("$.id < 1", False),
+        ("$.id <= 1", True),
+        ('$.name > "Max"', True),
+        # contains: substring, list item, object key
+        ('$.name contains "e"', True),
+        ('$.tags contains "a"', True),
+        ('$.tags contains "b"', False),
+        ('$.tags not contains "b"', True),
+        # startsWith / endsWith
+        ('$.email startsWith "rex@"', True),
+        ('$.email endsWith ".com"', True),
+        ('$.email startsWith "max"', False),
+        ('$.email not endsWith ".org"', True),
+        ("$.id startsWith 1", True),
+        # hasSize and its spellings
+        ("$.tags hasSize 1", True),
+        ("$.tags size 1", True),
+        ("$.tags arraySize 2", False),
+        ("$.name hasSize 3", True),
+        ("$.empty hasSize 0", True),
+        ("$.tags not hasSize 2", True),
+    ],
+)
 def test_json_path_operators(text, passed):
     assert holds(text).passed is passed, holds(text)
 
 
-@pytest.mark.parametrize("text, passed", [
-    ('$.name in ["Rex", "Max"]', True), ('$.name in ["Max"]', False), ('$.name not in ["Max"]', True),
-    ("$.id in [1, 2]", True), ('$.id in ["1"]', True), ("$.tags in [[\"a\"], [\"b\"]]", True),
-    ('$.name in ["Rex Dog"]', False),  # membership, not BerryCrush's text containment
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ('$.name in ["Rex", "Max"]', True),
+        ('$.name in ["Max"]', False),
+        ('$.name not in ["Max"]', True),
+        ("$.id in [1, 2]", True),
+        ('$.id in ["1"]', True),
+        ('$.tags in [["a"], ["b"]]', True),
+        ('$.name in ["Rex Dog"]', False),  # membership, not BerryCrush's text containment
+    ],
+)
 def test_in_is_real_membership(text, passed):
     assert holds(text).passed is passed
 
@@ -317,11 +503,18 @@ def test_in_takes_a_list_from_a_variable_and_says_when_it_is_not_one():
     assert result.message == 'expected $.name in "Rex", got "Rex": in needs a list of values (["a", "b"]), got string'
 
 
-@pytest.mark.parametrize("text, passed", [
-    ('$.name matches "R.x"', True), ('$.name matches "R"', False), ('$.name matches "e"', False),
-    ('$.email matches "[a-z]+@example\\\\.com"', True), ('$.name matches ".*e.*"', True), ("$.id matches \"1\"", True),
-    ('$.name not matches "M.*"', True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ('$.name matches "R.x"', True),
+        ('$.name matches "R"', False),
+        ('$.name matches "e"', False),
+        ('$.email matches "[a-z]+@example\\\\.com"', True),
+        ('$.name matches ".*e.*"', True),
+        ('$.id matches "1"', True),
+        ('$.name not matches "M.*"', True),
+    ],
+)
 def test_matches_is_a_whole_value_match(text, passed):
     assert holds(text).passed is passed
 
@@ -351,7 +544,8 @@ def test_failure_messages_say_expected_and_got():
     assert holds("$.name not exists").message == 'expected $.name not to exist, got "Rex"'
     assert holds("$.empty notEmpty").message == "expected $.empty notEmpty, got []"
     assert holds("$.nope notEmpty").message == (
-        "expected $.nope notEmpty, but $.nope matched nothing in the response body")
+        "expected $.nope notEmpty, but $.nope matched nothing in the response body"
+    )
     assert holds('$.name startsWith "M"').message == 'expected $.name startsWith "M", got "Rex"'
     assert holds('$.email matches "rex"').message == 'expected $.email matches "rex", got "rex@example.com"'
     assert holds("$.tags hasSize 2").message.count("\n") == 0
@@ -363,14 +557,20 @@ def test_operators_that_cannot_apply_fail_negated_too():
         assert not result.passed and result.undecided
     assert holds("$.name not greaterThan 5").message == (
         'expected $.name not > 5, got "Rex": cannot order string against number: < <= > >= compare two numbers '
-        "or two strings")
+        "or two strings"
+    )
     assert holds("$.owner hasSize 0").passed
-    assert holds("$.id hasSize 1").message == "expected $.id hasSize 1, got 1: hasSize needs an array, a string or an object, got number"
-    assert holds("$.tags startsWith \"a\"").message == (
-        'expected $.tags startsWith "a", got ["a"]: startsWith needs a string, got array')
+    assert (
+        holds("$.id hasSize 1").message
+        == "expected $.id hasSize 1, got 1: hasSize needs an array, a string or an object, got number"
+    )
+    assert holds('$.tags startsWith "a"').message == (
+        'expected $.tags startsWith "a", got ["a"]: startsWith needs a string, got array'
+    )
     result = holds('$.nope not contains "a"')
     assert not result.passed and result.message == (
-        'expected $.nope not contains "a", but $.nope matched nothing in the response body')
+        'expected $.nope not contains "a", but $.nope matched nothing in the response body'
+    )
 
 
 def test_a_body_that_is_not_json_cannot_answer_a_path_either_way():
@@ -378,7 +578,9 @@ def test_a_body_that_is_not_json_cannot_answer_a_path_either_way():
     for text in ("$.a exists", "$.a not exists"):
         result = check(parse(text), resp, {})
         assert not result.passed and result.undecided
-        assert result.message == "cannot evaluate $.a: the response body is not JSON (Expecting value at line 1 column 1)"
+        assert (
+            result.message == "cannot evaluate $.a: the response body is not JSON (Expecting value at line 1 column 1)"
+        )
 
 
 # ---------------------------------------------------------------- headers
@@ -387,18 +589,21 @@ def test_a_body_that_is_not_json_cannot_answer_a_path_either_way():
 HEADERS = (("Content-Type", "application/json; charset=utf-8"), ("X-Count", "10"), ("Location", "/pets/7"))
 
 
-@pytest.mark.parametrize("text, operator, value", [
-    ("header Location", "exists", None),
-    ('header Location = "/pets/7"', "equals", '"/pets/7"'),
-    ('header Location: "/pets/7"', "equals", '"/pets/7"'),
-    ('header Location:"/pets/7"', "equals", '"/pets/7"'),
-    ('header Location equals "/pets/7"', "equals", '"/pets/7"'),
-    ('header Content-Type contains "json"', "contains", '"json"'),
-    ('header Content-Type not contains "xml"', "not contains", '"xml"'),
-    ("header X-Count greaterThan 5", ">", "5"),
-    ("header X-Count not exists", "not exists", None),
-    ("Header X-Count", "exists", None),
-])
+@pytest.mark.parametrize(
+    "text, operator, value",
+    [
+        ("header Location", "exists", None),
+        ('header Location = "/pets/7"', "equals", '"/pets/7"'),
+        ('header Location: "/pets/7"', "equals", '"/pets/7"'),
+        ('header Location:"/pets/7"', "equals", '"/pets/7"'),
+        ('header Location equals "/pets/7"', "equals", '"/pets/7"'),
+        ('header Content-Type contains "json"', "contains", '"json"'),
+        ('header Content-Type not contains "xml"', "not contains", '"xml"'),
+        ("header X-Count greaterThan 5", ">", "5"),
+        ("header X-Count not exists", "not exists", None),
+        ("Header X-Count", "exists", None),
+    ],
+)
 def test_header_forms(text, operator, value):
     for in_if in (False, True):
         node = parse(text, in_if)
@@ -406,15 +611,30 @@ def test_header_forms(text, operator, value):
         assert (node.operator, node.expected.text if node.expected else None) == (operator, value)
 
 
-@pytest.mark.parametrize("text, passed", [
-    ("header location", True), ("header X-Nope", False), ("header X-Nope not exists", True),
-    ('header Location = "/pets/7"', True), ('header location: "/pets/8"', False), ("header X-Count = 10", True),
-    ('header X-Count equals "10"', True), ('header Content-Type contains "json"', True),
-    ('header Content-Type startsWith "application/"', True), ('header Content-Type matches "application/.*"', True),
-    ('header Content-Type matches "json"', False), ("header X-Count greaterThan 5", True), ("header X-Count < 5", False),
-    ("header X-Count hasSize 2", True), ('header X-Count in ["10", "20"]', True), ("header X-Count in [10]", True),
-    ('header X-Nope not equals "a"', True), ('header X-Nope equals "a"', False), ("header X-Nope empty", True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ("header location", True),
+        ("header X-Nope", False),
+        ("header X-Nope not exists", True),
+        ('header Location = "/pets/7"', True),
+        ('header location: "/pets/8"', False),
+        ("header X-Count = 10", True),
+        ('header X-Count equals "10"', True),
+        ('header Content-Type contains "json"', True),
+        ('header Content-Type startsWith "application/"', True),
+        ('header Content-Type matches "application/.*"', True),
+        ('header Content-Type matches "json"', False),
+        ("header X-Count greaterThan 5", True),
+        ("header X-Count < 5", False),
+        ("header X-Count hasSize 2", True),
+        ('header X-Count in ["10", "20"]', True),
+        ("header X-Count in [10]", True),
+        ('header X-Nope not equals "a"', True),
+        ('header X-Nope equals "a"', False),
+        ("header X-Nope empty", True),
+    ],
+)
 def test_header_conditions(text, passed):
     assert holds(text, response({}, headers=HEADERS), in_if=True).passed is passed
 
@@ -423,10 +643,15 @@ def test_header_messages():
     resp = response({}, headers=HEADERS)
     assert holds("header X-Nope", resp).message == "expected header X-Nope to exist, the response has no X-Nope header"
     assert holds('header X-Nope contains "a"', resp).message == (
-        'expected header X-Nope contains "a", but the response has no X-Nope header')
+        'expected header X-Nope contains "a", but the response has no X-Nope header'
+    )
     assert holds('header Location = "/x"', resp).message == 'expected header Location equals "/x", got "/pets/7"'
-    assert error("header") == ('a header condition reads like: header Location, header Content-Type = '
-                               '"application/json" or header X-Count greaterThan 5', 0, 6)
+    assert error("header") == (
+        "a header condition reads like: header Location, header Content-Type = "
+        '"application/json" or header X-Count greaterThan 5',
+        0,
+        6,
+    )
     assert error("header X-A ~ 1")[0].startswith("unknown operator '~' after header X-A")
 
 
@@ -447,16 +672,34 @@ def test_bare_variable_names_only_after_if():
     assert isinstance(parse("test.type equals invalid"), CustomAssertion)
 
 
-@pytest.mark.parametrize("text, passed", [
-    ("{{count}} equals 3", True), ('{{count}} equals "3"', True), ("{{count}} greaterThan 2", True),
-    ("{{count}} not equals 3", False), ("{{name}} startsWith R", True), ('{{name}} matches "R.x"', True),
-    ('{{name}} matches "R"', False), ("{{tags}} hasSize 2", True), ('{{name}} in ["Rex"]', True),
-    ("{{none}} exists", False), ("{{none}} equals null", True), ("{{tags}} notEmpty", True),
-    ('{{server.hook.length}} equals 1', True), ("param.timeout equals 30", True),
-])
+@pytest.mark.parametrize(
+    "text, passed",
+    [
+        ("{{count}} equals 3", True),
+        ('{{count}} equals "3"', True),
+        ("{{count}} greaterThan 2", True),
+        ("{{count}} not equals 3", False),
+        ("{{name}} startsWith R", True),
+        ('{{name}} matches "R.x"', True),
+        ('{{name}} matches "R"', False),
+        ("{{tags}} hasSize 2", True),
+        ('{{name}} in ["Rex"]', True),
+        ("{{none}} exists", False),
+        ("{{none}} equals null", True),
+        ("{{tags}} notEmpty", True),
+        ("{{server.hook.length}} equals 1", True),
+        ("param.timeout equals 30", True),
+    ],
+)
 def test_variable_conditions_need_no_response(text, passed):
-    variables = {"count": 3, "name": "Rex", "tags": ["a", "b"], "none": None, "server.hook.length": 1,
-                 "param.timeout": 30}
+    variables = {
+        "count": 3,
+        "name": "Rex",
+        "tags": ["a", "b"],
+        "none": None,
+        "server.hook.length": 1,
+        "param.timeout": 30,
+    }
     in_if = not text.startswith("{{")
     assert check(parse(text, in_if), None, variables).passed is passed
 
@@ -482,10 +725,16 @@ def test_variables_are_only_looked_up_never_iterated():
 def test_variable_errors_after_if():
     assert error("test.type", in_if=True)[0].startswith("'test.type' needs an operator: test.type equals \"x\"")
     assert error("123 equals 3", in_if=True) == (
-        "expected a condition after if: status, header, a JSON path ($.name equals \"Rex\"), contains, schema, "
-        "responseTime or a variable (test.type equals \"x\"), got '123'", 0, 3)
+        'expected a condition after if: status, header, a JSON path ($.name equals "Rex"), contains, schema, '
+        "responseTime or a variable (test.type equals \"x\"), got '123'",
+        0,
+        3,
+    )
     assert error("{{a}}{{b}} equals 1", in_if=True) == (
-        "a variable condition reads like: {{name}} equals \"x\", got '{{a}}{{b}}'", 0, 10)
+        "a variable condition reads like: {{name}} equals \"x\", got '{{a}}{{b}}'",
+        0,
+        10,
+    )
 
 
 # ---------------------------------------------------------------- custom assertions
@@ -506,8 +755,12 @@ def test_custom_assertions_go_to_the_executors_callable():
 
     def custom(assertion, variables):
         calls.append((assertion.text.text, variables["x"]))
-        return Outcome(assertion.text.text == "all is well", None, None, None if assertion.text.text == "all is well"
-                       else "it is not")
+        return Outcome(
+            assertion.text.text == "all is well",
+            None,
+            None,
+            None if assertion.text.text == "all is well" else "it is not",
+        )
 
     assert check(parse("all is well"), None, {"x": 1}, custom=custom).passed
     result = check(parse("not all is well"), None, {"x": 1}, custom=custom)
@@ -535,18 +788,26 @@ def test_not_wraps_what_has_no_operator():
     assert holds("not status 500").passed
     assert holds("not status 200").message == "expected not status 200, got 200"
     assert parse("not not status 500") == StatusAssertion(500, None, STEP)
-    assert parse("NOT contains \"x\"").operator == "not contains"
+    assert parse('NOT contains "x"').operator == "not contains"
     assert error("not") == ("'not' needs a condition after it, e.g. not status 500", 0, 3)
 
 
 def test_without_a_response_a_condition_holds_neither_way():
-    for text in ("status 200", "not status 200", "$.a exists", "$.a not exists", 'contains "x"', "header A",
-                 "responseTime 10"):
+    for text in (
+        "status 200",
+        "not status 200",
+        "$.a exists",
+        "$.a not exists",
+        'contains "x"',
+        "header A",
+        "responseTime 10",
+    ):
         result = check(parse(text), None, {})
         assert not result.passed and result.undecided
         assert result.message.startswith("no response to check: ")
     assert check(parse("not status 200"), None, {}).message == (
-        "no response to check: status 200 needs a request before it")
+        "no response to check: status 200 needs a request before it"
+    )
 
 
 def test_and_or_are_right_associative_without_precedence():
@@ -600,15 +861,20 @@ def test_and_or_short_circuit():
 
 def test_a_failing_or_lists_every_part():
     result = check(parse("status 201 or $.id equals 2", True), response({"id": 1}), {})
-    assert result.message == "none holds: expected status 201, got 200 (body: {\"id\": 1}); expected $.id equals 2, got 1"
+    assert result.message == 'none holds: expected status 201, got 200 (body: {"id": 1}); expected $.id equals 2, got 1'
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("status 200 and", ("'and' needs a condition on each side, e.g. if status 200 and $.id exists", 11, 3)),
-    ("or status 200", ("'or' needs a condition on each side, e.g. if status 200 and $.id exists", 0, 2)),
-    ("status 200 and  or $.a exists", ("'or' needs a condition on each side, e.g. if status 200 and $.id exists",
-                                       16, 2)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("status 200 and", ("'and' needs a condition on each side, e.g. if status 200 and $.id exists", 11, 3)),
+        ("or status 200", ("'or' needs a condition on each side, e.g. if status 200 and $.id exists", 0, 2)),
+        (
+            "status 200 and  or $.a exists",
+            ("'or' needs a condition on each side, e.g. if status 200 and $.id exists", 16, 2),
+        ),
+    ],
+)
 def test_and_or_errors(text, expected):
     assert error(text, in_if=True) == expected
 
@@ -624,12 +890,18 @@ def test_if_rejects_custom_text_and_assert_rejects_and_or():
     assert error("the pet is happy", in_if=True) == (
         "unknown operator 'pet' after the (operators: equals (=), not equals, greaterThan (>), lessThan (<), >=, "
         "<=, exists, notEmpty, empty, contains, in, matches, startsWith, endsWith, hasSize); custom assertions "
-        "stand only after assert", 4, 3)
+        "stand only after assert",
+        4,
+        3,
+    )
     assert error("status 200 and $.id exists") == (
         "status takes a code (200), a class (2xx), a range (201-204) or a pattern (20x), got '200 and $.id exists'",
-        7, 19)
+        7,
+        19,
+    )
     assert error("$.id exists and status 200")[0] == (
-        "and/or join conditions only after if; write one assert per condition")
+        "and/or join conditions only after if; write one assert per condition"
+    )
 
 
 @pytest.mark.parametrize("keyword, in_if", [("assert", False), ("if", True)])
@@ -654,4 +926,5 @@ def test_the_value_of_a_reference_renders_at_run_time():
     assert holds('$.name equals "{{n}}"', variables={"n": "Rex"}).passed
     assert holds("$.tags hasSize {{n}}", variables={"n": 1}).passed
     assert holds("$.tags hasSize {{n}}", variables={"n": "one"}).message == (
-        'expected $.tags hasSize "one", got ["a"]: hasSize needs a whole number, got "one"')
+        'expected $.tags hasSize "one", got ["a"]: hasSize needs a whole number, got "one"'
+    )

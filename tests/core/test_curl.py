@@ -9,8 +9,8 @@ import subprocess
 import pytest
 
 from scenario_core.report.curl import curl_command
-from scenario_core.run.events import RequestSent
 from scenario_core.report.masking import Masker
+from scenario_core.run.events import RequestSent
 
 
 def _sent(method="GET", url="http://h/pets", headers=(), body=None) -> RequestSent:
@@ -29,8 +29,9 @@ def test_a_get_is_the_url_alone():
 
 
 def test_method_headers_and_body_one_option_per_line():
-    command = curl_command(_sent("POST", "http://h/pets?x=1&y=2", [("Content-Type", "application/json")],
-                                 '{"name": "Rex"}'))
+    command = curl_command(
+        _sent("POST", "http://h/pets?x=1&y=2", [("Content-Type", "application/json")], '{"name": "Rex"}')
+    )
     assert command.splitlines() == [
         "curl -X POST 'http://h/pets?x=1&y=2' \\",
         "  -H 'Content-Type: application/json' \\",
@@ -39,14 +40,15 @@ def test_method_headers_and_body_one_option_per_line():
 
 
 def test_quoting_survives_the_shell():
-    body = "it's $HOME `x` \"q\"\nsecond line\t\\"
-    command = curl_command(_sent("PUT", "http://h/a b?q=$x", [("X-Note", "a'b \"c\" $d")], body))
-    assert _words(command) == ["-X", "PUT", "http://h/a b?q=$x", "-H", "X-Note: a'b \"c\" $d", "--data-raw", body]
+    body = 'it\'s $HOME `x` "q"\nsecond line\t\\'
+    command = curl_command(_sent("PUT", "http://h/a b?q=$x", [("X-Note", 'a\'b "c" $d')], body))
+    assert _words(command) == ["-X", "PUT", "http://h/a b?q=$x", "-H", 'X-Note: a\'b "c" $d', "--data-raw", body]
 
 
 def test_headers_curl_computes_are_left_out():
-    command = curl_command(_sent("POST", headers=[("Content-Length", "2"), ("Host", "h"), ("Accept", "*/*")],
-                                 body="{}"))
+    command = curl_command(
+        _sent("POST", headers=[("Content-Length", "2"), ("Host", "h"), ("Accept", "*/*")], body="{}")
+    )
     assert "Content-Length" not in command and "Host:" not in command and "Accept: */*" in command
 
 
@@ -63,8 +65,7 @@ def test_secrets_are_masked_by_a_masker_and_shown_without_one():
 @pytest.mark.skipif(shutil.which("curl") is None, reason="no curl on this machine")
 def test_the_command_sends_the_same_request(demo):
     body = '{"name": "O\'Brien $x", "tag": "a\\nb"}'
-    sent = _sent("PATCH", f"{demo.url}/echo?q=a%20b", [("Content-Type", "application/json"), ("X-Why", "it's")],
-                 body)
+    sent = _sent("PATCH", f"{demo.url}/echo?q=a%20b", [("Content-Type", "application/json"), ("X-Why", "it's")], body)
     command = curl_command(sent).replace("curl ", "curl -s ", 1)
     out = subprocess.run(["sh", "-c", command], capture_output=True, check=True, timeout=20).stdout
     echoed = json.loads(out)

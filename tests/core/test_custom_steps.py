@@ -14,11 +14,33 @@ import httpx
 import pytest
 
 from scenario_core.custom_steps import registry as custom_steps
-from scenario_core.custom_steps.registry import (PluginError, Registry, Response, StepContext, StepFailed,
-                                        custom_diagnostics, load_registry, uses_custom_steps)
-from scenario_core.language.nodes import (AssertStep, BackgroundNode, ConditionalBranch, ConditionalStep, CustomAssertion,
-                                 DescribedStep, FeatureNode, FragmentNode, NotAssertion, RequestStep, ScenarioFileNode,
-                                 ScenarioNode, SourceLocation, StatusAssertion, TextTemplate)
+from scenario_core.custom_steps.registry import (
+    PluginError,
+    Registry,
+    Response,
+    StepContext,
+    StepFailed,
+    custom_diagnostics,
+    load_registry,
+    uses_custom_steps,
+)
+from scenario_core.language.nodes import (
+    AssertStep,
+    BackgroundNode,
+    ConditionalBranch,
+    ConditionalStep,
+    CustomAssertion,
+    DescribedStep,
+    FeatureNode,
+    FragmentNode,
+    NotAssertion,
+    RequestStep,
+    ScenarioFileNode,
+    ScenarioNode,
+    SourceLocation,
+    StatusAssertion,
+    TextTemplate,
+)
 from scenario_core.language.parser import load_file
 from scenario_core.language.templates import text_template
 
@@ -31,8 +53,11 @@ def loc(line: int = 1, column: int = 1) -> SourceLocation:
 
 
 def template(text: str, line: int = 1) -> TextTemplate:
-    return text_template(text, lambda offset, length: SourceLocation("f.scenario", line, 7 + offset, line,
-                                                                      7 + offset + length), loc(line, 7))
+    return text_template(
+        text,
+        lambda offset, length: SourceLocation("f.scenario", line, 7 + offset, line, 7 + offset + length),
+        loc(line, 7),
+    )
 
 
 async def run(registry: Registry, text: str, ctx: StepContext | None = None) -> str | None:
@@ -49,20 +74,25 @@ async def test_each_placeholder_passes_its_value_converted():
     assert await run(registry, 's "two words" i -12 f 3.5 w snake_1 a the rest, anything.') is None
     assert await run(registry, "s 'single' i 7 f .25 w x a .") is None
     assert await run(registry, 's "" i 0 f -2 w y a {{not a ref}}.') is None
-    assert seen == [("two words", -12, 3.5, "snake_1", "the rest, anything"),
-                    ("single", 7, 0.25, "x", ""),
-                    ("", 0, -2.0, "y", "{{not a ref}}")]
+    assert seen == [
+        ("two words", -12, 3.5, "snake_1", "the rest, anything"),
+        ("single", 7, 0.25, "x", ""),
+        ("", 0, -2.0, "y", "{{not a ref}}"),
+    ]
     assert [type(v) for v in seen[0]] == [str, int, float, str, str]
 
 
-@pytest.mark.parametrize("text", [
-    'the pet Rex is sold',           # {string} needs quotes
-    'the pet "Rex" is sold out',     # {word} is one word
-    'the pet "Rex" is sold now',     # the whole description must match
-    'then the pet "Rex" is sold',
-    'the pet "Rex" is  sold',        # literal text is exact
-    'the pet "Rex\' is sold',        # mismatched quotes
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the pet Rex is sold",  # {string} needs quotes
+        'the pet "Rex" is sold out',  # {word} is one word
+        'the pet "Rex" is sold now',  # the whole description must match
+        'then the pet "Rex" is sold',
+        'the pet "Rex" is  sold',  # literal text is exact
+        "the pet \"Rex' is sold",  # mismatched quotes
+    ],
+)
 async def test_patterns_match_the_whole_text_exactly(text):
     registry = Registry()
     registry.step("the pet {string} is {word}")(lambda ctx, name, status: None)
@@ -237,11 +267,16 @@ async def test_ctx_variables_are_read_only_and_set_writes_through_the_callback()
 
 
 def test_ctx_response_and_parameters():
-    received = SimpleNamespace(status=201, headers=(("Content-Type", "application/json"), ("Set-Cookie", "a=1"),
-                                                    ("set-cookie", "b=2")),
-                               body='{"id": 7}', json={"id": 7}, json_error=None)
-    ctx = StepContext(response=received, parameters={"timeout": SimpleNamespace(value=10, source="file"),
-                                                     "baseUrl": "http://h"})
+    received = SimpleNamespace(
+        status=201,
+        headers=(("Content-Type", "application/json"), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")),
+        body='{"id": 7}',
+        json={"id": 7},
+        json_error=None,
+    )
+    ctx = StepContext(
+        response=received, parameters={"timeout": SimpleNamespace(value=10, source="file"), "baseUrl": "http://h"}
+    )
     assert ctx.response.status == 201 and ctx.response.json == {"id": 7} and ctx.response.body == '{"id": 7}'
     assert ctx.response.headers["content-type"] == "application/json"
     assert ctx.response.header("SET-COOKIE") == "a=1, b=2"
@@ -268,7 +303,10 @@ def _plugin(directory: Path, name: str, body: str) -> Path:
 
 def test_discovery_by_module_name(tmp_path, monkeypatch):
     name = _unique("steps_by_name")
-    _plugin(tmp_path, name, """
+    _plugin(
+        tmp_path,
+        name,
+        """
         @step("hello {word}")
         def hello(ctx, who):
             pass
@@ -276,7 +314,8 @@ def test_discovery_by_module_name(tmp_path, monkeypatch):
         @assertion("all good")
         def good(ctx):
             return True
-    """)
+    """,
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     registry = load_registry([name], entry_points=False)
     assert [d.pattern for d in registry.definitions()] == ["hello {word}", "all good"]
@@ -289,18 +328,26 @@ def test_discovery_by_module_name(tmp_path, monkeypatch):
 
 
 def test_discovery_by_path_and_plugin_order_decides_who_wins(tmp_path):
-    first = _plugin(tmp_path, _unique("first"), """
+    first = _plugin(
+        tmp_path,
+        _unique("first"),
+        """
         @step("go {any}")
         def go(ctx, rest):
             pass
-    """)
-    second = _plugin(tmp_path, _unique("second"), """
+    """,
+    )
+    second = _plugin(
+        tmp_path,
+        _unique("second"),
+        """
         import helper_for_second  # a neighbour module: the plugin's folder is importable
 
         @step("go {word}")
         def go(ctx, word):
             pass
-    """)
+    """,
+    )
     (tmp_path / "helper_for_second.py").write_text("VALUE = 1\n")
     registry = load_registry([str(first), str(second)], entry_points=False)
     match = registry.match_step("go far")
@@ -312,11 +359,15 @@ def test_discovery_by_entry_point_in_an_installed_distribution(tmp_path, monkeyp
     module = _unique("ep_steps")
     site = tmp_path / "site"
     site.mkdir()
-    _plugin(site, module, """
+    _plugin(
+        site,
+        module,
+        """
         @step("from an entry point")
         def ep(ctx):
             pass
-    """)
+    """,
+    )
     info = site / "pet_plugin-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pet-plugin\nVersion: 1.0\n")
@@ -328,24 +379,38 @@ def test_discovery_by_entry_point_in_an_installed_distribution(tmp_path, monkeyp
 
 
 def test_a_broken_entry_point_is_a_usage_error_naming_it(monkeypatch):
-    point = SimpleNamespace(name="broken", value="no_such_module_xyz", module="no_such_module_xyz",
-                            load=lambda: __import__("no_such_module_xyz"))
+    point = SimpleNamespace(
+        name="broken",
+        value="no_such_module_xyz",
+        module="no_such_module_xyz",
+        load=lambda: __import__("no_such_module_xyz"),
+    )
     monkeypatch.setattr(custom_steps, "_entry_points", lambda: [point])
     with pytest.raises(PluginError) as error:
         load_registry([])
-    assert str(error.value).startswith("entry point broken (no_such_module_xyz): cannot import: "
-                                       "ModuleNotFoundError: No module named 'no_such_module_xyz'")
+    assert str(error.value).startswith(
+        "entry point broken (no_such_module_xyz): cannot import: "
+        "ModuleNotFoundError: No module named 'no_such_module_xyz'"
+    )
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("x = 1 +\n", r"--plugins .*\.py: cannot import: SyntaxError: invalid syntax \(broken_\w+\.py:1\)"),
-    ("import no_such_module_abc\n", r"cannot import: ModuleNotFoundError: No module named 'no_such_module_abc' "
-                                    r"\(broken_\w+\.py:1\)"),
-    ("\n\nraise RuntimeError('boom\\nagain')\n", r"cannot import: RuntimeError: boom again \(broken_\w+\.py:3\)"),
-    ("from scenario_core.custom_steps.registry import step\n@step('x {nope}')\ndef f(ctx): pass\n",
-     r"cannot import: ValueError: unknown placeholder \{nope\}"),
-    ("import sys\nsys.exit(3)\n", r"cannot import: SystemExit: 3"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("x = 1 +\n", r"--plugins .*\.py: cannot import: SyntaxError: invalid syntax \(broken_\w+\.py:1\)"),
+        (
+            "import no_such_module_abc\n",
+            r"cannot import: ModuleNotFoundError: No module named 'no_such_module_abc' "
+            r"\(broken_\w+\.py:1\)",
+        ),
+        ("\n\nraise RuntimeError('boom\\nagain')\n", r"cannot import: RuntimeError: boom again \(broken_\w+\.py:3\)"),
+        (
+            "from scenario_core.custom_steps.registry import step\n@step('x {nope}')\ndef f(ctx): pass\n",
+            r"cannot import: ValueError: unknown placeholder \{nope\}",
+        ),
+        ("import sys\nsys.exit(3)\n", r"cannot import: SystemExit: 3"),
+    ],
+)
 def test_a_plugin_that_fails_to_import_is_one_line_naming_it(tmp_path, body, expected):
     path = tmp_path / f"{_unique('broken')}.py"
     path.write_text(body)
@@ -356,13 +421,17 @@ def test_a_plugin_that_fails_to_import_is_one_line_naming_it(tmp_path, body, exp
 
 
 def test_a_half_imported_plugin_registers_nothing(tmp_path):
-    path = _plugin(tmp_path, _unique("half"), """
+    path = _plugin(
+        tmp_path,
+        _unique("half"),
+        """
         @step("registered before the crash")
         def early(ctx):
             pass
 
         raise RuntimeError("late failure")
-    """)
+    """,
+    )
     before = len(custom_steps._registered)
     with pytest.raises(PluginError):
         load_registry([str(path)], entry_points=False)
@@ -385,14 +454,28 @@ def custom(text: str, line: int) -> DescribedStep:
     return DescribedStep("given", template(text, line), (), loc(line))
 
 
-def file_with(*, background=(), feature_background=(), feature_steps=(), scenario_steps=(),
-              fragment_steps=()) -> ScenarioFileNode:
+def file_with(
+    *, background=(), feature_background=(), feature_steps=(), scenario_steps=(), fragment_steps=()
+) -> ScenarioFileNode:
     scenario = ScenarioNode("s", frozenset(), tuple(scenario_steps), loc(50))
-    feature = FeatureNode("F", None, BackgroundNode(tuple(feature_background), loc(20)),
-                          (ScenarioNode("fs", frozenset(), tuple(feature_steps), loc(30)),),
-                          frozenset(), None, loc(19))
-    return ScenarioFileNode((scenario,), (FragmentNode("frag", tuple(fragment_steps), loc(60)),), (feature,),
-                            None, BackgroundNode(tuple(background), loc(2)), (feature, scenario), loc(1))
+    feature = FeatureNode(
+        "F",
+        None,
+        BackgroundNode(tuple(feature_background), loc(20)),
+        (ScenarioNode("fs", frozenset(), tuple(feature_steps), loc(30)),),
+        frozenset(),
+        None,
+        loc(19),
+    )
+    return ScenarioFileNode(
+        (scenario,),
+        (FragmentNode("frag", tuple(fragment_steps), loc(60)),),
+        (feature,),
+        None,
+        BackgroundNode(tuple(background), loc(2)),
+        (feature, scenario),
+        loc(1),
+    )
 
 
 def pets_registry() -> Registry:
@@ -405,22 +488,54 @@ def pets_registry() -> Registry:
 
 def test_check_reports_unmatched_custom_steps_and_assertions_in_every_block():
     request = RequestStep("GET", template("/pets"), (), (), None, loc(41))
-    nested = DescribedStep("when", template("I list the pets", 40), (
-        request,
-        ConditionalStep((
-            ConditionalBranch(StatusAssertion(200, None, loc(42)), "status 200", (
-                AssertStep("the pet should be sold", CustomAssertion(template("the pet should be sold", 43), loc(43)),
-                           loc(43), "assert"),), loc(42)),
-            ConditionalBranch(NotAssertion(CustomAssertion(template("nobody matches this", 44), loc(44)),
-                                           "not nobody matches this", loc(44)),
-                              "not ...", (custom("deep inside an else", 45),), loc(44)),
-        ), loc(42)),
-    ), loc(40))
+    nested = DescribedStep(
+        "when",
+        template("I list the pets", 40),
+        (
+            request,
+            ConditionalStep(
+                (
+                    ConditionalBranch(
+                        StatusAssertion(200, None, loc(42)),
+                        "status 200",
+                        (
+                            AssertStep(
+                                "the pet should be sold",
+                                CustomAssertion(template("the pet should be sold", 43), loc(43)),
+                                loc(43),
+                                "assert",
+                            ),
+                        ),
+                        loc(42),
+                    ),
+                    ConditionalBranch(
+                        NotAssertion(
+                            CustomAssertion(template("nobody matches this", 44), loc(44)),
+                            "not nobody matches this",
+                            loc(44),
+                        ),
+                        "not ...",
+                        (custom("deep inside an else", 45),),
+                        loc(44),
+                    ),
+                ),
+                loc(42),
+            ),
+        ),
+        loc(40),
+    )
     node = file_with(
         background=[custom('the pet "Rex" is sold', 3), custom("I fly", 4)],
         feature_background=[custom("I wait 0.5 seconds", 21), custom("I wait soon", 22)],
-        feature_steps=[nested, AssertStep('the pet should have status "sold"', CustomAssertion(
-            template('the pet should have status "sold"', 31), loc(31)), loc(31), "assert")],
+        feature_steps=[
+            nested,
+            AssertStep(
+                'the pet should have status "sold"',
+                CustomAssertion(template('the pet should have status "sold"', 31), loc(31)),
+                loc(31),
+                "assert",
+            ),
+        ],
         scenario_steps=[custom("standalone step", 51)],
         fragment_steps=[custom("in a fragment", 61)],
     )
@@ -437,8 +552,10 @@ def test_check_reports_unmatched_custom_steps_and_assertions_in_every_block():
         (61, 'no step matches "in a fragment"'),
     ]
     first = next(d for d in found if d.location.line == 4)
-    assert str(first).startswith("f.scenario:4:7: error: no step matches \"I fly\"; custom steps are Python "
-                                 "functions loaded with --plugins MODULE, see docs/custom-steps.md")
+    assert str(first).startswith(
+        'f.scenario:4:7: error: no step matches "I fly"; custom steps are Python '
+        "functions loaded with --plugins MODULE, see docs/custom-steps.md"
+    )
 
 
 def test_check_without_plugins_reports_every_custom_step():
@@ -447,18 +564,21 @@ def test_check_without_plugins_reports_every_custom_step():
     assert problem.message.startswith('no step matches "anything at all"; custom steps are Python functions')
 
 
-@pytest.mark.parametrize("description, matches", [
-    ("the pet {{name}} is {{status}}", True),
-    ('the pet "{{name}}" is sold', True),
-    ("the pet {{name}} is sold", True),        # the value of name may carry the quotes
-    ("the pet {{name}}", True),                # name may be '"Rex" is sold'
-    ("the dog {{name}} is sold", False),       # literal text differs: no value can help
-    ("I wait {{delay}} seconds", True),
-    ("I wait {{delay}} minutes", False),
-    ("I wait 1{{fraction}} seconds", True),
-    ("I wait x{{fraction}} seconds", False),   # {float} cannot start with x
-    ("{{anything}}", True),
-])
+@pytest.mark.parametrize(
+    "description, matches",
+    [
+        ("the pet {{name}} is {{status}}", True),
+        ('the pet "{{name}}" is sold', True),
+        ("the pet {{name}} is sold", True),  # the value of name may carry the quotes
+        ("the pet {{name}}", True),  # name may be '"Rex" is sold'
+        ("the dog {{name}} is sold", False),  # literal text differs: no value can help
+        ("I wait {{delay}} seconds", True),
+        ("I wait {{delay}} minutes", False),
+        ("I wait 1{{fraction}} seconds", True),
+        ("I wait x{{fraction}} seconds", False),  # {float} cannot start with x
+        ("{{anything}}", True),
+    ],
+)
 def test_references_stand_for_any_text_at_check_time(description, matches):
     node = file_with(scenario_steps=[custom(description, 51)])
     assert (custom_diagnostics(node, pets_registry()) == []) is matches
@@ -470,8 +590,9 @@ def test_check_reports_ambiguous_custom_steps_naming_both_patterns():
     node = file_with(scenario_steps=[custom('the pet "Rex" is sold', 51), custom("the pet {{x}} is sold", 52)])
     (problem,) = custom_diagnostics(node, registry)  # with a reference only the run can tell
     assert problem.location.line == 51
-    assert problem.message.startswith('ambiguous custom step "the pet "Rex" is sold": '
-                                      '"the pet {string} is {word}" (test_custom_steps.py:')
+    assert problem.message.startswith(
+        'ambiguous custom step "the pet "Rex" is sold": "the pet {string} is {word}" (test_custom_steps.py:'
+    )
     assert '"the pet {any}" (test_custom_steps.py:' in problem.message
 
 
@@ -496,12 +617,14 @@ async def test_the_example_plugin_against_the_demo_api(demo):
     async with httpx.AsyncClient(base_url=demo.url) as client:
         got = await client.get(f"/pets/{pet_id}")
         listed = await client.get("/pets")
-    received = SimpleNamespace(status=got.status_code, headers=tuple(got.headers.items()), body=got.text,
-                               json=got.json(), json_error=None)
+    received = SimpleNamespace(
+        status=got.status_code, headers=tuple(got.headers.items()), body=got.text, json=got.json(), json_error=None
+    )
     ctx = StepContext(variables, variables.__setitem__, response=received)
     assert await registry.run_assertion('the pet should be called "Rex"', ctx) is None
     assert (await registry.run_assertion('the pet should be called "Max"', ctx)).startswith(
-        'assertion "the pet should be called "Max"" is false (pet_steps.py:')
+        'assertion "the pet should be called "Max"" is false (pet_steps.py:'
+    )
     assert await registry.run_step("I remember the pet's tag as petTag", ctx) is None
     assert variables["petTag"] == "dog"
     assert await registry.run_step("I remember the pet's colour as c", ctx) == "the response has no field 'colour'"
@@ -510,7 +633,8 @@ async def test_the_example_plugin_against_the_demo_api(demo):
     ctx = StepContext(variables, response=many)
     assert await registry.run_assertion("the response lists at least 1 pets", ctx) is None
     assert await registry.run_assertion("the response lists at least 999 pets", ctx) == (
-        f"the response lists {len(listed.json())} pets, expected at least 999")
+        f"the response lists {len(listed.json())} pets, expected at least 999"
+    )
     no_token = StepContext({}, parameters={"baseUrl": demo.url})
     assert (await registry.run_step('a pet named "Max" tagged cat exists', no_token)).startswith("needs the baseUrl")
 
@@ -532,8 +656,10 @@ def test_check_with_a_broken_plugin_is_one_usage_line_exit_2(tmp_path):
     result = cli("check", "--plugins", "broken.py", "f.scenario", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr == ("scenario-tui: error: --plugins broken.py: cannot import: AttributeError: "
-                             "module 'json' has no attribute 'no_such_function' (broken.py:3)\n")
+    assert result.stderr == (
+        "scenario-tui: error: --plugins broken.py: cannot import: AttributeError: "
+        "module 'json' has no attribute 'no_such_function' (broken.py:3)\n"
+    )
     for command in (["run"], ["params"], []):  # the TUI too: it fails before opening
         result = cli(*command, "f.scenario", "--plugins", "broken.py", cwd=tmp_path)
         assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -542,19 +668,25 @@ def test_check_with_a_broken_plugin_is_one_usage_line_exit_2(tmp_path):
 
 def test_check_with_working_plugins_by_path_and_by_module_name(tmp_path):
     name = _unique("cli_steps")
-    _plugin(tmp_path, name, """
+    _plugin(
+        tmp_path,
+        name,
+        """
         @step("fine")
         def fine(ctx):
             pass
-    """)
+    """,
+    )
     (tmp_path / "f.scenario").write_text(SCENARIO)
     result = cli("check", "--plugins", f"{name}.py", "--plugins", name, "f.scenario", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "f.scenario: ok (0 features, 1 scenario, 0 fragments)\n"
     result = cli("check", "--plugins", "no_such_plugin_module", "f.scenario", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == ("scenario-tui: error: --plugins no_such_plugin_module: cannot import: "
-                             "ModuleNotFoundError: No module named 'no_such_plugin_module'\n")
+    assert result.stderr == (
+        "scenario-tui: error: --plugins no_such_plugin_module: cannot import: "
+        "ModuleNotFoundError: No module named 'no_such_plugin_module'\n"
+    )
 
 
 def test_check_of_a_file_without_custom_steps_never_looks_for_entry_points(tmp_path, monkeypatch):

@@ -53,14 +53,14 @@ def test_health(client):
 
 
 def test_login_gives_distinct_tokens(client):
-    tokens = {client.post("/login", json={"username": "demo", "password": "demo"}).json()["token"]
-              for _ in range(5)}
+    tokens = {client.post("/login", json={"username": "demo", "password": "demo"}).json()["token"] for _ in range(5)}
     assert len(tokens) == 5
     assert client.post("/login", json={"username": "ann", "password": "x"}).json()["user"] == "ann"
 
 
-@pytest.mark.parametrize("body", [{}, {"username": "demo"}, {"username": "demo", "password": ""},
-                                  {"password": "demo"}, ["demo", "demo"]])
+@pytest.mark.parametrize(
+    "body", [{}, {"username": "demo"}, {"username": "demo", "password": ""}, {"password": "demo"}, ["demo", "demo"]]
+)
 def test_login_rejects_missing_fields(client, body):
     response = client.post("/login", json=body)
     assert response.status_code == 400
@@ -126,8 +126,7 @@ def test_not_found(client):
 
 
 def test_echo_reflects_the_request(client):
-    response = client.post("/echo", params={"a": "1", "b": "two"}, json={"x": [1, 2]},
-                           headers={"X-Custom": "yes"})
+    response = client.post("/echo", params={"a": "1", "b": "two"}, json={"x": [1, 2]}, headers={"X-Custom": "yes"})
     echoed = response.json()
     assert echoed["method"] == "POST"
     assert echoed["path"] == "/echo"
@@ -188,9 +187,17 @@ def test_every_response_is_delimited(server):
     """http.client would block reading to EOF on a response without a length; none may lack one."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
     try:
-        for method, path in [("GET", "/health"), ("GET", "/nowhere"), ("POST", "/pets"),
-                             ("GET", "/status/204"), ("GET", "/status/500"), ("GET", "/text"),
-                             ("DELETE", "/health"), ("POST", "/login"), ("GET", "/pets/9")]:
+        for method, path in [
+            ("GET", "/health"),
+            ("GET", "/nowhere"),
+            ("POST", "/pets"),
+            ("GET", "/status/204"),
+            ("GET", "/status/500"),
+            ("GET", "/text"),
+            ("DELETE", "/health"),
+            ("POST", "/login"),
+            ("GET", "/pets/9"),
+        ]:
             conn.request(method, path)
             response = conn.getresponse()
             response.read()
@@ -226,11 +233,17 @@ def test_stop_is_quick_with_idle_keep_alive_connections():
 def test_serve_forever_prints_its_address_and_exits_cleanly_on_sigint():
     # Loaded by file path, so the child doesn't depend on how this session imports scenario_core.
     # SIGINT may be ignored when inherited from a background job, so restore Python's handler.
-    code = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-            "runpy.run_path(sys.argv[1])['serve_forever']('127.0.0.1', 0, False)")
-    proc = subprocess.Popen([sys.executable, "-c", code, demo_server.__file__],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    code = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "runpy.run_path(sys.argv[1])['serve_forever']('127.0.0.1', 0, False)"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, demo_server.__file__],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     try:
         line = proc.stdout.readline()
         match = re.fullmatch(r"demo API listening on (http://127\.0\.0\.1:\d+)\n", line)
@@ -247,8 +260,7 @@ def test_serve_forever_prints_its_address_and_exits_cleanly_on_sigint():
 def test_openapi_description_matches_the_server():
     spec = yaml.safe_load(Path(demo_server.__file__).with_name("petstore.yaml").read_text())
     assert spec["openapi"].startswith("3.")
-    assert spec["servers"] == [{"url": "http://127.0.0.1:{port}",
-                                "variables": {"port": {"default": "8000"}}}]
+    assert spec["servers"] == [{"url": "http://127.0.0.1:{port}", "variables": {"port": {"default": "8000"}}}]
     documented = {re.sub(r"\{\w+\}", "200", path): item for path, item in spec["paths"].items()}
     for pattern, methods in demo_server._ROUTES:
         [path] = [p for p in documented if pattern.fullmatch(p)]
@@ -267,6 +279,8 @@ def test_root_lists_every_endpoint(client):
     assert ("GET", "/") in listed and ("POST", "/pets") in listed and ("ANY", "/echo") in listed
     for pattern, methods in demo_server._ROUTES + demo_server._AUTH_ROUTES:  # every route is listed
         for method in methods or ("ANY",):
-            assert any(m == method and pattern.fullmatch(re.sub(r"\{\w+\}", "200", p)) for m, p in listed), \
-                (method, pattern.pattern)
+            assert any(m == method and pattern.fullmatch(re.sub(r"\{\w+\}", "200", p)) for m, p in listed), (
+                method,
+                pattern.pattern,
+            )
     assert all(e["what"] for e in body["endpoints"])

@@ -9,13 +9,20 @@ import time
 import httpx
 import pytest
 
+from scenario_core.language.parser import load_file
 from scenario_core.run.events import (
-    FeatureFinished, FileFinished, RequestSent, RunFinished, RunStarted, ScenarioFinished, ScenarioStarted,
-    ScopeCleared, StepFinished, StepStarted,
+    FeatureFinished,
+    FileFinished,
+    RequestSent,
+    RunFinished,
+    RunStarted,
+    ScenarioFinished,
+    ScenarioStarted,
+    ScopeCleared,
+    StepFinished,
+    StepStarted,
 )
 from scenario_core.run.executor import Execution, plan_scenario, run_to_completion
-from scenario_core.language.parser import load_file
-from scenario_core.parameters.resolution import RunOverrides
 
 
 def load(demo, write_scenario, text):
@@ -44,8 +51,11 @@ scenario: never reached either
 
 
 async def test_nothing_runs_until_the_consumer_pulls(demo, write_scenario):
-    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /counter\n"
-                                      "  when: GET /counter\n")
+    file = load(
+        demo,
+        write_scenario,
+        'parameters:\n  baseUrl: "BASE"\nscenario: s\n  when: GET /counter\n  when: GET /counter\n',
+    )
     stream = Execution([file]).events()
     try:
         event = await stream.__anext__()
@@ -78,7 +88,8 @@ async def test_stop_cancels_the_request_in_flight_and_ends_interrupted(demo, wri
     interrupted = [e for e in of(events, StepFinished) if e.message == "interrupted"]
     assert [(e.step.line, e.status) for e in interrupted] == [(8, "failed"), (9, "skipped")]
     assert [(e.scenario.name, e.status, e.message) for e in of(events, ScenarioFinished)] == [
-        ("waits", "failed", "interrupted")]
+        ("waits", "failed", "interrupted")
+    ]
     assert [e.scenario.name for e in of(events, ScenarioStarted)] == ["waits"]
     # The open stores are still reported cleared, and the run ends interrupted.
     assert [type(e) for e in events[-4:]] == [FeatureFinished, ScopeCleared, FileFinished, RunFinished]
@@ -89,8 +100,11 @@ async def test_stop_cancels_the_request_in_flight_and_ends_interrupted(demo, wri
 
 
 async def test_stop_between_steps_skips_the_rest(demo, write_scenario):
-    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /health\n"
-                                      "  then: status 200\n  when: GET /health\n")
+    file = load(
+        demo,
+        write_scenario,
+        'parameters:\n  baseUrl: "BASE"\nscenario: s\n  when: GET /health\n  then: status 200\n  when: GET /health\n',
+    )
     execution = Execution([file])
     events = []
     async for event in execution.events():
@@ -98,7 +112,10 @@ async def test_stop_between_steps_skips_the_rest(demo, write_scenario):
         if isinstance(event, StepFinished) and event.step.line == 4:
             execution.stop()  # from the consumer itself, between pulls
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
-        (4, "passed", None), (5, "skipped", "interrupted"), (6, "skipped", "interrupted")]
+        (4, "passed", None),
+        (5, "skipped", "interrupted"),
+        (6, "skipped", "interrupted"),
+    ]
     assert len(of(events, RequestSent)) == 1
     assert [(e.status, e.message) for e in of(events, ScenarioFinished)] == [("skipped", "interrupted")]
     assert events[-1].interrupted
@@ -133,7 +150,10 @@ async def test_an_execution_runs_once(demo, write_scenario):
 
 
 def test_tags_select_scenarios_by_their_own_or_their_features_tags(demo, write_scenario):
-    file = load(demo, write_scenario, """\
+    file = load(
+        demo,
+        write_scenario,
+        """\
 parameters:
   baseUrl: "BASE"
 @pets
@@ -148,7 +168,8 @@ feature: Other
     when: GET /health
 scenario: standalone untagged
   when: GET /health
-""")
+""",
+    )
     events = run_to_completion([file], tags={"smoke", "@pets"})
     assert [e.scenario.name for e in of(events, ScenarioStarted)] == ["in tagged feature", "tagged"]
     finished = [(e.scenario.name, e.status, e.message) for e in of(events, ScenarioFinished)]
@@ -166,7 +187,10 @@ scenario: standalone untagged
 
 
 def test_without_tags_every_scenario_runs_and_finishes_once(demo, write_scenario):
-    file = load(demo, write_scenario, """\
+    file = load(
+        demo,
+        write_scenario,
+        """\
 parameters:
   baseUrl: "BASE"
 @x
@@ -175,7 +199,8 @@ scenario: a
 scenario: b
   when: GET /status/500
   then: status 200
-""")
+""",
+    )
     events = run_to_completion([file])
     assert [(e.scenario.name, e.status) for e in of(events, ScenarioFinished)] == [("a", "passed"), ("b", "failed")]
     assert (events[-1].passed, events[-1].failed, events[-1].skipped) == (1, 1, 0)
@@ -197,22 +222,27 @@ def test_an_unreadable_openapi_description_fails_the_scenarios_not_the_run(write
 
 
 def test_the_plan_is_known_before_running(write_scenario):
-    file = load_file(write_scenario("""\
+    file = load_file(
+        write_scenario("""\
 background:
   when: GET /health
 fragment: f
   then: status 200
 scenario: s
   include: f
-"""))
+""")
+    )
     plan = plan_scenario(file, None, file.scenarios[0])
     assert [(p.line, p.phase, [i.line for i in p.via], p.index) for p in plan] == [
-        (2, "background:file", [], 0), (4, "scenario", [6], 1)]
+        (2, "background:file", [], 0),
+        (4, "scenario", [6], 1),
+    ]
 
 
 async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer(demo, write_scenario):
-    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /health\n"
-                                      "  then: status 200\n")
+    file = load(
+        demo, write_scenario, 'parameters:\n  baseUrl: "BASE"\nscenario: s\n  when: GET /health\n  then: status 200\n'
+    )
     execution = Execution([file])
     events = []
     async for event in execution.events():
@@ -221,14 +251,19 @@ async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer
             asyncio.get_running_loop().call_later(0.05, execution.stop)
             await asyncio.sleep(0.2)  # the consumer's own wait: stop() must not cancel it
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
-        (4, "passed", None), (5, "skipped", "interrupted")]
+        (4, "passed", None),
+        (5, "skipped", "interrupted"),
+    ]
     assert events[-1].interrupted
 
 
 async def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenario):
     # A debugger pauses right after StepStarted: a stop there is not that step's failure.
-    file = load(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\nscenario: s\n  when: GET /health\n"
-                                      "  then: status 200\n  when: GET /health\n")
+    file = load(
+        demo,
+        write_scenario,
+        'parameters:\n  baseUrl: "BASE"\nscenario: s\n  when: GET /health\n  then: status 200\n  when: GET /health\n',
+    )
     execution = Execution([file])
     events = []
     async for event in execution.events():
@@ -236,7 +271,10 @@ async def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenari
         if isinstance(event, StepStarted) and event.step.line == 5:
             execution.stop()
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
-        (4, "passed", None), (5, "skipped", "interrupted"), (6, "skipped", "interrupted")]
+        (4, "passed", None),
+        (5, "skipped", "interrupted"),
+        (6, "skipped", "interrupted"),
+    ]
     assert len(of(events, RequestSent)) == 1
     assert not [e for e in events if type(e).__name__ == "AssertionChecked"]
     finished = of(events, ScenarioFinished)[0]

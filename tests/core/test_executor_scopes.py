@@ -6,17 +6,27 @@ overwrite, source order, fragments in place, run variables, nothing shared betwe
 
 from __future__ import annotations
 
-import pytest
-
-from scenario_core.run.events import (
-    BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, FeatureFinished, FeatureStarted, FileFinished,
-    FileStarted, ScenarioFinished, ScenarioStarted, ScopeCleared, ScopeCreated, StepFinished, StepStarted,
-    VariableExtracted, VariableOverwritten,
-)
-from scenario_core.run.executor import run_to_completion
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.parameters.sharing import StoreRef
+from scenario_core.run.events import (
+    BACKGROUND_FEATURE,
+    BACKGROUND_FILE,
+    SCENARIO,
+    FeatureFinished,
+    FeatureStarted,
+    FileFinished,
+    FileStarted,
+    ScenarioFinished,
+    ScenarioStarted,
+    ScopeCleared,
+    ScopeCreated,
+    StepFinished,
+    StepStarted,
+    VariableExtracted,
+    VariableOverwritten,
+)
+from scenario_core.run.executor import run_to_completion
 
 LOGIN = """\
   when: POST /login
@@ -57,20 +67,26 @@ def counter_scenario(name: str, extract: str = "n") -> str:
 
 
 def user_scenario(name: str, var: str, indent: str = "") -> str:
-    return (f"{indent}scenario: {name}\n{indent}  when: GET /echo?v={{{{{var}}}}}\n"
-            f"{indent}  then: $.query.v == \"{{{{{var}}}}}\"\n")
+    return (
+        f"{indent}scenario: {name}\n{indent}  when: GET /echo?v={{{{{var}}}}}\n"
+        f'{indent}  then: $.query.v == "{{{{{var}}}}}"\n'
+    )
 
 
 # ---------------------------------------------------------------- the store table, row by row
 
 
 def test_standalone_scenarios_share_the_file_store_when_the_file_shares(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: true
 {counter_scenario("make")}
-{user_scenario("use", "n")}""")
+{user_scenario("use", "n")}""",
+    )
     assert results(events) == {"make": ("passed", None), "use": ("passed", None)}
     assert started(events, "make").store == StoreRef(None)
     assert started(events, "make").carried == ()
@@ -79,12 +95,16 @@ parameters:
 
 
 def test_standalone_scenarios_are_isolated_when_the_file_does_not_share(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: false
 {counter_scenario("make")}
-{user_scenario("use", "n")}""")
+{user_scenario("use", "n")}""",
+    )
     status, message = results(events)["use"]
     assert status == "failed"
     assert started(events, "use").store is None
@@ -93,20 +113,27 @@ parameters:
 
 
 def test_a_sharing_feature_has_its_own_store_empty_at_its_first_scenario(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
 feature: Pets
   parameters:
     shareVariablesAcrossScenarios: true
 {counter_scenario("make").replace(chr(10), chr(10) + "  ").replace("scenario:", "  scenario:", 1).rstrip()}
-{user_scenario("use", "n", "  ")}""")
+{user_scenario("use", "n", "  ")}""",
+    )
     assert results(events) == {"make": ("passed", None), "use": ("passed", None)}
     own = StoreRef("Pets", 3)
     assert started(events, "make").store == own and started(events, "make").fresh
     assert started(events, "use").carried == ("n",)
-    kinds = [type(e) for e in events if isinstance(e, (FeatureStarted, ScopeCreated, ScenarioStarted,
-                                                       ScopeCleared, FeatureFinished))]
+    kinds = [
+        type(e)
+        for e in events
+        if isinstance(e, (FeatureStarted, ScopeCreated, ScenarioStarted, ScopeCleared, FeatureFinished))
+    ]
     assert kinds == [FeatureStarted, ScopeCreated, ScenarioStarted, ScenarioStarted, ScopeCleared, FeatureFinished]
     assert of(events, ScopeCreated)[0].store == own
     assert of(events, ScopeCleared)[0] == ScopeCleared(own, ("n",))
@@ -135,13 +162,15 @@ feature: Own
         f"line {ln(text, '{{a}}')}: undefined variable 'a' in GET /echo?v={{{{a}}}}; visible here: nothing. "
         f"'a' is extracted by scenario 'file level' (line {ln(text, 'extract: a')}), but feature 'Own' has its "
         f"own store (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariables', 2)}) and does not "
-        "see the file store.")
+        "see the file store."
+    )
     assert results(events)["makes b"] == ("passed", None)
     status, message = results(events)["after the feature"]
     assert status == "failed"
     assert message.endswith(
         f"'b' is extracted by scenario 'makes b' (line {ln(text, 'extract: b')}), but feature 'Own' has its own "
-        f"store (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariables', 2)}), cleared when it ends.")
+        f"store (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariables', 2)}), cleared when it ends."
+    )
     # The file store never held b; the feature's own store is cleared with b in it.
     assert finished(events, "after the feature").snapshot.store_values == {"a": 1}
     assert of(events, FeatureFinished)[0].cleared == ("b",)
@@ -168,11 +197,15 @@ feature: Audit
     assert results(events)["reads b"][1] == (
         f"line {ln(text, '{{b}}')}: undefined variable 'b' in GET /echo?v={{{{b}}}}; visible here: nothing. "
         f"'b' is extracted by scenario 'makes b' (line {ln(text, 'extract: b')}), but feature 'Audit' sets "
-        f"shareVariablesAcrossScenarios: false (line {ln(text, 'shareVariables', 2)}).")
+        f"shareVariablesAcrossScenarios: false (line {ln(text, 'shareVariables', 2)})."
+    )
 
 
 def test_features_that_do_not_set_sharing_use_the_file_store_in_file_order(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: true
@@ -185,7 +218,8 @@ feature: G
     extract: b from $.value
 feature: H
 {user_scenario("uses b", "b", "  ")}
-{user_scenario("standalone uses b", "b")}""")
+{user_scenario("standalone uses b", "b")}""",
+    )
     assert set(results(events).values()) == {("passed", None)}
     for name in ("first", "uses a, makes b", "uses b", "standalone uses b"):
         assert started(events, name).store == StoreRef(None)
@@ -198,27 +232,37 @@ feature: H
 
 
 def test_features_that_do_not_set_sharing_are_isolated_when_the_file_does_not_share(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
 feature: G
   scenario: makes b
     when: GET /counter
     extract: b from $.value
-{user_scenario("uses b", "b", "  ")}""")
+{user_scenario("uses b", "b", "  ")}""",
+    )
     assert started(events, "uses b").store is None
     status, message = results(events)["uses b"]
     assert status == "failed"
     assert message.endswith(
-        "but feature 'G' does not share variables (shareVariablesAcrossScenarios is false by default).")
+        "but feature 'G' does not share variables (shareVariablesAcrossScenarios is false by default)."
+    )
 
 
 def test_sharing_from_the_command_line_makes_the_file_store_apply(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
 {counter_scenario("make")}
-{user_scenario("use", "n")}""", overrides={"shareVariablesAcrossScenarios": True})
+{user_scenario("use", "n")}""",
+        overrides={"shareVariablesAcrossScenarios": True},
+    )
     assert results(events)["use"] == ("passed", None)
     assert started(events, "use").store == StoreRef(None)
 
@@ -238,8 +282,11 @@ feature: {name}
     when: GET /echo?v={{{{n}}}}
     then: $.query.v == "{{{{n}}}}"
 """
-    events = run(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\n"
-                 + feature.format(name="One") + feature.format(name="Two"))
+    events = run(
+        demo,
+        write_scenario,
+        'parameters:\n  baseUrl: "BASE"\n' + feature.format(name="One") + feature.format(name="Two"),
+    )
     assert set(results(events).values()) == {("passed", None)}
     assert started(events, "Two makes n").carried == ()
     assert started(events, "Two reads n").snapshot.store_values == {"n": 2}
@@ -251,7 +298,10 @@ feature: {name}
 
 
 def test_background_values_are_reset_for_each_scenario_and_never_stored(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: true
@@ -267,7 +317,8 @@ feature: F
     when: GET /health
 scenario: three
   when: GET /health
-""")
+""",
+    )
     assert set(results(events).values()) == {("passed", None)}
     tokens = [e.value for e in of(events, VariableExtracted) if e.name == "token"]
     assert len(tokens) == 3 and len(set(tokens)) == 3  # a new login before every scenario
@@ -280,12 +331,20 @@ scenario: three
     assert finished(events, "two").snapshot.scenario["token"] == tokens[1]
     assert not of(events, VariableOverwritten)  # each scenario starts with an empty layer
     phases = [(e.step.line, e.phase) for e in of(events, StepStarted)][:5]
-    assert phases == [(5, BACKGROUND_FILE), (7, BACKGROUND_FILE), (11, BACKGROUND_FEATURE),
-                      (12, BACKGROUND_FEATURE), (14, SCENARIO)]
+    assert phases == [
+        (5, BACKGROUND_FILE),
+        (7, BACKGROUND_FILE),
+        (11, BACKGROUND_FEATURE),
+        (12, BACKGROUND_FEATURE),
+        (14, SCENARIO),
+    ]
 
 
 def test_an_extract_is_written_through_even_if_a_later_step_fails(demo, write_scenario):
-    events = run(demo, write_scenario, f"""\
+    events = run(
+        demo,
+        write_scenario,
+        f"""\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: true
@@ -294,8 +353,12 @@ scenario: extracts then fails
   extract: n from $.value
   then: status 500
   when: GET /health
-{user_scenario("later", "n")}""")
-    assert results(events)["extracts then fails"] == ("failed", "line 7: expected status 500, got 200 (body: {\"value\": 1})")
+{user_scenario("later", "n")}""",
+    )
+    assert results(events)["extracts then fails"] == (
+        "failed",
+        'line 7: expected status 500, got 200 (body: {"value": 1})',
+    )
     assert results(events)["later"] == ("passed", None)
     extracted = of(events, VariableExtracted)[0]
     assert extracted.layers == ("scenario", "file store")
@@ -304,7 +367,10 @@ scenario: extracts then fails
 
 
 def test_re_extracting_a_name_overwrites_it_in_every_layer(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: true
@@ -316,10 +382,12 @@ scenario: twice
 scenario: again
   when: GET /counter
   extract: n from $.value
-""")
+""",
+    )
     overwritten = [(e.name, e.old, e.new, e.layer, e.step.line) for e in of(events, VariableOverwritten)]
     assert overwritten == [
-        ("n", 1, 2, "scenario", 8), ("n", 1, 2, "file store", 8),
+        ("n", 1, 2, "scenario", 8),
+        ("n", 1, 2, "file store", 8),
         # `again` starts with an empty scenario layer: only the store had n.
         ("n", 2, 3, "file store", 11),
     ]
@@ -332,20 +400,47 @@ def test_scenarios_run_in_source_order_with_features_and_standalone_interleaved(
     def numbered(name: str, n: int, indent: str = "") -> str:
         return f"{indent}scenario: {name}\n{indent}  when: GET /counter\n{indent}  then: $.value == {n}\n"
 
-    events = run(demo, write_scenario, "parameters:\n  baseUrl: \"BASE\"\n"
-                 + numbered("s1", 1) + "feature: F\n" + numbered("f1", 2, "  ") + numbered("f2", 3, "  ")
-                 + numbered("s2", 4) + "feature: G\n" + numbered("g1", 5, "  ") + numbered("s3", 6))
+    events = run(
+        demo,
+        write_scenario,
+        'parameters:\n  baseUrl: "BASE"\n'
+        + numbered("s1", 1)
+        + "feature: F\n"
+        + numbered("f1", 2, "  ")
+        + numbered("f2", 3, "  ")
+        + numbered("s2", 4)
+        + "feature: G\n"
+        + numbered("g1", 5, "  ")
+        + numbered("s3", 6),
+    )
     assert [e.scenario.name for e in of(events, ScenarioStarted)] == ["s1", "f1", "f2", "s2", "g1", "s3"]
     assert set(results(events).values()) == {("passed", None)}
-    shape = [type(e).__name__ for e in events if isinstance(e, (FileStarted, FeatureStarted, FeatureFinished,
-                                                                ScenarioStarted, FileFinished))]
-    assert shape == ["FileStarted", "ScenarioStarted", "FeatureStarted", "ScenarioStarted", "ScenarioStarted",
-                     "FeatureFinished", "ScenarioStarted", "FeatureStarted", "ScenarioStarted",
-                     "FeatureFinished", "ScenarioStarted", "FileFinished"]
+    shape = [
+        type(e).__name__
+        for e in events
+        if isinstance(e, (FileStarted, FeatureStarted, FeatureFinished, ScenarioStarted, FileFinished))
+    ]
+    assert shape == [
+        "FileStarted",
+        "ScenarioStarted",
+        "FeatureStarted",
+        "ScenarioStarted",
+        "ScenarioStarted",
+        "FeatureFinished",
+        "ScenarioStarted",
+        "FeatureStarted",
+        "ScenarioStarted",
+        "FeatureFinished",
+        "ScenarioStarted",
+        "FileFinished",
+    ]
 
 
 def test_included_fragments_run_in_place_recursively(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 parameters:
   baseUrl: "BASE"
 fragment: login
@@ -366,14 +461,19 @@ scenario: uses both
   when: GET /health
   include: create
   then: $.id == {{petId}}
-""")
+""",
+    )
     assert results(events) == {"uses both": ("passed", None)}
     steps = [(e.step.line, e.phase, tuple(i.line for i in e.via), e.index) for e in of(events, StepStarted)]
     assert steps == [
-        (4, BACKGROUND_FILE, (16,), 0), (6, BACKGROUND_FILE, (16,), 1),
+        (4, BACKGROUND_FILE, (16,), 0),
+        (6, BACKGROUND_FILE, (16,), 1),
         (18, SCENARIO, (), 2),
-        (4, SCENARIO, (19, 8), 3), (6, SCENARIO, (19, 8), 4),
-        (9, SCENARIO, (19,), 5), (13, SCENARIO, (19,), 6), (14, SCENARIO, (19,), 7),
+        (4, SCENARIO, (19, 8), 3),
+        (6, SCENARIO, (19, 8), 4),
+        (9, SCENARIO, (19,), 5),
+        (13, SCENARIO, (19,), 6),
+        (14, SCENARIO, (19,), 7),
         (20, SCENARIO, (), 8),
     ]
     plan = started(events, "uses both").steps
@@ -383,7 +483,10 @@ scenario: uses both
 
 
 def test_run_variables_are_outermost_and_read_only(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 parameters:
   baseUrl: "BASE"
   shareVariablesAcrossScenarios: true
@@ -397,7 +500,9 @@ scenario: shadows
 scenario: store wins over run variables
   when: GET /echo?v={{name}}
   then: $.query.v == "1"
-""", run_variables={"name": "Rex"})
+""",
+        run_variables={"name": "Rex"},
+    )
     assert set(results(events).values()) == {("passed", None)}
     snapshot = finished(events, "store wins over run variables").snapshot
     assert snapshot.run == {"name": "Rex"}
@@ -406,13 +511,18 @@ scenario: store wins over run variables
 
 
 def test_run_variables_show_when_nothing_shadows_them(demo, write_scenario):
-    events = run(demo, write_scenario, """\
+    events = run(
+        demo,
+        write_scenario,
+        """\
 parameters:
   baseUrl: "BASE"
 scenario: reads
   when: GET /echo?v={{name}}
   then: $.query.v == "Rex"
-""", run_variables={"name": "Rex"})
+""",
+        run_variables={"name": "Rex"},
+    )
     assert results(events) == {"reads": ("passed", None)}
     snapshot = finished(events, "reads").snapshot
     assert snapshot.layer_of("name") == "run" and snapshot.origin("name") is None

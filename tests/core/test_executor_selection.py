@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+from scenario_core.language.parser import load_file
 from scenario_core.run.events import RequestSent, ScenarioFinished
 from scenario_core.run.executor import Execution
-from scenario_core.language.parser import load_file
 
 TEXT = """\
 parameters:
@@ -47,8 +47,7 @@ def test_a_scenario_left_out_sends_nothing_and_its_reader_says_so(demo, write_sc
     assert (results["make"].status, results["make"].message) == ("skipped", "not selected")
     assert results["other"].status == "passed"
     assert not any(isinstance(e, RequestSent) and "/counter" in e.url for e in events)
-    assert results["use"].message.endswith(
-        "'n' is extracted by scenario 'make' (line 7), which was not selected.")
+    assert results["use"].message.endswith("'n' is extracted by scenario 'make' (line 7), which was not selected.")
 
 
 def test_tags_and_selection_both_apply(demo, write_scenario):

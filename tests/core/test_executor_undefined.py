@@ -3,10 +3,10 @@ visible and, when the name is extracted elsewhere in the file, why it is not vis
 
 from __future__ import annotations
 
-from scenario_core.run.events import RequestSent, ScenarioFinished, StepFinished
-from scenario_core.run.executor import run_to_completion
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.run.events import RequestSent, ScenarioFinished, StepFinished
+from scenario_core.run.executor import run_to_completion
 
 
 def ln(text: str, needle: str, nth: int = 1) -> int:
@@ -28,7 +28,9 @@ HEAD = 'parameters:\n  baseUrl: "BASE"\n'
 
 
 def test_the_message_names_the_step_what_is_visible_and_the_isolating_feature(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: true
 background:
   when: POST /login
@@ -46,17 +48,21 @@ feature: Audit
   scenario: read pet
     when: GET /pets/{{petId}}
 """
+    )
     events = run(demo, write_scenario, text)
     assert message_of(events, "read pet") == (
         f"line {ln(text, '{{petId}}')}: undefined variable 'petId' in GET /pets/{{{{petId}}}}; visible here: token. "
         f"'petId' is extracted by scenario 'create pet' (line {ln(text, 'extract: petId')}), but feature 'Audit' "
-        f"sets shareVariablesAcrossScenarios: false (line {ln(text, 'shareVariables', 2)}).")
+        f"sets shareVariablesAcrossScenarios: false (line {ln(text, 'shareVariables', 2)})."
+    )
     # Nothing was sent for the failing step: the only requests are the two logins and the POST.
     assert [e.url.rsplit("/", 1)[-1] for e in events if isinstance(e, RequestSent)] == ["login", "pets", "login"]
 
 
 def test_isolated_by_the_files_false_names_its_line(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: false
 scenario: make
   when: GET /counter
@@ -64,26 +70,34 @@ scenario: make
 scenario: use
   when: GET /echo?n={{n}}
 """
+    )
     events = run(demo, write_scenario, text)
     assert message_of(events, "use").endswith(
         f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but the file sets "
-        "shareVariablesAcrossScenarios: false (line 3).")
+        "shareVariablesAcrossScenarios: false (line 3)."
+    )
 
 
 def test_isolated_by_default_says_so(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 scenario: make
   when: GET /counter
   extract: n from $.value
 scenario: use
   when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
-        "but standalone scenarios do not share variables (shareVariablesAcrossScenarios is false by default).")
+        "but standalone scenarios do not share variables (shareVariablesAcrossScenarios is false by default)."
+    )
 
 
 def test_the_extractor_is_isolated_while_this_scenario_shares(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: true
 feature: Quiet
   parameters:
@@ -94,13 +108,17 @@ feature: Quiet
 scenario: use
   when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
         f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but that scenario is isolated: "
-        f"feature 'Quiet' sets shareVariablesAcrossScenarios: false (line {ln(text, 'shareVariables', 2)}).")
+        f"feature 'Quiet' sets shareVariablesAcrossScenarios: false (line {ln(text, 'shareVariables', 2)})."
+    )
 
 
 def test_the_extractor_is_in_another_feature_with_its_own_store(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 feature: One
   parameters:
     shareVariablesAcrossScenarios: true
@@ -113,13 +131,17 @@ feature: Two
   scenario: use
     when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
         f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but feature 'Two' has its own "
-        f"store (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariables', 2)}) and does not see the store of feature 'One'.")
+        f"store (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariables', 2)}) and does not see the store of feature 'One'."
+    )
 
 
 def test_the_extractor_runs_later_in_the_file(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: true
 scenario: use
   when: GET /echo?n={{n}}
@@ -127,13 +149,17 @@ scenario: make
   when: GET /counter
   extract: n from $.value
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
         f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but that scenario runs later "
-        f"in the file (line {ln(text, 'scenario: make')}).")
+        f"in the file (line {ln(text, 'scenario: make')})."
+    )
 
 
 def test_the_name_is_extracted_later_in_this_same_scenario(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 fragment: count
   when: GET /counter
   extract: n from $.value
@@ -141,13 +167,17 @@ scenario: too early
   when: GET /echo?n={{n}}
   include: count
 """
+    )
     assert message_of(run(demo, write_scenario, text), "too early") == (
         f"line {ln(text, '{{n}}')}: undefined variable 'n' in GET /echo?n={{{{n}}}}; visible here: nothing. "
-        f"'n' is extracted later in this scenario (line {ln(text, 'extract: n')}, via fragment 'count').")
+        f"'n' is extracted later in this scenario (line {ln(text, 'extract: n')}, via fragment 'count')."
+    )
 
 
 def test_the_name_is_extracted_only_by_another_features_background(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: true
 feature: Logged in
   background:
@@ -161,14 +191,18 @@ scenario: outside
     headers:
       Authorization: Bearer {{token}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "outside") == (
         f"line {ln(text, 'when: GET /echo')}: undefined variable 'token' in header Authorization of GET /echo; "
         f"visible here: nothing. 'token' is extracted only by the background of feature 'Logged in' "
-        f"(line {ln(text, 'extract: token')}): what a background extracts stays in its own scenario.")
+        f"(line {ln(text, 'extract: token')}): what a background extracts stays in its own scenario."
+    )
 
 
 def test_the_extractor_ran_but_failed_before_extracting(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: true
 scenario: make
   when: GET /status/500
@@ -177,14 +211,18 @@ scenario: make
 scenario: use
   when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
         f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but that scenario failed before "
         f"extracting it (line {ln(text, 'then: status 200')}: expected status 200, got 500 (body: "
-        '{"status": 500})).')
+        '{"status": 500})).'
+    )
 
 
 def test_the_extractor_was_not_selected_by_tags(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
   shareVariablesAcrossScenarios: true
 scenario: make
   when: GET /counter
@@ -193,34 +231,42 @@ scenario: make
 scenario: use
   when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text, tags={"smoke"}), "use").endswith(
-        "but that scenario was not selected by tags.")
+        "but that scenario was not selected by tags."
+    )
 
 
 def test_no_step_extracts_the_name(demo, write_scenario):
     text = HEAD + "scenario: use\n  when: GET /echo\n  then: $.query.n == {{n}}\n"
     events = run(demo, write_scenario, text, run_variables={"a": 1, "b": 2})
     assert message_of(events, "use") == (
-        "line 5: undefined variable 'n' in $.query.n == {{n}}; visible here: a, b. "
-        "No step in this file extracts 'n'.")
+        "line 5: undefined variable 'n' in $.query.n == {{n}}; visible here: a, b. No step in this file extracts 'n'."
+    )
     # The request ran; the assertion failed before being evaluated.
     assert [e.status for e in events if isinstance(e, StepFinished)] == ["passed", "failed"]
 
 
 def test_the_name_is_extracted_only_in_a_fragment_nobody_includes(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 fragment: unused
   when: GET /counter
   extract: n from $.value
 scenario: use
   when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
-        f"'n' is extracted only in fragment 'unused' (line {ln(text, 'extract: n')}), which no scenario includes.")
+        f"'n' is extracted only in fragment 'unused' (line {ln(text, 'extract: n')}), which no scenario includes."
+    )
 
 
 def test_references_in_bodies_and_query_values_are_checked_too(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 scenario: body
   when: POST /echo
     body: {"n": {{n}}}
@@ -229,6 +275,7 @@ scenario: query
     query:
       n: {{n}}
 """
+    )
     events = run(demo, write_scenario, text)
     assert "undefined variable 'n' in the body of POST /echo;" in message_of(events, "body")
     assert "undefined variable 'n' in query n of GET /echo;" in message_of(events, "query")
@@ -236,7 +283,9 @@ scenario: query
 
 
 def test_isolated_reader_and_a_feature_own_store_are_both_named(demo, write_scenario):
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 feature: Pets
   parameters:
     shareVariablesAcrossScenarios: true
@@ -247,7 +296,9 @@ feature: Audit
   scenario: use
     when: GET /echo?n={{n}}
 """
+    )
     assert message_of(run(demo, write_scenario, text), "use").endswith(
         f"'n' is extracted by scenario 'make' (line {ln(text, 'extract: n')}), but feature 'Audit' does not share "
         "variables (shareVariablesAcrossScenarios is false by default); and it is shared only within feature "
-        f"'Pets' (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariablesAcrossScenarios: true')}).")
+        f"'Pets' (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariablesAcrossScenarios: true')})."
+    )

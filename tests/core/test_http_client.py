@@ -12,23 +12,31 @@ import time
 import httpx
 import pytest
 
-from scenario_core.run.http.client import (
-    HttpClient, RequestFailed, describe_timeout, join_url, parse_json, transport_message,
-)
 from scenario_core.parameters.resolution import Setting
+from scenario_core.run.http.client import (
+    HttpClient,
+    RequestFailed,
+    describe_timeout,
+    join_url,
+    parse_json,
+    transport_message,
+)
 
 
-@pytest.mark.parametrize("base, path, url", [
-    ("http://h/api", "/pets", "http://h/api/pets"),
-    ("http://h/api/", "/pets", "http://h/api/pets"),
-    ("http://h/api/", "pets", "http://h/api/pets"),
-    ("http://h", "pets/1?x=1", "http://h/pets/1?x=1"),
-    ("http://h/api", "?q=1", "http://h/api?q=1"),
-    ("http://h/api", "", "http://h/api"),
-    ("http://h/api", "https://other/x", "https://other/x"),
-    (None, "HTTP://other/x", "HTTP://other/x"),
-    (None, "ftp://other/x", "ftp://other/x"),  # refused later, when the request is built
-])
+@pytest.mark.parametrize(
+    "base, path, url",
+    [
+        ("http://h/api", "/pets", "http://h/api/pets"),
+        ("http://h/api/", "/pets", "http://h/api/pets"),
+        ("http://h/api/", "pets", "http://h/api/pets"),
+        ("http://h", "pets/1?x=1", "http://h/pets/1?x=1"),
+        ("http://h/api", "?q=1", "http://h/api?q=1"),
+        ("http://h/api", "", "http://h/api"),
+        ("http://h/api", "https://other/x", "https://other/x"),
+        (None, "HTTP://other/x", "HTTP://other/x"),
+        (None, "ftp://other/x", "ftp://other/x"),  # refused later, when the request is built
+    ],
+)
 def test_join_url(base, path, url):
     assert join_url(base, path) == url
 
@@ -93,8 +101,9 @@ async def test_one_deadline_bounds_the_whole_request(demo):
     started = time.perf_counter()
     try:
         with pytest.raises(RequestFailed) as caught:
-            await client.send(client.build("GET", demo.url + "/trickle?ms=200&chunks=20", [], [], None), 1,
-                              Setting(1, "file", 3))
+            await client.send(
+                client.build("GET", demo.url + "/trickle?ms=200&chunks=20", [], [], None), 1, Setting(1, "file", 3)
+            )
         took = time.perf_counter() - started
         assert str(caught.value) == "timed out after 1 s (timeout: file, line 3)"
         assert 0.9 < took < 1.5
@@ -142,8 +151,14 @@ class RawServer:
         try:
             while self.replies:
                 head = await reader.readuntil(b"\r\n\r\n")
-                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                               if line.lower().startswith(b"content-length")), 0)
+                length = next(
+                    (
+                        int(line.split(b":")[1])
+                        for line in head.split(b"\r\n")
+                        if line.lower().startswith(b"content-length")
+                    ),
+                    0,
+                )
                 self.requests.append(head + await reader.readexactly(length))
                 writer.write(self.replies.pop(0))
                 await writer.drain()
@@ -163,8 +178,10 @@ async def fetch(url: str, method: str = "GET"):
 
 
 async def test_chunked_bodies_with_trailers():
-    reply = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
-             b"4;ext=1\r\n{\"a\"\r\n5\r\n: 12}\r\n0\r\nX-Trailer: t\r\n\r\n")
+    reply = (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
+        b'4;ext=1\r\n{"a"\r\n5\r\n: 12}\r\n0\r\nX-Trailer: t\r\n\r\n'
+    )
     async with RawServer([reply]) as server:
         result = await fetch(server.url + "/x")
     assert (result.status, result.body) == (200, '{"a": 12}')
@@ -184,8 +201,11 @@ async def test_a_body_delimited_by_the_end_of_the_connection():
 
 
 async def test_no_body_for_head_and_204_even_with_a_length():
-    replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n", b"HTTP/1.1 204 No Content\r\n\r\n",
-               b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"]
+    replies = [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n",
+        b"HTTP/1.1 204 No Content\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    ]
     async with RawServer(replies) as server:
         client = HttpClient()
         try:
@@ -213,9 +233,13 @@ async def test_a_kept_alive_connection_closed_by_the_server_is_replaced():
 
 async def test_connection_close_is_honoured_and_gzip_is_decoded():
     payload = gzip.compress(b'{"z": 1}')
-    replies = [b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Encoding: gzip\r\nContent-Length: "
-               + str(len(payload)).encode() + b"\r\n\r\n" + payload,
-               b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb"]
+    replies = [
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Encoding: gzip\r\nContent-Length: "
+        + str(len(payload)).encode()
+        + b"\r\n\r\n"
+        + payload,
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb",
+    ]
     async with RawServer(replies) as server:
         client = HttpClient()
         try:
@@ -227,12 +251,15 @@ async def test_connection_close_is_honoured_and_gzip_is_decoded():
     assert server.connections == 2
 
 
-@pytest.mark.parametrize("reply, message", [
-    (b"garbage\r\n\r\n", "broke the HTTP protocol: not an HTTP response"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "in the middle of the body"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", "invalid Content-Length"),
-    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "invalid chunk size"),
-])
+@pytest.mark.parametrize(
+    "reply, message",
+    [
+        (b"garbage\r\n\r\n", "broke the HTTP protocol: not an HTTP response"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "in the middle of the body"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", "invalid Content-Length"),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "invalid chunk size"),
+    ],
+)
 async def test_broken_responses_fail_with_one_line(reply, message):
     async with RawServer([reply], close_after=True) as server:
         with pytest.raises(RequestFailed) as caught:
@@ -254,15 +281,24 @@ async def test_the_request_is_sent_as_built():
     assert b"\r\nUser-Agent: scenario-tui\r\n" in sent
 
 
-@pytest.mark.parametrize("content_type, raw, text", [
-    (b"text/plain; charset=latin-1", "café".encode("latin-1"), "café"),
-    (b'text/plain; Charset="UTF-8"', "café".encode(), "café"),
-    (b"text/plain; charset=nonsense", "café".encode(), "café"),
-    (b"application/octet-stream", b"\xff\xfeok", "\ufffd\ufffdok"),
-])
+@pytest.mark.parametrize(
+    "content_type, raw, text",
+    [
+        (b"text/plain; charset=latin-1", "café".encode("latin-1"), "café"),
+        (b'text/plain; Charset="UTF-8"', "café".encode(), "café"),
+        (b"text/plain; charset=nonsense", "café".encode(), "café"),
+        (b"application/octet-stream", b"\xff\xfeok", "\ufffd\ufffdok"),
+    ],
+)
 async def test_bodies_decode_with_the_named_charset(content_type, raw, text):
-    reply = b"HTTP/1.1 200 OK\r\nContent-Type: " + content_type + b"\r\nContent-Length: " + str(len(raw)).encode() \
-        + b"\r\n\r\n" + raw
+    reply = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: "
+        + content_type
+        + b"\r\nContent-Length: "
+        + str(len(raw)).encode()
+        + b"\r\n\r\n"
+        + raw
+    )
     async with RawServer([reply]) as server:
         result = await fetch(server.url)
     assert result.body == text

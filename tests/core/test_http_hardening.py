@@ -12,12 +12,13 @@ import time
 import zlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from scenario_core.parameters.resolution import RunOverrides, Setting
 from scenario_core.run.events import ResponseReceived, StepFinished
 from scenario_core.run.executor import run_to_completion
 from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, parse_json
-from scenario_core.parameters.resolution import RunOverrides, Setting
 
 MiB = 1 << 20
 
@@ -63,8 +64,9 @@ class Misbehaving:
             writer.close()
 
 
-async def get(client: HttpClient, url: str, *, timeout: float = 5, max_size: int | None = None,
-              method: str = "GET") -> HttpResult:
+async def get(
+    client: HttpClient, url: str, *, timeout: float = 5, max_size: int | None = None, method: str = "GET"
+) -> HttpResult:
     extra = {} if max_size is None else {"max_size": max_size, "max_size_setting": Setting(max_size, "file", 3)}
     return await client.send(client.build(method, url, [], [], None), timeout, Setting(timeout, "file", 2), **extra)
 
@@ -78,8 +80,14 @@ async def fetch_one(url: str, **options) -> HttpResult:
 
 
 def ok(body: bytes, *headers: bytes) -> bytes:
-    return b"HTTP/1.1 200 OK\r\n" + b"".join(h + b"\r\n" for h in headers) \
-        + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    return (
+        b"HTTP/1.1 200 OK\r\n"
+        + b"".join(h + b"\r\n" for h in headers)
+        + b"Content-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
 
 
 def chunked(*pieces: bytes) -> bytes:
@@ -100,8 +108,10 @@ async def failure(url: str, **options) -> str:
 async def test_body_over_cap_content_length():
     async with Misbehaving([ok(b"x" * 2000)]) as server:
         message = await failure(server.url, max_size=1000)
-    assert message == ("the response body (2000 bytes, its Content-Length) is over the limit of 1000 bytes "
-                       "(maxResponseSize: file, line 3)")
+    assert message == (
+        "the response body (2000 bytes, its Content-Length) is over the limit of 1000 bytes "
+        "(maxResponseSize: file, line 3)"
+    )
 
 
 async def test_body_over_cap_chunked():
@@ -118,8 +128,9 @@ async def test_body_over_cap_close_delimited():
 
 
 async def test_body_at_the_cap_is_accepted():
-    async with Misbehaving([ok(b"x" * 1000), b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-                            + chunked(b"a" * 500, b"b" * 500)]) as server:
+    async with Misbehaving(
+        [ok(b"x" * 1000), b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(b"a" * 500, b"b" * 500)]
+    ) as server:
         client = HttpClient()
         try:
             first = await get(client, server.url, max_size=1000)
@@ -130,8 +141,10 @@ async def test_body_at_the_cap_is_accepted():
 
 
 async def test_a_stated_length_over_the_cap_without_a_body_is_fine():
-    replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n",
-               b"HTTP/1.1 304 Not Modified\r\nContent-Length: 999999999\r\n\r\n"]
+    replies = [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n",
+        b"HTTP/1.1 304 Not Modified\r\nContent-Length: 999999999\r\n\r\n",
+    ]
     async with Misbehaving(replies) as server:
         client = HttpClient()
         try:
@@ -168,10 +181,12 @@ async def test_gzip_bomb_over_cap_decoded():
 
 async def test_gzip_and_deflate_bodies_within_the_cap_are_decoded():
     raw_deflate = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
-    replies = [ok(gzip.compress(b'{"a": 1}' * 100), b"Content-Encoding: gzip"),
-               ok(zlib.compress(b"zlib" * 10), b"Content-Encoding: deflate"),
-               ok(raw_deflate.compress(b"raw" * 10) + raw_deflate.flush(), b"Content-Encoding: deflate"),
-               ok(b"not gzip at all", b"Content-Encoding: gzip")]
+    replies = [
+        ok(gzip.compress(b'{"a": 1}' * 100), b"Content-Encoding: gzip"),
+        ok(zlib.compress(b"zlib" * 10), b"Content-Encoding: deflate"),
+        ok(raw_deflate.compress(b"raw" * 10) + raw_deflate.flush(), b"Content-Encoding: deflate"),
+        ok(b"not gzip at all", b"Content-Encoding: gzip"),
+    ]
     async with Misbehaving(replies) as server:
         client = HttpClient()
         try:
@@ -187,8 +202,10 @@ async def test_gzip_and_deflate_bodies_within_the_cap_are_decoded():
 async def test_a_highly_compressed_body_within_the_cap_is_decoded_whole():
     body = bytes(5 * MiB) + b"end"  # each small piece of input inflates to several 1 MiB steps
     raw = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
-    replies = [ok(gzip.compress(body), b"Content-Encoding: gzip"),
-               ok(raw.compress(body) + raw.flush(), b"Content-Encoding: deflate")]
+    replies = [
+        ok(gzip.compress(body), b"Content-Encoding: gzip"),
+        ok(raw.compress(body) + raw.flush(), b"Content-Encoding: deflate"),
+    ]
     async with Misbehaving(replies) as server:
         client = HttpClient()
         try:
@@ -250,8 +267,10 @@ def test_max_response_size_is_a_scenario_parameter(write_scenario):
 
     events = asyncio.run(run())
     step = next(e for e in events if isinstance(e, StepFinished))
-    assert step.message == ("the response body (600 bytes, its Content-Length) is over the limit of 500 bytes "
-                            "(maxResponseSize: file, line 2)")
+    assert step.message == (
+        "the response body (600 bytes, its Content-Length) is over the limit of 500 bytes "
+        "(maxResponseSize: file, line 2)"
+    )
 
 
 def test_max_response_size_from_the_command_line():
@@ -261,22 +280,31 @@ def test_max_response_size_from_the_command_line():
 # ---------------------------------------------------------------- 6. framing by a well-kept parser
 
 
-@pytest.mark.parametrize("reply, problem", [
-    (b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "invalid Content-Length '-1'"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
-     "conflicting Content-Length headers: '3', '4'"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
-     "both Content-Length and Transfer-Encoding: chunked"),
-    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n0\r\n\r\n",
-     "invalid chunk size (invalid character in chunk size)"),
-    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffffff\r\n", "invalid chunk size"),
-    (b"HTTP/1.1 2000 OK\r\n\r\n", "invalid response status"),
-], ids=["negative-length", "conflicting-lengths", "length-and-chunked", "negative-chunk", "chunk-overflow",
-        "status"])
+@pytest.mark.parametrize(
+    "reply, problem",
+    [
+        (b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "invalid Content-Length '-1'"),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
+            "conflicting Content-Length headers: '3', '4'",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            "both Content-Length and Transfer-Encoding: chunked",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n0\r\n\r\n",
+            "invalid chunk size (invalid character in chunk size)",
+        ),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffffff\r\n", "invalid chunk size"),
+        (b"HTTP/1.1 2000 OK\r\n\r\n", "invalid response status"),
+    ],
+    ids=["negative-length", "conflicting-lengths", "length-and-chunked", "negative-chunk", "chunk-overflow", "status"],
+)
 async def test_negative_or_conflicting_lengths_are_one_line_protocol_errors(reply, problem):
     async with Misbehaving([reply], close=True) as server:
         message = await failure(server.url)
-    host = server.url[len("http://"):-1]
+    host = server.url[len("http://") : -1]
     assert message.startswith(f"{host} broke the HTTP protocol: {problem}")
 
 
@@ -298,8 +326,7 @@ async def test_response_headers_too_large():
 async def test_a_too_long_content_length_does_not_poison_the_next_response():
     # The first reply promises 10 bytes and sends 5: it times out; the next request must not
     # read the rest of that connection as its response.
-    replies = [[b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", 3.0, b"HTTP/1.1 200 OK\r\n"],
-               ok(b"second")]
+    replies = [[b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", 3.0, b"HTTP/1.1 200 OK\r\n"], ok(b"second")]
     async with Misbehaving(replies) as server:
         client = HttpClient()
         try:
@@ -368,9 +395,12 @@ async def test_a_large_body_within_the_cap_is_read_whole_and_the_connection_kept
 
 
 async def test_head_responses_and_interim_responses_keep_the_connection():
-    replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n",
-               b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" + ok(b"after 1xx"),
-               b"HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n", ok(b"last")]
+    replies = [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n",
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" + ok(b"after 1xx"),
+        b"HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n",
+        ok(b"last"),
+    ]
     async with Misbehaving(replies) as server:
         client = HttpClient()
         try:
@@ -404,11 +434,17 @@ def test_deeply_nested_json_does_not_raise(depth):
         assert value is None and problem.startswith("the response JSON is nested too deeply to read")
 
 
-@pytest.mark.parametrize("body, message", [
-    (b'{"id": ' + b"9" * 5000 + b"}",
-     "cannot extract v from $.id: the response JSON has an integer of 5000 digits, over Python's limit of 4300 digits"),
-    (b"[" * 100_000 + b"]" * 100_000, "cannot extract v from $.id: the response JSON is nested too deeply to read"),
-], ids=["huge-integer", "100000-levels"])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (
+            b'{"id": ' + b"9" * 5000 + b"}",
+            "cannot extract v from $.id: the response JSON has an integer of 5000 digits, over Python's limit of 4300 digits",
+        ),
+        (b"[" * 100_000 + b"]" * 100_000, "cannot extract v from $.id: the response JSON is nested too deeply to read"),
+    ],
+    ids=["huge-integer", "100000-levels"],
+)
 def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body, message):
     async def run():
         async with Misbehaving([ok(body, b"Content-Type: application/json")]) as server:
@@ -442,10 +478,28 @@ SEEDS = [
     b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nContent-Encoding: deflate\r\n\r\n"
     + chunked(zlib.compress(b"deflated")),
 ]
-TOKENS = [b"\r\n", b"\r\n\r\n", b"\n", b" ", b":", b"-1", b"0", b"ffffffffffffffff", b"99999999999999999999",
-          b"Content-Length: ", b"Content-Length: 5\r\n", b"Transfer-Encoding: chunked\r\n",
-          b"Content-Encoding: gzip\r\n", b"Connection: close\r\n", b"HTTP/1.1 ", b"HTTP/1.1 100 Continue\r\n\r\n",
-          b"\x00", b"\xff", b"\x1f\x8b\x08\x00", b";ext=1"]
+TOKENS = [
+    b"\r\n",
+    b"\r\n\r\n",
+    b"\n",
+    b" ",
+    b":",
+    b"-1",
+    b"0",
+    b"ffffffffffffffff",
+    b"99999999999999999999",
+    b"Content-Length: ",
+    b"Content-Length: 5\r\n",
+    b"Transfer-Encoding: chunked\r\n",
+    b"Content-Encoding: gzip\r\n",
+    b"Connection: close\r\n",
+    b"HTTP/1.1 ",
+    b"HTTP/1.1 100 Continue\r\n\r\n",
+    b"\x00",
+    b"\xff",
+    b"\x1f\x8b\x08\x00",
+    b";ext=1",
+]
 
 
 @st.composite
@@ -460,9 +514,9 @@ def mutated_responses(draw):
         if kind == "insert":
             data[at:at] = draw(st.sampled_from(TOKENS) | st.binary(min_size=1, max_size=8))
         elif kind == "delete":
-            del data[at:at + draw(st.integers(1, 8))]
+            del data[at : at + draw(st.integers(1, 8))]
         elif kind == "replace":
-            data[at:at + draw(st.integers(1, 4))] = draw(st.sampled_from(TOKENS))
+            data[at : at + draw(st.integers(1, 4))] = draw(st.sampled_from(TOKENS))
         elif kind == "flip" and data:
             data[min(at, len(data) - 1)] ^= 1 << draw(st.integers(0, 7))
         elif kind == "truncate":
@@ -488,8 +542,13 @@ async def _exchange_twice(reply: bytes, keep_open: bool) -> list[object]:
     return outcomes
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(mutated_responses())
 def test_fuzz_mutated_http_responses(case):
     """Any bytes a server sends end in a response or the project's one-line failure; nothing hangs

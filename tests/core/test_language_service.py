@@ -72,8 +72,9 @@ def test_a_valid_file_has_no_problems(pets):
 
 def test_a_wrong_parameter_value_is_an_error_on_its_value(pets):
     document = read(pets, PETS.replace("timeout: 10", "timeout: abc"))
-    assert service.diagnostics(document) == [service.Problem(
-        span(10, 13, 16), "error", 'timeout must be a positive integer number of seconds, got "abc"')]
+    assert service.diagnostics(document) == [
+        service.Problem(span(10, 13, 16), "error", 'timeout must be a positive integer number of seconds, got "abc"')
+    ]
 
 
 def test_a_syntax_error_underlines_the_rest_of_its_line(pets):
@@ -88,15 +89,23 @@ def test_an_unknown_fragment_is_an_error_on_the_include(pets):
     document = read(pets, PETS.replace("include: check pet", "include: check pets"))
     (problem,) = service.diagnostics(document)
     assert (problem.span.start, problem.message) == (
-        Position(21, 4), "include of unknown fragment 'check pets'; did you mean 'check pet'?")
+        Position(21, 4),
+        "include of unknown fragment 'check pets'; did you mean 'check pet'?",
+    )
 
 
 def test_the_scope_analysis_warnings_are_problems_with_their_code(pets):
     document = read(pets, PETS.replace("{{petId}}", "{{petID}}"))
     assert service.diagnostics(document) == [
-        service.Problem(span(18, 4, 28), "warning", "'petId' is extracted but never used in this file", "unused-variable"),
-        service.Problem(span(20, 22, 27), "warning", "'petID' is never visible here: no step in this file extracts "
-                        "'petID'; pass it with --var petID=...", "never-visible"),
+        service.Problem(
+            span(18, 4, 28), "warning", "'petId' is extracted but never used in this file", "unused-variable"
+        ),
+        service.Problem(
+            span(20, 22, 27),
+            "warning",
+            "'petID' is never visible here: no step in this file extracts 'petID'; pass it with --var petID=...",
+            "never-visible",
+        ),
     ]
 
 
@@ -153,7 +162,8 @@ def test_hover_on_a_parameter_entry_names_its_type_default_and_winner(pets):
     found = service.hover(read(pets), Position(10, 6))
     assert found.markdown == (
         "`timeout`: integer seconds, default `30` — bound on each request as a whole (connect, send, wait, read)"
-        "\n\nEffective for feature 'Pets': `10` ← feature 'Pets' line 11 · default 30")
+        "\n\nEffective for feature 'Pets': `10` ← feature 'Pets' line 11 · default 30"
+    )
 
 
 def test_hover_on_a_variable_gives_the_analysis_verdict_and_the_extracting_step(pets):
@@ -163,19 +173,21 @@ def test_hover_on_a_variable_gives_the_analysis_verdict_and_the_extracting_step(
     assert token.markdown == (
         "**`{{token}}`** — always visible here\n\n"
         "extracted at line 4, via fragment 'login'\n\n"
-        "Extracted by:\n- `extract: token from $.token` (fragment 'login', fragments/auth.fragment line 4)")
+        "Extracted by:\n- `extract: token from $.token` (fragment 'login', fragments/auth.fragment line 4)"
+    )
     assert service.hover(document, Position(20, 20)).markdown == (
         "**`{{petId}}`** — sometimes visible here\n\n"
         "extracted at line 19 by scenario 'create' (line 12), into the file store: visible only if that scenario "
         "got that far\n\n"
-        "Extracted by:\n- `extract: petId from $.id` (scenario 'create', line 19)")
+        "Extracted by:\n- `extract: petId from $.id` (scenario 'create', line 19)"
+    )
 
 
 def test_hover_on_a_variable_that_is_never_visible_says_why(pets):
     document = read(pets, PETS.replace("{{petId}}", "{{petID}}"))
     assert service.hover(document, Position(20, 22)).markdown == (
-        "**`{{petID}}`** — never visible here\n\n"
-        "no step in this file extracts 'petID'; pass it with --var petID=...")
+        "**`{{petID}}`** — never visible here\n\nno step in this file extracts 'petID'; pass it with --var petID=..."
+    )
 
 
 def test_hover_without_an_analysis_verdict_lists_the_writers(pets):
@@ -183,7 +195,8 @@ def test_hover_without_an_analysis_verdict_lists_the_writers(pets):
     moved = read(pets, PETS.replace("    then: status 201\n", "    foo bar\n    then: status 201\n"), good)
     assert moved.stale  # a line was added: the last tree's references are a line up, the writers still answer
     assert service.hover(moved, Position(21, 22)).markdown == "**`{{petId}}`**\n\n" + (
-        "Extracted by:\n- `extract: petId from $.id` (scenario 'create', line 19)")
+        "Extracted by:\n- `extract: petId from $.id` (scenario 'create', line 19)"
+    )
 
 
 def test_hover_on_an_include_shows_the_fragments_steps(pets):
@@ -211,7 +224,8 @@ def test_definition_of_an_include_is_the_fragment_in_the_file_or_a_fragment_file
     document = read(pets)
     assert service.definition(document, Position(21, 16)) == [Target(pets, span(4, 0, 19))]
     assert service.definition(document, Position(12, 15)) == [
-        Target(str(tmp_path / "fragments" / "auth.fragment"), span(0, 0, 15))]
+        Target(str(tmp_path / "fragments" / "auth.fragment"), span(0, 0, 15))
+    ]
 
 
 # ---------------------------------------------------------------- completion
@@ -226,15 +240,29 @@ def test_completion_offers_the_keywords_of_the_cursors_block(pets):
     document = read(pets, text)
     assert labels(document, 0, 0) == ["feature:", "scenario:", "outline:", "fragment:", "background:", "parameters:"]
     assert labels(document, 23, 2) == ["description:", "parameters:", "background:", "scenario:", "outline:"]
-    assert labels(document, 13, 4) == ["parameters:", "when:", "then:", "extract:", "include:",
-                                       "given", "when", "then", "and", "but"]
+    assert labels(document, 13, 4) == [
+        "parameters:",
+        "when:",
+        "then:",
+        "extract:",
+        "include:",
+        "given",
+        "when",
+        "then",
+        "and",
+        "but",
+    ]
     assert labels(document, 14, 6) == ["headers:", "query:", "body:", "bodyFile:"]
 
 
 def test_completion_offers_parameter_keys_with_type_and_default(pets):
     items = service.completions(read(pets), Position(10, 4))
     timeout = next(i for i in items if i.label == "timeout")
-    assert (timeout.kind, timeout.detail, timeout.insert_text) == ("parameter", "integer seconds, default 30", "timeout: ")
+    assert (timeout.kind, timeout.detail, timeout.insert_text) == (
+        "parameter",
+        "integer seconds, default 30",
+        "timeout: ",
+    )
     assert "shareVariablesAcrossScenarios" in [i.label for i in items]
 
 
@@ -244,18 +272,22 @@ def test_completion_offers_methods_after_when(pets):
 
 def test_completion_offers_fragment_names_after_include(pets):
     items = service.completions(read(pets), Position(21, 13))
-    assert [(i.label, i.detail) for i in items] == [("check pet", "2 steps"), ("login", "3 steps · fragments/auth.fragment")]
+    assert [(i.label, i.detail) for i in items] == [
+        ("check pet", "2 steps"),
+        ("login", "3 steps · fragments/auth.fragment"),
+    ]
 
 
 def test_completion_inside_braces_offers_the_names_visible_there(pets):
-    text = PETS.replace("body: {\"name\": \"Rex\"}", "body: {\"name\": \"{{\"}")
+    text = PETS.replace('body: {"name": "Rex"}', 'body: {"name": "{{"}')
     typing = read(pets, text, previous=read(pets))  # `{{"` does not parse: the last tree answers
     items = service.completions(typing, Position(16, 24))
     assert [(i.label, i.detail) for i in items] == [("token", "an earlier step, fragment 'login' line 4")]
     later = service.completions(read(pets), Position(20, 22))
     assert [(i.label, i.detail) for i in later] == [  # the file shares: what 'create' extracted, if it got there
         ("token", "sometimes: scenario 'create', fragment 'login' line 4, if it got that far (shares file-wide)"),
-        ("petId", "sometimes: scenario 'create', line 19, if it got that far (shares file-wide)")]
+        ("petId", "sometimes: scenario 'create', line 19, if it got that far (shares file-wide)"),
+    ]
 
 
 def test_completion_after_the_keyword_offers_nothing(pets):
@@ -266,11 +298,20 @@ def test_completion_after_the_keyword_offers_nothing(pets):
 
 
 def test_symbols_outline_features_scenarios_and_fragments(pets):
-    outline = [(s.name, s.kind, s.selection.start.line, s.span.end.line, [(c.name, c.kind, c.span.end.line)
-                                                                          for c in s.children])
-               for s in service.symbols(read(pets))]
-    assert outline == [("check pet", "fragment", 4, 6, []),
-                       ("Pets", "feature", 8, 21, [("create", "scenario", 18), ("read", "scenario", 21)])]
+    outline = [
+        (
+            s.name,
+            s.kind,
+            s.selection.start.line,
+            s.span.end.line,
+            [(c.name, c.kind, c.span.end.line) for c in s.children],
+        )
+        for s in service.symbols(read(pets))
+    ]
+    assert outline == [
+        ("check pet", "fragment", 4, 6, []),
+        ("Pets", "feature", 8, 21, [("create", "scenario", 18), ("read", "scenario", 21)]),
+    ]
 
 
 def test_symbols_of_backgrounds_and_outlines():
@@ -287,7 +328,9 @@ def test_symbols_of_backgrounds_and_outlines():
         """)
     symbols = service.symbols(service.read_document(text, "x.scenario"))
     assert [(s.name, s.kind, s.span.start.line, s.span.end.line) for s in symbols] == [
-        ("background", "background", 0, 1), ("pets by name", "outline", 3, 8)]
+        ("background", "background", 0, 1),
+        ("pets by name", "outline", 3, 8),
+    ]
 
 
 def test_command_line_overrides_and_run_variables_apply_as_in_a_run(pets):
@@ -295,14 +338,18 @@ def test_command_line_overrides_and_run_variables_apply_as_in_a_run(pets):
 
     overrides = RunOverrides.from_cli([], "http://example.test")
     document = service.read_document(PETS, pets, overrides=overrides, run_variables={"tenant": "a"})
-    assert "| `baseUrl` | `http://example.test` | command line · file http://127.0.0.1:8000 · default (none) |" \
+    assert (
+        "| `baseUrl` | `http://example.test` | command line · file http://127.0.0.1:8000 · default (none) |"
         in service.hover(document, Position(11, 3)).markdown.splitlines()
+    )
     assert service.visible_names(document, 13)["tenant"] == "run variable (--var)"
 
 
 def test_every_error_of_the_file_is_a_problem_in_file_order(tmp_path):
-    text = ('scenario: s\n  when: GET http://h/a\n  foo bar\n  then: status 200\n  include: missing\n'
-            '  when: POST http://h/b\n    body: {"a": 1,}\n')
+    text = (
+        "scenario: s\n  when: GET http://h/a\n  foo bar\n  then: status 200\n  include: missing\n"
+        '  when: POST http://h/b\n    body: {"a": 1,}\n'
+    )
     problems = service.diagnostics(service.read_document(text, str(tmp_path / "three.scenario")))
     assert [(p.span, p.message) for p in problems] == [
         (span(2, 2, 9), "'foo bar' is not allowed here; expected when:, then:, extract:, include: or given/and/but"),
@@ -314,14 +361,21 @@ def test_every_error_of_the_file_is_a_problem_in_file_order(tmp_path):
 def test_hover_on_env_and_param_references(tmp_path, monkeypatch):
     monkeypatch.setenv("PETS_TOKEN", "x")
     monkeypatch.delenv("PETS_MISSING", raising=False)
-    text = ("parameters:\n  baseUrl: http://h\n  timeout: 7\n"
-            "scenario: s\n  when: GET /a?t={{param.timeout}}\n    headers:\n"
-            "      A: {{env.PETS_TOKEN}} {{env.PETS_MISSING}}\n")
+    text = (
+        "parameters:\n  baseUrl: http://h\n  timeout: 7\n"
+        "scenario: s\n  when: GET /a?t={{param.timeout}}\n    headers:\n"
+        "      A: {{env.PETS_TOKEN}} {{env.PETS_MISSING}}\n"
+    )
     document = service.read_document(text, str(tmp_path / "refs.scenario"))
     assert service.hover(document, Position(4, 22)).markdown == (
         "**`{{param.timeout}}`** — `timeout`: integer seconds, default `30` — bound on each request as a whole "
-        "(connect, send, wait, read)\n\nHere: `7` ← file line 3 · default 30")
-    assert service.hover(document, Position(6, 12)).markdown == \
-        "**`{{env.PETS_TOKEN}}`** — environment variable `PETS_TOKEN`, set"
-    assert service.hover(document, Position(6, 32)).markdown == \
-        "**`{{env.PETS_MISSING}}`** — environment variable `PETS_MISSING`, **not set** in the server's environment"
+        "(connect, send, wait, read)\n\nHere: `7` ← file line 3 · default 30"
+    )
+    assert (
+        service.hover(document, Position(6, 12)).markdown
+        == "**`{{env.PETS_TOKEN}}`** — environment variable `PETS_TOKEN`, set"
+    )
+    assert (
+        service.hover(document, Position(6, 32)).markdown
+        == "**`{{env.PETS_MISSING}}`** — environment variable `PETS_MISSING`, **not set** in the server's environment"
+    )

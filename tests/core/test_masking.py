@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from scenario_core.run.events import RequestSent, ResponseReceived, RunStarted, VariableExtracted
 from scenario_core.report.masking import (
-    MASK, Masker, is_secret_header, is_secret_variable, mask_header_value, mask_headers,
-    mask_json_fields, mask_query_fields, mask_variables,
+    MASK,
+    Masker,
+    is_secret_header,
+    is_secret_variable,
+    mask_header_value,
+    mask_headers,
+    mask_json_fields,
+    mask_query_fields,
+    mask_variables,
 )
+from scenario_core.run.events import RequestSent, ResponseReceived, RunStarted, VariableExtracted
 
 
 @pytest.mark.parametrize("name", ["Authorization", "authorization", "COOKIE", "Set-Cookie", "proxy-authorization"])
@@ -22,7 +29,9 @@ def test_ordinary_headers(name):
     assert not is_secret_header(name)
 
 
-@pytest.mark.parametrize("name", ["token", "TOKEN", "apiKey", "api_key", "clientSecret", "password", "db_PASSWORD", "accessToken"])
+@pytest.mark.parametrize(
+    "name", ["token", "TOKEN", "apiKey", "api_key", "clientSecret", "password", "db_PASSWORD", "accessToken"]
+)
 def test_secret_variable_names(name):
     assert is_secret_variable(name)
 
@@ -97,9 +106,20 @@ def test_masker_learns_from_events():
     masker.learn_event(RunStarted(files=(), run_variables={"apiKey": "run-key-1"}, tags=None))
     masker.learn_event(VariableExtracted(step=None, name="authToken", value="extracted-1", layers=("scenario",)))
     masker.learn_event(VariableExtracted(step=None, name="petId", value="pet-value", layers=("scenario",)))
-    masker.learn_event(RequestSent(step=None, method="GET", url="http://h/", headers=(("Authorization", "Bearer sent-1"),), body=None))
-    masker.learn_event(ResponseReceived(step=None, status=200, reason="OK", headers=(("Set-Cookie", "sid=recv-1; Path=/"),),
-                                        body="", elapsed=0.0, json=None))
+    masker.learn_event(
+        RequestSent(step=None, method="GET", url="http://h/", headers=(("Authorization", "Bearer sent-1"),), body=None)
+    )
+    masker.learn_event(
+        ResponseReceived(
+            step=None,
+            status=200,
+            reason="OK",
+            headers=(("Set-Cookie", "sid=recv-1; Path=/"),),
+            body="",
+            elapsed=0.0,
+            json=None,
+        )
+    )
     assert masker.secrets == {"run-key-1", "extracted-1", "sent-1", "recv-1"}
 
 

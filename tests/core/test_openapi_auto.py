@@ -31,18 +31,30 @@ def test_invalid_body_breaks_one_constraint_at_a_time(description):
     op = op_of(description, "createBook")
     tests = generate(op, ["invalid"], structured_body=[("title", "Dune"), ("author", [("name", "F")])])
     assert summary(tests) == [
-        ("required", "body", "title", None), ("type", "body", "title", 12345),
-        ("minLength", "body", "title", ""), ("maxLength", "body", "title", "a" * 101),
-        ("type", "body", "isbn", 12345), ("pattern", "body", "isbn", ""),
-        ("type", "body", "genre", 12345), ("enum", "body", "genre", "INVALID_ENUM_VALUE"),
-        ("type", "body", "published", 12345), ("format", "body", "published", "2021-13-45"),
-        ("type", "body", "pages", "not-a-number"), ("minimum", "body", "pages", 0), ("maximum", "body", "pages", 5001),
-        ("type", "body", "price", "not-a-number"), ("minimum", "body", "price", 0),
-        ("type", "body", "tags", "not-an-array"), ("maxItems", "body", "tags", ["x", "x", "x", "x"]),
+        ("required", "body", "title", None),
+        ("type", "body", "title", 12345),
+        ("minLength", "body", "title", ""),
+        ("maxLength", "body", "title", "a" * 101),
+        ("type", "body", "isbn", 12345),
+        ("pattern", "body", "isbn", ""),
+        ("type", "body", "genre", 12345),
+        ("enum", "body", "genre", "INVALID_ENUM_VALUE"),
+        ("type", "body", "published", 12345),
+        ("format", "body", "published", "2021-13-45"),
+        ("type", "body", "pages", "not-a-number"),
+        ("minimum", "body", "pages", 0),
+        ("maximum", "body", "pages", 5001),
+        ("type", "body", "price", "not-a-number"),
+        ("minimum", "body", "price", 0),
+        ("type", "body", "tags", "not-an-array"),
+        ("maxItems", "body", "tags", ["x", "x", "x", "x"]),
         ("type", "body", "subtitle", 12345),
-        ("required", "body", "author", None), ("type", "body", "author", "not-an-object"),
-        ("required", "body", "author.name", None), ("type", "body", "author.name", 12345),
-        ("type", "body", "author.email", 12345), ("format", "body", "author.email", "not-an-email"),
+        ("required", "body", "author", None),
+        ("type", "body", "author", "not-an-object"),
+        ("required", "body", "author.name", None),
+        ("type", "body", "author.name", 12345),
+        ("type", "body", "author.email", 12345),
+        ("format", "body", "author.email", "not-an-email"),
     ]
     schema = op.request_body.content["application/json"].schema
     for test in tests:  # each really is invalid, and only in the field it names
@@ -50,8 +62,14 @@ def test_invalid_body_breaks_one_constraint_at_a_time(description):
         assert problems, test
         assert all(p.path in ("$", f"$.{test.field}", "$.author") for p in problems), (test, problems)
     first = tests[0]
-    assert first.variables() == {"type": "invalid", "testType": "required", "field": "title",
-                                 "description": "title is required but missing", "value": None, "location": "body"}
+    assert first.variables() == {
+        "type": "invalid",
+        "testType": "required",
+        "field": "title",
+        "description": "title is required but missing",
+        "value": None,
+        "location": "body",
+    }
     assert "title" not in json.loads(first.request.body)
     assert json.loads(tests[1].request.body)["title"] == 12345
     assert tests[1].request.headers == (("Content-Type", "application/json"),)
@@ -60,20 +78,34 @@ def test_invalid_body_breaks_one_constraint_at_a_time(description):
 def test_invalid_parameters_and_excludes(description):
     op = op_of(description, "listBooks")
     tests = generate(op, ["invalid"], [("limit", 10)])
-    assert summary(tests) == [("type", "query", "tag", "not-an-array"), ("type", "query", "limit", "not-a-number"),
-                              ("minimum", "query", "limit", 0), ("maximum", "query", "limit", 101),
-                              ("type", "header", "X-Trace", 12345)]
-    assert [t.request.path for t in tests] == ["/books?limit=10&tag=not-an-array", "/books?limit=not-a-number",
-                                               "/books?limit=0", "/books?limit=101", "/books?limit=10"]
+    assert summary(tests) == [
+        ("type", "query", "tag", "not-an-array"),
+        ("type", "query", "limit", "not-a-number"),
+        ("minimum", "query", "limit", 0),
+        ("maximum", "query", "limit", 101),
+        ("type", "header", "X-Trace", 12345),
+    ]
+    assert [t.request.path for t in tests] == [
+        "/books?limit=10&tag=not-an-array",
+        "/books?limit=not-a-number",
+        "/books?limit=0",
+        "/books?limit=101",
+        "/books?limit=10",
+    ]
     assert tests[-1].request.headers == (("X-Trace", "12345"),)
     assert summary(generate(op, ["invalid"], [("limit", 10)], excludes=["type", "Maximum"])) == [
-        ("minimum", "query", "limit", 0)]
+        ("minimum", "query", "limit", 0)
+    ]
 
 
 def test_path_parameters_are_never_left_out(description):
     tests = generate(op_of(description, "getBook"), ["invalid"], [("bookId", 3)])
-    assert summary(tests) == [("type", "path", "bookId", "not-a-number"), ("minimum", "path", "bookId", 0),
-                              ("type", "cookie", "session", 12345), ("type", "query", "fields", "not-an-array")]
+    assert summary(tests) == [
+        ("type", "path", "bookId", "not-a-number"),
+        ("minimum", "path", "bookId", 0),
+        ("type", "cookie", "session", 12345),
+        ("type", "query", "fields", "not-an-array"),
+    ]
     assert tests[0].request.path == "/books/not-a-number"
 
 
@@ -99,12 +131,27 @@ def test_security_payloads_per_string_field(description):
 
 
 def test_security_in_body_strings(description):
-    tests = generate(op_of(description, "createBook"), ["security"], structured_body=[("title", "t")],
-                     excludes=[c for c in PAYLOADS if c != "SQL_INJECTION"])
+    tests = generate(
+        op_of(description, "createBook"),
+        ["security"],
+        structured_body=[("title", "t")],
+        excludes=[c for c in PAYLOADS if c != "SQL_INJECTION"],
+    )
     assert [(t.field, t.value) for t in tests] == [
         (field, [payload] if field == "tags" else payload)
-        for field in ("title", "isbn", "genre", "published", "tags", "subtitle", "author.name", "author.email",
-                      "edition") for payload in PAYLOADS["SQL_INJECTION"]]
+        for field in (
+            "title",
+            "isbn",
+            "genre",
+            "published",
+            "tags",
+            "subtitle",
+            "author.name",
+            "author.email",
+            "edition",
+        )
+        for payload in PAYLOADS["SQL_INJECTION"]
+    ]
     assert json.loads(tests[0].request.body)["title"] == "' OR '1'='1"
 
 
@@ -113,8 +160,9 @@ def test_generation_is_deterministic(description):
     first = generate(op, ["invalid", "security"], structured_body=[("title", "x")])
     second = generate(op, ["invalid", "security"], structured_body=[("title", "x")])
     # published is a date: its default is today, the same in both runs
-    assert [(t.test_type, t.field, t.value, t.request.body) for t in first] == \
-           [(t.test_type, t.field, t.value, t.request.body) for t in second]
+    assert [(t.test_type, t.field, t.value, t.request.body) for t in first] == [
+        (t.test_type, t.field, t.value, t.request.body) for t in second
+    ]
 
 
 def test_multi_and_kinds():

@@ -100,5 +100,7 @@ def test_the_auth_description(call):
 def test_a_wrong_response_fails_with_the_path(specs, demo):
     op = specs.find("^getPetById")
     result = check_response(op, 200, "application/json", json.dumps({"id": 1, "name": "a", "tag": 5, "age": None}))
-    assert result.message == ("response 200 (application/json) does not match the schema of getPetById "
-                              "(GET /pets/{id}): $.tag: expected string or null, got 5")
+    assert result.message == (
+        "response 200 (application/json) does not match the schema of getPetById "
+        "(GET /pets/{id}): $.tag: expected string or null, got 5"
+    )

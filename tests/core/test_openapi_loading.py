@@ -8,8 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.openapi.loader import (DescriptionCache, OpenApiError, base_url_from, load_description, parse_document,
-                                   read_capped, resolve_base_url)
+from scenario_core.openapi.loader import (
+    DescriptionCache,
+    OpenApiError,
+    base_url_from,
+    load_description,
+    parse_document,
+    read_capped,
+    resolve_base_url,
+)
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
 
@@ -18,11 +25,14 @@ def load(name: str):
     return DescriptionCache().load(FIXTURES / name)
 
 
-@pytest.mark.parametrize("name, version, server", [
-    ("library30.yaml", "3.0", "https://books.example:8443/api"),
-    ("library31.yaml", "3.1", "http://localhost:9000/"),
-    ("library20.json", "2.0", "https://books.example/v2"),
-])
+@pytest.mark.parametrize(
+    "name, version, server",
+    [
+        ("library30.yaml", "3.0", "https://books.example:8443/api"),
+        ("library31.yaml", "3.1", "http://localhost:9000/"),
+        ("library20.json", "2.0", "https://books.example/v2"),
+    ],
+)
 def test_each_version_loads_with_its_server(name, version, server):
     description = load(name)
     assert (description.version, description.server_url()) == (version, server)
@@ -35,7 +45,9 @@ def test_explicit_base_url_wins_over_servers():
 
 
 def test_relative_server_is_no_base_url(tmp_path):
-    (tmp_path / "a.yaml").write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\nservers: [{url: /v1}]\npaths: {}\n")
+    (tmp_path / "a.yaml").write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\nservers: [{url: /v1}]\npaths: {}\n"
+    )
     description = DescriptionCache().load(tmp_path / "a.yaml")
     assert description.server_url() == "/v1"
     assert resolve_base_url(description) is None
@@ -79,8 +91,10 @@ def test_broken_json_is_located(tmp_path):
     path.write_text('{"openapi": "3.0.0",\n "paths": {,}}')
     with pytest.raises(OpenApiError) as caught:
         DescriptionCache().load(path)
-    assert str(caught.value) == f"{path}:2:12: OpenAPI description is not valid JSON: Expecting property name " \
-                                "enclosed in double quotes"
+    assert (
+        str(caught.value) == f"{path}:2:12: OpenAPI description is not valid JSON: Expecting property name "
+        "enclosed in double quotes"
+    )
 
 
 def test_missing_file_keeps_the_resolution_message(tmp_path):
@@ -99,8 +113,10 @@ def test_not_a_description(tmp_path):
 
 def test_bad_ref_is_located_at_the_ref(tmp_path):
     path = tmp_path / "a.yaml"
-    path.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
-                    "      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n")
+    path.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+        "      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n"
+    )
     with pytest.raises(OpenApiError) as caught:
         DescriptionCache().load(path).operations
     assert str(caught.value) == f"{path}:7:16: $ref '#/components/responses/Nope' points to nothing"
@@ -108,22 +124,29 @@ def test_bad_ref_is_located_at_the_ref(tmp_path):
 
 def test_ref_to_a_missing_file_and_remote_refs(tmp_path):
     path = tmp_path / "a.yaml"
-    path.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a: {$ref: 'other.yaml#/x'}\n"
-                    "  /b: {$ref: 'https://example.com/x.yaml#/x'}\n")
+    path.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a: {$ref: 'other.yaml#/x'}\n"
+        "  /b: {$ref: 'https://example.com/x.yaml#/x'}\n"
+    )
     description = DescriptionCache().load(path)
     with pytest.raises(OpenApiError, match=r":4:7: \$ref 'other.yaml#/x': OpenAPI description '.*' cannot be read"):
         description.operations
     (tmp_path / "other.yaml").write_text("x: {get: {responses: {}}}\n")
     description = DescriptionCache().load(path)
-    with pytest.raises(OpenApiError, match=r":5:7: \$ref 'https://example.com/x.yaml#/x' is remote; only local "
-                                           r"files can be referenced \(no network\)"):
+    with pytest.raises(
+        OpenApiError,
+        match=r":5:7: \$ref 'https://example.com/x.yaml#/x' is remote; only local "
+        r"files can be referenced \(no network\)",
+    ):
         description.operations
 
 
 def test_ref_loop_is_an_error(tmp_path):
     path = tmp_path / "a.yaml"
-    path.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a: {$ref: '#/paths/~1b'}\n"
-                    "  /b: {$ref: '#/paths/~1a'}\n")
+    path.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a: {$ref: '#/paths/~1b'}\n"
+        "  /b: {$ref: '#/paths/~1a'}\n"
+    )
     with pytest.raises(OpenApiError, match=r"refers to itself in a loop"):
         DescriptionCache().load(path).operations
 
@@ -155,13 +178,22 @@ def test_alias_bomb_is_refused_quickly(tmp_path):
 
 def test_small_aliases_are_fine_and_recursive_ones_refused(tmp_path):
     assert parse_document(b"a: &x {k: 1}\nb: *x\n", "x.yaml") == {"a": {"k": 1}, "b": {"k": 1}}
-    assert parse_document(b"b: &b {x: 1, y: 2}\nm: {<<: *b, y: 3, '<<': 4}\n", "x.yaml")["m"] == \
-        {"x": 1, "y": 3, "<<": 4}  # merge keys, as PyYAML's safe loader
-    with pytest.raises(OpenApiError, match=r"x.yaml:1:4: OpenAPI description is not valid YAML: found undefined "
-                                           r"alias 'nope'"):
+    assert parse_document(b"b: &b {x: 1, y: 2}\nm: {<<: *b, y: 3, '<<': 4}\n", "x.yaml")["m"] == {
+        "x": 1,
+        "y": 3,
+        "<<": 4,
+    }  # merge keys, as PyYAML's safe loader
+    with pytest.raises(
+        OpenApiError,
+        match=r"x.yaml:1:4: OpenAPI description is not valid YAML: found undefined "
+        r"alias 'nope'",
+    ):
         parse_document(b"a: *nope\n", "x.yaml")
-    with pytest.raises(OpenApiError, match=r"x.yaml:1:4: OpenAPI description is not valid YAML: unsupported YAML "
-                                           r"tag !python/object"):
+    with pytest.raises(
+        OpenApiError,
+        match=r"x.yaml:1:4: OpenAPI description is not valid YAML: unsupported YAML "
+        r"tag !python/object",
+    ):
         parse_document(b"a: !python/object 1\n", "x.yaml")
     with pytest.raises(OpenApiError, match=r"x.yaml:2:1: .*expected one YAML document, found more"):
         parse_document(b"a: 1\n---\nb: 2\n", "x.yaml")
@@ -195,8 +227,10 @@ def test_cache_reuses_until_a_file_changes(tmp_path):
     cache = DescriptionCache()
     main, other = tmp_path / "a.yaml", tmp_path / "o.yaml"
     other.write_text("R: {description: one}\n")
-    main.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
-                    "      responses: {'200': {$ref: 'o.yaml#/R'}}\n")
+    main.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+        "      responses: {'200': {$ref: 'o.yaml#/R'}}\n"
+    )
     first = cache.load(main)
     assert first.operations[0].responses["200"].description == "one"
     assert cache.load(str(main)) is first
@@ -208,8 +242,10 @@ def test_cache_reuses_until_a_file_changes(tmp_path):
 
 def test_module_cache_and_base_url_from(tmp_path):
     path = tmp_path / "a.yaml"
-    path.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\nservers: [{url: 'http://h:{p}', "
-                    "variables: {p: {default: '81'}}}]\npaths: {}\n")
+    path.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\nservers: [{url: 'http://h:{p}', "
+        "variables: {p: {default: '81'}}}]\npaths: {}\n"
+    )
     assert load_description(path) is load_description(str(path))
     assert base_url_from(str(path)) == "http://h:81"
     path.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\nservers: [{url: 'http://h:{q}'}]\npaths: {}\n")
@@ -222,11 +258,18 @@ def test_a_big_description_is_parsed_once(tmp_path):
     lines = ["openapi: 3.0.0", "info: {title: big, version: '1'}", "paths:"]
     i = size = 0
     while size < 1024 * 1024:
-        block = [f"  /things{i}/{{id}}:", "    get:", f"      operationId: getThing{i}",
-                  "      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]",
-                  "      responses:", "        '200':", "          description: ok", "          content:",
-                  "            application/json:",
-                  "              schema: {type: object, properties: {id: {type: integer}, name: {type: string}}}"]
+        block = [
+            f"  /things{i}/{{id}}:",
+            "    get:",
+            f"      operationId: getThing{i}",
+            "      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]",
+            "      responses:",
+            "        '200':",
+            "          description: ok",
+            "          content:",
+            "            application/json:",
+            "              schema: {type: object, properties: {id: {type: integer}, name: {type: string}}}",
+        ]
         lines += block
         size += sum(len(x) + 1 for x in block)
         i += 1

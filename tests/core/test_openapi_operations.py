@@ -38,12 +38,15 @@ def op_of(description, op_id):
 
 # ---------------------------------------------------------------------------------------- model
 
+
 def test_operation_model_of_3_0(v30):
     op = op_of(v30, "getBook")
     assert (op.method, op.path, op.label) == ("GET", "/books/{bookId}", "getBook (GET /books/{bookId})")
     assert [(p.name, p.location, p.required, p.style, p.explode) for p in op.parameters] == [
-        ("bookId", "path", True, "simple", False), ("session", "cookie", False, "form", True),
-        ("fields", "query", False, "form", False)]
+        ("bookId", "path", True, "simple", False),
+        ("session", "cookie", False, "form", True),
+        ("fields", "query", False, "form", False),
+    ]
     assert list(op.responses) == ["2XX", "404"]
     assert list(op.responses["2XX"].content) == ["application/json", "text/*"]
     assert op.response_for(204).status == "2XX" and op.response_for(404).status == "404"
@@ -60,18 +63,26 @@ def test_operation_model_of_swagger_2(cache):
     d = cache.load(FIXTURES / "library20.json")
     listing = op_of(d, "listBooks")
     assert [(p.name, p.style, p.explode, p.default) for p in listing.parameters] == [
-        ("tag", "form", True, None), ("ids", "form", False, None), ("limit", "form", False, 10)]
+        ("tag", "form", True, None),
+        ("ids", "form", False, None),
+        ("limit", "form", False, 10),
+    ]
     assert listing.parameters[2].schema.raw == {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
     create = op_of(d, "createBook")
     media = create.request_body.content["application/json"]
-    assert (media.schema.pointer, media.schema.resolved()["required"]) == ("/paths/~1books/post/parameters/0/schema",
-                                                                          ["title"])
+    assert (media.schema.pointer, media.schema.resolved()["required"]) == (
+        "/paths/~1books/post/parameters/0/schema",
+        ["title"],
+    )
     assert list(create.responses) == ["201", "default"]
     assert create.responses["201"].content["application/json"].schema.raw == {"$ref": "#/definitions/Book"}
     upload = op_of(d, "uploadCover")
     form = upload.request_body.content["multipart/form-data"].schema.raw
-    assert form == {"type": "object", "properties": {"file": {"type": "file"}, "caption": {"type": "string"}},
-                    "required": ["file"]}
+    assert form == {
+        "type": "object",
+        "properties": {"file": {"type": "file"}, "caption": {"type": "string"}},
+        "required": ["file"],
+    }
     assert upload.responses["204"].content == {}
 
 
@@ -79,11 +90,13 @@ def test_demo_descriptions_name_every_operation(specs):
     assert specs.names == ["default", "auth"]
     assert specs.operation_ids("auth") == ["login", "whoAmI"]
     assert {"createPet", "getPetById", "listPets", "updatePet", "patchPet", "deletePet", "login"} <= set(
-        specs.operation_ids("default"))
+        specs.operation_ids("default")
+    )
     assert all(op.id for op in specs.operations("default"))
 
 
 # --------------------------------------------------------------------------------------- lookup
+
 
 def test_find_one_match_anywhere(specs):
     op = specs.find("^whoAmI")
@@ -94,8 +107,10 @@ def test_find_one_match_anywhere(specs):
 def test_find_ambiguous_lists_the_descriptions(specs):
     with pytest.raises(OperationLookupError) as caught:
         specs.find("^login")
-    assert str(caught.value) == ("operation 'login' is in several OpenAPI descriptions: default, auth; "
-                                 "say which with 'using NAME ^login' (when: using NAME ^login, or call using NAME ^login)")
+    assert str(caught.value) == (
+        "operation 'login' is in several OpenAPI descriptions: default, auth; "
+        "say which with 'using NAME ^login' (when: using NAME ^login, or call using NAME ^login)"
+    )
     assert (caught.value.kind, caught.value.known) == ("ambiguous", ("default", "auth"))
     assert specs.find("^login", using="auth").path == "/auth/login"
     assert specs.find("^login", using="default").path == "/login"
@@ -104,9 +119,13 @@ def test_find_ambiguous_lists_the_descriptions(specs):
 def test_find_unknown_description(specs):
     with pytest.raises(OperationLookupError) as caught:
         specs.find("^login", using="auht")
-    assert str(caught.value) == "no OpenAPI description named 'auht'; did you mean 'auth'? (descriptions: default, auth)"
+    assert (
+        str(caught.value) == "no OpenAPI description named 'auht'; did you mean 'auth'? (descriptions: default, auth)"
+    )
     assert (caught.value.kind, caught.value.suggestion) == ("unknown-description", "auth")
-    with pytest.raises(OperationLookupError, match=r"^no OpenAPI description named 'zz' \(descriptions: default, auth\)$"):
+    with pytest.raises(
+        OperationLookupError, match=r"^no OpenAPI description named 'zz' \(descriptions: default, auth\)$"
+    ):
         specs.find("^login", using="zz")
 
 
@@ -114,32 +133,40 @@ def test_find_not_found_with_did_you_mean(specs):
     with pytest.raises(OperationLookupError) as caught:
         specs.find("^getPetByID")
     message = str(caught.value)
-    assert message.startswith("operation 'getPetByID' not found in the OpenAPI descriptions default, auth; "
-                              "did you mean 'getPetById'? (operations: createPet, deletePet, echoDelete, ")
+    assert message.startswith(
+        "operation 'getPetByID' not found in the OpenAPI descriptions default, auth; "
+        "did you mean 'getPetById'? (operations: createPet, deletePet, echoDelete, "
+    )
     assert (caught.value.kind, caught.value.suggestion) == ("not-found", "getPetById")
     assert "whoAmI" in caught.value.known
     with pytest.raises(OperationLookupError) as caught:
         specs.find("^getPetById", using="auth")
-    assert str(caught.value) == ("operation 'getPetById' not found in OpenAPI description 'auth' "
-                                 "(operations there: login, whoAmI)")
+    assert str(caught.value) == (
+        "operation 'getPetById' not found in OpenAPI description 'auth' (operations there: login, whoAmI)"
+    )
 
 
 def test_find_with_no_descriptions():
     with pytest.raises(OperationLookupError) as caught:
         Descriptions({}).find("^listPets")
-    assert str(caught.value) == ("no OpenAPI description is loaded: set the 'openapi' parameter (or --openapi) "
-                                 "to call ^listPets")
+    assert str(caught.value) == (
+        "no OpenAPI description is loaded: set the 'openapi' parameter (or --openapi) to call ^listPets"
+    )
 
 
 def test_aliases_by_id_and_by_shape(specs):
-    aliases = aliases_from_parameters({
-        "binding.alias.fetchPet": "^getPetById",
-        "binding.default.alias.removePet": "delete /pets/{petId}/",
-        "binding.auth.alias.signIn": "POST /auth/login",
-        "timeout": 30,
-    })
-    assert aliases == {"default": {"fetchPet": "^getPetById", "removePet": "delete /pets/{petId}/"},
-                       "auth": {"signIn": "POST /auth/login"}}
+    aliases = aliases_from_parameters(
+        {
+            "binding.alias.fetchPet": "^getPetById",
+            "binding.default.alias.removePet": "delete /pets/{petId}/",
+            "binding.auth.alias.signIn": "POST /auth/login",
+            "timeout": 30,
+        }
+    )
+    assert aliases == {
+        "default": {"fetchPet": "^getPetById", "removePet": "delete /pets/{petId}/"},
+        "auth": {"signIn": "POST /auth/login"},
+    }
     assert specs.find("^fetchPet", aliases=aliases).id == "getPetById"
     assert specs.find("^removePet", aliases=aliases).id == "deletePet"
     assert specs.find("^signIn", using="auth", aliases=aliases).path == "/auth/login"
@@ -153,17 +180,23 @@ def test_alias_errors(specs):
             specs.find("^x", aliases={"default": {"x": target}})
         return str(caught.value)
 
-    assert fails("getPetById") == ("alias 'x' (binding.default.alias.x) has target 'getPetById'; "
-                                   "expected '^operationId' or 'METHOD /path'")
-    assert fails("GET /pets/{a}/{b}") == ("alias 'x' (binding.default.alias.x) points to 'GET /pets/{a}/{b}', "
-                                          "which matches no operation; did you mean 'GET /pets/{id}'?")
-    assert fails("^login") == ("alias 'x' (binding.default.alias.x) names '^login', which is in several "
-                               "OpenAPI descriptions: default, auth")
-    assert fails("^nope").startswith("alias 'x' (binding.default.alias.x) names '^nope', which is not an "
-                                     "operation (operations: createPet, ")
+    assert fails("getPetById") == (
+        "alias 'x' (binding.default.alias.x) has target 'getPetById'; expected '^operationId' or 'METHOD /path'"
+    )
+    assert fails("GET /pets/{a}/{b}") == (
+        "alias 'x' (binding.default.alias.x) points to 'GET /pets/{a}/{b}', "
+        "which matches no operation; did you mean 'GET /pets/{id}'?"
+    )
+    assert fails("^login") == (
+        "alias 'x' (binding.default.alias.x) names '^login', which is in several OpenAPI descriptions: default, auth"
+    )
+    assert fails("^nope").startswith(
+        "alias 'x' (binding.default.alias.x) names '^nope', which is not an operation (operations: createPet, "
+    )
 
 
 # -------------------------------------------------------------------------------- placement
+
 
 def test_children_go_where_the_operation_declares_them(v30):
     plan = build_request(op_of(v30, "listBooks"), [("limit", 5), ("tag", ["a b", "c&d"]), ("X-Trace", "t-1")])
@@ -171,14 +204,19 @@ def test_children_go_where_the_operation_declares_them(v30):
     assert plan.path == "/books?limit=5&tag=a%20b&tag=c%26d"
     assert plan.headers == (("X-Trace", "t-1"),)
     assert [(p.child, p.location, p.sent) for p in plan.placements] == [
-        ("limit", "query", "limit=5"), ("tag", "query", "tag=a%20b&tag=c%26d"), ("X-Trace", "header", "X-Trace: t-1")]
+        ("limit", "query", "limit=5"),
+        ("tag", "query", "tag=a%20b&tag=c%26d"),
+        ("X-Trace", "header", "X-Trace: t-1"),
+    ]
     assert plan.url("https://h/api/") == "https://h/api/books?limit=5&tag=a%20b&tag=c%26d"
     assert plan.body is None and plan.content_type is None
 
 
 def test_header_names_match_case_insensitively_and_prefixes_force_a_place(v30):
-    plan = build_request(op_of(v30, "listBooks"), [("x-trace", "1"), ("query_extra", True), ("header_X-Other", 2),
-                                                    ("Header_Accept", "text/plain")])
+    plan = build_request(
+        op_of(v30, "listBooks"),
+        [("x-trace", "1"), ("query_extra", True), ("header_X-Other", 2), ("Header_Accept", "text/plain")],
+    )
     assert plan.path == "/books?extra=true"
     assert plan.headers == (("X-Trace", "1"), ("X-Other", "2"), ("Accept", "text/plain"))
     assert [p.declared for p in plan.placements] == [True, False, False, False]
@@ -206,29 +244,35 @@ def test_header_values_may_not_break_lines(v30):
 def test_undeclared_child_is_an_error_naming_the_declared_ones(v30):
     with pytest.raises(RequestBuildError) as caught:
         build_request(op_of(v30, "listBooks"), [("limt", 5)])
-    assert str(caught.value) == ("'limt' is not a parameter of listBooks (GET /books); did you mean 'limit'? "
-                                 "(it declares: tag (query), limit (query), X-Trace (header); "
-                                 "use query_limt or header_limt to send it anyway)")
+    assert str(caught.value) == (
+        "'limt' is not a parameter of listBooks (GET /books); did you mean 'limit'? "
+        "(it declares: tag (query), limit (query), X-Trace (header); "
+        "use query_limt or header_limt to send it anyway)"
+    )
     assert caught.value.child == "limt"
     with pytest.raises(RequestBuildError, match=r"\(it declares: none; use query_q"):
-        build_request(op_of(v30, "deleteBook").__class__(**{**op_of(v30, "deleteBook").__dict__,
-                                                           "parameters": ()}), [("q", 1)])
+        build_request(
+            op_of(v30, "deleteBook").__class__(**{**op_of(v30, "deleteBook").__dict__, "parameters": ()}), [("q", 1)]
+        )
 
 
 def test_missing_required_path_parameter_is_an_error(v30):
     with pytest.raises(RequestBuildError) as caught:
         build_request(op_of(v30, "getBook"), [])
-    assert str(caught.value) == ("getBook (GET /books/{bookId}) needs path parameter 'bookId': "
-                                 "add a child 'bookId: VALUE' under the call")
+    assert str(caught.value) == (
+        "getBook (GET /books/{bookId}) needs path parameter 'bookId': add a child 'bookId: VALUE' under the call"
+    )
     plan = build_request(op_of(v30, "getBook"), [], check_required=False)
     assert plan.path == "/books/{bookId}"
 
 
 def test_missing_required_query_is_a_warning(tmp_path):
     path = tmp_path / "a.yaml"
-    path.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /s:\n    get:\n      operationId: s\n"
-                    "      parameters: [{name: q, in: query, required: true, schema: {type: string}}]\n"
-                    "      responses: {'200': {description: ok}}\n")
+    path.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /s:\n    get:\n      operationId: s\n"
+        "      parameters: [{name: q, in: query, required: true, schema: {type: string}}]\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
     plan = build_request(DescriptionCache().load(path).operations[0], [])
     assert plan.warnings == ("required query parameter 'q' is not given",)
 
@@ -259,28 +303,57 @@ def test_every_style(tmp_path):
     path = tmp_path / "styles.yaml"
     path.write_text(STYLES)
     op = DescriptionCache().load(path).operations[0]
-    plan = build_request(op, [
-        ("simple", [1, 2]), ("label", ["a", "b"]), ("matrix", [3, 4]), ("obj", {"k": "v w", "n": 1}),
-        ("csv", ["x", "y"]), ("sp", [1, 2]), ("pipe", [1, 2]), ("deep", {"a": 1, "b": "c"}), ("form", {"p": 1}),
-        ("raw", "a/b?c"), ("X-List", [1, 2]), ("query_empty", []), ("query_nothing", None)])
-    assert plan.path == ("/s/1,2/.a,b/;matrix=3;matrix=4/k=v%20w,n=1?csv=x,y&sp=1%202&pipe=1|2"
-                         "&deep%5Ba%5D=1&deep%5Bb%5D=c&p=1&raw=a/b?c&nothing=")
+    plan = build_request(
+        op,
+        [
+            ("simple", [1, 2]),
+            ("label", ["a", "b"]),
+            ("matrix", [3, 4]),
+            ("obj", {"k": "v w", "n": 1}),
+            ("csv", ["x", "y"]),
+            ("sp", [1, 2]),
+            ("pipe", [1, 2]),
+            ("deep", {"a": 1, "b": "c"}),
+            ("form", {"p": 1}),
+            ("raw", "a/b?c"),
+            ("X-List", [1, 2]),
+            ("query_empty", []),
+            ("query_nothing", None),
+        ],
+    )
+    assert plan.path == (
+        "/s/1,2/.a,b/;matrix=3;matrix=4/k=v%20w,n=1?csv=x,y&sp=1%202&pipe=1|2"
+        "&deep%5Ba%5D=1&deep%5Bb%5D=c&p=1&raw=a/b?c&nothing="
+    )
     assert plan.headers == (("X-List", "1,2"),)
 
 
 # ------------------------------------------------------------------------------------ bodies
 
+
 def test_structured_body_merges_over_schema_defaults(v30):
-    plan = build_request(op_of(v30, "createBook"), [],
-                         structured_body=[("title", "Dune"), ("author", [("email", "f@h.org")]), ("tags", ["sf"]),
-                                          ("extra", {"k": 1})], now=NOW)
+    plan = build_request(
+        op_of(v30, "createBook"),
+        [],
+        structured_body=[("title", "Dune"), ("author", [("email", "f@h.org")]), ("tags", ["sf"]), ("extra", {"k": 1})],
+        now=NOW,
+    )
     assert plan.content_type == "application/json"
     assert plan.headers == (("Content-Type", "application/json"),)
     body = json.loads(plan.body)
     assert body == {
-        "title": "Dune", "isbn": "978-3-16-148410-0", "genre": "science", "published": "2024-05-06",
-        "pages": 1, "price": 0.5, "tags": ["sf"], "subtitle": "", "author": {"name": "", "email": "f@h.org"},
-        "edition": 1, "extra": {"k": 1}}  # numbers inside their bounds, oneOf: its first alternative
+        "title": "Dune",
+        "isbn": "978-3-16-148410-0",
+        "genre": "science",
+        "published": "2024-05-06",
+        "pages": 1,
+        "price": 0.5,
+        "tags": ["sf"],
+        "subtitle": "",
+        "author": {"name": "", "email": "f@h.org"},
+        "edition": 1,
+        "extra": {"k": 1},
+    }  # numbers inside their bounds, oneOf: its first alternative
     assert plan.json_body == body
 
 
@@ -319,9 +392,19 @@ components:
     op = DescriptionCache().load(path).operations[0]
     defaults = request_defaults(op, now=NOW)
     assert len(defaults.pop("id")) == 36
-    assert defaults == {"at": "2024-05-06T07:08:09Z", "time": "07:08:09", "mail": "no-reply@berrycrush.org",
-                        "link": "http://localhost", "flag": False, "list": [], "maybe": 0, "colour": "red",
-                        "fixed": 3, "examples": "first", "node": {"name": "", "child": None}}
+    assert defaults == {
+        "at": "2024-05-06T07:08:09Z",
+        "time": "07:08:09",
+        "mail": "no-reply@berrycrush.org",
+        "link": "http://localhost",
+        "flag": False,
+        "list": [],
+        "maybe": 0,
+        "colour": "red",
+        "fixed": 3,
+        "examples": "first",
+        "node": {"name": "", "child": None},
+    }
     assert request_defaults(op, "application/xml") == {"x": ""}
 
 

@@ -10,8 +10,15 @@ from pathlib import Path
 import pytest
 
 from scenario_core.openapi.loader import DescriptionCache
-from scenario_core.openapi.schema_check import (check_content_type, check_response, check_status, compile_schema,
-                                        select_media, to_json_schema, validate_value)
+from scenario_core.openapi.schema_check import (
+    check_content_type,
+    check_response,
+    check_status,
+    compile_schema,
+    select_media,
+    to_json_schema,
+    validate_value,
+)
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
 
@@ -43,26 +50,35 @@ def test_a_valid_book_passes(create30):
     assert (result.ok, result.message, result.status_key, result.media_type) == (True, "", "201", "application/json")
 
 
-@pytest.mark.parametrize("change, expected", [
-    ({"title": 7}, "$.title: expected string, got 7"),
-    ({"title": None}, "$.title: expected string, got null"),
-    ({"author": "x"}, "$.author: expected object, got \"x\""),
-    ({"title": ""}, "$.title: expected at least 1 characters, got \"\" (0)"),
-    ({"title": "x" * 101}, "$.title: expected at most 100 characters, got \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" (101)"),
-    ({"genre": "poetry"}, "$.genre: expected one of [\"fiction\", \"science\", \"history\"], got \"poetry\""),
-    ({"pages": 0}, "$.pages: expected a number >= 1, got 0"),
-    ({"pages": 5001}, "$.pages: expected a number <= 5000, got 5001"),
-    ({"price": 0}, "$.price: expected a number > 0, got 0"),  # 3.0 boolean exclusiveMinimum
-    ({"isbn": "abc"}, "$.isbn: expected text matching /^[0-9-]{10,17}$/, got \"abc\""),
-    ({"published": "2024-02-30"}, "$.published: expected format date, got \"2024-02-30\""),
-    ({"author": {"name": "a", "email": "nope"}}, "$.author.email: expected format email, got \"nope\""),
-    ({"tags": ["a", "b", 7]}, "$.tags[2]: expected string, got 7"),
-    ({"tags": ["a", "b", "c", "d"]}, "$.tags: expected at most 3 items, got 4"),
-    ({"author": {}}, "$.author: required property 'name' is missing"),
-    ({"edition": "third"}, "$.edition: expected exactly one of 2 alternatives (oneOf) to match, none did: "
-                           "$.edition: expected one of [\"first\", \"second\"], got \"third\""),
-    ({"id": 0}, "$.id: expected a number >= 1, got 0"),
-])
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        ({"title": 7}, "$.title: expected string, got 7"),
+        ({"title": None}, "$.title: expected string, got null"),
+        ({"author": "x"}, '$.author: expected object, got "x"'),
+        ({"title": ""}, '$.title: expected at least 1 characters, got "" (0)'),
+        (
+            {"title": "x" * 101},
+            '$.title: expected at most 100 characters, got "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…" (101)',
+        ),
+        ({"genre": "poetry"}, '$.genre: expected one of ["fiction", "science", "history"], got "poetry"'),
+        ({"pages": 0}, "$.pages: expected a number >= 1, got 0"),
+        ({"pages": 5001}, "$.pages: expected a number <= 5000, got 5001"),
+        ({"price": 0}, "$.price: expected a number > 0, got 0"),  # 3.0 boolean exclusiveMinimum
+        ({"isbn": "abc"}, '$.isbn: expected text matching /^[0-9-]{10,17}$/, got "abc"'),
+        ({"published": "2024-02-30"}, '$.published: expected format date, got "2024-02-30"'),
+        ({"author": {"name": "a", "email": "nope"}}, '$.author.email: expected format email, got "nope"'),
+        ({"tags": ["a", "b", 7]}, "$.tags[2]: expected string, got 7"),
+        ({"tags": ["a", "b", "c", "d"]}, "$.tags: expected at most 3 items, got 4"),
+        ({"author": {}}, "$.author: required property 'name' is missing"),
+        (
+            {"edition": "third"},
+            "$.edition: expected exactly one of 2 alternatives (oneOf) to match, none did: "
+            '$.edition: expected one of ["first", "second"], got "third"',
+        ),
+        ({"id": 0}, "$.id: expected a number >= 1, got 0"),
+    ],
+)
 def test_each_keyword_family_names_path_wanted_and_got(create30, change, expected):
     assert problems(create30, {**BOOK, **change}) == [expected]
 
@@ -70,8 +86,10 @@ def test_each_keyword_family_names_path_wanted_and_got(create30, change, expecte
 def test_required_at_the_root_and_message_shape(create30):
     result = check_response(create30, 201, "application/json", json.dumps({"id": 2, "author": {"name": "x"}}))
     assert not result.ok
-    assert result.message == ("response 201 (application/json) does not match the schema of createBook "
-                              "(POST /books): $: required property 'title' is missing")
+    assert result.message == (
+        "response 201 (application/json) does not match the schema of createBook "
+        "(POST /books): $: required property 'title' is missing"
+    )
 
 
 def test_at_most_five_problems_then_a_count(create30):
@@ -96,18 +114,21 @@ def test_nullable_3_0_versus_3_1_type_arrays(cache, create30):
 def test_3_1_keywords(cache):
     op = op_of(cache, "library31.yaml", "createBook")
     assert problems(op, {**BOOK, "price": 0}) == ["$.price: expected a number > 0, got 0"]
-    assert problems(op, {**BOOK, "kind": "film"}) == ["$.kind: expected \"book\", got \"film\""]
+    assert problems(op, {**BOOK, "kind": "film"}) == ['$.kind: expected "book", got "film"']
     assert problems(op, {**BOOK, "position": [1, 2]}) == ["$.position[1]: expected string, got 2"]
-    assert problems(op, {**BOOK, "genre": "x"}) == ["$.genre: expected one of [\"fiction\", \"science\"], got \"x\""]
+    assert problems(op, {**BOOK, "genre": "x"}) == ['$.genre: expected one of ["fiction", "science"], got "x"']
 
 
 def test_swagger_2_schemas(cache):
     op = op_of(cache, "library20.json", "createBook")
     assert problems(op, {"id": 1, "title": "t", "subtitle": None}) == []  # x-nullable
     assert problems(op, {"id": 1, "title": "t", "price": 0}) == ["$.price: expected a number > 0, got 0"]
-    assert problems(op, {"id": "1", "title": "t"}) == ["$.id: expected integer, got \"1\""]
-    assert problems(op, {"title": "t"}, status=500) == ["$.error: required property 'error' is missing".replace(
-        "$.error: required property 'error'", "$: required property 'error'")]
+    assert problems(op, {"id": "1", "title": "t"}) == ['$.id: expected integer, got "1"']
+    assert problems(op, {"title": "t"}, status=500) == [
+        "$.error: required property 'error' is missing".replace(
+            "$.error: required property 'error'", "$: required property 'error'"
+        )
+    ]
 
 
 def test_strict_closes_objects_but_not_allof_branches(create30):
@@ -115,7 +136,8 @@ def test_strict_closes_objects_but_not_allof_branches(create30):
     assert problems(create30, extra) == []
     assert problems(create30, extra, strict=True) == [
         "$.author.nick: unexpected property (the schema does not allow it)",
-        "$.shelf: unexpected property (the schema does not allow it)"]
+        "$.shelf: unexpected property (the schema does not allow it)",
+    ]
     assert problems(create30, BOOK, strict=True) == []
     # a failing property does not make its siblings look unexpected
     assert problems(create30, {**BOOK, "pages": 0}, strict=True) == ["$.pages: expected a number >= 1, got 0"]
@@ -147,9 +169,11 @@ paths:
     assert problems(op, ok, status=200, strict=True) == []
     assert problems(op, {**ok, "labels": {"x": 1}}, status=200, strict=True) == ["$.labels.x: expected string, got 1"]
     assert problems(op, {**ok, "one": {"a": 1, "c": 2}}, status=200, strict=True) == [
-        "$.one.c: unexpected property (the schema does not allow it)"]
+        "$.one.c: unexpected property (the schema does not allow it)"
+    ]
     assert problems(op, {**ok, "one": {"a": 1, "b": 2}}, status=200) == [
-        "$.one: expected exactly one of 2 alternatives (oneOf) to match, several did"]
+        "$.one: expected exactly one of 2 alternatives (oneOf) to match, several did"
+    ]
 
 
 def test_recursive_and_cross_file_schemas(cache, tmp_path):
@@ -172,26 +196,36 @@ components:
 """)
     tree = DescriptionCache().load(path).operations[0]
     assert problems(tree, {"v": 1, "kids": [{"v": 2, "kids": [{"v": "x"}]}]}, status=200) == [
-        "$.kids[0].kids[0].v: expected integer, got \"x\""]
+        '$.kids[0].kids[0].v: expected integer, got "x"'
+    ]
 
 
 def test_response_selection_by_status_and_content_type(cache):
     op = op_of(cache, "library30.yaml", "getBook")
     assert check_response(op, 203, "text/plain", b"abc").ok  # 2XX, text/*
     short = check_response(op, 200, "text/html; charset=utf-8", b"ab")
-    assert short.message == ("response 200 (text/html) does not match the schema of getBook (GET /books/{bookId}): "
-                             "$: expected at least 3 characters, got \"ab\" (2)")
+    assert short.message == (
+        "response 200 (text/html) does not match the schema of getBook (GET /books/{bookId}): "
+        '$: expected at least 3 characters, got "ab" (2)'
+    )
     assert (short.status_key, short.media_type) == ("2XX", "text/*")
     assert check_response(op, 404, "application/problem+json", b'{"error": "gone"}').ok  # application/*
     wrong = check_response(op, 404, "text/plain", b"gone")
-    assert wrong.message == ("response 404: Content-Type text/plain is not one getBook (GET /books/{bookId}) "
-                             "declares for 404 (application/*)")
+    assert wrong.message == (
+        "response 404: Content-Type text/plain is not one getBook (GET /books/{bookId}) "
+        "declares for 404 (application/*)"
+    )
     undeclared = check_response(op, 500, "application/json", b"{}")
-    assert undeclared.message == "getBook (GET /books/{bookId}) declares no response for status 500 (declared: 2XX, 404)"
+    assert (
+        undeclared.message == "getBook (GET /books/{bookId}) declares no response for status 500 (declared: 2XX, 404)"
+    )
     assert check_response(op, 200, "application/json", b"{").message.startswith(
-        "response 200 (application/json): the body is not valid JSON: ")
-    assert check_response(op, 200, "application/json", b"").message == \
-        "response 200 (application/json): empty body, the schema expects a value"
+        "response 200 (application/json): the body is not valid JSON: "
+    )
+    assert (
+        check_response(op, 200, "application/json", b"").message
+        == "response 200 (application/json): empty body, the schema expects a value"
+    )
     assert check_response(op, 200, None, b"{}").message.startswith("response 200: Content-Type no Content-Type is")
 
 
@@ -199,7 +233,8 @@ def test_no_content_and_any_content(cache):
     delete = op_of(cache, "library30.yaml", "deleteBook")
     assert check_response(delete, 204, None, b"").ok
     assert check_response(delete, 204, "application/json", b"{}").message == (
-        "response 204: deleteBook (DELETE /books/{bookId}) declares no body for 204, but the response has one")
+        "response 204: deleteBook (DELETE /books/{bookId}) declares no body for 204, but the response has one"
+    )
     cover = next(o for o in cache.load(FIXTURES / "library30.yaml").operations if o.id is None)
     assert check_response(cover, 200, "image/png", b"\x89PNG").ok  # */* without a schema
 
@@ -225,11 +260,13 @@ def test_auto_assertion_helpers(cache):
     assert check_status(op_of(cache, "library30.yaml", "listBooks"), 599) is None  # default
     assert check_content_type(op, 200, "application/json; charset=utf-8") is None
     assert check_content_type(op, 200, "image/png") == (
-        "Content-Type image/png is not one getBook (GET /books/{bookId}) declares for 2XX (application/json, text/*)")
+        "Content-Type image/png is not one getBook (GET /books/{bookId}) declares for 2XX (application/json, text/*)"
+    )
     delete = op_of(cache, "library30.yaml", "deleteBook")
     assert check_content_type(delete, 204, None, has_body=False) is None
     assert check_content_type(delete, 204, "text/plain", has_body=True) == (
-        "deleteBook (DELETE /books/{bookId}) declares no body for 204, got text/plain")
+        "deleteBook (DELETE /books/{bookId}) declares no body for 204, got text/plain"
+    )
 
 
 def test_validate_value_against_a_request_schema(create30):
@@ -260,14 +297,22 @@ paths:
                   ip: {type: string, format: ipv4}
 """)
     op = DescriptionCache().load(path).operations[0]
-    good = {"at": "2024-02-29T23:59:60.5+01:00", "id": "123e4567-e89b-12d3-a456-426614174000",
-            "link": "https://x.org/a?b", "small": 2**31 - 1, "ip": "10.0.0.1"}
+    good = {
+        "at": "2024-02-29T23:59:60.5+01:00",
+        "id": "123e4567-e89b-12d3-a456-426614174000",
+        "link": "https://x.org/a?b",
+        "small": 2**31 - 1,
+        "ip": "10.0.0.1",
+    }
     assert problems(op, good, status=200) == []
     bad = {"at": "2023-02-29T10:00:00Z", "id": "nope", "link": "no scheme", "small": 2**31, "ip": "1.2.3"}
     assert problems(op, bad, status=200) == [
-        '$.at: expected format date-time, got "2023-02-29T10:00:00Z"', '$.id: expected format uuid, got "nope"',
-        '$.link: expected format uri, got "no scheme"', "$.small: expected format int32, got 2147483648",
-        '$.ip: expected format ipv4, got "1.2.3"']
+        '$.at: expected format date-time, got "2023-02-29T10:00:00Z"',
+        '$.id: expected format uuid, got "nope"',
+        '$.link: expected format uri, got "no scheme"',
+        "$.small: expected format int32, got 2147483648",
+        '$.ip: expected format ipv4, got "1.2.3"',
+    ]
 
 
 def test_validators_are_compiled_once_and_checks_are_cheap(cache):

@@ -8,8 +8,17 @@ import pytest
 
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.nodes import (
-    AssertStep, BodyAssertion, ExtractStep, FeatureNode, HeaderAssertion, IncludeStep,
-    JsonPathAssertion, Node, RequestStep, ScenarioNode, StatusAssertion, TimeAssertion, VariableRef,
+    BodyAssertion,
+    ExtractStep,
+    FeatureNode,
+    HeaderAssertion,
+    IncludeStep,
+    JsonPathAssertion,
+    Node,
+    RequestStep,
+    StatusAssertion,
+    TimeAssertion,
+    VariableRef,
 )
 from scenario_core.language.parser import load_file, parse_text
 
@@ -102,7 +111,11 @@ def test_source_order_interleaves_features_and_standalone_scenarios():
             when: GET /d
     """)
     assert [(type(i).__name__, i.name) for i in file.items] == [
-        ("ScenarioNode", "one"), ("FeatureNode", "F"), ("ScenarioNode", "three"), ("FeatureNode", "G")]
+        ("ScenarioNode", "one"),
+        ("FeatureNode", "F"),
+        ("ScenarioNode", "three"),
+        ("FeatureNode", "G"),
+    ]
     assert [s.name for s in file.scenarios] == ["one", "three"]
 
 
@@ -140,7 +153,8 @@ def test_inline_body_without_references_is_parsed_once():
 
 
 def test_assertion_forms():
-    steps = parse("""
+    steps = (
+        parse("""
         scenario: s
           when: GET /a
           then: status 200
@@ -158,14 +172,26 @@ def test_assertion_forms():
           then: body contains "Rex"
           then: time < 500ms
           then: time <= 2s
-    """).scenarios[0].steps[1:]
+    """)
+        .scenarios[0]
+        .steps[1:]
+    )
     kinds = [type(s.assertion).__name__ for s in steps]
-    assert kinds == ["StatusAssertion"] * 2 + ["JsonPathAssertion"] * 8 + ["HeaderAssertion"] * 2 + \
-        ["BodyAssertion"] + ["TimeAssertion"] * 2
+    assert (
+        kinds
+        == ["StatusAssertion"] * 2
+        + ["JsonPathAssertion"] * 8
+        + ["HeaderAssertion"] * 2
+        + ["BodyAssertion"]
+        + ["TimeAssertion"] * 2
+    )
     assert steps[0].assertion == StatusAssertion(200, None, steps[0].assertion.location)
     assert steps[1].assertion.klass == 2
-    assert (steps[2].assertion.path, steps[2].assertion.operator, steps[2].assertion.expected.constant) == \
-        ("$.name", "==", "Rex")
+    assert (steps[2].assertion.path, steps[2].assertion.operator, steps[2].assertion.expected.constant) == (
+        "$.name",
+        "==",
+        "Rex",
+    )
     assert steps[3].assertion.expected.refs[0].name == "min"
     assert steps[6].assertion.expected is None
     assert steps[9].assertion.path == "$.items[?(@.age > 2)].name"
@@ -182,8 +208,16 @@ def test_json_paths_are_compiled_once_at_load_time():
 
 
 def test_extract_from_body_and_header():
-    steps = parse("scenario: s\n  when: GET /a\n  extract: petId from $.id\n  extract: where from header Location\n").scenarios[0].steps
-    assert isinstance(steps[1], ExtractStep) and (steps[1].name, steps[1].source, steps[1].path) == ("petId", "body", "$.id")
+    steps = (
+        parse("scenario: s\n  when: GET /a\n  extract: petId from $.id\n  extract: where from header Location\n")
+        .scenarios[0]
+        .steps
+    )
+    assert isinstance(steps[1], ExtractStep) and (steps[1].name, steps[1].source, steps[1].path) == (
+        "petId",
+        "body",
+        "$.id",
+    )
     assert (steps[2].source, steps[2].path, steps[2].compiled) == ("header", "Location", None)
 
 
@@ -224,12 +258,15 @@ def test_comments_anywhere_and_blank_lines():
     assert len(file.features[0].scenarios[0].steps) == 2
 
 
-@pytest.mark.parametrize("text", [
-    "scenario: s\r\n  when: GET /a\r\n  then: status 200\r\n",  # CRLF
-    "\ufeffscenario: s\n  when: GET /a\n  then: status 200\n",  # UTF-8 BOM
-    "scenario: s\n  when: GET /a\n  then: status 200",  # no final newline
-    "scenario: s   \n  when: GET /a  \n  then: status 200 \t\n   \n",  # trailing spaces
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "scenario: s\r\n  when: GET /a\r\n  then: status 200\r\n",  # CRLF
+        "\ufeffscenario: s\n  when: GET /a\n  then: status 200\n",  # UTF-8 BOM
+        "scenario: s\n  when: GET /a\n  then: status 200",  # no final newline
+        "scenario: s   \n  when: GET /a  \n  then: status 200 \t\n   \n",  # trailing spaces
+    ],
+)
 def test_robust_input(text):
     scenario = parse_text(text, "t.scenario").scenarios[0]
     assert scenario.name == "s" and len(scenario.steps) == 2
@@ -263,7 +300,8 @@ def test_variable_refs_are_located():
 
 
 def test_entries_may_be_named_like_keywords():
-    step = parse("""
+    step = (
+        parse("""
         scenario: s
           when: GET /search
             query:
@@ -271,7 +309,10 @@ def test_entries_may_be_named_like_keywords():
               include: owner
             headers:
               body: x
-    """).scenarios[0].steps[0]
+    """)
+        .scenarios[0]
+        .steps[0]
+    )
     assert [(q.name, q.value.text) for q in step.query] == [("query", "dogs"), ("include", "owner")]
     assert [(h.name, h.value.text) for h in step.headers] == [("body", "x")]
 

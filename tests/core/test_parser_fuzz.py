@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.parser import parse_text
@@ -119,15 +120,73 @@ Outline: many
 SEEDS = [SEED, BERRY] + [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.scenario"))]
 SEEDS += [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*/**/*.scenario"))]
 SEEDS += [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*/**/*.fragment"))]
-PIECES = ["\n", "  ", "\t", ":", "#", "{{", "}}", "@", "\"", "{", "[", "$", "feature:", "scenario:",
-          "parameters:", "background:", "when: GET /x", "then: status 200", "body:", "\r\n", "\ufeff", "é",
-          "\x00", "\x1b[2J", "\u2028", "^", "using ", "include: ", " " * 3000, "{{" * 500, "@t " * 500,
-          "9" * 5000, "matches \"(a+\"", "then: schema",
-          # BerryCrush's words and shapes
-          "given ", "When ", "call ^", "call using ", "assert status 200", "extract $.a => ", "=>", "include ",
-          "if status 200", "else if ", "else", "fail \"", "webhook: w", "hook: h", "outline: o", "examples:",
-          "| a |", "|", '"""', "bodyFile: ", "auto: [", "query_", "header_", " = ", "\\{{", "{{env.", "'",
-          "Scenario:", "FRAGMENT: f", "@t # c"]
+PIECES = [
+    "\n",
+    "  ",
+    "\t",
+    ":",
+    "#",
+    "{{",
+    "}}",
+    "@",
+    '"',
+    "{",
+    "[",
+    "$",
+    "feature:",
+    "scenario:",
+    "parameters:",
+    "background:",
+    "when: GET /x",
+    "then: status 200",
+    "body:",
+    "\r\n",
+    "\ufeff",
+    "é",
+    "\x00",
+    "\x1b[2J",
+    "\u2028",
+    "^",
+    "using ",
+    "include: ",
+    " " * 3000,
+    "{{" * 500,
+    "@t " * 500,
+    "9" * 5000,
+    'matches "(a+"',
+    "then: schema",
+    # BerryCrush's words and shapes
+    "given ",
+    "When ",
+    "call ^",
+    "call using ",
+    "assert status 200",
+    "extract $.a => ",
+    "=>",
+    "include ",
+    "if status 200",
+    "else if ",
+    "else",
+    'fail "',
+    "webhook: w",
+    "hook: h",
+    "outline: o",
+    "examples:",
+    "| a |",
+    "|",
+    '"""',
+    "bodyFile: ",
+    "auto: [",
+    "query_",
+    "header_",
+    " = ",
+    "\\{{",
+    "{{env.",
+    "'",
+    "Scenario:",
+    "FRAGMENT: f",
+    "@t # c",
+]
 
 
 def _check(text: str) -> None:
@@ -146,7 +205,7 @@ def test_mutated_valid_files_raise_only_the_projects_error(edits):
     text = SEED
     for position, delete, piece in edits:
         position %= len(text) + 1
-        text = text[:position] + piece + text[position + delete:]
+        text = text[:position] + piece + text[position + delete :]
     _check(text)
 
 
@@ -164,9 +223,18 @@ def test_arbitrary_text_raises_only_the_projects_error(text):
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(range(len(SEEDS))),
-       st.lists(st.tuples(st.sampled_from(["delete", "duplicate", "swap", "insert", "indent"]),
-                          st.integers(0, 10_000), st.integers(0, 10_000), st.sampled_from(PIECES)), max_size=8))
+@given(
+    st.sampled_from(range(len(SEEDS))),
+    st.lists(
+        st.tuples(
+            st.sampled_from(["delete", "duplicate", "swap", "insert", "indent"]),
+            st.integers(0, 10_000),
+            st.integers(0, 10_000),
+            st.sampled_from(PIECES),
+        ),
+        max_size=8,
+    ),
+)
 def test_line_mutations_of_every_example_raise_only_the_projects_error(seed, edits):
     """Whole lines deleted, duplicated, swapped, re-indented, or given hostile pieces (control
     characters, long runs, huge numbers, broken patterns), over every bundled example."""
@@ -200,7 +268,7 @@ def test_mutated_berrycrush_files_raise_only_the_projects_error(edits):
     text = BERRY
     for position, delete, piece in edits:
         position %= len(text) + 1
-        text = text[:position] + piece + text[position + delete:]
+        text = text[:position] + piece + text[position + delete :]
     _check(text)
 
 

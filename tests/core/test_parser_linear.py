@@ -9,10 +9,10 @@ import time
 import pytest
 
 from scenario_core.language.errors import InvalidFileError
-from scenario_core.run.events import ScenarioFinished, StepFinished
-from scenario_core.run.executor import run_to_completion
 from scenario_core.language.nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
 from scenario_core.language.parser import load_file, parse_text
+from scenario_core.run.events import ScenarioFinished, StepFinished
+from scenario_core.run.executor import run_to_completion
 
 BOUND = 2.0  # seconds, in process
 
@@ -36,8 +36,10 @@ def test_linear_fragments_that_include_the_next_one_twice():
     lines += ["scenario: s", "  when: GET http://127.0.0.1:9/x", "  include: f0"]
     found = errors_within_bound("\n".join(lines) + "\n")
     # 2^23 steps behind f0: refused where the expansion passes the limit, never run.
-    assert found[0] == ("t.scenario:2:3: error: include of 'f1' expands to over 10,000 steps (includes inside "
-                        "fragments multiply); a block runs at most 10,000 steps")
+    assert found[0] == (
+        "t.scenario:2:3: error: include of 'f1' expands to over 10,000 steps (includes inside "
+        "fragments multiply); a block runs at most 10,000 steps"
+    )
     assert any(line.startswith("t.scenario:74:3: error: include of 'f0' expands to over 10,000") for line in found)
 
 
@@ -46,12 +48,16 @@ def test_linear_30000_unclosed_braces():
     assert found == ["t.scenario:2:32: error: '{{' is not closed by '}}'"]
 
 
-@pytest.mark.parametrize("line, message", [
-    ("  then: $.a" + " " * 1_000_000 + "x == 1", "t.scenario:3:9: error: invalid JSON path '$.a "),
-    ("  then: body" + " " * 1_000_000 + "x", "t.scenario:3:9: error: a body assertion reads like"),
-    ("  then:" + " " * 1_000_000, "t.scenario:3:8: error: then: needs an assertion"),
-    ("  then: status" + " " * 1_000_000 + "200", None),
-], ids=["json-path", "body", "nothing", "status"])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("  then: $.a" + " " * 1_000_000 + "x == 1", "t.scenario:3:9: error: invalid JSON path '$.a "),
+        ("  then: body" + " " * 1_000_000 + "x", "t.scenario:3:9: error: a body assertion reads like"),
+        ("  then:" + " " * 1_000_000, "t.scenario:3:8: error: then: needs an assertion"),
+        ("  then: status" + " " * 1_000_000 + "200", None),
+    ],
+    ids=["json-path", "body", "nothing", "status"],
+)
 def test_linear_a_megabyte_of_spaces_after_then(line, message):
     found = errors_within_bound("scenario: s\n  when: GET http://127.0.0.1:9/\n" + line + "\n")
     if message is None:
@@ -75,7 +81,9 @@ def test_linear_1000_includes_of_unknown_fragments(defined):
     assert len(found) == 1000
     assert all("include of unknown fragment 'miss" in line and len(line) < 400 for line in found)
     capped = errors_within_bound(text)  # what check prints: the first 100, then how many more
-    assert capped[:100] == found[:100] and capped[100:] == [f"t.scenario:{2 * defined + 102}:3: error: ... and 900 more errors"]
+    assert capped[:100] == found[:100] and capped[100:] == [
+        f"t.scenario:{2 * defined + 102}:3: error: ... and 900 more errors"
+    ]
 
 
 def _nested(levels: int) -> str:
@@ -90,13 +98,18 @@ def _nested(levels: int) -> str:
 
 def test_no_silent_false_pass_includes_nested_past_the_limit_are_a_check_error():
     found = errors_within_bound(_nested(MAX_INCLUDE_DEPTH + 1))
-    assert found == [f"t.scenario:{3 * (MAX_INCLUDE_DEPTH + 1) + 2}:3: error: includes nest {MAX_INCLUDE_DEPTH + 1} levels "
-                     f"deep here (f0 → f1 → f2 → f3 → …); the limit is {MAX_INCLUDE_DEPTH}"]
+    assert found == [
+        f"t.scenario:{3 * (MAX_INCLUDE_DEPTH + 1) + 2}:3: error: includes nest {MAX_INCLUDE_DEPTH + 1} levels "
+        f"deep here (f0 → f1 → f2 → f3 → …); the limit is {MAX_INCLUDE_DEPTH}"
+    ]
 
 
 def test_no_silent_false_pass_includes_at_the_limit_run_every_step(demo, write_scenario):
-    path = write_scenario(_nested(MAX_INCLUDE_DEPTH).replace("scenario: s\n", f"scenario: s\n  when: GET {demo.url}/health\n", 1)
-                          .replace("  when: GET /health\n", ""))
+    path = write_scenario(
+        _nested(MAX_INCLUDE_DEPTH)
+        .replace("scenario: s\n", f"scenario: s\n  when: GET {demo.url}/health\n", 1)
+        .replace("  when: GET /health\n", "")
+    )
     events = run_to_completion([load_file(path)])
     steps = [e for e in events if isinstance(e, StepFinished)]
     assert len(steps) == 1 + MAX_INCLUDE_DEPTH and all(e.status == "passed" for e in steps)
@@ -107,22 +120,34 @@ def test_no_silent_false_pass_a_block_over_the_step_limit_is_a_check_error():
     text = "fragment: many\n" + "  then: status 200\n" * (MAX_PLANNED_STEPS // 2 + 1)
     text += "scenario: s\n  when: GET http://127.0.0.1:9/\n  include: many\n  include: many\n"
     found = errors_within_bound(text)
-    assert found == [f"t.scenario:{MAX_PLANNED_STEPS // 2 + 6}:3: error: include of 'many' expands to "
-                     f"{MAX_PLANNED_STEPS // 2 + 1:,} steps (includes inside fragments multiply); a block runs at "
-                     f"most {MAX_PLANNED_STEPS:,} steps"]
+    assert found == [
+        f"t.scenario:{MAX_PLANNED_STEPS // 2 + 6}:3: error: include of 'many' expands to "
+        f"{MAX_PLANNED_STEPS // 2 + 1:,} steps (includes inside fragments multiply); a block runs at "
+        f"most {MAX_PLANNED_STEPS:,} steps"
+    ]
 
 
 def test_a_fragment_cycle_is_reported_once_however_it_is_reached():
-    found = errors_within_bound("fragment: a\n  include: b\nfragment: b\n  include: c\nfragment: c\n"
-                                "  include: a\n  include: b\nscenario: s\n  include: a\n")
+    found = errors_within_bound(
+        "fragment: a\n  include: b\nfragment: b\n  include: c\nfragment: c\n"
+        "  include: a\n  include: b\nscenario: s\n  include: a\n"
+    )
     assert found == ["t.scenario:1:1: error: fragment includes itself: a → b → c → a"]
 
 
-@pytest.mark.parametrize("text, message", [
-    ('scenario: s\n  when: POST /x\n    body: {"n": ' + "1" * 5000 + "}\n",
-     "t.scenario:3:17: error: body: an integer of 5000 digits is too long (the limit is 4300)"),
-    ("scenario: s\n  when: GET /x\n  then: $.n == " + "1" * 5000 + "\n",
-     "t.scenario:3:16: error: an integer of 5000 digits is too long (the limit is 4300)"),
-], ids=["body", "assertion"])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            'scenario: s\n  when: POST /x\n    body: {"n": ' + "1" * 5000 + "}\n",
+            "t.scenario:3:17: error: body: an integer of 5000 digits is too long (the limit is 4300)",
+        ),
+        (
+            "scenario: s\n  when: GET /x\n  then: $.n == " + "1" * 5000 + "\n",
+            "t.scenario:3:16: error: an integer of 5000 digits is too long (the limit is 4300)",
+        ),
+    ],
+    ids=["body", "assertion"],
+)
 def test_no_traceback_on_integers_over_4300_digits_in_json_literals(text, message):
     assert errors_within_bound(text) == [message]

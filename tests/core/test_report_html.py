@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.report.html import html_report, write_html_report
+from scenario_core.report.masking import MASK, Masker
+from scenario_core.report.reports import Exchange, FileRecord, RunRecorder, ScenarioRecord, StepRecord
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
-from scenario_core.report.masking import MASK, Masker
-from scenario_core.language.parser import load_file
-from scenario_core.report.html import html_report, write_html_report
-from scenario_core.report.reports import Exchange, FileRecord, RunRecorder, ScenarioRecord, StepRecord
-from scenario_core.parameters.resolution import RunOverrides
 
 SCOPES = """
 parameters:
@@ -114,12 +114,16 @@ def recorded(paths, demo, run_variables=None, masker=None):
 
 
 def test_the_timeline_shows_stores_as_lanes_with_what_each_scenario_carried_extracted_and_what_was_cleared(
-        demo, write_scenario):
+    demo, write_scenario
+):
     page = html_report(recorded([write_scenario(SCOPES)], demo))
     rows = timeline(page)
     assert rows[0] == ["scenario", "scenario layer", "file store", "feature 'Own'"]
     body = rows[1:]
-    assert body[0][0].startswith("passed opening") and body[0][2] == 'created, empty starts with nothing + first = 1 line 7'
+    assert (
+        body[0][0].startswith("passed opening")
+        and body[0][2] == "created, empty starts with nothing + first = 1 line 7"
+    )
     assert body[1] == ["feature Own begins"]
     create = body[2]
     assert create[0].startswith("passed create")
@@ -149,10 +153,18 @@ def _hand_made(body: str, message: str, interrupted: bool = False) -> RunRecorde
     """A recorder filled by hand, for what the demo server cannot send (control characters)."""
     recorder = RunRecorder()
     exchange = Exchange(0, "GET", "/x", (("X-Note", "a\x1b[2Jb"),), None, 500, "Error", (), body, 0.01)
-    step = StepRecord(3, "when", "GET /x", "failed", message, "scenario", 0.0, label="when: GET /x",
-                      exchange=exchange)
-    scenario = ScenarioRecord("x.scenario", "s\u202egnp.exe", None, 1, status="failed", message=message,
-                              steps=[step], failed_step=step, finished=True)
+    step = StepRecord(3, "when", "GET /x", "failed", message, "scenario", 0.0, label="when: GET /x", exchange=exchange)
+    scenario = ScenarioRecord(
+        "x.scenario",
+        "s\u202egnp.exe",
+        None,
+        1,
+        status="failed",
+        message=message,
+        steps=[step],
+        failed_step=step,
+        finished=True,
+    )
     recorder.files.append(FileRecord("x.scenario", [scenario]))
     recorder.finish(interrupted, 0.1)
     return recorder
@@ -227,25 +239,45 @@ def test_run_report_html_option_writes_the_page(demo, write_scenario, tmp_path):
     path = write_scenario(SCOPES)
     report = tmp_path / "out" / "report.html"
     report.parent.mkdir()
-    result = subprocess.run([str(SCRIPT), "run", str(path), "--base-url", demo.url, "--report-html", str(report),
-                             "--report-json", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [
+            str(SCRIPT),
+            "run",
+            str(path),
+            "--base-url",
+            demo.url,
+            "--report-html",
+            str(report),
+            "--report-json",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     page = report.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "cleared: petId" in " ".join(page.split())
     assert os.listdir(report.parent) == ["report.html"]  # no temporary file left
     # The same path checks as the other reports: one line, exit 2, nothing run.
-    clash = subprocess.run([str(SCRIPT), "run", str(path), "--base-url", demo.url, "--report-html", str(path)],
-                           capture_output=True, text=True, timeout=60)
+    clash = subprocess.run(
+        [str(SCRIPT), "run", str(path), "--base-url", demo.url, "--report-html", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert clash.returncode == 2 and clash.stdout == ""
     assert clash.stderr.strip().splitlines() == [
         f"scenario-tui: error: --report-html: {path} is an input of this run (a scenario or OpenAPI file); "
-        "give the report another name"]
+        "give the report another name"
+    ]
 
 
 # ---------------------------------------------------------------- in a real browser
 
-CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
-                 if (found := shutil.which(name))), None)
+CHROMIUM = next(
+    (found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))), None
+)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH")
@@ -255,9 +287,20 @@ def test_chromium_reads_the_page_as_intended(demo, write_scenario, tmp_path):
     report = tmp_path / "report.html"
     write_html_report(report, recorded([scopes, hostile], demo))
     result = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", report.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     dom = result.stdout
     assert "<main>" in dom, result.stderr[-2000:]
     # The browser built the document we meant: two files, the summary, the lanes, the clears...

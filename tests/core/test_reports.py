@@ -10,14 +10,19 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.report.masking import MASK, Masker
+from scenario_core.report.reports import (
+    RunRecorder,
+    atomic_write,
+    json_report,
+    junit_report,
+    write_json_report,
+    write_junit_report,
+)
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
-from scenario_core.report.masking import MASK, Masker
-from scenario_core.language.parser import load_file
-from scenario_core.report.reports import (
-    RunRecorder, atomic_write, json_report, junit_report, write_json_report, write_junit_report,
-)
-from scenario_core.parameters.resolution import RunOverrides
 
 MIXED = """
 parameters:
@@ -108,15 +113,22 @@ def test_json_report_has_exactly_the_cli_md_shape(mixed):
         assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables", "scope_events"]
         for s in scenario["steps"]:
             assert list(s)[:5] == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
-            assert list(s)[5:] == (["request", "response"] if s["keyword"] == "when" and s["status"] != "skipped"
-                                   else [])
+            assert list(s)[5:] == (
+                ["request", "response"] if s["keyword"] == "when" and s["status"] != "skipped" else []
+            )
 
     create, wrong, tagged, standalone = scenarios
     background = [step(5, "when"), step(6, "then")]
     assert (create["feature"], create["line"], create["status"]) == ("Pets", 16, "passed")
     # Background steps, then the fragment's steps with their own lines, then the scenario's own.
-    assert core(create["steps"]) == background + [step(9, "when"), step(11, "then"), step(12, "extract"),
-                                            step(18, "when"), step(22, "then"), step(23, "extract")]
+    assert core(create["steps"]) == background + [
+        step(9, "when"),
+        step(11, "then"),
+        step(12, "extract"),
+        step(18, "when"),
+        step(22, "then"),
+        step(23, "extract"),
+    ]
     # Every visible variable at the end: the file store (token, petId) and run variables; masked.
     assert create["variables"] == {"env": "staging", "apiKey": MASK, "token": MASK, "petId": 1}
 
@@ -174,7 +186,7 @@ def test_junit_xml_reads_back(mixed):
     assert all(float(c.get("time")) >= 0 for c in cases)
     assert cases[0].find("failure") is None and cases[0].find("skipped") is None
     failure = cases[1].find("failure")
-    assert failure.get("message").startswith("line 28: expected $.name == \"Max\"")
+    assert failure.get("message").startswith('line 28: expected $.name == "Max"')
     details = failure.text.splitlines()
     assert details[0] == 'line 28  then: $.name == "Max"'
     assert details[2].startswith("GET http://") and "/pets/1 → 200 OK" in details[2]
@@ -273,8 +285,13 @@ def test_recorder_finish_without_run_finished_marks_interrupted():
     recorder.finish(interrupted=True)
     report = json_report(recorder)
     assert report["interrupted"] is True and report["files"] == []
-    assert report["summary"] == {"scenarios": 0, "passed": 0, "failed": 0, "skipped": 0,
-                                 "duration_s": report["summary"]["duration_s"]}
+    assert report["summary"] == {
+        "scenarios": 0,
+        "passed": 0,
+        "failed": 0,
+        "skipped": 0,
+        "duration_s": report["summary"]["duration_s"],
+    }
     json.dumps(report)
 
 
@@ -286,8 +303,18 @@ def _recorder_with(variables=None, message="failed", body=None):
 
     recorder = RunRecorder()
     step = StepRecord(3, "then", "status 200", "failed", message, "scenario", 0.0)
-    scenario = ScenarioRecord("x.scenario", "s", None, 1, status="failed", message=message, steps=[step],
-                              variables=variables or {}, failed_step=step, finished=True)
+    scenario = ScenarioRecord(
+        "x.scenario",
+        "s",
+        None,
+        1,
+        status="failed",
+        message=message,
+        steps=[step],
+        variables=variables or {},
+        failed_step=step,
+        finished=True,
+    )
     scenario.exchange = Exchange(0, "GET", "http://h/x", (), None, 500, "Error", (), body, 0.01)
     recorder.files.append(FileRecord("x.scenario", [scenario]))
     recorder.finish(False, 0.1)
@@ -425,10 +452,22 @@ def test_scope_events_of_the_file_store(mixed):
     assert create["scope_events"] == [
         {"event": "created", "store": "file store"},
         {"event": "started", "store": "file store", "carried": []},
-        {"event": "extracted", "name": "token", "value": MASK, "layers": ["scenario", "file store"],
-         "line": 12, "phase": "scenario"},
-        {"event": "extracted", "name": "petId", "value": 1, "layers": ["scenario", "file store"],
-         "line": 23, "phase": "scenario"},
+        {
+            "event": "extracted",
+            "name": "token",
+            "value": MASK,
+            "layers": ["scenario", "file store"],
+            "line": 12,
+            "phase": "scenario",
+        },
+        {
+            "event": "extracted",
+            "name": "petId",
+            "value": 1,
+            "layers": ["scenario", "file store"],
+            "line": 23,
+            "phase": "scenario",
+        },
     ]
     assert wrong["scope_events"] == [{"event": "started", "store": "file store", "carried": ["petId", "token"]}]
     assert tagged["scope_events"] == []  # not selected: never started
@@ -469,31 +508,52 @@ def test_scope_events_of_a_features_own_store_overwritten_and_cleared(demo, writ
         {"event": "created", "store": own},
         {"event": "started", "store": own, "carried": []},
         # a background's extract stays in the scenario layer
-        {"event": "extracted", "name": "health", "value": "ok", "layers": ["scenario"], "line": 6,
-         "phase": "background:feature"},
-        {"event": "extracted", "name": "petId", "value": 1, "layers": ["scenario", own], "line": 10,
-         "phase": "scenario"},
+        {
+            "event": "extracted",
+            "name": "health",
+            "value": "ok",
+            "layers": ["scenario"],
+            "line": 6,
+            "phase": "background:feature",
+        },
+        {
+            "event": "extracted",
+            "name": "petId",
+            "value": 1,
+            "layers": ["scenario", own],
+            "line": 10,
+            "phase": "scenario",
+        },
     ]
     events = second["scope_events"]
     assert events[0] == {"event": "started", "store": own, "carried": ["petId"]}
-    assert {"event": "overwritten", "name": "petId", "layer": own, "old": 1, "new": 2, "line": 14,
-            "phase": "scenario"} in events
+    assert {
+        "event": "overwritten",
+        "name": "petId",
+        "layer": own,
+        "old": 1,
+        "new": 2,
+        "line": 14,
+        "phase": "scenario",
+    } in events
     assert events[-1] == {"event": "cleared", "store": own, "names": ["petId"], "at": "feature end"}
     assert alone["scope_events"] == [
         {"event": "started", "store": None, "carried": []},
-        {"event": "extracted", "name": "state", "value": "ok", "layers": ["scenario"], "line": 18,
-         "phase": "scenario"},
+        {"event": "extracted", "name": "state", "value": "ok", "layers": ["scenario"], "line": 18, "phase": "scenario"},
     ]
 
 
 def test_a_step_keeps_only_the_head_of_a_large_body_and_reports_its_whole_size(demo, write_scenario):
-    path = write_scenario("""
+    path = write_scenario(
+        """
         scenario: large
           parameters:
             errorContext.maxBodySize: 32
           when: POST /echo
             body: {"text": "%s"}
-    """ % ("x" * 100_000))
+    """
+        % ("x" * 100_000)
+    )
     recorder = record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None)))
     (kept,) = recorder.scenarios[0].steps
     assert len(kept.exchange.body) < 1000 and len(kept.exchange.request_body) < 1000  # not 100 KB each

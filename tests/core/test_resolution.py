@@ -7,9 +7,9 @@ import textwrap
 import pytest
 
 from scenario_core.language.errors import UsageError
-from scenario_core.parameters.params_report import parameter_nodes
 from scenario_core.language.parser import load_file, parse_text
 from scenario_core.parameters.diagnostics import parameter_diagnostics
+from scenario_core.parameters.params_report import parameter_nodes
 from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import StoreRef, store_for
 
@@ -52,8 +52,12 @@ def test_file_level_overrides_defaults():
 
 def test_feature_level_overrides_file_level_for_its_scenarios_only():
     fast = resolved(feature_index=0)
-    assert (fast.timeout, fast["timeout"].source, fast["timeout"].line, fast["timeout"].winner.feature) == \
-        (10, "feature", 7, "Fast")
+    assert (fast.timeout, fast["timeout"].source, fast["timeout"].line, fast["timeout"].winner.feature) == (
+        10,
+        "feature",
+        7,
+        "Fast",
+    )
     assert [(s.source, s.value, s.line) for s in fast["timeout"].overridden] == [("file", 30, 2), ("default", 30, None)]
 
 
@@ -83,7 +87,9 @@ def test_command_line_overrides_every_level_for_the_whole_run():
 
 
 def test_command_line_param_is_validated_like_the_file():
-    with pytest.raises(UsageError, match='--param timeout=abc: timeout must be a positive integer number of seconds, got "abc"'):
+    with pytest.raises(
+        UsageError, match='--param timeout=abc: timeout must be a positive integer number of seconds, got "abc"'
+    ):
         RunOverrides.from_cli(["timeout=abc"])
     with pytest.raises(UsageError, match="did you mean 'shareVariablesAcrossScenarios'"):
         RunOverrides.from_cli(["shareVariables=true"])
@@ -110,8 +116,11 @@ def test_openapi_servers_url_with_variable_defaults_gives_base_url(tmp_path):
     path = tmp_path / "t.scenario"
     path.write_text("parameters:\n  openapi: api.yaml\nscenario: s\n  when: GET /a\n")
     values = resolve_parameters(load_file(path))
-    assert (values.base_url, values["baseUrl"].source, values["baseUrl"].line) == \
-        ("http://api.example:8080/v1", "openapi", None)
+    assert (values.base_url, values["baseUrl"].source, values["baseUrl"].line) == (
+        "http://api.example:8080/v1",
+        "openapi",
+        None,
+    )
 
 
 def test_file_base_url_overrides_openapi(tmp_path):
@@ -120,8 +129,10 @@ def test_file_base_url_overrides_openapi(tmp_path):
     path.write_text("parameters:\n  openapi: api.yaml\n  baseUrl: http://file\n")
     values = resolve_parameters(load_file(path))
     assert values["baseUrl"].source == "file"
-    assert [(s.source, s.value) for s in values["baseUrl"].overridden] == \
-        [("openapi", "http://api.example:8080/v1"), ("default", None)]
+    assert [(s.source, s.value) for s in values["baseUrl"].overridden] == [
+        ("openapi", "http://api.example:8080/v1"),
+        ("default", None),
+    ]
 
 
 def test_openapi_from_the_command_line(tmp_path):
@@ -140,6 +151,7 @@ def test_unreadable_openapi_description_is_a_located_error(tmp_path):
 
 
 # ---------------------------------------------------------------- which store applies (§3 table)
+
 
 def store(file_share, feature_share, standalone=False):
     lines = []
@@ -188,6 +200,11 @@ def test_store_command_line_sharing_is_file_wide():
 def test_params_nodes_list_file_then_features_and_scenarios_in_source_order():
     nodes = parameter_nodes(parse_text(FILE, "t.scenario"))
     assert [(n.kind, n.name, n.line, n.feature) for n in nodes] == [
-        ("file", "t.scenario", 1, None), ("feature", "Fast", 5, "Fast"), ("scenario", "a", 8, "Fast"),
-        ("feature", "Plain", 10, "Plain"), ("scenario", "b", 11, "Plain"), ("scenario", "standalone", 13, None)]
+        ("file", "t.scenario", 1, None),
+        ("feature", "Fast", 5, "Fast"),
+        ("scenario", "a", 8, "Fast"),
+        ("feature", "Plain", 10, "Plain"),
+        ("scenario", "b", 11, "Plain"),
+        ("scenario", "standalone", 13, None),
+    ]
     assert nodes[1].sharing == "isolated"

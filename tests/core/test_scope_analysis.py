@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from textwrap import dedent
 
+from scenario_core.analysis.scope_analysis import (
+    ALWAYS,
+    DUPLICATE_SCENARIO,
+    NEVER,
+    NEVER_VISIBLE,
+    NO_BASE_URL,
+    NO_RESPONSE,
+    SOMETIMES,
+    UNUSED_FRAGMENT,
+    UNUSED_VARIABLE,
+    analyze,
+)
 from scenario_core.language.errors import WARNING
 from scenario_core.language.parser import parse_text
-from scenario_core.analysis.scope_analysis import (
-    ALWAYS, DUPLICATE_SCENARIO, NEVER, NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, SOMETIMES, UNUSED_FRAGMENT,
-    UNUSED_VARIABLE, analyze,
-)
 
 URL = "http://127.0.0.1:9"
 
@@ -54,8 +62,9 @@ def test_a_name_extracted_later_in_the_scenario_is_never_visible_with_the_runs_r
           extract: petId from $.id
         """)
     assert ref(found, "petId", 3).visibility == NEVER
-    assert lines(found) == ["t.scenario:3:39: warning: 'petId' is never visible here: "
-                            "'petId' is extracted later in this scenario (line 4)"]
+    assert lines(found) == [
+        "t.scenario:3:39: warning: 'petId' is never visible here: 'petId' is extracted later in this scenario (line 4)"
+    ]
     assert found.diagnostics[0].severity == WARNING and found.diagnostics[0].code == NEVER_VISIBLE
 
 
@@ -64,16 +73,21 @@ def test_a_name_extracted_nowhere_says_pass_it_with_var():
         scenario: s
           when: GET URL/pets/{{ petId }}
         """)
-    assert lines(found) == ["t.scenario:3:40: warning: 'petId' is never visible here: "
-                            "no step in this file extracts 'petId'; pass it with --var petId=..."]
+    assert lines(found) == [
+        "t.scenario:3:40: warning: 'petId' is never visible here: "
+        "no step in this file extracts 'petId'; pass it with --var petId=..."
+    ]
     assert found.diagnostics[0].location.end_column == 45
 
 
 def test_run_variables_are_always_visible():
-    found = analysis("""
+    found = analysis(
+        """
         scenario: s
           when: GET URL/pets/{{petId}}
-        """, run_variables=["petId"])
+        """,
+        run_variables=["petId"],
+    )
     assert ref(found, "petId", 3).visibility == ALWAYS
     assert ref(found, "petId", 3).explanation == "a run variable (--var or --variables-file)"
     assert found.diagnostics == []
@@ -119,9 +133,11 @@ def test_a_feature_background_is_visible_only_in_its_own_features_scenarios():
     assert ref(found, "token", 10).explanation == "extracted by the background of feature 'F' (line 8)"
     # a background's extract stays in its scenario layer, never in a store
     assert ref(found, "token", 13).visibility == NEVER
-    assert lines(found) == ["t.scenario:13:38: warning: 'token' is never visible here: 'token' is extracted only "
-                            "by the background of feature 'F' (line 8): what a background extracts stays in its own "
-                            "scenario"]
+    assert lines(found) == [
+        "t.scenario:13:38: warning: 'token' is never visible here: 'token' is extracted only "
+        "by the background of feature 'F' (line 8): what a background extracts stays in its own "
+        "scenario"
+    ]
 
 
 # ---------------------------------------------------------------- stores (semantics.md §3's table)
@@ -143,8 +159,10 @@ def test_store_standalone_with_the_file_sharing_is_the_file_store_sometimes_visi
     found = analysis(SHARED_FILE.format(share="true"))
     petId = ref(found, "petId", 10)
     assert petId.visibility == SOMETIMES
-    assert petId.explanation == ("extracted at line 7 by scenario 'create' (line 5), into the file store: "
-                                 "visible only if that scenario got that far")
+    assert petId.explanation == (
+        "extracted at line 7 by scenario 'create' (line 5), into the file store: "
+        "visible only if that scenario got that far"
+    )
     assert [w.line for w in petId.writers] == [7]
     assert found.diagnostics == []
 
@@ -152,9 +170,11 @@ def test_store_standalone_with_the_file_sharing_is_the_file_store_sometimes_visi
 def test_store_standalone_with_the_file_not_sharing_is_isolated():
     found = analysis(SHARED_FILE.format(share="false"))
     assert ref(found, "petId", 10).visibility == NEVER
-    assert lines(found) == ["t.scenario:10:39: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'create' (line 7), but the file sets shareVariablesAcrossScenarios: false "
-                            "(line 3)"]
+    assert lines(found) == [
+        "t.scenario:10:39: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'create' (line 7), but the file sets shareVariablesAcrossScenarios: false "
+        "(line 3)"
+    ]
 
 
 def test_store_standalone_by_default_is_isolated():
@@ -166,9 +186,11 @@ def test_store_standalone_by_default_is_isolated():
         scenario: read
           when: GET URL/pets/{{petId}}
         """)
-    assert lines(found) == ["t.scenario:7:39: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'create' (line 4), but standalone scenarios do not share variables "
-                            "(shareVariablesAcrossScenarios is false by default)"]
+    assert lines(found) == [
+        "t.scenario:7:39: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'create' (line 4), but standalone scenarios do not share variables "
+        "(shareVariablesAcrossScenarios is false by default)"
+    ]
 
 
 def test_store_feature_sharing_has_its_own_store_within_the_feature():
@@ -214,7 +236,8 @@ def test_store_a_features_own_store_never_reaches_the_file_store_nor_another_fea
         "it ends",
         "t.scenario:17:39: warning: 'petId' is never visible here: 'petId' is extracted by scenario 'create' "
         "(line 10), but feature 'F' has its own store (shareVariablesAcrossScenarios: true, line 7), cleared when "
-        "it ends"]
+        "it ends",
+    ]
 
 
 def test_store_a_feature_that_sets_false_is_isolated_even_if_the_file_shares():
@@ -232,9 +255,11 @@ def test_store_a_feature_that_sets_false_is_isolated_even_if_the_file_shares():
           scenario: read
             when: GET URL/pets/{{petId}}
         """)
-    assert lines(found) == ["t.scenario:13:41: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'create' (line 7), but feature 'Audit' sets shareVariablesAcrossScenarios: "
-                            "false (line 11)"]
+    assert lines(found) == [
+        "t.scenario:13:41: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'create' (line 7), but feature 'Audit' sets shareVariablesAcrossScenarios: "
+        "false (line 11)"
+    ]
 
 
 def test_store_a_feature_that_sets_nothing_shares_the_file_store_when_the_file_shares():
@@ -268,9 +293,11 @@ def test_store_a_feature_that_sets_nothing_is_isolated_when_the_file_does_not_sh
           scenario: read
             when: GET URL/pets/{{petId}}
         """)
-    assert lines(found) == ["t.scenario:7:41: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'create' (line 5), but feature 'F' does not share variables "
-                            "(shareVariablesAcrossScenarios is false by default)"]
+    assert lines(found) == [
+        "t.scenario:7:41: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'create' (line 5), but feature 'F' does not share variables "
+        "(shareVariablesAcrossScenarios is false by default)"
+    ]
 
 
 def test_source_order_a_later_scenario_writes_too_late():
@@ -285,8 +312,10 @@ def test_source_order_a_later_scenario_writes_too_late():
           when: POST URL/pets
           extract: petId from $.id
         """)
-    assert lines(found) == ["t.scenario:6:39: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'create' (line 10), but that scenario runs later in the file (line 8)"]
+    assert lines(found) == [
+        "t.scenario:6:39: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'create' (line 10), but that scenario runs later in the file (line 8)"
+    ]
 
 
 def test_an_earlier_scenario_that_may_fail_before_extracting_makes_it_sometimes():
@@ -352,8 +381,10 @@ def test_a_name_of_another_branch_is_never_visible():
             else
               fail "no pet {{petId}}"
         """)
-    assert lines(found, NEVER_VISIBLE) == ["t.scenario:8:22: warning: 'petId' is never visible here: 'petId' is "
-                                           "extracted at line 6, in another branch of an if than this step"]
+    assert lines(found, NEVER_VISIBLE) == [
+        "t.scenario:8:22: warning: 'petId' is never visible here: 'petId' is "
+        "extracted at line 6, in another branch of an if than this step"
+    ]
 
 
 def test_a_fragment_runs_in_place_its_extracts_and_include_arguments_are_visible():
@@ -391,10 +422,12 @@ def test_a_fragment_step_never_visible_in_one_of_its_includes_names_that_include
         """)
     assert ref(found, "petId", 3).visibility == SOMETIMES
     assert ref(found, "petId", 3).explanation.startswith("not the same everywhere it runs: ")
-    assert lines(found) == ["t.scenario:3:39: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'with' (line 7), but standalone scenarios do not share variables "
-                            "(shareVariablesAcrossScenarios is false by default) (when scenario 'without' includes "
-                            "it at line 11)"]
+    assert lines(found) == [
+        "t.scenario:3:39: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'with' (line 7), but standalone scenarios do not share variables "
+        "(shareVariablesAcrossScenarios is false by default) (when scenario 'without' includes "
+        "it at line 11)"
+    ]
 
 
 def test_outline_row_cells_are_always_visible_and_rows_are_not_duplicate_scenarios():
@@ -451,11 +484,13 @@ def test_then_and_extract_with_no_request_before_them_warn():
         "t.scenario:6:5: warning: assert has no response to check: no request comes before it in this scenario, "
         "its backgrounds or the fragments it includes",
         "t.scenario:7:5: warning: extract has no response to read: no request comes before it in this scenario, "
-        "its backgrounds or the fragments it includes"]
+        "its backgrounds or the fragments it includes",
+    ]
 
 
 def test_a_request_in_a_background_or_fragment_counts_and_variable_conditions_need_none():
-    found = analysis("""
+    found = analysis(
+        """
         background:
           when: GET URL/health
 
@@ -466,7 +501,9 @@ def test_a_request_in_a_background_or_fragment_counts_and_variable_conditions_ne
           include: check
           then it has a pet
             assert {{petId}} equals 1
-        """, run_variables=["petId"])
+        """,
+        run_variables=["petId"],
+    )
     assert lines(found) == []
 
 
@@ -481,10 +518,12 @@ def test_a_relative_path_with_no_base_url_names_the_levels_that_set_none():
           scenario: s
             when: GET /pets
         """)
-    assert lines(found) == ["t.scenario:9:5: warning: relative path '/pets' has no baseUrl to join: none of "
-                            "--base-url, feature 'F' parameters (line 6) or the file's parameters (line 2) sets "
-                            "baseUrl, and no OpenAPI description is named; set baseUrl in parameters: or pass "
-                            "--base-url"]
+    assert lines(found) == [
+        "t.scenario:9:5: warning: relative path '/pets' has no baseUrl to join: none of "
+        "--base-url, feature 'F' parameters (line 6) or the file's parameters (line 2) sets "
+        "baseUrl, and no OpenAPI description is named; set baseUrl in parameters: or pass "
+        "--base-url"
+    ]
     assert found.diagnostics[0].code == NO_BASE_URL
 
 
@@ -519,7 +558,8 @@ def test_duplicate_scenario_names_in_one_feature_or_standalone():
     assert lines(found) == [
         "t.scenario:5:3: warning: duplicate scenario name 'same' in feature 'F'; the first is at line 3",
         "t.scenario:14:1: warning: duplicate scenario name 'alone' among the file's standalone scenarios; "
-        "the first is at line 12"]
+        "the first is at line 12",
+    ]
     assert {d.code for d in found.diagnostics} == {DUPLICATE_SCENARIO}
 
 
@@ -540,7 +580,8 @@ def test_a_fragment_never_included_warns_and_so_does_one_only_it_includes():
         """)
     assert lines(found) == [
         "t.scenario:2:1: warning: fragment 'orphan' is never included",
-        "t.scenario:5:1: warning: fragment 'inner' is never included (only by 'orphan', never included either)"]
+        "t.scenario:5:1: warning: fragment 'inner' is never included (only by 'orphan', never included either)",
+    ]
     assert {d.code for d in found.diagnostics} == {UNUSED_FRAGMENT}
 
 
@@ -583,10 +624,13 @@ def test_the_analysis_is_linear_in_the_number_of_scenarios(monkeypatch):
             return original(self, *args, **kwargs)
 
         monkeypatch.setattr(analysis_walk.Walk, "step", counting)
-        scenario = ("scenario: s{n}\n  when: POST URL/pets\n  extract: petId from $.id\n"
-                    "  when: GET URL/pets/{{{{petId}}}}/{{{{other}}}}\n")
+        scenario = (
+            "scenario: s{n}\n  when: POST URL/pets\n  extract: petId from $.id\n"
+            "  when: GET URL/pets/{{{{petId}}}}/{{{{other}}}}\n"
+        )
         text = "parameters:\n  shareVariablesAcrossScenarios: true\n" + "".join(
-            scenario.format(n=n) for n in range(copies))
+            scenario.format(n=n) for n in range(copies)
+        )
         analysis(text)
         monkeypatch.undo()
         return count
@@ -598,10 +642,10 @@ def test_the_analysis_is_linear_in_the_number_of_scenarios(monkeypatch):
 
 
 def test_a_never_visible_warning_gives_the_same_reason_as_the_run(demo, write_scenario):
-    from scenario_core.run.events import ScenarioFinished
-    from scenario_core.run.executor import run_to_completion
     from scenario_core.language.parser import load_file
     from scenario_core.parameters.resolution import RunOverrides
+    from scenario_core.run.events import ScenarioFinished
+    from scenario_core.run.executor import run_to_completion
 
     path = write_scenario(f"""
         parameters:
@@ -627,8 +671,10 @@ def test_a_never_visible_warning_gives_the_same_reason_as_the_run(demo, write_sc
     events = run_to_completion([file], RunOverrides())
     failed = next(e for e in events if isinstance(e, ScenarioFinished) and e.scenario.name == "read pet")
     reason = warning.message.split("is never visible here: ", 1)[1]
-    assert reason == ("'petId' is extracted by scenario 'create pet' (line 12), but feature 'Audit' sets "
-                      "shareVariablesAcrossScenarios: false (line 15)")
+    assert reason == (
+        "'petId' is extracted by scenario 'create pet' (line 12), but feature 'Audit' sets "
+        "shareVariablesAcrossScenarios: false (line 15)"
+    )
     assert failed.message.endswith(f"visible here: nothing. {reason}.")
 
 
@@ -654,21 +700,26 @@ def test_an_if_condition_on_the_response_needs_a_request_before_it():
               fail "created"
           when: GET URL/x
         """)
-    assert lines(found) == ["t.scenario:4:5: warning: if has no response to check: no request comes before it in "
-                            "this scenario, its backgrounds or the fragments it includes"]
+    assert lines(found) == [
+        "t.scenario:4:5: warning: if has no response to check: no request comes before it in "
+        "this scenario, its backgrounds or the fragments it includes"
+    ]
 
 
 def test_a_fragment_file_step_is_reported_at_its_include_in_this_file(tmp_path):
     from scenario_core.language.parser import load_file
 
     (tmp_path / "fragments").mkdir()
-    (tmp_path / "fragments" / "read.fragment").write_text("fragment: read\n  when: GET URL/pets/{{petId}}\n"
-                                                          .replace("URL", URL))
+    (tmp_path / "fragments" / "read.fragment").write_text(
+        "fragment: read\n  when: GET URL/pets/{{petId}}\n".replace("URL", URL)
+    )
     (tmp_path / "t.scenario").write_text("scenario: s\n  include: read\n")
     found = analyze(load_file(str(tmp_path / "t.scenario")))
-    assert lines(found) == [f"{tmp_path / 't.scenario'}:2:3: warning: 'petId' is never visible here: no step in "
-                            "this file extracts 'petId'; pass it with --var petId=... (in fragment 'read', "
-                            "read.fragment line 2)"]
+    assert lines(found) == [
+        f"{tmp_path / 't.scenario'}:2:3: warning: 'petId' is never visible here: no step in "
+        "this file extracts 'petId'; pass it with --var petId=... (in fragment 'read', "
+        "read.fragment line 2)"
+    ]
     assert ref(found, "petId", 2).location.file.endswith("read.fragment")
 
 
@@ -688,10 +739,12 @@ def test_a_feature_that_shares_starts_with_an_empty_store_and_clears_it_when_it_
             when: GET URL/pets/{{petId}}
         """)
     assert ref(found, "petId", 13).visibility == NEVER
-    assert lines(found) == ["t.scenario:13:41: warning: 'petId' is never visible here: 'petId' is extracted by "
-                            "scenario 'create' (line 7), but feature 'First again' has its own store "
-                            "(shareVariablesAcrossScenarios: true, line 11) and does not see the store of feature "
-                            "'First'"]
+    assert lines(found) == [
+        "t.scenario:13:41: warning: 'petId' is never visible here: 'petId' is extracted by "
+        "scenario 'create' (line 7), but feature 'First again' has its own store "
+        "(shareVariablesAcrossScenarios: true, line 11) and does not see the store of feature "
+        "'First'"
+    ]
 
 
 def test_at_line_gives_the_warnings_of_a_step_written_on_the_lines_below_it():
@@ -736,8 +789,11 @@ def test_the_quick_store_rule_agrees_with_resolving_every_parameter():
         if path.name == "mistakes.scenario":
             continue
         file = load_file(str(path))
-        for overrides in (RunOverrides(), RunOverrides({"shareVariablesAcrossScenarios": True}),
-                          RunOverrides({"shareVariablesAcrossScenarios": False})):
+        for overrides in (
+            RunOverrides(),
+            RunOverrides({"shareVariablesAcrossScenarios": True}),
+            RunOverrides({"shareVariablesAcrossScenarios": False}),
+        ):
             report = Report(file, overrides, ())
             for feature in (None, *file.features):
                 quick = report._quick_store(feature)

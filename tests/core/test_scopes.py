@@ -3,10 +3,10 @@ into the store, overwrite events, and snapshots that never change after they are
 
 from __future__ import annotations
 
-from scenario_core.run.events import Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten
 from scenario_core.language.nodes import SourceLocation
-from scenario_core.run.scopes import Scope, Store
 from scenario_core.parameters.sharing import StoreRef
+from scenario_core.run.events import Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten
+from scenario_core.run.scopes import Scope, Store
 
 LOCATION = SourceLocation("t.scenario", 7, 3, 7, 20)
 ORIGIN = Origin(LOCATION, "make", None, "scenario")
@@ -52,8 +52,10 @@ def test_re_extracting_reports_the_old_and_new_value_for_each_layer():
     first = scope.extract(STEP, "n", 2, ORIGIN, write_store=True)
     assert first[0] == VariableOverwritten(STEP, "n", 1, 2, "file store")
     second = scope.extract(STEP, "n", 3, ORIGIN, write_store=True)
-    assert second[:2] == [VariableOverwritten(STEP, "n", 2, 3, "scenario"),
-                          VariableOverwritten(STEP, "n", 2, 3, "file store")]
+    assert second[:2] == [
+        VariableOverwritten(STEP, "n", 2, 3, "scenario"),
+        VariableOverwritten(STEP, "n", 2, 3, "file store"),
+    ]
 
 
 def test_snapshots_are_not_changed_by_later_writes():

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from scenario_core.language import parameter_keys as params
+from scenario_core.report.masking import MASK, Masker, is_secret_header, mask_header_value
 from scenario_core.run.events import FeatureStarted, RequestSent, RunStarted
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
-from scenario_core.report.masking import MASK, Masker, is_secret_header, mask_header_value
 
 
 def test_secret_of_any_json_type_is_masked_by_value():
@@ -30,7 +30,9 @@ def test_secret_url_userinfo_password_and_the_basic_it_produces():
     masker = Masker()
     basic = base64.b64encode(b"admin:pw").decode()
     masker.learn_url("http://admin:pw@127.0.0.1:9/echo", "http://admin:pw@127.0.0.1:9/echo")
-    assert masker.text("POST http://admin:pw@127.0.0.1:9/echo → 200") == f"POST http://admin:{MASK}@127.0.0.1:9/echo → 200"
+    assert (
+        masker.text("POST http://admin:pw@127.0.0.1:9/echo → 200") == f"POST http://admin:{MASK}@127.0.0.1:9/echo → 200"
+    )
     assert masker.text(f'{{"authorization": "Basic {basic}"}}') == f'{{"authorization": "Basic {MASK}"}}'
     assert masker.text(f"echoed Basic {basic} back") == f"echoed Basic {MASK} back"
     assert masker.headers([("Authorization", f"Basic {basic}")]) == (("Authorization", f"Basic {MASK}"),)
@@ -44,13 +46,23 @@ def test_short_secrets_masked_as_whole_values_only():
     assert masker.headers([("X-Thing", "ab"), ("X-Other", "abba")]) == (("X-Thing", MASK), ("X-Other", "abba"))
     # no over-masking: `echo` inside words, inside a longer string, or the file's own route
     masker.learn_event(RequestSent(step=_step("/echo"), method="POST", url="http://h/echo", headers=(), body=None))
-    assert masker.text('POST http://h/echo → 200; {"path": "/echo", "m": "echoed"}') == \
-        'POST http://h/echo → 200; {"path": "/echo", "m": "echoed"}'
+    assert (
+        masker.text('POST http://h/echo → 200; {"path": "/echo", "m": "echoed"}')
+        == 'POST http://h/echo → 200; {"path": "/echo", "m": "echoed"}'
+    )
     assert masker.text('{"note": "echo"}') == f'{{"note": "{MASK}"}}'
 
 
 def test_secret_headers_users_expect():
-    for name in ("X-Api-Key", "Api-Key", "X-Auth-Token", "X-Csrf-Token", "x-xsrf-token", "X-Access-Token", "X-Client-Secret"):
+    for name in (
+        "X-Api-Key",
+        "Api-Key",
+        "X-Auth-Token",
+        "X-Csrf-Token",
+        "x-xsrf-token",
+        "X-Access-Token",
+        "X-Client-Secret",
+    ):
         assert is_secret_header(name), name
         assert mask_header_value(name, "v4lue-of-it") == MASK
     masker = Masker()
@@ -89,7 +101,9 @@ def test_secrets_parameter_is_learnt_from_run_events(write_scenario):
     file = load_file(str(path))
     feature = file.features[0]
     masker = Masker()
-    masker.learn_event(FeatureStarted(file=file, feature=feature, parameters=resolve_parameters(file, feature), store=None))
+    masker.learn_event(
+        FeatureStarted(file=file, feature=feature, parameters=resolve_parameters(file, feature), store=None)
+    )
     assert "tenantid" in masker.names
 
 
@@ -103,7 +117,7 @@ def test_masking_cost_stays_linear():
     for i in range(2000):
         masker.learn_variable("token", f"secret-value-{i:06d}-abcdef")
         masker.text(text)
-        masker.text(f"got \"secret-value-{i:06d}-ab…")
+        masker.text(f'got "secret-value-{i:06d}-ab…')
     elapsed = time.perf_counter() - started
     assert masker.text("secret-value-001999-abcdef and secret-value-000000-abcdef") == f"{MASK} and {MASK}"
     assert masker.text('got "secret-value-000123-ab…') == f'got "{MASK}…'

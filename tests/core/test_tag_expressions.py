@@ -13,42 +13,48 @@ def matches(expression: str, *tags: str) -> bool:
     return parse_tag_expression(expression)(frozenset(tags))
 
 
-@pytest.mark.parametrize("expression, tags, expected", [
-    ("smoke", {"smoke"}, True),
-    ("smoke", {"pets"}, False),
-    ("@smoke", {"smoke"}, True),
-    ("smoke and not slow", {"smoke"}, True),
-    ("smoke and not slow", {"smoke", "slow"}, False),
-    ("not smoke", set(), True),
-    ("not not smoke", {"smoke"}, True),
-    ("a or b and c", {"a"}, True),  # and binds tighter than or
-    ("a or b and c", {"b"}, False),
-    ("(a or b) and c", {"a"}, False),
-    ("(a or b) and c", {"b", "c"}, True),
-    ("not (a or b)", {"b"}, False),
-    ("smoke,pets", {"pets"}, True),  # the older comma form: any of
-    ("smoke,pets", {"other"}, False),
-    ("a and b, c", {"c"}, True),  # the comma is the loosest or
-    ("SMOKE AND NOT slow", {"SMOKE"}, True),  # the words in any case; tag names as written
-    ("((a))", {"a"}, True),
-    ("team:pets", {"team:pets"}, True),
-])
+@pytest.mark.parametrize(
+    "expression, tags, expected",
+    [
+        ("smoke", {"smoke"}, True),
+        ("smoke", {"pets"}, False),
+        ("@smoke", {"smoke"}, True),
+        ("smoke and not slow", {"smoke"}, True),
+        ("smoke and not slow", {"smoke", "slow"}, False),
+        ("not smoke", set(), True),
+        ("not not smoke", {"smoke"}, True),
+        ("a or b and c", {"a"}, True),  # and binds tighter than or
+        ("a or b and c", {"b"}, False),
+        ("(a or b) and c", {"a"}, False),
+        ("(a or b) and c", {"b", "c"}, True),
+        ("not (a or b)", {"b"}, False),
+        ("smoke,pets", {"pets"}, True),  # the older comma form: any of
+        ("smoke,pets", {"other"}, False),
+        ("a and b, c", {"c"}, True),  # the comma is the loosest or
+        ("SMOKE AND NOT slow", {"SMOKE"}, True),  # the words in any case; tag names as written
+        ("((a))", {"a"}, True),
+        ("team:pets", {"team:pets"}, True),
+    ],
+)
 def test_evaluation(expression, tags, expected):
     assert matches(expression, *tags) is expected
 
 
-@pytest.mark.parametrize("expression, message, column", [
-    ("", "empty tag expression", 1),
-    ("   ", "empty tag expression", 1),
-    ("smoke and", "expected a tag, 'not' or '(' but the expression ended", 10),
-    ("smoke and or slow", "expected a tag, 'not' or '(' but found 'or'", 11),
-    ("(smoke or pets", "'(' is never closed (expected ')')", 15),
-    ("smoke)", "unexpected ')' without '('", 6),
-    ("smoke slow", "unexpected 'slow' where 'and', 'or' or the end was expected", 7),
-    ("smoke,", "expected a tag, 'not' or '(' but the expression ended", 7),
-    ("not", "expected a tag, 'not' or '(' but the expression ended", 4),
-    ("@ and x", "'@' without a tag name", 1),
-])
+@pytest.mark.parametrize(
+    "expression, message, column",
+    [
+        ("", "empty tag expression", 1),
+        ("   ", "empty tag expression", 1),
+        ("smoke and", "expected a tag, 'not' or '(' but the expression ended", 10),
+        ("smoke and or slow", "expected a tag, 'not' or '(' but found 'or'", 11),
+        ("(smoke or pets", "'(' is never closed (expected ')')", 15),
+        ("smoke)", "unexpected ')' without '('", 6),
+        ("smoke slow", "unexpected 'slow' where 'and', 'or' or the end was expected", 7),
+        ("smoke,", "expected a tag, 'not' or '(' but the expression ended", 7),
+        ("not", "expected a tag, 'not' or '(' but the expression ended", 4),
+        ("@ and x", "'@' without a tag name", 1),
+    ],
+)
 def test_errors_name_the_problem_and_its_column(expression, message, column):
     with pytest.raises(TagExpressionError) as caught:
         parse_tag_expression(expression)
@@ -80,10 +86,10 @@ def test_deep_nesting_is_an_error_not_a_crash():
 
 
 async def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, write_scenario):
-    from scenario_core.run import events as ev
-    from scenario_core.run.executor import Execution
     from scenario_core.language.parser import load_file
     from scenario_core.parameters.resolution import RunOverrides
+    from scenario_core.run import events as ev
+    from scenario_core.run.executor import Execution
 
     path = write_scenario("""
         @pets
@@ -100,8 +106,14 @@ async def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo
     """)
     overrides = RunOverrides.from_cli([], demo.url, [])
     expression = parse_tag_expression("pets and not slow")
-    finished = [e async for e in Execution([load_file(str(path))], overrides, selected=expression).events()
-                if isinstance(e, ev.ScenarioFinished)]
+    finished = [
+        e
+        async for e in Execution([load_file(str(path))], overrides, selected=expression).events()
+        if isinstance(e, ev.ScenarioFinished)
+    ]
     assert [(e.scenario.name, e.status) for e in finished] == [
-        ("smoke pets", ev.PASSED), ("slow pets", ev.SKIPPED), ("smoke alone", ev.SKIPPED)]
+        ("smoke pets", ev.PASSED),
+        ("slow pets", ev.SKIPPED),
+        ("smoke alone", ev.SKIPPED),
+    ]
     assert finished[1].message == "not selected by tags (wanted pets and not slow)"

@@ -36,8 +36,7 @@ async def test_start_serves_each_hook_and_records_what_it_receives(hooks):
     assert hooks.lookup("srv.created") == (True, urls[0])
     assert hooks.lookup("srv.created.length") == (True, 0)
     async with httpx.AsyncClient() as client:
-        answer = await client.post(urls[0], json={"pet": {"id": 7, "tags": ["a", "b"]}},
-                                   headers={"X-Signature": "sig"})
+        answer = await client.post(urls[0], json={"pet": {"id": 7, "tags": ["a", "b"]}}, headers={"X-Signature": "sig"})
         assert (answer.status_code, answer.json()) == (200, {"received": True})
         assert (await client.put(urls[0] + "?attempt=2", content=b"plain text")).status_code == 200
         assert (await client.get(urls[1])).status_code == 200

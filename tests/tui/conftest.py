@@ -51,9 +51,18 @@ scenario: health
 """
 
 LINES = {
-    "feature Pets": 12, "timeout 10": 15, "create pet": 16, "POST /pets": 17, "extract petId": 22,
-    "read pet": 23, "GET petId": 24, "feature Audit": 27, "no shared pet": 28, "health": 32,
-    "extract token": 9, "timeout 30": 3,
+    "feature Pets": 12,
+    "timeout 10": 15,
+    "create pet": 16,
+    "POST /pets": 17,
+    "extract petId": 22,
+    "read pet": 23,
+    "GET petId": 24,
+    "feature Audit": 27,
+    "no shared pet": 28,
+    "health": 32,
+    "extract token": 9,
+    "timeout 30": 3,
 }
 
 
@@ -129,7 +138,7 @@ class UI:
     async def move_to(pilot, text: str) -> None:
         """Put the tree's cursor on the first visible node whose label contains `text`."""
         tree = pilot.app.tree
-        for line_number, line in enumerate(tree._tree_lines):
+        for line in tree._tree_lines:
             if text in tree.label_for(line.node).plain:
                 tree.move_cursor(line.node)
                 await pilot.pause()

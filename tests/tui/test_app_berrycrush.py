@@ -47,11 +47,11 @@ outline: list by tag
     | cat |
 """
 
-FRAGMENT = f"""\
+FRAGMENT = """\
 fragment: sign_in
-  given I sign in as {{{{user}}}}
+  given I sign in as {{user}}
     call using auth ^login
-      body: {{"username": "{{{{user}}}}", "password": "demo"}}
+      body: {"username": "{{user}}", "password": "demo"}
     extract $.token => token
 """
 

@@ -22,7 +22,8 @@ def recording_editor(tmp_path, name: str = "vim"):
         f"open({str(log)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n"
         "path = [a for a in sys.argv[1:] if not a.startswith('+')][-1]\n"
         "open(path, 'a').write('\\nscenario: added by the editor\\n  when: GET /health\\n  then: status 200\\n')\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return script, log
 

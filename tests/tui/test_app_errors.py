@@ -31,7 +31,7 @@ async def test_an_invalid_file_opens_on_its_errors(scenario_file, make_app, ui):
         assert errors.lines == [
             f"{path}:2:3: error: unknown parameter 'shareVariables'; did you mean 'shareVariablesAcrossScenarios'?",
             "    2 │   shareVariables: true",
-            f"{path}:3:12: error: timeout must be a positive integer number of seconds, got \"30\" (remove the quotes)",
+            f'{path}:3:12: error: timeout must be a positive integer number of seconds, got "30" (remove the quotes)',
             '    3 │   timeout: "30"',
         ]
         assert "invalid: 2 errors" in app.status_bar.text
@@ -61,12 +61,13 @@ async def test_saving_reloads_keeping_expansion_and_cursor(pets_file, make_app, 
         await ui.settle(pilot)
         await ui.move_to(pilot, "scenario read pet")
         await ui.press(pilot, "space")
-        await ui.move_to(pilot, "then $.name == \"Rex\"")
+        await ui.move_to(pilot, 'then $.name == "Rex"')
         await ui.press(pilot, "b")
 
         # a new scenario above shifts every line: the keys are names and positions, not lines
-        text = pets_file.read_text().replace("scenario: read pet", "scenario: list pets\n"
-                                             "    when: GET /pets\n  scenario: read pet")
+        text = pets_file.read_text().replace(
+            "scenario: read pet", "scenario: list pets\n    when: GET /pets\n  scenario: read pet"
+        )
         _touch(pets_file, text)
         await pilot.pause(0.8)  # the file is polled every 0.5 s
         await ui.settle(pilot)

@@ -46,8 +46,12 @@ async def test_an_operation_call_as_written_before_it_runs(make_app, ui):
 async def test_a_schema_failure_lists_each_offending_value(make_app, ui, scenario_file, tmp_path):
     petstore = EXAMPLE.parents[1] / "core" / "demo" / "petstore.yaml"
     wrong = tmp_path / "wrong.yaml"  # disagrees with the demo API: its health status is a string
-    wrong.write_text(petstore.read_text(encoding="utf-8").replace(
-        "status: {type: string, enum: [ok]}", "status: {type: integer}", 1), encoding="utf-8")
+    wrong.write_text(
+        petstore.read_text(encoding="utf-8").replace(
+            "status: {type: string, enum: [ok]}", "status: {type: integer}", 1
+        ),
+        encoding="utf-8",
+    )
     path = scenario_file(f"""\
         parameters:
           openapi: {wrong}

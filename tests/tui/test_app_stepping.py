@@ -102,9 +102,12 @@ async def test_restart_runs_again_from_a_fresh_state(pets_file, make_app, ui):
         assert "paused before when line 6 of 'create pet'" in app.status_bar.text
         lines = ui.tree_lines(app)
         assert "○" in ui.line_with(lines, "scenario health")  # statuses are reset
-        assert app.query_one("#scope").entries == ["▶ scenario 'create pet' started sharing feature 'Pets' store — fresh"] \
-            or app.query_one("#scope").entries[:2] == ["+ feature 'Pets' store created (empty)",
-                                                       "▶ scenario 'create pet' started sharing feature 'Pets' store — fresh"]
+        assert app.query_one("#scope").entries == [
+            "▶ scenario 'create pet' started sharing feature 'Pets' store — fresh"
+        ] or app.query_one("#scope").entries[:2] == [
+            "+ feature 'Pets' store created (empty)",
+            "▶ scenario 'create pet' started sharing feature 'Pets' store — fresh",
+        ]
         await ui.press(pilot, "c")
         assert "3 passed · 1 failed" in app.status_bar.text
 
@@ -119,8 +122,13 @@ async def test_n_while_running_pauses_at_the_next_step(scenario_file, make_app, 
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await ui.wait_for(pilot, lambda: app.stepper.state == RUNNING and app.stepper.current is not None
-                          and app.stepper.current.step.line == 2, "the slow request in flight")
+        await ui.wait_for(
+            pilot,
+            lambda: (
+                app.stepper.state == RUNNING and app.stepper.current is not None and app.stepper.current.step.line == 2
+            ),
+            "the slow request in flight",
+        )
         await ui.press(pilot, "n")
         assert app.stepper.state == PAUSED
         assert "paused before when line 3 of 'slowish'" in app.status_bar.text
@@ -143,8 +151,18 @@ async def test_every_action_is_in_the_command_palette(pets_file, make_app, ui):
     async with app.run_test(size=SIZE) as pilot:
         await ui.settle(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
-        assert {"Next step", "Continue", "Toggle breakpoint", "Restart", "Stop", "Reveal or mask secrets",
-                "Reload file", "Help", "Quit", "Theme"} <= titles
+        assert {
+            "Next step",
+            "Continue",
+            "Toggle breakpoint",
+            "Restart",
+            "Stop",
+            "Reveal or mask secrets",
+            "Reload file",
+            "Help",
+            "Quit",
+            "Theme",
+        } <= titles
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"next step")

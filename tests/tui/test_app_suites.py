@@ -8,8 +8,8 @@ import time
 import pytest
 
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_tui.cli import main as cli
 from scenario_tui.app.shell import ScenarioApp
+from scenario_tui.cli import main as cli
 
 SIZE = (120, 40)
 
@@ -143,7 +143,10 @@ async def test_a_folder_expands_like_run(tmp_path, monkeypatch):
     monkeypatch.setattr("scenario_tui.app.shell.launch", launch)
     assert cli.main([str(tmp_path / "suite")]) == 0
     assert [os.path.relpath(p, tmp_path) for p in opened["path"]] == [
-        "suite/a.scenario", "suite/b.scenario", "suite/deeper/c.scenario"]
+        "suite/a.scenario",
+        "suite/b.scenario",
+        "suite/deeper/c.scenario",
+    ]
 
 
 def test_an_empty_folder_is_one_line(tmp_path, capsys):

@@ -12,9 +12,16 @@ async def test_small_file_opens_expanded_to_its_scenarios(pets_file, make_app, u
         lines = ui.tree_lines(app)
         # the file, then its parameters, background, features and scenarios in source order
         assert lines[0].endswith("pets.scenario")
-        order = ["⚙ parameters  :2", "↺ background  :5", "◆ feature Pets @pets  :12", "◇ scenario create pet  :16",
-                 "◇ scenario read pet  :23", "◆ feature Audit  :27", "◇ scenario no shared pet  :28",
-                 "◇ scenario health  :32"]
+        order = [
+            "⚙ parameters  :2",
+            "↺ background  :5",
+            "◆ feature Pets @pets  :12",
+            "◇ scenario create pet  :16",
+            "◇ scenario read pet  :23",
+            "◆ feature Audit  :27",
+            "◇ scenario no shared pet  :28",
+            "◇ scenario health  :32",
+        ]
         positions = [lines.index(ui.line_with(lines, text)) for text in order]
         assert positions == sorted(positions)
         assert not any("POST /pets" in line for line in lines), "scenarios stay collapsed"

@@ -42,8 +42,9 @@ async def test_scope_events_and_the_feature_boundary(pets_file, make_app, ui):
         assert "▶ scenario 'read pet' started sharing feature 'Pets' store — carrying petId" in entries
         assert "■ feature 'Pets' ended — cleared shared variables: petId" in entries
         assert "▶ scenario 'no shared pet' started isolated" in entries
-        assert entries.index("■ feature 'Pets' ended — cleared shared variables: petId") < \
-            entries.index("▶ scenario 'no shared pet' started isolated")
+        assert entries.index("■ feature 'Pets' ended — cleared shared variables: petId") < entries.index(
+            "▶ scenario 'no shared pet' started isolated"
+        )
         assert entries[-1] == "■ run finished: 3 passed, 1 failed, 0 skipped"
 
 
@@ -56,8 +57,10 @@ async def test_pausing_after_a_feature_boundary_shows_the_reset(pets_file, make_
         assert "paused at breakpoint, line 6 of 'no shared pet'" in app.status_bar.text
         assert "feature 'Pets' ended — cleared shared variables: petId" in app.status_bar.text
         entries = app.query_one("#scope").entries
-        assert entries[-2:] == ["■ feature 'Pets' ended — cleared shared variables: petId",
-                                "▶ scenario 'no shared pet' started isolated"]
+        assert entries[-2:] == [
+            "■ feature 'Pets' ended — cleared shared variables: petId",
+            "▶ scenario 'no shared pet' started isolated",
+        ]
         text = app.query_one("#variables").text
         assert "shared: none (isolated)" in text and "petId" not in text
         await ui.press(pilot, "c")
@@ -107,8 +110,10 @@ async def test_secrets_are_masked_until_revealed(pets_file, make_app, ui):
         inspector = app.query_one("#inspector").text
         assert f"Authorization: Bearer {MASK}" in inspector
         assert f'"token": "{MASK}"' not in inspector  # the login response is another step's
-        token = app.stepper.scenario.snapshot.scenario.get("token") or \
-            app.records[tree.cursor_node.data.key].before.scenario["token"]
+        token = (
+            app.stepper.scenario.snapshot.scenario.get("token")
+            or app.records[tree.cursor_node.data.key].before.scenario["token"]
+        )
         assert token not in inspector
         assert token not in app.query_one("#variables").text
 

@@ -31,8 +31,10 @@ def test_check_invalid_file_exit_2_with_one_located_line_per_error_in_file_order
     result = cli("check", "mistakes.scenario", cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
-    assert lines[0] == ("mistakes.scenario:3:3: error: unknown parameter 'shareVariables'; "
-                        "did you mean 'shareVariablesAcrossScenarios'?")
+    assert lines[0] == (
+        "mistakes.scenario:3:3: error: unknown parameter 'shareVariables'; "
+        "did you mean 'shareVariablesAcrossScenarios'?"
+    )
     assert len(lines) == 7
     positions = [tuple(int(n) for n in line.split(":")[1:3]) for line in lines]
     assert positions == sorted(positions)
@@ -46,10 +48,15 @@ def test_check_reports_every_file_and_fails_if_any_is_invalid(tmp_path):
 
 
 def test_usage_errors_are_one_line_exit_2(tmp_path):
-    for args in (("check",), ("check", str(tmp_path / "missing.scenario")), ("params",),
-                 ("params", str(EXAMPLES / "pets.scenario"), "--param", "timeout=0"),
-                 ("params", str(EXAMPLES / "pets.scenario"), "--bogus"), ("run",),
-                 ("nope.scenario",)):
+    for args in (
+        ("check",),
+        ("check", str(tmp_path / "missing.scenario")),
+        ("params",),
+        ("params", str(EXAMPLES / "pets.scenario"), "--param", "timeout=0"),
+        ("params", str(EXAMPLES / "pets.scenario"), "--bogus"),
+        ("run",),
+        ("nope.scenario",),
+    ):
         result = cli(*args)
         assert result.returncode == 2, args
         assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
@@ -68,7 +75,10 @@ def test_params_json_shape(tmp_path):
     assert data["file"] == str(EXAMPLES / "pets.scenario")
     nodes = data["nodes"]
     assert nodes[0] == {
-        "kind": "file", "name": "pets.scenario", "line": 1, "feature": None,
+        "kind": "file",
+        "name": "pets.scenario",
+        "line": 1,
+        "feature": None,
         "parameters": {
             "shareVariablesAcrossScenarios": {"value": True, "source": "file", "line": 6},
             "timeout": {"value": 30, "source": "file", "line": 7},
@@ -99,22 +109,46 @@ def test_params_json_shape(tmp_path):
     }
     assert [(n["kind"], n["name"], n["feature"]) for n in nodes[1:]] == [
         ("scenario", "the API is up", None),
-        ("feature", "Pets", "Pets"), ("scenario", "create a pet", "Pets"), ("scenario", "read the pet", "Pets"),
+        ("feature", "Pets", "Pets"),
+        ("scenario", "create a pet", "Pets"),
+        ("scenario", "read the pet", "Pets"),
         ("scenario", "rename the pet", "Pets"),
-        ("feature", "Inventory", "Inventory"), ("scenario", "list pets", "Inventory"),
-        ("feature", "Audit", "Audit"), ("scenario", "an unknown pet is not found", "Audit"),
+        ("feature", "Inventory", "Inventory"),
+        ("scenario", "list pets", "Inventory"),
+        ("feature", "Audit", "Audit"),
+        ("scenario", "an unknown pet is not found", "Audit"),
         ("scenario", "the file store still has the inventory", None),
     ]
     pets = nodes[2]["parameters"]
     assert pets["timeout"] == {"value": 10, "source": "feature", "line": 37}
     assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
-    known = {"shareVariablesAcrossScenarios", "timeout", "baseUrl", "openapi", "maxResponseSize", "secrets",
-             "strictSchemaValidation", "autoAssertions.enabled", "autoAssertions.schema",
-             "autoAssertions.statusCode", "autoAssertions.contentType", "environment", "logRequests",
-             "logResponses", "followRedirects", "retry.maxAttempts", "retry.delay", "retry.maxDelay",
-             "retry.backoff", "retry.jitter", "errorContext.includeRequestBody",
-             "errorContext.includeResponseBody", "errorContext.maxBodySize", "multiTestSequentialCount",
-             "multiTestConcurrentCount"}
+    known = {
+        "shareVariablesAcrossScenarios",
+        "timeout",
+        "baseUrl",
+        "openapi",
+        "maxResponseSize",
+        "secrets",
+        "strictSchemaValidation",
+        "autoAssertions.enabled",
+        "autoAssertions.schema",
+        "autoAssertions.statusCode",
+        "autoAssertions.contentType",
+        "environment",
+        "logRequests",
+        "logResponses",
+        "followRedirects",
+        "retry.maxAttempts",
+        "retry.delay",
+        "retry.maxDelay",
+        "retry.backoff",
+        "retry.jitter",
+        "errorContext.includeRequestBody",
+        "errorContext.includeResponseBody",
+        "errorContext.maxBodySize",
+        "multiTestSequentialCount",
+        "multiTestConcurrentCount",
+    }
     assert all(set(n["parameters"]) == known for n in nodes)
 
 
@@ -125,8 +159,10 @@ def test_params_show_every_description_in_force_with_provenance(tmp_path):
     (tmp_path / "s").mkdir()
     (tmp_path / "s" / "auth.yaml").write_text((demo / "auth.yaml").read_text())
     path = tmp_path / "s" / "t.scenario"
-    path.write_text("parameters:\n  openapi: ../api.yaml\n  binding.auth.location: auth.yaml\n"
-                    "  binding.auth.baseUrl: http://127.0.0.1:9\n  binding.alias.me: \"^whoAmI\"\n")
+    path.write_text(
+        "parameters:\n  openapi: ../api.yaml\n  binding.auth.location: auth.yaml\n"
+        '  binding.auth.baseUrl: http://127.0.0.1:9\n  binding.alias.me: "^whoAmI"\n'
+    )
     result = cli("params", str(path), "--json", "--openapi", f"extra={tmp_path / 'x.yaml'}")
     assert result.returncode == 0, result.stderr
     parameters = json.loads(result.stdout)["nodes"][0]["parameters"]
@@ -134,13 +170,17 @@ def test_params_show_every_description_in_force_with_provenance(tmp_path):
     assert parameters["binding.auth.location"] == {"value": "auth.yaml", "source": "file", "line": 3}
     assert parameters["binding.auth.baseUrl"] == {"value": "http://127.0.0.1:9", "source": "file", "line": 4}
     assert parameters["binding.alias.me"] == {"value": "^whoAmI", "source": "file", "line": 5}
-    assert parameters["binding.extra.location"] == {"value": str(tmp_path / "x.yaml"), "source": "command-line",
-                                                    "line": None}
+    assert parameters["binding.extra.location"] == {
+        "value": str(tmp_path / "x.yaml"),
+        "source": "command-line",
+        "line": None,
+    }
 
 
 def test_params_command_line_overrides_have_command_line_provenance():
-    result = cli("params", str(EXAMPLES / "pets.scenario"), "--json", "--param", "timeout=3",
-                 "--base-url", "http://127.0.0.1:9")
+    result = cli(
+        "params", str(EXAMPLES / "pets.scenario"), "--json", "--param", "timeout=3", "--base-url", "http://127.0.0.1:9"
+    )
     nodes = json.loads(result.stdout)["nodes"]
     assert all(n["parameters"]["timeout"] == {"value": 3, "source": "command-line", "line": None} for n in nodes)
     assert all(n["parameters"]["baseUrl"]["source"] == "command-line" for n in nodes)

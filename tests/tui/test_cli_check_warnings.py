@@ -17,8 +17,10 @@ scenario: create
 scenario: read
   when: GET http://127.0.0.1:9/pets/{{petId}}
 """
-NEVER = ("warned.scenario:6:39: warning: 'petId' is never visible here: 'petId' is extracted by scenario 'create' "
-         "(line 3), but standalone scenarios do not share variables (shareVariablesAcrossScenarios is false by default)")
+NEVER = (
+    "warned.scenario:6:39: warning: 'petId' is never visible here: 'petId' is extracted by scenario 'create' "
+    "(line 3), but standalone scenarios do not share variables (shareVariablesAcrossScenarios is false by default)"
+)
 
 BROKEN = """\
 scenario: s
@@ -29,8 +31,9 @@ BROKEN_ERROR = "broken.scenario:2:9: error: unknown HTTP method 'PSOT'; did you 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60,
-                          env={**os.environ, "COLUMNS": "200"})
+    return subprocess.run(
+        command, capture_output=True, text=True, cwd=cwd, timeout=60, env={**os.environ, "COLUMNS": "200"}
+    )
 
 
 def files(tmp_path: Path) -> Path:
@@ -70,15 +73,32 @@ def test_run_variables_count_as_visible(tmp_path):
 
 
 def test_format_json_is_one_list_of_every_diagnostic_errors_included(tmp_path):
-    result = cli("check", "broken.scenario", "warned.scenario", "clean.scenario", "--format", "json",
-                 cwd=files(tmp_path))
+    result = cli(
+        "check", "broken.scenario", "warned.scenario", "clean.scenario", "--format", "json", cwd=files(tmp_path)
+    )
     assert result.returncode == 2
     assert result.stderr == ""
     assert json.loads(result.stdout) == [
-        {"file": "broken.scenario", "line": 2, "column": 9, "end_line": 2, "end_column": 13, "severity": "error",
-         "code": None, "message": "unknown HTTP method 'PSOT'; did you mean POST?"},
-        {"file": "warned.scenario", "line": 6, "column": 39, "end_line": 6, "end_column": 44,
-         "severity": "warning", "code": "never-visible", "message": NEVER.split(": warning: ", 1)[1]},
+        {
+            "file": "broken.scenario",
+            "line": 2,
+            "column": 9,
+            "end_line": 2,
+            "end_column": 13,
+            "severity": "error",
+            "code": None,
+            "message": "unknown HTTP method 'PSOT'; did you mean POST?",
+        },
+        {
+            "file": "warned.scenario",
+            "line": 6,
+            "column": 39,
+            "end_line": 6,
+            "end_column": 44,
+            "severity": "warning",
+            "code": "never-visible",
+            "message": NEVER.split(": warning: ", 1)[1],
+        },
     ]
 
 
@@ -106,13 +126,16 @@ def test_github_annotation_escapes_what_the_syntax_reserves():
     from scenario_tui.cli.main import github_annotation
 
     d = Diagnostic(SourceLocation("a,b:c.scenario", 1, 2, 1, 3), "100% sure", WARNING, "unused-variable")
-    assert github_annotation(d) == ("::warning file=a%2Cb%3Ac.scenario,line=1,col=2,endLine=1,endColumn=3,"
-                                    "title=unused-variable::100%25 sure")
+    assert github_annotation(d) == (
+        "::warning file=a%2Cb%3Ac.scenario,line=1,col=2,endLine=1,endColumn=3,title=unused-variable::100%25 sure"
+    )
 
 
 def test_check_with_analysis_never_imports_textual(tmp_path):
     files(tmp_path)
-    code = ("import sys; from scenario_tui.cli.main import main; main(['check', 'warned.scenario', '--format', 'json']); "
-            "assert 'textual' not in sys.modules, 'textual imported'")
+    code = (
+        "import sys; from scenario_tui.cli.main import main; main(['check', 'warned.scenario', '--format', 'json']); "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert result.returncode == 0, result.stderr

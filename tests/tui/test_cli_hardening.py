@@ -183,7 +183,7 @@ def test_regex_backtracking_fails_the_step_within_timeout_plus_a_second(demo, wr
           timeout: 1
         scenario: pattern
           when: POST /echo
-            body: {{"v": "{'a' * 40}!"}}
+            body: {{"v": "{"a" * 40}!"}}
           then: $.json.v matches "^(a|a)*$"
           then: $.path matches "^/echo/(a+)+$"
     """)
@@ -261,7 +261,7 @@ def test_integers_over_4300_digits_in_var_and_param(write_scenario):
 def test_integers_over_4300_digits_in_a_files_timeout(write_scenario):
     path = write_scenario("parameters:\n  timeout: " + "9" * 5000 + "\n" + SIMPLE)
     line = one_line_error(cli("check", str(path)))
-    assert line.startswith(f"{path}:2:12: error: timeout is at most 86400 seconds (a day), got \"9999")
+    assert line.startswith(f'{path}:2:12: error: timeout is at most 86400 seconds (a day), got "9999')
     assert len(line) < 300
 
 
@@ -273,8 +273,11 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pets.scenario"
 def test_a_closed_pipe_ends_quietly(command, tmp_path):
     """`params --json | head -1`, `run ... | head -1`: no traceback, exit 141 like cat (128 + SIGPIPE)."""
     report = tmp_path / "r.json"
-    args = (["params", str(EXAMPLE), "--json"] if command == "params" else
-            ["run", str(EXAMPLE), "--base-url", "http://127.0.0.1:9", "--report-json", str(report)])
+    args = (
+        ["params", str(EXAMPLE), "--json"]
+        if command == "params"
+        else ["run", str(EXAMPLE), "--base-url", "http://127.0.0.1:9", "--report-json", str(report)]
+    )
     process = subprocess.Popen([str(SCRIPT), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     process.stdout.close()  # the reader has gone before the first line
     _, err = process.communicate(timeout=30)
@@ -306,8 +309,9 @@ def test_ctrl_c_in_the_first_milliseconds(module, tmp_path, write_scenario):
     (tmp_path / "hook").mkdir()
     (tmp_path / "hook" / "sitecustomize.py").write_text(SITE_HOOK.format(module=module))
     env = {**ENV, "PYTHONPATH": str(tmp_path / "hook")}
-    result = subprocess.run([str(SCRIPT), "check", str(write_scenario(SIMPLE))], capture_output=True, text=True,
-                            env=env, timeout=30)
+    result = subprocess.run(
+        [str(SCRIPT), "check", str(write_scenario(SIMPLE))], capture_output=True, text=True, env=env, timeout=30
+    )
     assert result.returncode == 130, result.stderr
     assert result.stderr == "scenario-tui: interrupted\n"
 
@@ -315,8 +319,9 @@ def test_ctrl_c_in_the_first_milliseconds(module, tmp_path, write_scenario):
 @POSIX
 def test_ctrl_c_right_after_start_never_prints_a_traceback_from_our_code(write_scenario):
     path = write_scenario(SIMPLE)
-    process = subprocess.Popen([str(SCRIPT), "check", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=ENV)
+    process = subprocess.Popen(
+        [str(SCRIPT), "check", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV
+    )
     time.sleep(0.15)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
@@ -337,8 +342,16 @@ def test_deep_json_extracted_and_reported(depth, write_scenario, tmp_path, loopb
           then: $.a matches "^\\\\[\\\\["
           then: status 500
     """)
-    result = cli("run", str(path), "--base-url", server.url,
-                 "--report-json", str(tmp_path / "r.json"), "--report-junit", str(tmp_path / "j.xml"))
+    result = cli(
+        "run",
+        str(path),
+        "--base-url",
+        server.url,
+        "--report-json",
+        str(tmp_path / "r.json"),
+        "--report-junit",
+        str(tmp_path / "j.xml"),
+    )
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr and result.stderr == ""
     scenario = json.loads((tmp_path / "r.json").read_text())["files"][0]["scenarios"][0]

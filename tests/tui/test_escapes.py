@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from scenario_core.run import events as ev
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.run import events as ev
 from scenario_tui.app.shell import ScenarioApp
 from scenario_tui.widgets.display import Display, json_form
 
@@ -27,8 +27,11 @@ RAW = ("\x1b", "\x07", "\r", "\u2028")
 class _Evil(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path == "/json":
-            body = ('{"msg": "' + EVIL.replace("\x1b", "\\u001b").replace("\x07", "\\u0007").replace("\r", "\\r")
-                    + '", "c1": "\u009b31m"}').encode()
+            body = (
+                '{"msg": "'
+                + EVIL.replace("\x1b", "\\u001b").replace("\x07", "\\u0007").replace("\r", "\\r")
+                + '", "c1": "\u009b31m"}'
+            ).encode()
             kind = "application/json"
         else:
             body, kind = EVIL.encode(), "text/plain; charset=utf-8"
@@ -66,8 +69,9 @@ scenario: evil json
 def test_terminal_escapes_never_reach_the_run_output(evil_server, tmp_path):
     path = tmp_path / "evil.scenario"
     path.write_text(SCENARIO, encoding="utf-8")
-    result = subprocess.run([str(SCRIPT), "run", str(path), "--base-url", evil_server],
-                            capture_output=True, text=True, timeout=60, env=ENV)
+    result = subprocess.run(
+        [str(SCRIPT), "run", str(path), "--base-url", evil_server], capture_output=True, text=True, timeout=60, env=ENV
+    )
     assert result.returncode == 1, result.stderr
     out = result.stdout
     for raw in RAW:
@@ -97,8 +101,14 @@ async def test_terminal_escapes_in_the_inspector(evil_server, tmp_path, ui):
         text = app.query_one("#inspector").text
         assert "\\u001b[2J" in text and "\\u2028" in text and "\\u009b31m" in text  # JSON escapes, still JSON
         assert "\\x1b]0;title\\x07" in "\n".join(ui.tree_lines(app))  # the tree's scenario label
-        everything = "\n".join([text, app.query_one("#scope").text if hasattr(app.query_one("#scope"), "text") else "",
-                                *ui.tree_lines(app), app.query_one("#variables").text])
+        everything = "\n".join(
+            [
+                text,
+                app.query_one("#scope").text if hasattr(app.query_one("#scope"), "text") else "",
+                *ui.tree_lines(app),
+                app.query_one("#variables").text,
+            ]
+        )
         for raw in RAW + ("\x9b",):
             assert raw not in everything, raw
 
@@ -116,6 +126,8 @@ def test_deeply_nested_values_reach_the_widgets():
     display.learn(ev.VariableExtracted(step=None, name="token", value=deep, layers=("scenario",)))
     assert display.variable("token", deep) == '"••••••"'
     shown = display.variable("other", deep)
-    assert shown.startswith('{"a": [{"a": ') and '["… (nested deeper than 200 levels; cut here)"]' in shown  # cut at MAX_DEPTH
+    assert (
+        shown.startswith('{"a": [{"a": ') and '["… (nested deeper than 200 levels; cut here)"]' in shown
+    )  # cut at MAX_DEPTH
     assert json_form(deep).startswith("{")
     assert display.value(deep) is not None

@@ -6,8 +6,9 @@ SIZE = (120, 40)
 
 
 async def test_after_a_run_the_first_failure_is_under_the_cursor(scenario_file, make_app, ui):
-    text = "".join(f"scenario: s{i}\n  when: GET /health\n  then: status {404 if i in (7, 9) else 200}\n"
-                   for i in range(12))
+    text = "".join(
+        f"scenario: s{i}\n  when: GET /health\n  then: status {404 if i in (7, 9) else 200}\n" for i in range(12)
+    )
     app = make_app(scenario_file(text))
     async with app.run_test(size=SIZE) as pilot:
         await ui.press(pilot, "c")

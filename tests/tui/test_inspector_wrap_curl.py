@@ -43,8 +43,12 @@ async def test_long_lines_wrap_and_w_scrolls_them_sideways(scenario_file, make_a
         assert "-QEND" in shown and shown.count("-END") >= 2  # the request body and the echo: whole
         await ui.press(pilot, "w")
         assert not inspector.wrap and inspector.max_scroll_x > 0
-        assert "-END" not in inspector.query_one("#inspector-body").render_lines(
-            Region(0, 0, inspector.scrollable_content_region.width, 1))[0].text
+        assert (
+            "-END"
+            not in inspector.query_one("#inspector-body")
+            .render_lines(Region(0, 0, inspector.scrollable_content_region.width, 1))[0]
+            .text
+        )
         inspector.focus()
         await ui.press(pilot, "right", "right")
         assert inspector.scroll_x > 0

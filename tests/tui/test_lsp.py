@@ -74,7 +74,9 @@ class LanguageClient(PyglsClient):
 async def client():
     editor = LanguageClient()
     await editor.start_io(*COMMAND)
-    await editor.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(), process_id=os.getpid()))
+    await editor.initialize_async(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), process_id=os.getpid())
+    )
     editor.initialized(types.InitializedParams())
     yield editor
     await editor.shutdown_async(None)
@@ -104,16 +106,20 @@ async def open_document(client: LanguageClient, folder: Path, name: str, text: s
     path.write_text(text)
     uri = path.as_uri()
     waiting = published(client, uri)
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        types.TextDocumentItem(uri=uri, language_id="scenario", version=1, text=text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="scenario", version=1, text=text))
+    )
     await waiting
     return uri
 
 
 def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        [types.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 def at(uri: str, line: int, character: int) -> dict:
@@ -152,10 +158,18 @@ async def test_diagnostics_show_every_error_of_the_file(client: LanguageClient, 
 async def test_diagnostics_include_the_scope_analysis_warnings(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "warnings.scenario", PETS.replace("{{petId}}", "{{petID}}"))
     assert [(d.range, d.severity, d.code, d.message) for d in client.diagnostics[uri]] == [
-        (rng(18, 4, 28), types.DiagnosticSeverity.Warning, "unused-variable",
-         "'petId' is extracted but never used in this file"),
-        (rng(20, 22, 27), types.DiagnosticSeverity.Warning, "never-visible",
-         "'petID' is never visible here: no step in this file extracts 'petID'; pass it with --var petID=..."),
+        (
+            rng(18, 4, 28),
+            types.DiagnosticSeverity.Warning,
+            "unused-variable",
+            "'petId' is extracted but never used in this file",
+        ),
+        (
+            rng(20, 22, 27),
+            types.DiagnosticSeverity.Warning,
+            "never-visible",
+            "'petID' is never visible here: no step in this file extracts 'petID'; pass it with --var petID=...",
+        ),
     ]
 
 
@@ -215,10 +229,14 @@ async def test_hover_on_a_variable_and_on_an_include(client: LanguageClient, fol
     token = await client.text_document_hover_async(types.HoverParams(**at(uri, 15, 33)))
     assert token.range == rng(15, 30, 39)
     assert token.contents.value.endswith(
-        "Extracted by:\n- `extract: token from $.token` (fragment 'login', fragments/auth.fragment line 4)")
+        "Extracted by:\n- `extract: token from $.token` (fragment 'login', fragments/auth.fragment line 4)"
+    )
     include = await client.text_document_hover_async(types.HoverParams(**at(uri, 21, 15)))
     assert include.range == rng(21, 13, 22)
-    assert include.contents.value == "**fragment 'check pet'** (line 5)\n\n```\nthen: status 200\nthen: $.name == \"Rex\"\n```"
+    assert (
+        include.contents.value
+        == "**fragment 'check pet'** (line 5)\n\n```\nthen: status 200\nthen: $.name == \"Rex\"\n```"
+    )
     assert await client.text_document_hover_async(types.HoverParams(**at(uri, 17, 8))) is None
 
 
@@ -248,21 +266,44 @@ async def complete(client: LanguageClient, uri: str, line: int, character: int) 
 async def test_completion_of_keywords_parameters_methods_fragments_and_variables(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "completion.scenario")
     keywords = await complete(client, uri, 13, 4)
-    assert [i.label for i in keywords] == ["parameters:", "when:", "then:", "extract:", "include:",
-                                           "given", "when", "then", "and", "but"]
+    assert [i.label for i in keywords] == [
+        "parameters:",
+        "when:",
+        "then:",
+        "extract:",
+        "include:",
+        "given",
+        "when",
+        "then",
+        "and",
+        "but",
+    ]
     assert keywords[1].kind == types.CompletionItemKind.Keyword
     timeout = next(i for i in await complete(client, uri, 10, 4) if i.label == "timeout")
     assert (timeout.kind, timeout.detail, timeout.insert_text) == (
-        types.CompletionItemKind.Property, "integer seconds, default 30", "timeout: ")
+        types.CompletionItemKind.Property,
+        "integer seconds, default 30",
+        "timeout: ",
+    )
     assert [i.label for i in await complete(client, uri, 13, 10)] == [
-        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "HEAD",
+        "OPTIONS",
+    ]
     fragments = await complete(client, uri, 21, 13)
     assert [(i.label, i.kind) for i in fragments] == [
-        ("check pet", types.CompletionItemKind.Module), ("login", types.CompletionItemKind.Module)]
+        ("check pet", types.CompletionItemKind.Module),
+        ("login", types.CompletionItemKind.Module),
+    ]
     variables = await complete(client, uri, 20, 22)
     assert [(i.label, i.detail) for i in variables] == [
         ("token", "sometimes: scenario 'create', fragment 'login' line 4, if it got that far (shares file-wide)"),
-        ("petId", "sometimes: scenario 'create', line 19, if it got that far (shares file-wide)")]
+        ("petId", "sometimes: scenario 'create', line 19, if it got that far (shares file-wide)"),
+    ]
 
 
 # ---------------------------------------------------------------- symbols, and a file that stops parsing
@@ -272,7 +313,8 @@ async def test_completion_of_keywords_parameters_methods_fragments_and_variables
 async def test_document_symbols_outline_the_file(client: LanguageClient, folder: Path):
     uri = await open_document(client, folder, "symbols.scenario")
     symbols = await client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri)))
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri))
+    )
     assert [(s.name, s.kind, s.range, s.selection_range) for s in symbols] == [
         ("check pet", types.SymbolKind.Module, rng(4, 0, 23, 6), rng(4, 0, 19)),
         ("Pets", types.SymbolKind.Namespace, rng(8, 0, 22, 21), rng(8, 0, 13)),
@@ -291,7 +333,8 @@ async def test_a_document_with_errors_answers_from_the_last_text_that_parsed(cli
     params = await waiting
     assert [d.range for d in params.diagnostics] == [rng(17, 4, 11)]
     symbols = await client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri)))
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri))
+    )
     assert [s.name for s in symbols] == ["check pet", "Pets"]
     hover = await client.text_document_hover_async(types.HoverParams(**at(uri, 20, 22)))
     assert hover.contents.value.endswith("- `extract: petId from $.id` (scenario 'create', line 19)")
@@ -318,15 +361,18 @@ async def test_other_files_are_left_alone(client: LanguageClient, folder: Path):
 
 
 def test_the_server_is_headless():
-    code = ("import sys, scenario_tui.integrations.lsp_server\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n")
+    code = (
+        "import sys, scenario_tui.integrations.lsp_server\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 
 
 def test_a_bad_option_is_one_line_and_no_server():
-    result = subprocess.run([*COMMAND, "--param", "timout=3"], capture_output=True, text=True, timeout=30,
-                            stdin=subprocess.DEVNULL)
+    result = subprocess.run(
+        [*COMMAND, "--param", "timout=3"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+    )
     assert result.returncode == 2
     assert result.stderr.startswith("scenario-tui: error: --param timout=3: unknown parameter 'timout'")
     assert result.stderr.count("\n") == 1 and result.stdout == ""

@@ -68,8 +68,9 @@ async def test_screenshot_goes_to_the_working_directory(pets_file, make_app, ui,
         await ui.settle(pilot)
         app.deliver_screenshot()  # what Palette → Screenshot calls
         await ui.wait_for(pilot, lambda: list(shots.glob("*.svg")), "the screenshot")
-        await ui.wait_for(pilot, lambda: any("Saved screenshot to" in str(n.message) for n in app._notifications),
-                          "the notification")
+        await ui.wait_for(
+            pilot, lambda: any("Saved screenshot to" in str(n.message) for n in app._notifications), "the notification"
+        )
         saved = next(shots.glob("*.svg"))
         note = next(str(n.message) for n in app._notifications if "Saved screenshot" in str(n.message))
         assert str(Path(saved)) in note or saved.name in note

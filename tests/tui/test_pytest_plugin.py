@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import textwrap
 import xml.etree.ElementTree as ET
 
 import httpx  # noqa: F401
@@ -77,8 +76,9 @@ def outcomes(result: pytest.RunResult) -> dict[str, str]:
     """`-v` lines: node id (without xdist's `@group` suffix) -> PASSED/FAILED/SKIPPED."""
     found = {}
     for line in result.outlines:
-        match = re.search(r"(PASSED|FAILED|SKIPPED|ERROR) (\S.*?\.scenario::.*?)\s*(?:\[|$)", line) or \
-            re.search(r"^(\S.*?\.scenario::.*?) (PASSED|FAILED|SKIPPED|ERROR)", line)
+        match = re.search(r"(PASSED|FAILED|SKIPPED|ERROR) (\S.*?\.scenario::.*?)\s*(?:\[|$)", line) or re.search(
+            r"^(\S.*?\.scenario::.*?) (PASSED|FAILED|SKIPPED|ERROR)", line
+        )
         if match is None:
             continue
         status, node = match.groups() if match.group(1).isupper() else match.groups()[::-1]
@@ -97,7 +97,9 @@ def test_collection_names_follow_the_tree(suite):
 
 
 def test_outline_rows_are_items(pytester, demo):
-    pytester.makefile(".scenario", rows="""\
+    pytester.makefile(
+        ".scenario",
+        rows="""\
 outline: echo
   when: GET /echo
     query:
@@ -107,7 +109,8 @@ outline: echo
     | who |
     | ada |
     | bob |
-""")
+""",
+    )
     result = pytester.runpytest("--collect-only", "-q", f"--scenario-base-url={demo.url}")
     items = [line for line in result.outlines if line.startswith("rows.scenario::")]
     assert items == ["rows.scenario::echo #1 (who=ada)", "rows.scenario::echo #2 (who=bob)"], result.outlines
@@ -137,9 +140,11 @@ def test_tags_are_markers_and_k_selects_by_name(suite):
 def test_a_deselected_extractor_is_named_as_such(suite):
     result = suite.runpytest("-k", "read")
     result.assert_outcomes(failed=1, deselected=3)
-    result.stdout.fnmatch_lines([
-        "*undefined variable 'petId'*'petId' is extracted by scenario 'create pet' (line 23), which was not selected.*"
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*undefined variable 'petId'*'petId' is extracted by scenario 'create pet' (line 23), which was not selected.*"
+        ]
+    )
 
 
 def test_a_failure_is_the_step_and_a_masked_exchange_not_a_traceback(suite):
@@ -147,13 +152,15 @@ def test_a_failure_is_the_step_and_a_masked_exchange_not_a_traceback(suite):
     result.assert_outcomes(failed=1, deselected=3)
     text = result.stdout.str()
     assert "Traceback" not in text and "pytest_plugin.py" not in text
-    result.stdout.fnmatch_lines([
-        "*_ scenario: echo fails _*",
-        "line 35  then: status 404",
-        "expected status 404, got 200 (body: *",
-        "GET http://127.0.0.1:*/echo → 200 OK (* ms)",
-        "response body: *",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*_ scenario: echo fails _*",
+            "line 35  then: status 404",
+            "expected status 404, got 200 (body: *",
+            "GET http://127.0.0.1:*/echo → 200 OK (* ms)",
+            "response body: *",
+        ]
+    )
     body = next(line for line in result.outlines if line.startswith("response body:"))
     assert '"authorization": "Bearer ••••••"' in body  # the token the server echoed is masked
     shown = suite.runpytest("-k", "echo", "--scenario-show-secrets")
@@ -162,7 +169,9 @@ def test_a_failure_is_the_step_and_a_masked_exchange_not_a_traceback(suite):
 
 
 def test_options_mirror_the_cli(pytester, demo):
-    pytester.makefile(".scenario", vars="""\
+    pytester.makefile(
+        ".scenario",
+        vars="""\
 scenario: variables and parameters reach the request
   when: GET /echo
     query:
@@ -170,12 +179,15 @@ scenario: variables and parameters reach the request
       limit: {{param.limit}}
   then: $.query.who == "ada"
   then: $.query.limit == "5"
-""")
-    result = pytester.runpytest(f"--scenario-base-url={demo.url}", "--scenario-var", "who=ada",
-                                "--scenario-param", "limit=5")
+""",
+    )
+    result = pytester.runpytest(
+        f"--scenario-base-url={demo.url}", "--scenario-var", "who=ada", "--scenario-param", "limit=5"
+    )
     result.assert_outcomes(passed=1)
-    pytester.makeini(f"[pytest]\nscenario_base_url = {demo.url}\nscenario_var =\n    who=ada\n"
-                     "scenario_param =\n    limit=5\n")
+    pytester.makeini(
+        f"[pytest]\nscenario_base_url = {demo.url}\nscenario_var =\n    who=ada\nscenario_param =\n    limit=5\n"
+    )
     pytester.runpytest().assert_outcomes(passed=1)
     # The command line is added after the ini lines: the later value wins.
     pytester.runpytest("--scenario-var", "who=bob").assert_outcomes(failed=1)
@@ -210,8 +222,10 @@ def test_junitxml(suite):
 
 
 def test_the_plugin_never_imports_textual_or_rich():
-    code = ("import sys, scenario_tui.integrations.pytest_plugin; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
+    code = (
+        "import sys, scenario_tui.integrations.pytest_plugin; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

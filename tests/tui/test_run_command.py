@@ -106,8 +106,15 @@ def test_exit_2_for_invalid_files_and_usage(write_scenario, tmp_path):
 
 def test_reports_written_by_the_command(demo, write_scenario, tmp_path):
     (tmp_path / "out").mkdir()
-    result = run(str(write_scenario(FAILING)), "--base-url", demo.url,
-                 "--report-json", str(tmp_path / "out" / "r.json"), "--report-junit", str(tmp_path / "out" / "j.xml"))
+    result = run(
+        str(write_scenario(FAILING)),
+        "--base-url",
+        demo.url,
+        "--report-json",
+        str(tmp_path / "out" / "r.json"),
+        "--report-junit",
+        str(tmp_path / "out" / "j.xml"),
+    )
     assert result.returncode == 1
     assert sorted(os.listdir(tmp_path / "out")) == ["j.xml", "r.json"]  # no temporary files left
     report = json.loads((tmp_path / "out" / "r.json").read_text())
@@ -117,13 +124,24 @@ def test_reports_written_by_the_command(demo, write_scenario, tmp_path):
 
 
 def test_secrets_are_masked_everywhere(demo, write_scenario, tmp_path):
-    result = run(str(write_scenario(SECRETS)), "--base-url", demo.url, *SECRET_VARS,
-                 "--report-json", str(tmp_path / "r.json"), "--report-junit", str(tmp_path / "j.xml"))
+    result = run(
+        str(write_scenario(SECRETS)),
+        "--base-url",
+        demo.url,
+        *SECRET_VARS,
+        "--report-json",
+        str(tmp_path / "r.json"),
+        "--report-junit",
+        str(tmp_path / "j.xml"),
+    )
     assert result.returncode == 1, result.stderr
     (token,) = demo._server.state.tokens
-    texts = {"stdout": result.stdout, "stderr": result.stderr,
-             "json": (tmp_path / "r.json").read_text(encoding="utf-8"),
-             "junit": (tmp_path / "j.xml").read_text(encoding="utf-8")}
+    texts = {
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "json": (tmp_path / "r.json").read_text(encoding="utf-8"),
+        "junit": (tmp_path / "j.xml").read_text(encoding="utf-8"),
+    }
     for where, text in texts.items():
         for secret in (token, "sk-live-1234567890", "hunter2hunter2"):
             assert secret not in text, f"{secret} leaked in {where}"
@@ -134,8 +152,15 @@ def test_secrets_are_masked_everywhere(demo, write_scenario, tmp_path):
 
 
 def test_show_secrets_reveals_them(demo, write_scenario, tmp_path):
-    result = run(str(write_scenario(SECRETS)), "--base-url", demo.url, *SECRET_VARS, "--show-secrets",
-                 "--report-json", str(tmp_path / "r.json"))
+    result = run(
+        str(write_scenario(SECRETS)),
+        "--base-url",
+        demo.url,
+        *SECRET_VARS,
+        "--show-secrets",
+        "--report-json",
+        str(tmp_path / "r.json"),
+    )
     (token,) = demo._server.state.tokens
     assert f'got "{token}"' in result.stdout and MASK not in result.stdout
     variables = json.loads((tmp_path / "r.json").read_text())["files"][0]["scenarios"][0]["variables"]
@@ -154,9 +179,23 @@ def test_ctrl_c_stops_cleanly_writes_reports_and_exits_130(demo, write_scenario,
           when: GET /health
     """)
     report, junit = tmp_path / "r.json", tmp_path / "j.xml"
-    process = subprocess.Popen([str(SCRIPT), "run", str(path), "--base-url", demo.url, "--report-json", str(report),
-                                "--report-junit", str(junit)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=ENV)
+    process = subprocess.Popen(
+        [
+            str(SCRIPT),
+            "run",
+            str(path),
+            "--base-url",
+            demo.url,
+            "--report-json",
+            str(report),
+            "--report-junit",
+            str(junit),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     first = process.stdout.readline()  # plain output is flushed line by line
     second = process.stdout.readline()
     assert second.startswith("  ✓ quick"), first + second
@@ -193,8 +232,13 @@ def test_run_never_imports_textual(demo, write_scenario, tmp_path):
 
 
 def test_forced_colour_uses_rich_without_redraws(demo, write_scenario):
-    result = subprocess.run([str(SCRIPT), "run", str(write_scenario(FAILING)), "--base-url", demo.url],
-                            capture_output=True, text=True, env={**ENV, "FORCE_COLOR": "1"}, timeout=30)
+    result = subprocess.run(
+        [str(SCRIPT), "run", str(write_scenario(FAILING)), "--base-url", demo.url],
+        capture_output=True,
+        text=True,
+        env={**ENV, "FORCE_COLOR": "1"},
+        timeout=30,
+    )
     assert result.returncode == 1
     assert "\x1b[" in result.stdout  # colour, as asked
     assert "\r" not in result.stdout and "\x1b[?25l" not in result.stdout  # no spinner redraws in a log

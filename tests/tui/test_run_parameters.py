@@ -38,7 +38,7 @@ def test_log_requests_and_responses_print_a_line_each_masked_and_only_where_true
     status, lines = run(capsys, str(write_scenario(LOGGED)), "--base-url", demo.url)
     assert status == 0
     at = lines.index("  Logged")
-    request, response, scenario = lines[at + 1: at + 4]
+    request, response, scenario = lines[at + 1 : at + 4]
     assert request == f'      → POST {demo.url}/echo  {{"name": "Rex", "password": "{MASK}"}}'
     assert response.startswith("      ← 200 OK (") and ' ms)  {"method": "POST"' in response
     assert "hunter2hunter2" not in "\n".join(lines)
@@ -67,11 +67,19 @@ scenario: wrong status
 
 def test_error_context_shows_both_bodies_by_default(demo, write_scenario, capsys, tmp_path):
     report, junit = tmp_path / "r.json", tmp_path / "j.xml"
-    status, lines = run(capsys, str(write_scenario(FAILING)), "--base-url", demo.url, "--report-json", str(report),
-                        "--report-junit", str(junit))
+    status, lines = run(
+        capsys,
+        str(write_scenario(FAILING)),
+        "--base-url",
+        demo.url,
+        "--report-json",
+        str(report),
+        "--report-junit",
+        str(junit),
+    )
     assert status == 1
     failure = junit.read_text()
-    assert 'request body: {&quot;name&quot;: &quot;Rex&quot;}' in failure or 'request body: {"name": "Rex"}' in failure
+    assert "request body: {&quot;name&quot;: &quot;Rex&quot;}" in failure or 'request body: {"name": "Rex"}' in failure
     assert "response body: {" in failure
     at = lines.index(next(line for line in lines if "✗ wrong status" in line))
     assert lines[at + 1] == "      line 6  then: status 201"
@@ -87,16 +95,21 @@ def test_error_context_shows_both_bodies_by_default(demo, write_scenario, capsys
 
 
 def test_error_context_keys_turn_bodies_off_and_cut_them(demo, write_scenario, capsys, tmp_path):
-    text = FAILING.replace("parameters:\n", "parameters:\n  errorContext.includeRequestBody: false\n"
-                                            "  errorContext.maxBodySize: 20\n")
+    text = FAILING.replace(
+        "parameters:\n", "parameters:\n  errorContext.includeRequestBody: false\n  errorContext.maxBodySize: 20\n"
+    )
     report = tmp_path / "r.json"
     status, lines = run(capsys, str(write_scenario(text)), "--base-url", demo.url, "--report-json", str(report))
     assert status == 1
     assert not any("request body:" in line for line in lines)
     (response,) = [line for line in lines if "response body:" in line]
-    assert response.startswith('        response body: {"method": "POST", " … (') and response.endswith(" bytes in all)")
-    text = FAILING.replace("parameters:\n", "parameters:\n  errorContext.includeResponseBody: false\n"
-                                            "  errorContext.includeRequestBody: false\n")
+    assert response.startswith('        response body: {"method": "POST", " … (') and response.endswith(
+        " bytes in all)"
+    )
+    text = FAILING.replace(
+        "parameters:\n",
+        "parameters:\n  errorContext.includeResponseBody: false\n  errorContext.includeRequestBody: false\n",
+    )
     status, lines = run(capsys, str(write_scenario(text)), "--base-url", demo.url, "--report-json", str(report))
     assert not any("request body:" in line or "response body:" in line for line in lines)
     assert " · request body" not in json.loads(report.read_text())["files"][0]["scenarios"][0]["steps"][-1]["message"]
@@ -125,19 +138,26 @@ scenario: up
 
 
 def test_check_params_and_run_resolve_env_references_or_name_the_unset_variable(
-        demo, write_scenario, capsys, monkeypatch):
+    demo, write_scenario, capsys, monkeypatch
+):
     path = str(write_scenario(ENV_VALUE))
     monkeypatch.delenv("SCENARIO_TUI_TEST_URL", raising=False)
     for command in (["check", path], ["params", path], ["run", path]):
         assert main(command) == 2
         err = capsys.readouterr().err
-        assert err == (f"{path}:2:3: error: baseUrl reads {{{{env.SCENARIO_TUI_TEST_URL}}}}, but environment "
-                       "variable SCENARIO_TUI_TEST_URL is not set\n")
+        assert err == (
+            f"{path}:2:3: error: baseUrl reads {{{{env.SCENARIO_TUI_TEST_URL}}}}, but environment "
+            "variable SCENARIO_TUI_TEST_URL is not set\n"
+        )
     monkeypatch.setenv("SCENARIO_TUI_TEST_URL", demo.url)
     assert main(["params", path, "--json", "--param", "tenant=acme"]) == 0
     nodes = json.loads(capsys.readouterr().out)["nodes"]
-    assert nodes[0]["parameters"]["baseUrl"] == {"value": demo.url, "source": "file", "line": 2,
-                                                 "from": "$SCENARIO_TUI_TEST_URL"}
+    assert nodes[0]["parameters"]["baseUrl"] == {
+        "value": demo.url,
+        "source": "file",
+        "line": 2,
+        "from": "$SCENARIO_TUI_TEST_URL",
+    }
     assert nodes[1]["parameters"]["tenant"] == {"value": "acme", "source": "command-line", "line": None}
     status, lines = run(capsys, path)
     assert status == 0 and lines[1].startswith("  ✓ up")
@@ -147,9 +167,13 @@ def test_check_params_and_run_resolve_env_references_or_name_the_unset_variable(
 
 def test_params_masks_secret_header_parameters(write_scenario, capsys, monkeypatch):
     monkeypatch.setenv("SCENARIO_TUI_TEST_TOKEN", "tok-1234567890")
-    path = str(write_scenario('parameters:\n  header.Authorization: "Bearer {{env.SCENARIO_TUI_TEST_TOKEN}}"\n'
-                              '  header.X-Api-Key: k-1234567890\n  header.X-Tenant: acme\n'
-                              'scenario: s\n  when: GET /health\n'))
+    path = str(
+        write_scenario(
+            'parameters:\n  header.Authorization: "Bearer {{env.SCENARIO_TUI_TEST_TOKEN}}"\n'
+            "  header.X-Api-Key: k-1234567890\n  header.X-Tenant: acme\n"
+            "scenario: s\n  when: GET /health\n"
+        )
+    )
     assert main(["params", path, "--json"]) == 0
     values = json.loads(capsys.readouterr().out)["nodes"][0]["parameters"]
     assert values["header.Authorization"]["value"] == f"Bearer {MASK}"

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from scenario_core.report.masking import MASK
-
 from tests.tui.test_run_command import ENV, SCRIPT, run
 
 OK = "scenario: {name}\n  when: GET /health\n  then: status 200\n"
@@ -53,13 +52,22 @@ def test_folders_recursively_sorted_and_globs_alongside_files(demo, tmp_path):
     write(tmp_path, "suite/notes.txt", "not a scenario")
     write(tmp_path, "other/x.scenario", OK.format(name="x"))
     single = write(tmp_path, "single.scenario", OK.format(name="single"))
-    result = run(str(single), str(tmp_path / "suite"), str(tmp_path / "oth*" / "*.scenario"),
-                 str(tmp_path / "suite" / "a.scenario"),  # named twice: runs once
-                 "--base-url", demo.url)
+    result = run(
+        str(single),
+        str(tmp_path / "suite"),
+        str(tmp_path / "oth*" / "*.scenario"),
+        str(tmp_path / "suite" / "a.scenario"),  # named twice: runs once
+        "--base-url",
+        demo.url,
+    )
     assert result.returncode == 0, result.stderr
-    assert file_lines(result.stdout) == [str(single), str(tmp_path / "suite/a.scenario"),
-                                         str(tmp_path / "suite/b.scenario"), str(tmp_path / "suite/deeper/c.scenario"),
-                                         str(tmp_path / "other/x.scenario")]
+    assert file_lines(result.stdout) == [
+        str(single),
+        str(tmp_path / "suite/a.scenario"),
+        str(tmp_path / "suite/b.scenario"),
+        str(tmp_path / "suite/deeper/c.scenario"),
+        str(tmp_path / "other/x.scenario"),
+    ]
     assert result.stdout.splitlines()[-1].startswith("5 scenarios: 5 passed")
 
 
@@ -78,8 +86,9 @@ def test_a_folder_or_pattern_matching_nothing_is_a_usage_error(tmp_path):
 
 def test_tag_expression_selects_and_says_why_others_were_skipped(demo, tmp_path):
     path = write(tmp_path, "t.scenario", TAGGED)
-    result = run(str(path), "--base-url", demo.url, "--tags", "smoke and not slow", "--report-json",
-                 str(tmp_path / "r.json"))
+    result = run(
+        str(path), "--base-url", demo.url, "--tags", "smoke and not slow", "--report-json", str(tmp_path / "r.json")
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "✓ quick" in out
@@ -100,8 +109,10 @@ def test_bad_expression_and_empty_selection_are_one_line_usage_errors(tmp_path):
     path = write(tmp_path, "t.scenario", TAGGED)
     result = run(str(path), "--tags", "smoke and (slow or")
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == ("scenario-tui: error: --tags 'smoke and (slow or': expected a tag, 'not' or '(' "
-                             "but the expression ended at column 19\n")
+    assert result.stderr == (
+        "scenario-tui: error: --tags 'smoke and (slow or': expected a tag, 'not' or '(' "
+        "but the expression ended at column 19\n"
+    )
     result = run(str(path), "--tags", "wip")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "scenario-tui: error: --tags 'wip': no scenario of these files is selected\n"
@@ -110,19 +121,24 @@ def test_bad_expression_and_empty_selection_are_one_line_usage_errors(tmp_path):
 def test_the_tui_reads_the_same_expression(tmp_path):
     # A bad expression stops before the screen opens (no terminal needed to see it).
     path = write(tmp_path, "t.scenario", TAGGED)
-    result = subprocess.run([str(SCRIPT), str(path), "--tags", "not"], capture_output=True, text=True,
-                            timeout=30, env=ENV)
+    result = subprocess.run(
+        [str(SCRIPT), str(path), "--tags", "not"], capture_output=True, text=True, timeout=30, env=ENV
+    )
     assert result.returncode == 2
-    assert result.stderr == ("scenario-tui: error: --tags 'not': expected a tag, 'not' or '(' "
-                             "but the expression ended at column 4\n")
+    assert result.stderr == (
+        "scenario-tui: error: --tags 'not': expected a tag, 'not' or '(' but the expression ended at column 4\n"
+    )
 
 
 # ---------------------------------------------------------------- --fail-fast
 
 
 def test_fail_fast_skips_everything_after_the_first_failure(demo, tmp_path):
-    first = write(tmp_path, "1.scenario", "scenario: broken\n  when: GET /pets/42\n  then: status 200\n"
-                                          + OK.format(name="same file"))
+    first = write(
+        tmp_path,
+        "1.scenario",
+        "scenario: broken\n  when: GET /pets/42\n  then: status 200\n" + OK.format(name="same file"),
+    )
     second = write(tmp_path, "2.scenario", OK.format(name="next file"))
     report = tmp_path / "r.json"
     result = run(str(first), str(second), "--base-url", demo.url, "--fail-fast", "--report-json", str(report))
@@ -157,7 +173,7 @@ def test_verbose_prints_every_exchange_masked(demo, tmp_path):
     out = result.stdout
     assert f"→ POST {demo.url}/echo" in out
     assert f"  Authorization: Bearer {MASK}" in out
-    assert "\"text\": \"hello\"" in out  # the request body
+    assert '"text": "hello"' in out  # the request body
     assert "← 200 OK  (" in out and " ms)" in out
     assert "  Content-Type: application/json" in out
     assert "sk-live-abcdef123456" not in out  # masked everywhere, bodies included
@@ -184,7 +200,9 @@ def test_verbose_lines_name_their_file_when_several_run(demo, tmp_path, jobs):
 
 def test_jobs_run_files_at_once_and_keep_their_order(demo, tmp_path):
     # The last file is the quickest: it finishes first, yet is printed and reported last.
-    paths = [write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=ms)) for i, ms in enumerate((600, 600, 600, 10))]
+    paths = [
+        write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=ms)) for i, ms in enumerate((600, 600, 600, 10))
+    ]
     report = tmp_path / "r.json"
     started = time.monotonic()
     result = run(*map(str, paths), "--base-url", demo.url, "--jobs", "4", "--report-json", str(report))
@@ -207,9 +225,13 @@ def test_jobs_auto_and_bad_values(demo, tmp_path):
 def test_ctrl_c_stops_every_file_of_a_parallel_run(demo, tmp_path):
     paths = [write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=5000)) for i in range(3)]
     report = tmp_path / "r.json"
-    process = subprocess.Popen([str(SCRIPT), "run", *map(str, paths), "--base-url", demo.url, "--jobs", "3",
-                                "--report-json", str(report)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=ENV)
+    process = subprocess.Popen(
+        [str(SCRIPT), "run", *map(str, paths), "--base-url", demo.url, "--jobs", "3", "--report-json", str(report)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     time.sleep(1.0)
     interrupted_at = time.monotonic()
     process.send_signal(signal.SIGINT)
@@ -224,8 +246,12 @@ def test_ctrl_c_stops_every_file_of_a_parallel_run(demo, tmp_path):
 
 def test_closed_pipe_during_a_parallel_run_ends_quietly(demo, tmp_path):
     paths = [write(tmp_path, f"{i}.scenario", OK.format(name=f"s{i}") * 1) for i in range(4)]
-    process = subprocess.Popen([str(SCRIPT), "run", *map(str, paths), "--base-url", demo.url, "--jobs", "4"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    process = subprocess.Popen(
+        [str(SCRIPT), "run", *map(str, paths), "--base-url", demo.url, "--jobs", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
     process.stdout.readline()
     process.stdout.close()
     err = process.stderr.read().decode()
@@ -246,10 +272,13 @@ scenario: uses
 """
 
 
-@pytest.mark.parametrize("name, text", [
-    ("vars.json", '{"a": "json", "b": 2, "c": "file", "expectA": "json"}'),
-    ("vars.env", "# a comment\n\nexport a=dotenv\nb=2\nc='file'\nexpectA = \"dotenv\"\n"),
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("vars.json", '{"a": "json", "b": 2, "c": "file", "expectA": "json"}'),
+        ("vars.env", "# a comment\n\nexport a=dotenv\nb=2\nc='file'\nexpectA = \"dotenv\"\n"),
+    ],
+)
 def test_variables_file_json_or_dotenv_and_var_wins(demo, tmp_path, name, text):
     path = write(tmp_path, "u.scenario", USES)
     variables = write(tmp_path, name, text)
@@ -275,8 +304,9 @@ def test_a_bad_variables_file_is_one_located_line(tmp_path):
 
 @pytest.mark.parametrize("shell, needle", [("bash", "--jobs"), ("zsh", "--jobs"), ("fish", "jobs")])
 def test_shell_completion_scripts(shell, needle):
-    result = subprocess.run([str(SCRIPT), "--print-completion", shell], capture_output=True, text=True,
-                            timeout=30, env=ENV)
+    result = subprocess.run(
+        [str(SCRIPT), "--print-completion", shell], capture_output=True, text=True, timeout=30, env=ENV
+    )
     assert result.returncode == 0, result.stderr
     assert "scenario-tui" in result.stdout and needle in result.stdout and "fail-fast" in result.stdout
 

@@ -35,14 +35,40 @@ def test_secrets_never_leak_from_a_run(demo, tmp_path):
     userinfo_url = demo.url.replace("http://", "http://admin:pw@")
     report, junit = tmp_path / "r.json", tmp_path / "j.xml"
     result = subprocess.run(
-        [str(SCRIPT), "run", str(path), "--base-url", demo.url, "--report-json", str(report), "--report-junit", str(junit),
-         "--var", "apiKey=31415926", "--var", "secret=ab", "--var", "apikey=echo", "--var", "tenant=acme-corp-7",
-         "--var", f"userinfoUrl={userinfo_url}"],
-        capture_output=True, text=True, timeout=60, env=ENV)
+        [
+            str(SCRIPT),
+            "run",
+            str(path),
+            "--base-url",
+            demo.url,
+            "--report-json",
+            str(report),
+            "--report-junit",
+            str(junit),
+            "--var",
+            "apiKey=31415926",
+            "--var",
+            "secret=ab",
+            "--var",
+            "apikey=echo",
+            "--var",
+            "tenant=acme-corp-7",
+            "--var",
+            f"userinfoUrl={userinfo_url}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=ENV,
+    )
     assert result.returncode == 1, result.stdout + result.stderr
     basic = base64.b64encode(b"admin:pw").decode()
-    outputs = {"stdout": result.stdout, "stderr": result.stderr,
-               "json": report.read_text(encoding="utf-8"), "junit": junit.read_text(encoding="utf-8")}
+    outputs = {
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "json": report.read_text(encoding="utf-8"),
+        "junit": junit.read_text(encoding="utf-8"),
+    }
     for where, text in outputs.items():
         for leak in ("31415926", ":pw@", basic, '"ab"', "/ab", "=ab", "acme-corp-7"):
             assert leak not in text, (where, leak, text)

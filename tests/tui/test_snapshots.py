@@ -63,8 +63,9 @@ def test_finished_run(snap_compare, snapshot_app, ui):
 
 def test_invalid_file(snap_compare, snapshot_app, ui, pets_file):
     bad = pets_file.parent / "bad.scenario"
-    bad.write_text("parameters:\n  shareVariables: true\n  timeout: 1.5\n\nscenario: x\n  when GET /health\n",
-                   encoding="utf-8")
+    bad.write_text(
+        "parameters:\n  shareVariables: true\n  timeout: 1.5\n\nscenario: x\n  when GET /health\n", encoding="utf-8"
+    )
     assert snap_compare(snapshot_app("bad.scenario"), terminal_size=WIDE, run_before=keys(ui))
 
 
@@ -96,8 +97,9 @@ def berrycrush_app(demo, monkeypatch):
     monkeypatch.chdir(folder)
 
     def make() -> ScenarioApp:
-        return ScenarioApp("petstore.scenario", RunOverrides.from_cli([], demo.url), {}, deterministic=True,
-                           watch=False)
+        return ScenarioApp(
+            "petstore.scenario", RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False
+        )
 
     return make
 

@@ -8,9 +8,9 @@ from scenario_tui.app.shell import ScenarioApp
 WIDE = (120, 40)
 
 FILES = {
-    "a_health.scenario": "scenario: health\n  when: GET /health\n  then: $.status == \"ok\"\n",
+    "a_health.scenario": 'scenario: health\n  when: GET /health\n  then: $.status == "ok"\n',
     "b_pets.scenario": "@pets\nfeature: Pets\n  @smoke\n  scenario: list pets\n    when: GET /pets\n"
-                       "    then: status 200\n",
+    "    then: status 200\n",
     "c_broken.scenario": "scenario: broken\n  when: GET /health\n  then: status banana\n",
 }
 

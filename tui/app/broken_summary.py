@@ -7,19 +7,25 @@ from pathlib import Path
 from rich.text import Text
 
 from scenario_core.support.printable import visible
-
 from scenario_tui.widgets.tree_items import BrokenFile
 
 
 def broken_file_summary(broken: BrokenFile) -> tuple[str, list[Text]]:
     count = len(broken.diagnostics)
-    lines = [Text(Path(broken.path).name, style="bold"),
-             Text(f"{count} error{'s' if count != 1 else ''} — this file cannot run; the others still do"
-                  if count else "cannot open this file", style="bold red")]
+    lines = [
+        Text(Path(broken.path).name, style="bold"),
+        Text(
+            f"{count} error{'s' if count != 1 else ''} — this file cannot run; the others still do"
+            if count
+            else "cannot open this file",
+            style="bold red",
+        ),
+    ]
     if broken.message:
         lines.append(Text(visible(broken.message), style="red"))
     for diagnostic in broken.diagnostics:
         lines.append(Text(visible(str(diagnostic))))
-    lines.append(Text("Fix the file and save it: it reloads by itself (R reloads now) · e opens it in $EDITOR",
-                      style="dim"))
+    lines.append(
+        Text("Fix the file and save it: it reloads by itself (R reloads now) · e opens it in $EDITOR", style="dim")
+    )
     return "Inspector · file errors", lines

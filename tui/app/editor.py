@@ -17,8 +17,30 @@ from scenario_tui.widgets.tree_items import TreeItem
 if TYPE_CHECKING:
     from scenario_tui.app.shell import ScenarioApp
 
-PLUS_LINE = {"vi", "vim", "nvim", "gvim", "view", "nano", "pico", "emacs", "emacsclient", "micro", "kak", "joe",
-             "jed", "ne", "mg", "vis", "ed", "ex", "elvis", "nvi", "mcedit", "jove"}
+PLUS_LINE = {
+    "vi",
+    "vim",
+    "nvim",
+    "gvim",
+    "view",
+    "nano",
+    "pico",
+    "emacs",
+    "emacsclient",
+    "micro",
+    "kak",
+    "joe",
+    "jed",
+    "ne",
+    "mg",
+    "vis",
+    "ed",
+    "ex",
+    "elvis",
+    "nvi",
+    "mcedit",
+    "jove",
+}
 COLON_LINE = {"hx", "helix", "subl", "sublime_text", "zed", "zeditor", "kate", "gedit"}
 GOTO = {"code", "code-insiders", "codium", "vscodium", "cursor"}
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from scenario_core.run.stepper import StepRun
 
 if TYPE_CHECKING:
-    from scenario_tui.app.shell import ScenarioApp
     from scenario_tui.app.run_controller import RunController
+    from scenario_tui.app.shell import ScenarioApp
 
 
 class History:
@@ -40,7 +40,7 @@ class History:
         self.runs.append(run)
         if self._listed and self.open:  # while a run goes on with the list open
             widget = self._widget()
-            widget.add(self.runs[self._listed:])
+            widget.add(self.runs[self._listed :])
             self._listed = len(self.runs)
 
     def clear(self) -> None:

@@ -42,17 +42,20 @@ def app_commands(app: ScenarioApp) -> Iterator[SystemCommand]:
     yield SystemCommand("Toggle breakpoint", "On the highlighted node (b)", app.action_toggle_breakpoint)
     yield SystemCommand("Restart", "Run again from a fresh state (r)", app.action_restart)
     yield SystemCommand("Stop", "Stop the run, cancelling a request in flight (s)", app.action_stop)
-    yield SystemCommand("Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)",
-                        app.action_reveal_secrets)
+    yield SystemCommand(
+        "Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)", app.action_reveal_secrets
+    )
     yield SystemCommand("Reload file", "Read the file again (R)", app.action_reload)
     yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
     yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", app.action_toggle_wrap)
-    yield SystemCommand("Break on failure", "Toggle: c pauses on a failing step (f)",
-                        lambda: app.action_break_on_failure(True))
-    yield SystemCommand("Run to here", "Continue until just before the highlighted step (g)",
-                        app.action_run_to_here)
-    yield SystemCommand("Run this scenario only", "A fresh run of the highlighted scenario alone (o)",
-                        app.action_run_only)
-    yield SystemCommand("History", "The steps that ran, each as it was right after it (h; l: live view)",
-                        app.action_history)
+    yield SystemCommand(
+        "Break on failure", "Toggle: c pauses on a failing step (f)", lambda: app.action_break_on_failure(True)
+    )
+    yield SystemCommand("Run to here", "Continue until just before the highlighted step (g)", app.action_run_to_here)
+    yield SystemCommand(
+        "Run this scenario only", "A fresh run of the highlighted scenario alone (o)", app.action_run_only
+    )
+    yield SystemCommand(
+        "History", "The steps that ran, each as it was right after it (h; l: live view)", app.action_history
+    )
     yield SystemCommand("Help", "Keys and icons (?)", app.action_help)

@@ -7,12 +7,10 @@ from pathlib import Path
 
 from rich.text import Text
 
-from scenario_core.support.printable import visible
-
-from scenario_core.run import events as ev
 from scenario_core.language.nodes import ScenarioFileNode
-
+from scenario_core.run import events as ev
 from scenario_core.run.events import RunFinished
+from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import PASSED, TreeItem
 from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
@@ -20,14 +18,15 @@ from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
 KINDS = {
     "parameters": "parameters: static settings, resolved most specific first (see the Parameters panel)",
     "background": "background: runs again before every scenario it applies to; what it extracts stays "
-                  "in the scenario layer",
+    "in the scenario layer",
     "fragment": "fragment: its steps run wherever a scenario includes it, as if written there",
     "feature": "feature: groups scenarios; its parameters apply to its scenarios only",
 }
 
 
-def scenario_summary(item: TreeItem, result: ev.ScenarioFinished | None, status: str | None,
-                     display: Display, breakpoint: bool = False) -> tuple[str, list[Text]]:
+def scenario_summary(
+    item: TreeItem, result: ev.ScenarioFinished | None, status: str | None, display: Display, breakpoint: bool = False
+) -> tuple[str, list[Text]]:
     lines: list[Text] = []
     line = Text()
     line.append(f"scenario '{item.node.name}'", "bold")
@@ -35,8 +34,12 @@ def scenario_summary(item: TreeItem, result: ev.ScenarioFinished | None, status:
     lines.append(line)
     if result is not None:
         elapsed = display.seconds(result.elapsed)
-        lines.append(Text(result.status + (f" · {elapsed}" if elapsed else ""),
-                          style="bold green" if result.status == PASSED else "bold red"))
+        lines.append(
+            Text(
+                result.status + (f" · {elapsed}" if elapsed else ""),
+                style="bold green" if result.status == PASSED else "bold red",
+            )
+        )
         if result.message:
             lines.append(Text(display.text(result.message), style="red"))
     elif status == NODE_RUNNING:
@@ -45,27 +48,40 @@ def scenario_summary(item: TreeItem, result: ev.ScenarioFinished | None, status:
         lines.append(Text("not run yet · breakpoint set — c runs to it", style="bold yellow"))
     else:
         lines.append(Text("not run yet — b sets a breakpoint on it", style="dim"))
-    lines.append(Text(f"{len(item.node.steps)} steps of its own; expand it to see every step it runs, "
-                      "backgrounds and fragments included.", style="dim"))
+    lines.append(
+        Text(
+            f"{len(item.node.steps)} steps of its own; expand it to see every step it runs, "
+            "backgrounds and fragments included.",
+            style="dim",
+        )
+    )
     return f"Inspector · scenario line {item.line}", lines
 
 
-def file_summary(path: str, file: ScenarioFileNode | None, scenario_count: int,
-                 finished: RunFinished | None) -> tuple[str, list[Text]]:
+def file_summary(
+    path: str, file: ScenarioFileNode | None, scenario_count: int, finished: RunFinished | None
+) -> tuple[str, list[Text]]:
     lines = [Text(Path(path).name, style="bold")]
     if file is not None:
-        lines.append(Text(f"{len(file.features)} features · {scenario_count} scenarios · "
-                          f"{len(file.fragments)} fragments", style="dim"))
+        lines.append(
+            Text(
+                f"{len(file.features)} features · {scenario_count} scenarios · {len(file.fragments)} fragments",
+                style="dim",
+            )
+        )
     if finished is not None:
-        lines.append(Text(f"last run: {finished.passed} passed, {finished.failed} failed, {finished.skipped} skipped"
-                          + (" (stopped)" if finished.interrupted else "")))
+        lines.append(
+            Text(
+                f"last run: {finished.passed} passed, {finished.failed} failed, {finished.skipped} skipped"
+                + (" (stopped)" if finished.interrupted else "")
+            )
+        )
     lines.append(Text("n runs one step and pauses · c runs to the next breakpoint · ? help", style="dim"))
     return "Inspector · file", lines
 
 
 def block_summary(item: TreeItem) -> tuple[str, list[Text]]:
-    lines = [Text(f"{block_name(item)}  line {item.line}", style="bold"),
-             Text(KINDS.get(item.kind, ""), style="dim")]
+    lines = [Text(f"{block_name(item)}  line {item.line}", style="bold"), Text(KINDS.get(item.kind, ""), style="dim")]
     return f"Inspector · {item.kind} line {item.line}", lines
 
 

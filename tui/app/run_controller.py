@@ -9,17 +9,15 @@ import gc
 import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from scenario_core.run import events as ev
 from scenario_core.language.nodes import ScenarioNode
 from scenario_core.parameters.resolution import RunOverrides
-
+from scenario_core.run import events as ev
+from scenario_core.run.stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun
 from scenario_tui.app.failures import show_failures
 from scenario_tui.app.history import History
 from scenario_tui.app.run_events import FILE_CHANGED, RunEvents
 from scenario_tui.app.run_to import refusal
-from scenario_core.run.stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun
 from scenario_tui.widgets.file_tree import Key
-
 
 if TYPE_CHECKING:
     from scenario_tui.app.shell import ScenarioApp
@@ -28,8 +26,15 @@ if TYPE_CHECKING:
 class RunController(RunEvents):
     """One per app; survives reloads and restarts (the stepper is reset, not replaced)."""
 
-    def __init__(self, app: ScenarioApp, files, overrides: RunOverrides, run_variables: Mapping[str, Any],
-                 resource_roots: Sequence[str] = (), tags: Any = None) -> None:
+    def __init__(
+        self,
+        app: ScenarioApp,
+        files,
+        overrides: RunOverrides,
+        run_variables: Mapping[str, Any],
+        resource_roots: Sequence[str] = (),
+        tags: Any = None,
+    ) -> None:
         self.app = app
         self.records: dict[Key, StepRun] = {}
         self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
@@ -216,4 +221,3 @@ class RunController(RunEvents):
         self.file_changed = True
         self.app.status_bar.set(note=FILE_CHANGED)
         return False
-

@@ -13,9 +13,8 @@ from typing import Sequence
 
 from scenario_core.run import events as ev
 from scenario_core.run.executor import INTERRUPTED
-
-from scenario_tui.app.run_header import counts_line, state_line
 from scenario_core.run.stepper import CONTINUE, IDLE, StepRun
+from scenario_tui.app.run_header import counts_line, state_line
 from scenario_tui.widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
 
@@ -29,8 +28,9 @@ class RunEvents:
     def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
         """Where a step run shows in the tree (its key), and where it is written (definitions)."""
         if run.key is None:
-            run.key, run.definitions = self.app.tree.step_keys(run.scenario, event.phase, event.via, event.step,
-                                                               run.feature)
+            run.key, run.definitions = self.app.tree.step_keys(
+                run.scenario, event.phase, event.via, event.step, run.feature
+            )
 
     def _breakpoint_hit(self, event: ev.StepStarted, run: StepRun) -> bool:
         """Pause when the run *enters* a node that has a breakpoint: a step, or the first step of a
@@ -116,14 +116,17 @@ class RunEvents:
             log.record(event)
             if event.cleared:  # the feature-boundary reset: also where the eye is
                 self._reset_note_seen = False
-                app.status_bar.set(note=f"feature '{event.feature.name}' ended — cleared shared variables: "
-                                        + ", ".join(event.cleared))
+                app.status_bar.set(
+                    note=f"feature '{event.feature.name}' ended — cleared shared variables: " + ", ".join(event.cleared)
+                )
         elif isinstance(event, ev.ScopeCreated):
             log.record(event)
         elif isinstance(event, ev.FileStarted):
             tree.set_status(tree.file_key(event.file), NODE_RUNNING)
         elif isinstance(event, ev.FileFinished):
-            tree.set_status(tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
+            tree.set_status(
+                tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED)
+            )
             log.record(event)
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)
@@ -229,6 +232,7 @@ class RunEvents:
         gc.freeze()
         self._frozen = True
         app.call_after_refresh(self._unfreeze)
+
 
 def _overall(statuses: list[str]) -> str:
     if FAILED in statuses:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scenario_core.run.executor import INTERRUPTED
-
 from scenario_core.run.stepper import FINISHED, Stepper
 
 if TYPE_CHECKING:

@@ -24,28 +24,27 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Tree
 
 from scenario_core.language.nodes import ScenarioFileNode
-from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.language.tag_expressions import selects_any
-
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_tui.app.broken_summary import broken_file_summary
-from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
 from scenario_tui.app.editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, app_commands
+from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
 from scenario_tui.app.run_controller import RunController
-from scenario_tui.app.suite_reading import SuiteReader
-from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_tui.app.suite_files import SuiteFiles
+from scenario_tui.app.suite_reading import SuiteReader
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.errors_view import ErrorsView
 from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from scenario_tui.widgets.help_screen import HelpScreen
 from scenario_tui.widgets.history_list import HistoryList
-from scenario_tui.widgets.tree_filter import FilterInput
-from scenario_tui.widgets.tree_items import never_pauses
 from scenario_tui.widgets.inspector import Inspector, warning_lines
 from scenario_tui.widgets.parameters_panel import ParametersPanel
 from scenario_tui.widgets.run_status import RunStatus
 from scenario_tui.widgets.scope_log import ScopeLog
+from scenario_tui.widgets.tree_filter import FilterInput
+from scenario_tui.widgets.tree_items import never_pauses
 from scenario_tui.widgets.value_viewer import ValueViewer, variable_viewer
 from scenario_tui.widgets.variables_panel import VariablesPanel
 
@@ -92,8 +91,9 @@ class ScenarioApp(App[int]):
         self.watch_file = watch
         self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
         self.invalid = False  # no file can run
-        self.run_controller = RunController(self, self.loaded_files, self.overrides, self.run_variables,
-                                            resource_roots, tags)
+        self.run_controller = RunController(
+            self, self.loaded_files, self.overrides, self.run_variables, resource_roots, tags
+        )
         self.reader = SuiteReader(self.stepper, self.overrides, self.run_variables, self.fragments, self.plugins)
         self.suite_files = SuiteFiles(self.paths, self.reader.read)
 
@@ -210,8 +210,13 @@ class ScenarioApp(App[int]):
             switcher.current = "errors"
             self.query_one(ErrorsView).focus()  # PageDown / End scroll the errors at once
             count = len(error.diagnostics)
-            self.status_bar.set(state=(f"invalid: {count} error{'s' if count != 1 else ''}" if count
-                                       else "invalid: cannot read the file"), counts="", note="")
+            self.status_bar.set(
+                state=(
+                    f"invalid: {count} error{'s' if count != 1 else ''}" if count else "invalid: cannot read the file"
+                ),
+                counts="",
+                note="",
+            )
             return False
         shapes = self.reader.index(files)
         switcher.current = "main"
@@ -222,12 +227,17 @@ class ScenarioApp(App[int]):
         self.tree.border_title = self.suite_name
         self.run_controller.reset_views()
         if broken:  # a suite: the valid files still show and run
-            self.status_bar.set(state="ready — n steps, c runs" if not self.invalid else "invalid: no file can run",
-                                counts="", note=f"{len(broken)} of {len(files)} files cannot run — "
-                                                "highlight one for its errors")
+            self.status_bar.set(
+                state="ready — n steps, c runs" if not self.invalid else "invalid: no file can run",
+                counts="",
+                note=f"{len(broken)} of {len(files)} files cannot run — highlight one for its errors",
+            )
         elif not selects_any(self.loaded_files(), self.stepper.selected):  # as `run` refuses it
-            self.status_bar.set(state="ready — n steps, c runs", counts="",
-                                note=f"--tags '{self.stepper.selected}' selects no scenario of these files")
+            self.status_bar.set(
+                state="ready — n steps, c runs",
+                counts="",
+                note=f"--tags '{self.stepper.selected}' selects no scenario of these files",
+            )
         else:
             self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
         self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
@@ -262,18 +272,24 @@ class ScenarioApp(App[int]):
             about = current is not None and current.key == item.key and self.stepper.state == PAUSED
             shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
             scenario = shown.name if shown is not None else None
-            inspector.show_step(item.node, run, about_to_run=about, scenario=scenario,
-                                warnings=self.tree.warnings.of(item))
+            inspector.show_step(
+                item.node, run, about_to_run=about, scenario=scenario, warnings=self.tree.warnings.of(item)
+            )
             return
         if item.kind == "scenario":
-            title, lines = scenario_summary(item, self.run_controller.scenario_results.get(item.key),
-                                            self.tree.statuses.get(item.key), self.display_options,
-                                            breakpoint=item.key in self.tree.breakpoints)
+            title, lines = scenario_summary(
+                item,
+                self.run_controller.scenario_results.get(item.key),
+                self.tree.statuses.get(item.key),
+                self.display_options,
+                breakpoint=item.key in self.tree.breakpoints,
+            )
         elif item.kind == "file" and item.broken is not None:
             title, lines = broken_file_summary(item.broken)
         elif item.kind == "file":
-            title, lines = file_summary(item.node.path, item.node, self.tree.items.scenario_count_of(item.key),
-                                        self.stepper.finished)
+            title, lines = file_summary(
+                item.node.path, item.node, self.tree.items.scenario_count_of(item.key), self.stepper.finished
+            )
         else:
             title, lines = block_summary(item)
         inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
@@ -344,8 +360,11 @@ class ScenarioApp(App[int]):
         if item is not None:
             what = f"{item.node.keyword} line {item.line}" if item.kind == "step" else f"{item.kind} line {item.line}"
         count = len(event.breakpoints)
-        self.status_bar.set(note=("breakpoint set" if event.added else "breakpoint removed")
-                            + (f" on {what}" if what else "") + f" ({count} in all)")
+        self.status_bar.set(
+            note=("breakpoint set" if event.added else "breakpoint removed")
+            + (f" on {what}" if what else "")
+            + f" ({count} in all)"
+        )
         if self.tree.cursor_node is not None:  # the inspector says whether it has one
             self.show_item(self.tree.cursor_node.data)
 
@@ -385,8 +404,9 @@ class ScenarioApp(App[int]):
     def action_copy_curl(self) -> None:
         self.inspector.copy_curl()
 
-    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
-                           time_format: str | None = None) -> str | None:
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
         """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist);
         Textual's notification says where."""
         return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
@@ -412,8 +432,9 @@ class ScenarioApp(App[int]):
         shown = self.tree.set_filter(text)
         cursor = self.tree.cursor_node  # the cursor may stay on line 0 with another node under it
         self.show_item(cursor.data if cursor is not None else None)
-        self.tree.border_title = self.suite_name + (f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}"
-                                                    if text else "")
+        self.tree.border_title = self.suite_name + (
+            f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}" if text else ""
+        )
 
     @on(FilterInput.Done)
     def _filter_done(self, event: FilterInput.Done) -> None:
@@ -436,10 +457,18 @@ class ScenarioApp(App[int]):
         yield from app_commands(self)
 
 
-def launch(path: str | Sequence[str], overrides: RunOverrides, run_variables: dict, fragments: Sequence[str] = (),
-           plugins: Sequence[str] = (), resource_roots: Sequence[str] = (), tags: Any = None) -> int:
+def launch(
+    path: str | Sequence[str],
+    overrides: RunOverrides,
+    run_variables: dict,
+    fragments: Sequence[str] = (),
+    plugins: Sequence[str] = (),
+    resource_roots: Sequence[str] = (),
+    tags: Any = None,
+) -> int:
     """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
-    app = ScenarioApp(path, overrides, run_variables, fragments=fragments, plugins=plugins,
-                      resource_roots=resource_roots, tags=tags)
+    app = ScenarioApp(
+        path, overrides, run_variables, fragments=fragments, plugins=plugins, resource_roots=resource_roots, tags=tags
+    )
     result = app.run()
     return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

@@ -6,23 +6,28 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from scenario_core.analysis.scope_analysis import analyze
 from scenario_core.language.errors import InvalidFileError, ScenarioError
 from scenario_core.language.nodes import ScenarioFileNode
-from scenario_core.parameters.operation_check import operation_shapes
-from scenario_core.parameters.params_report import ParameterNode, parameter_nodes
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics
+from scenario_core.parameters.operation_check import operation_shapes
+from scenario_core.parameters.params_report import ParameterNode, parameter_nodes
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_core.analysis.scope_analysis import analyze
-
 from scenario_core.run.stepper import Stepper
 from scenario_tui.widgets.static_warnings import StaticWarnings
 from scenario_tui.widgets.tree_items import BrokenFile, TreeItem
 
 
 class SuiteReader:
-    def __init__(self, stepper: Stepper, overrides: RunOverrides, run_variables: Mapping[str, Any],
-                 fragments: Sequence[str], plugins: Sequence[str]) -> None:
+    def __init__(
+        self,
+        stepper: Stepper,
+        overrides: RunOverrides,
+        run_variables: Mapping[str, Any],
+        fragments: Sequence[str],
+        plugins: Sequence[str],
+    ) -> None:
         self.stepper = stepper  # its OpenAPI descriptions and plugin registry are the runs' too
         self.overrides = overrides
         self.run_variables = run_variables

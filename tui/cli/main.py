@@ -86,35 +86,70 @@ def _required(args: argparse.Namespace, name: str) -> None:
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", metavar="URL", help="override baseUrl for the whole run")
-    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a parameter for the whole run (repeatable)")
-    parser.add_argument("--openapi", metavar="[NAME=]PATH", action="append", default=[],
-                        help="an OpenAPI description: PATH is the 'default' one (its first server gives "
-                             "the baseUrl), NAME=PATH names another (call it with 'using NAME'); repeatable")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a parameter for the whole run (repeatable)",
+    )
+    parser.add_argument(
+        "--openapi",
+        metavar="[NAME=]PATH",
+        action="append",
+        default=[],
+        help="an OpenAPI description: PATH is the 'default' one (its first server gives "
+        "the baseUrl), NAME=PATH names another (call it with 'using NAME'); repeatable",
+    )
 
 
 def _plugins_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--plugins", action="append", default=[], metavar="MODULE",
-                        help="a module name or .py file of custom steps and assertions (repeatable); "
-                             "installed entry points of group scenario_tui.steps load too")
-    parser.add_argument("--resource-root", action="append", default=[], metavar="DIR",
-                        help="where bodyFile: names (and BerryCrush's classpath:) are looked up first, before the "
-                             "scenario file's folder and the folders above it (repeatable)")
-    parser.add_argument("--fragments", action="append", default=[], metavar="PATH|GLOB",
-                        help="more .fragment files (a file, a folder or a glob), after the file's own fragments "
-                             "and those of the nearest fragments/ folder (repeatable)")
+    parser.add_argument(
+        "--plugins",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="a module name or .py file of custom steps and assertions (repeatable); "
+        "installed entry points of group scenario_tui.steps load too",
+    )
+    parser.add_argument(
+        "--resource-root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="where bodyFile: names (and BerryCrush's classpath:) are looked up first, before the "
+        "scenario file's folder and the folders above it (repeatable)",
+    )
+    parser.add_argument(
+        "--fragments",
+        action="append",
+        default=[],
+        metavar="PATH|GLOB",
+        help="more .fragment files (a file, a folder or a glob), after the file's own fragments "
+        "and those of the nearest fragments/ folder (repeatable)",
+    )
 
 
 def _var_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
-                        help="a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)")
+    parser.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)",
+    )
 
 
 def _tags_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tags", action="append", default=[], metavar="EXPR",
-                        help="run only scenarios whose tags (their own or their feature's) match EXPR: "
-                             "'smoke and not slow', '(a or b) and not wip'; 'smoke,pets' means any of them; "
-                             "repeated, any of the expressions")
+    parser.add_argument(
+        "--tags",
+        action="append",
+        default=[],
+        metavar="EXPR",
+        help="run only scenarios whose tags (their own or their feature's) match EXPR: "
+        "'smoke and not slow', '(a or b) and not wip'; 'smoke,pets' means any of them; "
+        "repeated, any of the expressions",
+    )
 
 
 def _jobs(text: str) -> int:
@@ -122,38 +157,62 @@ def _jobs(text: str) -> int:
         return min(32, (os.cpu_count() or 1) * 4)
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 4 or int(digits) < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of files to run at once (1 or more) or auto, got {_clip(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a number of files to run at once (1 or more) or auto, got {_clip(text)}"
+        )
     return int(digits)
 
 
 def _run_scale_options(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--fail-fast", action="store_true",
-                     help="stop after the first failed scenario (the rest are reported skipped)")
-    run.add_argument("-v", "--verbose", action="store_true",
-                     help="print every request and response as it happens (masked, bodies cut)")
+    run.add_argument(
+        "--fail-fast", action="store_true", help="stop after the first failed scenario (the rest are reported skipped)"
+    )
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every request and response as it happens (masked, bodies cut)",
+    )
     run.add_argument("--very-verbose", action="store_true", help="--verbose, with connection details")
-    run.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N|auto",
-                     help="run N files at once in one process (auto: CPUs x 4, at most 32); default 1")
-    run.add_argument("--variables-file", action="append", default=[], metavar="PATH",
-                     help="run variables from a JSON object or NAME=VALUE lines (repeatable; --var wins)")
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N|auto",
+        help="run N files at once in one process (auto: CPUs x 4, at most 32); default 1",
+    )
+    run.add_argument(
+        "--variables-file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="run variables from a JSON object or NAME=VALUE lines (repeatable; --var wins)",
+    )
 
 
 def _build_parser(completion: bool = False) -> _Parser:
-    parser = _Parser(prog="scenario-tui", description="Write, run and step-debug API test scenarios.",
-                     usage="%(prog)s FILE|DIR... [--base-url URL] [--tags EXPR] [options]  (the step debugger)\n"
-                           "       %(prog)s {run,check,params,demo,demo-server} ...",
-                     epilog="scenario-tui FILE|DIR... opens the step debugger on the files (a folder: every "
-                            ".scenario file under it, sorted), one root each in the tree; "
-                            "`scenario-tui FILE --help` lists its options.")
+    parser = _Parser(
+        prog="scenario-tui",
+        description="Write, run and step-debug API test scenarios.",
+        usage="%(prog)s FILE|DIR... [--base-url URL] [--tags EXPR] [options]  (the step debugger)\n"
+        "       %(prog)s {run,check,params,demo,demo-server} ...",
+        epilog="scenario-tui FILE|DIR... opens the step debugger on the files (a folder: every "
+        ".scenario file under it, sorted), one root each in the tree; "
+        "`scenario-tui FILE --help` lists its options.",
+    )
     _version_option(parser)
     if completion:  # shtab costs ~10 ms to import: only for --help and --print-completion
         _completion_option(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    run = commands.add_parser("run", help="run scenario files headless, for CI",
-                              usage="%(prog)s FILE... [options]")
-    run.add_argument("files", nargs="*", metavar="FILE",
-                     help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob ('tests/**/*.scenario')")
+    run = commands.add_parser("run", help="run scenario files headless, for CI", usage="%(prog)s FILE... [options]")
+    run.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob ('tests/**/*.scenario')",
+    )
     _shared_options(run)
     _plugins_option(run)
     _var_option(run)
@@ -164,22 +223,29 @@ def _build_parser(completion: bool = False) -> _Parser:
     _run_scale_options(run)
     run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
 
-    check = commands.add_parser("check", help="parse and validate only; warn about what static scope analysis finds",
-                                usage="%(prog)s FILE... [options]")
+    check = commands.add_parser(
+        "check",
+        help="parse and validate only; warn about what static scope analysis finds",
+        usage="%(prog)s FILE... [options]",
+    )
     check.add_argument("files", nargs="*", metavar="FILE")
     _plugins_option(check)
     _check_options(check)
 
-    params = commands.add_parser("params", help="print every node's effective parameters with provenance",
-                                 usage="%(prog)s FILE [--json] [options]")
+    params = commands.add_parser(
+        "params",
+        help="print every node's effective parameters with provenance",
+        usage="%(prog)s FILE [--json] [options]",
+    )
     params.add_argument("file", nargs="?", metavar="FILE")
     params.add_argument("--json", action="store_true", help="machine-readable output")
     _shared_options(params)
     _plugins_option(params)
 
     demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
-    demo.add_argument("file", nargs="?", metavar="FILE",
-                      help="a scenario file to open instead (e.g. examples/openapi.scenario)")
+    demo.add_argument(
+        "file", nargs="?", metavar="FILE", help="a scenario file to open instead (e.g. examples/openapi.scenario)"
+    )
     demo.add_argument("--port", type=_port, default=0, help="port for the demo API (default: a free one)")
 
     server = commands.add_parser("demo-server", help="serve the bundled demo API")
@@ -196,21 +262,36 @@ def _build_parser(completion: bool = False) -> _Parser:
 def _check_options(check: argparse.ArgumentParser) -> None:
     _shared_options(check)  # the baseUrl and sharing a run would have decide what is visible
     _var_option(check)
-    check.add_argument("--variables-file", action="append", default=[], metavar="PATH",
-                       help="run variables from a JSON object or NAME=VALUE lines: their names count as visible")
+    check.add_argument(
+        "--variables-file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="run variables from a JSON object or NAME=VALUE lines: their names count as visible",
+    )
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
-    check.add_argument("--format", choices=("text", "json", "github"), default="text",
-                       help="text (default); json: one list of diagnostics on stdout; "
-                            "github: GitHub Actions annotations")
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text (default); json: one list of diagnostics on stdout; github: GitHub Actions annotations",
+    )
 
 
 def _build_tui_parser() -> _Parser:
-    parser = _Parser(prog="scenario-tui", description="Open the files in the step debugger: a folder opens every "
-                     ".scenario file under it (recursively, sorted), one root each in the tree, run in order.",
-                     usage="%(prog)s FILE|DIR... [options]")
+    parser = _Parser(
+        prog="scenario-tui",
+        description="Open the files in the step debugger: a folder opens every "
+        ".scenario file under it (recursively, sorted), one root each in the tree, run in order.",
+        usage="%(prog)s FILE|DIR... [options]",
+    )
     _version_option(parser)
-    parser.add_argument("files", nargs="*", metavar="FILE|DIR",
-                        help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE|DIR",
+        help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob",
+    )
     _shared_options(parser)
     _plugins_option(parser)
     _var_option(parser)
@@ -296,10 +377,10 @@ def overrides_from(args: argparse.Namespace):
 def check(args: argparse.Namespace) -> int:
     """Errors, then the warnings of static scope analysis, per file in the order given; exit 2
     when any file has an error (a warning too, with --strict), else 0."""
+    from scenario_core.analysis.scope_analysis import analyze
     from scenario_core.custom_steps.registry import PluginError
     from scenario_core.language.errors import ERROR
     from scenario_core.parameters.run_inputs import read_variables_file
-    from scenario_core.analysis.scope_analysis import analyze
 
     _required(args, "files")
     if args.plugins:
@@ -333,8 +414,10 @@ def check(args: argparse.Namespace) -> int:
         if args.format == "json" or (args.strict and warnings):
             continue
         scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
-        print(f"{visible(path)}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
-              f"{_count(len(node.fragments), 'fragment')})")
+        print(
+            f"{visible(path)}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
+            f"{_count(len(node.fragments), 'fragment')})"
+        )
     if args.format == "json":
         print(json.dumps(found, indent=2))
     return status
@@ -354,13 +437,22 @@ def _show(diagnostics, form: str, found: list) -> None:
 
 def diagnostic_json(d) -> dict[str, Any]:
     loc = d.location
-    return {"file": loc.file, "line": loc.line, "column": loc.column, "end_line": loc.end_line,
-            "end_column": loc.end_column, "severity": d.severity, "code": d.code or None, "message": d.message}
+    return {
+        "file": loc.file,
+        "line": loc.line,
+        "column": loc.column,
+        "end_line": loc.end_line,
+        "end_column": loc.end_column,
+        "severity": d.severity,
+        "code": d.code or None,
+        "message": d.message,
+    }
 
 
 def github_annotation(d) -> str:
     """`::warning file=F,line=L,col=C,endLine=..,endColumn=..,title=CODE::MESSAGE`, escaped as the
     workflow-command syntax requires (a message stays one line whatever it quotes)."""
+
     def data(text: str) -> str:
         return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -369,8 +461,10 @@ def github_annotation(d) -> str:
 
     loc = d.location
     title = f",title={prop(d.code)}" if d.code else ""
-    return (f"::{d.severity} file={prop(loc.file)},line={loc.line},col={loc.column},endLine={loc.end_line},"
-            f"endColumn={loc.end_column}{title}::{data(visible(d.message))}")
+    return (
+        f"::{d.severity} file={prop(loc.file)},line={loc.line},col={loc.column},endLine={loc.end_line},"
+        f"endColumn={loc.end_column}{title}::{data(visible(d.message))}"
+    )
 
 
 def _count(n: int, word: str) -> str:
@@ -397,7 +491,7 @@ def tag_selection(items: Sequence[str]):
     """--tags as one TagExpression (None without --tags); a bad one is a one-line UsageError."""
     if not items:
         return None
-    from scenario_core.language.tag_expressions import combine, TagExpressionError
+    from scenario_core.language.tag_expressions import TagExpressionError, combine
 
     for item in items:
         try:
@@ -417,7 +511,6 @@ def require_selection(files: Sequence[Any], selected: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
-
     from scenario_tui.cli.run_command import run_files
 
     _required(args, "files")
@@ -431,10 +524,19 @@ def run(args: argparse.Namespace) -> int:
     require_selection(files, selected)
     registry = plugin_registry(args.plugins) if args.plugins or any(f.custom_steps for f in files) else None
     return run_files(
-        files, overrides, variables, selected=selected,
-        report_json=args.report_json, report_junit=args.report_junit, show_secrets=args.show_secrets,
-        registry=registry, resource_roots=args.resource_root, report_html=args.report_html, fail_fast=args.fail_fast,
-        verbose=2 if args.very_verbose else 1 if args.verbose else 0, jobs=args.jobs,
+        files,
+        overrides,
+        variables,
+        selected=selected,
+        report_json=args.report_json,
+        report_junit=args.report_junit,
+        show_secrets=args.show_secrets,
+        registry=registry,
+        resource_roots=args.resource_root,
+        report_html=args.report_html,
+        fail_fast=args.fail_fast,
+        verbose=2 if args.very_verbose else 1 if args.verbose else 0,
+        jobs=args.jobs,
     )
 
 
@@ -459,8 +561,16 @@ def demo(args: argparse.Namespace) -> int:
     except ListenError as error:
         raise UsageError(str(error)) from None
     with server:
-        namespace = argparse.Namespace(file=str(example), base_url=server.url, param=[], openapi=[], var=[],
-                                       plugins=[], fragments=[], resource_root=[])
+        namespace = argparse.Namespace(
+            file=str(example),
+            base_url=server.url,
+            param=[],
+            openapi=[],
+            var=[],
+            plugins=[],
+            fragments=[],
+            resource_root=[],
+        )
         return open_tui(namespace)
 
 
@@ -478,8 +588,15 @@ def open_tui(args: argparse.Namespace) -> int:
     from scenario_tui.app.shell import launch  # the only place the headless commands would meet textual
 
     selected = tag_selection(getattr(args, "tags", ()))
-    return launch(paths if len(paths) > 1 else paths[0], overrides, variables, getattr(args, "fragments", ()),
-                  getattr(args, "plugins", ()), getattr(args, "resource_root", ()), tags=selected)
+    return launch(
+        paths if len(paths) > 1 else paths[0],
+        overrides,
+        variables,
+        getattr(args, "fragments", ()),
+        getattr(args, "plugins", ()),
+        getattr(args, "resource_root", ()),
+        tags=selected,
+    )
 
 
 def lsp(args: argparse.Namespace) -> int:

@@ -22,14 +22,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from scenario_core.run import events as ev
 from scenario_core.language.errors import UsageError
 from scenario_core.report.masking import Masker
-from scenario_core.support.printable import visible
 from scenario_core.report.reports import (
-    ReportPathError, RunRecorder, report_target, write_json_report, write_junit_report,
+    ReportPathError,
+    RunRecorder,
+    report_target,
+    write_json_report,
+    write_junit_report,
 )
-
+from scenario_core.run import events as ev
+from scenario_core.support.printable import visible
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
@@ -42,14 +45,26 @@ def _tags_of(event: Any) -> frozenset[str]:
     return event.scenario.tags | event.feature.tags if event.feature is not None else event.scenario.tags
 
 
-def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None = None,
-              report_json: str | None = None, report_junit: str | None = None,
-              show_secrets: bool = False, registry: Any = None, resource_roots: Sequence[str] = (),
-              report_html: str | None = None, selected: Callable[[frozenset[str]], bool] | None = None,
-              fail_fast: bool = False, verbose: int = 0, jobs: int = 1) -> int:
+def run_files(
+    files: list,
+    overrides: Any,
+    run_variables: dict,
+    tags: set | None = None,
+    report_json: str | None = None,
+    report_junit: str | None = None,
+    show_secrets: bool = False,
+    registry: Any = None,
+    resource_roots: Sequence[str] = (),
+    report_html: str | None = None,
+    selected: Callable[[frozenset[str]], bool] | None = None,
+    fail_fast: bool = False,
+    verbose: int = 0,
+    jobs: int = 1,
+) -> int:
     """`selected`: a --tags expression; `verbose`: 1 --verbose, 2 --very-verbose; `jobs`: files
     run at once (one Execution per file; each file's lines print together, in the order given)."""
     from scenario_core.run.executor import Execution
+
     reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
     if report_html:  # imported only by a run that writes one
         from scenario_core.report.html import write_html_report
@@ -70,8 +85,9 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     predicate = choose if fail_fast else selected
 
     def make(chunk: list) -> Any:
-        return Execution(chunk, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots,
-                         selected=predicate)
+        return Execution(
+            chunk, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots, selected=predicate
+        )
 
     def live(event: Any, tag: str | None = None) -> None:
         """As the event happens, whichever file it comes from."""
@@ -83,8 +99,13 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
 
     def ordered(event: Any) -> None:
         """In file order: the reports and the lines of results."""
-        if fail_fast and failed[0] and type(event) is ev.ScenarioFinished and event.status == ev.SKIPPED \
-                and (selected is None or selected(_tags_of(event))):
+        if (
+            fail_fast
+            and failed[0]
+            and type(event) is ev.ScenarioFinished
+            and event.status == ev.SKIPPED
+            and (selected is None or selected(_tags_of(event)))
+        ):
             event = replace(event, message=FAIL_FAST_SKIP)
         recorder.feed(event)
         printer.feed(event)
@@ -93,12 +114,14 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
     current: list[str | None] = [None]
 
     if fail_fast or verbose:
+
         def feed(event: Any) -> None:
             if tagged and type(event) is ev.FileStarted:
                 current[0] = visible(event.file.path)
             live(event, current[0])
             ordered(event)
     else:
+
         def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
             masker.learn_event(event)  # first: what is printed for this event may hold its secrets
             recorder.feed(event)
@@ -108,8 +131,9 @@ def run_files(files: list, overrides: Any, run_variables: dict, tags: set | None
         printer.quiet_running()  # a spinner line means nothing when several files run at once
         executions = [make([f]) for f in files]
         shown = [visible(f.path) if tagged else None for f in files]
-        drive = _drive_files(executions, shown, live, ordered, jobs,
-                             ev.RunStarted(tuple(files), run_variables, executions[0].tags))
+        drive = _drive_files(
+            executions, shown, live, ordered, jobs, ev.RunStarted(tuple(files), run_variables, executions[0].tags)
+        )
     else:
         drive = _drive(make(files), feed)
 
@@ -205,8 +229,9 @@ def _signal_handlers(on_signal: Callable[[int], None]) -> list[int]:
     return installed
 
 
-async def _drive_files(executions: list, tags: list, live: Callable[..., None], ordered: Callable[[Any], None],
-                       jobs: int, started: Any) -> int | None:
+async def _drive_files(
+    executions: list, tags: list, live: Callable[..., None], ordered: Callable[[Any], None], jobs: int, started: Any
+) -> int | None:
     """--jobs: one Execution per file, at most `jobs` at once, as tasks of this loop. Events reach
     `live` as they happen; `ordered` gets each file's events once that file and every file before
     it are done, so the lines and the reports keep the order given. Return the signal that
@@ -290,14 +315,18 @@ def input_paths(files: list, overrides: Any) -> list[str]:
     return paths
 
 
-def check_report_paths(report_json: str | None, report_junit: str | None, inputs: list[str],
-                       report_html: str | None = None) -> None:
+def check_report_paths(
+    report_json: str | None, report_junit: str | None, inputs: list[str], report_html: str | None = None
+) -> None:
     """Refuse, before anything is sent, a report path that would replace something it must not:
     a device, FIFO, socket or directory (also through a symlink), a file the run reads, the other
     report; or that cannot be written (missing or read-only directory)."""
     targets: list[tuple[str, str, Path]] = []
-    for option, path in (("--report-json", report_json), ("--report-junit", report_junit),
-                         ("--report-html", report_html)):
+    for option, path in (
+        ("--report-json", report_json),
+        ("--report-junit", report_junit),
+        ("--report-html", report_html),
+    ):
         if not path:
             continue
         shown = visible(path)
@@ -310,9 +339,11 @@ def check_report_paths(report_json: str | None, report_junit: str | None, inputs
         for source in inputs:
             if _same_file(target, source):
                 what = shown if visible(source) == shown else f"{shown} is {visible(source)}, which"
-                raise UsageError(f"{option}: {what} is an input of this run (a scenario or OpenAPI file); "
-                                 "give the report another name")
-        for other_option, other_path, other in targets:
+                raise UsageError(
+                    f"{option}: {what} is an input of this run (a scenario or OpenAPI file); "
+                    "give the report another name"
+                )
+        for other_option, _, other in targets:
             if target == other or _same_file(target, str(other)):
                 raise UsageError(f"{option}: {shown} is also the {other_option} path; give each report its own file")
         targets.append((option, path, target))

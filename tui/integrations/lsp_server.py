@@ -18,12 +18,20 @@ SUFFIXES = (".scenario", ".fragment")
 DEBOUNCE_SECONDS = 0.3  # diagnostics wait for a pause in typing, not every keystroke
 
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
-_COMPLETION_KIND = {"keyword": types.CompletionItemKind.Keyword, "parameter": types.CompletionItemKind.Property,
-                    "variable": types.CompletionItemKind.Variable, "fragment": types.CompletionItemKind.Module,
-                    "method": types.CompletionItemKind.EnumMember}
-_SYMBOL_KIND = {"feature": types.SymbolKind.Namespace, "scenario": types.SymbolKind.Function,
-                "outline": types.SymbolKind.Function, "fragment": types.SymbolKind.Module,
-                "background": types.SymbolKind.Constructor}
+_COMPLETION_KIND = {
+    "keyword": types.CompletionItemKind.Keyword,
+    "parameter": types.CompletionItemKind.Property,
+    "variable": types.CompletionItemKind.Variable,
+    "fragment": types.CompletionItemKind.Module,
+    "method": types.CompletionItemKind.EnumMember,
+}
+_SYMBOL_KIND = {
+    "feature": types.SymbolKind.Namespace,
+    "scenario": types.SymbolKind.Function,
+    "outline": types.SymbolKind.Function,
+    "fragment": types.SymbolKind.Module,
+    "background": types.SymbolKind.Constructor,
+}
 
 
 class ScenarioLanguageServer(LanguageServer):
@@ -54,8 +62,9 @@ class ScenarioLanguageServer(LanguageServer):
         known = self.documents.get(uri)
         if known is None or known.text != service.normalized_text(text_document.source):
             try:
-                made = service.read_document(text_document.source, self.path_of(uri), known, self.overrides,
-                                             self.run_variables)
+                made = service.read_document(
+                    text_document.source, self.path_of(uri), known, self.overrides, self.run_variables
+                )
             except Exception as error:  # a bug in core must not take the editor's server down
                 made = service.failed_document(text_document.source, self.path_of(uri), known, error)
             known = self.documents[uri] = made
@@ -67,12 +76,19 @@ class ScenarioLanguageServer(LanguageServer):
             return
         document, text_document = self.model(uri)
         lines = document.lines
-        found = [types.Diagnostic(range=_range(text_document, lines, p.span), message=p.message,
-                                  severity=_SEVERITY.get(p.severity, types.DiagnosticSeverity.Error),
-                                  code=p.code or None, source="scenario-tui")
-                 for p in service.diagnostics(document)]
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
-                                                                              version=text_document.version))
+        found = [
+            types.Diagnostic(
+                range=_range(text_document, lines, p.span),
+                message=p.message,
+                severity=_SEVERITY.get(p.severity, types.DiagnosticSeverity.Error),
+                code=p.code or None,
+                source="scenario-tui",
+            )
+            for p in service.diagnostics(document)
+        ]
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=text_document.version)
+        )
 
     def publish_later(self, uri: str) -> None:
         previous = self.pending.pop(uri, None)
@@ -89,7 +105,8 @@ class ScenarioLanguageServer(LanguageServer):
 
 def _position(text_document, position: types.Position) -> service.Position:
     found = text_document.position_codec.position_from_client_units(
-        text_document.lines, types.Position(position.line, position.character))
+        text_document.lines, types.Position(position.line, position.character)
+    )
     return service.Position(found.line, found.character)
 
 
@@ -150,8 +167,10 @@ def hover(ls: ScenarioLanguageServer, params: types.HoverParams) -> types.Hover 
     found = service.hover(document, _position(text_document, params.position))
     if found is None:
         return None
-    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=found.markdown),
-                       range=_range(text_document, document.lines, found.span))
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=found.markdown),
+        range=_range(text_document, document.lines, found.span),
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -169,18 +188,23 @@ def definition(ls: ScenarioLanguageServer, params: types.DefinitionParams) -> li
     return result
 
 
-@server.feature(types.TEXT_DOCUMENT_COMPLETION,
-                types.CompletionOptions(trigger_characters=["{", ":", " ", "."]))
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["{", ":", " ", "."]))
 def completion(ls: ScenarioLanguageServer, params: types.CompletionParams) -> types.CompletionList:
     if not ls.ours(params.text_document.uri):
         return types.CompletionList(is_incomplete=False, items=[])
     document, text_document = ls.model(params.text_document.uri)
-    items = [types.CompletionItem(
-        label=item.label, kind=_COMPLETION_KIND.get(item.kind), detail=item.detail or None,
-        documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=item.documentation)
-        if item.documentation else None,
-        insert_text=item.insert_text)
-        for item in service.completions(document, _position(text_document, params.position))]
+    items = [
+        types.CompletionItem(
+            label=item.label,
+            kind=_COMPLETION_KIND.get(item.kind),
+            detail=item.detail or None,
+            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=item.documentation)
+            if item.documentation
+            else None,
+            insert_text=item.insert_text,
+        )
+        for item in service.completions(document, _position(text_document, params.position))
+    ]
     return types.CompletionList(is_incomplete=False, items=items)
 
 
@@ -192,10 +216,13 @@ def document_symbol(ls: ScenarioLanguageServer, params: types.DocumentSymbolPara
 
     def convert(symbol: service.Symbol) -> types.DocumentSymbol:
         return types.DocumentSymbol(
-            name=symbol.name or "(unnamed)", kind=_SYMBOL_KIND.get(symbol.kind, types.SymbolKind.Object),
-            detail=symbol.kind, range=_range(text_document, document.lines, symbol.span),
+            name=symbol.name or "(unnamed)",
+            kind=_SYMBOL_KIND.get(symbol.kind, types.SymbolKind.Object),
+            detail=symbol.kind,
+            range=_range(text_document, document.lines, symbol.span),
             selection_range=_range(text_document, document.lines, symbol.selection),
-            children=[convert(child) for child in symbol.children])
+            children=[convert(child) for child in symbol.children],
+        )
 
     return [convert(symbol) for symbol in service.symbols(document)]
 

@@ -34,15 +34,31 @@ _DEFAULT_LOADGROUP = pytest.StashKey[bool]()
 _OPTIONS = (
     ("--scenario-base-url", "scenario_base_url", "URL", "override baseUrl for the whole run"),
     ("--scenario-param", "scenario_param", "KEY=VALUE", "override a parameter for the whole run (repeatable)"),
-    ("--scenario-var", "scenario_var", "NAME=VALUE",
-     "a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)"),
-    ("--scenario-openapi", "scenario_openapi", "[NAME=]PATH",
-     "an OpenAPI description: PATH is the 'default' one, NAME=PATH names another (repeatable)"),
-    ("--scenario-plugins", "scenario_plugins", "MODULE",
-     "a module name or .py file of custom steps and assertions (repeatable)"),
+    (
+        "--scenario-var",
+        "scenario_var",
+        "NAME=VALUE",
+        "a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)",
+    ),
+    (
+        "--scenario-openapi",
+        "scenario_openapi",
+        "[NAME=]PATH",
+        "an OpenAPI description: PATH is the 'default' one, NAME=PATH names another (repeatable)",
+    ),
+    (
+        "--scenario-plugins",
+        "scenario_plugins",
+        "MODULE",
+        "a module name or .py file of custom steps and assertions (repeatable)",
+    ),
     ("--scenario-fragments", "scenario_fragments", "PATH|GLOB", "more .fragment files (repeatable)"),
-    ("--scenario-resource-root", "scenario_resource_root", "DIR",
-     "where bodyFile: names are looked up first (repeatable)"),
+    (
+        "--scenario-resource-root",
+        "scenario_resource_root",
+        "DIR",
+        "where bodyFile: names are looked up first (repeatable)",
+    ),
 )
 
 
@@ -50,10 +66,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("scenario", "scenario-tui: run .scenario files")
     for option, ini, metavar, text in _OPTIONS:
         single = option == "--scenario-base-url"
-        group.addoption(option, dest=ini, metavar=metavar, help=text,
-                        **({} if single else {"action": "append", "default": []}))
-        parser.addini(ini, f"{text} (the same as {option})", type="string" if single else "linelist",
-                      default=None if single else [])
+        group.addoption(
+            option, dest=ini, metavar=metavar, help=text, **({} if single else {"action": "append", "default": []})
+        )
+        parser.addini(
+            ini,
+            f"{text} (the same as {option})",
+            type="string" if single else "linelist",
+            default=None if single else [],
+        )
     text = "do not mask tokens, passwords and auth headers in failure reports"
     group.addoption("--scenario-show-secrets", dest="scenario_show_secrets", action="store_true", help=text)
     parser.addini("scenario_show_secrets", f"{text} (the same as --scenario-show-secrets)", type="bool", default=False)
@@ -64,8 +85,11 @@ def pytest_cmdline_main(config: pytest.Config) -> Iterator[None]:
     # Before xdist turns `-n N` without --dist into `--dist load`: group by file instead, so that
     # a file's scenarios (which share stores) run on one worker. An explicit --dist is kept.
     option = config.option
-    if getattr(option, "numprocesses", None) and getattr(option, "dist", None) == "no" \
-            and not getattr(option, "distload", False):
+    if (
+        getattr(option, "numprocesses", None)
+        and getattr(option, "dist", None) == "no"
+        and not getattr(option, "distload", False)
+    ):
         option.dist = "loadgroup"
         config.stash[_DEFAULT_LOADGROUP] = True
     return (yield)
@@ -117,8 +141,7 @@ class _Settings:
         return self._selection
 
     def registry(self, node: Any) -> Any:
-        from scenario_core.custom_steps.registry import uses_custom_steps
-        from scenario_core.custom_steps.registry import plugin_registry
+        from scenario_core.custom_steps.registry import plugin_registry, uses_custom_steps
 
         return plugin_registry(self.plugins) if self.plugins or uses_custom_steps(node) else None
 
@@ -167,11 +190,11 @@ class ScenarioFile(pytest.File):
             return str(self.path)
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from scenario_core.custom_steps.registry import PluginError
         from scenario_core.language.errors import InvalidFileError, UsageError
         from scenario_core.language.nodes import FeatureNode
-        from scenario_core.support.printable import visible
         from scenario_core.parameters.diagnostics import load_valid
-        from scenario_core.custom_steps.registry import PluginError
+        from scenario_core.support.printable import visible
 
         settings = self.config.stash[_SETTINGS]
         try:
@@ -237,8 +260,8 @@ class ScenarioItem(pytest.Item):
             self.add_marker(_marker(self.config, tag))
 
     def runtest(self) -> None:
-        from scenario_core.run.events import FAILED, PASSED
         from scenario_core.report.reports import failure_details
+        from scenario_core.run.events import FAILED, PASSED
 
         try:
             finished, record, masker = self.scenario_file.outcome(self)
@@ -269,15 +292,21 @@ class _FileRun:
     """A file's Execution, pulled event by event on its own event loop, across items."""
 
     def __init__(self, node: Any, settings: _Settings, wanted: set[int]):
-        from scenario_core.run.executor import Execution
         from scenario_core.report.masking import Masker
         from scenario_core.report.reports import RunRecorder
+        from scenario_core.run.executor import Execution
 
         self.masker = Masker(enabled=not settings.show_secrets)
         self.recorder = RunRecorder()
-        self.execution = Execution([node], settings.overrides, settings.variables, None,
-                                   registry=settings.registry(node), resource_roots=settings.resource_roots,
-                                   include=lambda scenario, feature: id(scenario) in wanted)
+        self.execution = Execution(
+            [node],
+            settings.overrides,
+            settings.variables,
+            None,
+            registry=settings.registry(node),
+            resource_roots=settings.resource_roots,
+            include=lambda scenario, feature: id(scenario) in wanted,
+        )
         self.loop = asyncio.new_event_loop()
         self.stream = self.execution.events()
         self.outcomes: dict[int, tuple[Any, Any]] = {}

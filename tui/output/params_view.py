@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-
 from typing import Any, Sequence
 
 from rich.console import Console
@@ -11,9 +10,8 @@ from rich.text import Text
 from rich.tree import Tree
 
 from scenario_core.parameters.params_report import ParameterNode, shown_value
-from scenario_core.support.printable import visible
 from scenario_core.parameters.resolution import EffectiveValue
-
+from scenario_core.support.printable import visible
 
 UNWRAPPED = 100_000  # columns: wider than any line we print
 
@@ -36,8 +34,10 @@ def provenance_text(effective: EffectiveValue, node: ParameterNode | None = None
         where += f" {winner.detail}"
     if winner.via:  # a {{env.NAME}} / {{param.KEY}} value: what it was read from
         where += f", from {winner.via}"
-    lower = [f"{s.short()} {format_value(shown_value(node.parameters, effective.key, s.value) if node else s.value)}"
-             for s in effective.overridden]
+    lower = [
+        f"{s.short()} {format_value(shown_value(node.parameters, effective.key, s.value) if node else s.value)}"
+        for s in effective.overridden
+    ]
     return visible(" · ".join([where] + lower))  # feature names and paths come from files
 
 

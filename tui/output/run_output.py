@@ -23,13 +23,19 @@ import sys
 from dataclasses import replace
 from typing import Any, TextIO
 
-from scenario_core.run import events as ev
-from scenario_core.report.masking import Masker
-from scenario_core.support.printable import visible, visible_block
 from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
+from scenario_core.report.masking import Masker
 from scenario_core.report.reports import (
-    RunRecorder, ScenarioRecord, cut_body, error_context_lines, exchange_head, failure_step_lines, parameter_value,
+    RunRecorder,
+    ScenarioRecord,
+    cut_body,
+    error_context_lines,
+    exchange_head,
+    failure_step_lines,
+    parameter_value,
 )
+from scenario_core.run import events as ev
+from scenario_core.support.printable import visible, visible_block
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
 LOG_BODY_BYTES = 300  # a body in a logRequests / logResponses line is cut here
@@ -107,8 +113,14 @@ class RichSink:
             from rich.spinner import Spinner
 
             self._spinner = Spinner("dots", text=text, style="cyan")
-            self._live = Live(Padding(self._spinner, (0, 0, 0, len(indent))), console=self.console, transient=True, refresh_per_second=12.5,
-                              redirect_stdout=False, redirect_stderr=False)
+            self._live = Live(
+                Padding(self._spinner, (0, 0, 0, len(indent))),
+                console=self.console,
+                transient=True,
+                refresh_per_second=12.5,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
             self._live.start()
         else:
             self._spinner.update(text=text)  # drawn by Live's own refresh thread, at most 12.5/s
@@ -227,9 +239,11 @@ class RunPrinter:
         if scenario.exchange is not None:
             exchange = scenario.exchange
             # Before the bodies are split into lines: a `\r` or `\u2028` must not start a line.
-            exchange = replace(exchange, body=visible_block(exchange.body) if exchange.body else exchange.body,
-                               request_body=visible_block(exchange.request_body) if exchange.request_body
-                               else exchange.request_body)
+            exchange = replace(
+                exchange,
+                body=visible_block(exchange.body) if exchange.body else exchange.body,
+                request_body=visible_block(exchange.request_body) if exchange.request_body else exchange.request_body,
+            )
             self._line([(indent + exchange_head(exchange, self.masker), "")])
             # The bodies errorContext.* asks for (request and response, cut at maxBodySize).
             for text in error_context_lines(exchange, scenario.error_context, self.masker):
@@ -242,13 +256,19 @@ class RunPrinter:
         requests = self.recorder.requests
         rate = requests / elapsed if elapsed > 0 else 0.0
         if interrupted:
-            line: Segments = [("Interrupted", "bold yellow"),
-                              (f" after {format_duration(elapsed)}: {plural(total, 'scenario')} finished (", "")]
+            line: Segments = [
+                ("Interrupted", "bold yellow"),
+                (f" after {format_duration(elapsed)}: {plural(total, 'scenario')} finished (", ""),
+            ]
         else:
             line = [(plural(total, "scenario"), "bold"), (": ", "")]
-        line += [(f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""), (", ", ""),
-                 (f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""), (", ", ""),
-                 (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else "")]
+        line += [
+            (f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""),
+            (", ", ""),
+            (f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""),
+            (", ", ""),
+            (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else ""),
+        ]
         line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
         line.append((f" · {plural(requests, 'request')}, {rate:.1f} req/s", "dim"))
         if self._environments:
@@ -296,7 +316,9 @@ class ExchangeLog:
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
                 answered = [v for n, v in event.headers if n.lower() in ("connection", "keep-alive")]
-                self._line(tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim")
+                self._line(
+                    tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim"
+                )
         elif kind is ev.RequestRetried:
             self._line(tag, "↻ " + retry_line(event, self.masker), "yellow")
 
@@ -316,6 +338,7 @@ class ExchangeLog:
 
 # The heads of request, response and retry lines: one wording for logRequests / logResponses
 # and for --verbose.
+
 
 def request_head(event: ev.RequestSent, masker: Masker) -> str:
     return f"{event.method} {masker.text(event.url)}"

@@ -93,5 +93,3 @@ def json_form(value: Any) -> str:
         return json_form(Masker(enabled=False).value(value))
     except (TypeError, ValueError):
         return repr(value)
-
-

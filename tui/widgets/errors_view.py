@@ -7,12 +7,11 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.text import Text
-
-from scenario_core.support.printable import visible
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from scenario_core.language.errors import Diagnostic
+from scenario_core.support.printable import visible
 
 
 class ErrorsView(VerticalScroll, can_focus=True):
@@ -35,15 +34,17 @@ class ErrorsView(VerticalScroll, can_focus=True):
 
     def compose(self):
         yield Static("", id="errors-body")
-        yield Static("Fix the file and save it: it is watched and reloads by itself (R reloads now).",
-                     id="errors-hint")
+        yield Static("Fix the file and save it: it is watched and reloads by itself (R reloads now).", id="errors-hint")
 
     def show(self, path: str, diagnostics: Sequence[Diagnostic], message: str | None = None) -> None:
         """Show the diagnostics of `path` (or a single `message` when the file cannot be read)."""
         name = Path(path).name
         count = len(diagnostics)
-        self.border_title = (f"{name}: {count} error{'s' if count != 1 else ''} — the file cannot run"
-                             if count else f"{name}: cannot open")
+        self.border_title = (
+            f"{name}: {count} error{'s' if count != 1 else ''} — the file cannot run"
+            if count
+            else f"{name}: cannot open"
+        )
         text = Text()
         self.lines = []
         try:

@@ -11,21 +11,30 @@ from typing import Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Region
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from scenario_core.language.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
-
-from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
-    CURRENT_ICON, FAILED, KIND_ICONS, PASSED, PENDING, RUNNING, SKIPPED, STATUS_ICONS, BrokenFile, Key, TreeItem,
-    TreeItems,
-)
 from scenario_tui.widgets.static_warnings import StaticWarnings
 from scenario_tui.widgets.tree_filter import TreeFilter
+from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
+    CURRENT_ICON,
+    FAILED,
+    KIND_ICONS,
+    PASSED,
+    PENDING,
+    RUNNING,
+    SKIPPED,
+    STATUS_ICONS,
+    BrokenFile,
+    Key,
+    TreeItem,
+    TreeItems,
+)
 from scenario_tui.widgets.tree_labels import plain_label, styled_label
 
 WARNING_ICON = "⚠"
@@ -56,9 +65,17 @@ class FileTree(Tree[TreeItem]):
     }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = Tree.COMPONENT_CLASSES | {
-        "file-tree--pending", "file-tree--running", "file-tree--passed", "file-tree--failed",
-        "file-tree--skipped", "file-tree--kind", "file-tree--dim", "file-tree--tag",
-        "file-tree--breakpoint", "file-tree--current", "file-tree--warning",
+        "file-tree--pending",
+        "file-tree--running",
+        "file-tree--passed",
+        "file-tree--failed",
+        "file-tree--skipped",
+        "file-tree--kind",
+        "file-tree--dim",
+        "file-tree--tag",
+        "file-tree--breakpoint",
+        "file-tree--current",
+        "file-tree--warning",
     }
     BINDINGS = [
         Binding("enter", "select_cursor", "Inspect", show=False),
@@ -92,8 +109,9 @@ class FileTree(Tree[TreeItem]):
 
     # ------------------------------------------------------------ loading
 
-    def load(self, files: list[ScenarioFileNode | BrokenFile], keep: bool = False,
-             shapes: dict[int, str] | None = None) -> None:
+    def load(
+        self, files: list[ScenarioFileNode | BrokenFile], keep: bool = False, shapes: dict[int, str] | None = None
+    ) -> None:
         """Show `files`, one root each. With `keep`, restore expansion and cursor where the keys
         still exist. `shapes`: id(step) -> `POST /pets` for operation calls, shown beside `^createPet`."""
         self._shapes = shapes or {}
@@ -245,7 +263,7 @@ class FileTree(Tree[TreeItem]):
             self._move_to(node)
 
     def _move_to(self, node: TreeNode[TreeItem]) -> None:
-        self._tree_lines  # new nodes get their line numbers when the lines are rebuilt
+        _ = self._tree_lines  # new nodes get their line numbers when the lines are rebuilt
         self.move_cursor(node)
 
     def scenario_key(self, scenario: ScenarioNode) -> Key | None:
@@ -254,8 +272,9 @@ class FileTree(Tree[TreeItem]):
     def feature_key(self, feature: FeatureNode) -> Key | None:
         return self.items.feature_key(feature)
 
-    def step_keys(self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any,
-                  feature: FeatureNode | None) -> tuple[Key | None, list[Key]]:
+    def step_keys(
+        self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any, feature: FeatureNode | None
+    ) -> tuple[Key | None, list[Key]]:
         """The key of a running step under its scenario, and the keys of its definitions."""
         return self.items.step_keys(scenario, phase, via, step, feature)
 
@@ -358,8 +377,11 @@ class FileTree(Tree[TreeItem]):
         status = self.statuses.get(item.key)
         if item.key in self.breakpoints:
             text.append("● ", self._style("breakpoint"))
-        definition = item.kind in ("parameters", "fragment") or (item.kind == "background" and item.phase is None) \
-            or (item.kind == "step" and item.scenario is None)  # no run status of their own
+        definition = (
+            item.kind in ("parameters", "fragment")
+            or (item.kind == "background" and item.phase is None)
+            or (item.kind == "step" and item.scenario is None)
+        )  # no run status of their own
         if item.key == self.current:
             text.append(CURRENT_ICON + " ", self._style("running"))
         elif item.broken is not None:
@@ -378,8 +400,7 @@ class FileTree(Tree[TreeItem]):
         label = self.label_for(node)
         label.stylize(style)
         if node._allow_expand:
-            prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE,
-                      base_style + Style(bold=True))
+            prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style + Style(bold=True))
             return Text.assemble(prefix, label)
         return label
 

@@ -17,8 +17,11 @@ from scenario_tui.widgets.file_tree import KIND_ICONS, STATUS_ICONS
 KEYS = [
     ("n", "run the next step, then pause (the first n starts the run, paused before its first step)"),
     ("c", "continue: run to the next breakpoint or to the end"),
-    ("b", "toggle a breakpoint on the highlighted node (step, scenario, feature, background, fragment, file); "
-          "refused where it could never fire (parameters)"),
+    (
+        "b",
+        "toggle a breakpoint on the highlighted node (step, scenario, feature, background, fragment, file); "
+        "refused where it could never fire (parameters)",
+    ),
     ("r", "restart from a fresh state (no variables, stores emptied)"),
     ("s", "stop the run (a request in flight is cancelled; a step paused before never runs)"),
     ("f", "break on failure: c pauses on a failing step, before the rest of its scenario is skipped"),
@@ -85,16 +88,23 @@ class HelpScreen(ModalScreen[None]):
         legend = Table.grid(padding=(0, 2))
         legend.add_column(style="bold", no_wrap=True)
         legend.add_column()
-        legend.add_row("Run status", "   ".join(f"{icon} {status}" for status, icon in STATUS_ICONS.items())
-                       + "   ▶ about to run")
+        legend.add_row(
+            "Run status", "   ".join(f"{icon} {status}" for status, icon in STATUS_ICONS.items()) + "   ▶ about to run"
+        )
         legend.add_row("Kinds", "   ".join(f"{icon} {kind}" for kind, icon in KIND_ICONS.items() if icon))
         legend.add_row("Breakpoint", "● before a node: the run pauses when it enters that node")
-        legend.add_row("Suite", "scenario-tui DIR or several files: one ▣ root per file, run in order; "
-                                "a file with errors shows ✗ and its count, the inspector its errors")
-        about = Text("The step about to run is highlighted and the cursor follows it. Variables show what "
-                     "the running scenario sees, layer by layer; * marks what the last step changed. "
-                     "Scope events log every change of scope: scenario starts, extracts, overwrites, and "
-                     "the variables a feature clears when it ends.", style="dim")
+        legend.add_row(
+            "Suite",
+            "scenario-tui DIR or several files: one ▣ root per file, run in order; "
+            "a file with errors shows ✗ and its count, the inspector its errors",
+        )
+        about = Text(
+            "The step about to run is highlighted and the cursor follows it. Variables show what "
+            "the running scenario sees, layer by layer; * marks what the last step changed. "
+            "Scope events log every change of scope: scenario starts, extracts, overwrites, and "
+            "the variables a feature clears when it ends.",
+            style="dim",
+        )
         with VerticalScroll() as scroll:
             scroll.border_title = "Help — esc closes"
             yield Static(keys)

@@ -11,26 +11,33 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.highlighter import JSONHighlighter
 from rich.json import JSON
-from rich.cells import cell_len
 from rich.text import Text
 from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scenario_core.report.curl import curl_command
 from scenario_core.language.errors import Diagnostic
-
 from scenario_core.language.nodes import (
-    AssertStep, ConditionalStep, DescribedStep, ExtractStep, FailStep, IncludeStep, RequestStep, SchemaAssertion,
-    TimeAssertion, WebhookStep, step_label,
+    AssertStep,
+    ConditionalStep,
+    DescribedStep,
+    ExtractStep,
+    FailStep,
+    IncludeStep,
+    RequestStep,
+    SchemaAssertion,
+    TimeAssertion,
+    WebhookStep,
+    step_label,
 )
-from scenario_core.support.printable import visible, visible_json
-
+from scenario_core.report.curl import curl_command
 from scenario_core.run.stepper import StepRun
+from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display, json_form
 
 MAX_BODY_CHARS = 20_000
@@ -128,8 +135,10 @@ class Inspector(VerticalScroll, can_focus=True):
             self.app.notify("No request to copy: highlight a step that sent one.", severity="warning")
             return
         self.app.copy_to_clipboard(command)
-        self.app.notify("Copied the request as a curl command (terminal clipboard, OSC 52)"
-                        + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them."))
+        self.app.notify(
+            "Copied the request as a curl command (terminal clipboard, OSC 52)"
+            + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them.")
+        )
 
     @property
     def text(self) -> str:
@@ -142,8 +151,14 @@ class Inspector(VerticalScroll, can_focus=True):
         self.request = None
         self._update(lines)
 
-    def show_step(self, step: Any, run: StepRun | None, about_to_run: bool = False,
-                  scenario: str | None = None, warnings: Sequence[Diagnostic] = ()) -> None:
+    def show_step(
+        self,
+        step: Any,
+        run: StepRun | None,
+        about_to_run: bool = False,
+        scenario: str | None = None,
+        warnings: Sequence[Diagnostic] = (),
+    ) -> None:
         self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
         # `y`: the request this step sent, else the one whose response it read (a then:, an extract:)
         self.request = (run.request or run.read_request) if run is not None else None
@@ -155,12 +170,15 @@ class Inspector(VerticalScroll, can_focus=True):
             head.append(f"  · scenario '{visible(scenario)}'", "dim")
         parts.append(head)
         if run is not None and run.via:
-            parts.append(Text(visible("via " + " → ".join(f"include {i.fragment} (line {i.location.line})" for i in run.via)),
-                              style="dim"))
+            parts.append(
+                Text(
+                    visible("via " + " → ".join(f"include {i.fragment} (line {i.location.line})" for i in run.via)),
+                    style="dim",
+                )
+            )
         parent = getattr(run, "parent", None)
         if parent is not None:  # a directive of a described step: the step it belongs to
-            parts.append(Text(visible(f"in step '{step_label(parent)}' (line {parent.location.line})"),
-                              style="dim"))
+            parts.append(Text(visible(f"in step '{step_label(parent)}' (line {parent.location.line})"), style="dim"))
         status = Text()
         if about_to_run:
             status.append("▶ about to run — n runs it, c continues", "bold yellow")
@@ -184,20 +202,30 @@ class Inspector(VerticalScroll, can_focus=True):
         elif isinstance(step, ConditionalStep):
             parts.extend(self._conditional(step, run))
         elif isinstance(step, DescribedStep):
-            parts.append(Text("a custom step: the Python step registered for this description runs",
-                              style="dim"))
+            parts.append(Text("a custom step: the Python step registered for this description runs", style="dim"))
         elif isinstance(step, FailStep):
             parts.append(Text("fails the scenario with this message", style="dim"))
         elif isinstance(step, WebhookStep):
-            parts.append(Text(visible(f"serves hooks {', '.join(step.hooks)} on loopback (port {step.port or 'any'}, "
-                                      f"until its {step.scope} ends): {{{{{step.name}.HOOK}}}} is a hook's URL"),
-                              style="dim"))
+            parts.append(
+                Text(
+                    visible(
+                        f"serves hooks {', '.join(step.hooks)} on loopback (port {step.port or 'any'}, "
+                        f"until its {step.scope} ends): {{{{{step.name}.HOOK}}}} is a hook's URL"
+                    ),
+                    style="dim",
+                )
+            )
         elif isinstance(step, RequestStep):
             parts.extend(self._request(step, run))
             for retry in run.retries if run is not None else ():
-                parts.append(Text(self.display_options.text(
-                    f"↻ retry {retry.attempt} after {retry.reason} (waited {retry.delay_s:.1f} s)"),
-                    style="yellow"))
+                parts.append(
+                    Text(
+                        self.display_options.text(
+                            f"↻ retry {retry.attempt} after {retry.reason} (waited {retry.delay_s:.1f} s)"
+                        ),
+                        style="yellow",
+                    )
+                )
             if run is not None and run.auto_tests:
                 parts.extend(self._auto_tests(run))
         elif isinstance(step, ExtractStep):
@@ -272,8 +300,9 @@ class Inspector(VerticalScroll, can_focus=True):
             return parts
         parts.append(_rule("request"))
         if sent.operation is not None:
-            parts.append(Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")),
-                              style="cyan"))
+            parts.append(
+                Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style="cyan")
+            )
             for child, place, value in sent.placements:  # which child went where, as sent
                 placed = Text()
                 placed.append(visible(child), "bold")
@@ -317,13 +346,15 @@ class Inspector(VerticalScroll, can_focus=True):
         tried = {text: (held, why) for text, held, why in (taken.tried if taken else ())}
         for index, branch in enumerate(step.branches):
             line = Text()
-            line.append(("▶ " if taken is not None and taken.branch == index else "  "),
-                        "bold green")
+            line.append(("▶ " if taken is not None and taken.branch == index else "  "), "bold green")
             line.append(branch.keyword, "bold")
             if branch.text:
                 line.append(" " + visible(branch.text))
-            if branch.text in tried and taken is not None and index <= (taken.branch if taken.branch is not None
-                                                                       else len(step.branches)):
+            if (
+                branch.text in tried
+                and taken is not None
+                and index <= (taken.branch if taken.branch is not None else len(step.branches))
+            ):
                 held, why = tried[branch.text]
                 line.append("  held" if held else "  did not hold", "green" if held else "dim")
                 if why and not held:
@@ -363,9 +394,13 @@ class Inspector(VerticalScroll, can_focus=True):
                 found.append(visible(f"  into {', '.join(extracted.layers)}"), "dim")
                 parts.append(found)
             for overwritten in run.overwritten:
-                parts.append(Text(
-                    f"overwrote {visible(overwritten.layer)}: {self.display_options.variable(overwritten.name, overwritten.old)}"
-                    f" → {self.display_options.variable(overwritten.name, overwritten.new)}", style="yellow"))
+                parts.append(
+                    Text(
+                        f"overwrote {visible(overwritten.layer)}: {self.display_options.variable(overwritten.name, overwritten.old)}"
+                        f" → {self.display_options.variable(overwritten.name, overwritten.new)}",
+                        style="yellow",
+                    )
+                )
             if run.read_response is not None:
                 parts.extend(self._response(run.read_response, "read from the response"))
         return parts

@@ -13,9 +13,7 @@ from textual.widgets import Static
 from scenario_core.parameters.params_report import ParameterNode
 from scenario_core.parameters.resolution import EffectiveValue
 from scenario_core.support.printable import visible
-
 from scenario_tui.output.params_view import format_value
-
 from scenario_tui.widgets.display import Display
 
 _KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
@@ -97,9 +95,14 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         parts.append(sharing)
         width = self.scrollable_content_region.width or 80
         key_width = max(len(key) for key in node.parameters)
-        rows = [(key, display_value(effective, self.display_options, node.parameters, key),
-                 *provenance(effective, self.display_options))
-                for key, effective in node.parameters.items()]
+        rows = [
+            (
+                key,
+                display_value(effective, self.display_options, node.parameters, key),
+                *provenance(effective, self.display_options),
+            )
+            for key, effective in node.parameters.items()
+        ]
         value_width = max(len(value) for _, value, _, _ in rows)
         if width >= key_width + value_width + 30:
             table = Table.grid(padding=(0, 2), expand=False)

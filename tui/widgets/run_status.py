@@ -7,9 +7,9 @@ scenario's name is clipped first, then the note, then the file name; the counts 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.widgets import Static
 
 from scenario_core.support.printable import visible
-from textual.widgets import Static
 
 MIN_NAME = 6  # a clipped name keeps this many characters (with its …)
 
@@ -34,8 +34,15 @@ class RunStatus(Static):
         self.note = ""
         self._shown: tuple | None = None
 
-    def set(self, *, file_name: str | None = None, state: str | None = None, counts: str | None = None,
-            note: str | None = None, subject: str | None = None) -> None:
+    def set(
+        self,
+        *,
+        file_name: str | None = None,
+        state: str | None = None,
+        counts: str | None = None,
+        note: str | None = None,
+        subject: str | None = None,
+    ) -> None:
         if file_name is not None:
             self.file_name = file_name
         if state is not None:
@@ -82,8 +89,13 @@ class RunStatus(Static):
         note, counts = visible(self.note), self.counts
 
         def length() -> int:
-            return (len(file_name) + (2 + len(state) if state else 0) + (len(subject) + 6 if subject else 0)
-                    + (2 + len(note) if note else 0) + (2 + len(counts) if counts else 0))
+            return (
+                len(file_name)
+                + (2 + len(state) if state else 0)
+                + (len(subject) + 6 if subject else 0)
+                + (2 + len(note) if note else 0)
+                + (2 + len(counts) if counts else 0)
+            )
 
         excess = length() - width
         if excess > 0 and subject:

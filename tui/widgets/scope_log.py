@@ -10,8 +10,6 @@ the viewer's history (`history`)."""
 from __future__ import annotations
 
 from rich.text import Text
-
-from scenario_core.support.printable import visible
 from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Size
@@ -19,7 +17,7 @@ from textual.strip import Strip
 from textual.widgets import RichLog
 
 from scenario_core.run import events as ev
-
+from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.value_viewer import ValueViewer, names_lines
 from scenario_tui.widgets.write_history import WriteHistory
@@ -46,8 +44,9 @@ class ScopeLog(RichLog):
     BINDINGS = [Binding("enter", "open_list", "List names", show=False)]
 
     def __init__(self, display: Display, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, auto_scroll=True,
-                         max_lines=self.MAX_EVENTS, min_width=20)
+        super().__init__(
+            id=id, wrap=True, markup=False, highlight=False, auto_scroll=True, max_lines=self.MAX_EVENTS, min_width=20
+        )
         self.display_options = display
         self.border_title = "Scope events"
         self.entries: list[str] = []
@@ -113,7 +112,7 @@ class ScopeLog(RichLog):
         if self.max_lines is not None and len(self.lines) > self.max_lines:
             self._start_line += len(self.lines) - self.max_lines
             self.refresh()
-            self.lines = self.lines[-self.max_lines:]
+            self.lines = self.lines[-self.max_lines :]
         self._widest_line_width = widest
         self.virtual_size = Size(widest, len(self.lines))
         if self.auto_scroll:
@@ -194,7 +193,13 @@ class ScopeLog(RichLog):
             text.append(f"feature '{visible(event.feature.name)}' ended", "bold")
             if event.cleared:
                 text.append(" — cleared " + ("" if len(event.cleared) > LONG_LIST else "shared variables: "), "bold")
-                self._names(text, f"feature '{visible(event.feature.name)}' cleared", event.cleared, "bold red", "shared variables")
+                self._names(
+                    text,
+                    f"feature '{visible(event.feature.name)}' cleared",
+                    event.cleared,
+                    "bold red",
+                    "shared variables",
+                )
                 text.stylize("reverse")
             elif event.store is not None and event.store.feature is not None:
                 text.append(" — its shared store was empty", "dim")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from scenario_core.language.errors import Diagnostic
 from scenario_core.analysis.scope_analysis import Analysis
-
+from scenario_core.language.errors import Diagnostic
 from scenario_tui.widgets.tree_items import TreeItem
 
 

@@ -16,7 +16,6 @@ from textual.message import Message
 from textual.widgets import Input
 
 from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode
-
 from scenario_tui.widgets.tree_items import TreeItem
 
 

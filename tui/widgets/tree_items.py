@@ -21,10 +21,16 @@ from typing import Any, Iterable
 
 from rich.text import Text
 
-from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 from scenario_core.language.nodes import (
-    ConditionalBranch, ConditionalStep, DescribedStep, FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode,
+    ConditionalBranch,
+    ConditionalStep,
+    DescribedStep,
+    FeatureNode,
+    IncludeStep,
+    ScenarioFileNode,
+    ScenarioNode,
 )
+from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 
 Key = tuple
 
@@ -32,8 +38,13 @@ PENDING, RUNNING, PASSED, FAILED, SKIPPED = "pending", "running", "passed", "fai
 STATUS_ICONS = {PENDING: "○", RUNNING: "◉", PASSED: "✓", FAILED: "✗", SKIPPED: "–"}
 CURRENT_ICON = "▶"  # the step about to run
 KIND_ICONS = {
-    "file": "▣", "parameters": "⚙", "background": "↺", "fragment": "§", "feature": "◆",
-    "scenario": "◇", "step": "",
+    "file": "▣",
+    "parameters": "⚙",
+    "background": "↺",
+    "fragment": "§",
+    "feature": "◆",
+    "scenario": "◇",
+    "step": "",
 }
 
 
@@ -151,8 +162,7 @@ class TreeItems:
 
     def roots(self) -> list[TreeItem]:
         """One item per file, in the order given."""
-        return [TreeItem("file", (number,), file, label=Path(file.path).name)
-                for number, file in enumerate(self.files)]
+        return [TreeItem("file", (number,), file, label=Path(file.path).name) for number, file in enumerate(self.files)]
 
     @property
     def scenario_count(self) -> int:
@@ -183,26 +193,43 @@ class TreeItems:
         """The file's children in source order: parameters, background, fragments, features, scenarios."""
         entries: list[tuple[int, TreeItem]] = []
         if file.parameters is not None:
-            entries.append((file.parameters.line, TreeItem("parameters", root + (("parameters",),), file.parameters,
-                                                           label="parameters")))
+            entries.append(
+                (
+                    file.parameters.line,
+                    TreeItem("parameters", root + (("parameters",),), file.parameters, label="parameters"),
+                )
+            )
         if file.background is not None:
-            entries.append((file.background.line, TreeItem("background", root + (("background",),), file.background,
-                                                           label="background")))
+            entries.append(
+                (
+                    file.background.line,
+                    TreeItem("background", root + (("background",),), file.background, label="background"),
+                )
+            )
         for fragment in file.fragments:
             key = self._fragment_keys[root[0]].get(fragment.name)
             if key is not None and all(e.key != key for _, e in entries):
                 if fragment.location.file != file.path:  # from a .fragment file: after the file's own nodes
-                    entries.append((1 << 30, TreeItem("fragment", key, fragment,
-                                                      label=f"{fragment.name} ({fragment.location.file})")))
+                    entries.append(
+                        (
+                            1 << 30,
+                            TreeItem("fragment", key, fragment, label=f"{fragment.name} ({fragment.location.file})"),
+                        )
+                    )
                 else:
                     entries.append((fragment.line, TreeItem("fragment", key, fragment, label=fragment.name)))
         for item in file.items:
             if isinstance(item, FeatureNode):
-                entries.append((item.line, TreeItem("feature", self._feature_keys[id(item)], item, feature=item,
-                                                    label=item.name)))
+                entries.append(
+                    (item.line, TreeItem("feature", self._feature_keys[id(item)], item, feature=item, label=item.name))
+                )
             else:
-                entries.append((item.line, TreeItem("scenario", self._scenario_keys[id(item)], item, scenario=item,
-                                                    label=item.name)))
+                entries.append(
+                    (
+                        item.line,
+                        TreeItem("scenario", self._scenario_keys[id(item)], item, scenario=item, label=item.name),
+                    )
+                )
         entries.sort(key=lambda entry: entry[0])
         return [item for _, item in entries]
 
@@ -220,25 +247,57 @@ class TreeItems:
             feature: FeatureNode = item.node
             children = []
             if feature.parameters is not None:
-                children.append(TreeItem("parameters", item.key + (("parameters",),), feature.parameters,
-                                         feature=feature, label="parameters"))
+                children.append(
+                    TreeItem(
+                        "parameters",
+                        item.key + (("parameters",),),
+                        feature.parameters,
+                        feature=feature,
+                        label="parameters",
+                    )
+                )
             if feature.background is not None:
-                children.append(TreeItem("background", item.key + (("background",),), feature.background,
-                                         feature=feature, label="background"))
-            children.extend(TreeItem("scenario", self._scenario_keys[id(s)], s, feature=feature, scenario=s,
-                                     label=s.name) for s in feature.scenarios)
+                children.append(
+                    TreeItem(
+                        "background",
+                        item.key + (("background",),),
+                        feature.background,
+                        feature=feature,
+                        label="background",
+                    )
+                )
+            children.extend(
+                TreeItem("scenario", self._scenario_keys[id(s)], s, feature=feature, scenario=s, label=s.name)
+                for s in feature.scenarios
+            )
             return children
         if item.kind == "scenario":
             scenario: ScenarioNode = item.node
             children = []
             if file.background is not None:
-                children.append(TreeItem("background", item.key + ((BACKGROUND_FILE,),), file.background,
-                                         feature=item.feature, scenario=scenario, phase=BACKGROUND_FILE,
-                                         label="file background"))
+                children.append(
+                    TreeItem(
+                        "background",
+                        item.key + ((BACKGROUND_FILE,),),
+                        file.background,
+                        feature=item.feature,
+                        scenario=scenario,
+                        phase=BACKGROUND_FILE,
+                        label="file background",
+                    )
+                )
             if item.feature is not None and item.feature.background is not None:
-                children.append(TreeItem("background", item.key + ((BACKGROUND_FEATURE,),), item.feature.background,
-                                         feature=item.feature, scenario=scenario, phase=BACKGROUND_FEATURE,
-                                         label="feature background"))
+                children.append(
+                    TreeItem(
+                        "background",
+                        item.key + ((BACKGROUND_FEATURE,),),
+                        item.feature.background,
+                        feature=item.feature,
+                        scenario=scenario,
+                        phase=BACKGROUND_FEATURE,
+                        label="feature background",
+                    )
+                )
             children.extend(self._steps(item, scenario.steps, SCENARIO))
             return children
         if item.kind in ("background", "fragment"):
@@ -253,8 +312,17 @@ class TreeItems:
         return []
 
     def _steps(self, parent: TreeItem, steps: Iterable[Any], phase: str | None) -> list[TreeItem]:
-        return [TreeItem("step", parent.key + (("step", index),), step, feature=parent.feature,
-                         scenario=parent.scenario, phase=phase) for index, step in enumerate(steps)]
+        return [
+            TreeItem(
+                "step",
+                parent.key + (("step", index),),
+                step,
+                feature=parent.feature,
+                scenario=parent.scenario,
+                phase=phase,
+            )
+            for index, step in enumerate(steps)
+        ]
 
     def has_children(self, item: TreeItem) -> bool:
         if item.kind == "file":
@@ -272,8 +340,9 @@ class TreeItems:
 
     # ------------------------------------------------------------ where a running step is
 
-    def step_keys(self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any,
-                  feature: FeatureNode | None) -> tuple[Key | None, list[Key]]:
+    def step_keys(
+        self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any, feature: FeatureNode | None
+    ) -> tuple[Key | None, list[Key]]:
         """The key of a running step under its scenario, and the keys of its definitions (the
         background or fragment it is written in) for breakpoints set there."""
         skey = self.scenario_key(scenario)
@@ -281,8 +350,11 @@ class TreeItems:
         if not isinstance(file, ScenarioFileNode) or skey is None:
             return None, []
         if phase == BACKGROUND_FILE:
-            block, path, definition = (file.background.steps if file.background else ()), skey + ((phase,),), \
-                skey[:1] + (("background",),)
+            block, path, definition = (
+                (file.background.steps if file.background else ()),
+                skey + ((phase,),),
+                skey[:1] + (("background",),),
+            )
         elif phase == BACKGROUND_FEATURE:
             fkey = self.feature_key(feature) if feature else None
             block = feature.background.steps if feature and feature.background else ()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from rich.text import Text
 
 from scenario_core.support.printable import visible
-
 from scenario_tui.widgets.tree_items import KIND_ICONS, TreeItem
 
 

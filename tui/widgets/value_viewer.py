@@ -21,7 +21,6 @@ from textual.widgets import Static
 from scenario_core.run.assertions import type_name
 from scenario_core.run.events import Origin
 from scenario_core.support.printable import visible, visible_json
-
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.write_history import NEW, Write, WriteHistory
 
@@ -81,8 +80,18 @@ class ValueViewer(ModalScreen[None]):
 def variable_viewer(selected: Any, display: Display, history: WriteHistory) -> ValueViewer:
     """The viewer for a VariablesPanel.ValueSelected: the value, where it was set, every write."""
     name = selected.name
-    return ValueViewer(f"Value · {visible(name)}", lambda: variable_lines(
-        display, name, selected.value, selected.layer, selected.origin, history.of(name), history.dropped.get(name, 0)))
+    return ValueViewer(
+        f"Value · {visible(name)}",
+        lambda: variable_lines(
+            display,
+            name,
+            selected.value,
+            selected.layer,
+            selected.origin,
+            history.of(name),
+            history.dropped.get(name, 0),
+        ),
+    )
 
 
 def _rule(title: str) -> Text:
@@ -100,8 +109,15 @@ def _step_text(step: Any) -> str:
     return visible(f"{step.keyword} {step.text}") if step is not None else ""
 
 
-def variable_lines(display: Display, name: str, value: Any, layer: str, origin: Origin | None,
-                   writes: Sequence[Write], dropped: int = 0) -> list[Text]:
+def variable_lines(
+    display: Display,
+    name: str,
+    value: Any,
+    layer: str,
+    origin: Origin | None,
+    writes: Sequence[Write],
+    dropped: int = 0,
+) -> list[Text]:
     """A variable as the viewer shows it: heading, where it was set, the value, its history."""
     head = Text()
     head.append(visible(name), "bold")
@@ -110,13 +126,16 @@ def variable_lines(display: Display, name: str, value: Any, layer: str, origin: 
     lines = [head]
     setter = Text("set by ", style="dim")
     if origin is not None:
-        step = next((w.step for w in reversed(writes) if w.step is not None
-                     and w.step.location.line == origin.location.line), None)
+        step = next(
+            (w.step for w in reversed(writes) if w.step is not None and w.step.location.line == origin.location.line),
+            None,
+        )
         setter.append(f"line {origin.location.line}", "bold")
         if step is not None:
             setter.append("  " + _step_text(step))
-        setter.append(f"  · scenario '{visible(origin.scenario)}'" + (" (background)" if origin.phase != "scenario"
-                                                                       else ""))
+        setter.append(
+            f"  · scenario '{visible(origin.scenario)}'" + (" (background)" if origin.phase != "scenario" else "")
+        )
     elif writes:
         last = writes[-1]
         setter.append(f"line {last.step.location.line}", "bold")
@@ -141,8 +160,7 @@ def variable_lines(display: Display, name: str, value: Any, layer: str, origin: 
         where = Text()
         where.append(f"line {write.step.location.line}", "bold")
         where.append(f"  {_step_text(write.step)}")
-        where.append(f"  · scenario '{visible(write.scenario or '')}' · into {visible(', '.join(write.layers))}",
-                     "dim")
+        where.append(f"  · scenario '{visible(write.scenario or '')}' · into {visible(', '.join(write.layers))}", "dim")
         lines.append(where)
         change = Text("    ")
         change.append(_compact(display, name, write.old), "dim" if write.old is NEW else "red")

@@ -20,7 +20,6 @@ from textual.widgets import Static
 from scenario_core.run.assertions import type_name
 from scenario_core.run.events import SCENARIO, Origin, ScopeSnapshot
 from scenario_core.support.printable import visible
-
 from scenario_tui.widgets.display import Display
 
 
@@ -80,8 +79,12 @@ class VariablesPanel(VerticalScroll, can_focus=True):
     def on_mount(self) -> None:
         self.refresh_view()
 
-    def show(self, snapshot: ScopeSnapshot | None, scenario: str | None = None,
-             changed: frozenset[str] | set[str] = frozenset()) -> None:
+    def show(
+        self,
+        snapshot: ScopeSnapshot | None,
+        scenario: str | None = None,
+        changed: frozenset[str] | set[str] = frozenset(),
+    ) -> None:
         self.snapshot, self.scenario, self.changed = snapshot, scenario, frozenset(changed)
         self.refresh_view()
 
@@ -96,8 +99,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         self.border_title = f"Variables · scenario '{visible(self.scenario)}'" if self.scenario else "Variables"
         self.border_subtitle = "secrets shown" if self.display_options.reveal_secrets else ""
         if snapshot is None:
-            body.update(Text("Nothing runs yet. Press n to start a run one step at a time, c to run it.",
-                             style="dim"))
+            body.update(Text("Nothing runs yet. Press n to start a run one step at a time, c to run it.", style="dim"))
             return
         groups: list[tuple[str, Mapping[str, Any], Mapping[str, Origin]]] = [
             ("this scenario", snapshot.scenario, snapshot.scenario_origins),
@@ -114,8 +116,16 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             for name in sorted(values):
                 value = values[name]
                 changed = name in self.changed and title != "run variables"
-                rows.append(("* " if changed else "  ", visible(name), self.display_options.variable(name, value),
-                             type_name(value), origin_text(origins.get(name)), changed))
+                rows.append(
+                    (
+                        "* " if changed else "  ",
+                        visible(name),
+                        self.display_options.variable(name, value),
+                        type_name(value),
+                        origin_text(origins.get(name)),
+                        changed,
+                    )
+                )
                 self.rows.append((title, name, value, origins.get(name)))
             tables.append((title, values, rows))
         keys = [row[:2] for row in self.rows]  # the cursor stays on its variable while values change

@@ -39,8 +39,9 @@ class WriteHistory:
             self._old.setdefault(event.name, event.old)  # the scenario layer's comes first
         elif isinstance(event, ev.VariableExtracted):
             writes = self._writes.setdefault(event.name, [])
-            writes.append(Write(self._scenario, event.step, self._old.pop(event.name, NEW), event.value,
-                                tuple(event.layers)))
+            writes.append(
+                Write(self._scenario, event.step, self._old.pop(event.name, NEW), event.value, tuple(event.layers))
+            )
             if len(writes) > MAX_WRITES:
                 del writes[0]
                 self.dropped[event.name] = self.dropped.get(event.name, 0) + 1

@@ -21,7 +21,6 @@ from typing import Any, Sequence
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
 
-
 USER_AGENT = "scenario-tui"
 DEFAULT_MAX_SIZE: int = SPECS[MAX_RESPONSE_SIZE].default
 
@@ -109,7 +108,7 @@ def _causes(error: BaseException):
     while error is not None and id(error) not in seen:
         seen.add(id(error))
         yield error
-        if isinstance(error, BaseExceptionGroup) if sys.version_info >= (3, 11) else False:
+        if isinstance(error, BaseExceptionGroup) if sys.version_info >= (3, 11) else False:  # noqa: F821 (3.11+)
             for inner in error.exceptions:
                 yield from _causes(inner)
         error = error.__cause__ or error.__context__
@@ -130,9 +129,9 @@ def transport_retryable(error: BaseException) -> bool:
 
 def transport_message(error: BaseException, url: str) -> str:
     """A one-line description of why a request got no response."""
-    import httpx
-
     from urllib.parse import urlsplit
+
+    import httpx
 
     try:
         host = urlsplit(url).netloc or url
@@ -180,8 +179,7 @@ class _Connection:
     def usable(self) -> bool:
         # Bytes that arrived while the connection sat idle answer no request of ours: reading
         # them as the next response would poison it. (StreamReader has no public peek.)
-        return not self.reader.at_eof() and not self.writer.is_closing() \
-            and not getattr(self.reader, "_buffer", None)
+        return not self.reader.at_eof() and not self.writer.is_closing() and not getattr(self.reader, "_buffer", None)
 
     def close(self) -> None:
         try:
@@ -207,8 +205,18 @@ class _Message:
     is complete. A second response starting on the same bytes (trailing junk after a complete
     one) stops the parse: such a connection is never reused."""
 
-    __slots__ = ("parser", "head_only", "status", "reason", "headers", "head_done", "body", "done",
-                 "trailing", "head_size")
+    __slots__ = (
+        "parser",
+        "head_only",
+        "status",
+        "reason",
+        "headers",
+        "head_done",
+        "body",
+        "done",
+        "trailing",
+        "head_size",
+    )
 
     def __init__(self, head_only: bool):
         import httptools
@@ -335,8 +343,9 @@ def _body_stream():
 
         __slots__ = ("transport", "connection", "key", "message", "request", "keep", "finished")
 
-        def __init__(self, transport: Http11Transport, connection: _Connection, key, message: _Message,
-                     request, keep: bool):
+        def __init__(
+            self, transport: Http11Transport, connection: _Connection, key, message: _Message, request, keep: bool
+        ):
             self.transport, self.connection, self.key = transport, connection, key
             self.message, self.request, self.keep = message, request, keep
             self.finished = False
@@ -354,8 +363,9 @@ def _body_stream():
                     data = await reader.read(_READ_SIZE)
                     if not data:
                         if not message.ends_at_eof():
-                            raise httpx.RemoteProtocolError("the server closed the connection in the middle of the body",
-                                                            request=self.request)
+                            raise httpx.RemoteProtocolError(
+                                "the server closed the connection in the middle of the body", request=self.request
+                            )
                         self.keep = False
                         break
                     message.feed(data, self.request)
@@ -424,8 +434,9 @@ class Http11Transport:
         try:
             return await self._exchange(_Connection(reader, writer), key, request, payload)
         except _StaleConnection as stale:
-            raise httpx.RemoteProtocolError("the server closed the connection without a response",
-                                            request=request) from stale.__cause__
+            raise httpx.RemoteProtocolError(
+                "the server closed the connection without a response", request=request
+            ) from stale.__cause__
 
     async def _exchange(self, connection: _Connection, key, request, payload: bytes):
         import httpx
@@ -444,7 +455,8 @@ class Http11Transport:
                     if not got_bytes and reused:
                         raise _StaleConnection()
                     raise httpx.RemoteProtocolError(
-                        "the server closed the connection without a complete response", request=request)
+                        "the server closed the connection without a complete response", request=request
+                    )
                 got_bytes = True
                 message.feed(data, request)
         except (ConnectionResetError, BrokenPipeError) as error:
@@ -464,8 +476,9 @@ class Http11Transport:
             stream = httpx.ByteStream(body)
         else:
             stream = _body_stream()(self, connection, key, message, request, keep)
-        return httpx.Response(message.status, headers=message.headers, stream=stream, extensions=extensions,
-                              request=request)
+        return httpx.Response(
+            message.status, headers=message.headers, stream=stream, extensions=extensions, request=request
+        )
 
     def _release(self, connection: _Connection, key, keep: bool) -> None:
         if keep:
@@ -518,10 +531,16 @@ class HttpClient:
 
             _no_sniffio()
             transport = Http11Transport(lambda: httpx.AsyncHTTPTransport())
-            self._client = httpx.AsyncClient(timeout=None, follow_redirects=False, transport=transport,
-                                             headers={"User-Agent": USER_AGENT,
-                                                      # only what _Inflater decodes under the cap
-                                                      "Accept-Encoding": "gzip, deflate"})
+            self._client = httpx.AsyncClient(
+                timeout=None,
+                follow_redirects=False,
+                transport=transport,
+                headers={
+                    "User-Agent": USER_AGENT,
+                    # only what _Inflater decodes under the cap
+                    "Accept-Encoding": "gzip, deflate",
+                },
+            )
         return self._client
 
     def reset_cookies(self) -> None:
@@ -529,8 +548,14 @@ class HttpClient:
         if self._client is not None and self._client.cookies:
             self._client.cookies.clear()
 
-    def build(self, method: str, url: str, headers: Sequence[tuple[str, str]],
-              query: Sequence[tuple[str, str]], body: bytes | None):
+    def build(
+        self,
+        method: str,
+        url: str,
+        headers: Sequence[tuple[str, str]],
+        query: Sequence[tuple[str, str]],
+        body: bytes | None,
+    ):
         """An httpx.Request, or RequestFailed for a URL that cannot be sent."""
         try:
             client = self._get()
@@ -542,9 +567,16 @@ class HttpClient:
         except Exception as error:  # invalid URLs raise several kinds of error
             raise RequestFailed(transport_message(error, url)) from None
 
-    async def send(self, request, timeout: float, timeout_setting: Setting | None = None,
-                   url: str | None = None, max_size: int = DEFAULT_MAX_SIZE,
-                   max_size_setting: Setting | None = None, follow_redirects: bool = False) -> HttpResult:
+    async def send(
+        self,
+        request,
+        timeout: float,
+        timeout_setting: Setting | None = None,
+        url: str | None = None,
+        max_size: int = DEFAULT_MAX_SIZE,
+        max_size_setting: Setting | None = None,
+        follow_redirects: bool = False,
+    ) -> HttpResult:
         """Send and read the whole body within `timeout` seconds, and at most `max_size` bytes of
         it, as received and as decoded (gzip, deflate). With `follow_redirects`, a 3xx with a
         Location is followed (at most MAX_REDIRECTS), all within the one deadline, and the final
@@ -563,16 +595,20 @@ class HttpClient:
         except asyncio.CancelledError:
             raise
         except _TooLarge as error:
-            where = f" ({MAX_RESPONSE_SIZE}: {max_size_setting.describe(before_line=', ')})" \
-                if max_size_setting is not None else ""
+            where = (
+                f" ({MAX_RESPONSE_SIZE}: {max_size_setting.describe(before_line=', ')})"
+                if max_size_setting is not None
+                else ""
+            )
             raise RequestFailed(f"{error} is over the limit of {max_size} bytes{where}") from None
         except (_BadEncoding, _TooManyRedirects) as error:
             raise RequestFailed(str(error)) from None
         except Exception as error:
             raise RequestFailed(transport_message(error, url or str(request.url)), transport_retryable(error)) from None
         elapsed = time.perf_counter() - started
-        return HttpResult(response.status_code, response.reason_phrase, headers, _decode(content, headers),
-                          content, elapsed)
+        return HttpResult(
+            response.status_code, response.reason_phrase, headers, _decode(content, headers), content, elapsed
+        )
 
     async def _follow(self, request, max_size: int):
         """_exchange, then each redirect it answers with, as a browser follows them: 303 (and
@@ -584,8 +620,10 @@ class HttpClient:
             if response.status_code not in REDIRECTS or location is None:
                 break
             if hop == MAX_REDIRECTS:
-                raise _TooManyRedirects(f"stopped after {MAX_REDIRECTS} redirects (followRedirects: true); "
-                                        f"the last went to {_one_line(location, 120)}")
+                raise _TooManyRedirects(
+                    f"stopped after {MAX_REDIRECTS} redirects (followRedirects: true); "
+                    f"the last went to {_one_line(location, 120)}"
+                )
             request = self._redirect(request, response.status_code, location)
             response, headers, content = await self._exchange(request, max_size)
         return response, headers, content
@@ -595,8 +633,9 @@ class HttpClient:
         method = request.method
         if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
             method = "GET"
-        headers = [(k, v) for k, v in request.headers.multi_items()
-                   if k.lower() not in ("host", "cookie", "content-length")]  # recomputed for the new request
+        headers = [
+            (k, v) for k, v in request.headers.multi_items() if k.lower() not in ("host", "cookie", "content-length")
+        ]  # recomputed for the new request
         content = request.content
         if method != request.method:
             content = None
@@ -623,8 +662,13 @@ class HttpClient:
             decoders = [_Inflater(c) for c in reversed(codings) if c in _CODINGS]  # the last applied first
             label = ", ".join(c for c in codings if c in _CODINGS)
             # (A HEAD, 204 or 304 response states the length of a body it does not send.)
-            if length is not None and length.isdigit() and int(length) > max_size \
-                    and request.method != "HEAD" and response.status_code not in (204, 304):
+            if (
+                length is not None
+                and length.isdigit()
+                and int(length) > max_size
+                and request.method != "HEAD"
+                and response.status_code not in (204, 304)
+            ):
                 raise _TooLarge(f"the response body ({length} bytes, its Content-Length)")
             pieces: list[bytes] = []
             received = size = 0
@@ -638,8 +682,9 @@ class HttpClient:
                     continue
                 size = _decode_into(pieces, size, [piece], decoders, max_size, label)
             for index, decoder in enumerate(decoders):  # what the decoders still hold
-                size = _decode_into(pieces, size, decoder.flush(max_size - size), decoders[index + 1:], max_size,
-                                    label)
+                size = _decode_into(
+                    pieces, size, decoder.flush(max_size - size), decoders[index + 1 :], max_size, label
+                )
         finally:
             await response.aclose()
         return response, headers, pieces[0] if len(pieces) == 1 else b"".join(pieces)
