@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
 import time
 import zlib
 
@@ -542,8 +543,9 @@ async def _exchange_twice(reply: bytes, keep_open: bool) -> list[object]:
     return outcomes
 
 
+@pytest.mark.fuzz
 @settings(
-    max_examples=100,
+    max_examples=100 * int(os.environ.get("SCENARIO_FUZZ_SCALE", "1")),  # .ci/run's fuzz budget scales it
     deadline=None,
     derandomize=True,
     database=None,

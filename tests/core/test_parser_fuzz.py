@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.parser import parse_text
+
+# .ci/run's fuzz budget runs the `fuzz` tests with SCENARIO_FUZZ_SCALE times their examples.
+SCALE = int(os.environ.get("SCENARIO_FUZZ_SCALE", "1"))
+pytestmark = pytest.mark.fuzz
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SEED = (EXAMPLES / "pets.scenario").read_text(encoding="utf-8") if (EXAMPLES / "pets.scenario").exists() else ""
@@ -199,7 +205,7 @@ def _check(text: str) -> None:
             assert "\n" not in diagnostic.message
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 6), st.sampled_from(PIECES)), max_size=6))
 def test_mutated_valid_files_raise_only_the_projects_error(edits):
     text = SEED
@@ -209,20 +215,20 @@ def test_mutated_valid_files_raise_only_the_projects_error(edits):
     _check(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200 * SCALE, deadline=None)
 @given(st.lists(st.sampled_from(SEED.splitlines()), max_size=25), st.lists(st.integers(0, 8), max_size=25))
 def test_shuffled_and_reindented_lines_raise_only_the_projects_error(lines, indents):
     text = "\n".join(" " * (indents[i] if i < len(indents) else 0) + line.strip() for i, line in enumerate(lines))
     _check(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200 * SCALE, deadline=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_raises_only_the_projects_error(text):
     _check(text)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200 * SCALE, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(range(len(SEEDS))),
     st.lists(
@@ -262,7 +268,7 @@ def test_berrycrush_seed_parses():
     parse_text(BERRY, "berry.scenario")
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 6), st.sampled_from(PIECES)), max_size=6))
 def test_mutated_berrycrush_files_raise_only_the_projects_error(edits):
     text = BERRY
@@ -272,7 +278,7 @@ def test_mutated_berrycrush_files_raise_only_the_projects_error(edits):
     _check(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200 * SCALE, deadline=None)
 @given(st.lists(st.sampled_from(BERRY.splitlines()), max_size=30), st.lists(st.integers(0, 10), max_size=30))
 def test_shuffled_and_reindented_berrycrush_lines_raise_only_the_projects_error(lines, indents):
     text = "\n".join(" " * (indents[i] if i < len(indents) else 0) + line.strip() for i, line in enumerate(lines))
