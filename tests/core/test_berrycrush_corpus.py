@@ -27,8 +27,9 @@ def check(capsys, name: str) -> tuple[int, list[str]]:
     """`scenario-tui check FIXTURE`: its exit status and its error messages (file:line:col cut)."""
     status = main(["check", str(FIXTURES / name)])
     captured = capsys.readouterr()
-    errors = [line.split(": error: ", 1)[1] for line in (captured.err + captured.out).splitlines()
-              if ": error: " in line]
+    errors = [
+        line.split(": error: ", 1)[1] for line in (captured.err + captured.out).splitlines() if ": error: " in line
+    ]
     return status, errors
 
 
@@ -71,13 +72,20 @@ def test_unknown_key_far_from_known_keys_is_a_user_parameter(capsys, tmp_path, d
     parameter_keys.unknown_key_message, while parameter_keys.near_miss already says no)."""
     assert check(capsys, "user_parameters.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "user_parameters.scenario", demo.url)) == {
-        "the health endpoint answers for every tenant": "passed"}
+        "the health endpoint answers for every tenant": "passed"
+    }
 
 
-@pytest.mark.parametrize("key, known", [
-    ("Timeout", "timeout"), ("timout", "timeout"), ("baseUrll", "baseUrl"),
-    ("shareVariables", "shareVariablesAcrossScenarios"), ("retry.maxAttempt", "retry.maxAttempts"),
-])
+@pytest.mark.parametrize(
+    "key, known",
+    [
+        ("Timeout", "timeout"),
+        ("timout", "timeout"),
+        ("baseUrll", "baseUrl"),
+        ("shareVariables", "shareVariablesAcrossScenarios"),
+        ("retry.maxAttempt", "retry.maxAttempts"),
+    ],
+)
 def test_a_near_miss_of_a_known_key_stays_an_error(write_scenario, capsys, key, known):
     """The other half of the v3 rule, which the fix must keep: a near miss names the key it resembles."""
     status = main(["check", str(write_scenario(f"parameters:\n  {key}: 5\n"))])
@@ -106,7 +114,8 @@ def test_a_classpath_binding_location_is_found_from_the_scenario_folder(capsys, 
     read" (core/parameters/descriptions.py description_paths)."""
     assert check(capsys, "classpath_binding.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "classpath_binding.scenario", demo.url)) == {
-        "the echo API is found on the class path": "passed"}
+        "the echo API is found on the class path": "passed"
+    }
 
 
 # ---------------------------------------------------------------- status -1
@@ -118,7 +127,9 @@ def test_status_minus_one_expects_no_response(capsys, tmp_path, nowhere):
     (200), a class (2xx), a range (201-204) or a pattern (20x), got '-1'" (core/language/conditions.py)."""
     assert check(capsys, "status_minus_one.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "status_minus_one.scenario", nowhere)) == {
-        "nothing answers": "passed", "nothing answers, checked with a condition": "passed"}
+        "nothing answers": "passed",
+        "nothing answers, checked with a condition": "passed",
+    }
 
 
 @xfail
@@ -139,7 +150,9 @@ def test_a_jayway_function_may_end_a_json_path(capsys, tmp_path, demo):
     has no such function (core/language/step_syntax.py compile_json_path)."""
     assert check(capsys, "jayway_functions.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "jayway_functions.scenario", demo.url)) == {
-        "the index lists its endpoints": "passed", "a fresh store has no pets": "passed"}
+        "the index lists its endpoints": "passed",
+        "a fresh store has no pets": "passed",
+    }
 
 
 # ---------------------------------------------------------------- errors local to one scenario
@@ -158,9 +171,15 @@ def local_error(capsys, tmp_path, demo, name: str, message: str, broken: str, so
 def test_a_step_no_custom_step_matches_ends_only_its_scenario(capsys, tmp_path, demo):
     """semantics.md §5 "Errors local to one scenario (v3)". check already reports the one error;
     run refuses the whole file (tui/cli/main.py load_valid: _custom_step_diagnostics)."""
-    local_error(capsys, tmp_path, demo, "unmatched_custom_step.scenario",
-                'no step matches "the warehouse has been stocked by the nightly job"',
-                "the warehouse is stocked", "the health endpoint answers")
+    local_error(
+        capsys,
+        tmp_path,
+        demo,
+        "unmatched_custom_step.scenario",
+        'no step matches "the warehouse has been stocked by the nightly job"',
+        "the warehouse is stocked",
+        "the health endpoint answers",
+    )
 
 
 @xfail
@@ -168,8 +187,15 @@ def test_an_operation_no_description_has_ends_only_its_scenario(capsys, tmp_path
     """semantics.md §5 "Errors local to one scenario (v3)". Today run refuses the whole file for
     "operation 'listInventory' not found …" (tui/cli/main.py load_valid: parameter_diagnostics ->
     core/parameters/operation_check.py operation_diagnostics)."""
-    local_error(capsys, tmp_path, demo, "undeclared_operation.scenario", "operation 'listInventory' not found",
-                "list the inventory", "the health endpoint answers")
+    local_error(
+        capsys,
+        tmp_path,
+        demo,
+        "undeclared_operation.scenario",
+        "operation 'listInventory' not found",
+        "list the inventory",
+        "the health endpoint answers",
+    )
 
 
 # ---------------------------------------------------------------- auto tests
@@ -186,7 +212,8 @@ def test_multi_requests_run_the_if_chain_that_reads_test_type(capsys, tmp_path, 
     equals invalid and status 4xx; visible here: multiTest.count, …" — the multi runs set only
     multiTest.* (core/run/executor.py Executor._auto_tests). BerryCrush passes the scenario."""
     assert statuses(run(capsys, tmp_path, "auto_multi_test_type.scenario", demo.url)) == {
-        "the status endpoint refuses bad codes and answers alike when repeated": "passed"}
+        "the status endpoint refuses bad codes and answers alike when repeated": "passed"
+    }
 
 
 # ---------------------------------------------------------------- lines BerryCrush passes over
@@ -199,7 +226,9 @@ def test_description_and_tags_lines_in_a_scenario_body_are_read(capsys, tmp_path
     (core/language/parser.py)."""
     assert check(capsys, "description_and_tags_lines.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "description_and_tags_lines.scenario", demo.url)) == {
-        "health, described": "passed", "health, tagged in the body": "passed"}
+        "health, described": "passed",
+        "health, tagged in the body": "passed",
+    }
 
 
 @xfail
@@ -208,7 +237,8 @@ def test_a_finally_block_after_the_last_step_is_read(capsys, tmp_path, demo):
     then:, extract:, include: or given/and/but" (core/language/parser.py)."""
     assert check(capsys, "finally_block.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "finally_block.scenario", demo.url)) == {
-        "health, then a clean-up block": "passed"}
+        "health, then a clean-up block": "passed"
+    }
 
 
 @xfail
@@ -217,7 +247,8 @@ def test_an_include_straight_under_a_scenario_is_read(capsys, tmp_path, demo):
     stands indented under a step …" (core/language/parser.py)."""
     assert check(capsys, "include_under_scenario.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "include_under_scenario.scenario", demo.url)) == {
-        "reuse the health check": "passed"}
+        "reuse the health check": "passed"
+    }
 
 
 def test_every_fixture_is_described_in_the_readme():
