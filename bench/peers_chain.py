@@ -310,7 +310,7 @@ def main() -> int:
     hurl, how = find_hurl(args)
     print(f"reproduce: {reproduce_line(hurl, how)}")
     print(f"python {platform.python_version()} on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"{time.strftime('%Y-%m-%d %H:%M')}")
+          f"{time.strftime('%Y-%m-%d %H:%M')}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if hurl:
         version = subprocess.run([hurl, "--version"], capture_output=True, text=True, check=False).stdout.split("\n")[0]
         print(f"Hurl: {hurl} ({how}): {version}")
@@ -329,7 +329,7 @@ def main() -> int:
             bench.profile()
 
     big, small = args.sizes[0], args.sizes[-1]
-    print("\n### issue 22's targets\n")
+    print(f"\n### issue 22's targets (load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
     print(f"- chain of {big:,}: scenario-tui run / hurl --test = {verdict(ratios.get(big), TARGETS['chain_big'])}")
     print(f"- chain of {small:,}: scenario-tui run / hurl --test = "
           f"{verdict(ratios.get(small), TARGETS['chain_small'])}")
