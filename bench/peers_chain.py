@@ -153,11 +153,13 @@ class Bench:
                 x_hurl = f"{value / slope[HURL]:.2f}" if HURL in slope else "n/a (no Hurl)"
                 print(f"| {name} | {value * 1e3:.3f} ms | {x_hurl} | {value / slope[HTTP_CLIENT]:.2f} |")
         if HURL in results[sizes[-1]]:
-            ours = max(r[0].rss for r in results[sizes[-1]][OURS])
-            hurl_rss = max(r[0].rss for r in results[sizes[-1]][HURL])
-            ratios["memory"] = ours / hurl_rss
-            print(f"\npeak memory, N={sizes[-1]}: scenario-tui run {ours / 1024:.1f} MiB, hurl --test "
-                  f"{hurl_rss / 1024:.1f} MiB: {ours / hurl_rss:.2f} x")
+            print()
+            for n in reversed(sizes):
+                ours = max(r[0].rss for r in results[n][OURS])
+                hurl_rss = max(r[0].rss for r in results[n][HURL])
+                ratios.setdefault("memory", ours / hurl_rss)  # the largest N's
+                print(f"peak memory, N={n}: scenario-tui run {ours / 1024:.1f} MiB, hurl --test "
+                      f"{hurl_rss / 1024:.1f} MiB: {ours / hurl_rss:.2f} x")
         return ratios
 
     # ------------------------------------------------------------ start-up
@@ -253,14 +255,14 @@ class Bench:
         n = max(self.args.sizes)
         script = self.tmp / "profile_main.py"
         script.write_text("import sys\nfrom scenario_tui.cli.main import main\nsys.exit(main())\n", encoding="utf-8")
-        outs = []
+        outs, walls = [], []
         for name, requests in ((f"chain_{n}.scenario", n + 1), ("one.scenario", 1)):
             outs.append(self.tmp / f"{name}.prof")
             command = [sys.executable, "-m", "cProfile", "-o", str(outs[-1]), str(script), "run",
                        str(self.tmp / name), "--base-url", self.server.url]
-            measured, _ = self.run(f"profiled scenario-tui run {name}", command, 1, requests - 1)
-        print(f"\n### profile: scenario-tui run, N={n}, under cProfile ({measured.wall * 1e3:,.0f} ms for one "
-              "request)\n")
+            walls.append(self.run(f"profiled scenario-tui run {name}", command, 1, requests - 1)[0].wall)
+        print(f"\n### profile: scenario-tui run, N={n}, under cProfile ({walls[0] * 1e3:,.0f} ms; one request: "
+              f"{walls[1] * 1e3:,.0f} ms)\n")
         _peers.print_profile(outs[0], outs[1], n + 1)
         print()
         _peers.print_import_times([sys.executable, "-X", "importtime", str(script), "run",
