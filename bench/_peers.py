@@ -121,9 +121,10 @@ def serve() -> None:
 
     threading.Thread(target=accept, daemon=True).start()
     for line in sys.stdin:  # until the benchmark closes stdin
-        if line.strip() == "stats":
-            print(json.dumps(counts.snapshot()), flush=True)
+        if line.strip() == "stats":  # reset before answering: the next runner starts on the answer
+            snapshot = counts.snapshot()
             counts.reset()
+            print(json.dumps(snapshot), flush=True)
 
 
 class Server:
