@@ -193,7 +193,7 @@ class Bench:
 
     # ------------------------------------------------------------ in one process
 
-    def in_process(self) -> float:
+    def in_process(self) -> tuple[float, float]:
         from scenario_core.language.parser import load_file
         from scenario_core.parameters.resolution import RunOverrides
         from scenario_core.run import events as ev
@@ -247,7 +247,8 @@ class Bench:
                   f"{slope[name] / slope[HTTP_CLIENT]:.2f} |")
         print(f"\nparsing the N={big} file (load_file, not in the rows above): {parse_best * 1e3:,.0f} ms, "
               f"{parse_best / (big + 1) * 1e3:.3f} ms a request")
-        return slope["executor (Execution.events)"] / slope[HTTP_CLIENT]
+        return (slope["executor (Execution.events)"] / slope[HTTP_CLIENT],
+                slope["run_files (headless run, parsed file)"] / slope[HTTP_CLIENT])
 
     # ------------------------------------------------------------ profile
 
@@ -339,7 +340,8 @@ def main() -> int:
           f"{verdict(startup['scenario-tui run, 1 request'], TARGETS['run_start'], 'ms')}")
     print(f"- check of a tiny file over python3 -c pass: "
           f"{verdict(startup['scenario-tui check tiny.scenario'], TARGETS['check_start'], 'ms')}")
-    print(f"- per request in one process, executor / http.client loop: {verdict(in_process, TARGETS['in_process'])}")
+    print(f"- per request in one process, executor / http.client loop: {verdict(in_process[0], TARGETS['in_process'])}"
+          f"; with run's reports, masking and printing (run_files): {in_process[1]:.2f} x")
     print(f"- peak memory, scenario-tui run / hurl --test: {verdict(ratios.get('memory'), TARGETS['memory'])}")
     if bench.problems:
         print("\nFAILED: a runner did not send what the workload asks for:", *bench.problems, sep="\n  ")
