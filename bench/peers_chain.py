@@ -39,8 +39,14 @@ import _peers  # bench/_peers.py: python puts the script's folder first on sys.p
 HERE = Path(__file__).resolve().parent
 # As on a user's machine, where Python caches compiled modules (see bench/run_chain.py).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-TARGETS = {"chain_big": 1.5, "chain_small": 2.0, "run_start": 80.0, "check_start": 60.0, "in_process": 1.5,
-           "memory": 1.2}
+TARGETS = {
+    "chain_big": 1.5,
+    "chain_small": 2.0,
+    "run_start": 80.0,
+    "check_start": 60.0,
+    "in_process": 1.5,
+    "memory": 1.2,
+}
 HURL, HURL_PLAIN, HTTP_CLIENT, HTTPX, OURS = "hurl --test", "hurl (plain)", "http.client", "httpx", "scenario-tui run"
 
 
@@ -100,7 +106,8 @@ class Bench:
         if (stats["posts"], stats["gets"], stats["chained"], stats["other"]) != (posts, gets, gets, 0):
             self.problems.append(
                 f"{what}: the server got {stats['posts']} POST + {stats['gets']} GET ({stats['chained']} of them "
-                f"for the id the previous response gave) + {stats['other']} other; expected {posts} + {gets} ({gets})")
+                f"for the id the previous response gave) + {stats['other']} other; expected {posts} + {gets} ({gets})"
+            )
         return stats
 
     def run(self, what: str, command: list[str], posts: int, gets: int) -> tuple[_peers.Measured, dict]:
@@ -126,29 +133,38 @@ class Bench:
             best = {name: min(runs[name], key=lambda r: r[0].wall) for name in runs}
             hurl = best[HURL][0].wall if HURL in best else None
             floor = best[HTTP_CLIENT][0].wall
-            print(f"\n### chain: POST + {n:,} x (GET, status, extract)  ({n + 1:,} requests; "
-                  f"best of {self.args.repeats} whole processes)\n")
+            print(
+                f"\n### chain: POST + {n:,} x (GET, status, extract)  ({n + 1:,} requests; "
+                f"best of {self.args.repeats} whole processes)\n"
+            )
             print("| runner | time | per request | CPU (user+sys) | max RSS | conns | x Hurl | x http.client |")
             print("|---|---|---|---|---|---|---|---|")
             for name, (measured, stats) in best.items():
                 rss = max(r[0].rss for r in runs[name])
                 x_hurl = f"{measured.wall / hurl:.2f}" if hurl else "n/a (no Hurl)"
-                print(f"| {name} | {measured.wall * 1e3:,.0f} ms | {measured.wall / (n + 1) * 1e3:.3f} ms | "
-                      f"{measured.cpu * 1e3:,.0f} ms | {rss / 1024:.1f} MiB | {stats['connections']} | {x_hurl} | "
-                      f"{measured.wall / floor:.2f} |")
+                print(
+                    f"| {name} | {measured.wall * 1e3:,.0f} ms | {measured.wall / (n + 1) * 1e3:.3f} ms | "
+                    f"{measured.cpu * 1e3:,.0f} ms | {rss / 1024:.1f} MiB | {stats['connections']} | {x_hurl} | "
+                    f"{measured.wall / floor:.2f} |"
+                )
             if hurl:
                 ratios[n] = best[OURS][0].wall / hurl
             server_cpu = min(s["server_cpu"] for _, s in runs[HTTP_CLIENT])
-            print(f"\nserver CPU during the http.client run: {server_cpu / (n + 1) * 1e3:.3f} ms a request "
-                  "(part of every runner's time)")
+            print(
+                f"\nserver CPU during the http.client run: {server_cpu / (n + 1) * 1e3:.3f} ms a request "
+                "(part of every runner's time)"
+            )
         sizes = sorted(results)
         if len(sizes) >= 2:  # the cost of one more request, start-up taken out
             small, big = sizes[0], sizes[-1]
             print(f"\n### per request beyond start-up: (best at N={big} - best at N={small}) / {big - small}\n")
             print("| runner | per request | x Hurl | x http.client |")
             print("|---|---|---|---|")
-            slope = {name: (min(r[0].wall for r in results[big][name]) - min(r[0].wall for r in results[small][name]))
-                     / (big - small) for name in results[big]}
+            slope = {
+                name: (min(r[0].wall for r in results[big][name]) - min(r[0].wall for r in results[small][name]))
+                / (big - small)
+                for name in results[big]
+            }
             for name, value in slope.items():
                 x_hurl = f"{value / slope[HURL]:.2f}" if HURL in slope else "n/a (no Hurl)"
                 print(f"| {name} | {value * 1e3:.3f} ms | {x_hurl} | {value / slope[HTTP_CLIENT]:.2f} |")
@@ -158,8 +174,10 @@ class Bench:
                 ours = max(r[0].rss for r in results[n][OURS])
                 hurl_rss = max(r[0].rss for r in results[n][HURL])
                 ratios.setdefault("memory", ours / hurl_rss)  # the largest N's
-                print(f"peak memory, N={n}: scenario-tui run {ours / 1024:.1f} MiB, hurl --test "
-                      f"{hurl_rss / 1024:.1f} MiB: {ours / hurl_rss:.2f} x")
+                print(
+                    f"peak memory, N={n}: scenario-tui run {ours / 1024:.1f} MiB, hurl --test "
+                    f"{hurl_rss / 1024:.1f} MiB: {ours / hurl_rss:.2f} x"
+                )
         return ratios
 
     # ------------------------------------------------------------ start-up
@@ -174,8 +192,10 @@ class Bench:
             "httpx script, 1 request": ([sys.executable, str(tmp / "httpx_chain.py"), url, "0"], 1),
         }
         if self.hurl:
-            commands["hurl --test, 1 request"] = ([self.hurl, "--test", "--variable", f"base={url}",
-                                                   str(tmp / "one.hurl")], 1)
+            commands["hurl --test, 1 request"] = (
+                [self.hurl, "--test", "--variable", f"base={url}", str(tmp / "one.hurl")],
+                1,
+            )
         best: dict[str, _peers.Measured] = {}
         for round_ in range(self.args.startup_repeats + 1):  # round 0 warms up
             for name, (command, posts) in commands.items():
@@ -187,8 +207,10 @@ class Bench:
         print("| command | time | over python3 -c pass | max RSS |")
         print("|---|---|---|---|")
         for name, measured in best.items():
-            print(f"| {name} | {measured.wall * 1e3:.1f} ms | {(measured.wall - base) * 1e3:+.1f} ms | "
-                  f"{measured.rss / 1024:.1f} MiB |")
+            print(
+                f"| {name} | {measured.wall * 1e3:.1f} ms | {(measured.wall - base) * 1e3:+.1f} ms | "
+                f"{measured.rss / 1024:.1f} MiB |"
+            )
         return {name: (m.wall - base) * 1e3 for name, m in best.items()}
 
     # ------------------------------------------------------------ in one process
@@ -201,8 +223,10 @@ class Bench:
         from scenario_tui.cli.run_command import run_files
 
         # The very scripts the whole-process rows ran, as modules (not __main__): their chain() functions.
-        loops = {name: runpy.run_path(str(self.tmp / script), run_name="peers_loop")["chain"]
-                 for name, script in ((HTTP_CLIENT, "http_client_chain.py"), (HTTPX, "httpx_chain.py"))}
+        loops = {
+            name: runpy.run_path(str(self.tmp / script), run_name="peers_loop")["chain"]
+            for name, script in ((HTTP_CLIENT, "http_client_chain.py"), (HTTPX, "httpx_chain.py"))
+        }
         url, sizes = self.server.url, sorted(self.args.sizes)
         overrides = RunOverrides.from_cli([], url, None)
         nodes = {n: load_file(self.tmp / f"chain_{n}.scenario") for n in sizes}
@@ -212,6 +236,7 @@ class Bench:
                 async for event in Execution([nodes[n]], overrides).events():
                     if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
                         raise SystemExit(f"in-process executor: the scenario {event.status}: {event.message}")
+
             asyncio.run(consume())
 
         def headless(n: int) -> None:  # what `run` does after parsing: executor, masking, recorder, printer
@@ -223,8 +248,12 @@ class Bench:
         def parse(n: int) -> None:
             load_file(self.tmp / f"chain_{n}.scenario")
 
-        candidates = {HTTP_CLIENT: lambda n: loops[HTTP_CLIENT](url, n), HTTPX: lambda n: loops[HTTPX](url, n),
-                      "executor (Execution.events)": executor, "run_files (headless run, parsed file)": headless}
+        candidates = {
+            HTTP_CLIENT: lambda n: loops[HTTP_CLIENT](url, n),
+            HTTPX: lambda n: loops[HTTPX](url, n),
+            "executor (Execution.events)": executor,
+            "run_files (headless run, parsed file)": headless,
+        }
         best: dict[tuple[str, int], float] = {}
         for round_ in range(self.args.repeats + 1):  # round 0 warms up
             for n in sizes:
@@ -237,18 +266,25 @@ class Bench:
                         best[(name, n)] = min(elapsed, best.get((name, n), elapsed))
         parse_best = min(_timed(parse, sizes[-1]) for _ in range(self.args.repeats))
         small, big = sizes[0], sizes[-1]
-        print(f"\n### in one process (best of {self.args.repeats}; per request = (N={big} - N={small}) / "
-              f"{big - small})\n")
+        print(
+            f"\n### in one process (best of {self.args.repeats}; per request = (N={big} - N={small}) / {big - small})\n"
+        )
         print(f"| code | N={big} | per request | x http.client |")
         print("|---|---|---|---|")
         slope = {name: (best[(name, big)] - best[(name, small)]) / max(big - small, 1) for name in candidates}
         for name in candidates:
-            print(f"| {name} | {best[(name, big)] * 1e3:,.0f} ms | {slope[name] * 1e3:.3f} ms | "
-                  f"{slope[name] / slope[HTTP_CLIENT]:.2f} |")
-        print(f"\nparsing the N={big} file (load_file, not in the rows above): {parse_best * 1e3:,.0f} ms, "
-              f"{parse_best / (big + 1) * 1e3:.3f} ms a request")
-        return (slope["executor (Execution.events)"] / slope[HTTP_CLIENT],
-                slope["run_files (headless run, parsed file)"] / slope[HTTP_CLIENT])
+            print(
+                f"| {name} | {best[(name, big)] * 1e3:,.0f} ms | {slope[name] * 1e3:.3f} ms | "
+                f"{slope[name] / slope[HTTP_CLIENT]:.2f} |"
+            )
+        print(
+            f"\nparsing the N={big} file (load_file, not in the rows above): {parse_best * 1e3:,.0f} ms, "
+            f"{parse_best / (big + 1) * 1e3:.3f} ms a request"
+        )
+        return (
+            slope["executor (Execution.events)"] / slope[HTTP_CLIENT],
+            slope["run_files (headless run, parsed file)"] / slope[HTTP_CLIENT],
+        )
 
     # ------------------------------------------------------------ profile
 
@@ -259,15 +295,39 @@ class Bench:
         outs, walls = [], []
         for name, requests in ((f"chain_{n}.scenario", n + 1), ("one.scenario", 1)):
             outs.append(self.tmp / f"{name}.prof")
-            command = [sys.executable, "-m", "cProfile", "-o", str(outs[-1]), str(script), "run",
-                       str(self.tmp / name), "--base-url", self.server.url]
+            command = [
+                sys.executable,
+                "-m",
+                "cProfile",
+                "-o",
+                str(outs[-1]),
+                str(script),
+                "run",
+                str(self.tmp / name),
+                "--base-url",
+                self.server.url,
+            ]
             walls.append(self.run(f"profiled scenario-tui run {name}", command, 1, requests - 1)[0].wall)
-        print(f"\n### profile: scenario-tui run, N={n}, under cProfile ({walls[0] * 1e3:,.0f} ms; one request: "
-              f"{walls[1] * 1e3:,.0f} ms)\n")
+        print(
+            f"\n### profile: scenario-tui run, N={n}, under cProfile ({walls[0] * 1e3:,.0f} ms; one request: "
+            f"{walls[1] * 1e3:,.0f} ms)\n"
+        )
         _peers.print_profile(outs[0], outs[1], n + 1)
         print()
-        _peers.print_import_times([sys.executable, "-X", "importtime", str(script), "run",
-                                   str(self.tmp / "one.scenario"), "--base-url", self.server.url], ENV, runs=3)
+        _peers.print_import_times(
+            [
+                sys.executable,
+                "-X",
+                "importtime",
+                str(script),
+                "run",
+                str(self.tmp / "one.scenario"),
+                "--base-url",
+                self.server.url,
+            ],
+            ENV,
+            runs=3,
+        )
         self.verify("3 x scenario-tui run under -X importtime", 3, 0)
 
 
@@ -298,8 +358,12 @@ def reproduce_line(hurl: str | None, how: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="runs of each whole-process chain; the best counts")
-    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 300],
-                        help="chain lengths, comma-separated (default 1000,300)")
+    parser.add_argument(
+        "--sizes",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[1000, 300],
+        help="chain lengths, comma-separated (default 1000,300)",
+    )
     parser.add_argument("--startup-repeats", type=int, default=10, help="runs of each start-up command (default 10)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: N=100,30, 1 repeat, 2 start-up repeats")
     parser.add_argument("--hurl", help="the hurl executable (else $HURL, PATH, shared/tools/get-hurl)")
@@ -312,8 +376,10 @@ def main() -> int:
 
     hurl, how = find_hurl(args)
     print(f"reproduce: {reproduce_line(hurl, how)}")
-    print(f"python {platform.python_version()} on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"{time.strftime('%Y-%m-%d %H:%M')}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {platform.python_version()} on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"{time.strftime('%Y-%m-%d %H:%M')}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     if hurl:
         version = subprocess.run([hurl, "--version"], capture_output=True, text=True, check=False).stdout.split("\n")[0]
         print(f"Hurl: {hurl} ({how}): {version}")
@@ -334,14 +400,21 @@ def main() -> int:
     big, small = args.sizes[0], args.sizes[-1]
     print(f"\n### issue 22's targets (load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
     print(f"- chain of {big:,}: scenario-tui run / hurl --test = {verdict(ratios.get(big), TARGETS['chain_big'])}")
-    print(f"- chain of {small:,}: scenario-tui run / hurl --test = "
-          f"{verdict(ratios.get(small), TARGETS['chain_small'])}")
-    print(f"- run of 1 request over python3 -c pass: "
-          f"{verdict(startup['scenario-tui run, 1 request'], TARGETS['run_start'], 'ms')}")
-    print(f"- check of a tiny file over python3 -c pass: "
-          f"{verdict(startup['scenario-tui check tiny.scenario'], TARGETS['check_start'], 'ms')}")
-    print(f"- per request in one process, executor / http.client loop: {verdict(in_process[0], TARGETS['in_process'])}"
-          f"; with run's reports, masking and printing (run_files): {in_process[1]:.2f} x")
+    print(
+        f"- chain of {small:,}: scenario-tui run / hurl --test = {verdict(ratios.get(small), TARGETS['chain_small'])}"
+    )
+    print(
+        f"- run of 1 request over python3 -c pass: "
+        f"{verdict(startup['scenario-tui run, 1 request'], TARGETS['run_start'], 'ms')}"
+    )
+    print(
+        f"- check of a tiny file over python3 -c pass: "
+        f"{verdict(startup['scenario-tui check tiny.scenario'], TARGETS['check_start'], 'ms')}"
+    )
+    print(
+        f"- per request in one process, executor / http.client loop: {verdict(in_process[0], TARGETS['in_process'])}"
+        f"; with run's reports, masking and printing (run_files): {in_process[1]:.2f} x"
+    )
     print(f"- peak memory, scenario-tui run / hurl --test: {verdict(ratios.get('memory'), TARGETS['memory'])}")
     if bench.problems:
         print("\nFAILED: a runner did not send what the workload asks for:", *bench.problems, sep="\n  ")
