@@ -17,39 +17,38 @@ from lark import Token, Transformer
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.line_lexer import TAG
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import CustomAssertion
+from scenario_core.language.nodes.base import JsonTemplate, SourceLocation, TextTemplate
+from scenario_core.language.nodes.blocks import (
+    BackgroundNode,
+    FeatureNode,
+    FragmentNode,
+    OutlineRow,
+    ParameterEntry,
+    ParametersNode,
+    ScenarioFileNode,
+    ScenarioNode,
+)
+from scenario_core.language.nodes.steps import (
     AUTO_KINDS,
     MAX_INCLUDE_DEPTH,
     MAX_PLANNED_STEPS,
     AssertStep,
-    BackgroundNode,
     CallParameter,
     ConditionalBranch,
     ConditionalStep,
-    CustomAssertion,
     DescribedStep,
     ExtractStep,
     FailStep,
-    FeatureNode,
-    FragmentNode,
     HeaderEntry,
     IncludeStep,
-    JsonTemplate,
     OperationRef,
-    OutlineRow,
-    ParameterEntry,
-    ParametersNode,
     QueryEntry,
     RequestStep,
-    ScenarioFileNode,
-    ScenarioNode,
-    SourceLocation,
     Step,
-    TextTemplate,
     WebhookStep,
-    leaf_conditions,
-    walk_steps,
 )
+from scenario_core.language.nodes.walk import leaf_conditions, walk_steps
 from scenario_core.language.step_syntax import (
     METHODS,
     JsonPathError,

@@ -13,7 +13,7 @@ import difflib
 import json
 import re
 
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import (
     AllOf,
     AnyOf,
     Assertion,
@@ -21,14 +21,12 @@ from scenario_core.language.nodes import (
     CustomAssertion,
     HeaderAssertion,
     JsonPathAssertion,
-    JsonTemplate,
     NotAssertion,
     SchemaAssertion,
-    SourceLocation,
     TimeAssertion,
     VariableAssertion,
-    VariableRef,
 )
+from scenario_core.language.nodes.base import JsonTemplate, SourceLocation, VariableRef
 from scenario_core.language.step_syntax import (
     JsonPathError,
     LineError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scenario_core.language.nodes import SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
 
 MAX_MESSAGE = 600
 

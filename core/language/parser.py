@@ -44,7 +44,8 @@ from lark.indenter import Indenter
 from scenario_core.language.builder import _REQUEST_LIKE, Builder
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES, LineLexer
-from scenario_core.language.nodes import ScenarioFileNode, SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.support import input_files
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")

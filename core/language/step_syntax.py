@@ -13,19 +13,17 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Any, Callable
 
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import (
     Assertion,
-    AssertStep,
     BodyAssertion,
-    ExtractStep,
     HeaderAssertion,
     JsonPathAssertion,
-    JsonTemplate,
     SchemaAssertion,
-    SourceLocation,
     StatusAssertion,
     TimeAssertion,
 )
+from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
+from scenario_core.language.nodes.steps import AssertStep, ExtractStep
 from scenario_core.language.templates import NAME, JsonTextError, Locate, TemplateError, json_template
 from scenario_core.support.text_scan import TopLevelSpaces
 

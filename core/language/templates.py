@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Union
 
-from scenario_core.language.nodes import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
+from scenario_core.language.nodes.base import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
 
 NAME = re.compile(r"[^\W\d]\w*")
 # What `{{...}}` may hold: a name, dotted (`a.b` is the variable of that name; `env.X` an

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
-from scenario_core.language.nodes import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.blocks import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
     "command-line",
