@@ -15,7 +15,7 @@ from typing import Any
 from lark import Token, Transformer
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.errors import Diagnostic
+from scenario_core.language.errors import Diagnostic, clip
 from scenario_core.language.line_lexer import TAG
 from scenario_core.language.nodes.assertions import CustomAssertion
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation, TextTemplate
@@ -113,10 +113,6 @@ def _has_custom(condition: Any) -> bool:
 def _present(children: list) -> list:
     """A block's children without the lines the parser skipped after a syntax error (None)."""
     return [child for child in children if child is not None]
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _unquoted(raw: str) -> str:
@@ -651,7 +647,7 @@ class Builder(Transformer):
             if ours:
                 self.error(
                     self.loc(token, 0, len(word)),
-                    f"'{word} {_clip(text)}' reads as a described step; "
+                    f"'{word} {clip(text)}' reads as a described step; "
                     f"write {keyword}: with a colon for a "
                     f"{'request' if keyword == 'when' else 'check'}",
                 )
@@ -670,7 +666,7 @@ class Builder(Transformer):
             )
             return None
         description = self.template(token, text, base, self.whole(token))
-        steps = self._directive_steps(items, f"'{keyword} {_clip(text)}'")
+        steps = self._directive_steps(items, f"'{keyword} {clip(text)}'")
         if description is None:
             return None
         if not steps:

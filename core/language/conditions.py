@@ -13,6 +13,7 @@ import difflib
 import json
 import re
 
+from scenario_core.language.errors import clip
 from scenario_core.language.nodes.assertions import (
     AllOf,
     AnyOf,
@@ -80,10 +81,6 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}  # any other \c is c
 _SPACE = " \t"
 # An `if` joins at most this many conditions: and/or nest, and evaluating them recurses.
 MAX_JOINED = 64
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def parse_condition(text: str, locate: Locate, location: SourceLocation, *, in_if: bool = False) -> Assertion:
@@ -233,7 +230,7 @@ class _Parser:
                 return self.variable(i, end)
             raise LineError(
                 f'expected a condition after if: status, header, a JSON path ($.name equals "Rex"), '
-                f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{_clip(word)}'",
+                f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{clip(word)}'",
                 i,
                 len(word),
             )
@@ -246,7 +243,7 @@ class _Parser:
         if found is None:
             raise LineError(
                 f"{word} takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)"
-                + (f", got '{_clip(value)}'" if value else ""),
+                + (f", got '{clip(value)}'" if value else ""),
                 i if value else stop,
                 len(value) or 1,
             )
@@ -280,7 +277,7 @@ class _Parser:
         if self.text[k] == ":" or (self.text[k] == "=" and not self.text.startswith("==", k)):
             op, after = "equals", k + 1  # `header N = "v"`, `header N: "v"`
         else:
-            op, after = self.operator(k, end, f"header {_clip(name.group())}")
+            op, after = self.operator(k, end, f"header {clip(name.group())}")
         return HeaderAssertion(name.group(), op, self.operand(op, after, end), self.location, condition=True)
 
     def json_path(self, i: int, end: int) -> Assertion:
@@ -296,7 +293,7 @@ class _Parser:
         j = self.skip(stop, end)
         if j >= end:  # `$.id` alone: equals null (as BerryCrush)
             return JsonPathAssertion(path, compiled, "equals", None, self.location, condition=True)
-        op, after = self.operator(j, end, _clip(path))
+        op, after = self.operator(j, end, clip(path))
         return JsonPathAssertion(path, compiled, op, self.operand(op, after, end), self.location, condition=True)
 
     def path_end(self, i: int, end: int) -> int:
@@ -327,12 +324,12 @@ class _Parser:
             if not simple:
                 stop = self.word_end(i, end)
                 raise LineError(
-                    f"a variable condition reads like: {{{{name}}}} equals \"x\", got '{_clip(text[i:stop])}'",
+                    f"a variable condition reads like: {{{{name}}}} equals \"x\", got '{clip(text[i:stop])}'",
                     i,
                     stop - i,
                 )
             raise LineError(
-                f"'{_clip(text[i:stop])}' needs an operator: {_clip(text[i:stop])} equals \"x\" "
+                f"'{clip(text[i:stop])}' needs an operator: {clip(text[i:stop])} equals \"x\" "
                 f"(operators: {OPERATOR_LIST})",
                 stop,
                 1,
@@ -341,7 +338,7 @@ class _Parser:
             return self.custom(i, end)  # `{{count}} pets were created`
         # After if, a name and then no operator is often prose meant as a custom assertion.
         hint = "; custom assertions stand only after assert" if text[i] != "{" else ""
-        op, after = self.operator(j, end, _clip(text[i:stop]), hint)
+        op, after = self.operator(j, end, clip(text[i:stop]), hint)
         ref = VariableRef(name, False, self.locate(i, stop - i))
         return VariableAssertion(ref, op, self.operand(op, after, end), self.location)
 
@@ -389,7 +386,7 @@ class _Parser:
         close = difflib.get_close_matches(word.lower(), list(_WORDS), n=1, cutoff=0.7)
         did = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
         raise LineError(
-            f"unknown operator '{_clip(word)}' after {subject}{did} (operators: {OPERATOR_LIST}){hint}", i, len(word)
+            f"unknown operator '{clip(word)}' after {subject}{did} (operators: {OPERATOR_LIST}){hint}", i, len(word)
         )
 
     def operand(self, op: str, i: int, end: int) -> JsonTemplate | None:

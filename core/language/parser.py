@@ -42,7 +42,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import Indenter
 
 from scenario_core.language.builder import _REQUEST_LIKE, Builder
-from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
+from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError, clip
 from scenario_core.language.line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES, LineLexer
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
@@ -371,7 +371,7 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
         diagnostics.append(
             Diagnostic(
                 location,
-                f"'{_clip(tags)}' is not followed by a feature:, scenario: or "
+                f"'{clip(tags)}' is not followed by a feature:, scenario: or "
                 f"outline: line; tags go on the line before one",
                 code="syntax",
             )
@@ -501,7 +501,7 @@ def _syntax_diagnostic(
         text_line = source.splitlines()[line - 1] if line - 1 < len(source.splitlines()) else ""
         got = text_line[column - 1 :].strip()
         expected = _expected(set(error.allowed or ()))
-        message = f"unexpected '{_clip(got)}'"
+        message = f"unexpected '{clip(got)}'"
         guess = _guess(got, expected)
         if guess:
             message += f"; did you mean '{guess}'?"
@@ -527,7 +527,7 @@ def _syntax_diagnostic(
             if kind == "ENTRY":  # `When: GET /` read as a name: value line; the name is the point
                 got = got[: got.index(":") + 1]
             got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
-            message = f"'{_clip(got)}' is not allowed here"
+            message = f"'{clip(got)}' is not allowed here"
             if kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
                 message += (
                     "; a directive stands indented under a step (when I create a pet), at the "
@@ -557,7 +557,3 @@ def _guess(text: str, expected: list[str]) -> str | None:
 
 def _alternatives(options: list[str]) -> str:
     return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
