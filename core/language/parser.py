@@ -41,7 +41,8 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from scenario_core.language.builder import _REQUEST_LIKE, Builder
+from scenario_core.language.builder.dialects import REQUEST_LIKE
+from scenario_core.language.builder.transformer import Builder
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError, clip
 from scenario_core.language.line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES, LineLexer
 from scenario_core.language.nodes.base import SourceLocation
@@ -336,7 +337,7 @@ def _allowed(parent: Token | None, seen: list[str]) -> list[str]:
         text = str(parent)[len("when:") :].strip()
         if text.startswith(("^", "using ")):
             return ["headers:", "query:", "body:", OTHER_TOKENS["ENTRY"]]
-        if _REQUEST_LIKE.match(text):
+        if REQUEST_LIKE.match(text):
             return ["headers:", "query:", "body:"]
         return list(_DIRECTIVE_NAMES)
     if kind in ("THEN", "STEP", "IF", "ELSE"):
