@@ -261,7 +261,9 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         op, offset = found
         if op not in _BODY_OPERATORS:
             raise LineError(f"body takes contains, not contains, matches, == or !=, not {op}", offset, len(op))
-        return BodyAssertion(op, _expected(text, offset + len(op), op, locate, location), location)
+        expected = _expected(text, offset + len(op), op, locate, location)
+        assert expected is not None  # every body operator takes a value
+        return BodyAssertion(op, expected, location)
     if text.startswith("$"):
         found = _find_operator(text, 0)
         if not found:

@@ -128,7 +128,7 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
         return JsonTemplate(text, (text,), _loads(text), location)
     segments = _segments(text, locate, True)
     if not any(isinstance(s, VariableRef) for s in segments):  # only escaped `\{{`
-        literal = "".join(segments)
+        literal = "".join(s for s in segments if isinstance(s, str))
         return JsonTemplate(text, (literal,), _loads(literal), location)
     return JsonTemplate(text, segments, None, location)
 

@@ -81,6 +81,7 @@ class RequestStep(Node):
     def text(self) -> str:
         if self.operation is not None:
             return self.operation.text
+        assert self.url is not None  # a request that calls no operation has its method and URL
         return f"{self.method} {self.url.text}"
 
 
