@@ -6,16 +6,9 @@ from __future__ import annotations
 from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
 from scenario_core.analysis.walk import blocks, condition_refs, step_refs
 from scenario_core.language.errors import WARNING, Diagnostic
-from scenario_core.language.nodes import (
-    ConditionalStep,
-    DescribedStep,
-    ExtractStep,
-    IncludeStep,
-    ScenarioFileNode,
-    ScenarioNode,
-    WebhookStep,
-    walk_steps,
-)
+from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, IncludeStep, WebhookStep
+from scenario_core.language.nodes.walk import walk_steps
 
 
 def _written(scenario: ScenarioNode) -> tuple[str, int, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scenario_core.language.errors import Diagnostic
-from scenario_core.language.nodes import SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
 
 # Warning codes (Diagnostic.code), stable for tools: `check --format json|github`, the LSP.
 NEVER_VISIBLE = "never-visible"  # a {{NAME}} no run can resolve at that point

@@ -15,16 +15,10 @@ from scenario_core.analysis.checks import duplicate_scenarios, file_index, unuse
 from scenario_core.analysis.model import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk, condition_refs, step_refs
 from scenario_core.language.errors import WARNING, Diagnostic
-from scenario_core.language.nodes import (
-    AssertStep,
-    ConditionalStep,
-    ExtractStep,
-    FeatureNode,
-    ScenarioFileNode,
-    ScenarioNode,
-    SourceLocation,
-    walk_steps,
-)
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, ExtractStep
+from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parameter_keys import BASE_URL, SHARE
 from scenario_core.language.parameter_keys import OPENAPI as OPENAPI_KEY
 from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters

@@ -24,7 +24,7 @@ from scenario_core.analysis.model import (  # noqa: F401 (the public interface)
     Reference,
 )
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES
-from scenario_core.language.nodes import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.parameters.resolution import RunOverrides
 
 __all__ = [
@@ -77,7 +77,7 @@ def visible_at(
     from scenario_core.analysis.checks import file_index
     from scenario_core.analysis.report import Report
     from scenario_core.analysis.walk import Walk, blocks
-    from scenario_core.language.nodes import walk_steps
+    from scenario_core.language.nodes.walk import walk_steps
 
     best = None
     for steps in blocks(file):

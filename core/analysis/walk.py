@@ -14,28 +14,21 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import AllOf, AnyOf, CustomAssertion, NotAssertion, VariableAssertion
+from scenario_core.language.nodes.base import SourceLocation, VariableRef
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import (
     MAX_INCLUDE_DEPTH,
-    AllOf,
-    AnyOf,
     AssertStep,
     ConditionalStep,
-    CustomAssertion,
     DescribedStep,
     ExtractStep,
     FailStep,
-    FeatureNode,
     IncludeStep,
-    NotAssertion,
     RequestStep,
-    ScenarioFileNode,
-    ScenarioNode,
-    SourceLocation,
     Step,
-    VariableAssertion,
-    VariableRef,
-    leaf_conditions,
 )
+from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 from scenario_core.run.explain import via_text

@@ -31,17 +31,11 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from scenario_core.language.errors import Diagnostic, UsageError
-from scenario_core.language.nodes import (
-    AssertStep,
-    ConditionalStep,
-    CustomAssertion,
-    DescribedStep,
-    ScenarioFileNode,
-    TextTemplate,
-    VariableRef,
-    included_fragments,
-    leaf_conditions,
-)
+from scenario_core.language.nodes.assertions import CustomAssertion
+from scenario_core.language.nodes.base import TextTemplate, VariableRef
+from scenario_core.language.nodes.blocks import ScenarioFileNode
+from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, DescribedStep
+from scenario_core.language.nodes.walk import included_fragments, leaf_conditions
 
 ENTRY_POINT_GROUP = "scenario_tui.steps"
 HINT = "custom steps are Python functions loaded with --plugins MODULE, see docs/custom-steps.md"

@@ -28,17 +28,10 @@ from scenario_core.editor.document import (
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import ScenarioError
 from scenario_core.language.line_lexer import strip_comment
-from scenario_core.language.nodes import (
-    ConditionalStep,
-    DescribedStep,
-    ExtractStep,
-    FeatureNode,
-    FragmentNode,
-    ScenarioNode,
-    SourceLocation,
-    step_label,
-    walk_steps,
-)
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
+from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, step_label
+from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.resolution import DEFAULT, EffectiveParameters, EffectiveValue, resolve_parameters
 from scenario_core.parameters.sharing import store_for
 

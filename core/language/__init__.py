@@ -1,3 +1,6 @@
-"""The `.scenario` language, both dialects: lexer, grammar, parser, the syntax tree (nodes), located
-errors, step syntax, conditions, templates, tag expressions and the parameter key table.
+"""The `.scenario` language, both dialects: lexer (`line_lexer`), grammar (`grammar.lark`), parser
+(`parser`, with `syntax_errors` wording what it could not read), the builder that makes the syntax
+tree inside the parse (`builder/`), the syntax tree itself (`nodes/`), located errors (`errors`),
+step syntax, conditions (`conditions`, `condition_operands`), templates, tag expressions, the
+parameter key table (`parameter_keys`) and each parameter type's parser (`parameter_values`).
 May import: scenario_core.support."""

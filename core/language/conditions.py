@@ -9,11 +9,11 @@ keeps its types, and an unquoted `{{n}}` keeps its value's type.
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import json
 import re
 
-from scenario_core.language.nodes import (
+from scenario_core.language.condition_operands import OPERATOR_LIST, SPACES, OperandReader
+from scenario_core.language.errors import clip
+from scenario_core.language.nodes.assertions import (
     AllOf,
     AnyOf,
     Assertion,
@@ -21,71 +21,30 @@ from scenario_core.language.nodes import (
     CustomAssertion,
     HeaderAssertion,
     JsonPathAssertion,
-    JsonTemplate,
     NotAssertion,
     SchemaAssertion,
-    SourceLocation,
     TimeAssertion,
     VariableAssertion,
-    VariableRef,
 )
+from scenario_core.language.nodes.base import SourceLocation, VariableRef
 from scenario_core.language.step_syntax import (
     JsonPathError,
     LineError,
-    check_operand,
     compile_json_path,
     status_assertion,
 )
 from scenario_core.language.templates import (
     REF_NAME,
-    JsonTextError,
     Locate,
     TemplateError,
-    json_template,
     text_template,
 )
 from scenario_core.support.text_scan import TopLevelSpaces
 
-# The operator words, as written (matched case-insensitively), and what each one means.
-_SPELLED = {
-    "equals": "equals",
-    "=": "equals",
-    "matches": "matches",
-    "exists": "exists",
-    "hasSize": "hasSize",
-    "size": "hasSize",
-    "arraySize": "hasSize",
-    "notEmpty": "notEmpty",
-    "empty": "empty",
-    "contains": "contains",
-    "greaterThan": ">",
-    ">": ">",
-    "lessThan": "<",
-    "<": "<",
-    ">=": ">=",
-    "<=": "<=",
-    "in": "in",
-    "startsWith": "startsWith",
-    "endsWith": "endsWith",
-}
-_WORDS = {word.lower(): meaning for word, meaning in _SPELLED.items()}
-_SYMBOLS = (">=", "<=", "==", "!=", "=", ">", "<")  # longest first
-_NO_VALUE = ("exists", "notEmpty", "empty")
-OPERATOR_LIST = (
-    "equals (=), not equals, greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, "
-    "contains, in, matches, startsWith, endsWith, hasSize"
-)
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _TIME = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(ms|s)?", re.IGNORECASE)
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}  # any other \c is c
-_SPACE = " \t"
 # An `if` joins at most this many conditions: and/or nest, and evaluating them recurses.
 MAX_JOINED = 64
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def parse_condition(text: str, locate: Locate, location: SourceLocation, *, in_if: bool = False) -> Assertion:
@@ -94,35 +53,9 @@ def parse_condition(text: str, locate: Locate, location: SourceLocation, *, in_i
     return _Parser(text, locate, location, in_if).parse()
 
 
-class _Parser:
-    def __init__(self, text: str, locate: Locate, location: SourceLocation, in_if: bool):
-        self.text = text
-        self.locate = locate
-        self.location = location
-        self.in_if = in_if
-        self.keyword = "if" if in_if else "assert"
-
-    # ------------------------------------------------------------ scanning
-
-    def skip(self, i: int, end: int) -> int:
-        while i < end and self.text[i] in _SPACE:
-            i += 1
-        return i
-
-    def word_end(self, i: int, end: int) -> int:
-        while i < end and self.text[i] not in _SPACE:
-            i += 1
-        return i
-
-    def rstrip(self, start: int, end: int) -> int:
-        while end > start and self.text[end - 1] in _SPACE:
-            end -= 1
-        return end
-
-    def is_word(self, i: int, end: int, word: str) -> bool:
-        """`word` (any case) stands at i, followed by a space or the end."""
-        stop = i + len(word)
-        return self.text[i:stop].lower() == word and (stop >= end or self.text[stop] in _SPACE)
+class _Parser(OperandReader):
+    """A condition's grammar over the pieces OperandReader reads: `and` / `or` (after if), `not`,
+    and each form (status, schema, header, contains, responseTime, a JSON path, a variable, custom)."""
 
     # ------------------------------------------------------------ and / or
 
@@ -235,7 +168,7 @@ class _Parser:
                 return self.variable(i, end)
             raise LineError(
                 f'expected a condition after if: status, header, a JSON path ($.name equals "Rex"), '
-                f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{_clip(word)}'",
+                f"contains, schema, responseTime or a variable (test.type equals \"x\"), got '{clip(word)}'",
                 i,
                 len(word),
             )
@@ -248,7 +181,7 @@ class _Parser:
         if found is None:
             raise LineError(
                 f"{word} takes a code (200), a class (2xx), a range (201-204) or a pattern (20x)"
-                + (f", got '{_clip(value)}'" if value else ""),
+                + (f", got '{clip(value)}'" if value else ""),
                 i if value else stop,
                 len(value) or 1,
             )
@@ -282,7 +215,7 @@ class _Parser:
         if self.text[k] == ":" or (self.text[k] == "=" and not self.text.startswith("==", k)):
             op, after = "equals", k + 1  # `header N = "v"`, `header N: "v"`
         else:
-            op, after = self.operator(k, end, f"header {_clip(name.group())}")
+            op, after = self.operator(k, end, f"header {clip(name.group())}")
         return HeaderAssertion(name.group(), op, self.operand(op, after, end), self.location, condition=True)
 
     def json_path(self, i: int, end: int) -> Assertion:
@@ -298,7 +231,7 @@ class _Parser:
         j = self.skip(stop, end)
         if j >= end:  # `$.id` alone: equals null (as BerryCrush)
             return JsonPathAssertion(path, compiled, "equals", None, self.location, condition=True)
-        op, after = self.operator(j, end, _clip(path))
+        op, after = self.operator(j, end, clip(path))
         return JsonPathAssertion(path, compiled, op, self.operand(op, after, end), self.location, condition=True)
 
     def path_end(self, i: int, end: int) -> int:
@@ -317,9 +250,11 @@ class _Parser:
             close = text.find("}}", i + 2, end)
             name = text[i + 2 : close].strip() if close != -1 else ""
             stop = close + 2 if close != -1 else end
-            simple = close != -1 and REF_NAME.fullmatch(name) and (stop >= end or text[stop] in _SPACE)
-        else:
-            name = REF_NAME.match(text, i).group()
+            simple = close != -1 and REF_NAME.fullmatch(name) and (stop >= end or text[stop] in SPACES)
+        else:  # a bare name after if: positive() found it here
+            found = REF_NAME.match(text, i)
+            assert found is not None
+            name = found.group()
             stop = i + len(name)
             simple = True
         j = self.skip(stop, end)
@@ -329,12 +264,12 @@ class _Parser:
             if not simple:
                 stop = self.word_end(i, end)
                 raise LineError(
-                    f"a variable condition reads like: {{{{name}}}} equals \"x\", got '{_clip(text[i:stop])}'",
+                    f"a variable condition reads like: {{{{name}}}} equals \"x\", got '{clip(text[i:stop])}'",
                     i,
                     stop - i,
                 )
             raise LineError(
-                f"'{_clip(text[i:stop])}' needs an operator: {_clip(text[i:stop])} equals \"x\" "
+                f"'{clip(text[i:stop])}' needs an operator: {clip(text[i:stop])} equals \"x\" "
                 f"(operators: {OPERATOR_LIST})",
                 stop,
                 1,
@@ -343,7 +278,7 @@ class _Parser:
             return self.custom(i, end)  # `{{count}} pets were created`
         # After if, a name and then no operator is often prose meant as a custom assertion.
         hint = "; custom assertions stand only after assert" if text[i] != "{" else ""
-        op, after = self.operator(j, end, _clip(text[i:stop]), hint)
+        op, after = self.operator(j, end, clip(text[i:stop]), hint)
         ref = VariableRef(name, False, self.locate(i, stop - i))
         return VariableAssertion(ref, op, self.operand(op, after, end), self.location)
 
@@ -355,159 +290,3 @@ class _Parser:
             )
         except TemplateError as error:
             raise LineError(str(error), i + error.offset) from None
-
-    # ------------------------------------------------------------ operators and values
-
-    def find_operator(self, i: int, end: int) -> tuple[str, int] | None:
-        """(operator, where its value starts) at i, `not` included; None when there is none."""
-        negated = self.is_word(i, end, "not")
-        if negated:
-            i = self.skip(i + 3, end)
-        symbol = next((s for s in _SYMBOLS if self.text.startswith(s, i)), None)
-        if symbol in ("==", "!="):
-            return None
-        if symbol:
-            meaning, after = _WORDS[symbol], i + len(symbol)
-        else:
-            after = self.word_end(i, end)
-            meaning = _WORDS.get(self.text[i:after].lower())
-            if meaning is None:
-                return None
-        return ("not " + meaning if negated else meaning), after
-
-    def operator(self, i: int, end: int, subject: str, hint: str = "") -> tuple[str, int]:
-        found = self.find_operator(i, end)
-        if found:
-            return found
-        if self.is_word(i, end, "not"):
-            i = self.skip(i + 3, end)
-            if i >= end:
-                raise LineError(f"'not' needs an operator after it: {subject} not equals \"x\"", i - 1, 1)
-        if self.text.startswith("==", i):
-            raise LineError("'==' is not a condition operator: write equals (or =)", i, 2)
-        if self.text.startswith("!=", i):
-            raise LineError("'!=' is not a condition operator: write not equals", i, 2)
-        word = self.text[i : self.word_end(i, end)]
-        close = difflib.get_close_matches(word.lower(), list(_WORDS), n=1, cutoff=0.7)
-        did = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
-        raise LineError(
-            f"unknown operator '{_clip(word)}' after {subject}{did} (operators: {OPERATOR_LIST}){hint}", i, len(word)
-        )
-
-    def operand(self, op: str, i: int, end: int) -> JsonTemplate | None:
-        base = op[4:] if op.startswith("not ") else op
-        if base in _NO_VALUE:
-            self.nothing_after(i, end, f"'{op}' takes no value")
-            return None
-        return self.value(i, end, op)
-
-    def nothing_after(self, i: int, end: int, what: str, hint: str = "") -> None:
-        i = self.skip(i, end)
-        if i >= end:
-            return
-        extra = self.text[i:end]
-        if not self.in_if and (self.is_word(i, end, "and") or self.is_word(i, end, "or")):
-            raise LineError("and/or join conditions only after if; write one assert per condition", i, end - i)
-        shown = extra if len(extra) <= 40 else extra[:39] + "…"
-        raise LineError(f"{what}, found '{shown}' after it{hint}", i, end - i)
-
-    def value(self, i: int, end: int, op: str) -> JsonTemplate:
-        """One token: "text" or 'text' (escapes \\n \\t \\r; any other \\c is c), a number, true, false,
-        null, a bare word (text), {{NAME}} (keeps its value's type), or [..] / {..} JSON."""
-        text = self.text
-        i = self.skip(i, end)
-        if i >= end:
-            raise LineError(
-                f"'{op}' needs a value: \"text\", a number, true, false, null, [..] or {{{{NAME}}}}", end, 1
-            )
-        if text[i] in "\"'":
-            decoded, offsets, stop = self.string(i, end)
-            self.nothing_after(stop, end, f"'{op}' takes one value")
-            template = self.text_value(decoded, offsets, i, stop)
-        elif text.startswith("{{", i) and text.find("}}", i) + 2 == end:
-            template = self.json_value(i, end, op)  # exactly one reference: it keeps its type
-        elif text[i] in "[{" and not text.startswith("{{", i):
-            template = self.json_value(i, end, op)
-        else:
-            stop = self.word_end(i, end)
-            if stop < end:
-                quoted = json.dumps(text[i:end], ensure_ascii=False)
-                self.nothing_after(
-                    stop,
-                    end,
-                    f"'{op}' takes one value",
-                    f"; quote text with spaces: {quoted if len(quoted) <= 60 else quoted[:59] + '…'}",
-                )
-            word = text[i:stop]
-            if word in ("true", "false", "null") or _NUMBER.fullmatch(word):
-                template = self.json_value(i, stop, op)
-            else:  # a bare word is text, as BerryCrush's `available`
-                template = self.text_value(word, range(i, stop), i, stop)
-        check_operand(op, template, i, end - i)
-        return template
-
-    def string(self, i: int, end: int) -> tuple[str, list[int], int]:
-        """A quoted string at i: (its text, where each character came from, the offset past it)."""
-        text, quote = self.text, self.text[i]
-        chars: list[str] = []
-        offsets: list[int] = []
-        k = i + 1
-        while k < end:
-            ch = text[k]
-            if ch == quote:
-                return "".join(chars), offsets, k + 1
-            if ch == "\\" and k + 1 < end:
-                chars.append(_ESCAPES.get(text[k + 1], text[k + 1]))
-                offsets.append(k)
-                k += 2
-                continue
-            chars.append(ch)
-            offsets.append(k)
-            k += 1
-        raise LineError(f"this string is not closed: end it with {quote}", i, end - i)
-
-    def text_value(self, value: str, offsets, start: int, stop: int) -> JsonTemplate:
-        """Text (with {{NAME}} references rendered as text) as a JSON string template."""
-        count = len(offsets)
-
-        def locate(o: int, n: int) -> SourceLocation:
-            first = offsets[o] if o < count else stop
-            last = offsets[o + n - 1] + 1 if 0 < n and o + n - 1 < count else stop
-            return self.locate(first, max(last - first, 1))
-
-        try:
-            template = text_template(value, locate, self.location)
-        except TemplateError as error:
-            raise LineError(str(error), offsets[error.offset] if error.offset < count else start) from None
-        written = self.text[start:stop]
-        if not template.refs:
-            literal = "".join(template.segments)
-            return JsonTemplate(written, (json.dumps(literal, ensure_ascii=False),), literal, self.location)
-        segments: list = ['"']
-        for segment in template.segments:
-            if isinstance(segment, str):
-                escaped = json.dumps(segment, ensure_ascii=False)[1:-1]
-                if isinstance(segments[-1], str):
-                    segments[-1] += escaped
-                else:
-                    segments.append(escaped)
-            else:
-                segments.append(segment)
-        if isinstance(segments[-1], str):
-            segments[-1] += '"'
-        else:
-            segments.append('"')
-        return JsonTemplate(written, tuple(segments), None, self.location)
-
-    def json_value(self, i: int, stop: int, op: str) -> JsonTemplate:
-        operand = self.text[i:stop]
-        try:
-            return json_template(operand, lambda o, n: self.locate(i + o, n), self.location)
-        except TemplateError as error:
-            raise LineError(str(error), i + error.offset) from None
-        except JsonTextError as problem:
-            if "digits is too long" in str(problem):
-                raise LineError(str(problem), i + problem.offset, len(operand)) from None
-            # BerryCrush reads [a, b] as two strings; JSON (which we keep, semantics.md §5) does not.
-            hint = ' (strings need double quotes: ["a", "b"])' if "Expecting value" in str(problem) else ""
-            raise LineError(f"{problem} in the value after '{op}'{hint}", i + problem.offset) from None

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scenario_core.language.nodes import SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
 
 MAX_MESSAGE = 600
+
+
+def clip(text: str, width: int = 40) -> str:
+    """A piece of a line as a message quotes it: cut to `width` characters, so that the message stays
+    one readable line whatever was written."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 ERROR, WARNING = "error", "warning"

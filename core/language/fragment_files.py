@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
-from scenario_core.language.nodes import FragmentNode, ScenarioFileNode, SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.blocks import FragmentNode, ScenarioFileNode
 
 # (path, size, mtime) -> its fragments: a TUI session reloads its file often, fragments rarely change.
 _CACHE: dict[tuple[str, int, int], tuple[FragmentNode, ...]] = {}

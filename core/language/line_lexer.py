@@ -155,7 +155,9 @@ class LineLexer(Lexer):
             tags_at, end = at, -1
             while line.startswith("@", at) and (found := tag(line, at)):
                 end = found.end()
-                at = _BLANKS.match(line, end).end()
+                blanks = _BLANKS.match(line, end)
+                assert blanks is not None  # `[ \t]*` matches anywhere
+                at = blanks.end()
             if end != -1:
                 yield Token(
                     "TAG",

@@ -1,5 +1,7 @@
-"""The known parameters: their types, defaults and the one validator every level uses
-(a file's block, a feature's block, `--param KEY=VALUE`)."""
+"""The known parameters: the key table (types, defaults, help), looking a key up (fixed keys and the
+open families), values that read `{{env.NAME}}` / `{{param.KEY}}`, and the one validator every level
+uses (a file's block, a feature's block, `--param KEY=VALUE`); the did-you-mean of an unknown key.
+Each type's parser is in parameter_values.py."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
-from urllib.parse import urlsplit
+
+from scenario_core.language import parameter_values as values
+from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
 
 SHARE = "shareVariablesAcrossScenarios"
 TIMEOUT = "timeout"
@@ -40,185 +44,6 @@ BINDING = "binding."  # binding.NAME.location / binding.NAME.baseUrl / binding[.
 DEFAULT_DESCRIPTION = "default"
 
 
-class ParameterValueError(ValueError):
-    """A value that does not fit its key; the message names key, expected type and what was found."""
-
-
-def _unquote(raw: str) -> str | None:
-    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'":
-        return raw[1:-1]
-    return None
-
-
-def _boolean(key: str, raw: str) -> bool:
-    if raw == "true":
-        return True
-    if raw == "false":
-        return False
-    hint = ""
-    inner = _unquote(raw)
-    if inner in ("true", "false"):
-        hint = " (remove the quotes)"
-    elif raw.lower() in ("true", "false"):
-        hint = f" (write it in lower case: {raw.lower()})"
-    raise ParameterValueError(f"{key} must be true or false, got {_shown(raw)}{hint}")
-
-
-_POSITIVE_INT = re.compile(r"[0-9]+")
-# Upper bounds: a longer wait or a larger body is a typo, and a number past the event loop's
-# clock (or past Python's 4,300-digit int() limit) would fail far from the line that wrote it.
-MAX_TIMEOUT = 86_400  # a day
-MAX_RESPONSE_BYTES = 1 << 40  # 1 TiB
-
-
-def _positive_int(key: str, raw: str, unit: str, maximum: int, what: str) -> int:
-    if _POSITIVE_INT.fullmatch(raw):
-        digits = raw.lstrip("0")
-        if len(digits) > len(str(maximum)) or (digits and int(digits) > maximum):
-            raise ParameterValueError(f"{key} is at most {maximum} {unit}{what}, got {_shown(raw)}")
-        if digits:
-            return int(digits)
-    inner = _unquote(raw)
-    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
-    raise ParameterValueError(f"{key} must be a positive integer number of {unit}, got {_shown(raw)}{hint}")
-
-
-def _seconds(key: str, raw: str) -> int:
-    return _positive_int(key, raw, "seconds", MAX_TIMEOUT, " (a day)")
-
-
-def _bytes(key: str, raw: str) -> int:
-    return _positive_int(key, raw, "bytes", MAX_RESPONSE_BYTES, " (1 TiB)")
-
-
-def _url(key: str, raw: str) -> str:
-    value = _unquote(raw)
-    value = raw if value is None else value
-    try:
-        parts = urlsplit(value) if " " not in value else None
-        _ = parts and parts.port  # an out-of-range or non-numeric port raises here
-    except ValueError:  # e.g. an unbalanced '[' reads as a broken IPv6 host
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ParameterValueError(f"{key} must be an absolute http:// or https:// URL, got {_shown(raw)}")
-    return value
-
-
-def _path(key: str, raw: str) -> str:
-    value = _unquote(raw)
-    value = raw if value is None else value
-    if not value:
-        raise ParameterValueError(f"{key} must be a file path, got {_shown(raw)}")
-    return value
-
-
-_NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*")
-
-
-def _names(key: str, raw: str) -> tuple[str, ...]:
-    value = _unquote(raw)
-    value = (raw if value is None else value).strip().strip(",").strip()
-    if not _NAME_LIST.fullmatch(value):
-        raise ParameterValueError(
-            f"{key} must be variable or header names separated by commas (apiSession, X-Tenant), got {_shown(raw)}"
-        )
-    return tuple(re.split(r"[\s,]+", value))
-
-
-def _shown(raw: str, width: int = 40) -> str:
-    if len(raw) > width:  # a message stays one readable line, whatever was written
-        raw = raw[: width - 1] + "…"
-    return '""' if raw == "" else f'"{raw}"' if not raw.startswith('"') else raw
-
-
-def _count(key: str, raw: str, low: int, maximum: int, what: str) -> int:
-    """An integer from `low` to `maximum`, written bare."""
-    if _POSITIVE_INT.fullmatch(raw):
-        digits = raw.lstrip("0") or "0"
-        if len(digits) <= len(str(maximum)) and low <= int(digits) <= maximum:
-            return int(digits)
-    inner = _unquote(raw)
-    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
-    raise ParameterValueError(f"{key} must be {what} from {low} to {maximum}, got {_shown(raw)}{hint}")
-
-
-def _attempts(key: str, raw: str) -> int:
-    return _count(key, raw, 0, 100, "a whole number of retries")
-
-
-def _repeats(key: str, raw: str) -> int:
-    return _count(key, raw, 1, 10_000, "a whole number of requests")
-
-
-def _body_size(key: str, raw: str) -> int:
-    return _count(key, raw, 0, MAX_RESPONSE_BYTES, "a whole number of bytes")
-
-
-class Duration(int):
-    """Milliseconds that read back as written: `500ms`, `2s`, `1m` (JSON: the number of ms)."""
-
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        ms = int(self)
-        if ms and ms % 60_000 == 0:
-            return f"{ms // 60_000}m"
-        if ms and ms % 1000 == 0:
-            return f"{ms // 1000}s"
-        return f"{ms}ms"
-
-    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731 (f-strings too)
-
-    @property
-    def seconds(self) -> float:
-        return int(self) / 1000
-
-
-_DURATION = re.compile(r"([0-9]{1,9})(ms|s|m)?")
-_UNIT_MS = {None: 1, "ms": 1, "s": 1000, "m": 60_000}
-MAX_DURATION_MS = 86_400_000  # a day
-
-
-def _duration(key: str, raw: str) -> Duration:
-    inner = _unquote(raw)
-    found = _DURATION.fullmatch(raw if inner is None else inner)
-    if found is not None:
-        ms = int(found.group(1)) * _UNIT_MS[found.group(2)]
-        if ms <= MAX_DURATION_MS:
-            return Duration(ms)
-        raise ParameterValueError(f"{key} is at most a day (86400s), got {_shown(raw)}")
-    raise ParameterValueError(f"{key} must be a duration: 500ms, 2s, 1m or a number of milliseconds, got {_shown(raw)}")
-
-
-BACKOFFS = ("fixed", "linear", "exponential")
-
-
-def _backoff(key: str, raw: str) -> str:
-    inner = _unquote(raw)
-    value = raw if inner is None else inner
-    if value in BACKOFFS:
-        return value
-    hint = f" (write it in lower case: {value.lower()})" if value.lower() in BACKOFFS else ""
-    raise ParameterValueError(f"{key} must be fixed, linear or exponential, got {_shown(raw)}{hint}")
-
-
-def _string(key: str, raw: str) -> str:
-    """Text, quoted or bare; quotes are removed."""
-    inner = _unquote(raw)
-    value = raw if inner is None else inner
-    if not value.strip():
-        raise ParameterValueError(f"{key} must be some text, got {_shown(raw)}")
-    return value
-
-
-def _header_value(key: str, raw: str) -> str:
-    inner = _unquote(raw)
-    value = raw if inner is None else inner
-    if any(c in value for c in "\r\n\0"):
-        raise ParameterValueError(f"{key} cannot hold a line break or NUL")
-    return value
-
-
 @dataclass(frozen=True, slots=True)
 class ParameterSpec:
     key: str
@@ -231,112 +56,129 @@ class ParameterSpec:
 SPECS: dict[str, ParameterSpec] = {
     spec.key: spec
     for spec in (
-        ParameterSpec(SHARE, "boolean", False, _boolean, "share extracted variables between scenarios of this level"),
         ParameterSpec(
-            TIMEOUT, "integer seconds", 30, _seconds, "bound on each request as a whole (connect, send, wait, read)"
+            SHARE, "boolean", False, values.boolean, "share extracted variables between scenarios of this level"
         ),
-        ParameterSpec(BASE_URL, "URL", None, _url, "base URL that relative request paths are joined to"),
         ParameterSpec(
-            OPENAPI, "path", None, _path, "OpenAPI description (relative to the scenario file) giving the baseUrl"
+            TIMEOUT,
+            "integer seconds",
+            30,
+            values.seconds,
+            "bound on each request as a whole (connect, send, wait, read)",
+        ),
+        ParameterSpec(BASE_URL, "URL", None, values.url, "base URL that relative request paths are joined to"),
+        ParameterSpec(
+            OPENAPI, "path", None, values.path, "OpenAPI description (relative to the scenario file) giving the baseUrl"
         ),
         ParameterSpec(
             MAX_RESPONSE_SIZE,
             "integer bytes",
             100 * 1024 * 1024,
-            _bytes,
+            values.byte_size,
             "largest response body accepted, raw and decoded (gzip, deflate)",
         ),
         ParameterSpec(
-            SECRETS, "names", (), _names, "more secret names: variables, headers, JSON fields, query parameters to mask"
+            SECRETS,
+            "names",
+            (),
+            values.names,
+            "more secret names: variables, headers, JSON fields, query parameters to mask",
         ),
         ParameterSpec(
-            STRICT_SCHEMA, "boolean", False, _boolean, "schema checks reject properties the schema does not declare"
+            STRICT_SCHEMA,
+            "boolean",
+            False,
+            values.boolean,
+            "schema checks reject properties the schema does not declare",
         ),
         ParameterSpec(
-            AUTO_ENABLED, "boolean", False, _boolean, "check every operation call's response against its description"
+            AUTO_ENABLED,
+            "boolean",
+            False,
+            values.boolean,
+            "check every operation call's response against its description",
         ),
         ParameterSpec(
-            AUTO_SCHEMA, "boolean", True, _boolean, "with autoAssertions.enabled: the response body matches its schema"
+            AUTO_SCHEMA,
+            "boolean",
+            True,
+            values.boolean,
+            "with autoAssertions.enabled: the response body matches its schema",
         ),
         ParameterSpec(
             AUTO_STATUS,
             "boolean",
             True,
-            _boolean,
+            values.boolean,
             "with autoAssertions.enabled: the status is one the operation declares",
         ),
         ParameterSpec(
             AUTO_CONTENT_TYPE,
             "boolean",
             True,
-            _boolean,
+            values.boolean,
             "with autoAssertions.enabled: the Content-Type is one the operation declares",
         ),
         ParameterSpec(
             ENVIRONMENT,
             "text",
             None,
-            _string,
+            values.text,
             "a label for the environment under test, shown by params, run and the JSON report",
         ),
         ParameterSpec(
-            LOG_REQUESTS, "boolean", False, _boolean, "run prints a line for every request: method, URL, body"
+            LOG_REQUESTS, "boolean", False, values.boolean, "run prints a line for every request: method, URL, body"
         ),
         ParameterSpec(
-            LOG_RESPONSES, "boolean", False, _boolean, "run prints a line for every response: status, time, body"
+            LOG_RESPONSES, "boolean", False, values.boolean, "run prints a line for every response: status, time, body"
         ),
         ParameterSpec(
             FOLLOW_REDIRECTS,
             "boolean",
             False,
-            _boolean,
+            values.boolean,
             "follow 3xx redirects (at most 10); false: a 3xx is the response",
         ),
         ParameterSpec(
             RETRY_MAX_ATTEMPTS,
             "integer",
             0,
-            _attempts,
+            values.attempts,
             "retries after the first attempt on 429, 502, 503, 504, a refused connection or a timeout",
         ),
-        ParameterSpec(RETRY_DELAY, "duration", Duration(1000), _duration, "wait before the first retry"),
+        ParameterSpec(RETRY_DELAY, "duration", Duration(1000), values.duration, "wait before the first retry"),
         ParameterSpec(
-            RETRY_MAX_DELAY, "duration", Duration(30_000), _duration, "the longest wait between two attempts"
+            RETRY_MAX_DELAY, "duration", Duration(30_000), values.duration, "the longest wait between two attempts"
         ),
         ParameterSpec(
             RETRY_BACKOFF,
             "fixed|linear|exponential",
             "exponential",
-            _backoff,
+            values.backoff,
             "how the wait grows: delay, delay*(n+1), delay*2^n",
         ),
-        ParameterSpec(RETRY_JITTER, "boolean", True, _boolean, "vary each wait by up to 20 % either way"),
-        ParameterSpec(ERROR_REQUEST_BODY, "boolean", True, _boolean, "a failed step's report shows the request body"),
-        ParameterSpec(ERROR_RESPONSE_BODY, "boolean", True, _boolean, "a failed step's report shows the response body"),
+        ParameterSpec(RETRY_JITTER, "boolean", True, values.boolean, "vary each wait by up to 20 % either way"),
+        ParameterSpec(
+            ERROR_REQUEST_BODY, "boolean", True, values.boolean, "a failed step's report shows the request body"
+        ),
+        ParameterSpec(
+            ERROR_RESPONSE_BODY, "boolean", True, values.boolean, "a failed step's report shows the response body"
+        ),
         ParameterSpec(
             ERROR_MAX_BODY,
             "integer bytes",
             4096,
-            _body_size,
+            values.body_size,
             "bodies in a failed step's report are cut at this many bytes",
         ),
         ParameterSpec(
-            MULTI_SEQUENTIAL, "integer", 3, _repeats, "auto: [multi] sends this many requests one after another"
+            MULTI_SEQUENTIAL, "integer", 3, values.repeats, "auto: [multi] sends this many requests one after another"
         ),
-        ParameterSpec(MULTI_CONCURRENT, "integer", 5, _repeats, "auto: [multi] sends this many requests at once"),
+        ParameterSpec(MULTI_CONCURRENT, "integer", 5, values.repeats, "auto: [multi] sends this many requests at once"),
     )
 }
 
 _DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-_ALIAS_TARGET = re.compile(r"\^[A-Za-z_][A-Za-z0-9_.-]*|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*")
-
-
-def _alias(key: str, raw: str) -> str:
-    value = _unquote(raw)
-    value = (raw if value is None else value).strip()
-    if not _ALIAS_TARGET.fullmatch(value):
-        raise ParameterValueError(f'{key} must name an operation: "^operationId" or "METHOD /path", got {_shown(raw)}')
-    return value
 
 
 def binding_parts(key: str) -> tuple[str, str, str | None] | None:
@@ -359,14 +201,14 @@ _BINDING_SPECS = {
         "binding.NAME.location",
         "path",
         None,
-        _path,
+        values.path,
         "the OpenAPI description named NAME (relative to the scenario file)",
     ),
     "baseUrl": ParameterSpec(
-        "binding.NAME.baseUrl", "URL", None, _url, "the base URL of the OpenAPI description named NAME"
+        "binding.NAME.baseUrl", "URL", None, values.url, "the base URL of the OpenAPI description named NAME"
     ),
     "alias": ParameterSpec(
-        "binding.alias.X", "operation", None, _alias, '^X calls this operation: "^operationId" or "METHOD /path"'
+        "binding.alias.X", "operation", None, values.alias, '^X calls this operation: "^operationId" or "METHOD /path"'
     ),
 }
 
@@ -377,10 +219,10 @@ _HEADER_SPEC = ParameterSpec(
     "header.NAME",
     "text",
     None,
-    _header_value,
+    values.header_value,
     "header NAME, sent with every request of this scope (a step's own header wins)",
 )
-_MULTI_SPEC = ParameterSpec("multiTest.X", "integer", None, _repeats, "an option of auto: [multi]")
+_MULTI_SPEC = ParameterSpec("multiTest.X", "integer", None, values.repeats, "an option of auto: [multi]")
 # The open-ended families, as `params` and messages name them.
 FAMILIES = ("autoAssertions.*", "retry.*", "errorContext.*", "header.NAME", "multiTest.X", "binding.*")
 
@@ -452,7 +294,7 @@ class ValueTemplate:
 def parse_template(key: str, raw: str) -> ValueTemplate:
     """Split a value holding `{{...}}` into text and references. Only `{{env.NAME}}` and
     `{{param.KEY}}` may appear; `\\{{` writes a literal `{{`. Raises ParameterValueError."""
-    inner = _unquote(raw)
+    inner = unquote(raw)
     text = raw if inner is None else inner
     parts: list[str | tuple[str, str]] = []
     literal, position = [], 0
@@ -505,7 +347,7 @@ def parse_user_value(key: str, raw: str) -> Any:
     """A user key's value (semantics.md §1): text, quotes removed, or a ValueTemplate."""
     if "{{" in raw:
         return parse_template(key, raw)
-    inner = _unquote(raw)
+    inner = unquote(raw)
     return raw if inner is None else inner
 
 

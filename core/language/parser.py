@@ -29,7 +29,6 @@ The grammar's BAD alternatives add no work to a valid file: no token of a valid 
 
 from __future__ import annotations
 
-import difflib
 import gc
 import hashlib
 import os
@@ -38,13 +37,15 @@ import threading
 from pathlib import Path
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from scenario_core.language.builder import _REQUEST_LIKE, Builder
-from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
-from scenario_core.language.line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES, LineLexer
-from scenario_core.language.nodes import ScenarioFileNode, SourceLocation
+from scenario_core.language.builder.transformer import Builder
+from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError, clip
+from scenario_core.language.line_lexer import LineLexer
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.blocks import ScenarioFileNode
+from scenario_core.language.syntax_errors import allowed_lines, syntax_diagnostic
 from scenario_core.support import input_files
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -58,7 +59,7 @@ MAX_ERRORS = 100
 
 
 class IndentationProblem(Exception):
-    def __init__(self, message: str, line: int, column: int):
+    def __init__(self, message: str, line: int | None, column: int):
         super().__init__(message)
         self.line, self.column = line, column
 
@@ -180,6 +181,7 @@ def parse_text(
         # objects are made saves ~10% of a large file's parse and frees nothing less.
         collecting = gc.isenabled()
         gc.disable()
+        tree: object  # what the Builder's start rule built; lark's signature says a Tree
         try:
             try:
                 tree = _parser().parse(source)
@@ -306,49 +308,6 @@ class _Recovering:
                 return
 
 
-# What each block takes, as a syntax error names it: `(parent token type, kinds seen) -> names`.
-_STEPS = ["when:", "then:", "extract:", "include:", "given/and/but"]
-_DIRECTIVE_NAMES = ["call", "assert", "extract", "include", "if", "else", "fail", "webhook:"]
-_ENTRY_LINE = [OTHER_TOKENS["ENTRY"]]
-
-
-def _allowed(parent: Token | None, seen: list[str]) -> list[str]:
-    """The lines a block takes at this point (semantics.md §1 and §5), for the message of a line
-    that is not one of them: exact per block, not the parser's merged view of several blocks."""
-    kind = parent.type if parent is not None else None
-    if seen and seen[-1] == "TAG":  # after tags, only what takes them
-        return (["feature:"] if kind is None else []) + ["scenario:", "outline:"]
-    if kind is None:
-        names = ["feature:", "scenario:"] + ([] if "SCENARIO" in seen or "OUTLINE" in seen else ["background:"])
-        names += ["fragment:"] + (["parameters:"] if all(k == "PARAMETERS" for k in seen) else [])
-        return names + ["outline:", "@tag"]
-    if kind == "FEATURE":
-        names = ["description:"] if all(k == "DESCRIPTION" for k in seen) else []
-        names += ["parameters:"] if all(k in ("DESCRIPTION", "PARAMETERS") for k in seen) else []
-        names += [] if "SCENARIO" in seen or "OUTLINE" in seen else ["background:"]
-        return names + ["scenario:", "outline:", "@tag"]
-    if kind in ("SCENARIO", "OUTLINE"):
-        return (["parameters:"] if not seen else []) + _STEPS + (["examples:"] if kind == "OUTLINE" else [])
-    if kind in ("BACKGROUND", "FRAGMENT"):
-        return list(_STEPS)
-    if kind == "WHEN":
-        text = str(parent)[len("when:") :].strip()
-        if text.startswith(("^", "using ")):
-            return ["headers:", "query:", "body:", OTHER_TOKENS["ENTRY"]]
-        if _REQUEST_LIKE.match(text):
-            return ["headers:", "query:", "body:"]
-        return list(_DIRECTIVE_NAMES)
-    if kind in ("THEN", "STEP", "IF", "ELSE"):
-        return list(_DIRECTIVE_NAMES)
-    if kind == "CALL":
-        return _ENTRY_LINE + ["headers:", "query:", "body:"]
-    if kind == "EXAMPLES":
-        return ["a table row (| Fluffy | 3 |)"]
-    if kind in ("BODY", "LINE"):
-        return [OTHER_TOKENS["LINE"]]
-    return list(_ENTRY_LINE)  # parameters:, headers:, query:, include's and webhook's settings
-
-
 def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic]) -> ScenarioFileNode | None:
     """Parse, reporting each syntax and indentation error and going on after it (module
     docstring); None when the parser cannot go on (then the errors found so far stand)."""
@@ -358,19 +317,21 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
     seen: list[list[str]] = [[]]  # the kinds of lines taken in each open block
     last: Token | None = None  # the last line taken: the one above an _INDENT, a dangling tag
 
-    def report(error: UnexpectedInput, allowed: list[str] | None) -> None:
-        diagnostics.append(_syntax_diagnostic(error, filename, source, allowed))
+    def report(error: UnexpectedToken, allowed: list[str] | None) -> None:
+        diagnostics.append(syntax_diagnostic(error, filename, source, allowed))
 
-    def dangling_tag(error: UnexpectedInput) -> bool:
+    def dangling_tag(error: UnexpectedToken) -> bool:
         """`@tag` with nothing after it at the end of a block: reported on the tag, left out."""
         if last is None or last.type != "TAG" or "BAD" not in (error.expected or ()):
             return False
         tags = str(last).strip()
-        location = SourceLocation(filename, last.line - 1, last.column, last.line - 1, last.column + len(tags))
+        line, column = last.line, last.column
+        assert line is not None and column is not None  # the line lexer places every token
+        location = SourceLocation(filename, line - 1, column, line - 1, column + len(tags))
         diagnostics.append(
             Diagnostic(
                 location,
-                f"'{_clip(tags)}' is not followed by a feature:, scenario: or "
+                f"'{clip(tags)}' is not followed by a feature:, scenario: or "
                 f"outline: line; tags go on the line before one",
                 code="syntax",
             )
@@ -384,7 +345,7 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
         except UnexpectedToken as error:
             kind = token.type
             if kind == "_INDENT":
-                report(error, _allowed(parents[-1], seen[-1]))
+                report(error, allowed_lines(parents[-1], seen[-1]))
                 tokens.drop_indent()
                 continue
             if kind == "_DEDENT":
@@ -396,7 +357,7 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
                 except UnexpectedToken:
                     return None
             else:
-                report(error, _allowed(parents[-1], seen[-1]))
+                report(error, allowed_lines(parents[-1], seen[-1]))
                 _builder.skipped(token)
                 tokens.skip_line(token)
                 try:
@@ -474,89 +435,3 @@ def load_file(
             [Diagnostic(SourceLocation(name, line, column, line, column + 1), "the file is not UTF-8 text")]
         ) from None
     return parse_text(text, name, external, max_errors)
-
-
-# ---------------------------------------------------------------- syntax errors
-
-_KEYWORDS = {kind: keyword for keyword, kind in KEYWORDS.items()}
-_DIRECTIVES = frozenset(("CALL", "ASSERT", "XEXTRACT", "XINCLUDE", "IF", "ELSE", "FAIL"))
-_KEYWORDS.update({"STEP": "given/and/but", **{kind: name for kind, name in WORD_NAMES.items() if kind != "STEP"}})
-
-
-def _expected(names: set[str]) -> list[str]:
-    keywords = [k for name, k in _KEYWORDS.items() if name in names]
-    others = [text for name, text in OTHER_TOKENS.items() if name in names]
-    return keywords + others
-
-
-def _syntax_diagnostic(
-    error: UnexpectedInput, filename: str, source: str, allowed: list[str] | None = None
-) -> Diagnostic:
-    """`allowed`: what the block takes (`_allowed`), named instead of the parser's expected set."""
-    line = max(getattr(error, "line", 1) or 1, 1)
-    column = max(getattr(error, "column", 1) or 1, 1)
-    message = "syntax error"
-    if isinstance(error, UnexpectedCharacters):
-        text_line = source.splitlines()[line - 1] if line - 1 < len(source.splitlines()) else ""
-        got = text_line[column - 1 :].strip()
-        expected = _expected(set(error.allowed or ()))
-        message = f"unexpected '{_clip(got)}'"
-        guess = _guess(got, expected)
-        if guess:
-            message += f"; did you mean '{guess}'?"
-        elif expected:
-            message += f"; expected {_alternatives(expected)}"
-    elif isinstance(error, (UnexpectedToken, UnexpectedEOF)):
-        token = getattr(error, "token", None)
-        kind = getattr(token, "type", "$END")
-        expected = allowed if allowed is not None else _expected(set(getattr(error, "expected", ()) or ()))
-        if kind == "_INDENT":
-            line, column = token.end_line, len(str(token)) + 1
-            message = "unexpected indentation"
-            if expected:
-                message += f"; expected {_alternatives(expected)} at the previous level"
-        elif kind in ("_DEDENT", "$END"):
-            message = "unexpected end of block"
-            if expected:
-                message += f"; expected {_alternatives(expected)}"
-            if "_INDENT" in (getattr(error, "expected", ()) or ()):
-                message = "expected an indented block below this line"
-        else:
-            got = _KEYWORDS.get(kind, str(token)).strip()
-            if kind == "ENTRY":  # `When: GET /` read as a name: value line; the name is the point
-                got = got[: got.index(":") + 1]
-            got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
-            message = f"'{_clip(got)}' is not allowed here"
-            if kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
-                message += (
-                    "; a directive stands indented under a step (when I create a pet), at the "
-                    "indentation of the step's call: not at the step's own level, not under the call"
-                )
-                expected = []
-            guess = _guess(got, expected)
-            if guess:
-                message += f"; did you mean '{guess}'?"
-            elif expected:
-                message += f"; expected {_alternatives(expected)}"
-    location = SourceLocation(filename, max(line - 1, 1), column, max(line - 1, 1), column + 1)
-    return Diagnostic(
-        location, message, code="indentation" if message.startswith("unexpected indentation") else "syntax"
-    )
-
-
-def _guess(text: str, expected: list[str]) -> str | None:
-    """A keyword the line probably meant: `When:` for `when:`, `scenario x` for `scenario:`."""
-    words = text.split()
-    if not words or words[0] in expected:
-        return None
-    word = words[0].lower().rstrip(":") + ":"
-    guess = difflib.get_close_matches(word, expected, n=1, cutoff=0.7)
-    return guess[0] if guess else None
-
-
-def _alternatives(options: list[str]) -> str:
-    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"

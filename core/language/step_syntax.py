@@ -13,19 +13,18 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Any, Callable
 
-from scenario_core.language.nodes import (
+from scenario_core.language.errors import clip
+from scenario_core.language.nodes.assertions import (
     Assertion,
-    AssertStep,
     BodyAssertion,
-    ExtractStep,
     HeaderAssertion,
     JsonPathAssertion,
-    JsonTemplate,
     SchemaAssertion,
-    SourceLocation,
     StatusAssertion,
     TimeAssertion,
 )
+from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
+from scenario_core.language.nodes.steps import AssertStep, ExtractStep
 from scenario_core.language.templates import NAME, JsonTextError, Locate, TemplateError, json_template
 from scenario_core.support.text_scan import TopLevelSpaces
 
@@ -262,7 +261,9 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         op, offset = found
         if op not in _BODY_OPERATORS:
             raise LineError(f"body takes contains, not contains, matches, == or !=, not {op}", offset, len(op))
-        return BodyAssertion(op, _expected(text, offset + len(op), op, locate, location), location)
+        expected = _expected(text, offset + len(op), op, locate, location)
+        assert expected is not None  # every body operator takes a value
+        return BodyAssertion(op, expected, location)
     if text.startswith("$"):
         found = _find_operator(text, 0)
         if not found:
@@ -307,18 +308,14 @@ def _status_mistake(text: str) -> None:
     if hash_at > 0 and not rest[hash_at - 1].isspace():
         # semantics.md §5: `#` starts a comment after whitespace, so `status 200  # ok` is fine.
         raise LineError(
-            f"status takes a code such as 200 or 2xx, got '{_clip(rest)}'; a # starts a comment only "
+            f"status takes a code such as 200 or 2xx, got '{clip(rest)}'; a # starts a comment only "
             f"after a space: then: status {rest[:hash_at].strip()}  {rest[hash_at:]}",
             start + hash_at,
             len(rest) - hash_at,
         )
     raise LineError(
-        f"status takes one code such as 200 or 2xx (or a range: 200-299), got '{_clip(rest)}'", start, len(rest)
+        f"status takes one code such as 200 or 2xx (or a range: 200-299), got '{clip(rest)}'", start, len(rest)
     )
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 _STATUS_RANGE = re.compile(r"([1-5][0-9][0-9])-([1-5][0-9][0-9])")

@@ -53,7 +53,8 @@ class TagExpression:
 
 def _tokens(text: str) -> list[tuple[int, str, str]]:
     """(column, text, kind) of each token; kind is 'punct' or 'word'."""
-    out, at = [], 0
+    out: list[tuple[int, str, str]] = []
+    at = 0
     while True:
         match = _TOKEN.match(text, at)
         if match is None:  # only whitespace is left

@@ -8,16 +8,13 @@ import re
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Union
 
-from scenario_core.language.nodes import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
+from scenario_core.language.errors import clip
+from scenario_core.language.nodes.base import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
 
 NAME = re.compile(r"[^\W\d]\w*")
 # What `{{...}}` may hold: a name, dotted (`a.b` is the variable of that name; `env.X` an
 # environment variable, `param.KEY` a parameter, `hooks.h[0].body.f` what a webhook received).
 REF_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d][\w-]*|\.[0-9]+|\[[0-9]+\])*")
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class TemplateError(ValueError):
@@ -59,7 +56,7 @@ def _plan(text: str, json_text: bool) -> tuple[_Part, ...]:
         name = text[start + 2 : end].strip()
         if not REF_NAME.fullmatch(name):
             raise TemplateError(
-                f"'{_clip(text[start : end + 2])}' is not a variable reference: "
+                f"'{clip(text[start : end + 2])}' is not a variable reference: "
                 "a name is letters, digits and _ (dotted: a.b, env.HOME, param.timeout) "
                 "and does not start with a digit",
                 start,
@@ -131,7 +128,7 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
         return JsonTemplate(text, (text,), _loads(text), location)
     segments = _segments(text, locate, True)
     if not any(isinstance(s, VariableRef) for s in segments):  # only escaped `\{{`
-        literal = "".join(segments)
+        literal = "".join(s for s in segments if isinstance(s, str))
         return JsonTemplate(text, (literal,), _loads(literal), location)
     return JsonTemplate(text, segments, None, location)
 

@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from scenario_core.language.nodes import AUTO_KINDS
+from scenario_core.language.nodes.steps import AUTO_KINDS
 from scenario_core.openapi.operations import Operation, Parameter, Schema
 from scenario_core.openapi.request_builder import RequestPlan, build_request, merge_body, request_defaults
 

@@ -9,7 +9,8 @@ from typing import Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
-from scenario_core.language.nodes import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode, walk_steps
+from scenario_core.language.nodes.blocks import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
 
 

@@ -12,14 +12,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from scenario_core.language.errors import Diagnostic
-from scenario_core.language.nodes import (
-    FeatureNode,
-    RequestStep,
-    ScenarioFileNode,
-    Step,
-    included_fragments,
-    walk_steps,
-)
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
+from scenario_core.language.nodes.steps import RequestStep, Step
+from scenario_core.language.nodes.walk import included_fragments, walk_steps
 from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import StoreRef, store_for
 

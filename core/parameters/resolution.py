@@ -17,7 +17,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
-from scenario_core.language.nodes import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.blocks import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
+from scenario_core.language.parameter_values import ParameterValueError
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
     "command-line",
@@ -189,12 +190,12 @@ class RunOverrides:
                 continue
             try:
                 values[key] = params.parse_value(key, raw)
-            except params.ParameterValueError as problem:
+            except ParameterValueError as problem:
                 raise UsageError(f"--param {shown}: {problem}") from None
         if base_url is not None:
             try:
                 values[params.BASE_URL] = params.parse_value(params.BASE_URL, base_url)
-            except params.ParameterValueError as problem:
+            except ParameterValueError as problem:
                 raise UsageError(f"--base-url {base_url}: {problem}") from None
             if isinstance(values[params.BASE_URL], params.ValueTemplate):
                 raise UsageError(f"--base-url {base_url}: a command-line value is taken as written")
@@ -241,7 +242,7 @@ class _Levels:
                 if isinstance(value, str) and "{{" in value and not params.is_known(entry.key):
                     try:  # a user key, kept by the builder as written
                         value = params.parse_template(entry.key, value)
-                    except params.ParameterValueError as problem:
+                    except ParameterValueError as problem:
                         self.problems.append(Diagnostic(entry.location, str(problem)))
                         continue
                 setting = Setting(
@@ -333,7 +334,7 @@ class _Resolver:
         spec = params.spec_for(key)
         try:
             value = spec.parse(key, text) if spec is not None else text
-        except params.ParameterValueError as problem:
+        except ParameterValueError as problem:
             raise _Failed(f"{problem} (read from {template.sources()})") from None
         return Setting(
             value, setting.source, setting.line, setting.feature, setting.detail, setting.scenario, template.sources()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scenario_core.language.nodes import step_label
+from scenario_core.language.nodes.steps import step_label
 from scenario_core.language.parameter_keys import (
     ENVIRONMENT,
     ERROR_MAX_BODY,

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import (
     AllOf,
     AnyOf,
     Assertion,
@@ -20,15 +20,14 @@ from scenario_core.language.nodes import (
     CustomAssertion,
     HeaderAssertion,
     JsonPathAssertion,
-    JsonTemplate,
     NotAssertion,
     SchemaAssertion,
     StatusAssertion,
     TimeAssertion,
     VariableAssertion,
-    VariableRef,
-    leaf_conditions,
 )
+from scenario_core.language.nodes.base import JsonTemplate, VariableRef
+from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.language.templates import render_json, text_form
 from scenario_core.run.events import ResponseReceived
 from scenario_core.support.json_depth import MAX_DEPTH, cut_depth, cut_marker  # noqa: F401 - cut_depth is used by reports too

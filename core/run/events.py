@@ -54,15 +54,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
-from scenario_core.language.nodes import (
-    FeatureNode,
-    IncludeStep,
-    Node,
-    ScenarioFileNode,
-    ScenarioNode,
-    SourceLocation,
-    Step,
-)
+from scenario_core.language.nodes.base import Node, SourceLocation
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
 

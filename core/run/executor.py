@@ -25,28 +25,28 @@ from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
-from scenario_core.language.nodes import (
-    AssertStep,
+from scenario_core.language.nodes.assertions import (
     BodyAssertion,
+    HeaderAssertion,
+    JsonPathAssertion,
+    SchemaAssertion,
+    StatusAssertion,
+    TimeAssertion,
+    VariableAssertion,
+)
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import (
+    AssertStep,
     ConditionalStep,
     DescribedStep,
     ExtractStep,
     FailStep,
-    FeatureNode,
-    HeaderAssertion,
     IncludeStep,
-    JsonPathAssertion,
     RequestStep,
-    ScenarioFileNode,
-    ScenarioNode,
-    SchemaAssertion,
-    StatusAssertion,
     Step,
-    TimeAssertion,
-    VariableAssertion,
     WebhookStep,
-    leaf_conditions,
 )
+from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.language.parameter_keys import (
     AUTO_CONTENT_TYPE,
     AUTO_ENABLED,
@@ -1220,7 +1220,7 @@ def _read_body_file(
     scenario file's folder and each folder above it."""
     from pathlib import Path
 
-    from scenario_core.language.nodes import SourceLocation
+    from scenario_core.language.nodes.base import SourceLocation
     from scenario_core.language.parser import MAX_FILE_BYTES
     from scenario_core.language.templates import TemplateError, text_template
     from scenario_core.support.input_files import InputFileError, read_regular_file

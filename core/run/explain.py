@@ -10,15 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from scenario_core.language.nodes import (
-    ExtractStep,
-    FeatureNode,
-    FragmentNode,
-    IncludeStep,
-    ScenarioFileNode,
-    ScenarioNode,
-    walk_steps,
-)
+from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import ExtractStep, IncludeStep
+from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef, store_for

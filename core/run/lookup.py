@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from scenario_core.language.parameter_keys import Duration
+from scenario_core.language.parameter_values import Duration
 from scenario_core.parameters.resolution import parameter_text
 
 Provider = Callable[[str], "tuple[bool, Any]"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from scenario_core.language.nodes import Step
+from scenario_core.language.nodes.steps import Step
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.events import (
     SCENARIO_LAYER,

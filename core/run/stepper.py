@@ -23,7 +23,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
-from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode, Step
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import Step
 from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
-from scenario_core.language.nodes import WebhookStep
+from scenario_core.language.nodes.steps import WebhookStep
 
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads

@@ -17,7 +17,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from scenario_core.language.nodes import ConditionalStep, DescribedStep, RequestStep, step_label
+from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, RequestStep, step_label
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.events import (

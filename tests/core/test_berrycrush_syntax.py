@@ -17,21 +17,20 @@ from pathlib import Path
 import pytest
 
 from scenario_core.language.errors import InvalidFileError, UsageError
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import JsonPathAssertion, StatusAssertion
+from scenario_core.language.nodes.base import VariableRef
+from scenario_core.language.nodes.steps import (
     AssertStep,
     ConditionalStep,
     DescribedStep,
     ExtractStep,
     FailStep,
     IncludeStep,
-    JsonPathAssertion,
     RequestStep,
-    StatusAssertion,
-    VariableRef,
     WebhookStep,
     step_label,
-    walk_steps,
 )
+from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parser import load_file, parse_text
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from scenario_core.language.conditions import MAX_JOINED, parse_condition
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import (
     AllOf,
     AnyOf,
     BodyAssertion,
@@ -19,11 +19,11 @@ from scenario_core.language.nodes import (
     JsonPathAssertion,
     NotAssertion,
     SchemaAssertion,
-    SourceLocation,
     StatusAssertion,
     TimeAssertion,
     VariableAssertion,
 )
+from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.step_syntax import LineError
 from scenario_core.run.assertions import Outcome, assertion_refs, check, describe
 from scenario_core.run.events import ResponseReceived

@@ -24,22 +24,21 @@ from scenario_core.custom_steps.registry import (
     load_registry,
     uses_custom_steps,
 )
-from scenario_core.language.nodes import (
-    AssertStep,
+from scenario_core.language.nodes.assertions import CustomAssertion, NotAssertion, StatusAssertion
+from scenario_core.language.nodes.base import SourceLocation, TextTemplate
+from scenario_core.language.nodes.blocks import (
     BackgroundNode,
-    ConditionalBranch,
-    ConditionalStep,
-    CustomAssertion,
-    DescribedStep,
     FeatureNode,
     FragmentNode,
-    NotAssertion,
-    RequestStep,
     ScenarioFileNode,
     ScenarioNode,
-    SourceLocation,
-    StatusAssertion,
-    TextTemplate,
+)
+from scenario_core.language.nodes.steps import (
+    AssertStep,
+    ConditionalBranch,
+    ConditionalStep,
+    DescribedStep,
+    RequestStep,
 )
 from scenario_core.language.parser import load_file
 from scenario_core.language.templates import text_template

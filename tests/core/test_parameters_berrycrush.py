@@ -15,7 +15,8 @@ import pytest
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import InvalidFileError, UsageError
-from scenario_core.language.nodes import FeatureNode, ParameterEntry, ParametersNode, ScenarioNode, SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.blocks import FeatureNode, ParameterEntry, ParametersNode, ScenarioNode
 from scenario_core.language.parser import load_file, parse_text
 from scenario_core.parameters.diagnostics import parameter_diagnostics
 from scenario_core.parameters.params_report import parameter_nodes

@@ -7,19 +7,16 @@ import dataclasses
 import pytest
 
 from scenario_core.language.errors import InvalidFileError
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import (
     BodyAssertion,
-    ExtractStep,
-    FeatureNode,
     HeaderAssertion,
-    IncludeStep,
     JsonPathAssertion,
-    Node,
-    RequestStep,
     StatusAssertion,
     TimeAssertion,
-    VariableRef,
 )
+from scenario_core.language.nodes.base import Node, VariableRef
+from scenario_core.language.nodes.blocks import FeatureNode
+from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep
 from scenario_core.language.parser import load_file, parse_text
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from scenario_core.language.errors import InvalidFileError
-from scenario_core.language.nodes import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
+from scenario_core.language.nodes.steps import MAX_INCLUDE_DEPTH, MAX_PLANNED_STEPS
 from scenario_core.language.parser import load_file, parse_text
 from scenario_core.run.events import ScenarioFinished, StepFinished
 from scenario_core.run.executor import run_to_completion

@@ -3,7 +3,7 @@ into the store, overwrite events, and snapshots that never change after they are
 
 from __future__ import annotations
 
-from scenario_core.language.nodes import SourceLocation
+from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.events import Origin, ScopeSnapshot, VariableExtracted, VariableOverwritten
 from scenario_core.run.scopes import Scope, Store

@@ -8,7 +8,8 @@ import socket
 import httpx
 import pytest
 
-from scenario_core.language.nodes import SourceLocation, WebhookStep
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run.webhooks import WebhookError, Webhooks
 
 LOCATION = SourceLocation("f.scenario", 3, 5, 3, 20)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from scenario_core.language.nodes import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.run import events as ev
 from scenario_core.run.events import RunFinished
 from scenario_core.support.printable import visible

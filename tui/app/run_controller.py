@@ -9,7 +9,7 @@ import gc
 import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from scenario_core.language.nodes import ScenarioNode
+from scenario_core.language.nodes.blocks import ScenarioNode
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun

@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Tree
 
-from scenario_core.language.nodes import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.tag_expressions import selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Sequence
 
-from scenario_core.language.nodes import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_tui.widgets.tree_items import BrokenFile
 
 Stat = tuple[float, int] | None

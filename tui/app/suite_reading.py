@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from scenario_core.analysis.scope_analysis import analyze
 from scenario_core.language.errors import InvalidFileError, ScenarioError
-from scenario_core.language.nodes import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics
 from scenario_core.parameters.operation_check import operation_shapes

@@ -192,7 +192,7 @@ class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         from scenario_core.custom_steps.registry import PluginError
         from scenario_core.language.errors import InvalidFileError, UsageError
-        from scenario_core.language.nodes import FeatureNode
+        from scenario_core.language.nodes.blocks import FeatureNode
         from scenario_core.parameters.diagnostics import load_valid
         from scenario_core.support.printable import visible
 

@@ -18,7 +18,8 @@ from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from scenario_core.language.nodes import FeatureNode, IncludeStep, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import IncludeStep
 from scenario_tui.widgets.static_warnings import StaticWarnings
 from scenario_tui.widgets.tree_filter import TreeFilter
 from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)

@@ -22,7 +22,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from scenario_core.language.errors import Diagnostic
-from scenario_core.language.nodes import (
+from scenario_core.language.nodes.assertions import SchemaAssertion, TimeAssertion
+from scenario_core.language.nodes.steps import (
     AssertStep,
     ConditionalStep,
     DescribedStep,
@@ -30,8 +31,6 @@ from scenario_core.language.nodes import (
     FailStep,
     IncludeStep,
     RequestStep,
-    SchemaAssertion,
-    TimeAssertion,
     WebhookStep,
     step_label,
 )

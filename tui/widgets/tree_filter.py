@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
-from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_tui.widgets.tree_items import TreeItem
 
 

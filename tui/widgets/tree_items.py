@@ -21,15 +21,8 @@ from typing import Any, Iterable
 
 from rich.text import Text
 
-from scenario_core.language.nodes import (
-    ConditionalBranch,
-    ConditionalStep,
-    DescribedStep,
-    FeatureNode,
-    IncludeStep,
-    ScenarioFileNode,
-    ScenarioNode,
-)
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import ConditionalBranch, ConditionalStep, DescribedStep, IncludeStep
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 
 Key = tuple

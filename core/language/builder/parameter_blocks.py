@@ -1,0 +1,90 @@
+"""Building `parameters:` blocks: nested keys flattened (`retry:` + `maxAttempts: 3`), each known
+key's value validated by the key table, and unknown keys kept as user keys when the file reads
+them as `{{param.KEY}}` (decided once the whole file is read)."""
+
+from __future__ import annotations
+
+import re
+
+from scenario_core.language import parameter_keys as params
+from scenario_core.language.builder.context import BuildContext, Entry, Raw, present, unquoted
+from scenario_core.language.nodes.blocks import ParameterEntry, ParametersNode
+from scenario_core.language.parameter_values import ParameterValueError
+
+# Where a parameters: block may go, for every message about one that is misplaced.
+PARAMETERS_GO = (
+    "parameters: may go at the top of the file (before the first feature:, scenario:, fragment: "
+    "or background:) or directly after a feature: line (and its description:)"
+)
+_PARAM_REF = re.compile(r"\{\{\s*param\.([A-Za-z_][\w.-]*?)\s*\}\}")
+
+
+def _dotted(ctx: BuildContext, entries: list[Entry], prefix: str = "") -> list[tuple[str, Entry]]:
+    """A parameters block's entries with nested blocks flattened: `retry:` + `maxAttempts: 3`
+    is `retry.maxAttempts: 3` (berrycrush.md §2.2)."""
+    flat: list[tuple[str, Entry]] = []
+    stack = [(prefix, list(entries))]
+    while stack:
+        base, pending = stack[-1]
+        if not pending:
+            stack.pop()
+            continue
+        entry = pending.pop(0)
+        if entry.children:
+            if entry.value:  # the key keeps its value; its block is the one mistake reported
+                ctx.error(
+                    ctx.loc(entry.children[0].token),
+                    f"'{entry.key}' has a value, so it cannot open a nested block",
+                )
+            else:
+                stack.append((f"{base}{entry.key}.", list(entry.children)))
+                continue
+        flat.append((base + entry.key, entry))
+    return flat
+
+
+def parameters(ctx: BuildContext, children: list) -> Raw:
+    keyword, entries = children[0], present(children[1:])
+    ctx.bare(keyword, "parameters:")
+    built: list[ParameterEntry] = []
+    seen: dict[str, int] = {}
+    for key, entry in _dotted(ctx, entries):
+        raw = entry.value
+        key_location = ctx.loc(entry.token, 0, len(entry.key))
+        if ":" not in str(entry.token):
+            ctx.error(ctx.whole(entry.token), "a parameters: block holds `key: value` lines")
+            continue
+        if params.spec_for(key) is None:
+            # A user key when the file reads it as {{param.KEY}} (semantics.md §1); decided in
+            # check_user_keys, once every reference is known.
+            if key in seen:
+                ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
+                continue
+            seen[key] = key_location.line
+            ctx.user_keys.append((key, key_location))
+            built.append(ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token)))
+            continue
+        if key in seen:
+            ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
+            continue
+        seen[key] = key_location.line
+        value_location = ctx.loc(entry.token, entry.value_offset, max(len(raw), 1))
+        try:
+            value = params.parse_value(key, raw)
+        except ParameterValueError as problem:
+            ctx.error(value_location, str(problem))
+            continue
+        built.append(ParameterEntry(key, value, raw, ctx.whole(entry.token)))
+    last = entries[-1].token if entries else keyword
+    return Raw("parameters", keyword, ParametersNode(tuple(built), ctx.span(keyword, last)))
+
+
+def check_user_keys(ctx: BuildContext) -> None:
+    """A parameter key that is not known is a user parameter when the file reads it as
+    {{param.KEY}}; otherwise it is the unknown-key error (a typo is still caught)."""
+    if not ctx.user_keys:
+        return
+    read = set(_PARAM_REF.findall(ctx.text)) if "param." in ctx.text else set()
+    for key, location in ctx.user_keys:
+        if key not in read:
+            ctx.error(location, params.unknown_key_message(key))

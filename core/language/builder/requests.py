@@ -1,0 +1,235 @@
+"""Building requests, in either dialect: our `when: METHOD path` and `when: ^operation`, and
+BerryCrush's `call ^operation`, with their children (`headers:`, `query:`, `body:`, and under an
+operation call its parameters, `bodyFile:`, `auto:`, `excludes:` and repeat counts): one
+RequestStep either way. `call_parameter` also reads an include's parameters."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from lark import Token
+
+from scenario_core.language import parameter_keys as params
+from scenario_core.language.builder.bodies import json_value_text
+from scenario_core.language.builder.context import (
+    BuildContext,
+    Entry,
+    Raw,
+    flat,
+    line_of,
+    present,
+    read_entry,
+    unquoted,
+)
+from scenario_core.language.builder.parameter_blocks import PARAMETERS_GO
+from scenario_core.language.nodes.base import SourceLocation, TextTemplate
+from scenario_core.language.nodes.steps import (
+    AUTO_KINDS,
+    CallParameter,
+    HeaderEntry,
+    OperationRef,
+    QueryEntry,
+    RequestStep,
+)
+from scenario_core.language.parameter_values import ParameterValueError
+from scenario_core.language.step_syntax import LineError, split_request
+from scenario_core.language.templates import JsonTextError, TemplateError, json_template
+
+_OPERATION = re.compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
+# BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (berrycrush.md §3.2).
+_CALL = re.compile(r"""(?:using\s+["']?([A-Za-z_][A-Za-z0-9_-]*)["']?\s+)?\^?([A-Za-z_][A-Za-z0-9_.-]*)\s*""")
+
+
+def _entries(
+    ctx: BuildContext, entries: list[Entry], what: str, make: Callable[[str, TextTemplate, SourceLocation], Any]
+) -> tuple:
+    """`headers:` or `query:` lines: a name and its value as a text template."""
+    built = []
+    for entry in entries:
+        name, raw = entry.key, entry.value
+        location = ctx.whole(entry.token)
+        if "{{" in name:
+            ctx.error(ctx.loc(entry.token, 0, len(name)), f"a {what} name cannot hold {{{{...}}}}")
+            continue
+        if not raw:
+            built.append(make(name, TextTemplate("", (), location), location))
+            continue
+        template = ctx.template(entry.token, raw, entry.value_offset, location)
+        if template is not None:
+            built.append(make(name, template, location))
+    return tuple(built)
+
+
+def headers(ctx: BuildContext, children: list) -> Raw:
+    ctx.bare(children[0], "headers:")
+    entries = _entries(ctx, flat(ctx, present(children[1:]), "headers:"), "header", HeaderEntry)
+    return Raw("headers", children[0], entries)
+
+
+def query(ctx: BuildContext, children: list) -> Raw:
+    ctx.bare(children[0], "query:")
+    entries = _entries(ctx, flat(ctx, present(children[1:]), "query:"), "query", QueryEntry)
+    return Raw("query", children[0], entries)
+
+
+def call_entry(ctx: BuildContext, children: list) -> Raw:
+    return Raw("entry", children[0], read_entry(ctx, children))
+
+
+def request(
+    ctx: BuildContext, token: Token, text: str, base: int, items: list, keyword: str = "when"
+) -> RequestStep | None:
+    """Our `when: METHOD path` / `when: ^op`, or BerryCrush's `call ^op` (keyword "call"), with
+    their children: one RequestStep either way."""
+    location = ctx.whole(token)
+    operation = None
+    method = url = None
+    if keyword == "call" or text.startswith("^") or text.startswith("using "):
+        operation = _operation_ref(ctx, token, text, base, keyword)
+        if operation is None:
+            return None
+    else:
+        try:
+            method, path, path_offset = split_request(text)
+        except LineError as problem:
+            ctx.error(ctx.loc(token, base + problem.offset, problem.length), str(problem))
+            return None
+        url = ctx.template(token, path, base + path_offset, location)
+    found: dict[str, Raw] = {}
+    entries: list[Entry] = []
+    for item in items:
+        if item is None:
+            continue
+        if not isinstance(item, Raw):
+            ctx.error(
+                item.location,
+                f"'{item.keyword}' cannot go under a request: a request takes headers:, query: and body:",
+            )
+        elif item.kind == "parameters":
+            ctx.error(ctx.loc(item.token), f"parameters: cannot go inside a step; {PARAMETERS_GO}")
+        elif item.kind == "entry":
+            entries.append(item.node)
+        elif item.kind not in ("headers", "query", "body"):
+            ctx.error(
+                ctx.loc(item.token),
+                f"{item.kind} cannot go under {'call' if keyword == 'call' else 'a request'}; "
+                "write it at the call's indentation, after it",
+            )
+        elif item.kind in found:
+            first = line_of(found[item.kind].token)
+            ctx.error(ctx.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
+        else:
+            found[item.kind] = item
+    call_parameters, body_file, auto, excludes, counts = _call_entries(ctx, entries, operation, text)
+    if (url is None and operation is None) or any(item.node is None for item in found.values() if item.kind == "body"):
+        return None
+    body = found.get("body")
+    if body is not None and body_file is not None:
+        ctx.error(ctx.loc(body.token), "a request has either body: or bodyFile:, not both")
+    raw_body = body.node if body is not None and isinstance(body.node, TextTemplate) else None
+    return RequestStep(
+        method,
+        url,
+        found["headers"].node if "headers" in found else (),
+        found["query"].node if "query" in found else (),
+        body.node if body is not None and raw_body is None else None,
+        location,
+        operation,
+        call_parameters,
+        body is not None and body.structured,
+        body_file,
+        auto,
+        excludes,
+        keyword,
+        raw_body,
+        counts,
+    )
+
+
+def _operation_ref(ctx: BuildContext, token: Token, text: str, base: int, keyword: str = "when") -> OperationRef | None:
+    pattern = _CALL if keyword == "call" else _OPERATION
+    match = pattern.fullmatch(text)
+    if match is None:
+        example = (
+            "call ^getPetById (or call using auth ^login)"
+            if keyword == "call"
+            else "when: ^getPetById (or when: using auth ^login)"
+        )
+        ctx.error(ctx.loc(token, base, len(text)), f"an operation call reads like: {example}")
+        return None
+    start = match.start(2) - (text[max(match.start(2) - 1, 0)] == "^")  # `call listPets` has no caret
+    return OperationRef(match.group(2), match.group(1), ctx.loc(token, base + start, match.end(2) - start))
+
+
+def _call_entries(
+    ctx: BuildContext, entries: list[Entry], operation: OperationRef | None, request: str
+) -> tuple[
+    tuple[CallParameter, ...], TextTemplate | None, tuple[str, ...], tuple[str, ...], tuple[tuple[str, int], ...]
+]:
+    """What an operation call's `name: value` children set: its parameters, `bodyFile:`, `auto:`,
+    `excludes:` and the repeat counts of `auto: [multi]`."""
+    built: list[CallParameter] = []
+    body_file = None
+    auto: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    counts: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    for entry in entries:
+        name, raw = entry.key, entry.value
+        name_location = ctx.loc(entry.token, 0, len(name))
+        if name == "bodyFile":
+            body_file = ctx.template(entry.token, unquoted(raw), entry.value_offset, ctx.whole(entry.token))
+            continue
+        if name in ("auto", "excludes") and operation is not None:
+            words = tuple(w for w in re.split(r"[\s,\[\]]+", raw) if w)
+            if name == "auto":
+                unknown = [w for w in words if w.lower() not in AUTO_KINDS]
+                if unknown or not words:
+                    ctx.error(
+                        ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)),
+                        f"auto: takes a list of {', '.join(AUTO_KINDS)}, got {raw or 'nothing'}",
+                    )
+                    continue
+                auto = tuple(w.lower() for w in words)
+            else:
+                excludes = words
+            continue
+        if name in (params.MULTI_SEQUENTIAL, params.MULTI_CONCURRENT) and operation is not None:
+            # auto: [multi]'s repeats for this call, over the parameter of the same name
+            try:
+                counts[name] = params.parse_value(name, raw)
+            except ParameterValueError as problem:
+                ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)), str(problem))
+            continue
+        if operation is None:
+            ctx.error(
+                name_location,
+                f"'{name}:' places a value in an operation's request; "
+                f"'{request}' is not an operation call (when: ^operationId). "
+                "Use headers: or query: here",
+            )
+            continue
+        if name in seen:
+            ctx.error(name_location, f"'{name}' is given twice for this call; the first is on line {seen[name]}")
+            continue
+        seen[name] = name_location.line
+        if not raw:
+            ctx.error(name_location, f"'{name}:' needs a value")
+            continue
+        parameter = call_parameter(ctx, entry, raw)
+        if parameter is not None:
+            built.append(parameter)
+    return tuple(built), body_file, auto, excludes, tuple(counts.items())
+
+
+def call_parameter(ctx: BuildContext, entry: Entry, raw: str) -> CallParameter | None:
+    """`name: value` under a call or an include: the value as a JSON template, its type kept."""
+    try:
+        value = json_template(
+            json_value_text(raw), ctx.locator(entry.token, entry.value_offset), ctx.whole(entry.token)
+        )
+    except (TemplateError, JsonTextError) as problem:
+        ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)), f"{entry.key}: {problem}")
+        return None
+    return CallParameter(entry.key, value, ctx.whole(entry.token))

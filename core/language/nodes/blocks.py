@@ -1,0 +1,110 @@
+"""The blocks of a file and the file itself: parameters blocks, backgrounds, fragments, scenarios
+(an outline's rows among them), features, and the `ScenarioFileNode` at the root."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scenario_core.language.nodes.base import Node, SourceLocation
+from scenario_core.language.nodes.steps import Step
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterEntry(Node):
+    """`key: value` in a parameters block; `value` is typed (bool, int, str) after validation."""
+
+    key: str
+    value: Any
+    raw: str
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class ParametersNode(Node):
+    entries: tuple[ParameterEntry, ...]
+    location: SourceLocation
+
+    def get(self, key: str) -> ParameterEntry | None:
+        for entry in self.entries:
+            if entry.key == key:
+                return entry
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class BackgroundNode(Node):
+    steps: tuple[Step, ...]
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentNode(Node):
+    name: str
+    steps: tuple[Step, ...]
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineRow:
+    """Where an outline's scenario comes from: the outline, its examples row (1-based) and the
+    row's cells, which are variables of the scenario layer (never written to a store)."""
+
+    outline: str
+    outline_line: int
+    row: int
+    variables: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioNode(Node):
+    name: str
+    tags: frozenset[str]
+    steps: tuple[Step, ...]
+    location: SourceLocation
+    parameters: ParametersNode | None = None  # the scenario's (or outline's) own block
+    outline: OutlineRow | None = None  # set on each scenario an outline's examples row makes
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureNode(Node):
+    name: str
+    description: str | None
+    background: BackgroundNode | None
+    scenarios: tuple[ScenarioNode, ...]
+    tags: frozenset[str]
+    parameters: ParametersNode | None
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioFileNode(Node):
+    scenarios: tuple[ScenarioNode, ...]  # standalone scenarios
+    fragments: tuple[FragmentNode, ...]
+    features: tuple[FeatureNode, ...]
+    parameters: ParametersNode | None
+    background: BackgroundNode | None  # the file-level background
+    items: tuple[FeatureNode | ScenarioNode, ...]  # features and standalone scenarios in source order
+    location: SourceLocation
+    # A custom step or assertion somewhere (plugins are needed to check it); None: not noted.
+    custom_steps: bool | None = None
+
+    @property
+    def path(self) -> str:
+        return self.location.file
+
+    def fragment(self, name: str) -> FragmentNode | None:
+        for fragment in self.fragments:
+            if fragment.name == name:
+                return fragment
+        return None
+
+    def scenarios_in_order(self) -> list[tuple[ScenarioNode, FeatureNode | None]]:
+        """Every scenario (each outline row) with its feature, in source order: the run's order."""
+        found: list[tuple[ScenarioNode, FeatureNode | None]] = []
+        for item in self.items:
+            if isinstance(item, FeatureNode):
+                found += [(scenario, item) for scenario in item.scenarios]
+            else:
+                found.append((item, None))
+        return found

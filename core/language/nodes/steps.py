@@ -1,0 +1,236 @@
+"""The steps of a block, in either dialect: requests (with their headers, query and operation
+parameters), assertions, extracts, includes (and the limits of what they expand to), BerryCrush's
+`fail`, `if` chains, webhooks and described steps; `step_label` shows a step as it was written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from scenario_core.language.nodes.assertions import Assertion
+from scenario_core.language.nodes.base import JsonTemplate, Node, SourceLocation, TextTemplate
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderEntry(Node):
+    name: str
+    value: TextTemplate
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class QueryEntry(Node):
+    name: str
+    value: TextTemplate
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
+class OperationRef(Node):
+    """`^getPetById`, optionally `using auth`: an operation of an OpenAPI description."""
+
+    operation_id: str
+    using: str | None
+    location: SourceLocation
+
+    @property
+    def text(self) -> str:
+        return f"using {self.using} ^{self.operation_id}" if self.using else f"^{self.operation_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallParameter(Node):
+    """`petId: 1` under an operation call: placed where the operation declares `petId` (path,
+    query, header, cookie); `query_X` / `header_X` force the place. The value keeps its JSON type."""
+
+    name: str
+    value: JsonTemplate
+    location: SourceLocation
+
+
+# What `auto: [...]` under a call may name (berrycrush.md §3.6); auto_tests.py generates them.
+AUTO_KINDS = ("invalid", "security", "multi")
+
+
+@dataclass(frozen=True, slots=True)
+class RequestStep(Node):
+    """One request, in either dialect: `when: METHOD path` (method and url), or an operation call
+    (`when: ^op`, BerryCrush's `call ^op`) whose method and path come from its description. Both
+    may have `headers:`, `query:` and a body: JSON (`body:`), structured (`body:` over indented
+    `name: value` lines, merged over the operation's schema defaults), or a file (`bodyFile:`)."""
+
+    method: str | None
+    url: TextTemplate | None
+    headers: tuple[HeaderEntry, ...]
+    query: tuple[QueryEntry, ...]
+    body: JsonTemplate | None
+    location: SourceLocation
+    operation: OperationRef | None = None
+    parameters: tuple[CallParameter, ...] = ()
+    body_structured: bool = False  # body came from name: value lines (an object)
+    body_file: TextTemplate | None = None
+    # BerryCrush's auto tests under a call (`auto: [invalid security]`, `excludes: [XSS]`).
+    auto: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    keyword: str = "when"  # "call" for BerryCrush's directive
+    body_raw: TextTemplate | None = None  # a `"""` block: sent as written, references rendered
+    # `multiTestSequentialCount: 5` / `multiTestConcurrentCount: 2` under the call (auto: [multi])
+    repeats: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def text(self) -> str:
+        if self.operation is not None:
+            return self.operation.text
+        assert self.url is not None  # a request that calls no operation has its method and URL
+        return f"{self.method} {self.url.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class AssertStep(Node):
+    """`then: ASSERTION` on the last response."""
+
+    text: str
+    assertion: Assertion
+    location: SourceLocation
+    keyword: str = "then"  # "assert" for BerryCrush's directive
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractStep(Node):
+    """`extract: NAME from $.json.path` or `extract: NAME from header Header-Name`."""
+
+    name: str
+    source: str  # "body" or "header"
+    path: str  # the JSON path, or the header name
+    compiled: Any = field(compare=False, repr=False)  # compiled JSON path; None for headers
+    location: SourceLocation
+    keyword: str = "extract"
+    arrow: bool = False  # written BerryCrush's way: `extract $.id => petId`
+
+    @property
+    def text(self) -> str:
+        if self.arrow:
+            return f"{self.path} => {self.name}"
+        where = f"header {self.path}" if self.source == "header" else self.path
+        return f"{self.name} from {where}"
+
+
+@dataclass(frozen=True, slots=True)
+class IncludeStep(Node):
+    """`include: FRAGMENT` (ours) or `include FRAGMENT` (BerryCrush's, optionally with indented
+    `name: value` arguments): the fragment's steps, as if written here. Arguments are variables
+    of the scenario layer while the fragment runs; names that existed before get their old
+    values back afterwards."""
+
+    fragment: str
+    location: SourceLocation
+    arguments: tuple[CallParameter, ...] = ()
+    keyword: str = "include"
+    bare: bool = False  # written BerryCrush's way, without a colon: `include login`
+
+    @property
+    def text(self) -> str:
+        return self.fragment
+
+
+# Limits of what includes may expand to, checked by `check` (builder/includes.py) with a
+# located error, so the executor never meets a file past them: includes nested deeper than this ...
+MAX_INCLUDE_DEPTH = 32
+# ... or a block (scenario, background, fragment) expanding to more steps than this.
+MAX_PLANNED_STEPS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class FailStep(Node):
+    """`fail "message"`: fails its scenario with the message ({{NAME}} references rendered)."""
+
+    message: TextTemplate
+    location: SourceLocation
+    keyword: str = "fail"
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalBranch(Node):
+    """`if COND` / `else if COND` / `else` (condition None) and the directives it runs."""
+
+    condition: Assertion | None
+    text: str  # the condition as written; "" for else
+    steps: tuple[Step, ...]
+    location: SourceLocation
+    keyword: str = "if"  # "if", "else if" or "else"
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalStep(Node):
+    """`if` … `else if` … `else`: the first branch whose condition holds runs its steps."""
+
+    branches: tuple[ConditionalBranch, ...]
+    location: SourceLocation
+    keyword: str = "if"
+
+    @property
+    def text(self) -> str:
+        """`status 201 · else if status 200 · else`: the chain on one line."""
+        return " · ".join(b.text if i == 0 else f"{b.keyword} {b.text}".rstrip() for i, b in enumerate(self.branches))
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookStep(Node):
+    """`webhook: NAME` with `hook: h` / `hooks: [a, b]`, `port: 0`, `scope: scenario|feature`:
+    a loopback server the run starts; `{{NAME.h}}` is a hook's URL."""
+
+    name: str
+    hooks: tuple[str, ...]
+    port: int
+    scope: str  # "scenario" or "feature"
+    location: SourceLocation
+    keyword: str = "webhook"
+
+    @property
+    def text(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class DescribedStep(Node):
+    """BerryCrush's step: `given/when/then/and/but` (colon or not) with a description, and the
+    directives indented below it as steps (call -> RequestStep, assert -> AssertStep, extract ->
+    ExtractStep, include -> IncludeStep, if -> ConditionalStep, fail -> FailStep, webhook ->
+    WebhookStep). Without directives it is a custom step: a Python step registered for a pattern
+    that matches the description (see custom_steps.py)."""
+
+    keyword: str  # lower case, as the step line's keyword
+    description: TextTemplate
+    steps: tuple[Step, ...]
+    location: SourceLocation
+
+    @property
+    def text(self) -> str:
+        return self.description.text
+
+    @property
+    def custom(self) -> bool:
+        return not self.steps
+
+
+Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep, DescribedStep]
+
+
+# Keywords written with a colon (ours); BerryCrush's directives and described steps take none.
+_COLON_KEYWORDS = frozenset(("when", "then", "extract", "include"))
+
+
+def step_label(step: Step) -> str:
+    """A step as a person wrote it: `when: POST /pets`, `call ^createPet`, `extract $.id => petId`."""
+    keyword = step.keyword
+    colon = (
+        keyword in _COLON_KEYWORDS
+        and not isinstance(step, DescribedStep)
+        and not getattr(step, "arrow", False)
+        and not (isinstance(step, IncludeStep) and step.bare)
+    )
+    return f"{keyword}{':' if colon else ''} {step.text}"
