@@ -81,6 +81,7 @@ def _no_sniffio() -> None:
     import importlib.util
 
     if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
+        # None is the import system's "cannot be imported" mark; typeshed types the values as modules only.
         sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 
