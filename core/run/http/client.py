@@ -17,7 +17,7 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
@@ -102,7 +102,8 @@ class HttpClient:
             self._client = httpx.AsyncClient(
                 timeout=None,
                 follow_redirects=False,
-                transport=transport,
+                # an httpx transport by duck typing (see pool.Http11Transport)
+                transport=cast("httpx.AsyncBaseTransport", transport),
                 headers={
                     "User-Agent": USER_AGENT,
                     # only what body.Inflater decodes under the cap (body.CODINGS)

@@ -1,14 +1,17 @@
 """HTTP/1.1 message framing: a request as the bytes sent, and a response read with httptools
 (llhttp, uvicorn's C parser): its head, its body pieces as they arrive, where it ends, and
 whether its connection may carry another exchange. Part of the transport (run.http.pool), so
-imported only when a run first sends something."""
+imported only when a run first sends something; httpx only for its errors (see pool)."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import httptools
-import httpx
+
+if TYPE_CHECKING:
+    import httpx
 
 _HEAD_LIMIT = 1 << 20  # largest status line + header block accepted
 
@@ -102,6 +105,8 @@ class ResponseMessage:
         except httptools.HttpParserError as error:
             raise _protocol_error(str(error), data, request) from None
         if not self.head_done and self.head_size > _HEAD_LIMIT:
+            import httpx
+
             raise httpx.RemoteProtocolError("response headers too large", request=request)
 
     def ends_at_eof(self) -> bool:
@@ -129,6 +134,8 @@ _LLHTTP_CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([^\r\n]
 
 def _protocol_error(problem: str, data: bytes, request: httpx.Request) -> httpx.RemoteProtocolError:
     """llhttp's message, made to name the problem: the offending values or the first line."""
+    import httpx
+
     if "Content-Length" in problem:
         values = ", ".join(repr(v.strip().decode("latin-1")[:30]) for v in _LLHTTP_CONTENT_LENGTH.findall(data))
         if "Duplicate" in problem:

@@ -2,18 +2,21 @@
 connections per (host, port), a connection dropped whenever its state is in doubt, and https://
 handed to httpx's own transport. Messages are framed by run.http.framing.
 
-The client imports this module when it first sends something, so it may import httpx (and
-subclass its transport and stream classes) at the top: a run that sends nothing never loads it."""
+The client imports this module when it first sends something. httpx is still imported only
+where it is used: importing every module of core must load neither textual nor rich, and where
+click is installed, `import httpx` loads rich (for httpx's command line)."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Callable
-
-import httpx
+import functools
+from typing import TYPE_CHECKING, AsyncIterator, Callable
 
 from scenario_core.run.http.errors import connect_problem
 from scenario_core.run.http.framing import ResponseMessage, request_bytes
+
+if TYPE_CHECKING:
+    import httpx
 
 _READ_SIZE = 1 << 16
 
@@ -42,15 +45,16 @@ class _StaleConnection(Exception):
     """A kept-alive connection the server had closed before answering: retry on a new one."""
 
 
-class Http11Transport(httpx.AsyncBaseTransport):
+class Http11Transport:
     """A lean HTTP/1.1 keep-alive transport for plain http:// on asyncio streams; responses are
     framed by httptools (llhttp, uvicorn's C parser). h11, pure Python, cost about 0.1 ms more
     a request in bench/run_chain.py.
 
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) costs several hundred
     microseconds per request; on a loopback API that dominates a run. This transport keeps
-    httpx.AsyncClient's request/response model and sends https:// through httpx's own
-    transport (`fallback_factory`), created on first use."""
+    httpx.AsyncClient's request/response model (it is an httpx transport by duck typing: the
+    methods httpx calls, no subclass) and sends https:// through httpx's own transport
+    (`fallback_factory`), created on first use."""
 
     def __init__(self, fallback_factory: Callable[[], httpx.AsyncBaseTransport]):
         self._idle: dict[_Key, list[_Connection]] = {}
@@ -58,6 +62,8 @@ class Http11Transport(httpx.AsyncBaseTransport):
         self._fallback: httpx.AsyncBaseTransport | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        import httpx
+
         url = request.url
         if url.scheme != "http":
             if self._fallback is None:
@@ -89,6 +95,8 @@ class Http11Transport(httpx.AsyncBaseTransport):
     async def _exchange(
         self, connection: _Connection, key: _Key, request: httpx.Request, payload: bytes
     ) -> httpx.Response:
+        import httpx
+
         reused = connection.used
         connection.used = True
         reader, writer = connection.reader, connection.writer
@@ -124,7 +132,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
             body = message.body[0] if len(message.body) == 1 else b"".join(message.body)
             stream = httpx.ByteStream(body)
         else:
-            stream = _Body(self, connection, key, message, request, keep)
+            stream = _body_stream()(self, connection, key, message, request, keep)
         return httpx.Response(
             message.status, headers=message.headers, stream=stream, extensions=extensions, request=request
         )
@@ -136,6 +144,12 @@ class Http11Transport(httpx.AsyncBaseTransport):
         else:
             connection.close()
 
+    async def __aenter__(self) -> Http11Transport:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
     async def aclose(self) -> None:
         for connections in self._idle.values():
             for connection in connections:
@@ -145,51 +159,61 @@ class Http11Transport(httpx.AsyncBaseTransport):
             await self._fallback.aclose()
 
 
-class _Body(httpx.AsyncByteStream):
-    """The rest of a response body, read as the client consumes it. The connection goes back
-    to the pool only once the body was read to its end; a body abandoned half-way (over the
-    size cap, past the deadline) closes it: its next bytes would be taken for the next response."""
+@functools.cache
+def _body_stream() -> Callable[
+    [Http11Transport, _Connection, _Key, ResponseMessage, httpx.Request, bool], httpx.AsyncByteStream
+]:
+    """The class of a response body still being read; an httpx.AsyncByteStream (httpx checks),
+    so it is made on first use, with httpx imported."""
+    import httpx
 
-    __slots__ = ("transport", "connection", "key", "message", "request", "keep", "finished")
+    class _Body(httpx.AsyncByteStream):
+        """The rest of a response body, read as the client consumes it. The connection goes back
+        to the pool only once the body was read to its end; a body abandoned half-way (over the
+        size cap, past the deadline) closes it: its next bytes would be taken for the next response."""
 
-    def __init__(
-        self,
-        transport: Http11Transport,
-        connection: _Connection,
-        key: _Key,
-        message: ResponseMessage,
-        request: httpx.Request,
-        keep: bool,
-    ):
-        self.transport, self.connection, self.key = transport, connection, key
-        self.message, self.request, self.keep = message, request, keep
-        self.finished = False
+        __slots__ = ("transport", "connection", "key", "message", "request", "keep", "finished")
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        message, reader = self.message, self.connection.reader
-        try:
-            while True:
-                if message.body:
-                    pieces, message.body = message.body, []
-                    for piece in pieces:
-                        yield piece
-                if message.done:
-                    break
-                data = await reader.read(_READ_SIZE)
-                if not data:
-                    if not message.ends_at_eof():
-                        raise httpx.RemoteProtocolError(
-                            "the server closed the connection in the middle of the body", request=self.request
-                        )
-                    self.keep = False
-                    break
-                message.feed(data, self.request)
-        except ConnectionResetError as error:
-            raise httpx.ReadError(f"connection reset: {error}", request=self.request) from error
-        self.finished = True
-        self.transport.release(self.connection, self.key, self.keep and not message.trailing)
+        def __init__(
+            self,
+            transport: Http11Transport,
+            connection: _Connection,
+            key: _Key,
+            message: ResponseMessage,
+            request: httpx.Request,
+            keep: bool,
+        ):
+            self.transport, self.connection, self.key = transport, connection, key
+            self.message, self.request, self.keep = message, request, keep
+            self.finished = False
 
-    async def aclose(self) -> None:
-        if not self.finished:
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            message, reader = self.message, self.connection.reader
+            try:
+                while True:
+                    if message.body:
+                        pieces, message.body = message.body, []
+                        for piece in pieces:
+                            yield piece
+                    if message.done:
+                        break
+                    data = await reader.read(_READ_SIZE)
+                    if not data:
+                        if not message.ends_at_eof():
+                            raise httpx.RemoteProtocolError(
+                                "the server closed the connection in the middle of the body", request=self.request
+                            )
+                        self.keep = False
+                        break
+                    message.feed(data, self.request)
+            except ConnectionResetError as error:
+                raise httpx.ReadError(f"connection reset: {error}", request=self.request) from error
             self.finished = True
-            self.connection.close()
+            self.transport.release(self.connection, self.key, self.keep and not message.trailing)
+
+        async def aclose(self) -> None:
+            if not self.finished:
+                self.finished = True
+                self.connection.close()
+
+    return _Body
