@@ -20,8 +20,10 @@ import os
 from html import escape
 from typing import Any, Iterable
 
+from scenario_core.report.json_report import json_report
 from scenario_core.report.masking import Masker
-from scenario_core.report.reports import RunRecorder, atomic_write, json_report
+from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.writing import atomic_write
 from scenario_core.support.printable import visible, visible_block
 
 VALUE_CHARS = 120  # a value in the timeline; the JSON report has it whole

@@ -92,7 +92,9 @@ from scenario_core.run.events import (
     StepStarted,
 )
 from scenario_core.run.explain import Explainer, ScenarioRecord, undefined_refs
-from scenario_core.run.http.client import HttpClient, RequestFailed, join_url, parse_json
+from scenario_core.run.http.body import parse_json
+from scenario_core.run.http.client import HttpClient, join_url
+from scenario_core.run.http.errors import RequestFailed
 from scenario_core.run.lookup import Variables
 from scenario_core.run.retry import RetryPolicy, send_with_retry
 from scenario_core.run.scopes import Scope, Store

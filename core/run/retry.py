@@ -19,7 +19,8 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.resolution import Setting
-from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed
+from scenario_core.run.http.client import HttpClient, HttpResult
+from scenario_core.run.http.errors import RequestFailed
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 JITTER = 0.2

@@ -13,14 +13,9 @@ import httpx
 import pytest
 
 from scenario_core.parameters.resolution import Setting
-from scenario_core.run.http.client import (
-    HttpClient,
-    RequestFailed,
-    describe_timeout,
-    join_url,
-    parse_json,
-    transport_message,
-)
+from scenario_core.run.http.body import parse_json
+from scenario_core.run.http.client import HttpClient, describe_timeout, join_url
+from scenario_core.run.http.errors import RequestFailed, transport_message
 
 
 @pytest.mark.parametrize(

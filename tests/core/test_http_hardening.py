@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from scenario_core.parameters.resolution import RunOverrides, Setting
 from scenario_core.run.events import ResponseReceived, StepFinished
 from scenario_core.run.executor import run_to_completion
-from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, parse_json
+from scenario_core.run.http.body import parse_json
+from scenario_core.run.http.client import HttpClient, HttpResult
+from scenario_core.run.http.errors import RequestFailed
 
 MiB = 1 << 20
 

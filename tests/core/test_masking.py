@@ -130,7 +130,8 @@ def test_masker_masks_a_secret_clipped_by_an_ellipsis():
 
 
 def test_exchange_summary_masks_before_cutting_the_body():
-    from scenario_core.report.reports import BODY_CHARS, Exchange, exchange_summary
+    from scenario_core.report.failures import BODY_CHARS, exchange_summary
+    from scenario_core.report.records import Exchange
 
     secret = "s3cr3t-" + "x" * 30
     body = "y" * (BODY_CHARS - 10) + secret

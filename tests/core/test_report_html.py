@@ -19,7 +19,8 @@ from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.report.html import html_report, write_html_report
 from scenario_core.report.masking import MASK, Masker
-from scenario_core.report.reports import Exchange, FileRecord, RunRecorder, ScenarioRecord, StepRecord
+from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.records import Exchange, FileRecord, ScenarioRecord, StepRecord
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
 

@@ -12,15 +12,11 @@ import pytest
 
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.report.json_report import json_report, write_json_report
+from scenario_core.report.junit import junit_report, write_junit_report
 from scenario_core.report.masking import MASK, Masker
-from scenario_core.report.reports import (
-    RunRecorder,
-    atomic_write,
-    json_report,
-    junit_report,
-    write_json_report,
-    write_junit_report,
-)
+from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.writing import atomic_write
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
 
@@ -299,7 +295,7 @@ def test_recorder_finish_without_run_finished_marks_interrupted():
 
 
 def _recorder_with(variables=None, message="failed", body=None):
-    from scenario_core.report.reports import Exchange, FileRecord, ScenarioRecord, StepRecord
+    from scenario_core.report.records import Exchange, FileRecord, ScenarioRecord, StepRecord
 
     recorder = RunRecorder()
     step = StepRecord(3, "then", "status 200", "failed", message, "scenario", 0.0)
@@ -376,7 +372,7 @@ def test_atomic_write_removes_stale_temporaries_of_dead_runs_only(tmp_path):
 
 @pytest.mark.skipif(os.name != "posix", reason="FIFOs and symlinks")
 def test_atomic_write_refuses_what_is_not_a_regular_file_and_writes_through_symlinks(tmp_path):
-    from scenario_core.report.reports import ReportPathError
+    from scenario_core.report.writing import ReportPathError
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

@@ -1,5 +1,5 @@
 """`scenario-tui run`: drive the executor's event stream headless, print progress (run_output),
-and write the reports (scenario_core.report.reports). Never imports textual.
+and write the reports (scenario_core.report: json_report, junit, html). Never imports textual.
 
 Exit status: 0 every scenario passed (scenarios skipped by tags do not fail a run), 1 a scenario
 failed, 2 invalid input (raised before this module runs, or a report path that cannot be
@@ -23,14 +23,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from scenario_core.language.errors import UsageError
+from scenario_core.report.json_report import write_json_report
+from scenario_core.report.junit import write_junit_report
 from scenario_core.report.masking import Masker
-from scenario_core.report.reports import (
-    ReportPathError,
-    RunRecorder,
-    report_target,
-    write_json_report,
-    write_junit_report,
-)
+from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.writing import ReportPathError, report_target
 from scenario_core.run import events as ev
 from scenario_core.support.printable import visible
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink

@@ -260,7 +260,7 @@ class ScenarioItem(pytest.Item):
             self.add_marker(_marker(self.config, tag))
 
     def runtest(self) -> None:
-        from scenario_core.report.reports import failure_details
+        from scenario_core.report.failures import failure_details
         from scenario_core.run.events import FAILED, PASSED
 
         try:
@@ -293,7 +293,7 @@ class _FileRun:
 
     def __init__(self, node: Any, settings: _Settings, wanted: set[int]):
         from scenario_core.report.masking import Masker
-        from scenario_core.report.reports import RunRecorder
+        from scenario_core.report.recorder import RunRecorder
         from scenario_core.run.executor import Execution
 
         self.masker = Masker(enabled=not settings.show_secrets)

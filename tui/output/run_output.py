@@ -24,16 +24,10 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
+from scenario_core.report.failures import cut_body, error_context_lines, exchange_head, failure_step_lines
 from scenario_core.report.masking import Masker
-from scenario_core.report.reports import (
-    RunRecorder,
-    ScenarioRecord,
-    cut_body,
-    error_context_lines,
-    exchange_head,
-    failure_step_lines,
-    parameter_value,
-)
+from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.records import ScenarioRecord, parameter_value
 from scenario_core.run import events as ev
 from scenario_core.support.printable import visible, visible_block
 

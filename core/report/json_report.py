@@ -1,0 +1,173 @@
+"""The JSON report of cli.md, rendered from a RunRecorder and masked, and written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from scenario_core.report.failures import cut_body, step_message
+from scenario_core.report.masking import Masker
+from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.records import Exchange, ScenarioRecord, ScopeEvent
+from scenario_core.report.writing import atomic_write
+from scenario_core.run import events as ev
+from scenario_core.support.json_depth import cut_depth
+
+
+def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str, Any]:
+    """The cli.md report; `"interrupted"` is always present (false on a complete run)."""
+    masker = masker or Masker(enabled=False)
+    counts = recorder.counts()
+    return {
+        "summary": {
+            "scenarios": sum(counts.values()),
+            "passed": counts[ev.PASSED],
+            "failed": counts[ev.FAILED],
+            "skipped": counts[ev.SKIPPED],
+            "duration_s": round(recorder.elapsed, 3),
+        },
+        "files": [
+            {
+                "path": file.path,
+                **({"environment": file.environment} if file.environment is not None else {}),
+                "scenarios": [_json_scenario(s, masker, file.environment) for s in file.scenarios],
+            }
+            for file in recorder.files
+        ],
+        "interrupted": recorder.interrupted,
+    }
+
+
+def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: str | None = None) -> dict[str, Any]:
+    return {
+        "name": scenario.name,
+        "feature": scenario.feature,
+        "line": scenario.line,
+        # Only where it differs from the file's (a feature or the scenario set its own).
+        **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
+        "status": scenario.status,
+        "steps": [
+            {
+                "line": s.line,
+                "keyword": s.keyword,
+                "status": s.status,
+                "message": step_message(scenario, s, masker),
+                # after cli.md's fields: the step as written (`call ^createPet`, `when: GET /pets`)
+                "label": masker.text(s.label or f"{s.keyword}: {s.text}"),
+                **({"operation": s.operation} if s.operation is not None else {}),
+                **({"branch": s.branch} if s.branch is not None else {}),
+                **(
+                    {
+                        "auto_tests": [
+                            {**t, "message": masker.text(t["message"]), "description": masker.text(t["description"])}
+                            for t in s.auto_tests
+                        ]
+                    }
+                    if s.auto_tests
+                    else {}
+                ),
+                **(json_exchange(s.exchange, masker, scenario.error_context.max_body_size) if s.exchange else {}),
+            }
+            for s in scenario.steps
+        ],
+        # Cut before masking: the Masker walks values recursively, and json.dumps dies on a
+        # response nested 1000 levels deep, which would take the whole report with it.
+        "variables": _jsonable(masker.variables({k: cut_depth(v) for k, v in scenario.variables.items()})),
+        # after cli.md's fields: how the scenario met the stores (semantics.md §3)
+        "scope_events": [json_scope_event(e, masker) for e in scenario.scope_events],
+    }
+
+
+def json_exchange(exchange: Exchange, masker: Masker, body_limit: int) -> dict[str, Any]:
+    """A request step's `request` and `response` (None when none came), masked, each body cut at
+    `body_limit` bytes (the scenario's errorContext.maxBodySize, 4096 by default)."""
+
+    def body(text: str | None, size: int | None) -> str | None:
+        return cut_body(text, masker, body_limit, size) if text else None
+
+    request = {
+        "method": exchange.method,
+        "url": masker.text(exchange.url),
+        "headers": [list(pair) for pair in masker.headers(exchange.request_headers)],
+        "body": body(exchange.request_body, exchange.request_body_size),
+    }
+    if exchange.operation is not None:
+        request["operation"] = exchange.operation
+    response = None
+    if exchange.status is not None:
+        response = {
+            "status": exchange.status,
+            "reason": exchange.reason,
+            "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
+            "body": body(exchange.body, exchange.body_size),
+            "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None,
+        }
+    return {"request": request, "response": response}
+
+
+def json_scope_event(event: ScopeEvent, masker: Masker) -> dict[str, Any]:
+    """One ScopeEvent as JSON: `event` first, then only the fields its kind has; values masked
+    (by the variable's name too: an extracted `token` is never shown)."""
+
+    def value(raw: Any) -> Any:
+        return _jsonable(masker.value(cut_depth(raw), event.name))
+
+    kind = event.kind
+    if kind == "created":
+        return {"event": kind, "store": event.store}
+    if kind == "started":
+        return {"event": kind, "store": event.store, "carried": list(event.names)}
+    if kind == "extracted":
+        return {
+            "event": kind,
+            "name": event.name,
+            "value": value(event.value),
+            "layers": list(event.layers),
+            "line": event.line,
+            "phase": event.phase,
+        }
+    if kind == "overwritten":
+        return {
+            "event": kind,
+            "name": event.name,
+            "layer": event.store,
+            "old": value(event.old),
+            "new": value(event.value),
+            "line": event.line,
+            "phase": event.phase,
+        }
+    return {"event": kind, "store": event.store, "names": list(event.names), "at": event.at}
+
+
+def _jsonable(value: Any) -> Any:
+    """Variables hold JSON values or run variables; anything else is shown as text rather than
+    failing the whole report. Iterative; expects a value already cut to MAX_DEPTH."""
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError, RecursionError):
+        pass
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, dict):
+            copy: Any = {}
+            for k, v in item.items():
+                copy[str(k)] = None
+                stack.append((v, copy, str(k)))
+        elif isinstance(item, (list, tuple)):
+            copy = [None] * len(item)
+            stack.extend((v, copy, i) for i, v in enumerate(item))
+        elif item is None or isinstance(item, (str, int, float, bool)):
+            copy = item
+        else:
+            copy = str(item)
+        parent[key] = copy
+    return root[0]
+
+
+def write_json_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+    text = json.dumps(json_report(recorder, masker), indent=2, ensure_ascii=False) + "\n"
+    atomic_write(path, text.encode("utf-8"))

@@ -1,0 +1,99 @@
+"""Why a request got no response, as one line for the user (semantics.md §4): RequestFailed, and
+the messages and retry verdicts drawn from whatever the transport raised (httpx's errors, the
+socket's, TLS's, the ones this transport raises as httpx's).
+
+httpx is imported only when a message is made: a run whose requests all succeed never needs this."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import sys
+from typing import Iterator
+
+
+class RequestFailed(Exception):
+    """A request that produced no response; the message is one line, ready for the user.
+    `retryable`: a timeout or a connection that failed (refused, reset, closed): what
+    `retry.maxAttempts` tries again (berrycrush.md §2.3)."""
+
+    def __init__(self, message: str, retryable: bool = False):
+        super().__init__(message)
+        self.retryable = retryable
+
+
+def one_line(text: object, width: int = 160) -> str:
+    """`text` (an error, often) on one line of at most `width` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _causes(error: BaseException | None) -> Iterator[BaseException]:
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        yield error
+        if sys.version_info >= (3, 11) and isinstance(error, BaseExceptionGroup):  # noqa: F821 (3.11+)
+            for inner in error.exceptions:
+                yield from _causes(inner)
+        error = error.__cause__ or error.__context__
+
+
+def transport_retryable(error: BaseException) -> bool:
+    """A connection that could not be made or broke (not DNS, TLS, a bad URL or a protocol
+    violation: trying again would fail the same way)."""
+    import httpx
+
+    for cause in _causes(error):
+        if isinstance(cause, (socket.gaierror, ssl.SSLError)):
+            return False
+        if isinstance(cause, (ConnectionRefusedError, ConnectionResetError, BrokenPipeError)):
+            return True
+    return isinstance(error, (httpx.ConnectError, httpx.ReadError, httpx.WriteError))
+
+
+def transport_message(error: BaseException, url: str) -> str:
+    """A one-line description of why a request got no response."""
+    from urllib.parse import urlsplit
+
+    import httpx
+
+    try:
+        host = urlsplit(url).netloc or url
+    except ValueError:
+        host = url
+    for cause in _causes(error):
+        if isinstance(cause, ConnectionRefusedError):
+            return f"cannot connect to {host}: connection refused"
+        if isinstance(cause, socket.gaierror):
+            return f"cannot resolve host of {url}: {cause.strerror or cause}"
+        if isinstance(cause, ssl.SSLError):
+            detail = getattr(cause, "verify_message", None) or getattr(cause, "reason", None) or cause
+            return f"TLS error talking to {host}: {one_line(detail)}"
+        if isinstance(cause, ConnectionResetError):
+            return f"connection to {host} was reset"
+    if isinstance(error, httpx.UnsupportedProtocol):
+        return f"invalid URL '{url}': use an absolute http:// or https:// URL"
+    if isinstance(error, (httpx.InvalidURL, httpx.LocalProtocolError)) or isinstance(error, ValueError):
+        return f"invalid URL '{url}': {one_line(error) or type(error).__name__}"
+    if isinstance(error, httpx.RemoteProtocolError):
+        return f"{host} broke the HTTP protocol: {one_line(error)}"
+    if isinstance(error, httpx.ReadError):
+        return f"connection to {host} was closed while reading: {one_line(error) or 'read error'}"
+    if isinstance(error, httpx.WriteError):
+        return f"connection to {host} was closed while sending: {one_line(error) or 'write error'}"
+    if isinstance(error, httpx.ConnectError):
+        return f"cannot connect to {host}: {one_line(error) or 'connection failed'}"
+    if isinstance(error, OverflowError):
+        return f"invalid URL '{url}': port out of range"
+    return f"request to {url} failed: {type(error).__name__}: {one_line(error)}"
+
+
+def connect_problem(error: OSError) -> str:
+    """Why a connection could not be opened, for the httpx.ConnectError the transport raises."""
+    text = str(error)
+    if isinstance(error, ConnectionRefusedError) or "refused" in text.lower() or "Connect call failed" in text:
+        return "connection refused"
+    if isinstance(error, socket.gaierror):
+        return error.strerror or text
+    return text or type(error).__name__
