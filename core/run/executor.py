@@ -61,7 +61,8 @@ from scenario_core.language.parameter_keys import (
 from scenario_core.language.templates import render_json, render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import store_for
-from scenario_core.run.assertions import MISSING, assertion_refs, check, json_path_values
+from scenario_core.run.assertions import assertion_refs, check, json_path_values
+from scenario_core.run.comparison import MISSING
 from scenario_core.run.events import (
     BACKGROUND_FEATURE,
     BACKGROUND_FILE,
@@ -670,7 +671,7 @@ class Execution:
 
     def _check(self, assertion: Any, state: "_State", visible: Mapping[str, Any]):
         if state.response is None and not _reads_variables_only(assertion):
-            from scenario_core.run.assertions import Outcome
+            from scenario_core.run.comparison import Outcome
 
             keyword = getattr(state.planned.step, "keyword", "then")
             need = "a when: step" if keyword == "then" else "a call"
@@ -683,7 +684,7 @@ class Execution:
     @staticmethod
     def _schema_check(state: "_State"):
         """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
-        from scenario_core.run.assertions import Outcome
+        from scenario_core.run.comparison import Outcome
 
         def run(response: ResponseReceived):
             message = _schema_message(state.operation, response, state.params[STRICT_SCHEMA].value)
@@ -995,7 +996,7 @@ class Execution:
 
     def _custom_assertion(self, state: "_State"):
         """check()'s hook for `assert <free text>`: the Python assertion registered for the text."""
-        from scenario_core.run.assertions import Outcome
+        from scenario_core.run.comparison import Outcome
 
         def run(assertion: Any, variables: Mapping[str, Any]):
             text = render_text(assertion.text, variables)

@@ -563,7 +563,7 @@ def test_any_json_value_keeps_its_type_bare_and_reads_as_text_in_a_string(demo, 
     from hypothesis import strategies as st
 
     from scenario_core.language.templates import text_form
-    from scenario_core.run.assertions import json_equal
+    from scenario_core.run.comparison import json_equal
 
     file = load_file(
         write_scenario(f"""\
