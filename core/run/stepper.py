@@ -27,7 +27,8 @@ from scenario_core.language.nodes import FeatureNode, ScenarioFileNode, Scenario
 from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
-from scenario_core.run.executor import INTERRUPTED, Execution
+from scenario_core.run.events import INTERRUPTED
+from scenario_core.run.executor import Execution
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 STEP, CONTINUE, DRAIN = "step", "continue", "drain"

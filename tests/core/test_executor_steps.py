@@ -465,7 +465,7 @@ scenario: never gets going
 
 
 def test_an_unexpected_fault_inside_a_step_fails_only_that_step(demo, write_scenario, monkeypatch):
-    import scenario_core.run.executor as executor
+    import scenario_core.run.step_checks as executor
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("boom\nsecond line")
