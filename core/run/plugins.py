@@ -18,8 +18,8 @@ from scenario_core.run.state import ScenarioState
 if TYPE_CHECKING:  # the plugin API is imported only by runs that use it
     from scenario_core.custom_steps.registry import Registry, StepContext
 
-_STEP_HINT = "custom steps are Python functions (see README, Custom steps)"
-_ASSERTION_HINT = "custom assertions are Python functions (see README, Custom steps)"
+_STEP_HINT = "custom steps are Python functions, see docs/custom-steps.md"
+_ASSERTION_HINT = "custom assertions are Python functions, see docs/custom-steps.md"
 
 
 async def run_custom_step(
