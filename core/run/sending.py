@@ -65,12 +65,11 @@ class Sender:
         query = [(q.name, render_text(q.value, visible)) for q in step.query]
         body_text: str | None = None
         content: bytes | None = None
-        if step.body is not None or step.body_raw is not None:
-            if step.body is not None:
-                body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
-            else:
-                assert step.body_raw is not None
-                body_text = render_text(step.body_raw, visible)
+        if step.body is not None:
+            body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
+        elif step.body_raw is not None:
+            body_text = render_text(step.body_raw, visible)
+        if body_text is not None:
             content = body_text.encode("utf-8")
             if not any(name.lower() == "content-type" for name, _ in headers):
                 headers.append(("Content-Type", "application/json"))
