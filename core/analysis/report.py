@@ -95,7 +95,7 @@ class Report:
     def plan(self, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple:
         found = self._plans.get(id(scenario))
         if found is None:
-            from scenario_core.run.executor import plan_scenario
+            from scenario_core.run.plan import plan_scenario
 
             found = self._plans[id(scenario)] = plan_scenario(self.file, feature, scenario)
         return found

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, ClassVar
 
-from scenario_core.language.nodes import step_label
+from scenario_core.language.nodes.steps import step_label
 from scenario_core.language.parameter_keys import ENVIRONMENT
 from scenario_core.report.records import (
     ErrorContext,

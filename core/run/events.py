@@ -62,6 +62,9 @@ from scenario_core.parameters.sharing import StoreRef
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
+# The message of a step or scenario that stop() cut or skipped (see stop() above).
+INTERRUPTED = "interrupted"
+
 # Step phases, in the order they run within a scenario.
 BACKGROUND_FILE, BACKGROUND_FEATURE, SCENARIO = "background:file", "background:feature", "scenario"
 

@@ -15,6 +15,10 @@ templates that have references and sending.
 
 Cookies a server sets live for one scenario (the client's jar is cleared when a scenario starts):
 an isolated scenario must not inherit a session through them.
+
+This module walks the run's structure (files, features, scenarios, the steps of each plan) and
+decides each scenario's outcome; steps.py runs each step; state.py holds what a file and a
+scenario carry; plan.py lists what a scenario runs.
 """
 
 from __future__ import annotations
@@ -22,66 +26,25 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import aclosing
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
-from scenario_core.language.nodes.assertions import (
-    BodyAssertion,
-    HeaderAssertion,
-    JsonPathAssertion,
-    SchemaAssertion,
-    StatusAssertion,
-    TimeAssertion,
-    VariableAssertion,
-)
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import (
-    AssertStep,
-    ConditionalStep,
-    DescribedStep,
-    ExtractStep,
-    FailStep,
-    IncludeStep,
-    RequestStep,
-    Step,
-    WebhookStep,
-)
-from scenario_core.language.nodes.walk import leaf_conditions
-from scenario_core.language.parameter_keys import (
-    AUTO_CONTENT_TYPE,
-    AUTO_ENABLED,
-    AUTO_SCHEMA,
-    AUTO_STATUS,
-    FOLLOW_REDIRECTS,
-    MAX_RESPONSE_SIZE,
-    OPENAPI,
-    STRICT_SCHEMA,
-    TIMEOUT,
-)
-from scenario_core.language.templates import render_json, render_json_text, render_text
-from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
+from scenario_core.language.nodes.steps import IncludeStep
+from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
-from scenario_core.run.assertions import MISSING, assertion_refs, check, json_path_values
 from scenario_core.run.events import (
-    BACKGROUND_FEATURE,
-    BACKGROUND_FILE,
     FAILED,
+    INTERRUPTED,
     PASSED,
     SCENARIO,
     SKIPPED,
-    AssertionChecked,
-    AutoTestRan,
-    BranchTaken,
     Event,
     FeatureFinished,
     FeatureStarted,
     FileFinished,
     FileStarted,
     Origin,
-    PlannedStep,
-    RequestRetried,
-    RequestSent,
-    ResponseReceived,
     RunFinished,
     RunStarted,
     ScenarioFinished,
@@ -91,143 +54,19 @@ from scenario_core.run.events import (
     StepFinished,
     StepStarted,
 )
-from scenario_core.run.explain import Explainer, ScenarioRecord, undefined_refs
-from scenario_core.run.http.body import parse_json
-from scenario_core.run.http.client import HttpClient, join_url
-from scenario_core.run.http.errors import RequestFailed
-from scenario_core.run.lookup import Variables
-from scenario_core.run.retry import RetryPolicy, send_with_retry
+from scenario_core.run.explain import ScenarioRecord
+from scenario_core.run.http.client import HttpClient
+from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.scopes import Scope, Store
+from scenario_core.run.sending import Sender
+from scenario_core.run.state import FileRun, ScenarioState, one_line
+from scenario_core.run.steps import StepRunner
 
-__all__ = ["Execution", "plan_scenario", "run_to_completion", "INTERRUPTED"]
-
-INTERRUPTED = "interrupted"
-
-if TYPE_CHECKING:  # the descriptions module is imported only by runs that call operations
+if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, custom steps)
+    from scenario_core.custom_steps.registry import Registry
     from scenario_core.parameters.descriptions import DescriptionSet
 
-
-def plan_scenario(
-    file: ScenarioFileNode, feature: FeatureNode | None, scenario: ScenarioNode
-) -> tuple[PlannedStep, ...]:
-    """Every step a scenario runs, in order: the file background, the feature's background, then
-    its own steps, with `include:` expanded in place (recursively) and a described step's
-    directives in its place (each a step of the plan, its `parent` the described step). An include
-    with arguments is a step of its own (it binds them); they are restored after its last step."""
-    planned: list[PlannedStep] = []
-
-    def add(steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...], parent: Step | None) -> None:
-        for step in steps:
-            if isinstance(step, IncludeStep):
-                fragment = file.fragment(step.fragment)
-                # check has refused cycles and anything past MAX_INCLUDE_DEPTH / MAX_PLANNED_STEPS
-                # (builder.py), so the expansion is complete: nothing is ever dropped here.
-                if step.arguments:
-                    planned.append(PlannedStep(step, phase, via, len(planned), parent))
-                first = len(planned)
-                if fragment is not None:
-                    add(fragment.steps, phase, via + (step,), None)
-                if step.arguments:
-                    last = planned[-1] if len(planned) > first else planned[first - 1]
-                    planned[last.index] = replace(last, unbind=last.unbind + (step,))
-            elif isinstance(step, DescribedStep) and step.steps:
-                add(step.steps, phase, via, step)
-            else:
-                planned.append(PlannedStep(step, phase, via, len(planned), parent))
-
-    if file.background is not None:
-        add(file.background.steps, BACKGROUND_FILE, (), None)
-    if feature is not None and feature.background is not None:
-        add(feature.background.steps, BACKGROUND_FEATURE, (), None)
-    add(scenario.steps, SCENARIO, (), None)
-    return tuple(planned)
-
-
-def _step_refs(step: Step) -> tuple[tuple[str, str], ...]:
-    """(name, where) for every `{{NAME}}` a step uses; `where` is how the message names the place."""
-    refs: list[tuple[str, str]] = []
-    if isinstance(step, RequestStep):
-        text = step.text
-        if step.url is not None:
-            refs += [(r.name, text) for r in step.url.refs]
-        for parameter in step.parameters:
-            refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.value.refs]
-        if step.body_file is not None:
-            refs += [(r.name, f"the bodyFile of {text}") for r in step.body_file.refs]
-        for header in step.headers:
-            refs += [(r.name, f"header {header.name} of {text}") for r in header.value.refs]
-        for entry in step.query:
-            refs += [(r.name, f"query {entry.name} of {text}") for r in entry.value.refs]
-        if step.body is not None:
-            refs += [(r.name, f"the body of {text}") for r in step.body.refs]
-        if step.body_raw is not None:
-            refs += [(r.name, f"the body of {text}") for r in step.body_raw.refs]
-    elif isinstance(step, AssertStep):
-        refs += [(r.name, step.text) for r in assertion_refs(step.assertion)]
-    elif isinstance(step, FailStep):
-        refs += [(r.name, f"fail {step.text}") for r in step.message.refs]
-    elif isinstance(step, IncludeStep):
-        for argument in step.arguments:
-            refs += [(r.name, f"{argument.name} of include {step.fragment}") for r in argument.value.refs]
-    elif isinstance(step, DescribedStep):  # a custom step matches its description as rendered
-        refs += [(r.name, f"'{step.text}'") for r in step.description.refs]
-    return tuple(refs)
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
-class _FileRun:
-    """Per-file state: effective parameters (resolved once per level), plans, stores, records."""
-
-    def __init__(self, execution: "Execution", file: ScenarioFileNode):
-        self.execution = execution
-        self.file = file
-        self._params: dict[int, tuple[EffectiveParameters, str | None]] = {}
-        self._plans: dict[int, tuple[PlannedStep, ...]] = {}
-        self.records: dict[int, ScenarioRecord] = {}
-        self.file_store: Store | None = None
-        self.counts = [0, 0, 0]  # passed, failed, skipped
-        self._explainer: Explainer | None = None
-
-    def params(
-        self, feature: FeatureNode | None, scenario: ScenarioNode | None = None
-    ) -> tuple[EffectiveParameters, str | None]:
-        """The effective parameters of a feature's scenarios (None: the file's) -- of `scenario`
-        alone when it has its own parameters: block -- and a problem that stops them from running
-        (an unreadable OpenAPI description, an unset {{env.NAME}})."""
-        own = scenario if scenario is not None and scenario.parameters is not None else None
-        key = id(own) if own is not None else id(feature)
-        found = self._params.get(key)
-        if found is None:
-            overrides = self.execution.overrides
-            try:
-                found = (resolve_parameters(self.file, feature, overrides, own), None)
-            except ParameterError as error:  # the value falls back to its next level; the scenarios fail
-                found = (error.partial, error.message)
-            except Exception as error:  # OpenApiError, or anything odd: the scenarios fail, the run goes on
-                fallback = RunOverrides({**overrides.values, OPENAPI: None})
-                try:
-                    found = (resolve_parameters(self.file, feature, fallback, own), " ".join(str(error).split()))
-                except ParameterError as also:
-                    found = (also.partial, " ".join(str(error).split()))
-            self._params[key] = found
-        return found
-
-    def plan(self, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:
-        found = self._plans.get(id(scenario))
-        if found is None:
-            found = self._plans[id(scenario)] = plan_scenario(self.file, feature, scenario)
-        return found
-
-    def explainer(self) -> Explainer:
-        if self._explainer is None:
-            self._explainer = Explainer(
-                self.file, self.file.scenarios_in_order(), self.plan, lambda f: self.params(f)[0], self.records
-            )
-        return self._explainer
+__all__ = ["Execution", "run_to_completion"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,60 +81,6 @@ class _Job:
     record: ScenarioRecord
 
 
-# Assertions check() evaluates on its own (no custom or schema hook inside).
-_PLAIN_ASSERTIONS = frozenset((StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion))
-
-
-class _State:
-    """What one running scenario carries from step to step."""
-
-    __slots__ = (
-        "run",
-        "scenario",
-        "feature",
-        "feature_name",
-        "params",
-        "store",
-        "record",
-        "scope",
-        "response",
-        "operation",
-        "planned",
-        "message",
-        "webhooks_started",
-        "plan",
-        "consumed",
-        "overlay",
-    )
-
-    def __init__(
-        self,
-        run: _FileRun,
-        scenario: ScenarioNode,
-        feature: FeatureNode | None,
-        params: EffectiveParameters,
-        store: Store | None,
-        record: ScenarioRecord,
-        scope: Scope,
-    ):
-        self.run, self.scenario, self.feature, self.params = run, scenario, feature, params
-        self.feature_name = feature.name if feature is not None else None
-        self.store, self.record, self.scope = store, record, scope
-        self.response: ResponseReceived | None = None
-        self.operation = None  # of the last request: what `then: schema` checks against
-        self.planned: PlannedStep | None = None
-        self.message: str | None = None  # the running step's failure
-        self.webhooks_started = False
-        self.plan: tuple[PlannedStep, ...] = ()
-        self.consumed: set[int] = set()  # plan indexes an auto-test call already ran for each request
-        self.overlay: dict[str, Any] | None = None  # test.* variables while an auto test's checks run
-
-
-def _reads_variables_only(assertion: Any) -> bool:
-    """A condition on variables alone (`{{x}} equals 1`, also under not / and / or) needs no response."""
-    return all(isinstance(node, VariableAssertion) for node in leaf_conditions(assertion))
-
-
 class Execution:
     """One run over one or more parsed files. Iterate `events()` once; `stop()` ends it early."""
 
@@ -306,7 +91,7 @@ class Execution:
         run_variables: Mapping[str, Any] | None = None,
         tags: Iterable[str] | None = None,
         descriptions: DescriptionSet | None = None,
-        registry: Any = None,
+        registry: Registry | None = None,
         resource_roots: Sequence[str] = (),
         selected: Callable[[frozenset[str]], bool] | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
@@ -316,23 +101,17 @@ class Execution:
         # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
         self._chosen = include
         self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
-        self._registry = registry  # custom steps and assertions (custom_steps.Registry), if any
-        self._webhooks: Any = None  # webhooks.Webhooks, once a webhook: step starts one
-        # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
-        # runs); the OpenAPI layer is imported only by a run that calls an operation.
-        self._descriptions = descriptions
         self.overrides = overrides or RunOverrides()
         self.run_variables: dict[str, Any] = dict(run_variables or {})
         self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
-        self._client = HttpClient()
         self._started = False
         self._stopped = False
-        self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
-        self._cancelled_by_stop = False
-        self._refs: dict[int, tuple[tuple[tuple[str, str], ...], bool]] = {}  # refs, and whether any is dotted
-        self._operations: dict[tuple[int, int], tuple[Any, str | None]] = {}  # see _build_call
-        self._call_contexts: dict[int, tuple[Any, Any, dict[str, str | None]]] = {}
-        self._send_options: dict[int, tuple[EffectiveParameters, RetryPolicy | None, bool]] = {}
+        self._client = HttpClient()  # one per run: connections are kept alive across scenarios
+        self._sender = Sender(self._client)
+        # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
+        # runs); the OpenAPI layer is imported only by a run that calls an operation.
+        calls = OperationCalls(self._client, descriptions, self.resource_roots)
+        self._steps = StepRunner(self._sender, calls, registry)
 
     # ------------------------------------------------------------ control
 
@@ -345,10 +124,7 @@ class Execution:
         (interrupted step, its scenario, open stores) and ends with RunFinished(interrupted=True).
         Call it from the event loop's thread (e.g. another task, or the consumer between pulls)."""
         self._stopped = True
-        task = self._inflight
-        if task is not None and not self._cancelled_by_stop and task is not asyncio.current_task():
-            self._cancelled_by_stop = True
-            task.cancel()
+        self._sender.stop()
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return self._by_tags(scenario, feature) and (self._chosen is None or self._chosen(scenario, feature))
@@ -378,7 +154,7 @@ class Execution:
             for file in self.files:
                 if self._stopped:
                     break
-                run = _FileRun(self, file)
+                run = FileRun(file, self.overrides)
                 # The file's structure is walked by a plain generator (cheap); only scenarios,
                 # which await HTTP, are async generators.
                 for item in self._walk(run):
@@ -387,8 +163,8 @@ class Execution:
                             async for event in stream:
                                 yield event
                     else:
-                        if isinstance(item, FeatureFinished) and self._webhooks is not None:
-                            await self._webhooks.stop(id(item.feature))  # its feature-scoped webhooks
+                        if isinstance(item, FeatureFinished):
+                            await self._steps.stop_webhooks(id(item.feature))  # its feature-scoped webhooks
                         yield item
                 for i in range(3):
                     totals[i] += run.counts[i]
@@ -396,10 +172,9 @@ class Execution:
         finally:
             self._stopped = True
             await self._client.aclose()
-            if self._webhooks is not None:
-                await self._webhooks.aclose()
+            await self._steps.aclose()
 
-    def _walk(self, run: _FileRun) -> Iterator[Event | _Job]:
+    def _walk(self, run: FileRun) -> Iterator[Event | _Job]:
         """A file's events around its scenarios, in source order; a _Job where a scenario runs."""
         file = run.file
         file_params, _ = run.params(None)
@@ -432,7 +207,7 @@ class Execution:
         yield FileFinished(file, passed, failed, skipped, cleared)
 
     def _prepare(
-        self, run: _FileRun, feature: FeatureNode | None, scenario: ScenarioNode, own: list[Store] | None
+        self, run: FileRun, feature: FeatureNode | None, scenario: ScenarioNode, own: list[Store] | None
     ) -> Iterator[Event | _Job]:
         """Tag selection and the scenario's store (created lazily: right before its first scenario)."""
         record = run.records[id(scenario)] = ScenarioRecord()
@@ -468,7 +243,7 @@ class Execution:
                 store = own[0]
         yield _Job(feature, scenario, params, problem, store, record)
 
-    async def _scenario(self, run: _FileRun, job: _Job) -> AsyncIterator[Event]:
+    async def _scenario(self, run: FileRun, job: _Job) -> AsyncGenerator[Event, None]:
         feature, scenario, params, problem, store, record = (
             job.feature,
             job.scenario,
@@ -497,10 +272,10 @@ class Execution:
             plan,
             scope.snapshot(),
         )
-        state = _State(run, scenario, feature, params, store, record, scope)
-        state.plan = plan
+        state = ScenarioState(run, scenario, feature, params, store, record, scope, plan)
+        steps = self._steps
         failure: tuple[int, str] | None = None  # (line, message) of the failing step
-        skip_message = None
+        skip_message: str | None = None
         if problem is not None:
             failure = (scenario.line, problem)
             skip_message = problem
@@ -535,13 +310,13 @@ class Execution:
                 if planned.index in state.consumed:
                     pass  # an auto-test unit's check: it ran for each generated request of its call
                 elif isinstance(step, IncludeStep):  # binds its arguments (planned only when it has some)
-                    async for event in self._include(step, state, bound):
+                    for event in steps.include(step, state, bound):
                         yield event
                 else:
-                    async for event in self._execute(step, state):
+                    async for event in steps.execute(step, state):
                         yield event
             except Exception as error:  # a fault in a step is that step's failure, never the run's
-                state.message = f"internal error: {_one_line(error)}"
+                state.message = f"internal error: {one_line(error)}"
             for include in planned.unbind:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
@@ -564,7 +339,7 @@ class Execution:
                 )
 
         if state.webhooks_started:
-            await self._webhooks_stop(id(scenario))
+            await steps.stop_webhooks(id(scenario))
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1
@@ -580,690 +355,6 @@ class Execution:
         yield ScenarioFinished(
             run.file, scenario, feature, status, summary, time.perf_counter() - started, scope.snapshot()
         )
-
-    def _visible(self, step: Step, state: "_State") -> tuple[Mapping[str, Any], tuple[str, str] | None, tuple]:
-        """What the step reads its references from, and the first of them that is undefined."""
-        found = self._refs.get(id(step))
-        if found is None:
-            refs = _step_refs(step)
-            found = self._refs[id(step)] = (refs, any("." in name for name, _ in refs))
-        refs, dotted = found
-        visible = self._lookup(state, dotted)
-        missing = undefined_refs(refs, visible) if refs else None
-        return visible, missing, refs
-
-    def _lookup(self, state: "_State", dotted: bool) -> Mapping[str, Any]:
-        """What references read: the scope, an auto test's test.* / multiTest.* names, and (for a
-        dotted name) env.X, param.KEY and a webhook's hooks."""
-        visible: Mapping[str, Any] = state.scope.visible()
-        if state.overlay:
-            visible = {**visible, **state.overlay}
-        if dotted:
-            visible = Variables(visible, state.params, self._providers())
-        return visible
-
-    def _providers(self) -> tuple:
-        return (self._webhooks.lookup,) if self._webhooks is not None else ()
-
-    def _explain(self, state: "_State", missing: tuple[str, str], visible: Mapping[str, Any]) -> str:
-        store_ref = state.store.ref if state.store is not None else None
-        return state.run.explainer().explain(
-            missing[0], missing[1], visible, state.scenario, state.feature, state.planned.index, store_ref
-        )
-
-    async def _execute(self, step: Step, state: "_State") -> AsyncIterator[Event]:
-        """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
-        visible, missing, _ = self._visible(step, state)
-        if missing is not None and not isinstance(step, (ConditionalStep, DescribedStep)):
-            state.message = self._explain(state, missing, visible)
-            return
-        if isinstance(step, RequestStep):
-            async for event in self._request(step, state, visible):
-                yield event
-        elif isinstance(step, AssertStep):
-            response = state.response
-            if isinstance(step.assertion, SchemaAssertion):
-                if response is None:
-                    state.message = f"no response to check: {step.keyword} needs a request before it"
-                    return
-                problems: list[str] = []
-                operation = state.operation
-                message = _schema_message(operation, response, state.params[STRICT_SCHEMA].value, problems)
-                # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
-                yield AssertionChecked(
-                    step,
-                    message is None,
-                    "the response schema of " + (operation.label if operation else "an operation"),
-                    problems or None,
-                    message,
-                )
-                state.message = message
-                return
-            outcome = self._check(step.assertion, state, visible)
-            actual = None if outcome.actual is MISSING else outcome.actual
-            yield AssertionChecked(step, outcome.passed, outcome.expected, actual, outcome.message)
-            if not outcome.passed:
-                state.message = outcome.message or "assertion failed"
-        elif isinstance(step, ExtractStep):
-            value, message = self._extract(step, state.response)
-            if message is not None:
-                state.message = message
-                return
-            planned = state.planned
-            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
-            for event in state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO):
-                yield event
-            state.record.extracted.add(step.name)
-        elif isinstance(step, ConditionalStep):
-            async for event in self._conditional(step, state):
-                yield event
-        elif isinstance(step, FailStep):
-            state.message = render_text(step.message, visible)
-        elif isinstance(step, WebhookStep):
-            await self._start_webhook(step, state)
-        elif isinstance(step, DescribedStep):  # no directives: a custom step
-            if missing is not None:
-                state.message = self._explain(state, missing, visible)
-                return
-            async for event in self._custom_step(step, state, visible):
-                yield event
-        else:
-            state.message = f"cannot run a {type(step).__name__} step"
-
-    def _check(self, assertion: Any, state: "_State", visible: Mapping[str, Any]):
-        if state.response is None and not _reads_variables_only(assertion):
-            from scenario_core.run.assertions import Outcome
-
-            keyword = getattr(state.planned.step, "keyword", "then")
-            need = "a when: step" if keyword == "then" else "a call"
-            return Outcome(False, None, MISSING, f"no response to check: {keyword} needs {need} before it")
-        if type(assertion) in _PLAIN_ASSERTIONS:  # nothing of the executor's is needed: no hooks to make
-            return check(assertion, state.response, visible)
-        custom = self._custom_assertion(state) if self._registry is not None else None
-        return check(assertion, state.response, visible, custom=custom, schema=self._schema_check(state))
-
-    @staticmethod
-    def _schema_check(state: "_State"):
-        """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
-        from scenario_core.run.assertions import Outcome
-
-        def run(response: ResponseReceived):
-            message = _schema_message(state.operation, response, state.params[STRICT_SCHEMA].value)
-            return Outcome(message is None, "the response schema", None, message)
-
-        return run
-
-    async def _conditional(self, step: ConditionalStep, state: "_State") -> AsyncIterator[Event]:
-        """The first branch whose condition holds runs its steps; each condition tried is shown."""
-        tried: list[tuple[str, bool, str | None]] = []
-        chosen = None
-        for index, branch in enumerate(step.branches):
-            if branch.condition is None:
-                chosen = index
-                break
-            refs = assertion_refs(branch.condition)
-            visible = self._lookup(state, any("." in r.name for r in refs))
-            missing = next((r.name for r in refs if r.name not in visible), None)
-            if missing is not None:
-                state.message = self._explain(state, (missing, f"if {branch.text}"), visible)
-            elif state.response is None and not _reads_variables_only(branch.condition):
-                state.message = f"no response to check: if {branch.text} needs a call before it"
-            if state.message is not None:
-                yield BranchTaken(step, None, tuple(tried))
-                return
-            outcome = self._check(branch.condition, state, visible)
-            tried.append((branch.text, outcome.passed, outcome.message))
-            if outcome.passed:
-                chosen = index
-                break
-        yield BranchTaken(step, chosen, tuple(tried))
-        if chosen is None:
-            return
-        for inner in step.branches[chosen].steps:
-            async for event in self._execute(inner, state):
-                yield event
-            if state.message is not None:
-                return
-
-    async def _include(
-        self, step: IncludeStep, state: "_State", bound: dict[int, dict[str, Any]]
-    ) -> AsyncIterator[Event]:
-        visible, missing, _ = self._visible(step, state)
-        if missing is not None:
-            state.message = self._explain(state, missing, visible)
-            return
-        values = {a.name: render_json(a.value, visible) for a in step.arguments}
-        origin = Origin(step.location, state.scenario.name, state.feature_name, state.planned.phase)
-        events, saved = state.scope.bind(step, values, origin)
-        bound[id(step)] = saved
-        for event in events:
-            yield event
-
-    async def _request(self, step: RequestStep, state: "_State", visible: Mapping[str, Any]) -> AsyncIterator[Event]:
-        params = state.params
-        state.operation = operation = None
-        try:
-            if step.operation is not None:
-                request, body_text, url, operation, placements = self._build_call(
-                    step, visible, params, state.run.file.path
-                )
-            else:
-                request, body_text, url = self._build_request(step, visible, params.base_url, params.headers)
-                placements = ()
-        except RequestFailed as failed:
-            state.message = str(failed)
-            return
-        state.operation = operation
-        if step.auto and operation is not None:  # the generated requests replace this one: it is never sent
-            async for event in self._auto_tests(step, state, visible, operation):
-                yield event
-            return
-        encoding = request.headers.encoding
-        yield RequestSent(
-            step,
-            request.method,
-            str(request.url),
-            tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-            body_text,
-            operation.label if operation is not None else None,
-            placements,
-            operation.summary if operation is not None else "",
-        )
-        retried: list[Event] = []  # RequestRetried, emitted once the attempts are over
-        result = await self._transmit(request, url, state, step, retried)
-        for event in retried:
-            yield event
-        if result is not None:
-            data, json_error = parse_json(result.content)
-            response = ResponseReceived(
-                step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
-            )
-            state.response = response
-            yield response
-            if operation is not None and params[AUTO_ENABLED].value:
-                state.message = _auto_assertions(operation, response, params)
-
-    async def _transmit(
-        self,
-        request: Any,
-        url: str,
-        state: "_State",
-        step: RequestStep | None = None,
-        retried: list[Event] | None = None,
-    ):
-        """Send one request under the scenario's timeout and size cap, following redirects as
-        followRedirects says: its result, or None with the failure in `state.message`. With
-        `retried`, retry.* applies and each retry is appended to it (auto tests are not retried)."""
-        if self._stopped:
-            state.message = INTERRUPTED
-            return None
-        params = state.params
-        max_size_setting = params[MAX_RESPONSE_SIZE].winner
-        # stop() may cancel this task only while it waits here, never while the consumer holds an
-        # event (it would cancel the consumer's own code).
-        self._inflight = asyncio.current_task()
-        try:
-            return await self._send(
-                step,
-                params,
-                request,
-                retried,
-                params.timeout,
-                params[TIMEOUT].winner,
-                url,
-                max_size_setting.value,
-                max_size_setting,
-            )
-        except RequestFailed as failed:
-            state.message = str(failed)
-        except asyncio.CancelledError:
-            if not self._cancelled_by_stop:
-                raise
-            self._cancelled_by_stop = False
-            task = asyncio.current_task()
-            if task is not None and hasattr(task, "uncancel"):
-                task.uncancel()
-            state.message = INTERRUPTED
-        finally:
-            self._inflight = None
-        return None
-
-    async def _auto_tests(
-        self, step: RequestStep, state: "_State", visible: Mapping[str, Any], operation: Any
-    ) -> AsyncIterator[Event]:
-        """`auto: [invalid security multi]`: the call's generated requests, each followed by the
-        unit's checks (the assert / if directives after the call, up to the next call) with
-        `test.*` (or `multiTest.*`) set; the call fails when the checks fail for any of them."""
-        from scenario_core.openapi.auto_tests import MULTI, generate, multi_tests
-
-        planned = state.planned
-        checks: list[PlannedStep] = []
-        for later in state.plan[planned.index + 1 :]:
-            if (
-                later.parent is not planned.parent
-                or later.phase != planned.phase
-                or later.via != planned.via
-                or isinstance(later.step, (RequestStep, IncludeStep, ExtractStep))
-            ):
-                break
-            checks.append(later)
-        state.consumed.update(p.index for p in checks)
-        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
-        children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
-        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
-        if state.params.headers:  # header.NAME goes with generated requests too
-            headers = self._with_defaults(headers, state.params.headers)
-        body: dict[str, Any] = {}
-        if step.body is not None:
-            body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
-        runs: list[tuple[str, str, str, dict[str, Any], list]] = []  # kind, type, description, variables, plans
-        for test in generate(
-            operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes, headers=headers, **body
-        ):
-            runs.append(
-                (
-                    test.type,
-                    test.test_type,
-                    test.description,
-                    {f"test.{k}": v for k, v in test.variables().items()},
-                    [test.request],
-                )
-            )
-        if MULTI in step.auto:
-            from scenario_core.openapi.request_builder import build_request
-
-            base = build_request(operation, children, headers=headers, **body)
-            params = state.params
-            own = dict(step.repeats)  # the call's own counts win over the parameters
-            sequential = own.get("multiTestSequentialCount", params["multiTestSequentialCount"].value)
-            concurrent = own.get("multiTestConcurrentCount", params["multiTestConcurrentCount"].value)
-            for test in multi_tests(sequential, concurrent, step.excludes):
-                variables = {f"multiTest.{k}": v for k, v in test.variables().items()}
-                if test.mode == "SEQUENTIAL":
-                    runs += [
-                        (MULTI, test.mode, f"sequential request {i + 1} of {test.count}", variables, [base])
-                        for i in range(test.count)
-                    ]
-                else:
-                    runs.append((MULTI, test.mode, f"{test.count} concurrent requests", variables, [base] * test.count))
-        base_url = self._operations[(id(step), id(state.params))][1]
-        failed: list[str] = []
-        for number, (kind, test_type, description, variables, plans) in enumerate(runs, 1):
-            requests = []
-            for plan in plans:
-                url = join_url(base_url, plan.path)
-                request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
-                requests.append((request, url))
-                encoding = request.headers.encoding
-                yield RequestSent(
-                    step,
-                    request.method,
-                    str(request.url),
-                    tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
-                    plan.body.decode("utf-8", "replace") if plan.body else None,
-                    operation.label,
-                    (),
-                    description,
-                )
-            started = time.perf_counter()
-            results = await asyncio.gather(*(self._transmit(r, u, state) for r, u in requests))
-            if state.message == INTERRUPTED:
-                return
-            message = state.message
-            state.message = None
-            for result in results:
-                if result is None:
-                    continue
-                data, json_error = parse_json(result.content)
-                state.response = ResponseReceived(
-                    step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
-                )
-                yield state.response
-            if kind == MULTI:
-                ok = all(r is not None and r.status < 500 for r in results)
-                variables = {
-                    **variables,
-                    "multiTest.result": "success" if ok else "failure",
-                    "multiTest.duration": round((time.perf_counter() - started) * 1000),
-                }
-            state.overlay = variables
-            try:
-                for unit_check in checks if message is None else ():
-                    async for event in self._execute(unit_check.step, state):
-                        yield event
-                    if state.message is not None:
-                        message = state.message
-                        break
-            finally:
-                state.overlay = None
-                state.message = None
-            yield AutoTestRan(step, number, len(runs), kind, test_type, description, message is None, message)
-            if message is not None:
-                failed.append(f"{test_type} {description}: {message}")
-        if failed:
-            shown = "; ".join(failed[:3]) + (f"; and {len(failed) - 3} more" if len(failed) > 3 else "")
-            state.message = f"auto tests: {len(failed)} of {len(runs)} failed: {shown}"
-
-    # ------------------------------------------------------------ webhooks and custom steps
-
-    async def _start_webhook(self, step: WebhookStep, state: "_State") -> None:
-        """Start the webhook's loopback server; it lives until its scope (scenario or feature) ends."""
-        from scenario_core.run.webhooks import Webhooks
-
-        if self._webhooks is None:
-            self._webhooks = Webhooks()
-        owner = id(state.feature) if step.scope == "feature" and state.feature is not None else id(state.scenario)
-        try:
-            await self._webhooks.start(step, owner)
-        except Exception as error:  # a busy port: one line
-            state.message = _one_line(error) if not isinstance(error, OSError) else f"webhook {step.name}: {error}"
-            return
-        if owner == id(state.scenario):
-            state.webhooks_started = True
-
-    async def _webhooks_stop(self, owner: int) -> None:
-        if self._webhooks is not None:
-            await self._webhooks.stop(owner)
-
-    async def _custom_step(
-        self, step: DescribedStep, state: "_State", visible: Mapping[str, Any]
-    ) -> AsyncIterator[Event]:
-        """A described step without directives runs the Python step registered for its description."""
-        description = render_text(step.description, visible)
-        match = self._registry.match_step(description) if self._registry is not None else None
-        if match is None:
-            state.message = (
-                f'no step matches "{description}"; custom steps are Python functions (see README, Custom steps)'
-            )
-            return
-        events: list[Event] = []
-        state.message = await match.run(self._step_context(state, visible, events))
-        for event in events:
-            yield event
-
-    def _step_context(self, state: "_State", visible: Mapping[str, Any], events: list[Event]):
-        from scenario_core.custom_steps.registry import StepContext
-
-        planned = state.planned
-        step = planned.step
-
-        def set_variable(name: str, value: Any) -> None:
-            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
-            events.extend(state.scope.extract(step, name, value, origin, planned.phase == SCENARIO))
-            state.record.extracted.add(name)
-
-        parameters = {key: value.value for key, value in state.params.items()}
-        return StepContext(visible, set_variable, state.response, parameters)
-
-    def _custom_assertion(self, state: "_State"):
-        """check()'s hook for `assert <free text>`: the Python assertion registered for the text."""
-        from scenario_core.run.assertions import Outcome
-
-        def run(assertion: Any, variables: Mapping[str, Any]):
-            text = render_text(assertion.text, variables)
-            match = self._registry.match_assertion(text)
-            if match is None:
-                return Outcome(
-                    False,
-                    None,
-                    MISSING,
-                    f'no assertion matches "{text}"; custom assertions are Python functions (see README, Custom steps)',
-                )
-            message = _run_sync(match, self._step_context(state, variables, []))
-            return Outcome(message is None, text, None, message)
-
-        return run
-
-    def _send(
-        self, step: RequestStep | None, params: EffectiveParameters, request, retried: list[Event] | None, *send_args
-    ):
-        """The one send of a request: tried again by retry.* when `retried` is given (each retry
-        appended to it as a RequestRetried), following redirects when followRedirects says so."""
-        options = self._send_options.get(id(params))
-        if options is None or options[0] is not params:
-            options = self._send_options[id(params)] = (
-                params,
-                RetryPolicy.from_parameters(params),
-                params[FOLLOW_REDIRECTS].value,
-            )
-        _, policy, follow = options
-        if policy is None or retried is None:
-            return self._client.send(request, *send_args, follow_redirects=follow)
-        return send_with_retry(
-            self._client,
-            request,
-            policy,
-            lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
-            *send_args,
-            follow_redirects=follow,
-        )
-
-    @staticmethod
-    def _with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-        """`header.NAME` parameters first, unless the step sends a header of that name itself."""
-        own = {name.lower() for name, _ in headers}
-        return [(n, v) for n, v in defaults if n.lower() not in own] + headers
-
-    def _build_request(
-        self,
-        step: RequestStep,
-        visible: Mapping[str, Any],
-        base_url: str | None,
-        default_headers: Sequence[tuple[str, str]] = (),
-    ):
-        url = join_url(base_url, render_text(step.url, visible).strip())
-        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
-        if default_headers:
-            headers = self._with_defaults(headers, default_headers)
-        query = [(q.name, render_text(q.value, visible)) for q in step.query]
-        body_text: str | None = None
-        content: bytes | None = None
-        if step.body is not None or step.body_raw is not None:
-            if step.body is not None:
-                body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
-            else:
-                body_text = render_text(step.body_raw, visible)
-            content = body_text.encode("utf-8")
-            if not any(name.lower() == "content-type" for name, _ in headers):
-                headers.append(("Content-Type", "application/json"))
-        for name, value in headers:
-            if "\n" in value or "\r" in value:
-                raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
-        return self._client.build(step.method, url, headers, query, content), body_text, url
-
-    def _build_call(
-        self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters, scenario_file: str
-    ):
-        """An operation call: the operation from the descriptions in force, each child placed where
-        it declares it, the body over its schema's defaults. RequestFailed, one line, otherwise."""
-        from scenario_core.openapi.documents import OpenApiError
-        from scenario_core.openapi.request_builder import build_request
-        from scenario_core.parameters.descriptions import SHARED, aliases, operation_base_url
-
-        if self._descriptions is None:
-            self._descriptions = SHARED
-
-        ref = step.operation
-        # Resolved once per step and parameters (a feature's, the file's): a chain of 600 calls
-        # looks its operation and base URL up once.
-        found = self._operations.get((id(step), id(params)))
-        if found is None:
-            context = self._call_contexts.get(id(params))
-            try:
-                if context is None:
-                    descriptions = self._descriptions.for_parameters(params, scenario_file)
-                    context = self._call_contexts[id(params)] = (descriptions, aliases(params), {})
-                descriptions, known_aliases, base_urls = context
-                operation = descriptions.find(ref.operation_id, ref.using, known_aliases)
-            except OpenApiError as error:
-                raise RequestFailed(" ".join(str(error).split())) from None
-            base_url = base_urls.get(operation.description_name, _UNRESOLVED)
-            if base_url is _UNRESOLVED:
-                base_url = base_urls[operation.description_name] = operation_base_url(operation, params, descriptions)
-            found = self._operations[(id(step), id(params))] = (operation, base_url)
-        operation, base_url = found
-        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
-        children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
-        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
-        if params.headers:  # a header_NAME child replaces a same-named one (build_request)
-            headers = self._with_defaults(headers, params.headers)
-        body: dict[str, Any] = {}
-        if step.body is not None:
-            if step.body_structured:
-                body["structured_body"] = render_json(step.body, visible)
-            else:
-                body["body"] = render_json_text(step.body, visible) if step.body.refs else step.body.text
-        elif step.body_raw is not None:
-            body["body"] = render_text(step.body_raw, visible)
-        elif step.body_file is not None:
-            body["body"] = _read_body_file(
-                render_text(step.body_file, visible), scenario_file, visible, self.resource_roots
-            )
-        try:
-            plan = build_request(operation, children, headers=headers, **body)
-        except OpenApiError as error:
-            raise RequestFailed(f"{ref.text}: {' '.join(str(error).split())}") from None
-        url = join_url(base_url, plan.path)
-        for name, value in plan.headers:
-            if "\n" in value or "\r" in value:
-                raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
-        request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
-        placements = tuple((p.child, p.location, p.sent) for p in plan.placements)
-        return request, plan.body_text, url, operation, placements
-
-    @staticmethod
-    def _extract(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any, str | None]:
-        """(value, None) or (None, why not)."""
-        if response is None:
-            return None, "no response to extract from: extract needs a when: step before it"
-        if step.source == "header":
-            value = response.header(step.path)
-            if value is None:
-                return None, f"the response has no {step.path} header to extract {step.name} from"
-            return value, None
-        if not response.is_json:
-            return None, f"cannot extract {step.name} from {step.path}: {response.json_error}"
-        try:
-            value = json_path_values(step.compiled, response.json)
-        except Exception as error:
-            return None, f"cannot evaluate {step.path}: {_one_line(error)}"
-        if value is MISSING:
-            return None, f"{step.path} matched nothing in the response body"
-        return value, None
-
-
-_UNRESOLVED = object()
-
-
-def _run_sync(match: Any, context: Any) -> str | None:
-    """A custom assertion inside check() (synchronous): run its coroutine to completion on a
-    private loop when it is async (check runs between awaits, never inside one)."""
-    import inspect
-
-    outcome = match.run(context)
-    if inspect.isawaitable(outcome):
-        import concurrent.futures
-
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, _awaited(outcome)).result()
-    return outcome
-
-
-async def _awaited(awaitable: Any) -> Any:
-    return await awaitable
-
-
-def _schema_message(
-    operation, response: ResponseReceived, strict: bool, problems: list[str] | None = None
-) -> str | None:
-    """Why the response does not match its operation's schema; None when it does. The
-    offending values, one `$.path: why` each, are appended to `problems` when given."""
-    if operation is None:
-        return (
-            "then: schema needs an operation call before it (when: ^operationId): "
-            "a request written as METHOD path has no schema to check against"
-        )
-    from scenario_core.openapi.schema_check import check_response
-
-    parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
-    result = check_response(
-        operation, response.status, response.header("Content-Type"), response.body, strict=strict, **parsed
-    )
-    if problems is not None:
-        problems.extend(str(p) for p in result.problems)
-    return None if result.ok else result.message
-
-
-def _auto_assertions(operation, response: ResponseReceived, params: EffectiveParameters) -> str | None:
-    """autoAssertions.enabled: what the description says of every response of an operation call."""
-    from scenario_core.openapi.schema_check import check_content_type, check_status
-
-    problems = []
-    if params[AUTO_STATUS].value:
-        problems.append(check_status(operation, response.status))
-    if params[AUTO_CONTENT_TYPE].value:
-        problems.append(
-            check_content_type(
-                operation, response.status, response.header("Content-Type"), has_body=bool(response.body)
-            )
-        )
-    if params[AUTO_SCHEMA].value and not any(problems):
-        problems.append(_schema_message(operation, response, params[STRICT_SCHEMA].value))
-    found = [p for p in problems if p]
-    return "autoAssertions: " + "; ".join(found) if found else None
-
-
-def _read_body_file(
-    name: str, scenario_file: str, visible: Mapping[str, Any], resource_roots: Sequence[str] = ()
-) -> str:
-    """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
-    file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
-    the working directory; any other relative name is looked up in each --resource-root, then the
-    scenario file's folder and each folder above it."""
-    from pathlib import Path
-
-    from scenario_core.language.nodes.base import SourceLocation
-    from scenario_core.language.parser import MAX_FILE_BYTES
-    from scenario_core.language.templates import TemplateError, text_template
-    from scenario_core.support.input_files import InputFileError, read_regular_file
-
-    folder = Path(scenario_file).resolve().parent
-    if name.startswith("file:"):
-        candidates = [Path(name[len("file:") :])]
-        where = "the working directory"
-    else:
-        relative = name[len("classpath:") :].lstrip("/") if name.startswith("classpath:") else name
-        roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
-        candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
-        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
-    for candidate in candidates:
-        if candidate.exists():
-            try:
-                data = read_regular_file(candidate, MAX_FILE_BYTES)
-                text = data.decode("utf-8")
-            except InputFileError as problem:
-                raise RequestFailed(f"bodyFile {candidate} {problem}") from None
-            except UnicodeDecodeError:
-                raise RequestFailed(f"bodyFile {candidate} is not UTF-8 text") from None
-            if "{{" not in text:
-                return text
-            try:
-                template = text_template(
-                    text, lambda o, n, file=str(candidate): SourceLocation(file, 1, o + 1, 1, o + 1 + n)
-                )
-            except TemplateError as problem:
-                raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
-            missing = [r.name for r in template.refs if r.name not in visible]
-            if missing:
-                raise RequestFailed(
-                    f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
-                    f"visible here: {', '.join(sorted(visible)) or 'nothing'}"
-                )
-            return render_text(template, visible)
-    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
-
-
-# ---------------------------------------------------------------- synchronous helper
 
 
 def run_to_completion(

@@ -159,20 +159,25 @@ class Explainer:
             return self._other_scenario(name, own, here, feature, store)
 
         backgrounds = [
-            s for s in sites if s.scenario is not None and s.phase == BACKGROUND_FEATURE and s.feature is not feature
+            (s, s.feature)
+            for s in sites
+            if s.scenario is not None
+            and s.phase == BACKGROUND_FEATURE
+            and s.feature is not None  # always, in a feature's background
+            and s.feature is not feature
         ]
         if backgrounds:
-            site = backgrounds[0]
+            site, its_feature = backgrounds[0]
             return (
-                f"'{name}' is extracted only by the background of feature '{site.feature.name}' "
+                f"'{name}' is extracted only by the background of feature '{its_feature.name}' "
                 f"(line {site.step.line}): what a background extracts stays in its own scenario."
             )
 
-        fragments = [s for s in sites if s.fragment is not None]
+        fragments = [(s, s.fragment) for s in sites if s.fragment is not None]
         if fragments:
-            site = fragments[0]
+            site, fragment = fragments[0]
             return (
-                f"'{name}' is extracted only in fragment '{site.fragment.name}' (line {site.step.line}), "
+                f"'{name}' is extracted only in fragment '{fragment.name}' (line {site.step.line}), "
                 "which no scenario includes."
             )
 
@@ -221,6 +226,7 @@ class Explainer:
                 f"{head}, but feature '{their.feature}' has its own store "
                 f"(shareVariablesAcrossScenarios: true{line}), cleared when it ends."
             )
+        assert site.scenario is not None  # every site here is in another scenario (see explain)
         if site.order > here:
             return f"{head}, but that scenario runs later in the file (line {site.scenario.line})."
         record = self.records.get(id(site.scenario))
@@ -258,7 +264,7 @@ class Explainer:
         return f"{who} {'does' if feature is not None else 'do'} not share variables (shareVariablesAcrossScenarios is false by default)"
 
 
-def undefined_refs(refs: Sequence[tuple[str, str | None]], visible: Mapping[str, Any]) -> tuple[str, str | None] | None:
+def undefined_refs(refs: Sequence[tuple[str, str]], visible: Mapping[str, Any]) -> tuple[str, str] | None:
     """The first (name, where) whose name is not visible, or None."""
     for ref in refs:
         if ref[0] not in visible:

@@ -16,44 +16,47 @@ Provider = Callable[[str], "tuple[bool, Any]"]
 class Variables(Mapping[str, Any]):
     """A read-only view; iterating it gives the scope's own names only (what messages list)."""
 
-    __slots__ = ("values", "parameters", "providers")
+    # Underscored: `values` would hide Mapping.values().
+    __slots__ = ("_values", "_parameters", "_providers")
 
     def __init__(
         self, values: Mapping[str, Any], parameters: Mapping[str, Any] | None = None, providers: Sequence[Provider] = ()
     ):
-        self.values = values
-        self.parameters = parameters
-        self.providers = providers
+        self._values = values
+        self._parameters = parameters
+        self._providers = providers
 
     def __getitem__(self, name: str) -> Any:
-        values = self.values
+        values = self._values
         if name in values:
             return values[name]
         if "." in name:
             head, _, rest = name.partition(".")
             if head == "env" and rest in os.environ:
                 return os.environ[rest]
-            if head == "param" and self.parameters is not None and rest in self.parameters:
-                value = self.parameters[rest]
+            if head == "param" and self._parameters is not None and rest in self._parameters:
+                value = self._parameters[rest]
                 value = getattr(value, "value", value)
                 # JSON-typed values keep their type; a duration or a list of names reads as
                 # parameters read each other (`500ms`, `a, b`)
                 return parameter_text(value) if isinstance(value, (Duration, tuple)) else value
-            for provider in self.providers:
+            for provider in self._providers:
                 found, value = provider(name)
                 if found:
                     return value
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):  # names are text
+            return False
         try:
-            self[name]  # type: ignore[index]
+            self[name]
         except KeyError:
             return False
         return True
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self._values)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._values)

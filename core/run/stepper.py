@@ -28,7 +28,8 @@ from scenario_core.language.nodes.steps import Step
 from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
-from scenario_core.run.executor import INTERRUPTED, Execution
+from scenario_core.run.events import INTERRUPTED
+from scenario_core.run.executor import Execution
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 STEP, CONTINUE, DRAIN = "step", "continue", "drain"
@@ -195,16 +196,17 @@ class Stepper:
                         self.state = FINISHED
                         return
                     pulled += 1
-                    run = self._record(event)
                     if isinstance(event, ev.StepStarted):
+                        started = self._started(event)
                         # Asked for every step, so it can tell when the run *enters* a node.
-                        hit = self.mode != DRAIN and self.breakpoint_hit(event, run)
-                        self.on_event(event, run)
+                        hit = self.mode != DRAIN and self.breakpoint_hit(event, started)
+                        self.on_event(event, started)
                         if self.mode == STEP or (self.mode == CONTINUE and hit):
                             self.state = PAUSED  # the step is about to run: stop pulling
                             self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
                             return
                         continue
+                    run = self._record(event)
                     self.on_event(event, run)
                     if (
                         isinstance(event, ev.StepFinished)
@@ -230,31 +232,34 @@ class Stepper:
 
     # ------------------------------------------------------------ records
 
+    def _started(self, event: ev.StepStarted) -> StepRun:
+        """The record of a step that starts: the current one from now on."""
+        scenario = self.scenario
+        assert scenario is not None
+        run = StepRun(
+            event.step,
+            event.phase,
+            event.via,
+            event.index,
+            scenario.scenario,
+            scenario.feature,
+            before=event.snapshot,
+            read_response=self._last_response,
+            read_request=self._last_request,
+        )
+        if 0 <= event.index < len(scenario.steps):
+            run.parent = scenario.steps[event.index].parent
+        self.current = run
+        return run
+
     def _record(self, event: ev.Event) -> StepRun | None:
-        """Fold the event into the step records; the record it belongs to."""
+        """Fold any other event into the step records; the record it belongs to."""
         if isinstance(event, ev.ScenarioStarted):
             self.scenario = event
             self._last_response = self._last_request = None
             self.current = None
             return None
-        if isinstance(event, ev.StepStarted):
-            scenario = self.scenario
-            assert scenario is not None
-            run = StepRun(
-                event.step,
-                event.phase,
-                event.via,
-                event.index,
-                scenario.scenario,
-                scenario.feature,
-                before=event.snapshot,
-                read_response=self._last_response,
-                read_request=self._last_request,
-            )
-            if 0 <= event.index < len(scenario.steps):
-                run.parent = scenario.steps[event.index].parent
-            self.current = run
-            return run
+        run: StepRun | None
         if isinstance(event, ev.StepFinished):
             run = self.current
             if run is None or run.step is not event.step or run.index != event.index:

@@ -14,7 +14,7 @@ import errno
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Hashable, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
@@ -62,7 +62,7 @@ class Received:
 @dataclass(eq=False)
 class _Server:
     name: str
-    owner: str
+    owner: Hashable
     hooks: tuple[str, ...]
     port: int
     server: asyncio.AbstractServer | None = None
@@ -144,7 +144,7 @@ class Webhooks:
 
     # ------------------------------------------------------------ life cycle
 
-    async def start(self, step: WebhookStep, owner: str) -> list[str]:
+    async def start(self, step: WebhookStep, owner: Hashable) -> list[str]:
         """Start the server `step` declares for `owner` and return the URLs of its hooks.
         Starting the same NAME again in the same owner does nothing (returns its URLs)."""
         for existing in self._servers:
@@ -165,7 +165,7 @@ class Webhooks:
         self._servers.append(entry)
         return [entry.url(h) for h in hooks]
 
-    async def stop(self, owner: str) -> None:
+    async def stop(self, owner: Hashable) -> None:
         """Stop the servers `owner` started; their ports are free when this returns."""
         ending = [s for s in self._servers if s.owner == owner]
         self._servers = [s for s in self._servers if s.owner != owner]
@@ -344,8 +344,8 @@ def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, 
     if first == "headers" and rest:
         if len(rest) > 1 or not isinstance(rest[0], str):
             return False, None, f"'{name}': a header is text, it has no parts"
-        value = call.header(rest[0])
-        return (True, value, None) if value is not None else (False, None, f"the call has no header {rest[0]}")
+        header = call.header(rest[0])
+        return (True, header, None) if header is not None else (False, None, f"the call has no header {rest[0]}")
     value: Any = call.as_value().get(first) if isinstance(first, str) else None
     if value is None and first not in ("body", "query", "headers", "method", "path"):
         return False, None, f"'{name}': a call has method, path, query, headers and body"

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scenario_core.language.parser import parse_text
-from scenario_core.run.assertions import MISSING, check, compare, json_equal, show
+from scenario_core.run.assertions import check
+from scenario_core.run.comparison import MISSING, compare, json_equal, show
 from scenario_core.run.events import ResponseReceived
 
 
@@ -249,7 +250,7 @@ def test_deeply_nested_values_compare_show_and_match_without_recursion_error():
 
 
 def test_cut_depth_marks_where_it_cut_and_keeps_shallow_values():
-    from scenario_core.run.assertions import cut_depth
+    from scenario_core.support.json_depth import cut_depth
 
     shallow = {"a": [1, {"b": 2}]}
     assert cut_depth(shallow) is shallow

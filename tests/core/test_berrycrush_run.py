@@ -897,6 +897,39 @@ def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
     assert without.stderr.startswith(f'f.scenario:{HEAD_LINES + 7}:3: error: no step matches "a pet called "Biscuit""')
 
 
+def test_unmatched_custom_steps_and_assertions_fail_pointing_at_the_docs(demo, write_scenario):
+    import asyncio
+
+    from scenario_core.custom_steps.registry import Registry
+    from scenario_core.run.executor import Execution
+
+    text = source(
+        """\
+        scenario: a step nobody wrote
+          given a pet called "Biscuit"
+        scenario: an assertion nobody wrote
+          when I list the pets
+            call ^listPets
+            assert the pets look healthy
+        """
+    )
+    path = write_scenario(text.replace("BASE", demo.url), "test.scenario")
+
+    async def collect(registry):
+        return [e async for e in Execution([load_file(path)], registry=registry).events()]
+
+    def failures(events):
+        return [message for _, status, message in finished(events) if status == "failed"]
+
+    unmatched = failures(asyncio.run(collect(Registry())))
+    assert unmatched == [
+        'no step matches "a pet called "Biscuit""; custom steps are Python functions, see docs/custom-steps.md',
+        'no assertion matches "the pets look healthy"; custom assertions are Python functions, '
+        "see docs/custom-steps.md",
+    ]
+    assert failures(asyncio.run(collect(None)))[0] == unmatched[0]  # no plugins loaded at all: the same hint
+
+
 def test_run_and_check_with_the_fragments_option(demo, tmp_path):
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "auth.fragment").write_text("fragment: sign_in\n" + SIGN_IN, encoding="utf-8")

@@ -25,7 +25,8 @@ from scenario_core.language.nodes.assertions import (
 )
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.step_syntax import LineError
-from scenario_core.run.assertions import Outcome, assertion_refs, check, describe
+from scenario_core.run.assertions import assertion_refs, check, describe
+from scenario_core.run.comparison import Outcome
 from scenario_core.run.events import ResponseReceived
 
 STEP = SourceLocation("t.scenario", 4, 7, 4, 60)

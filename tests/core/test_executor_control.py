@@ -22,7 +22,8 @@ from scenario_core.run.events import (
     StepFinished,
     StepStarted,
 )
-from scenario_core.run.executor import Execution, plan_scenario, run_to_completion
+from scenario_core.run.executor import Execution, run_to_completion
+from scenario_core.run.plan import plan_scenario
 
 
 def load(demo, write_scenario, text):

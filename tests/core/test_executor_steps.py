@@ -465,7 +465,7 @@ scenario: never gets going
 
 
 def test_an_unexpected_fault_inside_a_step_fails_only_that_step(demo, write_scenario, monkeypatch):
-    import scenario_core.run.executor as executor
+    import scenario_core.run.step_checks as executor
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("boom\nsecond line")
@@ -563,7 +563,7 @@ def test_any_json_value_keeps_its_type_bare_and_reads_as_text_in_a_string(demo, 
     from hypothesis import strategies as st
 
     from scenario_core.language.templates import text_form
-    from scenario_core.run.assertions import json_equal
+    from scenario_core.run.comparison import json_equal
 
     file = load_file(
         write_scenario(f"""\

@@ -845,7 +845,8 @@ def test_follow_redirects_is_resolved_per_scenario(fixture_server, write_scenari
 def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scenario):
     import asyncio
 
-    from scenario_core.run.executor import INTERRUPTED, Execution
+    from scenario_core.run.events import INTERRUPTED
+    from scenario_core.run.executor import Execution
 
     file = load_file(
         str(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from scenario_core.run import events as ev
-from scenario_core.run.executor import INTERRUPTED
+from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.stepper import StepRun
 from scenario_tui.widgets.file_tree import FAILED, FileTree, Key
 

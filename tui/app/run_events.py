@@ -12,7 +12,7 @@ import gc
 from typing import Sequence
 
 from scenario_core.run import events as ev
-from scenario_core.run.executor import INTERRUPTED
+from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.stepper import CONTINUE, IDLE, StepRun
 from scenario_tui.app.run_header import counts_line, state_line
 from scenario_tui.widgets.file_tree import FAILED, PASSED, SKIPPED, Key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scenario_core.run.executor import INTERRUPTED
+from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.stepper import FINISHED, Stepper
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from scenario_core.run.assertions import type_name
+from scenario_core.run.comparison import type_name
 from scenario_core.run.events import Origin
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display

@@ -17,7 +17,7 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import Static
 
-from scenario_core.run.assertions import type_name
+from scenario_core.run.comparison import type_name
 from scenario_core.run.events import SCENARIO, Origin, ScopeSnapshot
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display

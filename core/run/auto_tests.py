@@ -1,0 +1,159 @@
+"""Running an operation call's auto tests (`auto: [invalid security multi]`, berrycrush.md §3.5):
+the requests openapi/auto_tests.py generates, each sent and followed by the unit's checks (the
+`assert` / `if` directives after the call, up to the next call) with `test.*` (or `multiTest.*`)
+set; the call fails when the checks fail for any of them. The call's own request is never sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
+
+from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
+from scenario_core.language.templates import render_json, render_text
+from scenario_core.run.events import INTERRUPTED, AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
+from scenario_core.run.http.body import parse_json
+from scenario_core.run.http.client import join_url
+from scenario_core.run.sending import Sender, with_defaults
+from scenario_core.run.state import ScenarioState
+
+if TYPE_CHECKING:
+    from scenario_core.openapi.operations import Operation
+    from scenario_core.openapi.request_builder import RequestPlan
+
+# Runs one step of the scenario (the step runner's `execute`): how a unit's checks run.
+Execute = Callable[[Step, ScenarioState], AsyncIterator[Event]]
+
+# One generated test: (kind, test type, description, its variables, the requests it sends).
+_Run = tuple[str, str, str, dict[str, Any], list["RequestPlan"]]
+
+
+async def run_auto_tests(
+    step: RequestStep,
+    state: ScenarioState,
+    visible: Mapping[str, Any],
+    operation: Operation,
+    base_url: str | None,
+    sender: Sender,
+    execute: Execute,
+) -> AsyncIterator[Event]:
+    """Each generated test's requests, responses, checks and AutoTestRan; the call's failure, if
+    any of them failed, is left in `state.message`."""
+    from scenario_core.openapi.auto_tests import MULTI
+
+    checks = _unit_checks(state)
+    state.consumed.update(p.index for p in checks)
+    runs = _generated(step, state, visible, operation)
+    failed: list[str] = []
+    for number, (kind, test_type, description, variables, plans) in enumerate(runs, 1):
+        requests = []
+        for plan in plans:
+            url = join_url(base_url, plan.path)
+            request = sender.client.build(plan.method, url, list(plan.headers), [], plan.body)
+            requests.append((request, url))
+            encoding = request.headers.encoding
+            yield RequestSent(
+                step,
+                request.method,
+                str(request.url),
+                tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                plan.body.decode("utf-8", "replace") if plan.body else None,
+                operation.label,
+                (),
+                description,
+            )
+        started = time.perf_counter()
+        results = await asyncio.gather(*(sender.transmit(r, u, state) for r, u in requests))
+        if state.message == INTERRUPTED:
+            return
+        message = state.message
+        state.message = None
+        for result in results:
+            if result is None:
+                continue
+            data, json_error = parse_json(result.content)
+            state.response = ResponseReceived(
+                step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
+            )
+            yield state.response
+        if kind == MULTI:
+            ok = all(r is not None and r.status < 500 for r in results)
+            variables = {
+                **variables,
+                "multiTest.result": "success" if ok else "failure",
+                "multiTest.duration": round((time.perf_counter() - started) * 1000),
+            }
+        state.overlay = variables
+        try:
+            for unit_check in checks if message is None else ():
+                async for event in execute(unit_check.step, state):
+                    yield event
+                if state.message is not None:
+                    message = state.message
+                    break
+        finally:
+            state.overlay = None
+            state.message = None
+        yield AutoTestRan(step, number, len(runs), kind, test_type, description, message is None, message)
+        if message is not None:
+            failed.append(f"{test_type} {description}: {message}")
+    if failed:
+        shown = "; ".join(failed[:3]) + (f"; and {len(failed) - 3} more" if len(failed) > 3 else "")
+        state.message = f"auto tests: {len(failed)} of {len(runs)} failed: {shown}"
+
+
+def _unit_checks(state: ScenarioState) -> list[PlannedStep]:
+    """The directives after the call that check each generated request: up to the next request,
+    include or extract, within the same described step, phase and fragment."""
+    planned = state.planned
+    checks: list[PlannedStep] = []
+    for later in state.plan[planned.index + 1 :]:
+        if (
+            later.parent is not planned.parent
+            or later.phase != planned.phase
+            or later.via != planned.via
+            or isinstance(later.step, (RequestStep, IncludeStep, ExtractStep))
+        ):
+            break
+        checks.append(later)
+    return checks
+
+
+def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, Any], operation: Operation) -> list[_Run]:
+    """The call's generated tests, in order: invalid and security ones, then multi's repeats."""
+    from scenario_core.openapi.auto_tests import MULTI, generate, multi_tests
+
+    children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+    children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
+    headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+    if state.params.headers:  # header.NAME goes with generated requests too
+        headers = with_defaults(headers, state.params.headers)
+    body: dict[str, Any] = {}
+    if step.body is not None:
+        body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
+    runs: list[_Run] = []
+    for test in generate(
+        operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes, headers=headers, **body
+    ):
+        assert test.request is not None  # generate() builds every test's request
+        variables = {f"test.{k}": v for k, v in test.variables().items()}
+        runs.append((test.type, test.test_type, test.description, variables, [test.request]))
+    if MULTI in step.auto:
+        from scenario_core.openapi.request_builder import build_request
+
+        base = build_request(operation, children, headers=headers, **body)
+        params = state.params
+        own = dict(step.repeats)  # the call's own counts win over the parameters
+        sequential = own.get("multiTestSequentialCount", params["multiTestSequentialCount"].value)
+        concurrent = own.get("multiTestConcurrentCount", params["multiTestConcurrentCount"].value)
+        for multi in multi_tests(sequential, concurrent, step.excludes):
+            variables = {f"multiTest.{k}": v for k, v in multi.variables().items()}
+            if multi.mode == "SEQUENTIAL":
+                runs += [
+                    (MULTI, multi.mode, f"sequential request {i + 1} of {multi.count}", variables, [base])
+                    for i in range(multi.count)
+                ]
+            else:
+                runs.append((MULTI, multi.mode, f"{multi.count} concurrent requests", variables, [base] * multi.count))
+    return runs

@@ -1,0 +1,62 @@
+"""`bodyFile:` of an operation call: finding the file (`file:` in the working directory; any
+other name in each --resource-root, then beside the scenario file and in each folder above it;
+BerryCrush's `classpath:` prefix is dropped), reading it safely and rendering its `{{NAME}}`
+references (berrycrush.md §3.2). Every problem is a RequestFailed, one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.parser import MAX_FILE_BYTES
+from scenario_core.language.templates import TemplateError, render_text, text_template
+from scenario_core.run.http.client import RequestFailed
+from scenario_core.support.input_files import InputFileError, read_regular_file
+
+
+def read_body_file(
+    name: str, scenario_file: str, visible: Mapping[str, Any], resource_roots: Sequence[str] = ()
+) -> str:
+    """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
+    file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
+    the working directory; any other relative name is looked up in each --resource-root, then the
+    scenario file's folder and each folder above it."""
+    folder = Path(scenario_file).resolve().parent
+    if name.startswith("file:"):
+        candidates = [Path(name[len("file:") :])]
+        where = "the working directory"
+    else:
+        relative = name[len("classpath:") :].lstrip("/") if name.startswith("classpath:") else name
+        roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
+        candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
+        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
+    for candidate in candidates:
+        if candidate.exists():
+            return _rendered(candidate, visible)
+    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
+
+
+def _rendered(candidate: Path, visible: Mapping[str, Any]) -> str:
+    """The file's text, its references rendered."""
+    try:
+        data = read_regular_file(candidate, MAX_FILE_BYTES)
+        text = data.decode("utf-8")
+    except InputFileError as problem:
+        raise RequestFailed(f"bodyFile {candidate} {problem}") from None
+    except UnicodeDecodeError:
+        raise RequestFailed(f"bodyFile {candidate} is not UTF-8 text") from None
+    if "{{" not in text:
+        return text
+    path = str(candidate)  # a reference is located in the file, on its one "line"
+    try:
+        template = text_template(text, lambda o, n: SourceLocation(path, 1, o + 1, 1, o + 1 + n))
+    except TemplateError as problem:
+        raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
+    missing = [r.name for r in template.refs if r.name not in visible]
+    if missing:
+        raise RequestFailed(
+            f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
+            f"visible here: {', '.join(sorted(visible)) or 'nothing'}"
+        )
+    return render_text(template, visible)

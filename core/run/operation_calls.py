@@ -1,0 +1,146 @@
+"""Operation calls in a run (`when: ^op`, BerryCrush's `call ^op`): the operation found in the
+OpenAPI descriptions in force, each child placed where the operation declares it, the body over
+its schema's defaults (or a `bodyFile:`); then what the description says of the response:
+`then: schema` and `autoAssertions.*` (status, content type, schema).
+
+The OpenAPI layer is imported here, lazily: only a run that calls an operation loads it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from scenario_core.language.nodes.steps import RequestStep
+from scenario_core.language.parameter_keys import AUTO_CONTENT_TYPE, AUTO_SCHEMA, AUTO_STATUS, STRICT_SCHEMA
+from scenario_core.language.templates import render_json, render_json_text, render_text
+from scenario_core.parameters.resolution import EffectiveParameters
+from scenario_core.run.body_files import read_body_file
+from scenario_core.run.events import ResponseReceived
+from scenario_core.run.http.client import HttpClient, RequestFailed, join_url
+from scenario_core.run.sending import refuse_line_breaks, with_defaults
+
+if TYPE_CHECKING:
+    from scenario_core.openapi.operations import Descriptions, Operation
+    from scenario_core.parameters.descriptions import DescriptionSet
+
+# (child as written, where it went, as sent) for each child of a call: RequestSent.placements
+Placements = tuple[tuple[str, str, str], ...]
+
+
+class OperationCalls:
+    """A run's operation calls: the descriptions in force (read once per run; a TUI session passes
+    its own, kept across runs), and each call's operation and base URL, looked up once per step
+    and set of parameters (a chain of 600 calls looks its operation up once)."""
+
+    def __init__(self, client: HttpClient, descriptions: DescriptionSet | None, resource_roots: Sequence[str]):
+        self._client = client
+        self._descriptions = descriptions
+        self._resource_roots = resource_roots  # --resource-root: where bodyFile names are looked up first
+        self._found: dict[tuple[int, int], tuple[Operation, str | None]] = {}  # (step, params) -> operation, base URL
+        # per set of parameters: its descriptions, their aliases, each description's base URL
+        self._contexts: dict[int, tuple[Descriptions, dict[str, dict[str, str]], dict[str, str | None]]] = {}
+
+    def operation(
+        self, step: RequestStep, params: EffectiveParameters, scenario_file: str
+    ) -> tuple[Operation, str | None]:
+        """The operation a call names and the base URL its requests go to; RequestFailed otherwise."""
+        found = self._found.get((id(step), id(params)))
+        if found is not None:
+            return found
+        from scenario_core.openapi.documents import OpenApiError
+        from scenario_core.parameters.descriptions import SHARED, aliases, operation_base_url
+
+        if self._descriptions is None:
+            self._descriptions = SHARED
+        ref = step.operation
+        assert ref is not None  # only a call is looked up
+        context = self._contexts.get(id(params))
+        try:
+            if context is None:
+                descriptions = self._descriptions.for_parameters(params, scenario_file)
+                context = self._contexts[id(params)] = (descriptions, aliases(params), {})
+            descriptions, known_aliases, base_urls = context
+            operation = descriptions.find(ref.operation_id, ref.using, known_aliases)
+        except OpenApiError as error:
+            raise RequestFailed(" ".join(str(error).split())) from None
+        name = operation.description_name
+        if name not in base_urls:
+            base_urls[name] = operation_base_url(operation, params, descriptions)
+        found = self._found[(id(step), id(params))] = (operation, base_urls[name])
+        return found
+
+    def build(
+        self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters, scenario_file: str
+    ) -> tuple[Any, str | None, str, Operation, Placements]:
+        """An operation call: (the request, its body as text, its URL, the operation, where each
+        child went). RequestFailed, one line, otherwise."""
+        from scenario_core.openapi.documents import OpenApiError
+        from scenario_core.openapi.request_builder import build_request
+
+        operation, base_url = self.operation(step, params, scenario_file)
+        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+        children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
+        headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
+        if params.headers:  # a header_NAME child replaces a same-named one (build_request)
+            headers = with_defaults(headers, params.headers)
+        body: dict[str, Any] = {}
+        if step.body is not None:
+            if step.body_structured:
+                body["structured_body"] = render_json(step.body, visible)
+            else:
+                body["body"] = render_json_text(step.body, visible) if step.body.refs else step.body.text
+        elif step.body_raw is not None:
+            body["body"] = render_text(step.body_raw, visible)
+        elif step.body_file is not None:
+            body["body"] = read_body_file(
+                render_text(step.body_file, visible), scenario_file, visible, self._resource_roots
+            )
+        try:
+            plan = build_request(operation, children, headers=headers, **body)
+        except OpenApiError as error:
+            raise RequestFailed(f"{step.text}: {' '.join(str(error).split())}") from None
+        url = join_url(base_url, plan.path)
+        refuse_line_breaks(plan.headers)
+        request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
+        placements = tuple((p.child, p.location, p.sent) for p in plan.placements)
+        return request, plan.body_text, url, operation, placements
+
+
+def schema_message(
+    operation: Operation | None, response: ResponseReceived, strict: bool, problems: list[str] | None = None
+) -> str | None:
+    """Why the response does not match its operation's schema; None when it does. The
+    offending values, one `$.path: why` each, are appended to `problems` when given."""
+    if operation is None:
+        return (
+            "then: schema needs an operation call before it (when: ^operationId): "
+            "a request written as METHOD path has no schema to check against"
+        )
+    from scenario_core.openapi.schema_check import check_response
+
+    parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
+    result = check_response(
+        operation, response.status, response.header("Content-Type"), response.body, strict=strict, **parsed
+    )
+    if problems is not None:
+        problems.extend(str(p) for p in result.problems)
+    return None if result.ok else result.message
+
+
+def auto_assertions(operation: Operation, response: ResponseReceived, params: EffectiveParameters) -> str | None:
+    """autoAssertions.enabled: what the description says of every response of an operation call."""
+    from scenario_core.openapi.schema_check import check_content_type, check_status
+
+    problems = []
+    if params[AUTO_STATUS].value:
+        problems.append(check_status(operation, response.status))
+    if params[AUTO_CONTENT_TYPE].value:
+        problems.append(
+            check_content_type(
+                operation, response.status, response.header("Content-Type"), has_body=bool(response.body)
+            )
+        )
+    if params[AUTO_SCHEMA].value and not any(problems):
+        problems.append(schema_message(operation, response, params[STRICT_SCHEMA].value))
+    found = [p for p in problems if p]
+    return "autoAssertions: " + "; ".join(found) if found else None

@@ -1,0 +1,256 @@
+"""Running one step of a scenario, yielding its events; its failure, if any, is left in the
+scenario's state. First the step's `{{NAME}}` references (an undefined one fails the step with
+the reason it is out of reach, explain.py), then by kind: a request (either form; sending.py,
+operation_calls.py, auto_tests.py), `then:` / `assert` and `extract:` (step_checks.py), `if` /
+`else` (a condition per branch, the chosen branch's directives), `fail`, `webhook:`, an include's
+arguments, and a custom step (plugins.py).
+
+Per step the work is looking references up and rendering templates that have them; the
+references of each step are listed once per run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
+
+from scenario_core.language.nodes.steps import (
+    AssertStep,
+    ConditionalStep,
+    DescribedStep,
+    ExtractStep,
+    FailStep,
+    IncludeStep,
+    RequestStep,
+    Step,
+    WebhookStep,
+)
+from scenario_core.language.parameter_keys import AUTO_ENABLED
+from scenario_core.language.templates import render_json, render_text
+from scenario_core.run.assertions import assertion_refs
+from scenario_core.run.auto_tests import run_auto_tests
+from scenario_core.run.events import (
+    SCENARIO,
+    BranchTaken,
+    Event,
+    Origin,
+    RequestRetried,
+    RequestSent,
+    ResponseReceived,
+)
+from scenario_core.run.explain import undefined_refs
+from scenario_core.run.http.body import parse_json
+from scenario_core.run.http.client import RequestFailed
+from scenario_core.run.lookup import Provider, Variables
+from scenario_core.run.operation_calls import OperationCalls, auto_assertions
+from scenario_core.run.plan import StepRefs, step_refs
+from scenario_core.run.plugins import run_custom_step
+from scenario_core.run.sending import Sender
+from scenario_core.run.state import ScenarioState, one_line
+from scenario_core.run.step_checks import assertion_checked, check_in_run, extracted, reads_variables_only
+
+if TYPE_CHECKING:
+    from scenario_core.custom_steps.registry import Registry
+    from scenario_core.run.webhooks import Webhooks
+
+
+class StepRunner:
+    """Runs the steps of one run: what they share across scenarios (the sender, the operation
+    calls, the Python steps, the webhooks started so far, each step's references)."""
+
+    def __init__(self, sender: Sender, calls: OperationCalls, registry: Registry | None):
+        self.sender = sender
+        self.calls = calls
+        self.registry = registry  # custom steps and assertions, if any
+        self.webhooks: Webhooks | None = None  # once a webhook: step starts one
+        self._refs: dict[int, tuple[StepRefs, bool]] = {}  # a step's refs, and whether any is dotted
+
+    # ------------------------------------------------------------ references
+
+    def references(self, step: Step, state: ScenarioState) -> tuple[Mapping[str, Any], tuple[str, str] | None]:
+        """What the step reads its references from, and the first of them that is undefined."""
+        found = self._refs.get(id(step))
+        if found is None:
+            refs = step_refs(step)
+            found = self._refs[id(step)] = (refs, any("." in name for name, _ in refs))
+        refs, dotted = found
+        visible = self.lookup(state, dotted)
+        missing = undefined_refs(refs, visible) if refs else None
+        return visible, missing
+
+    def lookup(self, state: ScenarioState, dotted: bool) -> Mapping[str, Any]:
+        """What references read: the scope, an auto test's test.* / multiTest.* names, and (for a
+        dotted name) env.X, param.KEY and a webhook's hooks."""
+        visible: Mapping[str, Any] = state.scope.visible()
+        if state.overlay:
+            visible = {**visible, **state.overlay}
+        if dotted:
+            providers: tuple[Provider, ...] = (self.webhooks.lookup,) if self.webhooks is not None else ()
+            visible = Variables(visible, state.params, providers)
+        return visible
+
+    @staticmethod
+    def explain(state: ScenarioState, missing: tuple[str, str], visible: Mapping[str, Any]) -> str:
+        store_ref = state.store.ref if state.store is not None else None
+        return state.run.explainer().explain(
+            missing[0], missing[1], visible, state.scenario, state.feature, state.planned.index, store_ref
+        )
+
+    # ------------------------------------------------------------ one step
+
+    async def execute(self, step: Step, state: ScenarioState) -> AsyncIterator[Event]:
+        """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
+        visible, missing = self.references(step, state)
+        if missing is not None and not isinstance(step, (ConditionalStep, DescribedStep)):
+            state.message = self.explain(state, missing, visible)
+            return
+        if isinstance(step, RequestStep):
+            async for event in self._request(step, state, visible):
+                yield event
+        elif isinstance(step, AssertStep):
+            checked = assertion_checked(step, state, visible, self.registry)
+            if checked is not None:
+                yield checked
+        elif isinstance(step, ExtractStep):
+            value, message = extracted(step, state.response)
+            if message is not None:
+                state.message = message
+                return
+            planned = state.planned
+            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
+            for event in state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO):
+                yield event
+            state.record.extracted.add(step.name)
+        elif isinstance(step, ConditionalStep):
+            async for event in self._conditional(step, state):
+                yield event
+        elif isinstance(step, FailStep):
+            state.message = render_text(step.message, visible)
+        elif isinstance(step, WebhookStep):
+            await self._start_webhook(step, state)
+        elif isinstance(step, DescribedStep):  # no directives: a custom step
+            if missing is not None:
+                state.message = self.explain(state, missing, visible)
+                return
+            for event in await run_custom_step(self.registry, step, state, visible):
+                yield event
+        else:
+            state.message = f"cannot run a {type(step).__name__} step"
+
+    def include(self, step: IncludeStep, state: ScenarioState, bound: dict[int, dict[str, Any]]) -> list[Event]:
+        """Bind an include's arguments (what they replaced goes to `bound`): the events."""
+        visible, missing = self.references(step, state)
+        if missing is not None:
+            state.message = self.explain(state, missing, visible)
+            return []
+        values = {a.name: render_json(a.value, visible) for a in step.arguments}
+        origin = Origin(step.location, state.scenario.name, state.feature_name, state.planned.phase)
+        events, saved = state.scope.bind(step, values, origin)
+        bound[id(step)] = saved
+        return events
+
+    async def _conditional(self, step: ConditionalStep, state: ScenarioState) -> AsyncIterator[Event]:
+        """The first branch whose condition holds runs its steps; each condition tried is shown."""
+        tried: list[tuple[str, bool, str | None]] = []
+        chosen = None
+        for index, branch in enumerate(step.branches):
+            if branch.condition is None:
+                chosen = index
+                break
+            refs = assertion_refs(branch.condition)
+            visible = self.lookup(state, any("." in r.name for r in refs))
+            missing = next((r.name for r in refs if r.name not in visible), None)
+            if missing is not None:
+                state.message = self.explain(state, (missing, f"if {branch.text}"), visible)
+            elif state.response is None and not reads_variables_only(branch.condition):
+                state.message = f"no response to check: if {branch.text} needs a call before it"
+            if state.message is not None:
+                yield BranchTaken(step, None, tuple(tried))
+                return
+            outcome = check_in_run(branch.condition, state, visible, self.registry)
+            tried.append((branch.text, outcome.passed, outcome.message))
+            if outcome.passed:
+                chosen = index
+                break
+        yield BranchTaken(step, chosen, tuple(tried))
+        if chosen is None:
+            return
+        for inner in step.branches[chosen].steps:
+            async for event in self.execute(inner, state):
+                yield event
+            if state.message is not None:
+                return
+
+    # ------------------------------------------------------------ requests
+
+    async def _request(
+        self, step: RequestStep, state: ScenarioState, visible: Mapping[str, Any]
+    ) -> AsyncIterator[Event]:
+        params = state.params
+        state.operation = operation = None
+        try:
+            if step.operation is not None:
+                request, body_text, url, operation, placements = self.calls.build(
+                    step, visible, params, state.run.file.path
+                )
+            else:
+                request, body_text, url = self.sender.build(step, visible, params)
+                placements = ()
+        except RequestFailed as failed:
+            state.message = str(failed)
+            return
+        state.operation = operation
+        if step.auto and operation is not None:  # the generated requests replace this one: it is never sent
+            base_url = self.calls.operation(step, params, state.run.file.path)[1]
+            async for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
+                yield event
+            return
+        encoding = request.headers.encoding
+        yield RequestSent(
+            step,
+            request.method,
+            str(request.url),
+            tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+            body_text,
+            operation.label if operation is not None else None,
+            placements,
+            operation.summary if operation is not None else "",
+        )
+        retried: list[RequestRetried] = []  # emitted once the attempts are over
+        result = await self.sender.transmit(request, url, state, step, retried)
+        for event in retried:
+            yield event
+        if result is not None:
+            data, json_error = parse_json(result.content)
+            response = ResponseReceived(
+                step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
+            )
+            state.response = response
+            yield response
+            if operation is not None and params[AUTO_ENABLED].value:
+                state.message = auto_assertions(operation, response, params)
+
+    # ------------------------------------------------------------ webhooks
+
+    async def _start_webhook(self, step: WebhookStep, state: ScenarioState) -> None:
+        """Start the webhook's loopback server; it lives until its scope (scenario or feature) ends."""
+        from scenario_core.run.webhooks import Webhooks
+
+        if self.webhooks is None:
+            self.webhooks = Webhooks()
+        owner = id(state.feature) if step.scope == "feature" and state.feature is not None else id(state.scenario)
+        try:
+            await self.webhooks.start(step, owner)
+        except Exception as error:  # a busy port: one line
+            state.message = one_line(error) if not isinstance(error, OSError) else f"webhook {step.name}: {error}"
+            return
+        if owner == id(state.scenario):
+            state.webhooks_started = True
+
+    async def stop_webhooks(self, owner: int) -> None:
+        """Stop the webhooks a scenario or feature (by id) started."""
+        if self.webhooks is not None:
+            await self.webhooks.stop(owner)
+
+    async def aclose(self) -> None:
+        if self.webhooks is not None:
+            await self.webhooks.aclose()
