@@ -77,6 +77,8 @@ class RunController(RunEvents):
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
+        # `redraw` is a direct call, not a message: History is part of this controller, and its
+        # `live` (from `l`, or reset_views) redraws the live run before its caller goes on.
         self.history = History(app, panels, self.records, redraw=lambda: self.flush_panels(force=True))
 
     # ------------------------------------------------------------ stepping

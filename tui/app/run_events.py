@@ -34,7 +34,9 @@ class RunEvents:
 
     class Redrawn(Message):
         """The panels show the run as it is now: the app shows the highlighted node again (its
-        inspector and parameters), unless the history is on view."""
+        inspector and parameters), unless the history is on view. Handled after what is queued
+        before it: the app reads the cursor and the history then, so what a key pressed meanwhile
+        did (a move, `h`) is not undone."""
 
         def __init__(self, files: bool) -> None:
             super().__init__()
