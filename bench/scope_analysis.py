@@ -26,11 +26,12 @@ from check_large_file import generate  # noqa: E402
 
 WITHOUT = r"""
 import sys
-from scenario_tui.cli.main import _count, load_valid
+from scenario_core.parameters.diagnostics import load_valid
+from scenario_tui.cli.check import counted
 (node,) = load_valid([sys.argv[1]])
 scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
-print(f"{sys.argv[1]}: ok ({_count(len(node.features), 'feature')}, {_count(scenarios, 'scenario')}, "
-      f"{_count(len(node.fragments), 'fragment')})")
+print(f"{sys.argv[1]}: ok ({counted(len(node.features), 'feature')}, {counted(scenarios, 'scenario')}, "
+      f"{counted(len(node.fragments), 'fragment')})")
 """
 
 

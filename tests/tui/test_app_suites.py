@@ -167,7 +167,7 @@ def test_help_names_the_tui_form(capsys):
 
 
 async def test_tags_select_across_the_suite(tmp_path, demo, ui):
-    from scenario_tui.cli.main import tag_selection
+    from scenario_tui.cli.parser import tag_selection
 
     a, b = write(tmp_path, "a.scenario", HEALTH), write(tmp_path, "b.scenario", LIST)
     app = ScenarioApp([str(a), str(b)], RunOverrides.from_cli([], demo.url), {}, tags=tag_selection(["pets"]))
@@ -181,7 +181,7 @@ async def test_tags_select_across_the_suite(tmp_path, demo, ui):
 
 async def test_tags_that_select_nothing_are_said_at_once(tmp_path, demo, ui):
     # `run` refuses such a selection; the TUI opens (the file may be edited to match) and says so
-    from scenario_tui.cli.main import tag_selection
+    from scenario_tui.cli.parser import tag_selection
 
     a = write(tmp_path, "a.scenario", HEALTH)
     app = ScenarioApp(str(a), RunOverrides.from_cli([], demo.url), {}, tags=tag_selection(["nosuchtag"]))

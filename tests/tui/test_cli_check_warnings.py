@@ -123,7 +123,7 @@ def test_format_github_prints_workflow_annotations(tmp_path):
 def test_github_annotation_escapes_what_the_syntax_reserves():
     from scenario_core.language.errors import WARNING, Diagnostic
     from scenario_core.language.nodes.base import SourceLocation
-    from scenario_tui.cli.main import github_annotation
+    from scenario_tui.cli.check import github_annotation
 
     d = Diagnostic(SourceLocation("a,b:c.scenario", 1, 2, 1, 3), "100% sure", WARNING, "unused-variable")
     assert github_annotation(d) == (

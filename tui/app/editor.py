@@ -10,12 +10,11 @@ import os
 import shlex
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import Any, Mapping
+
+from textual.app import App, SuspendNotSupported
 
 from scenario_tui.widgets.tree_items import TreeItem
-
-if TYPE_CHECKING:
-    from scenario_tui.app.shell import ScenarioApp
 
 PLUS_LINE = {
     "vi",
@@ -75,11 +74,10 @@ def source_of(item: TreeItem) -> tuple[str, int]:
     return item.node.path, 1
 
 
-def open_in_editor(app: ScenarioApp, item: TreeItem) -> None:
-    """Run the editor on `item`'s line with the screen handed over to it, then let the app
-    notice what was saved (the same path as the file watcher)."""
-    from textual.app import SuspendNotSupported
-
+def open_in_editor(app: App[Any], item: TreeItem) -> tuple[str, bool]:
+    """Run the editor on `item`'s line with the app's screen handed over to it. Returns what the
+    status line should say, and whether the editor ran (then the caller looks for what was saved,
+    as the file watcher would)."""
     path, line = source_of(item)
     command = editor_command(path, line)
     try:
@@ -88,12 +86,9 @@ def open_in_editor(app: ScenarioApp, item: TreeItem) -> None:
                 code = subprocess.run(command).returncode
         except SuspendNotSupported:
             if not app.is_headless:  # an editor would draw over the screen: refuse
-                app.status_bar.set(note="cannot suspend the screen here to run an editor")
-                return
+                return "cannot suspend the screen here to run an editor", False
             code = subprocess.run(command, stdin=subprocess.DEVNULL).returncode  # tests: no terminal to lend
     except OSError as error:
-        app.status_bar.set(note=f"cannot start the editor {command[0]!r} ({error.strerror}): set $EDITOR")
-        return
+        return f"cannot start the editor {command[0]!r} ({error.strerror}): set $EDITOR", False
     app.refresh()
-    app.status_bar.set(note=f"edited {Path(path).name}:{line}" + (f" (editor exit {code})" if code else ""))
-    app._poll_file()  # what a save changed reloads now, as the watcher would
+    return f"edited {Path(path).name}:{line}" + (f" (editor exit {code})" if code else ""), True

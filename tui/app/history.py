@@ -6,40 +6,39 @@ to the live view."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Mapping
+
+from textual.app import App
 
 from scenario_core.run.stepper import StepRun
-
-if TYPE_CHECKING:
-    from scenario_tui.app.run_controller import RunController
-    from scenario_tui.app.shell import ScenarioApp
+from scenario_tui.app.panels import Panels
+from scenario_tui.widgets.file_tree import Key
 
 
 class History:
-    def __init__(self, app: ScenarioApp, controller: RunController) -> None:
-        self.app = app
-        self.controller = controller
+    """Part of the run controller, which hands it what it drives: the panels, the step records
+    (the controller's own dict, cleared in place) and `redraw`, which shows the live run again."""
+
+    def __init__(
+        self, app: App[Any], panels: Panels, records: Mapping[Key, StepRun], redraw: Callable[[], None]
+    ) -> None:
+        self.app = app  # Textual's: notifications
+        self.panels = panels
+        self.records = records
+        self.redraw = redraw
         self.runs: list[StepRun] = []  # the steps that ran (not the skipped), in order
         self.shown: StepRun | None = None  # the step run on view; None: the live view
         self._listed = 0  # how many of `runs` the open list holds (it is filled only while open)
 
     @property
     def open(self) -> bool:
-        widget = self._widget()
+        widget = self.panels.history_list
         return widget is not None and widget.has_class("-open")
-
-    def _widget(self) -> Any:
-        from scenario_tui.widgets.history_list import HistoryList
-
-        try:
-            return self.app.query_one(HistoryList)
-        except Exception:  # not in this layout
-            return None
 
     def add(self, run: StepRun) -> None:
         self.runs.append(run)
-        if self._listed and self.open:  # while a run goes on with the list open
-            widget = self._widget()
+        widget = self.panels.history_list if self._listed else None
+        if widget is not None and widget.has_class("-open"):  # while a run goes on with the list open
             widget.add(self.runs[self._listed :])
             self._listed = len(self.runs)
 
@@ -54,7 +53,7 @@ class History:
         if self.open:
             self.live()
             return
-        widget = self._widget()
+        widget = self.panels.history_list
         if widget is None:
             return
         if not self.runs:
@@ -63,41 +62,44 @@ class History:
         widget.fill(self.runs)
         self._listed = len(self.runs)
         widget.add_class("-open")
-        self.app.scope_log.display = False
+        self.panels.scope_log.display = False
         widget.focus()
         widget.highlighted = len(self.runs) - 1  # announces it: shown by `show`
 
     def tree_highlighted(self, item: Any) -> None:
         """A node highlighted in the tree while the list is open: a step that ran is shown as it was."""
-        if not self.open or item is None or item.kind != "step":
+        widget = self.panels.history_list
+        if widget is None or not widget.has_class("-open") or item is None or item.kind != "step":
             return
-        run = self.controller.records.get(item.key)
+        run = self.records.get(item.key)
         if run is None or run.after is None:
             return
         self.show(run)
-        self._widget().pick(run)
+        widget.pick(run)
 
     def show(self, run: StepRun) -> None:
-        app = self.app
+        panels = self.panels
         self.shown = run
         step = run.step
-        app.variables_panel.show(run.after, run.scenario.name, run.changed)
-        app.variables_panel.border_title = f"Variables · right after line {step.location.line}"
-        app.inspector.show_step(step, run, about_to_run=False, scenario=run.scenario.name)
-        self._widget().border_title = "History — l: live view"
-        app.status_bar.set(note=f"history: right after {step.keyword} line {step.location.line} — l: live")
+        panels.variables_panel.show(run.after, run.scenario.name, run.changed)
+        panels.variables_panel.border_title = f"Variables · right after line {step.location.line}"
+        panels.inspector.show_step(step, run, about_to_run=False, scenario=run.scenario.name)
+        widget = panels.history_list
+        if widget is not None:
+            widget.border_title = "History — l: live view"
+        panels.status_bar.set(note=f"history: right after {step.keyword} line {step.location.line} — l: live")
 
     def live(self) -> None:
         """Back to the live view: the list closes, the panels show the run as it is now."""
-        widget = self._widget()
+        widget = self.panels.history_list
         if self.shown is None and not self.open:
             return  # live already
         self.shown = None
         if widget is not None and widget.has_class("-open"):
             if widget.has_focus:
-                self.app.tree.focus()
+                self.panels.tree.focus()
             widget.remove_class("-open")
             widget.border_title = "History"
-        self.app.scope_log.display = True
-        self.app.status_bar.set(note="")
-        self.controller.flush_panels(force=True)  # (the status line too)
+        self.panels.scope_log.display = True
+        self.panels.status_bar.set(note="")
+        self.redraw()  # (the status line too)

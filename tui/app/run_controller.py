@@ -1,41 +1,59 @@
 """Driving a run: the keys `n`, `c`, `s`, `r`, `f` (break on failure), `g` (run to here) and `o`
 (run this scenario only), and what a change on disk does to a run. What the run's events do to
 the widgets is RunEvents' (run_events.py), which this class extends with the run's state.
+
+It is given the widgets it drives (`Panels`) and Textual's app for its services (workers, timers,
+notifications); what the app must know it is told by messages (`RunEvents.Redrawn`,
+`RunController.BreakOnFailureChanged`).
 """
 
 from __future__ import annotations
 
 import gc
 import time
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from scenario_core.language.nodes.blocks import ScenarioNode
+from textual.app import App
+from textual.message import Message
+
+from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun
 from scenario_tui.app.failures import show_failures
 from scenario_tui.app.history import History
+from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_events import FILE_CHANGED, RunEvents
 from scenario_tui.app.run_to import refusal
+from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import Key
-
-if TYPE_CHECKING:
-    from scenario_tui.app.shell import ScenarioApp
 
 
 class RunController(RunEvents):
     """One per app; survives reloads and restarts (the stepper is reset, not replaced)."""
 
+    class BreakOnFailureChanged(Message):
+        """`f` turned break on failure on or off: the footer and a notification say which."""
+
+        def __init__(self, on: bool) -> None:
+            super().__init__()
+            self.on = on
+
     def __init__(
         self,
-        app: ScenarioApp,
-        files,
+        app: App[Any],
+        panels: Panels,
+        display: Display,
+        files: Callable[[], list[ScenarioFileNode]],
         overrides: RunOverrides,
         run_variables: Mapping[str, Any],
         resource_roots: Sequence[str] = (),
         tags: Any = None,
     ) -> None:
         self.app = app
+        self.panels = panels
+        self.display = display
+        self.files = files  # the files that can run, as loaded now
         self.records: dict[Key, StepRun] = {}
         self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
         self._feature_results: dict[Key, list[str]] = {}
@@ -59,14 +77,15 @@ class RunController(RunEvents):
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
-        self.history = History(app, self)
+        # `redraw` is a direct call, not a message: History is part of this controller, and its
+        # `live` (from `l`, or reset_views) redraws the live run before its caller goes on.
+        self.history = History(app, panels, self.records, redraw=lambda: self.flush_panels(force=True))
 
     # ------------------------------------------------------------ stepping
 
     def _can_run(self) -> bool:
-        app = self.app
-        if app.invalid or not app.loaded_files():
-            app.notify("The file has errors: fix them and save, it reloads by itself.", severity="error")
+        if not self.files():  # (none loaded, or none without errors)
+            self.app.notify("The file has errors: fix them and save, it reloads by itself.", severity="error")
             return False
         return True
 
@@ -98,7 +117,7 @@ class RunController(RunEvents):
             self._frozen = False
 
     def _after_advance(self) -> None:
-        app = self.app
+        app, tree = self.app, self.panels.tree
         stepper = self.stepper
         if self._queued_steps and stepper.state == PAUSED and stepper.pause_reason != "failure":
             self._queued_steps -= 1
@@ -113,19 +132,16 @@ class RunController(RunEvents):
         if stepper.state == PAUSED:
             failed = stepper.paused_after
             if failed is not None and failed.key is not None:
-                app.tree.set_current(None)  # between steps: the failed one shows ✗, not ▶
-                app.tree.reveal(failed.key)  # its response, in the inspector
+                tree.set_current(None)  # between steps: the failed one shows ✗, not ▶
+                tree.reveal(failed.key)  # its response, in the inspector
             elif current is not None and current.key is not None:
-                app.tree.set_current(current.key, follow=True)
+                tree.set_current(current.key, follow=True)
         elif stepper.state == FINISHED:
             if self._run_to is not None:
                 app.notify("The run ended before reaching the step g ran to.")
                 self._run_to = None
-            show_failures(app.tree, self.scenario_results, self.history.runs)
-        self.flush_panels(force=True)  # (which shows the highlighted node again, unless it is a file)
-        cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None and cursor.data.kind == "file" and self.history.shown is None:
-            app.show_item(cursor.data)
+            show_failures(tree, self.scenario_results, self.history.runs)
+        self.flush_panels(force=True, files=True)  # the app shows the highlighted node again, a file's too
 
     def start(self, how: str) -> None:
         """`n` (how="step") or `c` (how="continue")."""
@@ -143,7 +159,7 @@ class RunController(RunEvents):
             self.app.notify("The run has finished: r restarts it.")
             return
         if not self.file_changed:
-            self.app.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
+            self.panels.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
         self.advancing = True  # from now: the worker may not have started pulling yet
         self.app.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
 
@@ -173,8 +189,8 @@ class RunController(RunEvents):
         changed = self.file_changed  # a restart runs the file as loaded: R still reloads it
         self.reset_views()
         self.file_changed = changed
-        self.app.tree.set_current(None)
-        self.app.status_bar.set(note="")
+        self.panels.tree.set_current(None)
+        self.panels.status_bar.set(note="")
         self.update_status()
         await self._advance(how)
 
@@ -183,14 +199,20 @@ class RunController(RunEvents):
     def toggle_break_on_failure(self) -> None:
         stepper = self.stepper
         stepper.break_on_failure = not stepper.break_on_failure
-        self.app.refresh_bindings()
-        self.app.notify("Break on failure: on." if stepper.break_on_failure else "Break on failure: off.")
+        self.app.post_message(self.BreakOnFailureChanged(stepper.break_on_failure))
 
     def run_to(self, item: Any) -> None:
         """`g`: continue until just before the highlighted step."""
         if not self._can_run():
             return
-        reason = refusal(self, item)
+        reason = refusal(
+            item,
+            self.stepper,
+            self.panels.tree,
+            advancing=self.advancing,
+            results=self.scenario_results,
+            records=self.records,
+        )
         if reason:
             self.app.notify(reason, severity="warning")
             return
@@ -219,5 +241,5 @@ class RunController(RunEvents):
         if self.stepper.state in (IDLE, FINISHED) and not self.advancing:
             return True
         self.file_changed = True
-        self.app.status_bar.set(note=FILE_CHANGED)
+        self.panels.status_bar.set(note=FILE_CHANGED)
         return False

@@ -3,18 +3,25 @@ and the history show, the Variables and Scope events panels, the header line.
 
 It computes no rule: everything it shows comes from the executor's events (through `Stepper`).
 Panels are redrawn at most every 100 ms while stepping (300 ms while `c` runs on), and at once
-when the run pauses. RunController (run_controller.py) holds the state and drives the run.
+when the run pauses; then `Redrawn` tells the app, which shows the highlighted node again.
+RunController (run_controller.py) holds the state and drives the run.
 """
 
 from __future__ import annotations
 
 import gc
-from typing import Sequence
+from typing import Any, Sequence
+
+from textual.app import App
+from textual.message import Message
 
 from scenario_core.run import events as ev
-from scenario_core.run.events import INTERRUPTED
-from scenario_core.run.stepper import CONTINUE, IDLE, StepRun
+from scenario_core.run.executor import INTERRUPTED
+from scenario_core.run.stepper import CONTINUE, IDLE, Stepper, StepRun
+from scenario_tui.app.history import History
+from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_header import counts_line, state_line
+from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
 
@@ -25,17 +32,33 @@ FILE_CHANGED = "file changed — R reloads (restarts the run)"
 class RunEvents:
     """A mixin of RunController: its attributes are set in RunController.__init__."""
 
+    class Redrawn(Message):
+        """The panels show the run as it is now: the app shows the highlighted node again (its
+        inspector and parameters), unless the history is on view. Handled after what is queued
+        before it: the app reads the cursor and the history then, so what a key pressed meanwhile
+        did (a move, `h`) is not undone."""
+
+        def __init__(self, files: bool) -> None:
+            super().__init__()
+            self.files = files  # a file's node too (its summary says how the run ended)
+
+    app: App[Any]  # Textual's: workers, timers, notifications, and where messages go
+    panels: Panels
+    display: Display
+    stepper: Stepper
+    history: History
+
     def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
         """Where a step run shows in the tree (its key), and where it is written (definitions)."""
         if run.key is None:
-            run.key, run.definitions = self.app.tree.step_keys(
+            run.key, run.definitions = self.panels.tree.step_keys(
                 run.scenario, event.phase, event.via, event.step, run.feature
             )
 
     def _breakpoint_hit(self, event: ev.StepStarted, run: StepRun) -> bool:
         """Pause when the run *enters* a node that has a breakpoint: a step, or the first step of a
         scenario, feature, background, fragment or include."""
-        tree = self.app.tree
+        tree = self.panels.tree
         self._locate(run, event)
         keys = [run.key, *run.definitions]
         entered: set[Key] = set()
@@ -52,12 +75,12 @@ class RunEvents:
         return bool(entered)
 
     def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
-        app = self.app
-        app.display_options.learn(event)
+        panels = self.panels
+        self.display.learn(event)
         if not self._panels_dirty:
             self.panels_changed()
-        tree = app.tree
-        log = app.scope_log
+        tree = panels.tree
+        log = panels.scope_log
         if isinstance(event, ev.StepStarted) and run is not None:
             self._locate(run, event)
             if run.key is not None:
@@ -92,7 +115,7 @@ class RunEvents:
             log.record(event)
         elif isinstance(event, ev.ScenarioFinished):
             if self._reset_note_seen:
-                app.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
+                panels.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
             self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
             stopped = event.message == INTERRUPTED  # (skipped when stopped between steps)
@@ -116,7 +139,7 @@ class RunEvents:
             log.record(event)
             if event.cleared:  # the feature-boundary reset: also where the eye is
                 self._reset_note_seen = False
-                app.status_bar.set(
+                panels.status_bar.set(
                     note=f"feature '{event.feature.name}' ended — cleared shared variables: " + ", ".join(event.cleared)
                 )
         elif isinstance(event, ev.ScopeCreated):
@@ -147,7 +170,7 @@ class RunEvents:
 
     def _set_group_status(self, run: StepRun, status: str) -> None:
         """Backgrounds and includes under a scenario take the status of the steps run through them."""
-        tree = self.app.tree
+        tree = self.panels.tree
         scenario_key = tree.scenario_key(run.scenario)
         if scenario_key is None or run.key is None:
             return
@@ -171,9 +194,10 @@ class RunEvents:
             continuing = self.stepper.mode == CONTINUE
             self.app.set_timer(PANELS_RUNNING if continuing else PANELS_STEPPING, self.flush_panels)
 
-    def flush_panels(self, force: bool = False) -> None:
-        app = self.app
-        app.scope_log.flush()
+    def flush_panels(self, force: bool = False, files: bool = False) -> None:
+        """Redraw the panels if anything changed (`force`: in any case); `files`: see `Redrawn`."""
+        panels = self.panels
+        panels.scope_log.flush()
         if force:
             self._panels_dirty = True
         if not self._panels_dirty:
@@ -188,26 +212,24 @@ class RunEvents:
             self._frozen = True
         scenario = self._scenario.scenario.name if self._scenario is not None else None
         if self.history.shown is None:
-            app.variables_panel.show(self._snapshot, scenario, self._changed)
+            panels.variables_panel.show(self._snapshot, scenario, self._changed)
         self.update_status()
-        cursor = app.tree.cursor_node
-        if cursor is not None and cursor.data is not None and cursor.data.kind != "file" and self.history.shown is None:
-            app.show_item(cursor.data)
+        self.app.post_message(self.Redrawn(files))
 
     def update_status(self) -> None:
         stepper = self.stepper
-        seconds = self.app.display_options.seconds(self._run_seconds)
+        seconds = self.display.seconds(self._run_seconds)
         state, subject = state_line(stepper, self._stopped_at, seconds)
         done = stepper.finished
-        counts = counts_line(self._counts, self.app.tree.scenario_count, bool(done and done.interrupted))
+        counts = counts_line(self._counts, self.panels.tree.scenario_count, bool(done and done.interrupted))
         if self._only is not None and stepper.state != IDLE:
             counts = f"only scenario '{self._only.name}'" + (" — " + counts if counts else "")
-        self.app.status_bar.set(state=state, subject=subject, counts=counts)
+        self.panels.status_bar.set(state=state, subject=subject, counts=counts)
         if self.file_changed:
-            self.app.status_bar.set(note=FILE_CHANGED)
+            self.panels.status_bar.set(note=FILE_CHANGED)
 
     def reset_views(self) -> None:
-        app = self.app
+        panels = self.panels
         self._unfreeze()  # (a reload while `c` runs: the old tree may be garbage now)
         self._queued_steps = 0
         self.records.clear()
@@ -223,15 +245,15 @@ class RunEvents:
         self._scenario = None
         self._snapshot = None
         self._changed = frozenset()
-        app.tree.clear_statuses()
-        app.variables_panel.show(None)
-        app.scope_log.reset()
+        panels.tree.clear_statuses()
+        panels.variables_panel.show(None)
+        panels.scope_log.reset()
         # Called as a file is loaded (the collector off): what the load made (the syntax tree, the
         # tree's nodes) all lives on. Set aside, the first young collection does not walk it
         # before the first paint; given back after it, to the old generation where it belongs.
         gc.freeze()
         self._frozen = True
-        app.call_after_refresh(self._unfreeze)
+        self.app.call_after_refresh(self._unfreeze)
 
 
 def _overall(statuses: list[str]) -> str:

@@ -2,33 +2,41 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping
 
-from scenario_core.run.events import INTERRUPTED
-from scenario_core.run.stepper import FINISHED, Stepper
+from scenario_core.run import events as ev
+from scenario_core.run.executor import INTERRUPTED
+from scenario_core.run.stepper import FINISHED, Stepper, StepRun
+from scenario_tui.widgets.file_tree import FileTree, Key
 
-if TYPE_CHECKING:
-    from scenario_tui.app.run_controller import RunController
 
-
-def refusal(controller: RunController, item: Any) -> str:
+def refusal(
+    item: Any,
+    stepper: Stepper,
+    tree: FileTree,
+    *,
+    advancing: bool,
+    results: Mapping[Key, ev.ScenarioFinished],
+    records: Mapping[Key, StepRun],
+) -> str:
+    """`advancing`: a run is going on; `results`, `records`: the run's scenario results and step
+    runs so far, under their tree keys."""
     if item is None or item.kind != "step":
         kind = item.kind if item is not None else "nothing"
         return f"g runs to a step: this is a {kind}, which is not a step that runs."
-    stepper = controller.stepper
     if stepper.state == FINISHED:
         return "The run has finished: r restarts it, then g runs to the step."
-    if controller.advancing:
+    if advancing:
         return "The run is going on: wait for it to pause."
-    scenario_key = controller.app.tree.scenario_key(item.scenario) if item.scenario is not None else None
+    scenario_key = tree.scenario_key(item.scenario) if item.scenario is not None else None
     if scenario_key is None or item.key[: len(scenario_key)] != scenario_key:
         return ""  # a background or fragment as written: it runs with each scenario that uses it
     if not selected(stepper, item):
         return f"Line {item.line} never runs in this run: its scenario is not selected."
-    result = controller.scenario_results.get(scenario_key)
+    result = results.get(scenario_key)
     if result is not None and result.message == INTERRUPTED:
         return f"The run stopped in line {item.line}'s scenario: r restarts it."
-    run = controller.records.get(item.key)
+    run = records.get(item.key)
     if result is not None or (run is not None and run is not stepper.current):
         return f"The run is past line {item.line}: r restarts it."
     return ""

@@ -4,8 +4,9 @@ variables by layer, scope events and an inspector, driven one step at a time.
 The app is the shell: layout, keys, loading and watching the file. It computes no rule: the tree
 comes from the parser, parameters and sharing from `parameter_nodes`, and everything about a run
 from the executor's events, which `RunController` maps onto the widgets. Attributes go down
-(`show`, `set_status`), messages come up (the tree's highlight and breakpoint messages). HTTP runs
-in a worker, so the UI never waits for it.
+(`show`, `set_status`), messages come up (the tree's highlight and breakpoint messages, the run
+controller's): no widget or controller imports the app. HTTP runs in a worker, so the UI never
+waits for it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import gc
 import os
 import time
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -31,7 +31,9 @@ from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, app_commands
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
+from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_controller import RunController
+from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
 from scenario_tui.app.suite_reading import SuiteReader
 from scenario_tui.widgets.display import Display
@@ -87,12 +89,13 @@ class ScenarioApp(App[int]):
         self.run_variables = dict(run_variables or {})
         if deterministic is None:
             deterministic = os.environ.get(DETERMINISTIC_ENV) == "1"
-        self.display_options = Display(deterministic=deterministic)
+        self.display_options = display = Display(deterministic=deterministic)
         self.watch_file = watch
         self.files: list[ScenarioFileNode | BrokenFile] = []  # in the order given; BrokenFile: cannot run
         self.invalid = False  # no file can run
+        self.panels = panels = Panels(self)
         self.run_controller = RunController(
-            self, self.loaded_files, self.overrides, self.run_variables, resource_roots, tags
+            self, panels, display, self.loaded_files, self.overrides, self.run_variables, resource_roots, tags
         )
         self.reader = SuiteReader(self.stepper, self.overrides, self.run_variables, self.fragments, self.plugins)
         self.suite_files = SuiteFiles(self.paths, self.reader.read)
@@ -125,31 +128,30 @@ class ScenarioApp(App[int]):
             yield ErrorsView(id="errors")
         yield Footer()
 
-    # The widgets, looked up once: a run reports tens of thousands of events.
-
-    @cached_property
+    # The widgets, looked up once (see Panels), shared with the controllers.
+    @property
     def tree(self) -> FileTree:
-        return self.query_one(FileTree)
+        return self.panels.tree
 
-    @cached_property
+    @property
     def status_bar(self) -> RunStatus:
-        return self.query_one(RunStatus)
+        return self.panels.status_bar
 
-    @cached_property
+    @property
     def parameters_panel(self) -> ParametersPanel:
-        return self.query_one(ParametersPanel)
+        return self.panels.parameters_panel
 
-    @cached_property
+    @property
     def variables_panel(self) -> VariablesPanel:
-        return self.query_one(VariablesPanel)
+        return self.panels.variables_panel
 
-    @cached_property
+    @property
     def scope_log(self) -> ScopeLog:
-        return self.query_one(ScopeLog)
+        return self.panels.scope_log
 
-    @cached_property
+    @property
     def inspector(self) -> Inspector:
-        return self.query_one(Inspector)
+        return self.panels.inspector
 
     def on_mount(self) -> None:
         self.status_bar.set(file_name=self.suite_name)
@@ -294,6 +296,14 @@ class ScenarioApp(App[int]):
             title, lines = block_summary(item)
         inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
 
+    @on(RunEvents.Redrawn)
+    def _run_redrawn(self, event: RunEvents.Redrawn) -> None:
+        """The highlighted node as the run left it, unless the history is on view."""
+        cursor = self.tree.cursor_node
+        item = cursor.data if cursor is not None else None
+        if item is not None and (event.files or item.kind != "file") and self.run_controller.history.shown is None:
+            self.show_item(item)
+
     def _analyse(self) -> None:
         """Static scope analysis after the first paint: the tree marks each node a warning is
         about, and the inspector says why, before any run."""
@@ -321,6 +331,11 @@ class ScenarioApp(App[int]):
     def action_break_on_failure(self, on: bool) -> None:
         """`f`: with it on, a failing step pauses the run before the scenario's rest is skipped."""
         self.run_controller.toggle_break_on_failure()
+
+    @on(RunController.BreakOnFailureChanged)
+    def _break_on_failure_changed(self, event: RunController.BreakOnFailureChanged) -> None:
+        self.refresh_bindings()  # the footer shows the f that says the state
+        self.notify("Break on failure: on." if event.on else "Break on failure: off.")
 
     def action_run_to_here(self) -> None:
         """`g`: continue until just before the highlighted step."""
@@ -417,7 +432,10 @@ class ScenarioApp(App[int]):
         """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
         node = self.tree.cursor_node
         if node is not None and node.data is not None and node.data.kind != "suite":
-            open_in_editor(self, node.data)
+            note, ran = open_in_editor(self, node.data)
+            self.status_bar.set(note=note)
+            if ran:
+                self._poll_file()  # what a save changed reloads now, as the watcher would
 
     # ------------------------------------------------------------ `/`: filter the tree
 

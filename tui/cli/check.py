@@ -1,0 +1,114 @@
+"""`scenario-tui check`: parse and validate each file, then warn about what static scope analysis
+finds; its output formats (text on stderr, one JSON list, GitHub Actions annotations)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from scenario_core.custom_steps.registry import plugin_registry
+from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
+from scenario_core.parameters.diagnostics import load_valid
+from scenario_core.parameters.run_inputs import run_variables_from
+from scenario_core.support.printable import visible
+from scenario_tui.cli.errors import print_error
+from scenario_tui.cli.parser import overrides_from, require
+
+
+def check(args: argparse.Namespace) -> int:
+    """Errors, then the warnings of static scope analysis, per file in the order given; exit 2
+    when any file has an error (a warning too, with --strict), else 0."""
+    from scenario_core.analysis.scope_analysis import analyze
+    from scenario_core.custom_steps.registry import PluginError
+    from scenario_core.language.errors import ERROR
+    from scenario_core.parameters.run_inputs import read_variables_file
+
+    require(args, "files")
+    if args.plugins:
+        plugin_registry(args.plugins)  # a broken plugin: one usage error, not one per file
+    overrides = overrides_from(args)
+    names = set(run_variables_from(args.var))
+    for path in args.variables_file:
+        names.update(read_variables_file(path))
+    status = 0
+    found: list[dict[str, Any]] = []  # every diagnostic, for --format json
+    for path in args.files:  # one file at a time: every valid one still gets its "ok" line
+        try:
+            (node,) = load_valid([path], overrides, plugins=args.plugins, fragments=args.fragments)
+        except PluginError:
+            raise
+        except InvalidFileError as error:
+            _show(error.diagnostics, args.format, found)
+            status = 2
+            continue
+        except UsageError as error:
+            print_error(str(error))
+            status = 2
+            continue
+        warnings = analyze(node, overrides, names).diagnostics
+        if args.strict and warnings:
+            from dataclasses import replace
+
+            warnings = [replace(d, severity=ERROR) for d in warnings]
+            status = 2
+        _show(warnings, args.format, found)
+        if args.format == "json" or (args.strict and warnings):
+            continue
+        scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
+        print(
+            f"{visible(path)}: ok ({counted(len(node.features), 'feature')}, {counted(scenarios, 'scenario')}, "
+            f"{counted(len(node.fragments), 'fragment')})"
+        )
+    if args.format == "json":
+        print(json.dumps(found, indent=2))
+    return status
+
+
+def _show(diagnostics: Sequence[Diagnostic], form: str, found: list[dict[str, Any]]) -> None:
+    """Diagnostics as `check --format` wants them: text lines on stderr, GitHub annotations on
+    stdout, or kept for the one JSON list."""
+    if form == "json":
+        found += [diagnostic_json(d) for d in diagnostics]
+    elif form == "github":
+        for d in diagnostics:
+            print(github_annotation(d))
+    elif diagnostics:
+        print("\n".join(visible(str(d)) for d in diagnostics), file=sys.stderr)
+
+
+def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    loc = d.location
+    return {
+        "file": loc.file,
+        "line": loc.line,
+        "column": loc.column,
+        "end_line": loc.end_line,
+        "end_column": loc.end_column,
+        "severity": d.severity,
+        "code": d.code or None,
+        "message": d.message,
+    }
+
+
+def github_annotation(d: Diagnostic) -> str:
+    """`::warning file=F,line=L,col=C,endLine=..,endColumn=..,title=CODE::MESSAGE`, escaped as the
+    workflow-command syntax requires (a message stays one line whatever it quotes)."""
+
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def prop(text: str) -> str:
+        return data(text).replace(":", "%3A").replace(",", "%2C")
+
+    loc = d.location
+    title = f",title={prop(d.code)}" if d.code else ""
+    return (
+        f"::{d.severity} file={prop(loc.file)},line={loc.line},col={loc.column},endLine={loc.end_line},"
+        f"endColumn={loc.end_column}{title}::{data(visible(d.message))}"
+    )
+
+
+def counted(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -1,0 +1,87 @@
+"""The headless commands other than check: `params`, `run`, `demo-server` and `lsp`. None of them
+imports textual (`run`'s work is run_command's; `lsp`'s the language server's)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Sequence
+
+from scenario_core.custom_steps.registry import plugin_registry
+from scenario_core.language.errors import UsageError
+from scenario_core.parameters.diagnostics import load_valid
+from scenario_core.parameters.run_inputs import run_variables_from
+from scenario_tui.cli.errors import clip
+from scenario_tui.cli.parser import overrides_from, require, tag_selection
+
+
+def params(args: argparse.Namespace) -> int:
+    from scenario_core.parameters.params_report import parameter_nodes
+
+    require(args, "file")
+    overrides = overrides_from(args)
+    (file,) = load_valid([args.file], overrides, args.plugins, args.fragments)
+    nodes = parameter_nodes(file, overrides)
+    if args.json:
+        print(json.dumps({"file": args.file, "nodes": [n.to_json() for n in nodes]}, indent=2))
+        return 0
+    from scenario_tui.output.params_view import print_parameter_tree
+
+    print_parameter_tree(nodes)
+    return 0
+
+
+def require_selection(files: Sequence[Any], selected: Any) -> None:
+    """A --tags expression that selects no scenario of these files is an error, not a green run."""
+    from scenario_core.language.tag_expressions import selects_any
+
+    if not selects_any(files, selected):
+        raise UsageError(f"--tags '{clip(str(selected))}': no scenario of these files is selected")
+
+
+def run(args: argparse.Namespace) -> int:
+    from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
+    from scenario_tui.cli.run_command import run_files
+
+    require(args, "files")
+    selected = tag_selection(args.tags)
+    overrides = overrides_from(args)
+    variables: dict[str, Any] = {}
+    for path in args.variables_file:
+        variables.update(read_variables_file(path))
+    variables.update(run_variables_from(args.var))  # --var wins over --variables-file
+    files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
+    require_selection(files, selected)
+    registry = plugin_registry(args.plugins) if args.plugins or any(f.custom_steps for f in files) else None
+    return run_files(
+        files,
+        overrides,
+        variables,
+        selected=selected,
+        report_json=args.report_json,
+        report_junit=args.report_junit,
+        show_secrets=args.show_secrets,
+        registry=registry,
+        resource_roots=args.resource_root,
+        report_html=args.report_html,
+        fail_fast=args.fail_fast,
+        verbose=2 if args.very_verbose else 1 if args.verbose else 0,
+        jobs=args.jobs,
+    )
+
+
+def demo_server(args: argparse.Namespace) -> int:
+    from scenario_core.demo.server import ListenError, serve_forever
+
+    try:
+        serve_forever(args.host, args.port, args.verbose)
+    except ListenError as error:
+        raise UsageError(str(error)) from None
+    return 0
+
+
+def lsp(args: argparse.Namespace) -> int:
+    overrides, variables = overrides_from(args), run_variables_from(args.var)
+    from scenario_tui.integrations.lsp_server import serve  # pygls and core only: no textual
+
+    return serve(overrides, variables)

@@ -1,0 +1,297 @@
+"""The console script's arguments: the command parser (`run`, `check`, `params`, `demo`,
+`demo-server`, `lsp`), the step debugger's (`scenario-tui FILE|DIR...`), their shared options,
+shell completion, and what the options become for the engine (overrides, a tag selection)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, NoReturn, Sequence
+
+from scenario_core.language.errors import UsageError
+from scenario_core.parameters.run_inputs import command_line_overrides
+from scenario_core.support.version import version
+from scenario_tui.cli.errors import clip
+
+if TYPE_CHECKING:  # both loaded only when used: the commands start fast
+    from scenario_core.language.tag_expressions import TagExpression
+    from scenario_core.parameters.resolution import RunOverrides
+
+COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> NoReturn:
+        print(f"scenario-tui {version()}")
+        parser.exit()
+
+
+def _version_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-V", "--version", action=_Version, help="print the version and exit")
+
+
+def _port(text: str) -> int:
+    """0-65535, read without int() on a 5,000-digit string (Python refuses those with a traceback)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 5 or int(digits) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535 (0: a free one), got {clip(text)}")
+    return int(digits)
+
+
+def require(args: argparse.Namespace, name: str) -> None:
+    """Positionals are declared optional so that argparse names an unknown option (`--bogus`)
+    first instead of saying FILE is missing; this restores the requirement."""
+    if not getattr(args, name):
+        raise UsageError("the following arguments are required: FILE")
+
+
+def _shared_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base-url", metavar="URL", help="override baseUrl for the whole run")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a parameter for the whole run (repeatable)",
+    )
+    parser.add_argument(
+        "--openapi",
+        metavar="[NAME=]PATH",
+        action="append",
+        default=[],
+        help="an OpenAPI description: PATH is the 'default' one (its first server gives "
+        "the baseUrl), NAME=PATH names another (call it with 'using NAME'); repeatable",
+    )
+
+
+def _plugins_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plugins",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="a module name or .py file of custom steps and assertions (repeatable); "
+        "installed entry points of group scenario_tui.steps load too",
+    )
+    parser.add_argument(
+        "--resource-root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="where bodyFile: names (and BerryCrush's classpath:) are looked up first, before the "
+        "scenario file's folder and the folders above it (repeatable)",
+    )
+    parser.add_argument(
+        "--fragments",
+        action="append",
+        default=[],
+        metavar="PATH|GLOB",
+        help="more .fragment files (a file, a folder or a glob), after the file's own fragments "
+        "and those of the nearest fragments/ folder (repeatable)",
+    )
+
+
+def _var_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a run variable visible to every scenario; VALUE is JSON when it parses as JSON (repeatable)",
+    )
+
+
+def _tags_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tags",
+        action="append",
+        default=[],
+        metavar="EXPR",
+        help="run only scenarios whose tags (their own or their feature's) match EXPR: "
+        "'smoke and not slow', '(a or b) and not wip'; 'smoke,pets' means any of them; "
+        "repeated, any of the expressions",
+    )
+
+
+def _jobs(text: str) -> int:
+    if text.strip().lower() == "auto":  # I/O-bound suites: files mostly wait on the network
+        return min(32, (os.cpu_count() or 1) * 4)
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 4 or int(digits) < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of files to run at once (1 or more) or auto, got {clip(text)}"
+        )
+    return int(digits)
+
+
+def _run_scale_options(run: argparse.ArgumentParser) -> None:
+    run.add_argument(
+        "--fail-fast", action="store_true", help="stop after the first failed scenario (the rest are reported skipped)"
+    )
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every request and response as it happens (masked, bodies cut)",
+    )
+    run.add_argument("--very-verbose", action="store_true", help="--verbose, with connection details")
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N|auto",
+        help="run N files at once in one process (auto: CPUs x 4, at most 32); default 1",
+    )
+    run.add_argument(
+        "--variables-file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="run variables from a JSON object or NAME=VALUE lines (repeatable; --var wins)",
+    )
+
+
+def build_parser(completion: bool = False) -> Parser:
+    parser = Parser(
+        prog="scenario-tui",
+        description="Write, run and step-debug API test scenarios.",
+        usage="%(prog)s FILE|DIR... [--base-url URL] [--tags EXPR] [options]  (the step debugger)\n"
+        "       %(prog)s {run,check,params,demo,demo-server} ...",
+        epilog="scenario-tui FILE|DIR... opens the step debugger on the files (a folder: every "
+        ".scenario file under it, sorted), one root each in the tree; "
+        "`scenario-tui FILE --help` lists its options.",
+    )
+    _version_option(parser)
+    if completion:  # shtab costs ~10 ms to import: only for --help and --print-completion
+        _completion_option(parser)
+    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+
+    run = commands.add_parser("run", help="run scenario files headless, for CI", usage="%(prog)s FILE... [options]")
+    run.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob ('tests/**/*.scenario')",
+    )
+    _shared_options(run)
+    _plugins_option(run)
+    _var_option(run)
+    run.add_argument("--report-json", metavar="PATH", help="write a JSON report")
+    run.add_argument("--report-junit", metavar="PATH", help="write a JUnit XML report")
+    run.add_argument("--report-html", metavar="PATH", help="write a self-contained HTML report with the scope timeline")
+    _tags_option(run)
+    _run_scale_options(run)
+    run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
+
+    check = commands.add_parser(
+        "check",
+        help="parse and validate only; warn about what static scope analysis finds",
+        usage="%(prog)s FILE... [options]",
+    )
+    check.add_argument("files", nargs="*", metavar="FILE")
+    _plugins_option(check)
+    _check_options(check)
+
+    params = commands.add_parser(
+        "params",
+        help="print every node's effective parameters with provenance",
+        usage="%(prog)s FILE [--json] [options]",
+    )
+    params.add_argument("file", nargs="?", metavar="FILE")
+    params.add_argument("--json", action="store_true", help="machine-readable output")
+    _shared_options(params)
+    _plugins_option(params)
+
+    demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
+    demo.add_argument(
+        "file", nargs="?", metavar="FILE", help="a scenario file to open instead (e.g. examples/openapi.scenario)"
+    )
+    demo.add_argument("--port", type=_port, default=0, help="port for the demo API (default: a free one)")
+
+    server = commands.add_parser("demo-server", help="serve the bundled demo API")
+    server.add_argument("--host", default="127.0.0.1")
+    server.add_argument("--port", type=_port, default=8000)
+    server.add_argument("--verbose", action="store_true", help="log every request")
+
+    lsp = commands.add_parser("lsp", help="serve the language server protocol over stdio (for editors)")
+    _shared_options(lsp)
+    _var_option(lsp)
+    return parser
+
+
+def _check_options(check: argparse.ArgumentParser) -> None:
+    _shared_options(check)  # the baseUrl and sharing a run would have decide what is visible
+    _var_option(check)
+    check.add_argument(
+        "--variables-file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="run variables from a JSON object or NAME=VALUE lines: their names count as visible",
+    )
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text (default); json: one list of diagnostics on stdout; github: GitHub Actions annotations",
+    )
+
+
+def build_tui_parser() -> Parser:
+    parser = Parser(
+        prog="scenario-tui",
+        description="Open the files in the step debugger: a folder opens every "
+        ".scenario file under it (recursively, sorted), one root each in the tree, run in order.",
+        usage="%(prog)s FILE|DIR... [options]",
+    )
+    _version_option(parser)
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE|DIR",
+        help="a .scenario file, a folder (every *.scenario under it, sorted) or a glob",
+    )
+    _shared_options(parser)
+    _plugins_option(parser)
+    _var_option(parser)
+    _tags_option(parser)
+    return parser
+
+
+def _completion_option(parser: argparse.ArgumentParser) -> None:
+    try:
+        import shtab
+    except ImportError:  # an install without it: everything else still works
+        return
+    shtab.add_argument_to(parser, ["--print-completion"], help="print a bash, zsh or fish completion script")
+
+
+def overrides_from(args: argparse.Namespace) -> RunOverrides:
+    """--param, --base-url and --openapi as the run's overrides."""
+    return command_line_overrides(args.param, args.base_url, args.openapi)
+
+
+def tag_selection(items: Sequence[str]) -> TagExpression | None:
+    """--tags as one TagExpression (None without --tags); a bad one is a one-line UsageError."""
+    if not items:
+        return None
+    from scenario_core.language.tag_expressions import TagExpressionError, combine
+
+    for item in items:
+        try:
+            combine([item])
+        except TagExpressionError as error:
+            raise UsageError(f"--tags '{clip(item)}': {error}") from None
+    return combine(items)
