@@ -26,8 +26,8 @@ logger = logging.getLogger("scenario_tui.lsp")
 
 # The largest frame read: an editor's biggest message is a whole document (didOpen, or didChange
 # without incremental sync), and JSON escaping at most doubles it for ordinary text; 64 MiB is
-# over 20 times our 50,000-line benchmark file (bench/check_large_file.py, about 1.5 MB), while
-# one frame plus its parsed JSON stays a few hundred MB at worst instead of whatever a header says.
+# over 50 times our 50,000-line benchmark file (bench/check_large_file.py, 1.2 MB), while one
+# frame plus its parsed JSON stays a few hundred MB at worst instead of whatever a header says.
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 MAX_HEADER_LINE = 64 * 1024  # a longer "line" is read in pieces of this size (skipped input)
 MAX_HEADERS = 16  # LSP defines two header fields; more in one frame is not a frame
