@@ -174,6 +174,7 @@ MALFORMED = {
     "a method that is not a string": (frame({"id": 7, "method": 42}), -32600, 7),
     "params that do not fit the method": (frame({"id": 8, "method": "textDocument/hover", "params": {}}), -32602, 8),
     "a huge Content-Length": (b"Content-Length: 99999999999999\r\n\r\n{}", None, None),
+    "a Content-Length of 5,000 digits": (b"Content-Length: " + b"9" * 5000 + b"\r\n\r\n{}", None, None),
     "a missing Content-Length": (b'Content-Type: application/json\r\n\r\n{"jsonrpc": "2.0", "id": 9}', None, None),
     "a negative Content-Length": (b"Content-Length: -5\r\n\r\n{}", None, None),
     "a body without any header": (b'{"jsonrpc": "2.0", "method": "initialized", "params": {}}', None, None),

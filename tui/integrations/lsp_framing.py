@@ -124,8 +124,8 @@ class FramedInput:
                 problem = "too many header fields" if headers > MAX_HEADERS else None
             elif not header.group(2).isdigit():
                 problem = f"Content-Length {_shown(header.group(2))} is not a length"
-            elif int(header.group(2)) > MAX_FRAME_BYTES:
-                problem = f"Content-Length {int(header.group(2))} is over the limit of {MAX_FRAME_BYTES} bytes"
+            elif len(header.group(2)) > 12 or int(header.group(2)) > MAX_FRAME_BYTES:  # int() refuses 4,300 digits
+                problem = f"Content-Length {_shown(header.group(2))} is over the limit of {MAX_FRAME_BYTES} bytes"
             else:
                 length, headers = int(header.group(2)), headers + 1
             if problem is None:
