@@ -111,7 +111,7 @@ class FramedInput:
         skipping = False
         line = self._raw.readline(MAX_HEADER_LINE)
         while line:
-            problem = None
+            problem, header = None, None
             if not line.strip():  # the blank line that ends a header
                 if length is not None:
                     return length
