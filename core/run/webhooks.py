@@ -3,6 +3,11 @@
 records what it receives, so a scenario can hand `{{NAME.h}}` (the hook's URL) to the API under
 test and then check `{{NAME.h.length}}` (calls so far) and `{{NAME.h[0].body.f}}`.
 
+A webhook keeps at most MAX_CALLS_KEPT calls and MAX_BYTES_KEPT bytes of them (bodies, paths and
+headers as received), across its hooks: past either, its oldest calls are dropped, and counted.
+Calls keep their numbers (`[0]` is the first call ever, `.length` counts every call received): a
+reference to a dropped call fails saying so, and `{{NAME.h.dropped}}` is how many a hook dropped.
+
 Runs on the executor's event loop (asyncio streams, httptools for request framing): no thread,
 no dependency beyond what the HTTP client already uses.
 """
@@ -13,6 +18,7 @@ import asyncio
 import errno
 import json
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
@@ -22,6 +28,11 @@ from scenario_core.language.nodes.steps import WebhookStep
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads
 MAX_HEAD = 64 * 1024
+# What one webhook keeps (see docs/limits.md): a scenario checks a handful of notifications, and
+# an API that floods its hook must not take the run's memory (600 x 1 MiB kept 691 MiB). Four
+# calls of the largest body still fit; parsed JSON can take a few times its bytes in memory.
+MAX_CALLS_KEPT = 1000
+MAX_BYTES_KEPT = 64 * 1024 * 1024
 ACCEPTED_METHODS = ("POST", "PUT", "GET")
 _PART = re.compile(r"\.([^.\[\]]+)|\[([0-9]+)\]")
 
@@ -60,18 +71,44 @@ class Received:
 
 
 @dataclass(eq=False)
+class _Hook:
+    """The calls one hook keeps: the newest, in order; `dropped` older ones came before them."""
+
+    kept: deque[Received] = field(default_factory=deque)
+    dropped: int = 0
+
+    @property
+    def received(self) -> int:
+        return self.dropped + len(self.kept)
+
+
+@dataclass(eq=False)
 class _Server:
     name: str
     owner: Hashable
     hooks: tuple[str, ...]
     port: int
     server: asyncio.AbstractServer | None = None
-    calls: dict[str, list[Received]] = field(default_factory=dict)
+    calls: dict[str, _Hook] = field(default_factory=dict)
     connections: set[asyncio.StreamWriter] = field(default_factory=set)
     tasks: set[asyncio.Task] = field(default_factory=set)
+    arrivals: deque[tuple[str, int]] = field(default_factory=deque)  # (hook, size) of each kept call, oldest first
+    kept_bytes: int = 0
 
     def url(self, hook: str) -> str:
         return f"http://{HOST}:{self.port}/{hook}"
+
+    def keep(self, hook: str, call: Received, size: int) -> None:
+        """Records a call; drops the oldest of this webhook's calls while over either budget."""
+        self.calls[hook].kept.append(call)
+        self.arrivals.append((hook, size))
+        self.kept_bytes += size
+        while len(self.arrivals) > 1 and (len(self.arrivals) > MAX_CALLS_KEPT or self.kept_bytes > MAX_BYTES_KEPT):
+            oldest, oldest_size = self.arrivals.popleft()
+            dropping = self.calls[oldest]
+            dropping.kept.popleft()
+            dropping.dropped += 1
+            self.kept_bytes -= oldest_size
 
 
 class _Request:
@@ -153,7 +190,7 @@ class Webhooks:
         if not isinstance(step.port, int) or not 0 <= step.port <= 65535:
             raise WebhookError(f"webhook {step.name}: port {step.port} is not a port number (0-65535; 0: a free one)")
         hooks = tuple(dict.fromkeys(step.hooks))
-        entry = _Server(step.name, owner, hooks, step.port, calls={h: [] for h in hooks})
+        entry = _Server(step.name, owner, hooks, step.port, calls={h: _Hook() for h in hooks})
         try:
             entry.server = await asyncio.start_server(lambda r, w: self._connection(entry, r, w), HOST, step.port)
         except OSError as error:
@@ -253,9 +290,9 @@ class Webhooks:
             )
         if method not in ACCEPTED_METHODS:
             return _response(405, "Method Not Allowed", {"error": f"{method} is not accepted"}, keep_alive)
-        entry.calls[hook].append(
-            Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), _body_value(body))
-        )
+        call = Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), _body_value(body))
+        size = len(body) + len(target) + sum(len(k) + len(v) for k, v in headers)
+        entry.keep(hook, call, size)
         return _response(200, "OK", {"received": True}, keep_alive)
 
     # ------------------------------------------------------------ what scenarios read
@@ -269,8 +306,10 @@ class Webhooks:
                 continue
             seen.add(entry.name)
             for hook in entry.hooks:
+                kept = entry.calls[hook]
                 names += [f"{entry.name}.{hook}", f"{entry.name}.{hook}.length"]
-                names += [f"{entry.name}.{hook}[{i}]" for i in range(len(entry.calls[hook]))]
+                names += [f"{entry.name}.{hook}.dropped"] if kept.dropped else []
+                names += [f"{entry.name}.{hook}[{i}]" for i in range(kept.dropped, kept.received)]
         return names
 
     def view(self, variables: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -279,9 +318,10 @@ class Webhooks:
         return _WithWebhooks(variables, self) if self._servers else variables
 
     def calls(self, name: str, hook: str) -> list[Received]:
-        """What hook `hook` of webhook `name` received so far ([] when there is no such hook)."""
+        """What hook `hook` of webhook `name` received so far and keeps ([] when there is no such hook)."""
         entry = self._named(name)
-        return list(entry.calls.get(hook, ())) if entry is not None else []
+        kept = entry.calls.get(hook) if entry is not None else None
+        return list(kept.kept) if kept is not None else []
 
     def _named(self, name: str) -> _Server | None:
         for entry in reversed(self._servers):
@@ -321,20 +361,32 @@ class Webhooks:
         if not rest:
             return True, entry.url(hook), None
         if rest == ["length"]:
-            return True, len(calls), None
+            return True, calls.received, None
+        if rest == ["dropped"]:
+            return True, calls.dropped, None
         index = rest[0]
         if not isinstance(index, int):
             return False, None, f"'{name}': after {entry.name}.{hook} write .length or [N]"
-        if index >= len(calls):
+        if index >= calls.received:
             return (
                 False,
                 None,
                 (
-                    f"{entry.name}.{hook} has received {len(calls)} call"
-                    f"{'' if len(calls) == 1 else 's'}, so [{index}] does not exist yet"
+                    f"{entry.name}.{hook} has received {calls.received} call"
+                    f"{'' if calls.received == 1 else 's'}, so [{index}] does not exist yet"
                 ),
             )
-        return _walk(calls[index], rest[1:], name)
+        if index < calls.dropped:
+            return False, None, _dropped_reason(entry.name, hook, calls, index)
+        return _walk(calls.kept[index - calls.dropped], rest[1:], name)
+
+
+def _dropped_reason(name: str, hook: str, calls: _Hook, index: int) -> str:
+    return (
+        f"{name}.{hook}[{index}] was dropped: webhook {name} keeps its newest {MAX_CALLS_KEPT} calls "
+        f"and {MAX_BYTES_KEPT // (1024 * 1024)} MiB, and {name}.{hook} has dropped its oldest {calls.dropped} "
+        f"of {calls.received} (kept: [{calls.dropped}] to [{calls.received - 1}])"
+    )
 
 
 def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, str | None]:

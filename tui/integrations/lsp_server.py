@@ -13,6 +13,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from scenario_core.editor import service
+from scenario_tui.integrations.lsp_framing import FramedInput, LockedOutput
+from scenario_tui.integrations.lsp_protocol import ScenarioProtocol
 
 SUFFIXES = (".scenario", ".fragment")
 DEBOUNCE_SECONDS = 0.3  # diagnostics wait for a pause in typing, not every keystroke
@@ -41,7 +43,12 @@ class ScenarioLanguageServer(LanguageServer):
     def __init__(self) -> None:
         from scenario_core.support.version import version
 
-        super().__init__("scenario-tui", version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "scenario-tui",
+            version(),
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=ScenarioProtocol,
+        )
         self.documents: dict[str, service.Document] = {}
         self.pending: dict[str, asyncio.Task] = {}
         # `scenario-tui lsp --param/--base-url/--openapi/--var`: as `run` would be given them
@@ -231,14 +238,15 @@ def serve(overrides: Any = None, run_variables: dict[str, Any] | None = None) ->
     """Serve one client over standard input and output until it exits; `overrides` and
     `run_variables` apply to every document as to a run. The protocol gets its
     own handle on standard output (pygls closes it at exit); anything else printed meanwhile
-    goes to standard error, where it cannot corrupt a message."""
+    goes to standard error, where it cannot corrupt a message. pygls reads only the frames
+    FramedInput lets through (lsp_framing.py: malformed input is answered or skipped, never fatal)."""
     import sys
 
-    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    protocol_out = LockedOutput(os.fdopen(os.dup(sys.stdout.fileno()), "wb"))
     server.overrides, server.run_variables = overrides, dict(run_variables or {})
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
-        server.start_io(sys.stdin.buffer, protocol_out)
+        server.start_io(FramedInput(sys.stdin.buffer, protocol_out), protocol_out)
     finally:
         sys.stdout = saved
     return 0

@@ -171,6 +171,26 @@ class ScenarioCollectError(Exception):
     """A file that does not load: its `file:line:col: error:` lines, shown as they are."""
 
 
+def unique_names(names: list[str]) -> list[str]:
+    """Node names, one per node: the second of a name is `name [2]`, the third `name [3]` (as the
+    TUI's tree counts duplicates), skipping a suffix another node already has. xdist reports by
+    node id, and two nodes with one id are one result: the other would be lost. The same on
+    every worker, since each collects the same file."""
+    taken = set(names)
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        count = seen[name] = seen.get(name, 0) + 1
+        if count > 1:
+            while f"{name} [{count}]" in taken:
+                count += 1
+            seen[name] = count
+            name = f"{name} [{count}]"
+            taken.add(name)
+        unique.append(name)
+    return unique
+
+
 def _marker(config: pytest.Config, tag: str) -> pytest.MarkDecorator:
     # Registered first, so --strict-markers accepts a tag the file uses.
     config.addinivalue_line("markers", f"{tag}: scenario tag @{tag}")
@@ -203,12 +223,13 @@ class ScenarioFile(pytest.File):
             raise ScenarioCollectError("\n".join(visible(str(d)) for d in error.diagnostics)) from None
         except (UsageError, PluginError) as error:
             raise ScenarioCollectError(f"{self._display_path()}: error: {visible(str(error))}") from None
-        self.add_marker(pytest.mark.xdist_group(GROUP_PREFIX + self.nodeid))
-        for item in self.node.items:
+        if self.config.pluginmanager.hasplugin("xdist"):  # without xdist the marker is unknown (--strict-markers)
+            self.add_marker(pytest.mark.xdist_group(GROUP_PREFIX + self.nodeid))
+        for item, name in zip(self.node.items, unique_names([item.name for item in self.node.items])):
             if isinstance(item, FeatureNode):
-                yield FeatureCollector.from_parent(self, name=item.name, feature=item)
+                yield FeatureCollector.from_parent(self, name=name, feature=item)
             else:
-                yield ScenarioItem.from_parent(self, name=item.name, scenario=item, feature=None)
+                yield ScenarioItem.from_parent(self, name=name, scenario=item, feature=None)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if excinfo.errisinstance(ScenarioCollectError):
@@ -240,8 +261,9 @@ class FeatureCollector(pytest.Collector):
             self.add_marker(_marker(self.config, tag))
 
     def collect(self) -> Iterator[pytest.Item]:
-        for scenario in self.feature.scenarios:
-            yield ScenarioItem.from_parent(self, name=scenario.name, scenario=scenario, feature=self.feature)
+        scenarios = self.feature.scenarios
+        for scenario, name in zip(scenarios, unique_names([scenario.name for scenario in scenarios])):
+            yield ScenarioItem.from_parent(self, name=name, scenario=scenario, feature=self.feature)
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.feature.location.line - 1, f"feature: {self.feature.name}"
