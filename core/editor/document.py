@@ -212,7 +212,8 @@ def _checks(tree: ScenarioFileNode, overrides: RunOverrides | None) -> list[Diag
     except ScenarioError as error:
         found.append(Diagnostic(tree.location, str(error)))
     if tree.custom_steps:
-        from scenario_core.custom_steps.registry import custom_diagnostics, load_registry
+        from scenario_core.custom_steps.diagnostics import custom_diagnostics
+        from scenario_core.custom_steps.plugins import load_registry
 
         try:
             found += custom_diagnostics(tree, load_registry(()))

@@ -980,7 +980,7 @@ class Execution:
             yield event
 
     def _step_context(self, state: "_State", visible: Mapping[str, Any], events: list[Event]):
-        from scenario_core.custom_steps.registry import StepContext
+        from scenario_core.custom_steps.context import StepContext
 
         planned = state.planned
         step = planned.step

@@ -33,7 +33,7 @@ import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, NoReturn, Sequence  # noqa: E402
 
-from scenario_core.custom_steps.registry import plugin_registry  # noqa: E402
+from scenario_core.custom_steps.plugins import plugin_registry  # noqa: E402
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
 from scenario_core.parameters.diagnostics import load_valid  # noqa: E402
 from scenario_core.parameters.run_inputs import command_line_overrides, run_variables_from  # noqa: E402
@@ -378,7 +378,7 @@ def check(args: argparse.Namespace) -> int:
     """Errors, then the warnings of static scope analysis, per file in the order given; exit 2
     when any file has an error (a warning too, with --strict), else 0."""
     from scenario_core.analysis.scope_analysis import analyze
-    from scenario_core.custom_steps.registry import PluginError
+    from scenario_core.custom_steps.plugins import PluginError
     from scenario_core.language.errors import ERROR
     from scenario_core.parameters.run_inputs import read_variables_file
 
