@@ -41,7 +41,8 @@ from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
 from scenario_core.openapi.documents import OpenApiError
-from scenario_core.openapi.operations import JSON_MEDIA, Operation, Parameter, Schema, _closest
+from scenario_core.openapi.operation_lookup import closest_name
+from scenario_core.openapi.operations import JSON_MEDIA, Operation, Parameter, Schema
 
 MAX_DEFAULT_DEPTH = 8
 
@@ -195,7 +196,7 @@ def _place(operation: Operation, child: str) -> tuple[str, str, Parameter | None
         if parameter is not None:
             return location, parameter.name, parameter
     declared = _declared(operation)
-    suggestion = _closest(child, [p.name for p in operation.parameters])
+    suggestion = closest_name(child, [p.name for p in operation.parameters])
     hint = f"; did you mean '{suggestion}'?" if suggestion else ""
     listing = ", ".join(declared) if declared else "none"
     raise RequestBuildError(

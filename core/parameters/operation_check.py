@@ -21,7 +21,7 @@ from scenario_core.language.nodes import (
     walk_steps,
 )
 from scenario_core.openapi.documents import OpenApiError
-from scenario_core.openapi.operations import OperationLookupError
+from scenario_core.openapi.operation_lookup import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
 from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
 from scenario_core.parameters.resolution import RunOverrides, resolve_parameters

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scenario_core.openapi.loader import DescriptionCache
-from scenario_core.openapi.operations import Descriptions, OperationLookupError, aliases_from_parameters
+from scenario_core.openapi.operation_lookup import Descriptions, OperationLookupError, aliases_from_parameters
 from scenario_core.openapi.request_builder import RequestBuildError, build_request, request_defaults
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
