@@ -165,8 +165,9 @@ def read_document(
         # include them: "never included" / "never used" would be said of every one of them.
         quiet = _FRAGMENT_FILE_QUIET if path.endswith(".fragment") else ()
         problems += [_problem(d, path) for d in analysis.diagnostics if d.code not in quiet]
-    stale = tree is None and previous is not None and previous.tree is not None
-    if stale:
+    stale = False
+    if tree is None and previous is not None and previous.tree is not None:
+        stale = True
         tree, analysis = previous.tree, previous.analysis
     lines = text.split("\n")
     problems = sorted(

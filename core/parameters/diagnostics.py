@@ -122,7 +122,12 @@ def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
     return custom_diagnostics(node, plugin_registry(plugins))
 
 
-def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = (), fragments: Sequence[str] = ()):
+def load_valid(
+    paths: Sequence[str],
+    overrides=None,
+    plugins: Sequence[str] = (),
+    fragments: tuple[str, ...] | list[str] = (),  # as load_file takes them (a str is not a list of them)
+):
     """Load every file; raise one InvalidFileError holding all their diagnostics."""
     from scenario_core.language.parser import load_file
 

@@ -106,6 +106,8 @@ def operation_diagnostics(
 
 def _check_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
     ref = step.operation
+    if ref is None:  # a request by path: no operation to check it against (_resolved gives none)
+        return []
     try:
         operation = index.find(ref.operation_id, ref.using, known_aliases)
     except OperationLookupError as error:
