@@ -17,8 +17,6 @@ from typing import Any, Iterable, Mapping
 from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import LoadedDescription, Operation
 
-# ------------------------------------------------------------------------------------- lookup
-
 
 class OperationLookupError(OpenApiError):
     """`call ^op` cannot be resolved. `kind`: no-descriptions, unknown-description, not-found,
