@@ -9,13 +9,13 @@ of them gets one warning per such place, naming the include that brings it there
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from scenario_core.analysis.checks import duplicate_scenarios, file_index, unused_fragments, unused_variables
 from scenario_core.analysis.model import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk, condition_refs, step_refs
 from scenario_core.language.errors import WARNING, Diagnostic
-from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.base import SourceLocation, VariableRef
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, ExtractStep
 from scenario_core.language.nodes.walk import walk_steps
@@ -23,6 +23,9 @@ from scenario_core.language.parameter_keys import BASE_URL, SHARE
 from scenario_core.language.parameter_keys import OPENAPI as OPENAPI_KEY
 from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import StoreRef, store_for
+
+if TYPE_CHECKING:  # imported when first needed (explainer())
+    from scenario_core.run.explain import Explainer
 
 _UNKNOWN = object()
 
@@ -34,7 +37,7 @@ class Report:
         self.run_variables = tuple(run_variables)
         self._params: dict[int, EffectiveParameters | None] = {}
         self._plans: dict[int, tuple] = {}
-        self._explainer = None  # explain.Explainer, once a name is never visible
+        self._explainer: Explainer | None = None  # once a name is never visible
         self._names: set[str] | None = None
         # ("ref" or "response", where, name) -> every place that reference (or response need) runs
         self.seen: dict[tuple, list[Seen]] = {}
@@ -47,6 +50,7 @@ class Report:
         own = scenario if scenario is not None and scenario.parameters is not None else None
         key = id(own) if own is not None else id(feature)
         if key not in self._params:
+            found: EffectiveParameters | None
             try:
                 found = resolve_parameters(self.file, feature, self.overrides, own)
             except ParameterError as error:  # reported by check as an error; go on with what resolved
@@ -76,14 +80,16 @@ class Report:
         if SHARE in self.overrides.values:
             value = self.overrides.values[SHARE]
             return (StoreRef(None) if value else None) if isinstance(value, bool) else _UNKNOWN
-        for block, own in ((feature.parameters if feature is not None else None, True), (self.file.parameters, False)):
+        # (a level's parameters, the feature that owns them: None for the file's)
+        levels = ((feature.parameters if feature is not None else None, feature), (self.file.parameters, None))
+        for block, owner in levels:
             entry = block.get(SHARE) if block is not None else None
             if entry is not None:
                 if not isinstance(entry.value, bool):
                     return _UNKNOWN
                 if not entry.value:
                     return None
-                return StoreRef(feature.name, feature.line) if own else StoreRef(None)
+                return StoreRef(owner.name, owner.line) if owner is not None else StoreRef(None)
         return None  # the default: false
 
     def _base_url_set(self, feature: FeatureNode | None, scenario: ScenarioNode) -> bool:
@@ -103,7 +109,7 @@ class Report:
     def scenarios(self) -> list[tuple[ScenarioNode, FeatureNode | None]]:
         return self.file.scenarios_in_order()
 
-    def explainer(self):
+    def explainer(self) -> Explainer:
         """The run's explainer (explain.py), over the run's plans: imported only when needed."""
         if self._explainer is None:
             from scenario_core.run.explain import Explainer
@@ -126,9 +132,10 @@ class Report:
         walk = Walk(self.file, self.run_variables, self.store_of, self._note, webhooks)
         walk.run()
         references: list[Reference] = []
-        for key, places in self.seen.items():
-            if key[0] == "ref":
-                references.append(self._reference(places, walk))
+        for places in self.seen.values():
+            ref = places[0].ref  # a reference's places all have it (_note's key), a response need's none
+            if ref is not None:
+                references.append(self._reference(ref, places, walk))
             else:
                 self._no_response(places)
         references += self._not_run(walk, reached)
@@ -183,23 +190,23 @@ class Report:
 
     # ------------------------------------------------------------ references
 
-    def _reference(self, places: list[Seen], walk: Walk) -> Reference:
+    def _reference(self, ref: VariableRef, places: list[Seen], walk: Walk) -> Reference:
         first = places[0]
-        name = first.ref.name
+        name = ref.name
         statuses = {p.visibility for p in places}
         visibility = next(iter(statuses)) if len(statuses) == 1 else SOMETIMES
         writers: list[SourceLocation] = []
         for place in places:
             writers += [w.location for w in place.writers if w.kind != "run" and w.location not in writers]
         if len(statuses) == 1:
-            explanation = self._never(first, walk) if visibility == NEVER else self._whence(first)
+            explanation = self._never(name, first, walk) if visibility == NEVER else self._whence(first)
         else:  # a fragment (or outline) step that runs in places that differ
             shown = next(p for p in places if p.visibility != ALWAYS)
-            explanation = self._whence(shown) if shown.visibility == SOMETIMES else self._never(shown, walk)
+            explanation = self._whence(shown) if shown.visibility == SOMETIMES else self._never(name, shown, walk)
             explanation = f"not the same everywhere it runs: {explanation}"
-        self._warn(places, NEVER_VISIBLE, lambda p: f"'{name}' is never visible here: {self._never(p, walk)}")
+        self._warn(places, NEVER_VISIBLE, lambda p: f"'{name}' is never visible here: {self._never(name, p, walk)}")
         return Reference(
-            name, _name_span(first.ref.location, name), visibility, tuple(writers), explanation, first.step.location
+            name, _name_span(ref.location, name), visibility, tuple(writers), explanation, first.step.location
         )
 
     def _not_run(self, walk: Walk, reached: set[str]) -> list[Reference]:
@@ -252,12 +259,11 @@ class Report:
             )
         return self._names
 
-    def _never(self, place: Seen, walk: Walk) -> str:
+    def _never(self, name: str, place: Seen, walk: Walk) -> str:
         """Why a name is never visible here: the run's own explanation (explain.py), with what
         only a static view knows (a later step of an `if`, another branch)."""
         from scenario_core.run.explain import later_in_scenario, nowhere
 
-        name = place.ref.name
         sites = [
             (sequence, step, via)
             for sequence, step, via in walk.extracts.get(id(place.scenario), ())
@@ -301,19 +307,19 @@ class Report:
     # ------------------------------------------------------------ baseUrl
 
     def _base_urls(self, walk: Walk) -> None:
-        for step, via, scenario, feature in walk.relative:
+        for step, url, via, scenario, feature in walk.relative:
             if self._base_url_set(feature, scenario):
                 continue
             params = self.params(feature, scenario)
             if params is None or params.base_url is not None:
                 continue
-            location = step.url.location if step.location.file == self.file.path else via[0].location
+            location = url.location if step.location.file == self.file.path else via[0].location
             because = self._no_base_url(params, feature, scenario)
             self._add(
                 Diagnostic(
-                    location, f"relative path '{step.url.text}' has no baseUrl to join: {because}", WARNING, NO_BASE_URL
+                    location, f"relative path '{url.text}' has no baseUrl to join: {because}", WARNING, NO_BASE_URL
                 ),
-                step.location if location is step.url.location else location,
+                step.location if location is url.location else location,
             )
 
     def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:

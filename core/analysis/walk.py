@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from scenario_core.language.nodes.assertions import AllOf, AnyOf, CustomAssertion, NotAssertion, VariableAssertion
-from scenario_core.language.nodes.base import SourceLocation, VariableRef
-from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.base import SourceLocation, TextTemplate, VariableRef
+from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import (
     MAX_INCLUDE_DEPTH,
     AssertStep,
@@ -96,26 +96,26 @@ def _refs(template) -> tuple[VariableRef, ...]:
 def step_refs(step: Step) -> list[VariableRef]:
     """Every `{{NAME}}` a step reads when it runs (the executor's _step_refs, with locations);
     an `if`'s conditions are read by the walk itself, branch by branch."""
-    kind = type(step)
-    if kind is RequestStep:
+    # `type(step) is`: an exact, cheap test (this runs for every step of a file); mypy narrows on it
+    if type(step) is RequestStep:
         found = list(_refs(step.url))
         for parameter in step.parameters:
             found += _refs(parameter.value)
         found += _refs(step.body_file)
         for entry in step.headers:
             found += _refs(entry.value)
-        for entry in step.query:
-            found += _refs(entry.value)
+        for query in step.query:
+            found += _refs(query.value)
         found += _refs(step.body)
         found += _refs(step.body_raw)
         return found
-    if kind is AssertStep:
+    if type(step) is AssertStep:
         return condition_refs(step.assertion)
-    if kind is FailStep:
+    if type(step) is FailStep:
         return list(step.message.refs)
-    if kind is IncludeStep:
+    if type(step) is IncludeStep:
         return [r for argument in step.arguments for r in argument.value.refs]
-    if kind is DescribedStep and step.custom:
+    if type(step) is DescribedStep and step.custom:
         return list(step.description.refs)
     return []
 
@@ -159,7 +159,7 @@ class Walk:
         self.store_of = store_of
         self.seen = seen
         self.webhooks = frozenset(webhooks)  # names of the file's webhook: steps (their URLs are no variables)
-        self.fragments: dict[str, object] = {}  # by name, as file.fragment() finds them, without its scan
+        self.fragments: dict[str, FragmentNode] = {}  # by name, as file.fragment() finds them, without its scan
         for fragment in file.fragments:
             self.fragments.setdefault(fragment.name, fragment)
         self.stores: dict[StoreRef, dict[str, list[Write]]] = {}
@@ -167,8 +167,10 @@ class Walk:
         self.extracts: dict[int, list[tuple[int, ExtractStep, tuple[IncludeStep, ...]]]] = {}
         self._extracts: list[tuple[int, ExtractStep, tuple[IncludeStep, ...]]] = []
         self.names: set[str] = set()  # every name a step of a walked block reads (or describes)
-        # requests with a relative path: (step, via, scenario, feature), for the baseUrl warning
-        self.relative: list[tuple[RequestStep, tuple[IncludeStep, ...], ScenarioNode, FeatureNode | None]] = []
+        # requests with a relative path: (step, its URL, via, scenario, feature), for the baseUrl warning
+        self.relative: list[
+            tuple[RequestStep, TextTemplate, tuple[IncludeStep, ...], ScenarioNode, FeatureNode | None]
+        ] = []
         self._sequence = 0
         # visible_at(): the step to look at (and whether after it runs), what was visible there
         self.probe: tuple[SourceLocation, bool] | None = None
@@ -222,13 +224,15 @@ class Walk:
         """One step: its references first (as the executor checks them before running it), then
         what it makes visible; an include's fragment and a described step's directives in place."""
         self._sequence += 1
-        probed = self.probe is not None and step.location == self.probe[0]
-        if probed and not self.probe[1]:
-            self.capture(layer, context)
+        probe, after = self.probe, False  # after: visible_at() looks after this step runs, not before
+        if probe is not None and step.location == probe[0]:
+            after = probe[1]
+            if not after:
+                self.capture(layer, context)
         for ref in step_refs(step):
             self.reference(ref, step, layer, context, via)
         self._effects(step, layer, context, via)
-        if probed and self.probe[1]:
+        if after:
             self.capture(layer, context)
 
     def capture(self, layer: dict[str, _Var], context: "_Context") -> None:
@@ -251,7 +255,7 @@ class Walk:
         """What a step makes visible (or runs in its place)."""
         if isinstance(step, RequestStep):
             if step.url is not None and step.operation is None and relative(step.url.text):
-                self.relative.append((step, via, context.scenario, context.feature))
+                self.relative.append((step, step.url, via, context.scenario, context.feature))
             layer[RESPONSE] = _Var(ALWAYS, (Write(step.location, f"the request at line {step.line}", "request"),))
         elif isinstance(step, (AssertStep, ExtractStep)):
             if isinstance(step, ExtractStep) or needs_response(step.assertion):
@@ -267,7 +271,7 @@ class Walk:
                 write = Write(step.location, f"the custom step '{step.text}' (line {step.line}) may set it", "custom")
                 layer[CUSTOM] = _Var(ALWAYS, (write,))
                 if context.shared is not None and context.phase == SCENARIO:
-                    self._store_write(context, CUSTOM, write)
+                    self._store_write(context.shared, context.scenario, CUSTOM, write)
             else:
                 self.names.update(r.name for r in _refs(step.description))
                 for inner in step.steps:
@@ -323,21 +327,20 @@ class Walk:
         self._extracts.append((self._sequence, step, via))
         if context.phase == BACKGROUND_FILE:
             how = f"extracted by the file background (line {step.line}{via_text(via)})"
-        elif context.phase == BACKGROUND_FEATURE:
+        elif context.phase == BACKGROUND_FEATURE and context.feature is not None:
             how = f"extracted by the background of feature '{context.feature.name}' (line {step.line}{via_text(via)})"
         else:
             how = f"extracted at line {step.line}{via_text(via)}"
         write = Write(step.location, how)
         layer[step.name] = _Var(ALWAYS, (write,))
         if context.shared is not None and context.phase == SCENARIO:  # backgrounds never write a store
-            self._store_write(context, step.name, write)
+            self._store_write(context.shared, context.scenario, step.name, write)
 
-    def _store_write(self, context: "_Context", name: str, write: Write) -> None:
-        scenario = context.scenario
+    def _store_write(self, shared: dict[str, list[Write]], scenario: ScenarioNode, name: str, write: Write) -> None:
         entry = Write(
             write.location, write.how, write.kind, id(scenario), f"scenario '{scenario.name}' (line {scenario.line})"
         )
-        context.shared.setdefault(name, []).append(entry)
+        shared.setdefault(name, []).append(entry)
 
     # ------------------------------------------------------------ what a step reads
 
@@ -436,7 +439,7 @@ class _Context:
         self.phase = SCENARIO
 
 
-def _earlier(writes: list[Write], scenario: int, limit: int) -> tuple[Write, ...]:
+def _earlier(writes: Sequence[Write], scenario: int, limit: int) -> tuple[Write, ...]:
     """The last `limit` store writes made by scenarios other than this one (its own come last),
     in file order; stops early so a long-lived store costs each reference O(limit)."""
     found: list[Write] = []

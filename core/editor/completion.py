@@ -249,7 +249,7 @@ def _store_names(document: Document, feature: FeatureNode | None, scenario: Scen
 
     mine = store(feature, scenario)
     names: dict[str, str] = {}
-    if mine is None:
+    if mine is None or tree is None:  # (a scenario to complete in means there is a tree)
         return names
     header = _header_line(scenario)
     for other, other_feature in tree.scenarios_in_order():

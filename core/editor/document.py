@@ -166,8 +166,9 @@ def read_document(
         # include them: "never included" / "never used" would be said of every one of them.
         quiet = _FRAGMENT_FILE_QUIET if path.endswith(".fragment") else ()
         problems += [_problem(d, path) for d in analysis.diagnostics if d.code not in quiet]
-    stale = tree is None and previous is not None and previous.tree is not None
-    if stale:
+    stale = False
+    if tree is None and previous is not None and previous.tree is not None:
+        stale = True
         tree, analysis = previous.tree, previous.analysis
     lines = text.split("\n")
     problems = sorted(
@@ -213,7 +214,8 @@ def _checks(tree: ScenarioFileNode, overrides: RunOverrides | None) -> list[Diag
     except ScenarioError as error:
         found.append(Diagnostic(tree.location, str(error)))
     if tree.custom_steps:
-        from scenario_core.custom_steps.registry import custom_diagnostics, load_registry
+        from scenario_core.custom_steps.diagnostics import custom_diagnostics
+        from scenario_core.custom_steps.plugins import load_registry
 
         try:
             found += custom_diagnostics(tree, load_registry(()))

@@ -41,6 +41,8 @@ from scenario_core.parameters.sharing import store_for
 def _parameters_of(
     document: Document, feature: FeatureNode | None, scenario: ScenarioNode | None
 ) -> EffectiveParameters | None:
+    if document.tree is None:  # nothing parsed yet: nothing resolves (callers check first)
+        return None
     try:
         return resolve_parameters(
             document.tree,
@@ -344,6 +346,8 @@ def _declaration_at(document: Document, line: int) -> tuple[str, EffectiveParame
         if _indent(text) != 0:
             return None
         return f"file {os.path.basename(document.path)}", _parameters_of(document, None, None)
+    if tree is None:
+        return None
     for scenario, feature in tree.scenarios_in_order():
         if feature is not None and feature.line == line + 1:
             return f"feature '{feature.name}'", _parameters_of(document, feature, None)

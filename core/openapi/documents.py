@@ -18,7 +18,7 @@ Design
   errors have marks; a bad `$ref` is located by re-reading its file, only when it fails).
 * **`$ref`s** are resolved by us, not by `referencing`: a reference is a relative file path plus a
   JSON pointer, each further file goes through the same hardened reader, and we need the
-  (file, pointer) of every schema anyway to compile validators (schema_check.py) and to
+  (file, pointer) of every schema anyway to compile validators (schema_compile.py) and to
   convert OpenAPI 3.0 / Swagger 2.0 schemas. Remote (`http:`) references are refused: no network.
 """
 
@@ -299,8 +299,8 @@ class Description:
     stamps: dict[str, tuple[int, int]] = field(default_factory=dict)  # file -> (mtime_ns, size)
     _files: dict[str, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _operations: Any = field(default=None, repr=False)  # built once by loader.LoadedDescription
-    _validators: dict = field(default_factory=dict, repr=False)  # core/schema_check.py's cache
+    _operations: Any = field(default=None, repr=False)  # built once by operations.LoadedDescription
+    _validators: dict = field(default_factory=dict, repr=False)  # schema_compile.py's cache
 
     @property
     def title(self) -> str:

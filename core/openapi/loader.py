@@ -1,5 +1,5 @@
 """OpenAPI descriptions loaded and cached: `load_description`, `DescriptionCache`, base URLs, and
-each description's operations (built once, on first use, by operations.py).
+each description's operations (a LoadedDescription builds them once, on first use: operations.py).
 
 * **Caching**: `DescriptionCache` keys a loaded `Description` by resolved path and is valid while
   the (mtime, size) of every file it read is unchanged; `load_description` uses one module-wide
@@ -35,18 +35,8 @@ from scenario_core.openapi.documents import (  # noqa: F401 (re-exported: the lo
 from scenario_core.openapi.documents import (
     file_stamp as _stamp,
 )
-from scenario_core.openapi.operations import Descriptions, Operation, build_operations
-
-
-class LoadedDescription(Description):
-    """A description as the cache hands it out: its operations are built once, on first use."""
-
-    @property
-    def operations(self) -> list[Operation]:
-        """Every operation, in document order."""
-        if self._operations is None:
-            self._operations = build_operations(self)
-        return self._operations
+from scenario_core.openapi.operation_lookup import Descriptions
+from scenario_core.openapi.operations import LoadedDescription
 
 
 def _version(document: Any, path: str) -> str:
@@ -68,10 +58,10 @@ class DescriptionCache:
     """Loaded descriptions by resolved path, valid while no file they read has changed."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, Description] = {}
+        self._entries: dict[str, LoadedDescription] = {}
         self._lock = threading.Lock()
 
-    def load(self, path: str | os.PathLike) -> Description:
+    def load(self, path: str | os.PathLike) -> LoadedDescription:
         resolved = os.path.realpath(os.fspath(path))
         with self._lock:
             cached = self._entries.get(resolved)
@@ -96,14 +86,14 @@ class DescriptionCache:
         with self._lock:
             self._entries.clear()
 
-    def __iter__(self) -> Iterator[Description]:
+    def __iter__(self) -> Iterator[LoadedDescription]:
         return iter(list(self._entries.values()))
 
 
 DEFAULT_CACHE = DescriptionCache()
 
 
-def load_description(path: str | os.PathLike, cache: DescriptionCache | None = None) -> Description:
+def load_description(path: str | os.PathLike, cache: DescriptionCache | None = None) -> LoadedDescription:
     """A description by path, from `cache` (the module-wide one by default). Raises OpenApiError."""
     return (cache or DEFAULT_CACHE).load(path)
 

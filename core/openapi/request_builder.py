@@ -2,7 +2,7 @@
 
 Design
 ------
-* Input: an `Operation` (core/operations.py) and the call's children as (NAME, value) pairs,
+* Input: an `Operation` (operations.py) and the call's children as (NAME, value) pairs,
   values already interpolated and JSON-typed (str, int, float, bool, None, list, dict).
 * Placement (semantics.md §5): `query_X` / `header_X` (`Header_X`) force a place; otherwise a
   child goes where the operation declares a parameter of that name — path, then query, header,
@@ -19,12 +19,7 @@ Design
   and may not contain CR, LF or NUL.
 * Bodies: a raw body (text/bytes, sent as written) or a structured body — (name, value) entries,
   a nested object being a Mapping or a sequence of (name, value) tuples — merged deeply over the
-  request schema's defaults (berrycrush.md §3.2: each property gets `default`, else `example`,
-  else by type: string "" (date/date-time/time now, email no-reply@berrycrush.org, uuid random,
-  uri http://localhost), number 0, boolean false, array [], object its own defaults). Two steps
-  beyond BerryCrush, so that the defaults satisfy the schema: the first `enum` value is taken
-  before falling back on the type, and numbers and string lengths are moved inside their
-  bounds (`minimum: 1` gives 1, `minLength: 3` gives "xxx"). Precedence raw > structured > json.
+  request schema's defaults (body_defaults.py). Precedence raw > structured > json.
   `Content-Type` comes from the operation's request body (application/json first) unless a
   header gives one.
 * Output: `RequestPlan` — method, path with query (relative to the base URL), headers, body
@@ -34,16 +29,15 @@ Design
 from __future__ import annotations
 
 import json
-import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
+from scenario_core.openapi.body_defaults import merge_body, request_defaults
 from scenario_core.openapi.documents import OpenApiError
-from scenario_core.openapi.operations import JSON_MEDIA, Operation, Parameter, Schema, _closest
-
-MAX_DEFAULT_DEPTH = 8
+from scenario_core.openapi.operation_lookup import closest_name
+from scenario_core.openapi.operations import JSON_MEDIA, Operation, Parameter
 
 
 class RequestBuildError(OpenApiError):
@@ -195,7 +189,7 @@ def _place(operation: Operation, child: str) -> tuple[str, str, Parameter | None
         if parameter is not None:
             return location, parameter.name, parameter
     declared = _declared(operation)
-    suggestion = _closest(child, [p.name for p in operation.parameters])
+    suggestion = closest_name(child, [p.name for p in operation.parameters])
     hint = f"; did you mean '{suggestion}'?" if suggestion else ""
     listing = ", ".join(declared) if declared else "none"
     raise RequestBuildError(
@@ -353,151 +347,3 @@ def _body(
 
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def structured_to_json(entries: Any) -> Any:
-    """Structured-body entries to a JSON value: a Mapping, or a sequence of (name, value) tuples,
-    is an object (recursively); anything else is kept."""
-    if isinstance(entries, Mapping):
-        return {str(k): structured_to_json(v) for k, v in entries.items()}
-    if isinstance(entries, (list, tuple)) and entries and all(isinstance(e, tuple) and len(e) == 2 for e in entries):
-        return {str(k): structured_to_json(v) for k, v in entries}
-    if isinstance(entries, list):
-        return [structured_to_json(e) if isinstance(e, Mapping) else e for e in entries]
-    return entries
-
-
-def merge_body(defaults: Any, entries: Any) -> Any:
-    """Written entries over schema defaults; objects merge deeply, anything else replaces."""
-    written = {} if isinstance(entries, (list, tuple)) and not entries else structured_to_json(entries)
-    return _deep_merge(defaults, written)
-
-
-def _deep_merge(base: Any, over: Any) -> Any:
-    if isinstance(base, dict) and isinstance(over, dict):
-        merged = dict(base)
-        for key, value in over.items():
-            merged[key] = _deep_merge(base[key], value) if key in base else value
-        return merged
-    return over
-
-
-def request_defaults(operation: Operation, media_type: str | None = None, now: datetime | None = None) -> Any:
-    """The request body the schema alone gives (berrycrush.md §3.2); {} when there is no schema."""
-    body = operation.request_body
-    if body is None or not body.content:
-        return {}
-    media = body.content.get(media_type) if media_type else body.preferred()
-    if media is None or media.schema is None:
-        return {}
-    return schema_defaults(media.schema, now=now)
-
-
-def schema_defaults(schema: Schema, now: datetime | None = None) -> Any:
-    """Default value of a schema: `default`, else `example`, else first enum value, else by type."""
-    return _Defaults(schema, now or datetime.now(timezone.utc)).value(
-        schema.raw, schema.file, schema.pointer or "", 0, ()
-    )
-
-
-def _number_within(node: Mapping, kind: str) -> int | float:
-    """0, or the nearest value the bounds allow (a 3.0 boolean or a 3.1 numeric exclusive bound)."""
-    step = 1 if kind == "integer" else 0.5
-    value: int | float = 0
-    low, high = node.get("minimum"), node.get("maximum")
-    low_x, high_x = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
-    if isinstance(low_x, (int, float)) and not isinstance(low_x, bool):
-        low, low_x = low_x, True
-    if isinstance(high_x, (int, float)) and not isinstance(high_x, bool):
-        high, high_x = high_x, True
-    if (
-        isinstance(low, (int, float))
-        and not isinstance(low, bool)
-        and (value < low or (low_x is True and value <= low))
-    ):
-        value = low + step if low_x is True else low
-    elif (
-        isinstance(high, (int, float))
-        and not isinstance(high, bool)
-        and (value > high or (high_x is True and value >= high))
-    ):
-        value = high - step if high_x is True else high
-    return int(value) if kind == "integer" and float(value).is_integer() else value
-
-
-class _Defaults:
-    def __init__(self, schema: Schema, now: datetime):
-        self.d = schema.description
-        self.now = now
-
-    def value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple) -> Any:
-        if isinstance(raw, dict) and "$ref" in raw:
-            node, file, pointer = self.d.resolve(raw, file, pointer)
-            if (file, pointer) in seen or depth > MAX_DEFAULT_DEPTH:
-                return None  # a recursive schema: stop where it repeats
-            seen = seen + ((file, pointer),)
-        else:
-            node = raw
-        if not isinstance(node, dict):
-            return None
-        for key in ("default", "example"):
-            if key in node:
-                return node[key]
-        if node.get("examples") and isinstance(node["examples"], list):
-            return node["examples"][0]
-        if isinstance(node.get("enum"), list) and node["enum"]:
-            return node["enum"][0]
-        if "const" in node:
-            return node["const"]
-        if isinstance(node.get("allOf"), list):
-            merged: Any = {}
-            for i, part in enumerate(node["allOf"]):
-                merged = _deep_merge(merged, self.value(part, file, f"{pointer}/allOf/{i}", depth + 1, seen))
-            if isinstance(merged, dict) and isinstance(node.get("properties"), dict):
-                merged = _deep_merge(merged, self.object(node, file, pointer, depth, seen))
-            return merged
-        for key in ("oneOf", "anyOf"):
-            if isinstance(node.get(key), list) and node[key]:
-                return self.value(node[key][0], file, f"{pointer}/{key}/0", depth + 1, seen)
-        kind = node.get("type")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), None)
-        if kind == "object" or (kind is None and isinstance(node.get("properties"), dict)):
-            return self.object(node, file, pointer, depth, seen)
-        if kind == "array":
-            return []
-        if kind in ("integer", "number"):
-            return _number_within(node, kind)
-        if kind == "boolean":
-            return False
-        if kind == "string":
-            text = self.string(node.get("format"))
-            least = node.get("minLength")
-            return text + "x" * (least - len(text)) if isinstance(least, int) and len(text) < least else text
-        return None
-
-    def object(self, node: dict, file: str, pointer: str, depth: int, seen: tuple) -> dict:
-        if depth > MAX_DEFAULT_DEPTH:
-            return {}
-        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-        return {
-            name: self.value(
-                sub, file, f"{pointer}/properties/{name.replace('~', '~0').replace('/', '~1')}", depth + 1, seen
-            )
-            for name, sub in props.items()
-        }
-
-    def string(self, fmt: Any) -> str:
-        if fmt == "date-time":
-            return self.now.isoformat().replace("+00:00", "Z")
-        if fmt == "date":
-            return self.now.date().isoformat()
-        if fmt == "time":
-            return self.now.time().replace(microsecond=0).isoformat()
-        if fmt == "email":
-            return "no-reply@berrycrush.org"
-        if fmt == "uuid":
-            return str(uuid.uuid4())
-        if fmt in ("uri", "url"):
-            return "http://localhost"
-        return ""

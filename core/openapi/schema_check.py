@@ -1,30 +1,7 @@
 """Checking a response against the called operation's schema (`assert schema`, `then: schema`,
-autoAssertions).
+autoAssertions): which schema (by status and Content-Type), and the problems found, as messages.
+The schema conversion and the compiled validators are in `schema_compile`.
 
-Design
-------
-* **One validator, JSON Schema 2020-12** (jsonschema's `Draft202012Validator`, with a format
-  checker). Each dialect is first converted to 2020-12 by its own rules:
-  - OpenAPI 3.0 / Swagger 2.0: `nullable: true` (`x-nullable`) adds `"null"` to `type` (and to
-    `enum`), or wraps a typeless composition in `anyOf: [{type: null}, …]`; boolean
-    `exclusiveMinimum`/`exclusiveMaximum` become the numeric 2020-12 form; siblings of `$ref` are
-    ignored (3.0 rule); a Swagger `items` list is `prefixItems`; `type: file` is dropped.
-  - OpenAPI 3.1: already 2020-12 — type arrays, `const`, `prefixItems`, `if/then/else`,
-    `dependentRequired`, `$ref` with siblings all kept.
-  - Annotation-only keywords (`example`, `discriminator`, `readOnly`, `xml`, …) and identifiers
-    (`$id`, `$anchor`, `$schema`) are dropped; `$dynamicRef` is not supported.
-  We do the conversion ourselves rather than with openapi-schema-validator's OAS30Validator
-  because we also bundle: every `$ref` (to any file) is inlined, converted once and shared, and a
-  recursive one becomes an entry of one `$defs`, so each compiled schema is self-contained (no
-  registry lookups at validation time), and strict mode can be applied per use site.
-* **strict** (`strictSchemaValidation`) closes objects: an object schema that declares
-  `properties`, `patternProperties` or a composition (`allOf`/`anyOf`/`oneOf`) and sets neither
-  `additionalProperties` nor `unevaluatedProperties` gets `unevaluatedProperties: false` — at the
-  places where an instance is a value of its own (root, property, item), never inside an `allOf`
-  branch, so `Pet = allOf[NewPet, {id}]` accepts `id` and `name` but nothing else. A schema with
-  no declared properties (a free-form map) stays open.
-* **Compiled once**: validators are cached on the Description per (schema, strict), so a run of
-  600 `assert schema` checks compiles one validator.
 * **Messages**: `$.tags[2]: expected string, got 7` — the JSON path of the offending value, what
   the schema wanted and what came; at most 5 problems, then `… and N more`.
 * **Which schema**: the response for the status (exact, `2XX`, `default`), then the media type
@@ -34,250 +11,18 @@ Design
 from __future__ import annotations
 
 import ast
-import calendar
 import json
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from scenario_core.openapi.operations import MediaType, Operation, Response, Schema
+from scenario_core.openapi.schema_compile import compile_schema
 
 MAX_SHOWN = 5
-
-# ------------------------------------------------------------------------------ format checker
-
-FORMATS = FormatChecker()
-_DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s]*")
-_HOSTNAME = re.compile(
-    r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*\.?"
-)
-
-
-@FORMATS.checks("date-time")
-def _date_time(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    m = _DATE_TIME.fullmatch(value)
-    if not m:
-        return False
-    year, month, day, hour, minute, second = (int(m.group(i)) for i in range(1, 7))
-    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]):
-        return False
-    if hour > 23 or minute > 59 or second > 60:
-        return False
-    return m.group(9) is None or (int(m.group(9)) <= 23 and int(m.group(10)) <= 59)
-
-
-@FORMATS.checks("uri")
-def _uri(value: object) -> bool:
-    return not isinstance(value, str) or bool(_SCHEME.fullmatch(value))
-
-
-@FORMATS.checks("uri-reference")
-def _uri_reference(value: object) -> bool:
-    return not isinstance(value, str) or not re.search(r"\s", value)
-
-
-@FORMATS.checks("hostname")
-def _hostname(value: object) -> bool:
-    return not isinstance(value, str) or bool(_HOSTNAME.fullmatch(value))
-
-
-@FORMATS.checks("int32")
-def _int32(value: object) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or -(2**31) <= value < 2**31
-
-
-@FORMATS.checks("int64")
-def _int64(value: object) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or -(2**63) <= value < 2**63
-
-
-# ----------------------------------------------------------------------------------- convert
-
-_DROP = {
-    "$id",
-    "$schema",
-    "$anchor",
-    "$dynamicAnchor",
-    "$dynamicRef",
-    "$comment",
-    "$defs",
-    "definitions",
-    "discriminator",
-    "xml",
-    "externalDocs",
-    "example",
-    "examples",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "nullable",
-    "x-nullable",
-    "$ref",
-    "id",
-}
-_MAPS = {"properties": True, "patternProperties": True, "dependentSchemas": False}
-_SINGLE = {
-    "additionalProperties": True,
-    "unevaluatedProperties": True,
-    "items": True,
-    "contains": True,
-    "propertyNames": False,
-    "additionalItems": True,
-    "unevaluatedItems": True,
-    "not": False,
-    "if": False,
-    "then": False,
-    "else": False,
-}
-_LISTS = {"allOf": False, "anyOf": False, "oneOf": False, "prefixItems": True}
-
-
-class _Converter:
-    """Builds one self-contained 2020-12 schema: every $ref target becomes a `$defs` entry."""
-
-    def __init__(self, schema: Schema, strict: bool):
-        self.d = schema.description
-        self.dialect = schema.dialect
-        self.strict = strict
-        self.defs: dict[str, Any] = {}
-        self.names: dict[tuple, str] = {}
-        self.stack: set[tuple] = set()
-        self.inlined: dict[tuple, Any] = {}
-
-    def root(self, schema: Schema) -> Any:
-        converted = self.convert(schema.raw, schema.file, schema.pointer or "", True)
-        if self.defs:
-            if not isinstance(converted, dict):
-                converted = {"allOf": [converted]}
-            converted = {**converted, "$defs": self.defs}
-        return converted
-
-    def convert(self, raw: Any, file: str, pointer: str, closed: bool) -> Any:
-        if isinstance(raw, bool):
-            return raw
-        if not isinstance(raw, dict):
-            return {}
-        ref = raw.get("$ref")
-        if isinstance(ref, str):
-            target = self.reference(ref, file, pointer, closed)
-            if self.dialect == "3.1":
-                rest = {k: v for k, v in raw.items() if k != "$ref"}
-                if rest:
-                    return (
-                        {**self.body(rest, file, pointer, False), "allOf": [target]}
-                        if "allOf" not in rest
-                        else {"allOf": [self.body(rest, file, pointer, False), target]}
-                    )
-            return target
-        return self.body(raw, file, pointer, closed)
-
-    def reference(self, ref: str, file: str, pointer: str, closed: bool) -> Any:
-        """A $ref target, inlined (shared, converted once) unless it is recursive: then it becomes a
-        `$defs` entry. Inlining spares jsonschema a registry lookup per $ref per validation."""
-        value, tfile, tpointer = self.d.follow(ref, file, pointer)
-        key = (tfile, tpointer, closed and self.strict)
-        name = self.names.get(key)
-        if name is None and key in self.stack:  # recursion: this target needs a name
-            tail = re.sub(r"[^A-Za-z0-9_]", "_", tpointer.rsplit("/", 1)[-1]) or "root"
-            name = self.names[key] = f"{tail}_{len(self.names)}"
-        if name is not None:
-            return {"$ref": f"#/$defs/{name}"}
-        if key in self.inlined:
-            return self.inlined[key]
-        self.stack.add(key)
-        converted = self.convert(value, tfile, tpointer, closed)
-        self.stack.discard(key)
-        if key in self.names:
-            self.defs[self.names[key]] = converted
-            return {"$ref": f"#/$defs/{self.names[key]}"}
-        self.inlined[key] = converted
-        return converted
-
-    def body(self, raw: dict, file: str, pointer: str, closed: bool) -> Any:
-        out: dict[str, Any] = {}
-        legacy = self.dialect in ("3.0", "2.0")
-        for key, value in raw.items():
-            sub = f"{pointer}/{key}"
-            if key in _DROP or key.startswith("x-"):
-                continue
-            if key in _MAPS and isinstance(value, dict):
-                out[key] = {name: self.convert(v, file, f"{sub}/{_esc(name)}", _MAPS[key]) for name, v in value.items()}
-            elif key == "items" and isinstance(value, list):
-                out["prefixItems"] = [self.convert(v, file, f"{sub}/{i}", True) for i, v in enumerate(value)]
-            elif key in _SINGLE:
-                out[key] = self.convert(value, file, sub, _SINGLE[key])
-            elif key in _LISTS and isinstance(value, list):
-                out[key] = [self.convert(v, file, f"{sub}/{i}", _LISTS[key]) for i, v in enumerate(value)]
-            elif key == "dependencies" and isinstance(value, dict):
-                for name, dep in value.items():
-                    if isinstance(dep, list):
-                        out.setdefault("dependentRequired", {})[name] = dep
-                    else:
-                        out.setdefault("dependentSchemas", {})[name] = self.convert(dep, file, f"{sub}/{name}", False)
-            elif key == "type" and value == "file":
-                continue
-            elif legacy and key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
-                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
-                if value and bound in raw:
-                    out[key] = raw[bound]
-            else:
-                out[key] = value
-        if legacy:
-            for key in ("exclusiveMinimum", "exclusiveMaximum"):
-                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
-                if raw.get(key) is True and bound in raw:
-                    out.pop(bound, None)
-            if raw.get("nullable") is True or raw.get("x-nullable") is True:
-                out = _nullable(out)
-        if (
-            self.strict
-            and closed
-            and "additionalProperties" not in out
-            and "unevaluatedProperties" not in out
-            and any(k in out for k in ("properties", "patternProperties", "allOf", "anyOf", "oneOf"))
-        ):
-            out["unevaluatedProperties"] = False
-        return out
-
-
-def _esc(name: str) -> str:
-    return str(name).replace("~", "~0").replace("/", "~1")
-
-
-def _nullable(out: dict) -> dict:
-    kind = out.get("type")
-    if isinstance(kind, str):
-        out["type"] = [kind, "null"]
-    elif isinstance(kind, list) and "null" not in kind:
-        out["type"] = kind + ["null"]
-    elif kind is None and any(k in out for k in ("allOf", "anyOf", "oneOf", "$ref")):
-        return {"anyOf": [{"type": "null"}, out]}
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = out["enum"] + [None]
-    return out
-
-
-def to_json_schema(schema: Schema, strict: bool = False) -> Any:
-    """The self-contained JSON Schema 2020-12 form of an OpenAPI schema (for tests and display)."""
-    return _Converter(schema, strict).root(schema)
-
-
-def compile_schema(schema: Schema, strict: bool = False) -> Draft202012Validator:
-    """A validator for the schema, compiled once per (schema, strict) and cached on its description."""
-    cache = schema.description._validators
-    key = (schema.file, schema.pointer if schema.pointer is not None else id(schema), strict)
-    validator = cache.get(key)
-    if validator is None:
-        validator = Draft202012Validator(to_json_schema(schema, strict), format_checker=FORMATS)
-        cache[key] = validator
-    return validator
-
 
 # ---------------------------------------------------------------------------------- problems
 
@@ -549,7 +294,7 @@ def check_response(
     prefix = f"{where} ({media_type_of(content_type)})"
     if media.schema is None:
         return SchemaCheck(True, "", status_key=response.status, media_type=media.media_type)
-    if empty:
+    if not body:  # None or empty
         return SchemaCheck(
             False,
             f"{prefix}: empty body, the schema expects a value",

@@ -14,7 +14,8 @@ from typing import Mapping
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.openapi.loader import DEFAULT_CACHE, DescriptionCache, resolve_base_url
-from scenario_core.openapi.operations import Descriptions, Operation, aliases_from_parameters
+from scenario_core.openapi.operation_lookup import Descriptions, aliases_from_parameters
+from scenario_core.openapi.operations import Operation
 from scenario_core.parameters.resolution import COMMAND_LINE, DEFAULT, OPENAPI, EffectiveParameters
 
 # Where a `baseUrl` setting was written by the user rather than taken from a description or

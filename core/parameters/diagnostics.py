@@ -115,14 +115,20 @@ def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
     # step or assertion, or when --plugins asks: other files pay nothing.
     if not plugins and node.custom_steps is False:  # the builder noted none: no import at all
         return []
-    from scenario_core.custom_steps.registry import custom_diagnostics, plugin_registry, uses_custom_steps
+    from scenario_core.custom_steps.diagnostics import custom_diagnostics, uses_custom_steps
+    from scenario_core.custom_steps.plugins import plugin_registry
 
     if not plugins and not uses_custom_steps(node):
         return []
     return custom_diagnostics(node, plugin_registry(plugins))
 
 
-def load_valid(paths: Sequence[str], overrides=None, plugins: Sequence[str] = (), fragments: Sequence[str] = ()):
+def load_valid(
+    paths: Sequence[str],
+    overrides=None,
+    plugins: Sequence[str] = (),
+    fragments: tuple[str, ...] | list[str] = (),  # as load_file takes them (a str is not a list of them)
+):
     """Load every file; raise one InvalidFileError holding all their diagnostics."""
     from scenario_core.language.parser import load_file
 

@@ -16,7 +16,7 @@ from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import RequestStep, Step
 from scenario_core.language.nodes.walk import included_fragments, walk_steps
 from scenario_core.openapi.documents import OpenApiError
-from scenario_core.openapi.operations import OperationLookupError
+from scenario_core.openapi.operation_lookup import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
 from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
 from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
@@ -101,6 +101,8 @@ def operation_diagnostics(
 
 def _check_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
     ref = step.operation
+    if ref is None:  # a request by path: no operation to check it against (_resolved gives none)
+        return []
     try:
         operation = index.find(ref.operation_id, ref.using, known_aliases)
     except OperationLookupError as error:

@@ -88,34 +88,34 @@ class EffectiveValue:
 
 @dataclass(frozen=True)
 class EffectiveParameters(Mapping[str, EffectiveValue]):
-    values: dict[str, EffectiveValue]
+    by_key: dict[str, EffectiveValue]  # not `values`: that would hide Mapping.values()
     feature: str | None = None  # the feature these were resolved for, if any
     scenario: str | None = None  # the scenario, when it has its own parameters: block
 
     def __getitem__(self, key: str) -> EffectiveValue:
-        return self.values[key]
+        return self.by_key[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self.by_key)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.by_key)
 
     @property
     def timeout(self) -> int:
-        return self.values[params.TIMEOUT].value
+        return self.by_key[params.TIMEOUT].value
 
     @property
     def base_url(self) -> str | None:
-        return self.values[params.BASE_URL].value
+        return self.by_key[params.BASE_URL].value
 
     @property
     def share(self) -> bool:
-        return self.values[params.SHARE].value
+        return self.by_key[params.SHARE].value
 
     @property
     def environment(self) -> str | None:
-        found = self.values.get(params.ENVIRONMENT)
+        found = self.by_key.get(params.ENVIRONMENT)
         return found.value if found is not None else None
 
     @cached_property
@@ -123,13 +123,13 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
         """(name, value) of every `header.NAME`: sent with each request of this scope."""
         return tuple(
             (name, v.value)
-            for key, v in self.values.items()
+            for key, v in self.by_key.items()
             if (name := params.header_name(key)) is not None and v.value is not None
         )
 
     def to_json(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
-        for key, v in self.values.items():
+        for key, v in self.by_key.items():
             item = {"value": v.value, "source": v.source, "line": v.line}
             if v.winner.via:
                 item["from"] = v.winner.via
@@ -161,7 +161,7 @@ class RunOverrides:
 
     @classmethod
     def from_cli(
-        cls, param: list[str] | None = None, base_url: str | None = None, openapi: str | Sequence[str] | None = None
+        cls, param: Sequence[str] | None = None, base_url: str | None = None, openapi: str | Sequence[str] | None = None
     ) -> "RunOverrides":
         """`openapi`: `--openapi PATH` (the `default` description) or `NAME=PATH`, repeatable.
         `--param KEY=VALUE` with a key this tool does not know sets a user key (a string, only
@@ -229,6 +229,7 @@ class _Levels:
         for key, value in overrides.values.items():
             self.by_key.setdefault(key, []).append(Setting(value, COMMAND_LINE))
         feature_name = feature.name if feature is not None else None
+        scenario_name = scenario.name if scenario is not None else None
         blocks = [
             (scenario.parameters if scenario is not None else None, SCENARIO),
             (feature.parameters if feature is not None else None, FEATURE),
@@ -251,7 +252,7 @@ class _Levels:
                     entry.line,
                     feature_name if source != FILE else None,
                     None,
-                    scenario.name if source == SCENARIO else None,
+                    scenario_name if source == SCENARIO else None,
                 )
                 self.by_key.setdefault(entry.key, []).append(setting)
                 self.where[id(setting)] = entry

@@ -44,11 +44,11 @@ def expand_scenario_paths(items: Sequence[str]) -> list[str]:
         found += matches
     seen: set[str] = set()
     unique = []
-    for path in found:
-        key = os.path.normpath(os.path.abspath(path))
+    for name in found:
+        key = os.path.normpath(os.path.abspath(name))
         if key not in seen:
             seen.add(key)
-            unique.append(path)
+            unique.append(name)
     return unique
 
 

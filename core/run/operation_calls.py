@@ -20,7 +20,8 @@ from scenario_core.run.http.client import HttpClient, RequestFailed, join_url
 from scenario_core.run.sending import refuse_line_breaks, with_defaults
 
 if TYPE_CHECKING:
-    from scenario_core.openapi.operations import Descriptions, Operation
+    from scenario_core.openapi.operation_lookup import Descriptions
+    from scenario_core.openapi.operations import Operation
     from scenario_core.parameters.descriptions import DescriptionSet
 
 # (child as written, where it went, as sent) for each child of a call: RequestSent.placements

@@ -14,7 +14,7 @@ import asyncio
 
 import httpx
 
-from scenario_core.custom_steps.registry import StepFailed, assertion, step
+from scenario_core.custom_steps import StepFailed, assertion, step
 
 
 @step("a pet named {string} tagged {word} exists")

@@ -262,7 +262,8 @@ scenario: then
 
 
 def test_difference_14_a_step_with_no_directives_and_no_python_step_is_a_check_error(write_scenario):
-    from scenario_core.custom_steps.registry import Registry, custom_diagnostics
+    from scenario_core.custom_steps.diagnostics import custom_diagnostics
+    from scenario_core.custom_steps.registry import Registry
 
     file = load_file(write_scenario("scenario: s\n  given the moon is full\n"))
     assert [d.message for d in custom_diagnostics(file, Registry())][0].startswith('no step matches "the moon is full"')

@@ -864,7 +864,7 @@ def test_json_report_shows_each_step_as_written(demo, tmp_path):
 def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
     (tmp_path / "steps.py").write_text(
         textwrap.dedent("""\
-        from scenario_core.custom_steps.registry import step
+        from scenario_core.custom_steps import step
 
         @step("a pet called {string}")
         def called(ctx, name):

@@ -1244,7 +1244,7 @@ def test_described_step_without_directives_passes_check_with_a_plugin_that_match
     write(
         tmp_path / "steps.py",
         """
-        from scenario_core.custom_steps.registry import step
+        from scenario_core.custom_steps import step
 
         @step("a pet named {string} exists")
         def pet(ctx, name):
@@ -1311,7 +1311,8 @@ def test_outline_cells_split_at_bars_outside_quotes(tmp_path):
 
 
 def test_a_shared_fragment_folder_is_checked_only_where_a_file_includes_it(tmp_path):
-    from scenario_core.custom_steps.registry import Registry, custom_diagnostics
+    from scenario_core.custom_steps.diagnostics import custom_diagnostics
+    from scenario_core.custom_steps.registry import Registry
     from scenario_core.parameters.diagnostics import parameter_diagnostics
 
     (tmp_path / "fragments").mkdir()

@@ -13,17 +13,11 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from scenario_core.custom_steps import registry as custom_steps
-from scenario_core.custom_steps.registry import (
-    PluginError,
-    Registry,
-    Response,
-    StepContext,
-    StepFailed,
-    custom_diagnostics,
-    load_registry,
-    uses_custom_steps,
-)
+from scenario_core.custom_steps import plugins as custom_steps
+from scenario_core.custom_steps.context import Response, StepContext, StepFailed
+from scenario_core.custom_steps.diagnostics import custom_diagnostics, uses_custom_steps
+from scenario_core.custom_steps.plugins import PluginError, load_registry
+from scenario_core.custom_steps.registry import Registry
 from scenario_core.language.nodes.assertions import CustomAssertion, NotAssertion, StatusAssertion
 from scenario_core.language.nodes.base import SourceLocation, TextTemplate
 from scenario_core.language.nodes.blocks import (
@@ -296,7 +290,7 @@ def _unique(prefix: str) -> str:
 
 def _plugin(directory: Path, name: str, body: str) -> Path:
     path = directory / f"{name}.py"
-    path.write_text("from scenario_core.custom_steps.registry import step, assertion\n" + textwrap.dedent(body))
+    path.write_text("from scenario_core.custom_steps import step, assertion\n" + textwrap.dedent(body))
     return path
 
 
@@ -404,7 +398,7 @@ def test_a_broken_entry_point_is_a_usage_error_naming_it(monkeypatch):
         ),
         ("\n\nraise RuntimeError('boom\\nagain')\n", r"cannot import: RuntimeError: boom again \(broken_\w+\.py:3\)"),
         (
-            "from scenario_core.custom_steps.registry import step\n@step('x {nope}')\ndef f(ctx): pass\n",
+            "from scenario_core.custom_steps import step\n@step('x {nope}')\ndef f(ctx): pass\n",
             r"cannot import: ValueError: unknown placeholder \{nope\}",
         ),
         ("import sys\nsys.exit(3)\n", r"cannot import: SystemExit: 3"),
@@ -417,6 +411,16 @@ def test_a_plugin_that_fails_to_import_is_one_line_naming_it(tmp_path, body, exp
         load_registry([str(path)], entry_points=False)
     assert "\n" not in str(error.value)
     assert __import__("re").search(expected, str(error.value)), str(error.value)
+
+
+def test_a_plugin_failure_names_the_plugins_line_not_ours(tmp_path):
+    # The decorator and the pattern that refuses it live in several modules of scenario_core.custom_steps:
+    # none of their frames is the plugin's, so the message points at the decorator's line in the plugin.
+    path = tmp_path / f"{_unique('bad_pattern')}.py"
+    path.write_text("from scenario_core.custom_steps import step\n@step('x {nope}')\ndef f(ctx): pass\n")
+    with pytest.raises(PluginError) as error:
+        load_registry([str(path)], entry_points=False)
+    assert str(error.value).endswith(f"({path.name}:2)"), str(error.value)
 
 
 def test_a_half_imported_plugin_registers_nothing(tmp_path):
@@ -689,7 +693,7 @@ def test_check_with_working_plugins_by_path_and_by_module_name(tmp_path):
 
 
 def test_check_of_a_file_without_custom_steps_never_looks_for_entry_points(tmp_path, monkeypatch):
-    from scenario_core.custom_steps import registry
+    from scenario_core.custom_steps import plugins as registry
     from scenario_tui.cli import main as cli_module
 
     calls = []

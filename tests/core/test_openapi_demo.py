@@ -12,7 +12,7 @@ import pytest
 
 from scenario_core.demo import server as demo_server
 from scenario_core.openapi.loader import DescriptionCache, resolve_base_url
-from scenario_core.openapi.operations import Descriptions
+from scenario_core.openapi.operation_lookup import Descriptions
 from scenario_core.openapi.request_builder import build_request
 from scenario_core.openapi.schema_check import check_content_type, check_response, check_status
 

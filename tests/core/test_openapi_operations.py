@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from scenario_core.openapi.body_defaults import request_defaults
 from scenario_core.openapi.loader import DescriptionCache
-from scenario_core.openapi.operations import Descriptions, OperationLookupError, aliases_from_parameters
-from scenario_core.openapi.request_builder import RequestBuildError, build_request, request_defaults
+from scenario_core.openapi.operation_lookup import Descriptions, OperationLookupError, aliases_from_parameters
+from scenario_core.openapi.request_builder import RequestBuildError, build_request
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
 DEMO = Path(__file__).parents[2] / "core" / "demo"

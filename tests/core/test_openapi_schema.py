@@ -14,11 +14,10 @@ from scenario_core.openapi.schema_check import (
     check_content_type,
     check_response,
     check_status,
-    compile_schema,
     select_media,
-    to_json_schema,
     validate_value,
 )
+from scenario_core.openapi.schema_compile import compile_schema, to_json_schema
 
 FIXTURES = Path(__file__).with_name("openapi_fixtures")
 

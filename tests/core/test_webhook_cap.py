@@ -10,7 +10,8 @@ import json
 import httpx
 import pytest
 
-from scenario_core.language.nodes import SourceLocation, WebhookStep
+from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run import webhooks
 from scenario_core.run.webhooks import Webhooks
 

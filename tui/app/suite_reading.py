@@ -52,7 +52,8 @@ class SuiteReader:
 
     def _custom_step_problems(self, file: ScenarioFileNode) -> list:
         """Custom steps no plugin matches; the plugins' registry goes to the stepper's runs."""
-        from scenario_core.custom_steps.registry import custom_diagnostics, load_registry, uses_custom_steps
+        from scenario_core.custom_steps.diagnostics import custom_diagnostics, uses_custom_steps
+        from scenario_core.custom_steps.plugins import load_registry
 
         if not self.plugins and not uses_custom_steps(file):
             return []

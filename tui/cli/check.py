@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any, Sequence
 
-from scenario_core.custom_steps.registry import plugin_registry
+from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
@@ -21,7 +21,7 @@ def check(args: argparse.Namespace) -> int:
     """Errors, then the warnings of static scope analysis, per file in the order given; exit 2
     when any file has an error (a warning too, with --strict), else 0."""
     from scenario_core.analysis.scope_analysis import analyze
-    from scenario_core.custom_steps.registry import PluginError
+    from scenario_core.custom_steps.plugins import PluginError
     from scenario_core.language.errors import ERROR
     from scenario_core.parameters.run_inputs import read_variables_file
 

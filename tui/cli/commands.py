@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any, Sequence
 
-from scenario_core.custom_steps.registry import plugin_registry
+from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from

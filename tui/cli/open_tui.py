@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from scenario_core.custom_steps.registry import plugin_registry
+from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.run_inputs import run_variables_from
 from scenario_tui.cli.parser import overrides_from, tag_selection

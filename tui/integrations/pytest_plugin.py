@@ -141,7 +141,8 @@ class _Settings:
         return self._selection
 
     def registry(self, node: Any) -> Any:
-        from scenario_core.custom_steps.registry import plugin_registry, uses_custom_steps
+        from scenario_core.custom_steps.diagnostics import uses_custom_steps
+        from scenario_core.custom_steps.plugins import plugin_registry
 
         return plugin_registry(self.plugins) if self.plugins or uses_custom_steps(node) else None
 
@@ -210,7 +211,7 @@ class ScenarioFile(pytest.File):
             return str(self.path)
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        from scenario_core.custom_steps.registry import PluginError
+        from scenario_core.custom_steps.plugins import PluginError
         from scenario_core.language.errors import InvalidFileError, UsageError
         from scenario_core.language.nodes.blocks import FeatureNode
         from scenario_core.parameters.diagnostics import load_valid
