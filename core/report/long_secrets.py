@@ -22,27 +22,32 @@ def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
         for char in secret:
             node = node.setdefault(char, {})
         node[""] = {}
-    # Built iteratively (a secret can be thousands of characters long): post-order over the trie.
-    out: dict[int, str] = {}
-    stack: list[tuple[dict, bool]] = [(trie, False)]
+    # Written pre-order into one list of fragments, iteratively (a secret can be thousands of
+    # characters long): building a node's text from its child's would copy a chain of n
+    # characters n times over. The stack holds nodes still to write and text written after them.
+    out: list[str] = []
+    stack: list[dict | str] = [trie]
     while stack:
-        node, done = stack.pop()
-        if not done:
-            stack.append((node, True))
-            stack.extend((child, False) for key, child in node.items() if key)
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
             continue
-        branches = [re.escape(key) + out.pop(id(child)) for key, child in node.items() if key]
-        ends = "" in node
+        run = []  # a chain of nodes with one child each: one escaped run of characters
+        while len(item) == 1 and "" not in item:
+            (key, item), *_ = item.items()
+            run.append(key)
+        out.append(re.escape("".join(run)))
+        branches = [(key, child) for key, child in item.items() if key]
         if not branches:
-            out[id(node)] = ""
-        elif len(branches) == 1 and not ends:
-            out[id(node)] = branches[0]
-        else:
-            body = "|".join(branches)
-            out[id(node)] = f"(?:{body})?" if ends else f"(?:{body})"
+            continue
+        later: list[dict | str] = ["(?:"]
+        for i, (key, child) in enumerate(branches):
+            later += ["|"] * (i > 0) + [re.escape(key), child]
+        later.append(")?" if "" in item else ")")
+        stack.extend(reversed(later))
     # A lookahead finds a match at every position, overlapping ones too: the longest secret
     # starting at each place, so the union of all occurrences gets masked.
-    return re.compile(f"(?=({out[id(trie)]}))")
+    return re.compile(f"(?=({''.join(out)}))")
 
 
 # Texts up to this long (messages, headers, summaries: nearly everything printed) are scanned

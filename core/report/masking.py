@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, overload
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
@@ -147,9 +147,9 @@ class Masker:
             elif lowered in ("cookie", "set-cookie"):
                 for pair in value.split(";") if lowered == "cookie" else value.split(";")[:1]:
                     cookie = pair.partition("=")[2].strip()
+                    if len(cookie) > 2 and cookie[0] == cookie[-1] == '"':  # `sid="abc"` (RFC 6265): abc
+                        cookie = cookie[1:-1]
                     self.learn(cookie)
-                    if len(cookie) > 2 and cookie[0] == cookie[-1] == '"':  # `sid="abc"`: abc is the secret too
-                        self.learn(cookie[1:-1])
             else:
                 self.learn(value)
 
@@ -250,6 +250,10 @@ class Masker:
 
     # ---- scrubbing
 
+    @overload
+    def text(self, text: str) -> str: ...
+    @overload
+    def text(self, text: None) -> None: ...
     def text(self, text: str | None) -> str | None:
         """Mask every learnt value, and secret JSON fields and query parameters, in text."""
         if not self.enabled or not text:
