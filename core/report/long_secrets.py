@@ -66,12 +66,15 @@ class LongSecrets:
         self._batches: list[tuple[list[str], re.Pattern]] = []
         self._pending: list[str] = []
         self._by_head: dict[str, list[str]] = {}  # first LONG_SECRET_LENGTH chars -> secrets, longest first
+        # The same heads as a set: set.isdisjoint walks the smaller of two sets, but all of a dict.
+        self._heads: set[str] = set()
         self._by_prefix: dict[str, list[str]] = {}  # for `…`: first MIN_SECRET_LENGTH chars -> secrets
         self.longest = 0
 
     def add(self, secret: str) -> None:
         self._pending.append(secret)
         same_head = self._by_head.setdefault(secret[:LONG_SECRET_LENGTH], [])
+        self._heads.add(secret[:LONG_SECRET_LENGTH])
         bisect.insort(same_head, secret, key=lambda s: -len(s))  # longest first
         self._by_prefix.setdefault(secret[:MIN_SECRET_LENGTH], []).append(secret)
         self.longest = max(self.longest, len(secret))
@@ -109,7 +112,7 @@ class LongSecrets:
         there (a shorter one is inside it). In order of position."""
         heads, width = self._by_head, LONG_SECRET_LENGTH
         windows = {text[i : i + width] for i in range(len(text) - width + 1)}
-        if windows.isdisjoint(heads):  # the common case: no secret here at all
+        if windows.isdisjoint(self._heads):  # the common case, in O(len(text)): no secret here
             return []
         spans = []
         for i in range(len(text) - width + 1):

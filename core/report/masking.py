@@ -199,7 +199,7 @@ class Masker:
         field is masked by name, and now its value wherever it is copied (an echo, a variable
         extracted under another name). Short ones are not learnt: a false positive name
         (`sortKey: "name"`) would mask every whole `"name"` of the run."""
-        if not text:
+        if not text or (not self._names and SECRET_NAME.search(text) is None):  # most bodies: one scan
             return
         found: list[str] = []
         if '"' in text:
