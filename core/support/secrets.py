@@ -164,7 +164,7 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
     """`"token": "abc"` -> `"token": "••••••"` in JSON text, however it is formatted; also fields
     named like a secret header (`"authorization"`, an echo of the request) or listed in names."""
 
-    def replace(match: re.Match, quote: str = '"') -> str:
+    def replace(match: re.Match, mark: str = '"') -> str:
         field = match.group(1)
         lowered = field.lower()
         if lowered in SECRET_HEADERS:  # the scheme and cookie names stay, as in a header
@@ -173,7 +173,7 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
             value = MASK
         else:
             return match.group(0)
-        return f"{quote}{field}{quote}{match.group(2)}{quote}{value}{quote}"
+        return f"{mark}{field}{mark}{match.group(2)}{mark}{value}{mark}"  # `"` or, one level down, `\"`
 
     if '"' not in text:
         return text
