@@ -1,9 +1,14 @@
 """The Masker: learns secret values as a run reveals them (variables, headers, `secrets`) and masks
 events and text with the rules of support/secrets.py (what is secret, how it is masked).
 
+What it learns of one value is bounded: the value and its secret_forms, each made from the value
+itself -- never a form of a form, which for a value holding `\\`, `"` or a control character
+grew without end (issue 21). A value is long or short (masked anywhere, or as a whole value
+only) by its own length, and so are all its forms.
+
 Cost: learning a secret is O(1); masking text costs one pass per regex group, whatever the
-number of secrets (long ones are matched by trie-shaped patterns built in geometric batches,
-short ones by a set lookup per candidate token). JSON values are walked iteratively.
+number of secrets (long ones are found by report/long_secrets.py, short ones by a set lookup per
+candidate token). JSON values are walked iteratively.
 """
 
 from __future__ import annotations
@@ -11,15 +16,17 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, overload
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
+from scenario_core.report.long_secrets import LongSecrets
 from scenario_core.run import events
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
 from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
     AUTH_HEADERS,
     ELLIPSIS,
+    ESCAPED_JSON_STRING,
     HEADER_LINE,
     JSON_FIELD,
     JSON_SCALAR,
@@ -41,128 +48,14 @@ from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker 
     mask_json_fields,
     mask_lowered_header_value,
     mask_query_fields,
+    mask_text,
     mask_userinfo,
     mask_variables,
+    secret_forms,
 )
 
-
-def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
-    """One regex matching any of the secrets, shaped as a trie (`ab(?:cd|xy)`) so that matching
-    costs about the same for 10 or 10,000 secrets; at each node the longer continuation is tried
-    first, so a secret containing another is masked whole."""
-    trie: dict = {}
-    for secret in secrets:
-        node = trie
-        for char in secret:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    # Built iteratively (a secret can be thousands of characters long): post-order over the trie.
-    out: dict[int, str] = {}
-    stack: list[tuple[dict, bool]] = [(trie, False)]
-    while stack:
-        node, done = stack.pop()
-        if not done:
-            stack.append((node, True))
-            stack.extend((child, False) for key, child in node.items() if key)
-            continue
-        branches = [re.escape(key) + out.pop(id(child)) for key, child in node.items() if key]
-        ends = "" in node
-        if not branches:
-            out[id(node)] = ""
-        elif len(branches) == 1 and not ends:
-            out[id(node)] = branches[0]
-        else:
-            body = "|".join(branches)
-            out[id(node)] = f"(?:{body})?" if ends else f"(?:{body})"
-    # A lookahead finds a match at every position, overlapping ones too: the longest secret
-    # starting at each place, so the union of all occurrences gets masked.
-    return re.compile(f"(?=({out[id(trie)]}))")
-
-
-# Texts up to this long (messages, headers, summaries: nearly everything printed) are scanned
-# by a window index and never wait for a pattern to compile; longer ones (bodies) use patterns.
-_SHORT_TEXT = 4096
-
-
-class _LongSecrets:
-    """Secrets found wherever they occur. Short texts: every LONG_SECRET_LENGTH-character window
-    of the text is looked up among the secrets' first characters, so learning costs nothing and
-    a run that learns a secret per scenario compiles nothing. Long texts: batches of patterns
-    merged like a binary counter, each secret compiled into O(log n) patterns over a run and a
-    text scanned by at most log2(n) + 1 of them. Either way the union of all matches is masked."""
-
-    def __init__(self) -> None:
-        self._batches: list[tuple[list[str], re.Pattern]] = []
-        self._pending: list[str] = []
-        self._by_head: dict[str, list[str]] = {}  # first LONG_SECRET_LENGTH chars -> secrets, longest first
-        self._by_prefix: dict[str, list[str]] = {}  # for `…`: first MIN_SECRET_LENGTH chars -> secrets
-        self.longest = 0
-
-    def add(self, secret: str) -> None:
-        self._pending.append(secret)
-        same_head = self._by_head.setdefault(secret[:LONG_SECRET_LENGTH], [])
-        same_head.append(secret)
-        same_head.sort(key=len, reverse=True)
-        self._by_prefix.setdefault(secret[:MIN_SECRET_LENGTH], []).append(secret)
-        self.longest = max(self.longest, len(secret))
-
-    def __bool__(self) -> bool:
-        return bool(self._batches or self._pending)
-
-    def _patterns(self) -> list[re.Pattern]:
-        if self._pending:
-            batch, self._pending = self._pending, []
-            while self._batches and len(self._batches[-1][0]) <= len(batch):
-                batch = self._batches.pop()[0] + batch
-            self._batches.append((batch, _trie_pattern(batch)))
-        return [pattern for _, pattern in self._batches]
-
-    def sub(self, text: str) -> str:
-        if len(text) <= _SHORT_TEXT:
-            spans = self._window_spans(text)
-        else:
-            spans = sorted((m.start(), m.end(1)) for pattern in self._patterns() for m in pattern.finditer(text))
-        if not spans:
-            return text
-        out, last_end, start, end = [], 0, *spans[0]
-        for s, e in spans[1:]:
-            if s <= end:  # overlapping or touching: one mask
-                end = max(end, e)
-                continue
-            out += [text[last_end:start], MASK]
-            last_end, start, end = end, s, e
-        out += [text[last_end:start], MASK, text[end:]]
-        return "".join(out)
-
-    def _window_spans(self, text: str) -> list[tuple[int, int]]:
-        """Where secrets occur in a short text: at each position, the longest secret starting
-        there (a shorter one is inside it). In order of position."""
-        heads, width = self._by_head, LONG_SECRET_LENGTH
-        windows = {text[i : i + width] for i in range(len(text) - width + 1)}
-        if windows.isdisjoint(heads):  # the common case: no secret here at all
-            return []
-        spans = []
-        for i in range(len(text) - width + 1):
-            for secret in heads.get(text[i : i + width], ()):
-                if text.startswith(secret, i):
-                    spans.append((i, i + len(secret)))
-                    break
-        return spans
-
-    def clipped(self, text: str) -> str:
-        """Messages clip long values with `…`: a secret cut there leaves a prefix that the
-        whole-value search cannot see, so mask any learnt secret's prefix right before a `…`."""
-        parts = text.split(ELLIPSIS)
-        for i, part in enumerate(parts[:-1]):
-            # Longest candidate first; each position costs one dict lookup.
-            for start in range(max(0, len(part) - self.longest + 1), len(part) - MIN_SECRET_LENGTH + 1):
-                tail = part[start:]
-                if any(
-                    len(s) > len(tail) and s.startswith(tail) for s in self._by_prefix.get(tail[:MIN_SECRET_LENGTH], ())
-                ):
-                    parts[i] = part[:start] + MASK
-                    break
-        return ELLIPSIS.join(parts)
+# A name in a JSON path (`$.json.password`, `$['api-key']`, `$..tokens[0]`).
+_PATH_NAME = re.compile(r"[A-Za-z_][\w-]*")
 
 
 class Masker:
@@ -175,10 +68,11 @@ class Masker:
     """
 
     def __init__(self, values: Iterable[Any] = (), enabled: bool = True, names: Iterable[str] = ()):
-        self.enabled = enabled
-        self._values: set[str] = set()
-        self._long = _LongSecrets()
-        self._short: set[str] = set()
+        self.enabled = enabled  # off (--show-secrets) it still learns: the TUI can turn it on again
+        self._values: set[str] = set()  # the values learnt, as given (stripped)
+        self._long = LongSecrets()
+        self._long_forms: set[str] = set()  # the forms in _long
+        self._short: set[str] = set()  # the forms of short values
         self._names: frozenset[str] = frozenset()
         self._literal_segments: set[str] = set()  # path segments the file writes (routes)
         self._run_variables: Mapping[str, Any] = {}
@@ -210,13 +104,13 @@ class Masker:
         if not value or value in self._values:
             return
         self._values.add(value)
-        if len(value) >= LONG_SECRET_LENGTH:
-            self._long.add(value)
-        else:
-            self._short.add(value)
-        encoded = json.dumps(value, ensure_ascii=False)[1:-1]  # as it stands inside a JSON string
-        if encoded != value:
-            self._learn_text(encoded)
+        if len(value) < LONG_SECRET_LENGTH:
+            self._short.update(secret_forms(value))
+            return
+        for form in secret_forms(value):
+            if form not in self._long_forms:
+                self._long_forms.add(form)
+                self._long.add(form)
 
     def learn_names(self, names: Iterable[str]) -> None:
         """More secret names; run variables of those names already seen are learnt at once."""
@@ -252,7 +146,10 @@ class Masker:
                 self.learn(credentials if sep else value)
             elif lowered in ("cookie", "set-cookie"):
                 for pair in value.split(";") if lowered == "cookie" else value.split(";")[:1]:
-                    self.learn(pair.partition("=")[2])
+                    cookie = pair.partition("=")[2].strip()
+                    if len(cookie) > 2 and cookie[0] == cookie[-1] == '"':  # `sid="abc"` (RFC 6265): abc
+                        cookie = cookie[1:-1]
+                    self.learn(cookie)
             else:
                 self.learn(value)
 
@@ -282,15 +179,53 @@ class Masker:
             self.learn_headers(event.headers)
             url = getattr(getattr(event.step, "url", None), "text", None)
             self.learn_url(event.url, url)
+            self.learn_fields(event.url)
+            self.learn_fields(event.body)
         elif kind is events.ResponseReceived:
             self.learn_headers(event.headers)
+            self.learn_fields(event.body)
         elif kind is events.VariableExtracted:
             self.learn_variable(event.name, event.value)
+            if self._extracts_a_secret(event.step):  # `extract: pw from $.json.password`
+                self.learn(event.value)
         elif kind is events.RunStarted:
             self._run_variables = event.run_variables
             self.learn_variables(event.run_variables)
         elif kind is events.FileStarted or kind is events.FeatureStarted or kind is events.ScenarioStarted:
             self.learn_parameters(event.parameters)
+
+    def learn_fields(self, text: str | None) -> None:
+        """The long values of secret JSON fields and query or form fields in a body or URL: the
+        field is masked by name, and now its value wherever it is copied (an echo, a variable
+        extracted under another name). Short ones are not learnt: a false positive name
+        (`sortKey: "name"`) would mask every whole `"name"` of the run."""
+        if not text or (not self._names and SECRET_NAME.search(text) is None):  # most bodies: one scan
+            return
+        found: list[str] = []
+        if '"' in text:
+            for match in JSON_FIELD.finditer(text):
+                if len(match.group(3)) >= LONG_SECRET_LENGTH and self.is_secret_name(match.group(1)):
+                    try:
+                        found.append(json.loads(f'"{match.group(3)}"'))
+                    except ValueError:  # not valid JSON text after all: as it stands
+                        found.append(match.group(3))
+        if "=" in text:
+            for match in QUERY_FIELD.finditer(text):
+                if len(match.group(3)) >= LONG_SECRET_LENGTH and self.is_secret_name(match.group(2)):
+                    found.append(unquote_plus(match.group(3)))
+        for value in found:
+            if len(value.strip()) >= LONG_SECRET_LENGTH:
+                self.learn(value)
+
+    def _extracts_a_secret(self, step: Any) -> bool:
+        """An extraction from a secret header, or from a JSON path whose last name is secret."""
+        path = getattr(step, "path", None)
+        if not isinstance(path, str):
+            return False
+        if getattr(step, "source", None) == "header":
+            return self.is_secret_header(path)
+        names = _PATH_NAME.findall(path)
+        return bool(names) and self.is_secret_name(names[-1])
 
     def learn_parameters(self, parameters: Mapping[str, Any]) -> None:
         """The `secrets` parameter of effective parameters (names accumulate over the run)."""
@@ -301,7 +236,13 @@ class Masker:
 
     @property
     def secrets(self) -> frozenset[str]:
+        """The values learnt."""
         return frozenset(self._values)
+
+    @property
+    def forms(self) -> frozenset[str]:
+        """Every string masked: the values learnt and their secret_forms."""
+        return frozenset(self._short | self._long_forms)
 
     @property
     def names(self) -> frozenset[str]:
@@ -309,6 +250,10 @@ class Masker:
 
     # ---- scrubbing
 
+    @overload
+    def text(self, text: str) -> str: ...
+    @overload
+    def text(self, text: None) -> None: ...
     def text(self, text: str | None) -> str | None:
         """Mask every learnt value, and secret JSON fields and query parameters, in text."""
         if not self.enabled or not text:
@@ -319,7 +264,7 @@ class Masker:
                 text = self._long.clipped(text)
         if self._short:
             text = self._whole_values(text)
-        return mask_userinfo(mask_query_fields(mask_json_fields(text, self._names), self._names))
+        return mask_text(text, self._names)
 
     def _whole_values(self, text: str) -> str:
         """Short secrets, only where one stands as a whole value: each candidate is a set lookup."""
@@ -328,6 +273,14 @@ class Masker:
         def json_string(match: re.Match) -> str:
             inner = match.group(1)
             return f'"{MASK}"' if inner.strip() in short else match.group(0)
+
+        def escaped_json_string(match: re.Match) -> str:
+            """A JSON string in a JSON string (an echoed body): its text is one level deeper."""
+            try:
+                inner = json.loads(f'"{match.group(1)}"')
+            except ValueError:
+                return match.group(0)
+            return f'\\"{MASK}\\"' if inner.strip() in short else match.group(0)
 
         def scalar(match: re.Match) -> str:
             return match.group(1) + MASK if match.group(2) in short else match.group(0)
@@ -353,6 +306,8 @@ class Masker:
 
         if '"' in text:
             text = JSON_STRING.sub(json_string, text)
+            if '\\"' in text:
+                text = ESCAPED_JSON_STRING.sub(escaped_json_string, text)
         text = JSON_SCALAR.sub(scalar, text)
         if "/" in text:
             text = PATH_SEGMENT.sub(segment, text)

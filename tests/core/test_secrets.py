@@ -13,7 +13,7 @@ import pytest
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.report.masking import MASK, Masker, is_secret_header, mask_header_value
-from scenario_core.run.events import FeatureStarted, RequestSent, RunStarted
+from scenario_core.run.events import FeatureStarted, RequestSent, ResponseReceived, RunStarted, VariableExtracted
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
 
 
@@ -168,3 +168,48 @@ class _Effective:
 
 def _step(url: str):
     return SimpleNamespace(url=SimpleNamespace(text=url))  # what the Masker reads of a RequestStep
+
+
+def test_a_secret_fields_value_is_masked_where_it_is_copied():
+    """Issue 21: `"password": "..."` was masked in that field only; the echo of the body, a
+    variable extracted under another name and the report's variables showed it."""
+    masker = Masker()
+    body = '{"username": "demo", "password": "hunter2-pass", "sortKey": "name"}'
+    masker.learn_event(
+        RequestSent(step=None, method="POST", url="http://h/echo?api_key=query-secret-1", headers=(), body=body)
+    )
+    masker.learn_event(_response('{"token": "resp-token-123", "user": "demo"}'))
+    assert masker.secrets == {"hunter2-pass", "query-secret-1", "resp-token-123"}  # short `name`: not learnt
+    echoed = json.dumps({"body": body, "query": "api_key=query-secret-1", "note": "resp-token-123"})
+    assert "hunter2" not in masker.text(echoed) and "query-secret" not in masker.text(echoed)
+    assert masker.variables({"pw": "hunter2-pass", "t": "resp-token-123"}) == {"pw": MASK, "t": MASK}
+    assert masker.text('{"x": "name", "y": "demo"}') == '{"x": "name", "y": "demo"}'
+
+
+def test_an_extraction_from_a_secret_field_or_header_learns_the_value_whatever_its_length():
+    masker = Masker()
+    for path, source, value in (
+        ("$.json.password", "body", "pw1"),
+        ("$['api-key']", "body", "k2"),
+        ("$..tokens[0]", "body", "t3"),
+        ("X-Api-Key", "header", "h4"),
+        ("$.json.user", "body", "demo"),  # not a secret
+        ("Content-Type", "header", "text/plain"),
+    ):
+        step = SimpleNamespace(path=path, source=source)
+        masker.learn_event(VariableExtracted(step=step, name="v", value=value, layers=("scenario",)))
+    assert masker.secrets == {"pw1", "k2", "t3", "h4"}
+    assert masker.variables({"a": "pw1", "b": "demo"}) == {"a": MASK, "b": "demo"}
+
+
+def test_json_in_a_json_string_is_masked_like_json():
+    """An echoed request body: `{"body": "{\\"password\\": \\"pw\\"}"}`."""
+    masker = Masker()
+    masker.learn_variable("secret", 'a"b')
+    inner = json.dumps({"password": "pw", "authorization": "Bearer xyz", "s": 'a"b', "t": "a", "u": "ok"})
+    shown = json.loads(json.loads(masker.text(json.dumps({"body": inner})))["body"])
+    assert shown == {"password": MASK, "authorization": f"Bearer {MASK}", "s": MASK, "t": "a", "u": "ok"}
+
+
+def _response(body: str) -> ResponseReceived:
+    return ResponseReceived(step=None, status=200, reason="OK", headers=(), body=body, elapsed=0.0, json=None)
