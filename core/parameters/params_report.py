@@ -53,10 +53,14 @@ def is_secret_parameter(parameters: EffectiveParameters, key: str) -> bool:
 
 def shown_value(parameters: EffectiveParameters, key: str, value: Any) -> Any:
     """A value as `params` and the TUI show it: a secret parameter's masked (the scheme of an
-    Authorization value kept); a `{{env.NAME}}` value as written (the reference is no secret)."""
-    if not isinstance(value, str) or not is_secret_parameter(parameters, key):
+    Authorization value kept); a `{{env.NAME}}` value as written (the reference is no secret);
+    a URL's password masked in any value (`baseUrl: http://user:pw@host`)."""
+    from scenario_core.support.secrets import MASK, is_secret_header, mask_header_value, mask_userinfo
+
+    if not isinstance(value, str):
         return value
-    from scenario_core.support.secrets import MASK, is_secret_header, mask_header_value
+    if not is_secret_parameter(parameters, key):
+        return mask_userinfo(value)
 
     header = params.header_name(key)
     return mask_header_value(header, value) if header is not None and is_secret_header(header) else MASK

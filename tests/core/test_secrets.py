@@ -213,3 +213,20 @@ def test_json_in_a_json_string_is_masked_like_json():
 
 def _response(body: str) -> ResponseReceived:
     return ResponseReceived(step=None, status=200, reason="OK", headers=(), body=body, elapsed=0.0, json=None)
+
+
+def test_a_url_password_in_a_parameter_is_masked_by_params_text_and_json(tmp_path):
+    """Issue 21: `baseUrl: http://u:secret@host` showed its password in `params` (text and JSON)."""
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "p.scenario"
+    path.write_text("parameters:\n  baseUrl: http://admin:s3cret-pw@127.0.0.1:1\nscenario: s\n  when: GET /a\n")
+    code = "from scenario_tui.cli.main import main; import sys; sys.exit(main(sys.argv[1:]))"
+    for args in (["params", str(path)], ["params", "--json", str(path)]):
+        result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert "s3cret-pw" not in result.stdout and "admin:" in result.stdout
+    shown = json.loads(result.stdout)
+    assert "s3cret-pw" not in json.dumps(shown)
