@@ -30,8 +30,8 @@ from scenario_core.language.nodes.steps import (
 )
 from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.parameters.sharing import StoreRef
-from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 from scenario_core.run.explain import via_text
+from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 
 ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
 

@@ -52,12 +52,11 @@ async def run_auto_tests(
             url = join_url(base_url, plan.path)
             request = sender.client.build(plan.method, url, list(plan.headers), [], plan.body)
             requests.append((request, url))
-            encoding = request.headers.encoding
             yield RequestSent(
                 step,
                 request.method,
-                str(request.url),
-                tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+                request.url,
+                tuple(request.headers),
                 plan.body.decode("utf-8", "replace") if plan.body else None,
                 operation.label,
                 (),

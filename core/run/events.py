@@ -59,14 +59,15 @@ from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, S
 from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
+from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep  # noqa: F401 (re-exported)
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
 # The message of a step or scenario that stop() cut or skipped (see stop() above).
 INTERRUPTED = "interrupted"
 
-# Step phases, in the order they run within a scenario.
-BACKGROUND_FILE, BACKGROUND_FEATURE, SCENARIO = "background:file", "background:feature", "scenario"
+# Step phases (in the order they run within a scenario) and the plan's steps live in run.phases,
+# so `check`'s analysis can use them without creating every event class.
 
 # Layer names used in VariableExtracted.layers / VariableOverwritten.layer / ScopeSnapshot.layer_of.
 SCENARIO_LAYER, RUN_LAYER = "scenario", "run"
@@ -141,26 +142,6 @@ class ScopeSnapshot:
         if name in self.store_values:
             return self.store_origins.get(name)
         return None
-
-
-@dataclass(frozen=True, slots=True)
-class PlannedStep:
-    """One step of a scenario's flattened plan: backgrounds first, includes expanded in place."""
-
-    step: Step  # an IncludeStep only when it binds arguments (BerryCrush's `include x` + `name: v`)
-    phase: str
-    via: tuple[IncludeStep, ...] = ()  # the include: steps it came through, outermost first
-    index: int = 0  # position in the scenario's plan
-    parent: Step | None = None  # the described step (`when I create a pet`) this directive is under
-    unbind: tuple[IncludeStep, ...] = ()  # includes whose arguments are restored after this step
-
-    @property
-    def line(self) -> int:
-        return self.step.location.line
-
-    @property
-    def keyword(self) -> str:
-        return self.step.keyword
 
 
 # ---------------------------------------------------------------- events

@@ -16,7 +16,7 @@ from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef, store_for
-from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
+from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
 
 
 @dataclass(slots=True)

@@ -204,12 +204,11 @@ class StepRunner:
             async for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
                 yield event
             return
-        encoding = request.headers.encoding
         yield RequestSent(
             step,
             request.method,
-            str(request.url),
-            tuple((k.decode(encoding), v.decode(encoding)) for k, v in request.headers.raw),
+            request.url,
+            tuple(request.headers),
             body_text,
             operation.label if operation is not None else None,
             placements,

@@ -231,6 +231,19 @@ def test_run_never_imports_textual(demo, write_scenario, tmp_path):
     assert result.stdout.splitlines()[-1] == "STATUS 1 LOADED -", result.stderr
 
 
+def test_a_plain_http_run_never_imports_httpx(demo, write_scenario, tmp_path):
+    """Plain http:// goes through our own transport: httpx (and, with click installed, rich)
+    stays out of a headless run."""
+    code = (
+        "import sys\n"
+        "from scenario_tui.cli.main import main\n"
+        f"status = main(['run', {str(write_scenario(FAILING))!r}, '--base-url', {demo.url!r}])\n"
+        "print('STATUS', status, 'HTTPX', 'httpx' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=30)
+    assert result.stdout.splitlines()[-1] == "STATUS 1 HTTPX False", result.stderr
+
+
 def test_forced_colour_uses_rich_without_redraws(demo, write_scenario):
     result = subprocess.run(
         [str(SCRIPT), "run", str(write_scenario(FAILING)), "--base-url", demo.url],

@@ -1,13 +1,14 @@
 """Sending one request with an overall deadline, and turning every transport problem into a
 one-line message (semantics.md §4). One client per run, so connections are kept alive.
 
-httpx's own timeouts bound each phase (connect, each read, ...), not the request as a whole: a
-server trickling one byte per second would never trip a 10 s read timeout. So httpx runs without
-timeouts and the whole exchange (connect, send, wait, read the body) runs under one deadline.
+Timeouts per phase (connect, each read, ...) do not bound the request as a whole: a server
+trickling one byte per second would never trip a 10 s read timeout. So the whole exchange
+(connect, send, wait, read the body) runs under one deadline.
 
-The client is a facade over httpx.AsyncClient (requests, cookies, redirects) with this package's
-transport under it (run.http.pool); the body is read here, piece by piece, through the decoders
-of run.http.body. httpx and the transport are imported when a run first sends something.
+Requests are built by run.http.request; plain http:// is sent by this package's own transport
+(run.http.pool), https:// and proxied requests by httpx (run.http.via_httpx), imported only then.
+Cookies (run.http.cookies) and redirects are handled here, the same for both; the body is read
+here, piece by piece, through the decoders of run.http.body.
 """
 
 from __future__ import annotations
@@ -17,20 +18,20 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence, cast
+from typing import TYPE_CHECKING, AsyncIterator, Protocol, Sequence
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.body import CODINGS, BadEncoding, Inflater, TooLarge, decode_into, decode_text
+from scenario_core.run.http.cookies import Cookies
 from scenario_core.run.http.errors import RequestFailed, one_line, transport_message, transport_retryable
+from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_request, redirected
 
 if TYPE_CHECKING:
-    import httpx
+    from scenario_core.run.http.pool import Http11Pool
+    from scenario_core.run.http.via_httpx import HttpxSender
 
-    # (the response, its headers as text, its decoded body)
-    _Received = tuple[httpx.Response, tuple[tuple[str, str], ...], bytes]
-
-USER_AGENT = "scenario-tui"
+__all__ = ["USER_AGENT", "HttpClient", "HttpResult", "OutgoingRequest", "RequestFailed", "join_url"]
 DEFAULT_MAX_SIZE: int = SPECS[MAX_RESPONSE_SIZE].default
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -75,47 +76,35 @@ else:  # pragma: no cover - 3.10 has no asyncio.timeout; wait_for costs a task p
     _deadline = None
 
 
-def _no_sniffio() -> None:
-    """httpcore tries `import sniffio` on every lock use; absent, each failed import searches
-    sys.path again (~100 µs a request). Record the absence once, as the import system would."""
-    import importlib.util
+class _Response(Protocol):
+    """What both senders answer with (pool.PlainResponse, via_httpx.HttpxResponse)."""
 
-    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
-        # None is the import system's "cannot be imported" mark; typeshed types the values as modules only.
-        sys.modules["sniffio"] = None  # type: ignore[assignment]
+    status: int
+    reason: str
+    headers: tuple[tuple[str, str], ...]
+
+    def chunks(self) -> AsyncIterator[bytes]: ...
+
+    async def aclose(self) -> None: ...
+
+
+# (the response, its decoded body)
+_Received = tuple[_Response, bytes]
 
 
 class HttpClient:
-    """One httpx.AsyncClient for a run (created on first use, always closed by `aclose`)."""
+    """A run's client: connections kept alive across requests, cookies for one scenario, made
+    on first use and always closed by `aclose`."""
 
     def __init__(self) -> None:
-        self._client: httpx.AsyncClient | None = None
-
-    def _get(self) -> httpx.AsyncClient:
-        if self._client is None:
-            import httpx  # lazily: a run that sends nothing never pays for it
-
-            from scenario_core.run.http.pool import Http11Transport
-
-            _no_sniffio()
-            transport = Http11Transport(lambda: httpx.AsyncHTTPTransport())
-            self._client = httpx.AsyncClient(
-                timeout=None,
-                follow_redirects=False,
-                # an httpx transport by duck typing (see pool.Http11Transport)
-                transport=cast("httpx.AsyncBaseTransport", transport),
-                headers={
-                    "User-Agent": USER_AGENT,
-                    # only what body.Inflater decodes under the cap (body.CODINGS)
-                    "Accept-Encoding": "gzip, deflate",
-                },
-            )
-        return self._client
+        self._client: Http11Pool | None = None
+        self._httpx: HttpxSender | None = None
+        self.cookies = Cookies()
+        self._proxied: bool | None = None
 
     def reset_cookies(self) -> None:
         """Cookies live for one scenario: isolated scenarios must not share a session through them."""
-        if self._client is not None and self._client.cookies:
-            self._client.cookies.clear()
+        self.cookies.clear()
 
     def build(
         self,
@@ -124,22 +113,18 @@ class HttpClient:
         headers: Sequence[tuple[str, str]],
         query: Sequence[tuple[str, str]],
         body: bytes | None,
-    ) -> httpx.Request:
-        """An httpx.Request, or RequestFailed for a URL that cannot be sent."""
+    ) -> OutgoingRequest:
+        """The request as it will be sent (cookies included), or RequestFailed for a URL that cannot be sent."""
         try:
-            client = self._get()
-            target: str | httpx.URL = url
-            if query:  # merged into a query the path already has (httpx's params= would replace it)
-                from httpx import URL
-
-                target = URL(url).copy_merge_params(list(query))
-            return client.build_request(method, target, headers=list(headers), content=body)
+            request = build_request(method, url, headers, query, body)
         except Exception as error:  # invalid URLs raise several kinds of error
             raise RequestFailed(transport_message(error, url)) from None
+        self.cookies.add_to(request)
+        return request
 
     async def send(
         self,
-        request: httpx.Request,
+        request: OutgoingRequest,
         timeout: float,
         timeout_setting: Setting | None = None,
         url: str | None = None,
@@ -156,9 +141,9 @@ class HttpClient:
         try:
             if _deadline is not None:
                 async with _deadline(timeout):
-                    response, headers, content = await exchange
+                    response, content = await exchange
             else:  # pragma: no cover
-                response, headers, content = await asyncio.wait_for(exchange, timeout)
+                response, content = await asyncio.wait_for(exchange, timeout)
         except (TimeoutError, asyncio.TimeoutError):
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
             raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}", retryable=True) from None
@@ -173,58 +158,62 @@ class HttpClient:
             raise RequestFailed(f"{error} is over the limit of {max_size} bytes{where}") from None
         except (BadEncoding, _TooManyRedirects) as error:
             raise RequestFailed(str(error)) from None
+        except RequestFailed:
+            raise
         except Exception as error:
-            raise RequestFailed(transport_message(error, url or str(request.url)), transport_retryable(error)) from None
+            raise RequestFailed(transport_message(error, url or request.url), transport_retryable(error)) from None
         elapsed = time.perf_counter() - started
-        return HttpResult(
-            response.status_code, response.reason_phrase, headers, decode_text(content, headers), content, elapsed
-        )
+        headers = response.headers
+        return HttpResult(response.status, response.reason, headers, decode_text(content, headers), content, elapsed)
 
-    async def _follow(self, request: httpx.Request, max_size: int) -> _Received:
-        """_exchange, then each redirect it answers with, as a browser follows them: 303 (and
-        301/302 after a POST) become a GET without a body, 307/308 keep method and body; the
-        Authorization header is not sent to another origin."""
-        response, headers, content = await self._exchange(request, max_size)
+    async def _follow(self, request: OutgoingRequest, max_size: int) -> _Received:
+        """_exchange, then each redirect it answers with (request.redirected says how)."""
+        response, content = await self._exchange(request, max_size)
         for hop in range(MAX_REDIRECTS + 1):
-            location = next((v for k, v in headers if k.lower() == "location"), None)
-            if response.status_code not in REDIRECTS or location is None:
+            location = next((v for k, v in response.headers if k.lower() == "location"), None)
+            if response.status not in REDIRECTS or location is None:
                 break
             if hop == MAX_REDIRECTS:
                 raise _TooManyRedirects(
                     f"stopped after {MAX_REDIRECTS} redirects (followRedirects: true); "
                     f"the last went to {one_line(location, 120)}"
                 )
-            request = self._redirect(request, response.status_code, location)
-            response, headers, content = await self._exchange(request, max_size)
-        return response, headers, content
+            try:
+                request = redirected(request, response.status, location)
+            except Exception as error:
+                raise RequestFailed(transport_message(error, location)) from None
+            self.cookies.add_to(request)
+            response, content = await self._exchange(request, max_size)
+        return response, content
 
-    def _redirect(self, request: httpx.Request, status: int, location: str) -> httpx.Request:
-        url = request.url.join(location.strip())
-        method = request.method
-        if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
-            method = "GET"
-        headers = [
-            (k, v) for k, v in request.headers.multi_items() if k.lower() not in ("host", "cookie", "content-length")
-        ]  # recomputed for the new request
-        content: bytes | None = request.content
-        if method != request.method:
-            content = None
-            headers = [(k, v) for k, v in headers if k.lower() not in ("content-type", "transfer-encoding")]
-        if (url.scheme, url.host, url.port) != (request.url.scheme, request.url.host, request.url.port):
-            headers = [(k, v) for k, v in headers if k.lower() != "authorization"]
-        return self._get().build_request(method, url, headers=headers, content=content or None)
+    async def _open(self, request: OutgoingRequest) -> _Response:
+        if self._proxied is None:
+            from scenario_core.run.http.via_httpx import proxies_configured
 
-    async def _exchange(self, request: httpx.Request, max_size: int) -> _Received:
-        """(response, its headers as text, its decoded body). The body is read piece by piece, so
-        the deadline can end it between pieces and a body over the cap stops being read (and its
-        connection is dropped)."""
-        response = await self._get().send(request, stream=True)
+            self._proxied = proxies_configured()
+        if request.scheme == "http" and not self._proxied:
+            if self._client is None:
+                from scenario_core.run.http.pool import Http11Pool
+
+                self._client = Http11Pool()
+            return await self._client.send(request)
+        if self._httpx is None:
+            from scenario_core.run.http.via_httpx import HttpxSender
+
+            self._httpx = HttpxSender()
+        return await self._httpx.send(request)
+
+    async def _exchange(self, request: OutgoingRequest, max_size: int) -> _Received:
+        """(response, its decoded body). The body is read piece by piece, so the deadline can
+        end it between pieces and a body over the cap stops being read (and its connection is
+        dropped)."""
+        response = await self._open(request)
         try:
-            encoding = response.headers.encoding
-            headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
+            headers = response.headers
+            self.cookies.take_from(request, headers)
             length: str | None = None
             codings: list[str] = []
-            for name, value in headers:  # (one scan: httpx's Headers.get costs microseconds a call)
+            for name, value in headers:  # one scan for both
                 lowered = name.lower()
                 if lowered == "content-length":
                     length = value.strip()
@@ -238,12 +227,12 @@ class HttpClient:
                 and length.isdigit()
                 and int(length) > max_size
                 and request.method != "HEAD"
-                and response.status_code not in (204, 304)
+                and response.status not in (204, 304)
             ):
                 raise TooLarge(f"the response body ({length} bytes, its Content-Length)")
             pieces: list[bytes] = []
             received = size = 0
-            async for piece in response.aiter_raw():
+            async for piece in response.chunks():
                 received += len(piece)
                 if received > max_size:
                     raise TooLarge("the response body")
@@ -256,12 +245,15 @@ class HttpClient:
                 size = decode_into(pieces, size, decoder.flush(max_size - size), decoders[index + 1 :], max_size, label)
         finally:
             await response.aclose()
-        return response, headers, pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        return response, pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
     async def aclose(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            await client.aclose()
+        pool, self._client = self._client, None
+        sender, self._httpx = self._httpx, None
+        if pool is not None:
+            await pool.aclose()
+        if sender is not None:
+            await sender.aclose()
 
 
 class _TooManyRedirects(Exception):

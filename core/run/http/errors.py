@@ -1,15 +1,16 @@
 """Why a request got no response, as one line for the user (semantics.md §4): RequestFailed, and
 the messages and retry verdicts drawn from whatever the transport raised (httpx's errors, the
-socket's, TLS's, the ones this transport raises as httpx's).
+socket's, TLS's, and the plain-HTTP transport's own).
 
-httpx is imported only when a message is made: a run whose requests all succeed never needs this."""
+The plain-HTTP transport raises its own errors (below); httpx's are looked at only when httpx was
+loaded (an https:// or proxied request): no other code can have raised one."""
 
 from __future__ import annotations
 
 import socket
 import ssl
 import sys
-from typing import Iterator
+from typing import Any, Iterator
 
 
 class RequestFailed(Exception):
@@ -20,6 +21,35 @@ class RequestFailed(Exception):
     def __init__(self, message: str, retryable: bool = False):
         super().__init__(message)
         self.retryable = retryable
+
+
+class InvalidRequest(ValueError):
+    """A URL or header that cannot be sent; `unsupported`: a scheme other than http(s)."""
+
+    def __init__(self, message: str, unsupported: bool = False):
+        super().__init__(message)
+        self.unsupported = unsupported
+
+
+class TransportError(Exception):
+    """A problem of the plain-HTTP transport (run.http.pool)."""
+
+
+class ConnectFailed(TransportError):
+    """No connection could be opened."""
+
+
+class ReadFailed(TransportError):
+    """The connection broke while reading the response."""
+
+
+class ProtocolBroken(TransportError):
+    """The server's response breaks HTTP/1.1."""
+
+
+def _httpx() -> Any:
+    """httpx, when something loaded it (else none of its errors can exist)."""
+    return sys.modules.get("httpx")
 
 
 def one_line(text: object, width: int = 160) -> str:
@@ -42,21 +72,20 @@ def _causes(error: BaseException | None) -> Iterator[BaseException]:
 def transport_retryable(error: BaseException) -> bool:
     """A connection that could not be made or broke (not DNS, TLS, a bad URL or a protocol
     violation: trying again would fail the same way)."""
-    import httpx
-
     for cause in _causes(error):
         if isinstance(cause, (socket.gaierror, ssl.SSLError)):
             return False
         if isinstance(cause, (ConnectionRefusedError, ConnectionResetError, BrokenPipeError)):
             return True
-    return isinstance(error, (httpx.ConnectError, httpx.ReadError, httpx.WriteError))
+    if isinstance(error, (ConnectFailed, ReadFailed)):
+        return True
+    httpx = _httpx()
+    return httpx is not None and isinstance(error, (httpx.ConnectError, httpx.ReadError, httpx.WriteError))
 
 
 def transport_message(error: BaseException, url: str) -> str:
     """A one-line description of why a request got no response."""
     from urllib.parse import urlsplit
-
-    import httpx
 
     try:
         host = urlsplit(url).netloc or url
@@ -72,17 +101,24 @@ def transport_message(error: BaseException, url: str) -> str:
             return f"TLS error talking to {host}: {one_line(detail)}"
         if isinstance(cause, ConnectionResetError):
             return f"connection to {host} was reset"
-    if isinstance(error, httpx.UnsupportedProtocol):
+    httpx = _httpx()
+    if (
+        isinstance(error, InvalidRequest)
+        and error.unsupported
+        or (httpx is not None and isinstance(error, httpx.UnsupportedProtocol))
+    ):
         return f"invalid URL '{url}': use an absolute http:// or https:// URL"
-    if isinstance(error, (httpx.InvalidURL, httpx.LocalProtocolError)) or isinstance(error, ValueError):
+    if isinstance(error, ValueError) or (
+        httpx is not None and isinstance(error, (httpx.InvalidURL, httpx.LocalProtocolError))
+    ):
         return f"invalid URL '{url}': {one_line(error) or type(error).__name__}"
-    if isinstance(error, httpx.RemoteProtocolError):
+    if isinstance(error, ProtocolBroken) or (httpx is not None and isinstance(error, httpx.RemoteProtocolError)):
         return f"{host} broke the HTTP protocol: {one_line(error)}"
-    if isinstance(error, httpx.ReadError):
+    if isinstance(error, ReadFailed) or (httpx is not None and isinstance(error, httpx.ReadError)):
         return f"connection to {host} was closed while reading: {one_line(error) or 'read error'}"
-    if isinstance(error, httpx.WriteError):
+    if httpx is not None and isinstance(error, httpx.WriteError):
         return f"connection to {host} was closed while sending: {one_line(error) or 'write error'}"
-    if isinstance(error, httpx.ConnectError):
+    if isinstance(error, ConnectFailed) or (httpx is not None and isinstance(error, httpx.ConnectError)):
         return f"cannot connect to {host}: {one_line(error) or 'connection failed'}"
     if isinstance(error, OverflowError):
         return f"invalid URL '{url}': port out of range"
@@ -90,7 +126,7 @@ def transport_message(error: BaseException, url: str) -> str:
 
 
 def connect_problem(error: OSError) -> str:
-    """Why a connection could not be opened, for the httpx.ConnectError the transport raises."""
+    """Why a connection could not be opened, for the ConnectFailed the transport raises."""
     text = str(error)
     if isinstance(error, ConnectionRefusedError) or "refused" in text.lower() or "Connect call failed" in text:
         return "connection refused"

@@ -1,29 +1,17 @@
 """HTTP/1.1 message framing: a request as the bytes sent, and a response read with httptools
 (llhttp, uvicorn's C parser): its head, its body pieces as they arrive, where it ends, and
 whether its connection may carry another exchange. Part of the transport (run.http.pool), so
-imported only when a run first sends something; httpx only for its errors (see pool)."""
+imported only when a run first sends something. No httpx: a plain-HTTP run never loads it."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import httptools
 
-if TYPE_CHECKING:
-    import httpx
+from scenario_core.run.http.errors import ProtocolBroken
 
 _HEAD_LIMIT = 1 << 20  # largest status line + header block accepted
-
-
-def request_bytes(request: httpx.Request) -> bytes:
-    """The request line, the headers and the body, ready to write (the executor always sends
-    in-memory bodies)."""
-    lines = [request.method.encode("ascii"), b" ", request.url.raw_path or b"/", b" HTTP/1.1\r\n"]
-    for name, value in request.headers.raw:
-        lines += [name, b": ", value, b"\r\n"]
-    lines.append(b"\r\n")
-    return b"".join(lines) + request.content
 
 
 class _Stop(Exception):
@@ -90,7 +78,7 @@ class ResponseMessage:
         else:  # the end of an interim 1xx response
             self.reason, self.headers = b"", []
 
-    def feed(self, data: bytes, request: httpx.Request) -> None:
+    def feed(self, data: bytes) -> None:
         if not self.head_done:
             self.head_size += len(data)
         try:
@@ -103,11 +91,9 @@ class ResponseMessage:
         except httptools.HttpParserUpgrade:
             self.head_done = self.done = True
         except httptools.HttpParserError as error:
-            raise _protocol_error(str(error), data, request) from None
+            raise _protocol_error(str(error), data) from None
         if not self.head_done and self.head_size > _HEAD_LIMIT:
-            import httpx
-
-            raise httpx.RemoteProtocolError("response headers too large", request=request)
+            raise ProtocolBroken("response headers too large")
 
     def ends_at_eof(self) -> bool:
         """No Content-Length and not chunked: the body is delimited by the end of the connection."""
@@ -132,10 +118,8 @@ class ResponseMessage:
 _LLHTTP_CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([^\r\n]*)")
 
 
-def _protocol_error(problem: str, data: bytes, request: httpx.Request) -> httpx.RemoteProtocolError:
+def _protocol_error(problem: str, data: bytes) -> ProtocolBroken:
     """llhttp's message, made to name the problem: the offending values or the first line."""
-    import httpx
-
     if "Content-Length" in problem:
         values = ", ".join(repr(v.strip().decode("latin-1")[:30]) for v in _LLHTTP_CONTENT_LENGTH.findall(data))
         if "Duplicate" in problem:
@@ -151,4 +135,15 @@ def _protocol_error(problem: str, data: bytes, request: httpx.Request) -> httpx.
         problem = f"invalid chunk size ({problem[0].lower() + problem[1:]})"
     else:
         problem = problem[0].lower() + problem[1:] if problem else "malformed response"
-    return httpx.RemoteProtocolError(problem, request=request)
+    return ProtocolBroken(problem)
+
+
+def decode_headers(raw: list[tuple[bytes, bytes]]) -> tuple[tuple[str, str], ...]:
+    """Header names and values as text: ASCII, else UTF-8, else Latin-1 (as httpx decides, for
+    the whole set at once)."""
+    for encoding in ("ascii", "utf-8"):
+        try:
+            return tuple((k.decode(encoding), v.decode(encoding)) for k, v in raw)
+        except UnicodeDecodeError:
+            continue
+    return tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in raw)

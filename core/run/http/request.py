@@ -1,0 +1,135 @@
+"""A request as the run builds it: method, URL, headers and body, checked and completed (Host,
+default headers, Content-Length) without httpx, so a plain-HTTP run never imports it. The same
+defaults httpx.AsyncClient adds, so a request reads the same whichever way it is sent."""
+
+from __future__ import annotations
+
+from typing import Sequence
+from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit
+
+from scenario_core.run.http.errors import InvalidRequest
+
+USER_AGENT = "scenario-tui"
+# only what body.Inflater decodes under the cap (body.CODINGS)
+DEFAULT_HEADERS = (
+    ("Accept", "*/*"),
+    ("Accept-Encoding", "gzip, deflate"),
+    ("Connection", "keep-alive"),
+    ("User-Agent", USER_AGENT),
+)
+_DEFAULT_NAMES = tuple(name.lower() for name, _ in DEFAULT_HEADERS)
+_BODY_METHODS = ("POST", "PUT", "PATCH")
+# what may stay unescaped in a path and in a query (RFC 3986 pchar, plus '%' already escaped)
+_PATH_SAFE = "/%:@!$&'()*+,;=-._~"
+_QUERY_SAFE = _PATH_SAFE + "?"
+
+
+class OutgoingRequest:
+    """One request, ready to send: `headers` are the ones sent, in order, defaults included."""
+
+    __slots__ = ("method", "url", "scheme", "host", "port", "target", "headers", "content")
+
+    def __init__(
+        self,
+        method: str,
+        url: str,
+        scheme: str,
+        host: str,
+        port: int,
+        target: str,
+        headers: list[tuple[str, str]],
+        content: bytes,
+    ):
+        self.method, self.url, self.scheme, self.host, self.port = method, url, scheme, host, port
+        self.target, self.headers, self.content = target, headers, content
+
+    @property
+    def origin(self) -> tuple[str, str, int]:
+        return self.scheme, self.host, self.port
+
+    def header(self, name: str) -> str | None:
+        lowered = name.lower()
+        return next((v for k, v in self.headers if k.lower() == lowered), None)
+
+    def head_bytes(self) -> bytes:
+        """The request line and headers as sent (ASCII checked when built)."""
+        lines = [f"{self.method} {self.target} HTTP/1.1\r\n"]
+        lines += [f"{name}: {value}\r\n" for name, value in self.headers]
+        lines.append("\r\n")
+        return "".join(lines).encode("latin-1")
+
+
+def build_request(
+    method: str,
+    url: str,
+    headers: Sequence[tuple[str, str]],
+    query: Sequence[tuple[str, str]],
+    content: bytes | None,
+) -> OutgoingRequest:
+    """The request to send; InvalidRequest (or ValueError) for a URL or header that cannot be sent."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise InvalidRequest("use an absolute http:// or https:// URL", unsupported=True)
+    raw_host = parts.hostname
+    if not raw_host:
+        raise InvalidRequest("no host")
+    port = parts.port  # ValueError when out of range or not a number
+    try:
+        host = raw_host.encode("ascii").decode()
+    except UnicodeEncodeError:
+        host = raw_host.encode("idna").decode()
+    if any(c in host for c in " \t/\\@"):
+        raise InvalidRequest("invalid host")
+    path = quote(parts.path or "/", safe=_PATH_SAFE)
+    query_text = quote(parts.query, safe=_QUERY_SAFE)
+    if query:  # merged as httpx's copy_merge_params does: a new name replaces the old one
+        merged: dict[str, list[str]] = {}
+        for name, value in parse_qsl(parts.query, keep_blank_values=True):
+            merged.setdefault(name, []).append(value)
+        new: dict[str, list[str]] = {}
+        for name, value in query:
+            new.setdefault(name, []).append(value)
+        merged.update(new)
+        query_text = urlencode([(n, v) for n, values in merged.items() for v in values])
+    target = path + ("?" + query_text if query_text else "")
+    default_port = 80 if scheme == "http" else 443
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and port != default_port:
+        netloc += f":{port}"
+    own = {name.lower() for name, _ in headers}
+    sent: list[tuple[str, str]] = []
+    if "host" not in own:
+        sent.append(("Host", netloc))
+    if "content-length" not in own and "transfer-encoding" not in own:
+        if content:
+            sent.append(("Content-Length", str(len(content))))
+        elif method in _BODY_METHODS:
+            sent.append(("Content-Length", "0"))
+    sent += [(n, v) for n, v in DEFAULT_HEADERS if n.lower() not in own]
+    sent += [(n.strip(), v.strip()) for n, v in headers]
+    for name, value in sent:
+        name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
+        value.encode("ascii")
+    full = f"{scheme}://{netloc}{target}" + (f"#{parts.fragment}" if parts.fragment else "")
+    return OutgoingRequest(method, full, scheme, host, port or default_port, target, sent, content or b"")
+
+
+def redirected(request: OutgoingRequest, status: int, location: str) -> OutgoingRequest:
+    """The request a redirect asks for, as a browser makes it: 303 (and 301/302 after a POST)
+    becomes a GET without a body, 307/308 keep method and body; the Authorization header is not
+    sent to another origin; cookies and Host are made again for the new URL."""
+    url = urljoin(request.url, location.strip())
+    method = request.method
+    if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
+        method = "GET"
+    dropped = {"host", "cookie", "content-length"}
+    content: bytes | None = request.content
+    if method != request.method:
+        content = None
+        dropped |= {"content-type", "transfer-encoding"}
+    headers = [(k, v) for k, v in request.headers if k.lower() not in dropped]
+    following = build_request(method, url, headers, [], content or None)
+    if following.origin != request.origin:
+        following.headers = [(k, v) for k, v in following.headers if k.lower() != "authorization"]
+    return following
