@@ -4,6 +4,8 @@ file's dialect, and the app reloads keeping the tree as it was."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from scenario_core.run.stepper import FINISHED
 from scenario_tui.widgets.json_playground import JsonPlayground
 
@@ -81,3 +83,43 @@ async def test_playground_on_a_step_not_run_says_so(scenario_file, make_app, ui)
         await ui.move_to(pilot, "when POST /echo")
         await ui.press(pilot, "j")
         assert not isinstance(app.screen, JsonPlayground)
+
+
+DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
+
+BERRYCRUSH = f"""\
+parameters:
+  openapi: {DEMO / "petstore.yaml"}
+
+scenario: health
+  when I check the health
+    call ^getHealth
+    assert status 200
+  then it is fine
+    assert status 200
+"""
+
+
+async def test_playground_writes_berrycrush_extract_as_a_directive_under_the_described_step(
+    scenario_file, make_app, ui
+):
+    path = scenario_file(BERRYCRUSH)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        assert app.stepper.state == FINISHED
+        await ui.move_to(pilot, "scenario health")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "when I check the health")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "call ^getHealth")
+        await ui.press(pilot, "j")
+        assert isinstance(app.screen, JsonPlayground)
+        await type_path(pilot, ui, "$.status")
+        assert "1 match" in app.screen.text
+        await ui.press(pilot, "ctrl+s")
+        await ui.wait_for(pilot, lambda: "extract" in "\n".join(ui.tree_lines(app)), "the reload")
+        assert path.read_text() == BERRYCRUSH.replace(
+            "    call ^getHealth\n", "    call ^getHealth\n    extract $.status => status\n"
+        )
