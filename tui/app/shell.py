@@ -356,7 +356,7 @@ class ScenarioApp(App[int]):
         open_playground(self, self.inspector.shown, self.display_options)
 
     def on_json_playground_extract_written(self, event: Any) -> None:  # JsonPlayground.ExtractWritten
-        self.status_bar.set(note=f"wrote '{event.text}' at line {event.line}")
+        self.notify(f"Wrote '{event.text}' at line {event.line}.")
         self._poll_file()  # reloads now, as the watcher would
 
     @on(HistoryList.Picked)
