@@ -133,3 +133,21 @@ async def test_playground_writes_berrycrush_extract_as_a_directive_under_the_des
         assert path.read_text() == BERRYCRUSH.replace(
             "    call ^getHealth\n", "    call ^getHealth\n    extract $.status => status\n"
         )
+
+
+async def test_playground_refuses_to_write_into_a_file_changed_since_it_was_loaded(scenario_file, make_app, ui):
+    path = scenario_file(OURS)
+    app = make_app(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        await ui.move_to(pilot, "scenario echo")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "when POST /echo")
+        await ui.press(pilot, "j")
+        await type_path(pilot, ui, "$.json.data.id")
+        changed = "# a comment above moves every line\n" + OURS
+        path.write_text(changed)
+        await ui.press(pilot, "ctrl+s")
+        assert path.read_text() == changed
+        assert isinstance(app.screen, JsonPlayground)

@@ -71,6 +71,7 @@ class JsonPlayground(ModalScreen[None]):
         self.lines: list[str] = []
         self.path = ""  # the last path that compiled and matched
         self.written: str | None = None
+        self._loaded_source = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="playground") as box:
@@ -81,6 +82,10 @@ class JsonPlayground(ModalScreen[None]):
                 yield Static("", id="playground-result")
 
     def on_mount(self) -> None:
+        try:  # read once for the preview of the line ctrl+s writes (it reads the file again)
+            self._loaded_source = self._source()
+        except OSError:
+            self._loaded_source = ""
         self.evaluate("")
         self.query_one(Input).focus()
 
@@ -123,8 +128,9 @@ class JsonPlayground(ModalScreen[None]):
         stored_text = self.display_options.variable(name, stored) if stored is not MISSING else "nothing"
         result.append(f"\nextract stores {name} = ", "bold")
         result.append(stored_text)
-        line = extract_after(self._source(), self.step, path, parent=self.described).text.strip()
-        result.append(f"\nctrl+s writes: {line}", "dim")
+        if self._loaded_source:
+            line = extract_after(self._loaded_source, self.step, path, parent=self.described).text.strip()
+            result.append(f"\nctrl+s writes: {line}", "dim")
         self._show(result)
 
     def _show(self, result: Text) -> None:
@@ -141,6 +147,9 @@ class JsonPlayground(ModalScreen[None]):
         file = self.step.location.file
         try:
             source = self._source()
+            if not self._written_as_loaded(source):
+                self.notify("The file changed since it was loaded: R reloads it, then j again.", severity="warning")
+                return
             edit = extract_after(source, self.step, self.path, parent=self.described)
             Path(file).write_text(edit.applied(source), encoding="utf-8")
         except OSError as error:
@@ -149,6 +158,12 @@ class JsonPlayground(ModalScreen[None]):
         self.written = edit.text
         self.post_message(self.ExtractWritten(file, edit.index + 1, edit.text.strip()))
         self.dismiss(None)
+
+    def _written_as_loaded(self, source: str) -> bool:
+        """The step's line on disk still starts with its keyword: the tree's lines are the file's."""
+        lines = source.splitlines()
+        number = self.step.location.line
+        return number <= len(lines) and lines[number - 1].strip().casefold().startswith(self.step.keyword.casefold())
 
     def action_close(self) -> None:
         self.dismiss(None)
