@@ -541,11 +541,14 @@ def test_failure_messages_say_expected_and_got():
     assert holds("$.tags hasSize 2").message == 'expected $.tags hasSize 2, got ["a"] (size 1)'
     assert holds('$.name equals "Max"').message == 'expected $.name equals "Max", got "Rex"'
     assert holds("$.none exists").message == "expected $.none to exist, got null"
-    assert holds("$.nope exists").message == "expected $.nope to exist, it matched nothing in the response body"
+    assert (
+        holds("$.nope exists").message
+        == "expected $.nope to exist, it matched nothing in the response body; the body has $.none"
+    )
     assert holds("$.name not exists").message == 'expected $.name not to exist, got "Rex"'
     assert holds("$.empty notEmpty").message == "expected $.empty notEmpty, got []"
     assert holds("$.nope notEmpty").message == (
-        "expected $.nope notEmpty, but $.nope matched nothing in the response body"
+        "expected $.nope notEmpty, but $.nope matched nothing in the response body; the body has $.none"
     )
     assert holds('$.name startsWith "M"').message == 'expected $.name startsWith "M", got "Rex"'
     assert holds('$.email matches "rex"').message == 'expected $.email matches "rex", got "rex@example.com"'
@@ -570,7 +573,7 @@ def test_operators_that_cannot_apply_fail_negated_too():
     )
     result = holds('$.nope not contains "a"')
     assert not result.passed and result.message == (
-        'expected $.nope not contains "a", but $.nope matched nothing in the response body'
+        'expected $.nope not contains "a", but $.nope matched nothing in the response body; the body has $.none'
     )
 
 

@@ -26,6 +26,7 @@ APP_BINDINGS = [
     Binding("z", "toggle_maximize", "Zoom"),
     Binding("w", "toggle_wrap", "Wrap", show=False),
     Binding("y", "copy_curl", "Copy curl", show=False),
+    Binding("j", "json_playground", "JSON path", show=False),
     Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
     Binding("slash", "filter_tree", "Filter", key_display="/"),
     Binding("e", "edit", "Edit"),
@@ -44,6 +45,7 @@ class Actions(Protocol):
     def action_reveal_secrets(self) -> None: ...
     def action_reload(self) -> None: ...
     def action_copy_curl(self) -> None: ...
+    def action_json_playground(self) -> None: ...
     def action_toggle_wrap(self) -> None: ...
     def action_break_on_failure(self, on: bool) -> None: ...
     def action_run_to_here(self) -> None: ...
@@ -63,6 +65,9 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
     )
     yield SystemCommand("Reload file", "Read the file again (R)", app.action_reload)
     yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
+    yield SystemCommand(
+        "JSON path playground", "Try paths on the inspected response; write an extract (j)", app.action_json_playground
+    )
     yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", app.action_toggle_wrap)
     yield SystemCommand(
         "Break on failure", "Toggle: c pauses on a failing step (f)", lambda: app.action_break_on_failure(True)

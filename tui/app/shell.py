@@ -32,6 +32,7 @@ from scenario_tui.app.editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, app_commands
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
 from scenario_tui.app.panels import Panels
+from scenario_tui.app.playground import open_playground
 from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
@@ -350,6 +351,13 @@ class ScenarioApp(App[int]):
 
     def action_live_view(self) -> None:
         self.run_controller.history.live()
+
+    def action_json_playground(self) -> None:
+        open_playground(self, self.inspector.shown, self.display_options)
+
+    def on_json_playground_extract_written(self, event: Any) -> None:  # JsonPlayground.ExtractWritten
+        self.notify(f"Wrote '{event.text}' at line {event.line}.")
+        self._poll_file()  # reloads now, as the watcher would
 
     @on(HistoryList.Picked)
     def _history_picked(self, event: HistoryList.Picked) -> None:

@@ -36,6 +36,7 @@ KEYS = [
     ("z", "maximize or restore the focused panel"),
     ("w", "wrap the inspector's long lines, or not (←/→ then scroll)"),
     ("y", "copy the inspected request as curl (masked unless v)"),
+    ("j", "JSON-path playground on the inspected response: matches as you type; ctrl+s writes the extract"),
     ("↑ ↓", "move in the tree, the Variables panel, the history"),
     ("→ ←", "expand, then go to the first child · collapse, then go to the parent"),
     ("space", "expand or collapse the highlighted node"),

@@ -77,6 +77,7 @@ class Inspector(VerticalScroll, can_focus=True):
         self.lines: list[str] = []
         self.wrap = True
         self.request = None  # the RequestSent shown, for `y`
+        self.shown: tuple[Any, StepRun | None] | None = None  # the step on view and its run, for `j`
         self._parts: list[RenderableType] = []
 
     def compose(self):
@@ -147,7 +148,7 @@ class Inspector(VerticalScroll, can_focus=True):
 
     def show_note(self, title: str, lines: list[Text]) -> None:
         self.border_title = title
-        self.request = None
+        self.request = self.shown = None
         self._update(lines)
 
     def show_step(
@@ -161,6 +162,7 @@ class Inspector(VerticalScroll, can_focus=True):
         self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
         # `y`: the request this step sent, else the one whose response it read (a then:, an extract:)
         self.request = (run.request or run.read_request) if run is not None else None
+        self.shown = (step, run)
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")

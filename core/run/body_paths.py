@@ -1,0 +1,124 @@
+"""Concrete JSON paths in a response body: the closest existing paths when one matched nothing
+(the failure message names them), and every match of a path with its concrete path (the TUI's
+JSON-path playground). Paths are written the way a scenario writes them: `$.data.items[0].id`,
+`$['a-b']` for a key that is not a plain name."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import deque
+from typing import Any, Iterator
+
+# Bodies may be huge: the walk stops at these, and suggests from what it saw.
+MAX_DEPTH = 12
+MAX_NODES = 20_000
+MAX_SUGGESTIONS = 3
+_RESEMBLES = 0.75  # difflib ratio from which a key "resembles" the wanted one
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# The last key a path names: `.id`, `['id']` or `["id"]`, before any trailing `[0]` / `[*]`.
+_LAST_KEY = re.compile(
+    r"""(?:\.\s*([A-Za-z_][\w-]*)|\[\s*['"]([^'"]+)['"]\s*\])\s*(?:\[\s*(?:\*|-?\d*:?-?\d*)\s*\]\s*)*\Z"""
+)
+
+
+def last_key(path: str) -> str | None:
+    """The last object key a JSON path names (`$.data.id` → `id`), or None (`$`, `$[0]`)."""
+    found = _LAST_KEY.search(path.strip())
+    if found is None:
+        return None
+    return found.group(1) or found.group(2)
+
+
+def child_path(parent: str, step: str | int) -> str:
+    """`parent` followed by one key or index, written as a scenario would write it."""
+    if isinstance(step, int):
+        return f"{parent}[{step}]"
+    if _PLAIN_KEY.match(step):
+        return f"{parent}.{step}"
+    quoted = step.replace("\\", "\\\\").replace("'", "\\'")
+    return f"{parent}['{quoted}']"
+
+
+def _keyed_paths(body: Any) -> Iterator[tuple[str, str, str]]:
+    """(concrete path, its shape with every index as [*], last key) of each object member,
+    breadth first (so shorter paths come first), bounded by MAX_DEPTH and MAX_NODES."""
+    queue: deque[tuple[Any, str, str, int]] = deque([(body, "$", "$", 0)])
+    seen = 0
+    while queue and seen < MAX_NODES:
+        node, path, shape, depth = queue.popleft()
+        seen += 1
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            for key, value in node.items():
+                key = str(key)
+                concrete, general = child_path(path, key), child_path(shape, key)
+                yield concrete, general, key
+                queue.append((value, concrete, general, depth + 1))
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                queue.append((value, child_path(path, index), f"{shape}[*]", depth + 1))
+
+
+def closest_paths(path: str, body: Any) -> list[str]:
+    """Up to MAX_SUGGESTIONS concrete paths in `body` whose last key equals the last key of
+    `path`, then ones whose last key resembles it; shortest first, one per shape (of a list of
+    objects, the first item's), never `path` itself."""
+    wanted = last_key(path)
+    if wanted is None:
+        return []
+    equal: list[str] = []
+    similar: list[tuple[float, str]] = []
+    shapes: set[str] = set()
+    folded = wanted.casefold()
+    for concrete, shape, key in _keyed_paths(body):
+        if shape in shapes or concrete == path:
+            continue
+        if key == wanted:
+            shapes.add(shape)
+            equal.append(concrete)
+            continue
+        ratio = difflib.SequenceMatcher(None, folded, key.casefold()).ratio()
+        if ratio >= _RESEMBLES:
+            shapes.add(shape)
+            similar.append((ratio, concrete))
+    equal.sort(key=len)
+    similar.sort(key=lambda pair: (len(pair[1]), -pair[0]))
+    return (equal + [concrete for _, concrete in similar])[:MAX_SUGGESTIONS]
+
+
+def matched_nothing(path: str, body: Any) -> str:
+    """The words after a path that matched nothing: where, and the closest paths that exist."""
+    suggestions = closest_paths(path, body)
+    has = f"; the body has {', '.join(suggestions)}" if suggestions else ""
+    return f"matched nothing in the response body{has}"
+
+
+def path_matches(compiled: Any, body: Any) -> list[tuple[str, Any]]:
+    """Each match of a compiled path (compile_json_path) in `body`: (concrete path, value)."""
+    return [(_concrete(match.full_path), match.value) for match in compiled.find(body)]
+
+
+def _concrete(full_path: Any) -> str:
+    """jsonpath-ng's full path of a match (Child / Fields / Index nodes) written as a scenario path."""
+    steps: list[str | int] = []
+    _flatten(full_path, steps)
+    written = "$"
+    for step in steps:
+        written = child_path(written, step)
+    return written
+
+
+def _flatten(node: Any, steps: list[str | int]) -> None:
+    left, right = getattr(node, "left", None), getattr(node, "right", None)
+    if left is not None and right is not None:
+        _flatten(left, steps)
+        _flatten(right, steps)
+    elif hasattr(node, "fields"):
+        steps.extend(str(field) for field in node.fields)
+    elif hasattr(node, "indices"):  # jsonpath-ng 1.7; older versions name it `index`
+        steps.extend(int(index) for index in node.indices)
+    elif hasattr(node, "index"):
+        steps.append(int(node.index))

@@ -1,0 +1,23 @@
+"""`j`: the JSON-path playground on the response of the step on view in the inspector (live, or a
+step run in the history): the response it sent for, or the one it read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+
+from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.json_playground import JsonPlayground
+
+
+def open_playground(app: App[Any], shown: Any, display: Display) -> None:
+    """Open the playground on `shown` (the inspector's step and its run), or say why not."""
+    step, run = shown if shown is not None else (None, None)
+    response = (run.response or run.read_response) if run is not None else None
+    if response is None:
+        app.notify("No response on view: highlight a step that ran (j works on its response).", severity="warning")
+    elif not response.is_json:
+        app.notify(f"The response is not JSON: {response.json_error}", severity="warning")
+    else:
+        app.push_screen(JsonPlayground(response.json, step, run.parent, display))

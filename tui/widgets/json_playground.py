@@ -1,0 +1,169 @@
+"""`j`: the JSON-path playground on the response in the inspector. A path typed is evaluated as
+the executor evaluates it (the same compiler, the same matching), and shows every match (its
+concrete path and value) and what `extract` would store. ctrl+s writes that extract into the
+file right after the step on view, in the file's dialect (the edit comes from the syntax tree:
+scenario_core.editor.edits); the app, told by a message, reloads the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from scenario_core.editor.edits import extract_after, extract_name
+from scenario_core.language.step_syntax import JsonPathError, compile_json_path
+from scenario_core.run.assertions import json_path_values
+from scenario_core.run.body_paths import matched_nothing, path_matches
+from scenario_core.run.comparison import MISSING
+from scenario_tui.widgets.display import Display
+
+MAX_SHOWN = 50  # matches listed; the rest are counted
+
+
+def _unquoted(path: str) -> str:
+    """BerryCrush may quote a path (`extract "$.a-b" => x`): the playground takes it either way."""
+    path = path.strip()
+    if len(path) >= 2 and path[0] == path[-1] and path[0] in "\"'":
+        return path[1:-1]
+    return path
+
+
+class JsonPlayground(ModalScreen[None]):
+    DEFAULT_CSS = """
+    JsonPlayground {
+        align: center middle;
+        & > Vertical {
+            width: 94%;
+            height: 90%;
+            border: round $primary;
+            border-title-color: $text;
+            border-subtitle-color: $text-muted;
+            background: $surface;
+            padding: 0 1;
+            & > Input { margin: 0 0 1 0; }
+            & > VerticalScroll > Static { width: 1fr; }
+        }
+    }
+    """
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("ctrl+s", "write_extract", "Write extract")]
+
+    class ExtractWritten(Message):
+        """An extract step was written into `file` at 1-based `line`: the app reloads."""
+
+        def __init__(self, file: str, line: int, text: str) -> None:
+            super().__init__()
+            self.file, self.line, self.text = file, line, text
+
+    def __init__(self, body: Any, step: Any, parent: Any, display: Display) -> None:
+        super().__init__()
+        self.body = body
+        self.step = step  # the step on view: the extract goes right after it
+        self.described = parent  # BerryCrush's described step over it, or None
+        self.display_options = display
+        self.lines: list[str] = []
+        self.path = ""  # the last path that compiled and matched
+        self.written: str | None = None
+        self._loaded_source = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="playground") as box:
+            box.border_title = f"JSON path · response of line {self.step.location.line}"
+            box.border_subtitle = "ctrl+s writes the extract after the step · Escape closes"
+            yield Input(placeholder="$.id  ·  $.items[*].id  ·  $['a-b']", id="playground-path")
+            with VerticalScroll():
+                yield Static("", id="playground-result")
+
+    def on_mount(self) -> None:
+        try:  # read once for the preview of the line ctrl+s writes (it reads the file again)
+            self._loaded_source = self._source()
+        except OSError:
+            self._loaded_source = ""
+        self.evaluate("")
+        self.query_one(Input).focus()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @on(Input.Changed, "#playground-path")
+    def _changed(self, event: Input.Changed) -> None:
+        self.evaluate(event.value)
+
+    def evaluate(self, typed: str) -> None:
+        path = _unquoted(typed)
+        self.path = ""
+        result = Text()
+        if not path:
+            result.append("Type a JSON path: the matches show as you type.", "dim")
+            return self._show(result)
+        try:
+            compiled = compile_json_path(path)
+            matches = path_matches(compiled, self.body)
+            stored = json_path_values(compiled, self.body)
+        except JsonPathError as error:
+            result.append(str(error), "red")
+            return self._show(result)
+        except Exception as error:  # jsonpath-ng raises on odd data, as in a run
+            result.append(f"cannot evaluate {path}: {error}", "red")
+            return self._show(result)
+        if not matches:
+            result.append(self.display_options.text(f"{path} {matched_nothing(path, self.body)}"), "yellow")
+            return self._show(result)
+        self.path = path
+        result.append(f"{len(matches)} match{'es' if len(matches) != 1 else ''}\n", "bold")
+        for concrete, value in matches[:MAX_SHOWN]:
+            result.append(self.display_options.plain(concrete), "cyan")
+            result.append(" = " + self.display_options.variable("", value) + "\n")
+        if len(matches) > MAX_SHOWN:
+            result.append(f"… and {len(matches) - MAX_SHOWN} more\n", "dim")
+        name = extract_name(path)
+        stored_text = self.display_options.variable(name, stored) if stored is not MISSING else "nothing"
+        result.append(f"\nextract stores {name} = ", "bold")
+        result.append(stored_text)
+        if self._loaded_source:
+            line = extract_after(self._loaded_source, self.step, path, parent=self.described).text.strip()
+            result.append(f"\nctrl+s writes: {line}", "dim")
+        self._show(result)
+
+    def _show(self, result: Text) -> None:
+        self.lines = result.plain.splitlines()
+        self.query_one("#playground-result", Static).update(result)
+
+    def _source(self) -> str:
+        return Path(self.step.location.file).read_text(encoding="utf-8")
+
+    def action_write_extract(self) -> None:
+        if not self.path:
+            self.notify("Type a path that matches first: ctrl+s writes its extract.", severity="warning")
+            return
+        file = self.step.location.file
+        try:
+            source = self._source()
+            if not self._written_as_loaded(source):
+                self.notify("The file changed since it was loaded: R reloads it, then j again.", severity="warning")
+                return
+            edit = extract_after(source, self.step, self.path, parent=self.described)
+            Path(file).write_text(edit.applied(source), encoding="utf-8")
+        except OSError as error:
+            self.notify(f"cannot write {Path(file).name}: {error.strerror}", severity="error")
+            return
+        self.written = edit.text
+        self.post_message(self.ExtractWritten(file, edit.index + 1, edit.text.strip()))
+        self.dismiss(None)
+
+    def _written_as_loaded(self, source: str) -> bool:
+        """The step's line on disk still starts with its keyword: the tree's lines are the file's."""
+        lines = source.splitlines()
+        number = self.step.location.line
+        return number <= len(lines) and lines[number - 1].strip().casefold().startswith(self.step.keyword.casefold())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
