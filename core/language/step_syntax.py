@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from scenario_core.language.errors import clip
 from scenario_core.language.nodes.assertions import (
+    NO_RESPONSE,
     Assertion,
     BodyAssertion,
     HeaderAssertion,
@@ -323,9 +324,12 @@ _STATUS_PATTERN = re.compile(r"[1-5x][0-9x][0-9x]")
 
 
 def status_assertion(value: str, location: SourceLocation, offset: int = 0) -> StatusAssertion | None:
-    """`200`, `2xx`, `201-204` (inclusive) or `20x` (x: any digit) as a StatusAssertion; None
-    for anything else. Raises LineError for a range written high to low."""
+    """`200`, `2xx`, `201-204` (inclusive), `20x` (x: any digit) or `-1` as a StatusAssertion; None
+    for anything else; `-1` expects no response at all (semantics.md §4 v3, BerryCrush's way).
+    Raises LineError for a range written high to low."""
     value = value.lower()
+    if value == "-1":
+        return StatusAssertion(NO_RESPONSE, None, location)
     if re.fullmatch(r"[1-5][0-9][0-9]", value):
         return StatusAssertion(int(value), None, location)
     if re.fullmatch(r"[1-5]xx", value):

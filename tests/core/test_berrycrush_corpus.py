@@ -63,7 +63,6 @@ def nowhere() -> str:
 # ---------------------------------------------------------------- parameters
 
 
-@xfail
 def test_unknown_key_far_from_known_keys_is_a_user_parameter(capsys, tmp_path, demo):
     """semantics.md §1 "User keys (v3)": `tenant:` + `port: 8443`, `apiFlavour`, `retries`, `spec`
     are far from every known key, so they are user parameters even when nothing reads them (today:
@@ -121,7 +120,6 @@ def test_a_classpath_binding_location_is_found_from_the_scenario_folder(capsys, 
 # ---------------------------------------------------------------- status -1
 
 
-@xfail
 def test_status_minus_one_expects_no_response(capsys, tmp_path, nowhere):
     """semantics.md §4 `status -1` (v3), in `assert` and in `if`. Today: "status takes a code
     (200), a class (2xx), a range (201-204) or a pattern (20x), got '-1'" (core/language/conditions.py)."""
@@ -132,7 +130,6 @@ def test_status_minus_one_expects_no_response(capsys, tmp_path, nowhere):
     }
 
 
-@xfail
 def test_status_minus_one_fails_naming_the_status_when_a_response_comes(capsys, tmp_path, demo):
     found = run(capsys, tmp_path, "status_minus_one.scenario", demo.url)
     assert statuses(found) == {"nothing answers": "failed", "nothing answers, checked with a condition": "failed"}

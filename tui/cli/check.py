@@ -48,6 +48,12 @@ def check(args: argparse.Namespace) -> int:
             status = 2
             continue
         warnings = analyze(node, overrides, names).diagnostics
+        if args.strict:
+            from scenario_core.analysis.checks import unread_user_parameters
+
+            warnings = sorted(
+                [*warnings, *unread_user_parameters(node)], key=lambda d: (d.location.line, d.location.column)
+            )
         if args.strict and warnings:
             from dataclasses import replace
 

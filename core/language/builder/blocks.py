@@ -300,7 +300,7 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
             )
         else:
             fragments[fragment.name] = fragment
-    check_user_keys(ctx)
+    unread_user_keys = check_user_keys(ctx)
     features = tuple(i for i in items if isinstance(i, FeatureNode))
     node = ScenarioFileNode(
         scenarios=tuple(i for i in items if isinstance(i, ScenarioNode)),
@@ -311,6 +311,7 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
         items=tuple(items),
         location=SourceLocation(ctx.filename, 1, 1, 1, 1),
         custom_steps=ctx.custom_seen or external_custom(ctx),
+        unread_user_keys=unread_user_keys,
     )
     check_includes(ctx, node, fragments)
     return node

@@ -1,6 +1,6 @@
 """Building `parameters:` blocks: nested keys flattened (`retry:` + `maxAttempts: 3`), each known
-key's value validated by the key table, and unknown keys kept as user keys when the file reads
-them as `{{param.KEY}}` (decided once the whole file is read)."""
+key's value validated by the key table, and unknown keys kept as user keys unless they are a
+near miss of a known key (decided once the whole file is read)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.builder.context import BuildContext, Entry, Raw, present, unquoted
+from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
 
@@ -55,8 +56,8 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
             ctx.error(ctx.whole(entry.token), "a parameters: block holds `key: value` lines")
             continue
         if params.spec_for(key) is None:
-            # A user key when the file reads it as {{param.KEY}} (semantics.md §1); decided in
-            # check_user_keys, once every reference is known.
+            # A user key unless a near miss of a known key (semantics.md §1); decided in
+            # check_user_keys, which also notes the ones nothing reads.
             if key in seen:
                 ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
                 continue
@@ -79,12 +80,18 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
     return Raw("parameters", keyword, ParametersNode(tuple(built), ctx.span(keyword, last)))
 
 
-def check_user_keys(ctx: BuildContext) -> None:
-    """A parameter key that is not known is a user parameter when the file reads it as
-    {{param.KEY}}; otherwise it is the unknown-key error (a typo is still caught)."""
+def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:
+    """A parameter key that is not known is a user parameter (semantics.md §1 "User keys", v3)
+    unless it is a near miss of a known key (`timout`, `shareVariables`), which stays the
+    unknown-key error with its hint. Returns the user keys the file never reads as
+    {{param.KEY}}: `check --strict` reports them (a typo far from every known key)."""
     if not ctx.user_keys:
-        return
+        return ()
     read = set(_PARAM_REF.findall(ctx.text)) if "param." in ctx.text else set()
+    unread: list[tuple[str, SourceLocation]] = []
     for key, location in ctx.user_keys:
-        if key not in read:
+        if not params.is_user_key(key):
             ctx.error(location, params.unknown_key_message(key))
+        elif key not in read:
+            unread.append((key, location))
+    return tuple(unread)
