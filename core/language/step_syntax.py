@@ -14,6 +14,16 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from scenario_core.language.errors import clip
+from scenario_core.language.json_paths import (
+    JsonPathFunction,
+    JsonPathSyntaxError,
+    PathArgument,
+    filters_for_jsonpath_ng,
+    is_definite,
+    parse_argument,
+    split_function,
+    split_items,
+)
 from scenario_core.language.nodes.assertions import (
     NO_RESPONSE,
     Assertion,
@@ -72,13 +82,34 @@ class JsonPathError(ValueError):
 
 @lru_cache(maxsize=4096)
 def compile_json_path(path: str) -> Any:
-    """Compile once per distinct path (jsonpath-ng's `ext` dialect: filters, arithmetic, len)."""
+    """Compile once per distinct path: jsonpath-ng's `ext` dialect (filters, arithmetic, len)
+    with Jayway's additions (json_paths.py): a function at the end (a JsonPathFunction), `in`
+    in a filter."""
+    shown = path if len(path) <= 60 else path[:59] + "…"
+    try:
+        function = split_function(path)
+        if function is None:
+            return _compile_plain(path)
+        base, name, raw_arguments = function
+        arguments = tuple(parse_argument(a) for a in split_items(raw_arguments))
+        arguments = tuple(
+            PathArgument(_compile_plain(a)) if isinstance(a, str) and a.startswith("$") else a for a in arguments
+        )
+        return JsonPathFunction(path, _compile_plain(base), name, arguments, is_definite(base))
+    except JsonPathSyntaxError as error:
+        raise JsonPathError(f"invalid JSON path '{shown}': {error}") from None
+
+
+def _compile_plain(path: str) -> Any:
+    """jsonpath-ng's compiled path; raises JsonPathError."""
     if not path.startswith("$"):
         raise JsonPathError(f"a JSON path starts with $ (e.g. $.id), got '{path}'")
     from jsonpath_ng.ext import parse  # imported lazily: it is the slowest import of a check
 
     try:
-        return parse(path)
+        return parse(filters_for_jsonpath_ng(path))
+    except JsonPathSyntaxError:
+        raise
     except Exception as error:  # jsonpath-ng raises bare Exception subclasses of several kinds
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         shown = path if len(path) <= 60 else path[:59] + "…"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from scenario_core.language.json_paths import JsonPathFunction
 from scenario_core.language.nodes.assertions import (
     NO_RESPONSE,
     AllOf,
@@ -41,6 +42,7 @@ from scenario_core.run.comparison import (
     verdict,
 )
 from scenario_core.run.events import ResponseReceived
+from scenario_core.run.json_path_functions import evaluate
 
 
 def describe(assertion: Assertion) -> str:
@@ -198,7 +200,10 @@ def _status(assertion: StatusAssertion, response: ResponseReceived | None) -> Ou
 
 
 def json_path_values(compiled: Any, data: Any) -> Any:
-    """MISSING when nothing matched, the value for one match, a list for several."""
+    """MISSING when nothing matched, the value for one match, a list for several; a path that
+    ends with a Jayway function: the function's value."""
+    if isinstance(compiled, JsonPathFunction):
+        return evaluate(compiled, data)
     matches = compiled.find(data)
     if not matches:
         return MISSING

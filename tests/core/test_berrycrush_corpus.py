@@ -140,7 +140,6 @@ def test_status_minus_one_fails_naming_the_status_when_a_response_comes(capsys, 
 # ---------------------------------------------------------------- JSON paths
 
 
-@xfail
 def test_a_jayway_function_may_end_a_json_path(capsys, tmp_path, demo):
     """berrycrush.md §3.3: JSON paths are Jayway's, so `$.endpoints.length() >= 1` (and in `if`).
     Today: "invalid JSON path '$.endpoints.length()': Parse error at 1:18 near token (" — jsonpath-ng

@@ -150,3 +150,80 @@ def test_status_minus_one_in_an_if_takes_its_branch_when_no_response_comes(write
 def test_then_status_minus_one_parses_in_our_dialect(write_scenario, nowhere):
     events = run(write_scenario, nowhere, "scenario: s\n  when: GET /health\n  then: status -1\n")
     assert statuses(events) == {"s": "passed"}
+
+
+# ---------------------------------------------------------------- Jayway JSON paths (berrycrush.md §3.3)
+
+
+def test_a_jayway_function_ends_a_path_in_extract_assert_if_and_then(write_scenario, demo):
+    events = run(
+        write_scenario,
+        demo.url,
+        """
+        scenario: functions everywhere
+          when I read the index
+            call ^listEndpoints
+            assert $.endpoints.length() >= 1
+            extract $.endpoints.size() => count
+            assert {{count}} greaterThan 0
+            if $.endpoints.length() greaterThan 1000
+              fail "too many endpoints"
+          when: GET /pets
+          then: $.length() == 0
+          then: $.keys() not exists
+        """,
+    )
+    assert statuses(events) == {"functions everywhere": "passed"}, step_messages(events)
+
+
+def test_jayway_functions_compute_on_what_the_path_before_them_matched():
+    from scenario_core.language.step_syntax import compile_json_path
+    from scenario_core.run.assertions import json_path_values
+
+    data = {"pets": [{"n": 1, "k": "a"}, {"n": 2, "k": "b"}, {"n": 3, "k": "a"}], "o": {"x": 1, "y": 2}, "s": "ab"}
+    expected = {
+        "$.pets.length()": 3,
+        "$.s.length()": 2,
+        "$.pets[*].n.min()": 1,
+        "$.pets[*].n.max()": 3,
+        "$.pets[*].n.avg()": 2.0,
+        "$.pets[*].n.sum()": 6,
+        "$.o.keys()": ["x", "y"],
+        "$.pets[*].k.first()": "a",
+        "$.pets[*].k.last()": "a",
+        "$.s.concat('c', $.o.x)": "abc1",
+        "$.pets[*].n.append(4)": [1, 2, 3, 4],
+        "$.pets[?(@.k == 'a')].n": [1, 3],
+        "$.pets[?(@.k in ['b', 'a'])].n.sum()": 6,
+        "$.pets[?(@.n > 1)].length()": 2,
+    }
+    assert {path: json_path_values(compile_json_path(path), data) for path in expected} == expected
+    assert round(json_path_values(compile_json_path("$.pets[*].n.stddev()"), data), 3) == 0.816
+
+
+@pytest.mark.parametrize(
+    "path, message",
+    [
+        ("$.pets.foo()", "unknown function 'foo()'; a JSON path may end with length(), size()"),
+        ("$.pets.length().n", "a function ends a JSON path: 'length()' is followed by more"),
+        ("$.pets.length(2)", "'length()' takes no arguments"),
+        ("$.pets[?(@.k in [])]", "'@.k in []' lists no value to match"),
+    ],
+)
+def test_a_json_path_beyond_jayways_forms_is_a_located_error(write_scenario, capsys, path, message):
+    path_file = write_scenario(f"scenario: s\n  when: GET /pets\n  then: {path} exists\n")
+    assert main(["check", str(path_file)]) == 2
+    err = capsys.readouterr().err
+    assert f"test.scenario:3:9: error: invalid JSON path '{path}': {message}" in err, err
+
+
+def test_the_language_service_reads_jayway_paths_without_problems():
+    from scenario_core.editor import service
+
+    text = (
+        f"parameters:\n  openapi: {PETSTORE}\n"
+        "scenario: s\n  when I list\n    call ^listPets\n    assert $.length() equals 0\n"
+        "    assert $[?(@.name in ['a', 'b'])] notEmpty\n"
+    )
+    document = service.read_document(text, "/tmp/jayway.scenario", None)
+    assert [p.message for p in service.diagnostics(document) if p.severity == "error"] == []
