@@ -227,3 +227,47 @@ def test_the_language_service_reads_jayway_paths_without_problems():
     )
     document = service.read_document(text, "/tmp/jayway.scenario", None)
     assert [p.message for p in service.diagnostics(document) if p.severity == "error"] == []
+
+
+# ---------------------------------------------------------------- errors local to one scenario (§5)
+
+TWO_SCENARIOS = """
+scenario: broken
+  when I list the inventory
+    call ^listInventory
+    assert status 200
+
+scenario: sound
+  when I check health
+    call ^getHealth
+    assert status 200
+"""
+
+
+def test_an_error_local_to_one_scenario_ends_only_that_scenario_before_it_sends(write_scenario, demo):
+    from scenario_core.parameters.diagnostics import load_valid
+    from scenario_core.run.events import RequestSent
+
+    head = f"parameters:\n  openapi: {PETSTORE}\n  baseUrl: {demo.url}\n"
+    (file,) = load_valid([str(write_scenario(head + TWO_SCENARIOS.lstrip()))])
+    assert [(d.location.line, d.local) for d in file.local_errors] == [(6, True)]
+    events = run_to_completion([file], RunOverrides({}))
+    assert statuses(events) == {"broken": "failed", "sound": "passed"}
+    (finished,) = [e for e in events if isinstance(e, ScenarioFinished) and e.scenario.name == "broken"]
+    assert finished.message.startswith("line 6: operation 'listInventory' not found")
+    assert [e.url for e in events if isinstance(e, RequestSent)] == [f"{demo.url}/health"]
+
+
+def test_an_error_in_a_background_still_refuses_the_file(write_scenario):
+    from scenario_core.language.errors import InvalidFileError
+    from scenario_core.parameters.diagnostics import load_valid
+
+    text = f"parameters:\n  openapi: {PETSTORE}\nbackground:\n  given stock\n    call ^listInventory\n"
+    with pytest.raises(InvalidFileError, match="listInventory"):
+        load_valid([str(write_scenario(text + TWO_SCENARIOS))])
+
+
+def test_check_reports_an_error_local_to_one_scenario_and_exits_2(write_scenario, capsys):
+    path = write_scenario(f"parameters:\n  openapi: {PETSTORE}\n" + TWO_SCENARIOS.lstrip())
+    assert main(["check", str(path)]) == 2
+    assert "test.scenario:5:10: error: operation 'listInventory' not found" in capsys.readouterr().err

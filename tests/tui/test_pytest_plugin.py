@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import httpx  # noqa: F401
 import pytest
@@ -246,3 +247,26 @@ def test_xdist_workers_give_the_results_of_one_process(pytester, demo):
         if match:
             workers.setdefault(match.group(2), set()).add(match.group(1))
     assert len(workers) == 4 and all(len(w) == 1 for w in workers.values()), workers
+
+
+def test_an_error_local_to_one_scenario_fails_only_its_item(pytester, demo):
+    """semantics.md §5 v3: an operation no description has ends its scenario; the file is not refused."""
+    petstore = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
+    pytester.makefile(
+        ".scenario",
+        local=f"""\
+parameters:
+  openapi: {petstore}
+scenario: broken
+  when I list the inventory
+    call ^listInventory
+scenario: sound
+  when I check health
+    call ^getHealth
+    assert status 200
+""",
+    )
+    pytester.makeini(f"[pytest]\nscenario_base_url = {demo.url}\n")
+    result = pytester.runpytest("-v")
+    assert outcomes(result) == {"local.scenario::broken": "FAILED", "local.scenario::sound": "PASSED"}
+    assert "operation 'listInventory' not found" in result.stdout.str()
