@@ -18,6 +18,7 @@ UNUSED_VARIABLE = "unused-variable"  # a name extracted and read nowhere in the 
 # A user parameter nothing reads as {{param.KEY}}: reported by `check --strict` only (a BerryCrush
 # file's user keys are often read by its Kotlin code, which check cannot see).
 UNREAD_USER_PARAMETER = "unread-user-parameter"
+UNSET_AUTO_TEST_NAME = "unset-auto-test-name"  # an if/assert reads test.X its call's auto: kinds never set
 CODES = (
     NEVER_VISIBLE,
     NO_RESPONSE,
@@ -26,6 +27,7 @@ CODES = (
     UNUSED_FRAGMENT,
     UNUSED_VARIABLE,
     UNREAD_USER_PARAMETER,
+    UNSET_AUTO_TEST_NAME,
 )
 
 

@@ -200,7 +200,6 @@ def test_auto_invalid_and_multi_on_one_call_passes_check(capsys):
     assert check(capsys, "auto_multi_test_type.scenario") == (0, [])
 
 
-@xfail
 def test_multi_requests_run_the_if_chain_that_reads_test_type(capsys, tmp_path, demo):
     """berrycrush.md §3.6 with `auto: [invalid multi]` and `if test.type equals invalid and status
     4xx`: today each repeated request fails with "undefined variable 'test.type' in if test.type

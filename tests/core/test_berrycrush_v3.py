@@ -271,3 +271,44 @@ def test_check_reports_an_error_local_to_one_scenario_and_exits_2(write_scenario
     path = write_scenario(f"parameters:\n  openapi: {PETSTORE}\n" + TWO_SCENARIOS.lstrip())
     assert main(["check", str(path)]) == 2
     assert "test.scenario:5:10: error: operation 'listInventory' not found" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- auto: multi and test.* (berrycrush.md §3.6)
+
+
+def test_multi_repeats_set_test_type_multi_as_the_other_kinds_do(write_scenario, demo):
+    events = run(
+        write_scenario,
+        demo.url,
+        """
+        scenario: repeated
+          when I probe
+            call ^getStatus
+              code: 200
+              auto: [multi]
+              multiTestSequentialCount: 2
+              multiTestConcurrentCount: 2
+            if test.type equals multi and test.testType equals SEQUENTIAL
+              assert status 200
+            else if test.type equals multi and test.testType equals CONCURRENT
+              assert status 200
+            else
+              fail "test.type is not multi"
+        """,
+    )
+    assert statuses(events) == {"repeated": "passed"}, step_messages(events)
+
+
+def test_check_warns_when_an_if_reads_a_test_name_the_calls_auto_kinds_never_set(write_scenario, capsys):
+    path = write_scenario(
+        f"parameters:\n  openapi: {PETSTORE}\n"
+        "scenario: s\n"
+        "  when I probe\n    call ^getStatus\n      code: 200\n      auto: [invalid]\n"
+        '    if multiTest.count equals 3\n      fail "x"\n'
+        "  when I probe again\n    call ^getStatus\n      code: 200\n"
+        '    if test.type equals invalid\n      fail "y"\n'
+    )
+    assert main(["check", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "8:8: warning: 'multiTest.count' is never set here: the call has auto: [invalid]" in err
+    assert "13:8: warning: 'test.type' is never set here: the call has no auto:, which sets no test.* names" in err
