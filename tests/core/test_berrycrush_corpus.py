@@ -92,7 +92,6 @@ def test_a_near_miss_of_a_known_key_stays_an_error(write_scenario, capsys, key, 
     assert f"unknown parameter '{key}'; did you mean '{known}'?" in capsys.readouterr().err
 
 
-@xfail
 def test_an_outline_parameters_block_may_read_its_example_columns(capsys, tmp_path, demo):
     """semantics.md §1: a parameter value may read, "in an outline's own block its example
     columns". Today: "binding.api.location cannot use {{spec}}: parameters are static, …"

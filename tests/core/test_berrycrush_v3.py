@@ -312,3 +312,46 @@ def test_check_warns_when_an_if_reads_a_test_name_the_calls_auto_kinds_never_set
     err = capsys.readouterr().err
     assert "8:8: warning: 'multiTest.count' is never set here: the call has auto: [invalid]" in err
     assert "13:8: warning: 'test.type' is never set here: the call has no auto:, which sets no test.* names" in err
+
+
+# ---------------------------------------------------------------- an outline's block reads its columns (§1)
+
+
+def test_an_outline_parameters_block_reads_its_example_columns_per_row(write_scenario, demo):
+    from scenario_core.language.parser import parse_text
+
+    text = (
+        'outline: o\n  parameters:\n    timeout: {{limit}}\n    header.Tenant: "t-{{label}}"\n'
+        "  when: GET /health\n  examples:\n    | label | limit |\n    | one   | 5     |\n    | two   | 7     |\n"
+    )
+    file = parse_text(text, "t.scenario")
+    assert [[(e.key, e.value) for e in row.parameters.entries] for row in file.scenarios] == [
+        [("timeout", 5), ("header.Tenant", "t-one")],
+        [("timeout", 7), ("header.Tenant", "t-two")],
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "scenario: s\n  parameters:\n    timeout: {{limit}}\n  when: GET /health\n",
+        "outline: o\n  parameters:\n    timeout: {{nope}}\n  when: GET /health\n  examples:\n    | a |\n    | 1 |\n",
+    ],
+)
+def test_a_parameter_reading_anything_but_an_example_column_is_still_an_error(text):
+    from scenario_core.language.errors import InvalidFileError
+    from scenario_core.language.parser import parse_text
+
+    with pytest.raises(
+        InvalidFileError, match=r"3:14: error: timeout cannot use \{\{(limit|nope)\}\}: parameters are static"
+    ):
+        parse_text(text, "t.scenario")
+
+
+def test_a_column_value_that_does_not_fit_its_key_is_an_error_naming_the_row():
+    from scenario_core.language.errors import InvalidFileError
+    from scenario_core.language.parser import parse_text
+
+    text = "outline: o\n  parameters:\n    timeout: {{limit}}\n  when: GET /health\n  examples:\n    | limit |\n    | abc |\n"
+    with pytest.raises(InvalidFileError, match="timeout must be a positive integer number of seconds"):
+        parse_text(text, "t.scenario")

@@ -63,7 +63,14 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
                 continue
             seen[key] = key_location.line
             ctx.user_keys.append((key, key_location))
-            built.append(ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token)))
+            user_entry = ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token))
+            if _reads_columns(raw):
+                try:
+                    params.parse_template(key, raw)
+                except ParameterValueError as problem:
+                    where = ctx.loc(entry.token, entry.value_offset, max(len(raw), 1))
+                    ctx.row_parameters[id(user_entry)] = (user_entry, where, str(problem))
+            built.append(user_entry)
             continue
         if key in seen:
             ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
@@ -73,7 +80,13 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
         try:
             value = params.parse_value(key, raw)
         except ParameterValueError as problem:
-            ctx.error(value_location, str(problem))
+            if not _reads_columns(raw):
+                ctx.error(value_location, str(problem))
+                continue
+            # Maybe an outline's example columns: outline() decides (row_parameters).
+            pending = ParameterEntry(key, None, raw, ctx.whole(entry.token))
+            ctx.row_parameters[id(pending)] = (pending, value_location, str(problem))
+            built.append(pending)
             continue
         built.append(ParameterEntry(key, value, raw, ctx.whole(entry.token)))
     last = entries[-1].token if entries else keyword
@@ -95,3 +108,49 @@ def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]
         elif key not in read:
             unread.append((key, location))
     return tuple(unread)
+
+
+_COLUMN_REF = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
+
+
+def _reads_columns(raw: str) -> bool:
+    """Whether a value reads a plain `{{NAME}}`: an example column in an outline's own block."""
+    return bool(_COLUMN_REF.search(raw))
+
+
+def report_row_parameters(ctx: BuildContext) -> None:
+    """The `{{NAME}}` parameter values no outline took: not in an outline's own block."""
+    for _, where, message in ctx.row_parameters.values():
+        ctx.error(where, message)
+    ctx.row_parameters = {}
+
+
+def parameters_for_row(ctx: BuildContext, block: ParametersNode | None, cells: dict[str, str]) -> ParametersNode | None:
+    """An outline's own block for one examples row: each value that reads `{{COLUMN}}` with the
+    row's cell put in, then validated as written so (semantics.md §1). A name that is no column
+    keeps the static-parameters error."""
+    if block is None or not any(id(e) in ctx.row_parameters for e in block.entries):
+        return block
+    entries = []
+    for entry in block.entries:
+        pending = ctx.row_parameters.get(id(entry))
+        if pending is None:
+            entries.append(entry)
+            continue
+        _, where, message = pending
+        missing = [n for n in _COLUMN_REF.findall(entry.raw) if n not in cells]
+        if missing:
+            ctx.error(where, message)
+            continue
+        raw = _COLUMN_REF.sub(lambda m: cells[m.group(1)], entry.raw)
+        try:
+            value = (
+                params.parse_value(entry.key, raw)
+                if params.is_known(entry.key)
+                else params.parse_user_value(entry.key, raw)
+            )
+        except ParameterValueError as problem:
+            ctx.error(where, f"{problem} (examples row {cells})")
+            continue
+        entries.append(ParameterEntry(entry.key, value, raw, entry.location))
+    return ParametersNode(tuple(entries), block.location)
