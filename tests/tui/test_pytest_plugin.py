@@ -201,13 +201,17 @@ def test_a_bad_option_is_one_usage_line(pytester):
 
 
 def test_a_file_with_errors_is_one_collection_error(pytester, demo):
-    pytester.makefile(".scenario", broken="scenario: one\n  when: GET /health\n  then: stauts 200\n")
+    # A structural error (an unknown parameter near a known key) refuses the file; errors local
+    # to one scenario (semantics.md §5 v3) do not: see test_an_error_local_to_one_scenario_...
+    pytester.makefile(
+        ".scenario", broken="parameters:\n  timout: 5\nscenario: one\n  when: GET /health\n  then: status 200\n"
+    )
     pytester.makefile(".scenario", good="scenario: fine\n  when: GET /health\n  then: status 200\n")
     result = pytester.runpytest(f"--scenario-base-url={demo.url}", "--continue-on-collection-errors")
     result.assert_outcomes(passed=1, errors=1)
     text = result.stdout.str()
     assert "Traceback" not in text and "pytest_plugin.py" not in text
-    result.stdout.fnmatch_lines(["broken.scenario:3:*: error: *"])
+    result.stdout.fnmatch_lines(["broken.scenario:2:*: error: *"])
 
 
 def test_junitxml(suite):
