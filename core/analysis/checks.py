@@ -3,7 +3,7 @@ included, variables extracted and read nowhere (scope_analysis.py has the codes)
 
 from __future__ import annotations
 
-from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE
+from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNREAD_USER_PARAMETER, UNUSED_FRAGMENT, UNUSED_VARIABLE
 from scenario_core.analysis.walk import blocks, condition_refs, step_refs
 from scenario_core.language.errors import WARNING, Diagnostic
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
@@ -118,3 +118,17 @@ def unused_variables(
 
 def _has_custom(file: ScenarioFileNode) -> bool:
     return any(isinstance(s, DescribedStep) and s.custom for steps in blocks(file) for s in walk_steps(steps))
+
+
+def unread_user_parameters(file: ScenarioFileNode) -> list[Diagnostic]:
+    """User parameters (semantics.md §1 v3) that nothing in the file reads as {{param.KEY}}:
+    `check --strict` reports them, since a typo far from every known key is taken for one."""
+    return [
+        Diagnostic(
+            location,
+            f"user parameter '{key}' is read nowhere in this file as {{{{param.{key}}}}}",
+            WARNING,
+            UNREAD_USER_PARAMETER,
+        )
+        for key, location in file.unread_user_keys
+    ]

@@ -15,7 +15,20 @@ NO_BASE_URL = "no-base-url"  # a relative path where no level sets baseUrl
 DUPLICATE_SCENARIO = "duplicate-scenario"  # two scenarios of one name in a feature (or standalone)
 UNUSED_FRAGMENT = "unused-fragment"  # one of the file's own fragments that nothing includes
 UNUSED_VARIABLE = "unused-variable"  # a name extracted and read nowhere in the file
-CODES = (NEVER_VISIBLE, NO_RESPONSE, NO_BASE_URL, DUPLICATE_SCENARIO, UNUSED_FRAGMENT, UNUSED_VARIABLE)
+# A user parameter nothing reads as {{param.KEY}}: reported by `check --strict` only (a BerryCrush
+# file's user keys are often read by its Kotlin code, which check cannot see).
+UNREAD_USER_PARAMETER = "unread-user-parameter"
+UNSET_AUTO_TEST_NAME = "unset-auto-test-name"  # an if/assert reads test.X its call's auto: kinds never set
+CODES = (
+    NEVER_VISIBLE,
+    NO_RESPONSE,
+    NO_BASE_URL,
+    DUPLICATE_SCENARIO,
+    UNUSED_FRAGMENT,
+    UNUSED_VARIABLE,
+    UNREAD_USER_PARAMETER,
+    UNSET_AUTO_TEST_NAME,
+)
 
 
 @dataclass(frozen=True, slots=True)

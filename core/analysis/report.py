@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from scenario_core.analysis.auto_test_names import unset_auto_test_names
 from scenario_core.analysis.checks import duplicate_scenarios, file_index, unused_fragments, unused_variables
 from scenario_core.analysis.model import NEVER_VISIBLE, NO_BASE_URL, NO_RESPONSE, Analysis, Reference
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES, Seen, Walk, condition_refs, step_refs
@@ -145,6 +146,7 @@ class Report:
             duplicate_scenarios(self.file)
             + unused_fragments(self.file, reached, includes)
             + unused_variables(self.file, walk.names, extracts, reached)
+            + unset_auto_test_names(self.file)
         ):
             self._add(diagnostic, diagnostic.location)
         references.sort(key=lambda r: (r.location.file != self.file.path, r.location.line, r.location.column))

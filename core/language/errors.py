@@ -25,6 +25,9 @@ class Diagnostic:
     message: str
     severity: str = ERROR  # ERROR stops a file from running; WARNING (static analysis) does not
     code: str = ""  # a stable short name for tools (`check --format json`, the language server)
+    # Local to the scenario whose step holds it (semantics.md §5 v3): that scenario ends as an
+    # error, the file's others still run (parameters/local_errors.py).
+    local: bool = False
 
     def __str__(self) -> str:
         loc = self.location

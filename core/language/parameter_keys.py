@@ -398,6 +398,15 @@ def closest_key(key: str) -> str | None:
     return None
 
 
+def is_user_key(key: str) -> bool:
+    """An unknown key taken as a user parameter (semantics.md §1 v3): one `{{param.KEY}}` can
+    name, not a near miss of a known key, and not in a family of known keys (binding.*,
+    header.*, multiTest.*, whose members are checked by their own rules)."""
+    return bool(
+        USER_KEY.fullmatch(key) and near_miss(key) is None and not key.startswith((BINDING, HEADER, MULTI_TEST))
+    )
+
+
 def near_miss(key: str) -> str | None:
     """The known key an unknown one is almost surely a typo of (stricter than closest_key, which
     also suggests distant keys): `--param` refuses these rather than take them for user keys."""

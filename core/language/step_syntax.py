@@ -14,7 +14,18 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from scenario_core.language.errors import clip
+from scenario_core.language.json_paths import (
+    JsonPathFunction,
+    JsonPathSyntaxError,
+    PathArgument,
+    filters_for_jsonpath_ng,
+    is_definite,
+    parse_argument,
+    split_function,
+    split_items,
+)
 from scenario_core.language.nodes.assertions import (
+    NO_RESPONSE,
     Assertion,
     BodyAssertion,
     HeaderAssertion,
@@ -71,13 +82,34 @@ class JsonPathError(ValueError):
 
 @lru_cache(maxsize=4096)
 def compile_json_path(path: str) -> Any:
-    """Compile once per distinct path (jsonpath-ng's `ext` dialect: filters, arithmetic, len)."""
+    """Compile once per distinct path: jsonpath-ng's `ext` dialect (filters, arithmetic, len)
+    with Jayway's additions (json_paths.py): a function at the end (a JsonPathFunction), `in`
+    in a filter."""
+    shown = path if len(path) <= 60 else path[:59] + "…"
+    try:
+        function = split_function(path)
+        if function is None:
+            return _compile_plain(path)
+        base, name, raw_arguments = function
+        arguments = tuple(parse_argument(a) for a in split_items(raw_arguments))
+        arguments = tuple(
+            PathArgument(_compile_plain(a)) if isinstance(a, str) and a.startswith("$") else a for a in arguments
+        )
+        return JsonPathFunction(path, _compile_plain(base), name, arguments, is_definite(base))
+    except JsonPathSyntaxError as error:
+        raise JsonPathError(f"invalid JSON path '{shown}': {error}") from None
+
+
+def _compile_plain(path: str) -> Any:
+    """jsonpath-ng's compiled path; raises JsonPathError."""
     if not path.startswith("$"):
         raise JsonPathError(f"a JSON path starts with $ (e.g. $.id), got '{path}'")
     from jsonpath_ng.ext import parse  # imported lazily: it is the slowest import of a check
 
     try:
-        return parse(path)
+        return parse(filters_for_jsonpath_ng(path))
+    except JsonPathSyntaxError:
+        raise
     except Exception as error:  # jsonpath-ng raises bare Exception subclasses of several kinds
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         shown = path if len(path) <= 60 else path[:59] + "…"
@@ -323,9 +355,12 @@ _STATUS_PATTERN = re.compile(r"[1-5x][0-9x][0-9x]")
 
 
 def status_assertion(value: str, location: SourceLocation, offset: int = 0) -> StatusAssertion | None:
-    """`200`, `2xx`, `201-204` (inclusive) or `20x` (x: any digit) as a StatusAssertion; None
-    for anything else. Raises LineError for a range written high to low."""
+    """`200`, `2xx`, `201-204` (inclusive), `20x` (x: any digit) or `-1` as a StatusAssertion; None
+    for anything else; `-1` expects no response at all (semantics.md §4 v3, BerryCrush's way).
+    Raises LineError for a range written high to low."""
     value = value.lower()
+    if value == "-1":
+        return StatusAssertion(NO_RESPONSE, None, location)
     if re.fullmatch(r"[1-5][0-9][0-9]", value):
         return StatusAssertion(int(value), None, location)
     if re.fullmatch(r"[1-5]xx", value):

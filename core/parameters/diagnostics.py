@@ -11,6 +11,7 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.blocks import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.walk import walk_steps
+from scenario_core.parameters.local_errors import split_local, with_local_errors
 from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
 
 
@@ -129,7 +130,9 @@ def load_valid(
     plugins: Sequence[str] = (),
     fragments: tuple[str, ...] | list[str] = (),  # as load_file takes them (a str is not a list of them)
 ):
-    """Load every file; raise one InvalidFileError holding all their diagnostics."""
+    """Load every file; raise one InvalidFileError holding all their diagnostics, except errors
+    local to one scenario (semantics.md §5 v3): a file with only those loads, carrying them in
+    `local_errors` (`check` reports them; the executor ends their scenarios)."""
     from scenario_core.language.parser import load_file
 
     files, problems = [], []
@@ -140,9 +143,11 @@ def load_valid(
             problems.extend(error.diagnostics)
             continue
         found = parameter_diagnostics(node, overrides) + _custom_step_diagnostics(node, plugins)
-        problems.extend(found)
-        if not found:
-            files.append(node)
+        local, rest = split_local(node, found)
+        if rest:
+            problems.extend(found)
+        else:
+            files.append(with_local_errors(node, local))
     if problems:
         raise InvalidFileError(problems)
     return files

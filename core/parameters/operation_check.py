@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from scenario_core.language.errors import Diagnostic
-from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import RequestStep, Step
 from scenario_core.language.nodes.walk import included_fragments, walk_steps
 from scenario_core.openapi.documents import OpenApiError
@@ -30,9 +30,12 @@ def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
     return (s for s in walk_steps(tuple(steps)) if isinstance(s, RequestStep) and s.operation is not None)
 
 
-def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[RequestStep]]]:
-    """Operation calls by the parameters they are checked with: the file's, then each feature's."""
-    groups: list[tuple[FeatureNode | None, list[RequestStep]]] = []
+def _groups(
+    file: ScenarioFileNode,
+) -> list[tuple[FeatureNode | None, ScenarioNode | None, list[RequestStep]]]:
+    """Operation calls by the parameters they are checked with: the file's, each feature's, and
+    each scenario's (outline row's) that has its own block (it may name descriptions)."""
+    groups: list[tuple[FeatureNode | None, ScenarioNode | None, list[RequestStep]]] = []
     top: list[RequestStep] = []
     used = included_fragments(file)
     for fragment in file.fragments:
@@ -46,11 +49,16 @@ def _groups(file: ScenarioFileNode) -> list[tuple[FeatureNode | None, list[Reque
         if isinstance(item, FeatureNode):
             steps = list(_calls(item.background.steps)) if item.background is not None else []
             for scenario in item.scenarios:
-                steps += _calls(scenario.steps)
-            groups.append((item, steps))
+                if scenario.parameters is not None:
+                    groups.append((item, scenario, list(_calls(scenario.steps))))
+                else:
+                    steps += _calls(scenario.steps)
+            groups.append((item, None, steps))
+        elif item.parameters is not None:
+            groups.append((None, item, list(_calls(item.steps))))
         else:
             top += _calls(item.steps)
-    groups.insert(0, (None, top))
+    groups.insert(0, (None, None, top))
     return groups
 
 
@@ -58,11 +66,11 @@ def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptio
     """(calls, descriptions index, aliases, None) per group of calls, or (calls, None, None, why)
     when its descriptions cannot be read."""
     descriptions = descriptions or SHARED
-    for feature, calls in _groups(file):
+    for feature, scenario, calls in _groups(file):
         if not calls:
             continue
         try:
-            parameters = resolve_parameters(file, feature, overrides)
+            parameters = resolve_parameters(file, feature, overrides, scenario)
             index = descriptions.for_parameters(parameters, file.path)
         except OpenApiError as error:
             yield calls, None, None, error

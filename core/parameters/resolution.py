@@ -133,6 +133,8 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
             item = {"value": v.value, "source": v.source, "line": v.line}
             if v.winner.via:
                 item["from"] = v.winner.via
+            if not params.is_known(key):
+                item["user"] = True  # a user parameter (semantics.md §1), read as {{param.KEY}}
             out[key] = item
         return out
 
@@ -179,12 +181,7 @@ class RunOverrides:
                     "let the shell expand environment variables ($NAME)"
                 )
             if params.spec_for(key) is None:
-                user = (
-                    params.USER_KEY.fullmatch(key)
-                    and params.near_miss(key) is None
-                    and not key.startswith((params.BINDING, params.HEADER, params.MULTI_TEST))
-                )
-                if not user:
+                if not params.is_user_key(key):
                     raise UsageError(f"--param {item}: {params.unknown_key_message(key)}")
                 values[key] = params.parse_user_value(key, raw)
                 continue

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from scenario_core.language.json_paths import JsonPathFunction
 from scenario_core.language.nodes.assertions import (
+    NO_RESPONSE,
     AllOf,
     AnyOf,
     Assertion,
@@ -41,6 +43,7 @@ from scenario_core.run.comparison import (
     verdict,
 )
 from scenario_core.run.events import ResponseReceived
+from scenario_core.run.json_path_functions import evaluate
 
 
 def describe(assertion: Assertion) -> str:
@@ -142,6 +145,8 @@ def check(
         if custom is None:
             return Outcome(False, None, None, f"no custom assertion checks '{assertion.text.text}'", undecided=True)
         return custom(assertion, variables)
+    if isinstance(assertion, StatusAssertion) and assertion.expects_no_response:
+        return _status(assertion, response)
     if response is None:
         return Outcome(
             False, None, None, f"no response to check: {describe(assertion)} needs a request before it", undecided=True
@@ -172,9 +177,11 @@ def _snippet(response: ResponseReceived) -> str:
     return f" (body: {body if len(body) <= 100 else body[:99] + '…'})"
 
 
-def _status(assertion: StatusAssertion, response: ResponseReceived) -> Outcome:
-    status = response.status
+def _status(assertion: StatusAssertion, response: ResponseReceived | None) -> Outcome:
     expected = assertion.expectation
+    if response is None:  # only `status -1` reaches here without one: it expects none
+        return Outcome(True, expected, NO_RESPONSE)
+    status = response.status
     if assertion.code is not None:
         passed = status == assertion.code
     elif assertion.klass is not None:
@@ -188,11 +195,16 @@ def _status(assertion: StatusAssertion, response: ResponseReceived) -> Outcome:
         passed = False
     if passed:
         return Outcome(True, expected, status)
+    if assertion.expects_no_response:
+        return Outcome(False, expected, status, f"expected no response (status -1), got status {status}")
     return Outcome(False, expected, status, f"expected status {expected}, got {status}{_snippet(response)}")
 
 
 def json_path_values(compiled: Any, data: Any) -> Any:
-    """MISSING when nothing matched, the value for one match, a list for several."""
+    """MISSING when nothing matched, the value for one match, a list for several; a path that
+    ends with a Jayway function: the function's value."""
+    if isinstance(compiled, JsonPathFunction):
+        return evaluate(compiled, data)
     matches = compiled.find(data)
     if not matches:
         return MISSING

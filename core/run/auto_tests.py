@@ -149,10 +149,29 @@ def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, An
         for multi in multi_tests(sequential, concurrent, step.excludes):
             variables = {f"multiTest.{k}": v for k, v in multi.variables().items()}
             if multi.mode == "SEQUENTIAL":
-                runs += [
-                    (MULTI, multi.mode, f"sequential request {i + 1} of {multi.count}", variables, [base])
-                    for i in range(multi.count)
-                ]
+                for i in range(multi.count):
+                    description = f"sequential request {i + 1} of {multi.count}"
+                    runs.append(
+                        (MULTI, multi.mode, description, _with_test(variables, multi.mode, description), [base])
+                    )
             else:
-                runs.append((MULTI, multi.mode, f"{multi.count} concurrent requests", variables, [base] * multi.count))
+                description = f"{multi.count} concurrent requests"
+                runs.append(
+                    (
+                        MULTI,
+                        multi.mode,
+                        description,
+                        _with_test(variables, multi.mode, description),
+                        [base] * multi.count,
+                    )
+                )
     return runs
+
+
+def _with_test(variables: dict[str, Any], mode: str, description: str) -> dict[str, Any]:
+    """A multi repeat's variables with `test.*` set as for the other kinds (test.type `multi`), so
+    one if chain serves a call's invalid, security and multi requests alike (berrycrush.md §3.6)."""
+    from scenario_core.openapi.auto_tests import MULTI
+
+    test = {"type": MULTI, "testType": mode, "field": None, "description": description, "value": None, "location": None}
+    return {**variables, **{f"test.{k}": v for k, v in test.items()}}

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, 
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep
+from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
 from scenario_core.run.events import (
@@ -279,6 +280,9 @@ class Execution:
         if problem is not None:
             failure = (scenario.line, problem)
             skip_message = problem
+        elif (local := local_error_of(run.file, scenario)) is not None:  # semantics.md §5 v3
+            failure = (local.location.line, local.message)
+            skip_message = local.message
         bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
         step_failed = False  # a step ran and failed (a request cut by stop() too)
 

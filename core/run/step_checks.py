@@ -35,9 +35,13 @@ if TYPE_CHECKING:
 _PLAIN_ASSERTIONS = frozenset((StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion))
 
 
-def reads_variables_only(assertion: Assertion) -> bool:
-    """A condition on variables alone (`{{x}} equals 1`, also under not / and / or) needs no response."""
-    return all(isinstance(node, VariableAssertion) for node in leaf_conditions(assertion))
+def checks_without_response(assertion: Assertion) -> bool:
+    """A condition on variables alone (`{{x}} equals 1`, also under not / and / or) needs no
+    response; neither does `status -1`, which expects none (semantics.md §4 v3)."""
+    return all(
+        isinstance(node, VariableAssertion) or (isinstance(node, StatusAssertion) and node.expects_no_response)
+        for node in leaf_conditions(assertion)
+    )
 
 
 def assertion_checked(
@@ -73,7 +77,7 @@ def check_in_run(
     assertion: Assertion, state: ScenarioState, visible: Mapping[str, Any], registry: Registry | None
 ) -> Outcome:
     """assertions.check with the run's hooks; an assertion that needs a response and has none fails."""
-    if state.response is None and not reads_variables_only(assertion):
+    if state.response is None and not checks_without_response(assertion):
         keyword = getattr(state.planned.step, "keyword", "then")
         need = "a when: step" if keyword == "then" else "a call"
         return Outcome(False, None, MISSING, f"no response to check: {keyword} needs {need} before it")

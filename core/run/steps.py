@@ -29,6 +29,7 @@ from scenario_core.language.templates import render_json, render_text
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.auto_tests import run_auto_tests
 from scenario_core.run.events import (
+    INTERRUPTED,
     SCENARIO,
     BranchTaken,
     Event,
@@ -41,12 +42,13 @@ from scenario_core.run.explain import undefined_refs
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import RequestFailed
 from scenario_core.run.lookup import Provider, Variables
+from scenario_core.run.no_response import no_response_expected
 from scenario_core.run.operation_calls import OperationCalls, auto_assertions
 from scenario_core.run.plan import StepRefs, step_refs
 from scenario_core.run.plugins import run_custom_step
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import ScenarioState, one_line
-from scenario_core.run.step_checks import assertion_checked, check_in_run, extracted, reads_variables_only
+from scenario_core.run.step_checks import assertion_checked, check_in_run, checks_without_response, extracted
 
 if TYPE_CHECKING:
     from scenario_core.custom_steps.registry import Registry
@@ -161,7 +163,7 @@ class StepRunner:
             missing = next((r.name for r in refs if r.name not in visible), None)
             if missing is not None:
                 state.message = self.explain(state, (missing, f"if {branch.text}"), visible)
-            elif state.response is None and not reads_variables_only(branch.condition):
+            elif state.response is None and not checks_without_response(branch.condition):
                 state.message = f"no response to check: if {branch.text} needs a call before it"
             if state.message is not None:
                 yield BranchTaken(step, None, tuple(tried))
@@ -218,6 +220,10 @@ class StepRunner:
         result = await self.sender.transmit(request, url, state, step, retried)
         for event in retried:
             yield event
+        if result is None and state.message != INTERRUPTED and no_response_expected(state):
+            state.message = None  # `status -1` below checks that no response came (semantics.md §4)
+            state.response = None
+            return
         if result is not None:
             data, json_error = parse_json(result.content)
             response = ResponseReceived(

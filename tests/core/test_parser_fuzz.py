@@ -54,6 +54,24 @@ scenario: operation calls
     bodyFile: "x.json"
   then: schema
 """
+# Issue 20's v3 forms: user parameters, status -1, Jayway functions and filters.
+SEED += """
+scenario: v3 forms
+  parameters:
+    tenant.port: 8443
+    apiFlavour: "{{param.tenant.port}}"
+  when I call
+    call ^listPets
+    assert status -1
+    assert $.length() >= 1
+    assert $[?(@.name in ['a', "b"])].id.max() == 3
+    extract $.items[?(@.x == 'y')].n.sum() => total
+    if status -1 and $.s.concat('x', $.o.k) equals "ax1"
+      fail "x"
+  when: GET /pets
+  then: status -1
+  then: $.pets[*].n.stddev() < 2
+"""
 # BerryCrush's dialect (semantics.md §5): described steps and their directives, if chains, outlines,
 # include arguments, webhooks, scenario parameters, triple-quoted bodies, comments after content.
 BERRY = r'''

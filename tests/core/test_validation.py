@@ -42,14 +42,17 @@ def test_keys_are_case_sensitive_and_hint_names_the_right_case():
     )
 
 
-def test_unknown_key_without_close_match_lists_known_keys():
-    assert error("parameters:\n  colour: 3\n") == (
-        "t.scenario:2:3: error: unknown parameter 'colour'; known parameters: "
-        "shareVariablesAcrossScenarios, timeout, baseUrl, openapi, maxResponseSize, secrets, "
-        "strictSchemaValidation, environment, logRequests, logResponses, followRedirects, "
-        "multiTestSequentialCount, multiTestConcurrentCount, "
-        "autoAssertions.*, retry.*, errorContext.*, header.NAME, multiTest.X, binding.*"
-    )
+def test_unknown_key_far_from_every_known_key_is_a_user_parameter():
+    """semantics.md §1 v3 (was: an error listing the known keys): `colour` is near no known key,
+    so it is a user parameter, kept as written and noted as read by nothing."""
+    file = parse_text("parameters:\n  colour: 3\n", "t.scenario")
+    assert [(e.key, e.value) for e in file.parameters.entries] == [("colour", "3")]
+    assert [(key, location.line) for key, location in file.unread_user_keys] == [("colour", 2)]
+
+
+def test_a_user_parameter_read_as_param_key_is_not_noted_as_unread():
+    file = parse_text("parameters:\n  colour: 3\nscenario: s\n  when: GET /x/{{param.colour}}\n", "t.scenario")
+    assert file.unread_user_keys == ()
 
 
 @pytest.mark.parametrize(

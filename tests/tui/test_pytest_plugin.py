@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import httpx  # noqa: F401
 import pytest
@@ -200,13 +201,17 @@ def test_a_bad_option_is_one_usage_line(pytester):
 
 
 def test_a_file_with_errors_is_one_collection_error(pytester, demo):
-    pytester.makefile(".scenario", broken="scenario: one\n  when: GET /health\n  then: stauts 200\n")
+    # A structural error (an unknown parameter near a known key) refuses the file; errors local
+    # to one scenario (semantics.md §5 v3) do not: see test_an_error_local_to_one_scenario_...
+    pytester.makefile(
+        ".scenario", broken="parameters:\n  timout: 5\nscenario: one\n  when: GET /health\n  then: status 200\n"
+    )
     pytester.makefile(".scenario", good="scenario: fine\n  when: GET /health\n  then: status 200\n")
     result = pytester.runpytest(f"--scenario-base-url={demo.url}", "--continue-on-collection-errors")
     result.assert_outcomes(passed=1, errors=1)
     text = result.stdout.str()
     assert "Traceback" not in text and "pytest_plugin.py" not in text
-    result.stdout.fnmatch_lines(["broken.scenario:3:*: error: *"])
+    result.stdout.fnmatch_lines(["broken.scenario:2:*: error: *"])
 
 
 def test_junitxml(suite):
@@ -246,3 +251,26 @@ def test_xdist_workers_give_the_results_of_one_process(pytester, demo):
         if match:
             workers.setdefault(match.group(2), set()).add(match.group(1))
     assert len(workers) == 4 and all(len(w) == 1 for w in workers.values()), workers
+
+
+def test_an_error_local_to_one_scenario_fails_only_its_item(pytester, demo):
+    """semantics.md §5 v3: an operation no description has ends its scenario; the file is not refused."""
+    petstore = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
+    pytester.makefile(
+        ".scenario",
+        local=f"""\
+parameters:
+  openapi: {petstore}
+scenario: broken
+  when I list the inventory
+    call ^listInventory
+scenario: sound
+  when I check health
+    call ^getHealth
+    assert status 200
+""",
+    )
+    pytester.makeini(f"[pytest]\nscenario_base_url = {demo.url}\n")
+    result = pytester.runpytest("-v")
+    assert outcomes(result) == {"local.scenario::broken": "FAILED", "local.scenario::sound": "PASSED"}
+    assert "operation 'listInventory' not found" in result.stdout.str()

@@ -11,6 +11,7 @@ from scenario_core.language.errors import InvalidFileError, ScenarioError
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics
+from scenario_core.parameters.local_errors import split_local, with_local_errors
 from scenario_core.parameters.operation_check import operation_shapes
 from scenario_core.parameters.params_report import ParameterNode, parameter_nodes
 from scenario_core.parameters.resolution import RunOverrides
@@ -42,8 +43,10 @@ class SuiteReader:
             file = load_file(path, self.fragments)
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
             problems += self._custom_step_problems(file)
-            if problems:
+            local, rest = split_local(file, problems)
+            if rest:
                 raise InvalidFileError(problems)
+            file = with_local_errors(file, local)  # those scenarios end as errors (§5 v3)
         except InvalidFileError as error:
             return BrokenFile(path, tuple(error.diagnostics))
         except ScenarioError as error:  # unreadable: gone, not UTF-8 ...

@@ -47,14 +47,23 @@ def check(args: argparse.Namespace) -> int:
             print_error(str(error))
             status = 2
             continue
+        if node.local_errors:  # errors local to one scenario: run still runs the others (§5 v3)
+            _show(node.local_errors, args.format, found)
+            status = 2
         warnings = analyze(node, overrides, names).diagnostics
+        if args.strict:
+            from scenario_core.analysis.checks import unread_user_parameters
+
+            warnings = sorted(
+                [*warnings, *unread_user_parameters(node)], key=lambda d: (d.location.line, d.location.column)
+            )
         if args.strict and warnings:
             from dataclasses import replace
 
             warnings = [replace(d, severity=ERROR) for d in warnings]
             status = 2
         _show(warnings, args.format, found)
-        if args.format == "json" or (args.strict and warnings):
+        if args.format == "json" or (args.strict and warnings) or node.local_errors:
             continue
         scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
         print(

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
+from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.params_report import ParameterNode, shown_value
 from scenario_core.parameters.resolution import EffectiveValue
 from scenario_core.support.printable import visible
@@ -51,6 +52,8 @@ def parameter_lines(node: ParameterNode) -> list[Text]:
         line.append(format_value(shown_value(node.parameters, key, effective.value)), "cyan")
         line.append("  ← ", "dim")
         line.append(provenance_text(effective, node), "dim")
+        if not params.is_known(key):  # semantics.md §1: a user parameter, read as {{param.KEY}}
+            line.append("  (user parameter)", "yellow")
         lines.append(line)
     return lines
 

@@ -10,7 +10,12 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.language.builder.context import BuildContext, Raw, line_of, present, unquoted
 from scenario_core.language.builder.directives import external_custom
 from scenario_core.language.builder.includes import check_includes
-from scenario_core.language.builder.parameter_blocks import PARAMETERS_GO, check_user_keys
+from scenario_core.language.builder.parameter_blocks import (
+    PARAMETERS_GO,
+    check_user_keys,
+    parameters_for_row,
+    report_row_parameters,
+)
 from scenario_core.language.line_lexer import TAG
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import (
@@ -124,7 +129,10 @@ def outline(ctx: BuildContext, children: list) -> Raw:
     for number, (token, cells) in enumerate(body, 1):
         shown = ", ".join(f"{c}={v}" for c, v in zip(columns, cells))
         row = OutlineRow(name, location.line, number, tuple(zip(columns, cells)))
-        scenarios.append(ScenarioNode(f"{name} #{number} ({shown})", tags, steps, ctx.whole(token), own, row))
+        row_own = parameters_for_row(ctx, own, dict(zip(columns, (unquoted(c) for c in cells))))
+        scenarios.append(ScenarioNode(f"{name} #{number} ({shown})", tags, steps, ctx.whole(token), row_own, row))
+    for entry in own.entries if own is not None else ():  # decided for every row
+        ctx.row_parameters.pop(id(entry), None)
     return Raw("outlines", keyword, scenarios)
 
 
@@ -300,7 +308,8 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
             )
         else:
             fragments[fragment.name] = fragment
-    check_user_keys(ctx)
+    report_row_parameters(ctx)
+    unread_user_keys = check_user_keys(ctx)
     features = tuple(i for i in items if isinstance(i, FeatureNode))
     node = ScenarioFileNode(
         scenarios=tuple(i for i in items if isinstance(i, ScenarioNode)),
@@ -311,6 +320,7 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
         items=tuple(items),
         location=SourceLocation(ctx.filename, 1, 1, 1, 1),
         custom_steps=ctx.custom_seen or external_custom(ctx),
+        unread_user_keys=unread_user_keys,
     )
     check_includes(ctx, node, fragments)
     return node

@@ -75,6 +75,10 @@ class BuildContext:
     # Fragments whose `fragment:` line the parser skipped after a syntax error: an include of
     # one is not reported again as unknown (the line's own error says what is wrong).
     skipped_fragments: set[str]
+    # Parameter entries that read `{{NAME}}` (not env./param.): allowed only in an outline's own
+    # block, where NAME is an example column (semantics.md §1). id(entry) -> (entry, where, error);
+    # outline() takes its own, the rest are reported once the file is read.
+    row_parameters: dict[int, tuple[Any, SourceLocation, str]]
 
     def __init__(self) -> None:
         self.begin("<text>")
@@ -87,6 +91,7 @@ class BuildContext:
         self.user_keys = []
         self.custom_seen = False
         self.skipped_fragments = set()
+        self.row_parameters = {}
 
     def skipped(self, token: Token) -> None:
         """The parser skipped this line after reporting it (parser.py's recovery)."""

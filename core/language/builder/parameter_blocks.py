@@ -1,6 +1,6 @@
 """Building `parameters:` blocks: nested keys flattened (`retry:` + `maxAttempts: 3`), each known
-key's value validated by the key table, and unknown keys kept as user keys when the file reads
-them as `{{param.KEY}}` (decided once the whole file is read)."""
+key's value validated by the key table, and unknown keys kept as user keys unless they are a
+near miss of a known key (decided once the whole file is read)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.builder.context import BuildContext, Entry, Raw, present, unquoted
+from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
 
@@ -55,14 +56,21 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
             ctx.error(ctx.whole(entry.token), "a parameters: block holds `key: value` lines")
             continue
         if params.spec_for(key) is None:
-            # A user key when the file reads it as {{param.KEY}} (semantics.md §1); decided in
-            # check_user_keys, once every reference is known.
+            # A user key unless a near miss of a known key (semantics.md §1); decided in
+            # check_user_keys, which also notes the ones nothing reads.
             if key in seen:
                 ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
                 continue
             seen[key] = key_location.line
             ctx.user_keys.append((key, key_location))
-            built.append(ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token)))
+            user_entry = ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token))
+            if _reads_columns(raw):
+                try:
+                    params.parse_template(key, raw)
+                except ParameterValueError as problem:
+                    where = ctx.loc(entry.token, entry.value_offset, max(len(raw), 1))
+                    ctx.row_parameters[id(user_entry)] = (user_entry, where, str(problem))
+            built.append(user_entry)
             continue
         if key in seen:
             ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
@@ -72,19 +80,77 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
         try:
             value = params.parse_value(key, raw)
         except ParameterValueError as problem:
-            ctx.error(value_location, str(problem))
+            if not _reads_columns(raw):
+                ctx.error(value_location, str(problem))
+                continue
+            # Maybe an outline's example columns: outline() decides (row_parameters).
+            pending = ParameterEntry(key, None, raw, ctx.whole(entry.token))
+            ctx.row_parameters[id(pending)] = (pending, value_location, str(problem))
+            built.append(pending)
             continue
         built.append(ParameterEntry(key, value, raw, ctx.whole(entry.token)))
     last = entries[-1].token if entries else keyword
     return Raw("parameters", keyword, ParametersNode(tuple(built), ctx.span(keyword, last)))
 
 
-def check_user_keys(ctx: BuildContext) -> None:
-    """A parameter key that is not known is a user parameter when the file reads it as
-    {{param.KEY}}; otherwise it is the unknown-key error (a typo is still caught)."""
+def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:
+    """A parameter key that is not known is a user parameter (semantics.md §1 "User keys", v3)
+    unless it is a near miss of a known key (`timout`, `shareVariables`), which stays the
+    unknown-key error with its hint. Returns the user keys the file never reads as
+    {{param.KEY}}: `check --strict` reports them (a typo far from every known key)."""
     if not ctx.user_keys:
-        return
+        return ()
     read = set(_PARAM_REF.findall(ctx.text)) if "param." in ctx.text else set()
+    unread: list[tuple[str, SourceLocation]] = []
     for key, location in ctx.user_keys:
-        if key not in read:
+        if not params.is_user_key(key):
             ctx.error(location, params.unknown_key_message(key))
+        elif key not in read:
+            unread.append((key, location))
+    return tuple(unread)
+
+
+_COLUMN_REF = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
+
+
+def _reads_columns(raw: str) -> bool:
+    """Whether a value reads a plain `{{NAME}}`: an example column in an outline's own block."""
+    return bool(_COLUMN_REF.search(raw))
+
+
+def report_row_parameters(ctx: BuildContext) -> None:
+    """The `{{NAME}}` parameter values no outline took: not in an outline's own block."""
+    for _, where, message in ctx.row_parameters.values():
+        ctx.error(where, message)
+    ctx.row_parameters = {}
+
+
+def parameters_for_row(ctx: BuildContext, block: ParametersNode | None, cells: dict[str, str]) -> ParametersNode | None:
+    """An outline's own block for one examples row: each value that reads `{{COLUMN}}` with the
+    row's cell put in, then validated as written so (semantics.md §1). A name that is no column
+    keeps the static-parameters error."""
+    if block is None or not any(id(e) in ctx.row_parameters for e in block.entries):
+        return block
+    entries = []
+    for entry in block.entries:
+        pending = ctx.row_parameters.get(id(entry))
+        if pending is None:
+            entries.append(entry)
+            continue
+        _, where, message = pending
+        missing = [n for n in _COLUMN_REF.findall(entry.raw) if n not in cells]
+        if missing:
+            ctx.error(where, message)
+            continue
+        raw = _COLUMN_REF.sub(lambda m: cells[m.group(1)], entry.raw)
+        try:
+            value = (
+                params.parse_value(entry.key, raw)
+                if params.is_known(entry.key)
+                else params.parse_user_value(entry.key, raw)
+            )
+        except ParameterValueError as problem:
+            ctx.error(where, f"{problem} (examples row {cells})")
+            continue
+        entries.append(ParameterEntry(entry.key, value, raw, entry.location))
+    return ParametersNode(tuple(entries), block.location)

@@ -42,10 +42,14 @@ CONDITION_OPERATORS = (
 )
 
 
+NO_RESPONSE = -1  # `status -1`: the code BerryCrush gives a request that got no response
+
+
 @dataclass(frozen=True, slots=True)
 class StatusAssertion(Node):
     """`status 201` (code), `status 2xx` (class: 2), `status 201-204` (low, high: an inclusive
-    range) or `status 20x` (pattern: each x any digit)."""
+    range) or `status 20x` (pattern: each x any digit); `status -1` (code NO_RESPONSE) expects
+    that no response came (semantics.md §4 v3)."""
 
     code: int | None
     klass: int | None
@@ -53,6 +57,10 @@ class StatusAssertion(Node):
     low: int | None = None
     high: int | None = None
     pattern: str | None = None
+
+    @property
+    def expects_no_response(self) -> bool:
+        return self.code == NO_RESPONSE
 
     @property
     def expectation(self) -> int | str:

@@ -88,6 +88,10 @@ class ScenarioFileNode(Node):
     location: SourceLocation
     # A custom step or assertion somewhere (plugins are needed to check it); None: not noted.
     custom_steps: bool | None = None
+    # User parameters (semantics.md §1) that nothing in the file reads as {{param.KEY}}.
+    unread_user_keys: tuple[tuple[str, SourceLocation], ...] = ()
+    # Errors local to one scenario (semantics.md §5 v3), set by load_valid: what ends that scenario.
+    local_errors: tuple[Any, ...] = ()
 
     @property
     def path(self) -> str:

@@ -1,0 +1,58 @@
+"""Errors local to one scenario (semantics.md §5 v3): a described step no custom step matches, an
+operation no description has. `check` reports them like any error, but `run`, the TUI and the
+pytest plugin do not refuse the file for them: the file carries them (ScenarioFileNode.
+local_errors) and the executor ends each scenario that holds one at that line, before it sends
+anything. An error in a background or a fragment is not local: it would end every scenario."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from scenario_core.language.errors import Diagnostic
+from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.walk import walk_steps
+
+
+def _step_lines(scenario: ScenarioNode) -> set[int]:
+    return {step.location.line for step in walk_steps(scenario.steps)}
+
+
+def _shared_lines(file: ScenarioFileNode) -> set[int]:
+    """Lines of the file's steps that run for more than one scenario: backgrounds, fragments."""
+    shared = [f.steps for f in file.fragments if f.location.file == file.path]
+    shared += [b.steps for b in (file.background, *(f.background for f in file.features)) if b is not None]
+    return {step.location.line for steps in shared for step in walk_steps(steps)}
+
+
+def split_local(file: ScenarioFileNode, diagnostics: Sequence[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """(local, the rest): a diagnostic is local when it stands on a step line of the file's own
+    scenarios and of no background or fragment; each comes back marked `local`."""
+    if not diagnostics:
+        return [], []
+    own: set[int] = set()
+    for scenario, _ in file.scenarios_in_order():
+        own |= _step_lines(scenario)
+    own -= _shared_lines(file)
+    local, rest = [], []
+    for d in diagnostics:
+        if d.location.file == file.path and d.location.line in own:
+            local.append(replace(d, local=True))
+        else:
+            rest.append(d)
+    return local, rest
+
+
+def with_local_errors(file: ScenarioFileNode, local: Sequence[Diagnostic]) -> ScenarioFileNode:
+    return replace(file, local_errors=tuple(local)) if local else file
+
+
+def local_error_of(file: ScenarioFileNode, scenario: ScenarioNode) -> Diagnostic | None:
+    """The first error local to this scenario (an outline row: to its outline's steps), if any."""
+    if not file.local_errors:
+        return None
+    lines = _step_lines(scenario)
+    return next((d for d in file.local_errors if d.location.line in lines), None)
+
+
+__all__ = ["split_local", "with_local_errors", "local_error_of"]
