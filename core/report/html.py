@@ -20,6 +20,7 @@ import os
 from html import escape
 from typing import Any, Iterable
 
+from scenario_core.report.coverage_html import coverage_section
 from scenario_core.report.json_report import json_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
@@ -63,6 +64,8 @@ def html_report(recorder: RunRecorder, masker: Masker | None = None) -> str:
     parts.append(f"<td><b>{summary['duration_s']:.2f}</b> s</td></tr></table></header><main>")
     for index, file in enumerate(report["files"]):
         parts.extend(_file(file, index))
+    if "coverage" in report:  # run --coverage
+        parts.extend(coverage_section(report["coverage"]))
     parts.append("</main></body></html>\n")
     return "".join(parts)
 
