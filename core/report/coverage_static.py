@@ -2,7 +2,7 @@
 sent). Every request step a scenario plans -- backgrounds, includes, a described step's directives,
 both branches of every `if` -- counts as a call: an `^op` call by its reference, a
 `when: METHOD path` request by method and path template (a `{{name}}` in the path stands for one
-path segment). Responses, parameters and bodies are left at zero: only a run sees them."""
+path segment); a call with `auto:` tests counts apart, as in a run. Responses, parameters and bodies are left at zero: only a run sees them."""
 
 from __future__ import annotations
 
@@ -58,6 +58,8 @@ def static_coverage(files: Sequence[ScenarioFileNode], overrides: RunOverrides |
                     found = context.requested(step.method.upper(), written, relative="://" not in written)
                 else:
                     found = None
-                if found is not None:
+                if found is not None and step.auto:  # generated requests only, as a run counts them
+                    found[1].auto += 1
+                elif found is not None:
                     found[1].called += 1
     return coverage

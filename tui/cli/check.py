@@ -34,6 +34,7 @@ def check(args: argparse.Namespace) -> int:
         names.update(read_variables_file(path))
     status = 0
     found: list[dict[str, Any]] = []  # every diagnostic, for --format json
+    checked = []  # the valid files, for --coverage
     for path in args.files:  # one file at a time: every valid one still gets its "ok" line
         try:
             (node,) = load_valid([path], overrides, plugins=args.plugins, fragments=args.fragments)
@@ -47,6 +48,7 @@ def check(args: argparse.Namespace) -> int:
             print_error(str(error))
             status = 2
             continue
+        checked.append(node)
         warnings = analyze(node, overrides, names).diagnostics
         if args.strict and warnings:
             from dataclasses import replace
@@ -63,6 +65,14 @@ def check(args: argparse.Namespace) -> int:
         )
     if args.format == "json":
         print(json.dumps(found, indent=2))
+    if args.coverage:
+        from scenario_core.report.coverage_static import static_coverage
+        from scenario_tui.output.coverage_view import static_lines
+
+        print(
+            "\n".join(static_lines(static_coverage(checked, overrides))),
+            file=sys.stderr if args.format == "json" else sys.stdout,
+        )
     return status
 
 

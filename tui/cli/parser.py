@@ -263,6 +263,11 @@ def _check_options(check: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
     check.add_argument(
+        "--coverage",
+        action="store_true",
+        help="list the OpenAPI operations no scenario calls (from the files alone; nothing is sent)",
+    )
+    check.add_argument(
         "--format",
         choices=("text", "json", "github"),
         default="text",

@@ -64,3 +64,14 @@ def minimum_lines(coverage: Coverage, minimum: float) -> list[str]:
     lines = [f"Coverage {coverage.percent():g}% of operations is below --coverage-min {minimum:g}%; not called:"]
     lines.extend(f"  {d.path}: {op.label}" for d, op in coverage.missing())
     return lines
+
+
+def static_lines(coverage: Coverage) -> list[str]:
+    """`check --coverage`: how many operations some request step calls, and which none does."""
+    called, total = coverage.counts()
+    lines = [f"Coverage (static): {called} of {total} operations called by some scenario ({coverage.percent():g}%)"]
+    missing = coverage.missing()
+    if missing:
+        lines.append("  not called:")
+        lines.extend(f"    {d.path}: {op.label}" + (" (auto: tests only)" if op.auto else "") for d, op in missing)
+    return lines
