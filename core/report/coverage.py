@@ -115,8 +115,12 @@ class Coverage:
     def __init__(self) -> None:
         self.descriptions: dict[str, DescriptionCoverage] = {}
 
+    def ordered(self) -> list[DescriptionCoverage]:
+        """The descriptions by path: the same order however workers' results were merged."""
+        return [self.descriptions[path] for path in sorted(self.descriptions)]
+
     def operations(self) -> Iterable[tuple[DescriptionCoverage, OperationCoverage]]:
-        for description in self.descriptions.values():
+        for description in self.ordered():
             for operation in description.operations.values():
                 yield description, operation
 
@@ -152,7 +156,7 @@ class Coverage:
                     "title": d.title,
                     "operations": [op.to_json() for op in d.operations.values()],
                 }
-                for d in self.descriptions.values()
+                for d in self.ordered()
             ],
         }
 

@@ -45,7 +45,7 @@ def gap_lines(coverage: Coverage) -> list[str]:
 def coverage_lines(coverage: Coverage) -> list[str]:
     called, total = coverage.counts()
     lines = ["", f"Coverage: {called} of {total} operations called ({coverage.percent():g}%)"]
-    for description in coverage.descriptions.values():
+    for description in coverage.ordered():
         ops = list(description.operations.values())
         done = sum(1 for op in ops if op.called)
         lines.append(f"  {description.path}  {done}/{len(ops)}")
