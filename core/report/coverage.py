@@ -212,24 +212,27 @@ def template_pattern(path: str) -> re.Pattern[str]:
     return re.compile("[^/]+".join(re.escape(p) for p in parts) + "/?")
 
 
-def sent_names(operation: Operation, url: str, headers: tuple[tuple[str, str], ...]) -> set[str]:
-    """The `LOCATION NAME`s of the operation's parameters present in a request as sent."""
+def sent_names(operation: Operation, url: str, headers: tuple[tuple[str, str], ...]) -> list[str]:
+    """The `LOCATION NAME`s of the operation's parameters present in a request as sent (path
+    parameters always are: the path matched their template)."""
+    found = [f"path {p.name}" for p in operation.parameters if p.location == "path"]
+    others = [p for p in operation.parameters if p.location != "path"]
+    if not others:
+        return found
     query = {name for name, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
     header_names = {k.lower() for k, _ in headers}
     cookies = set()
     for k, v in headers:
         if k.lower() == "cookie":
             cookies.update(part.split("=", 1)[0].strip() for part in v.split(";"))
-    found = set()
-    for p in operation.parameters:
+    for p in others:
         present = (
-            p.location == "path"
-            or (p.location == "query" and p.name in query)
+            (p.location == "query" and p.name in query)
             or (p.location == "header" and p.name.lower() in header_names)
             or (p.location == "cookie" and p.name in cookies)
         )
         if present:
-            found.add(f"{p.location} {p.name}")
+            found.append(f"{p.location} {p.name}")
     return found
 
 

@@ -36,6 +36,7 @@ class OperationsInForce:
         self.aliases = aliases(params)
         self.entries: dict[tuple[str, str, str], tuple[Operation, OperationCoverage]] = {}  # (name, method, path)
         self.routes: list[tuple[str, str, Any, Operation, OperationCoverage]] = []  # method, base path, pattern
+        self.calls: dict[int, tuple[Any, tuple[Operation, OperationCoverage] | None]] = {}
         self.matched: dict[tuple[str, str, bool], tuple[Operation, OperationCoverage] | None] = {}
         for name in self.descriptions.names:
             loaded = self.descriptions[name]
@@ -54,13 +55,19 @@ class OperationsInForce:
                 self.routes.append((operation.method, base_path, template_pattern(operation.path), operation, counts))
 
     def called(self, step: Any) -> tuple[Operation, OperationCoverage] | None:
-        """The operation an `^op` call step calls."""
+        """The operation an `^op` call step calls (looked up once per step)."""
+        key = id(step)
+        if key in self.calls:
+            return self.calls[key][1]
         ref = step.operation
         try:
             found = self.descriptions.find(ref.operation_id, ref.using, self.aliases)
         except Exception:  # the run reported the lookup failure; nothing was counted
-            return None
-        return self.entries.get((found.description_name, found.method, found.path))
+            result = None
+        else:
+            result = self.entries.get((found.description_name, found.method, found.path))
+        self.calls[key] = (step, result)  # the step is kept so its id() is not reused
+        return result
 
     def requested(self, method: str, url: str, relative: bool = False) -> tuple[Operation, OperationCoverage] | None:
         """The operation a plain request reaches: same method, path matching its template below

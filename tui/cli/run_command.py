@@ -122,13 +122,20 @@ def run_files(
     tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
     current: list[str | None] = [None]
 
-    if fail_fast or verbose or collector is not None:
+    if fail_fast or verbose:
 
         def feed(event: Any) -> None:
             if tagged and type(event) is ev.FileStarted:
                 current[0] = visible(event.file.path)
             live(event, current[0])
             ordered(event)
+    elif collector is not None:
+
+        def feed(event: Any) -> None:  # --coverage: the usual run, and the collector
+            masker.learn_event(event)
+            recorder.feed(event)
+            printer.feed(event)
+            collector.feed(event)
     else:
 
         def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
