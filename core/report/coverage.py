@@ -221,7 +221,7 @@ def sent_names(operation: Operation, url: str, headers: tuple[tuple[str, str], .
         return found
     query = {name for name, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
     header_names = {k.lower() for k, _ in headers}
-    cookies = set()
+    cookies: set[str] = set()
     for k, v in headers:
         if k.lower() == "cookie":
             cookies.update(part.split("=", 1)[0].strip() for part in v.split(";"))

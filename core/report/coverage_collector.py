@@ -116,17 +116,16 @@ class CoverageCollector:
         self._pending: list[tuple[Operation, OperationCoverage, bool]] = []
 
     def feed(self, event: ev.Event) -> None:
-        kind = type(event)
-        if kind is ev.RequestSent:
-            self._request(event)  # type: ignore[arg-type]
-        elif kind is ev.ResponseReceived:
+        if isinstance(event, ev.RequestSent):
+            self._request(event)
+        elif isinstance(event, ev.ResponseReceived):
             if self._pending:
                 operation, counts, auto = self._pending.pop(0)
-                record_response(counts, operation, event.status, auto)  # type: ignore[attr-defined]
-        elif kind is ev.StepStarted or kind is ev.StepFinished:
+                record_response(counts, operation, event.status, auto)
+        elif isinstance(event, (ev.StepStarted, ev.StepFinished)):
             self._pending.clear()
-        elif kind is ev.ScenarioStarted:
-            self._scenario(event)  # type: ignore[arg-type]
+        elif isinstance(event, ev.ScenarioStarted):
+            self._scenario(event)
 
     def _scenario(self, event: ev.ScenarioStarted) -> None:
         key = context_key(event.parameters, event.file.path)

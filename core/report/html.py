@@ -298,6 +298,8 @@ li.step.skipped { color: #999; }
 .message { color: #b71c1c; margin-left: 3.5em; overflow-wrap: anywhere; }
 details.exchange { margin-left: 3.5em; } details.exchange summary { color: #0d47a1; overflow-wrap: anywhere; }
 table.headers td, table.variables td, table.variables th { padding: 0 .8em 0 0; vertical-align: top; font-size: 12.5px; overflow-wrap: anywhere; }
+table.coverage-table td, table.coverage-table th { padding: 0 .8em 0 0; text-align: left; font-size: 12.5px; }
+tr.missing td:first-child { color: #b00020; }
 h4 { margin: .4em 0 .1em; font-size: 12px; text-transform: uppercase; color: #555; }
 table.timeline { width: 100%; margin: .5em 0 1em; table-layout: fixed; }
 table.timeline th, table.timeline td { border: 1px solid #ddd; padding: .25em .4em; vertical-align: top; font-size: 12.5px; overflow-wrap: anywhere; }
