@@ -1,6 +1,6 @@
 """Benchmark: operation calls checked against their schema vs the same requests written as paths.
 
-    python bench/operation_calls.py [--steps 600] [--rounds 5] [--description-mb 0]
+    python bench/operation_calls.py [--steps 600] [--rounds 5] [--description-mb 0] [--coverage]
 
 Two scenarios, each run by `scenario-tui run` as a fresh process against the demo API, alternating,
 ROUNDS times each; the medians and their ratio are printed (target: ratio <= 1.3):
@@ -11,6 +11,9 @@ ROUNDS times each; the medians and their ratio are printed (target: ratio <= 1.3
 --description-mb M pads the description with generated operations up to about M MB, to show that
 a large description is loaded once per run, not per step (its load time then shows in both the
 ratio and the startup line).
+
+--coverage also runs `ours` with `run --coverage` in the same rounds (alternating with `ours`
+without it) and prints that ratio (target: <= 1.05, coverage costs at most 5%).
 """
 
 from __future__ import annotations
@@ -70,12 +73,12 @@ def padded_description(megabytes: float, folder: str) -> str:
     return str(path)
 
 
-def timed(path: Path, url: str) -> float:
+def timed(path: Path, url: str, *extra: str) -> float:
     # Bytecode caching on, as on a user's machine: this environment sets PYTHONDONTWRITEBYTECODE,
     # which recompiles every module on every start and so charges the side with more code twice.
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "PYTHONDONTWRITEBYTECODE")}
     started = time.perf_counter()
-    result = subprocess.run([str(SCRIPT), "run", str(path), "--base-url", url], capture_output=True, env=env)
+    result = subprocess.run([str(SCRIPT), "run", str(path), "--base-url", url, *extra], capture_output=True, env=env)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"{path.name} failed:\n{result.stdout.decode()}\n{result.stderr.decode()}")
@@ -87,6 +90,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--description-mb", type=float, default=0)
+    parser.add_argument("--coverage", action="store_true", help="also time `ours` with run --coverage")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, DemoServer() as server:
         description = padded_description(args.description_mb, tmp)
@@ -101,9 +105,11 @@ def main() -> None:
         startup = Path(tmp, "startup.scenario")
         startup.write_text(HEAD.format(description=description) + CALL)
         timed(ours, server.url)  # warm the parser's cache and the OS's file cache
-        with_calls, with_paths, startups = [], [], []
+        with_calls, with_paths, startups, with_coverage = [], [], [], []
         for _ in range(args.rounds):
             with_calls.append(timed(ours, server.url))
+            if args.coverage:
+                with_coverage.append(timed(ours, server.url, "--coverage"))
             with_paths.append(timed(plain, server.url))
             startups.append(timed(startup, server.url))
         a, b = statistics.median(with_calls), statistics.median(with_paths)
@@ -113,6 +119,10 @@ def main() -> None:
         print(f"  GET /pets/{{{{petId}}}}, no schema: {b:.3f} s")
         print(f"  one call (startup, description load): {statistics.median(startups):.3f} s")
         print(f"  ratio:                      {a / b:.2f}  (target <= 1.3)")
+        if with_coverage:
+            c = statistics.median(with_coverage)
+            print(f"  ^getPetById with --coverage: {c:.3f} s")
+            print(f"  coverage ratio:             {c / a:.3f}  (target <= 1.05)")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import os
 from html import escape
 from typing import Any, Iterable
 
+from scenario_core.report.coverage_html import coverage_section
 from scenario_core.report.json_report import json_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
@@ -63,6 +64,8 @@ def html_report(recorder: RunRecorder, masker: Masker | None = None) -> str:
     parts.append(f"<td><b>{summary['duration_s']:.2f}</b> s</td></tr></table></header><main>")
     for index, file in enumerate(report["files"]):
         parts.extend(_file(file, index))
+    if "coverage" in report:  # run --coverage
+        parts.extend(coverage_section(report["coverage"]))
     parts.append("</main></body></html>\n")
     return "".join(parts)
 
@@ -295,6 +298,8 @@ li.step.skipped { color: #999; }
 .message { color: #b71c1c; margin-left: 3.5em; overflow-wrap: anywhere; }
 details.exchange { margin-left: 3.5em; } details.exchange summary { color: #0d47a1; overflow-wrap: anywhere; }
 table.headers td, table.variables td, table.variables th { padding: 0 .8em 0 0; vertical-align: top; font-size: 12.5px; overflow-wrap: anywhere; }
+table.coverage-table td, table.coverage-table th { padding: 0 .8em 0 0; text-align: left; font-size: 12.5px; }
+tr.missing td:first-child { color: #b00020; }
 h4 { margin: .4em 0 .1em; font-size: 12px; text-transform: uppercase; color: #555; }
 table.timeline { width: 100%; margin: .5em 0 1em; table-layout: fixed; }
 table.timeline th, table.timeline td { border: 1px solid #ddd; padding: .25em .4em; vertical-align: top; font-size: 12.5px; overflow-wrap: anywhere; }

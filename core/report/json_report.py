@@ -16,9 +16,11 @@ from scenario_core.support.json_depth import cut_depth
 
 
 def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str, Any]:
-    """The cli.md report; `"interrupted"` is always present (false on a complete run)."""
+    """The cli.md report; `"interrupted"` is always present (false on a complete run), `"coverage"`
+    when the run collected it (--coverage)."""
     masker = masker or Masker(enabled=False)
     counts = recorder.counts()
+    coverage = {"coverage": recorder.coverage.to_json()} if recorder.coverage is not None else {}
     return {
         "summary": {
             "scenarios": sum(counts.values()),
@@ -36,6 +38,7 @@ def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str
             for file in recorder.files
         ],
         "interrupted": recorder.interrupted,
+        **coverage,
     }
 
 

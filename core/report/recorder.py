@@ -54,6 +54,7 @@ class RunRecorder:
         self._phase: str | None = None
         self._branch: str | None = None  # the branch the running step's if chain took
         self._auto: list[dict[str, Any]] = []  # the running step's generated requests
+        self.coverage: Any = None  # a Coverage when the run collects it (--coverage): the reports add it
 
     # ---- feeding
 

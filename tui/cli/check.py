@@ -34,6 +34,7 @@ def check(args: argparse.Namespace) -> int:
         names.update(read_variables_file(path))
     status = 0
     found: list[dict[str, Any]] = []  # every diagnostic, for --format json
+    checked = []  # the valid files, for --coverage
     for path in args.files:  # one file at a time: every valid one still gets its "ok" line
         try:
             (node,) = load_valid([path], overrides, plugins=args.plugins, fragments=args.fragments)
@@ -50,6 +51,7 @@ def check(args: argparse.Namespace) -> int:
         if node.local_errors:  # errors local to one scenario: run still runs the others (§5 v3)
             _show(node.local_errors, args.format, found)
             status = 2
+        checked.append(node)
         warnings = analyze(node, overrides, names).diagnostics
         if args.strict:
             from scenario_core.analysis.checks import unread_user_parameters
@@ -72,6 +74,14 @@ def check(args: argparse.Namespace) -> int:
         )
     if args.format == "json":
         print(json.dumps(found, indent=2))
+    if args.coverage:
+        from scenario_core.report.coverage_static import static_coverage
+        from scenario_tui.output.coverage_view import static_lines
+
+        print(
+            "\n".join(static_lines(static_coverage(checked, overrides))),
+            file=sys.stderr if args.format == "json" else sys.stdout,
+        )
     return status
 
 

@@ -134,6 +134,16 @@ def _jobs(text: str) -> int:
     return int(digits)
 
 
+def _percent(text: str) -> float:
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {clip(text)}")
+    return value
+
+
 def _run_scale_options(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--fail-fast", action="store_true", help="stop after the first failed scenario (the rest are reported skipped)"
@@ -193,6 +203,17 @@ def build_parser(completion: bool = False) -> Parser:
     _tags_option(run)
     _run_scale_options(run)
     run.add_argument("--show-secrets", action="store_true", help="do not mask tokens, passwords and auth headers")
+    run.add_argument(
+        "--coverage",
+        action="store_true",
+        help="after the summary, show which OpenAPI operations, responses and parameters the run exercised",
+    )
+    run.add_argument(
+        "--coverage-min",
+        type=_percent,
+        metavar="PERCENT",
+        help="exit 1 when fewer than PERCENT%% of the operations were called (implies --coverage)",
+    )
 
     check = commands.add_parser(
         "check",
@@ -241,6 +262,11 @@ def _check_options(check: argparse.ArgumentParser) -> None:
         help="run variables from a JSON object or NAME=VALUE lines: their names count as visible",
     )
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
+    check.add_argument(
+        "--coverage",
+        action="store_true",
+        help="list the OpenAPI operations no scenario calls (from the files alone; nothing is sent)",
+    )
     check.add_argument(
         "--format",
         choices=("text", "json", "github"),

@@ -57,9 +57,13 @@ def run_files(
     fail_fast: bool = False,
     verbose: int = 0,
     jobs: int = 1,
+    coverage: bool = False,
+    coverage_min: float | None = None,
 ) -> int:
     """`selected`: a --tags expression; `verbose`: 1 --verbose, 2 --very-verbose; `jobs`: files
-    run at once (one Execution per file; each file's lines print together, in the order given)."""
+    run at once (one Execution per file; each file's lines print together, in the order given);
+    `coverage` / `coverage_min`: collect OpenAPI coverage (--coverage-min implies it), print it
+    after the summary, add it to the reports; below the minimum the run exits 1."""
     from scenario_core.run.executor import Execution
 
     reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
@@ -71,6 +75,12 @@ def run_files(
 
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
+    collector = None
+    if coverage or coverage_min is not None:  # imported only by a run that collects it
+        from scenario_core.report.coverage_collector import CoverageCollector
+
+        collector = CoverageCollector()
+        recorder.coverage = collector.coverage
     printer = RunPrinter(make_sink(), masker, recorder)
     parallel = jobs > 1 and len(files) > 1
     log = ExchangeLog(printer.sink, masker, connection=verbose > 1) if verbose else None
@@ -106,6 +116,8 @@ def run_files(
             event = replace(event, message=FAIL_FAST_SKIP)
         recorder.feed(event)
         printer.feed(event)
+        if collector is not None:
+            collector.feed(event)
 
     tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
     current: list[str | None] = [None]
@@ -117,6 +129,13 @@ def run_files(
                 current[0] = visible(event.file.path)
             live(event, current[0])
             ordered(event)
+    elif collector is not None:
+
+        def feed(event: Any) -> None:  # --coverage: the usual run, and the collector
+            masker.learn_event(event)
+            recorder.feed(event)
+            printer.feed(event)
+            collector.feed(event)
     else:
 
         def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
@@ -156,6 +175,7 @@ def run_files(
     interrupted = recorder.interrupted
 
     written, status = [], EXIT_OK
+    below_minimum = False
     for path, write in reports:
         try:
             write(path, recorder, masker)
@@ -166,6 +186,8 @@ def run_files(
             status = EXIT_INVALID
     try:
         printer.print_summary(interrupted, written)
+        if collector is not None:
+            below_minimum = _print_coverage(collector.coverage, coverage_min)
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
@@ -179,7 +201,18 @@ def run_files(
         return status
     if interrupted:
         return EXIT_SIGNAL_BASE + int(signum or signal.SIGINT)
-    return EXIT_FAILED if recorder.counts()["failed"] else EXIT_OK
+    return EXIT_FAILED if recorder.counts()["failed"] or below_minimum else EXIT_OK
+
+
+def _print_coverage(coverage: Any, minimum: float | None) -> bool:
+    """The coverage table, and with --coverage-min what is missing; True when below it."""
+    from scenario_tui.output.coverage_view import coverage_lines, minimum_lines
+
+    print("\n".join(coverage_lines(coverage)))
+    shortfall = minimum_lines(coverage, minimum) if minimum is not None else []
+    if shortfall:
+        print("\n".join(shortfall))
+    return bool(shortfall)
 
 
 async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:

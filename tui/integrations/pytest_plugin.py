@@ -78,6 +78,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     text = "do not mask tokens, passwords and auth headers in failure reports"
     group.addoption("--scenario-show-secrets", dest="scenario_show_secrets", action="store_true", help=text)
     parser.addini("scenario_show_secrets", f"{text} (the same as --scenario-show-secrets)", type="bool", default=False)
+    text = "after the run, show which OpenAPI operations, responses and parameters the scenarios exercised"
+    group.addoption("--scenario-coverage", dest="scenario_coverage", action="store_true", help=text)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -127,6 +129,7 @@ class _Settings:
         self.fragments = tuple(values("scenario_fragments"))
         self.resource_roots = tuple(values("scenario_resource_root"))
         self.show_secrets = bool(config.getoption("scenario_show_secrets") or config.getini("scenario_show_secrets"))
+        self.coverage = bool(config.getoption("scenario_coverage", False))
         self.files: dict[Path, "ScenarioFile"] = {}  # file runs opened this session
         self._selection: dict["ScenarioFile", set[int]] | None = None
 
@@ -150,7 +153,14 @@ class _Settings:
 def pytest_configure(config: pytest.Config) -> None:
     if getattr(config, "workerinput", {}).get("scenario_loadgroup"):
         config.option.loadgroup = True
-    config.stash[_SETTINGS] = _Settings(config)
+    config.stash[_SETTINGS] = settings = _Settings(config)
+    if settings.coverage:
+        from scenario_tui.integrations.pytest_coverage import CoverageHooks
+
+        def collectors() -> list[Any]:
+            return [f._run.coverage for f in settings.files.values() if f._run is not None and f._run.coverage]
+
+        config.pluginmanager.register(CoverageHooks(collectors), "scenario-coverage")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> "ScenarioFile | None":
@@ -330,6 +340,11 @@ class _FileRun:
             resource_roots=settings.resource_roots,
             include=lambda scenario, feature: id(scenario) in wanted,
         )
+        self.coverage = None  # --scenario-coverage: this file's collector (pytest_coverage.py)
+        if settings.coverage:
+            from scenario_core.report.coverage_collector import CoverageCollector
+
+            self.coverage = CoverageCollector()
         self.loop = asyncio.new_event_loop()
         self.stream = self.execution.events()
         self.outcomes: dict[int, tuple[Any, Any]] = {}
@@ -350,6 +365,8 @@ class _FileRun:
                 return
             self.masker.learn_event(event)  # first: a report of this event may hold its secrets
             self.recorder.feed(event)
+            if self.coverage is not None:
+                self.coverage.feed(event)
             if isinstance(event, ScenarioFinished):
                 self.outcomes[id(event.scenario)] = (event, self.recorder.last)
                 if id(event.scenario) == key:
