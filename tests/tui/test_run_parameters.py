@@ -158,7 +158,7 @@ def test_check_params_and_run_resolve_env_references_or_name_the_unset_variable(
         "line": 2,
         "from": "$SCENARIO_TUI_TEST_URL",
     }
-    assert nodes[1]["parameters"]["tenant"] == {"value": "acme", "source": "command-line", "line": None}
+    assert nodes[1]["parameters"]["tenant"] == {"value": "acme", "source": "command-line", "line": None, "user": True}
     status, lines = run(capsys, path)
     assert status == 0 and lines[1].startswith("  ✓ up")
     assert main(["params", path]) == 0

@@ -13,9 +13,9 @@ USER_AGENT = "scenario-tui"
 # only what body.Inflater decodes under the cap (body.CODINGS)
 DEFAULT_HEADERS = (
     ("Accept", "*/*"),
-    ("Accept-Encoding", "gzip, deflate"),
     ("Connection", "keep-alive"),
     ("User-Agent", USER_AGENT),
+    ("Accept-Encoding", "gzip, deflate"),
 )
 _DEFAULT_NAMES = tuple(name.lower() for name, _ in DEFAULT_HEADERS)
 _BODY_METHODS = ("POST", "PUT", "PATCH")
@@ -101,13 +101,15 @@ def build_request(
     sent: list[tuple[str, str]] = []
     if "host" not in own:
         sent.append(("Host", netloc))
+    sent += [(n, v) for n, v in DEFAULT_HEADERS if n.lower() not in own]
+    sent += [(n.strip(), v.strip()) for n, v in headers]
+    # Content-Length last, after the step's own headers: the order requests were shown in before
+    # this transport (httpx's), which the TUI's inspector and its snapshots keep.
     if "content-length" not in own and "transfer-encoding" not in own:
         if content:
             sent.append(("Content-Length", str(len(content))))
         elif method in _BODY_METHODS:
             sent.append(("Content-Length", "0"))
-    sent += [(n, v) for n, v in DEFAULT_HEADERS if n.lower() not in own]
-    sent += [(n.strip(), v.strip()) for n, v in headers]
     for name, value in sent:
         name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
         value.encode("ascii")
