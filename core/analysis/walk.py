@@ -36,9 +36,8 @@ from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENAR
 ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
 
 # Where a step runs (events.BACKGROUND_FILE, ...) decides what an extract writes to. The walk
-# expands includes itself rather than through executor.plan_scenario: importing the executor
-# (asyncio, the HTTP client) and building a plan per scenario was a third of check's time on a
-# 50,000-line file.
+# expands includes itself rather than through run.plan.plan_scenario: building a plan per
+# scenario was a third of check's time on a 50,000-line file.
 
 # Keys of the scenario layer that are not variables: "a response exists", "a custom step ran"
 # (its Python code may set any name with ctx.set).
@@ -94,7 +93,7 @@ def _refs(template) -> tuple[VariableRef, ...]:
 
 
 def step_refs(step: Step) -> list[VariableRef]:
-    """Every `{{NAME}}` a step reads when it runs (the executor's _step_refs, with locations);
+    """Every `{{NAME}}` a step reads when it runs (run.plan.step_refs, with locations);
     an `if`'s conditions are read by the walk itself, branch by branch."""
     # `type(step) is`: an exact, cheap test (this runs for every step of a file); mypy narrows on it
     if type(step) is RequestStep:

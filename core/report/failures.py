@@ -118,7 +118,7 @@ def step_message(scenario: ScenarioRecord, step: StepRecord, masker: Masker) -> 
     return message
 
 
-def failure_details(scenario: ScenarioRecord, masker: Masker, body_lines: int = BODY_LINES) -> list[str]:
+def failure_details(scenario: ScenarioRecord, masker: Masker) -> list[str]:
     """The failing step, its message, the request/response line and the bodies errorContext.*
     asks for: what a CI log shows."""
     lines = failure_step_lines(scenario, masker)
