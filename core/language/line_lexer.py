@@ -42,6 +42,9 @@ KEYWORDS = {
     "given:": "STEP",
     "and:": "STEP",
     "but:": "STEP",
+    # BerryCrush samples' scenario-body lines its parser passes over; read for what they say.
+    "tags:": "TAGLIST",
+    "finally:": "FINALLY",
 }
 # A line whose first word (followed by a space or nothing) is one of these: BerryCrush's step
 # keywords without a colon and its directives, which take no colon.

@@ -285,10 +285,15 @@ class Execution:
             skip_message = local.message
         bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
         step_failed = False  # a step ran and failed (a request cut by stop() too)
+        # A `finally:` block runs after a failed step too, but not in a scenario that never
+        # started (a parameter or local error), and a failure inside it ends the block.
+        cleanup_may_run = failure is None
+        cleanup_failed = False
 
         for planned in plan:
             step = planned.step
-            if failure is not None or self._stopped:
+            runs_anyway = planned.cleanup and cleanup_may_run and not cleanup_failed
+            if (failure is not None and not runs_anyway) or self._stopped:
                 if failure is None:
                     failure = (step.line, INTERRUPTED)
                     skip_message = INTERRUPTED
@@ -335,8 +340,11 @@ class Execution:
                 time.perf_counter() - step_started,
                 scope.snapshot(),
             )
-            if message is not None:
+            if message is not None and failure is not None:  # a clean-up step after the failure
+                cleanup_failed = True
+            elif message is not None:
                 step_failed = True
+                cleanup_failed = planned.cleanup
                 failure = (step.line, message)
                 skip_message = (
                     INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"

@@ -21,6 +21,7 @@ class PlannedStep:
     index: int = 0  # position in the scenario's plan
     parent: Step | None = None  # the described step (`when I create a pet`) this directive is under
     unbind: tuple[IncludeStep, ...] = ()  # includes whose arguments are restored after this step
+    cleanup: bool = False  # under the scenario's `finally:` block: runs even after a failure
 
     @property
     def line(self) -> int:

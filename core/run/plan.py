@@ -9,7 +9,15 @@ from dataclasses import replace
 from typing import Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import AssertStep, DescribedStep, FailStep, IncludeStep, RequestStep, Step
+from scenario_core.language.nodes.steps import (
+    FINALLY,
+    AssertStep,
+    DescribedStep,
+    FailStep,
+    IncludeStep,
+    RequestStep,
+    Step,
+)
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
 
@@ -23,27 +31,32 @@ def plan_scenario(
     """Every step a scenario runs, in order: the file background, the feature's background, then
     its own steps, with `include:` expanded in place (recursively) and a described step's
     directives in its place (each a step of the plan, its `parent` the described step). An include
-    with arguments is a step of its own (it binds them); they are restored after its last step."""
+    with arguments is a step of its own (it binds them); they are restored after its last step.
+    The directives of a `finally:` block (the scenario's last step) are marked `cleanup`."""
     planned: list[PlannedStep] = []
 
-    def add(steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...], parent: Step | None) -> None:
+    def add(
+        steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...], parent: Step | None, cleanup: bool = False
+    ) -> None:
         for step in steps:
             if isinstance(step, IncludeStep):
                 fragment = file.fragment(step.fragment)
                 # check has refused cycles and anything past MAX_INCLUDE_DEPTH / MAX_PLANNED_STEPS
                 # (builder.py), so the expansion is complete: nothing is ever dropped here.
                 if step.arguments:
-                    planned.append(PlannedStep(step, phase, via, len(planned), parent))
+                    planned.append(PlannedStep(step, phase, via, len(planned), parent, cleanup=cleanup))
                 first = len(planned)
                 if fragment is not None:
-                    add(fragment.steps, phase, via + (step,), None)
+                    add(fragment.steps, phase, via + (step,), None, cleanup)
                 if step.arguments:
                     last = planned[-1] if len(planned) > first else planned[first - 1]
                     planned[last.index] = replace(last, unbind=last.unbind + (step,))
             elif isinstance(step, DescribedStep) and step.steps:
-                add(step.steps, phase, via, step)
+                add(step.steps, phase, via, step, cleanup or step.keyword == FINALLY)
             else:
-                planned.append(PlannedStep(step, phase, via, len(planned), parent))
+                planned.append(
+                    PlannedStep(step, phase, via, len(planned), parent, cleanup=cleanup or _is_cleanup(step))
+                )
 
     if file.background is not None:
         add(file.background.steps, BACKGROUND_FILE, (), None)
@@ -51,6 +64,11 @@ def plan_scenario(
         add(feature.background.steps, BACKGROUND_FEATURE, (), None)
     add(scenario.steps, SCENARIO, (), None)
     return tuple(planned)
+
+
+def _is_cleanup(step: Step) -> bool:
+    """A `finally:` block without directives: a custom step, run as a clean-up step."""
+    return isinstance(step, DescribedStep) and step.keyword == FINALLY
 
 
 def step_refs(step: Step) -> StepRefs:

@@ -16,6 +16,7 @@ from scenario_core.language.builder.parameter_blocks import (
     parameters_for_row,
     report_row_parameters,
 )
+from scenario_core.language.builder.scenario_lines import scenario_lines
 from scenario_core.language.line_lexer import TAG
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import (
@@ -90,8 +91,12 @@ def tags(ctx: BuildContext, children: list) -> Raw:
 def scenario(ctx: BuildContext, children: list) -> Raw:
     tags = children.pop(0).node if isinstance(children[0], Raw) else frozenset()
     keyword = children[0]
-    steps, own = _steps(ctx, children[1:], "a scenario", allow_parameters=True)
-    node = ScenarioNode(ctx.named(keyword, "scenario:"), tags, steps, ctx.whole(keyword), own)
+    items, description, more_tags, cleanup = scenario_lines(ctx, children[1:])
+    steps, own = _steps(ctx, items, "a scenario", allow_parameters=True)
+    steps += (cleanup,) if cleanup is not None else ()
+    node = ScenarioNode(
+        ctx.named(keyword, "scenario:"), tags | more_tags, steps, ctx.whole(keyword), own, description=description
+    )
     return Raw("scenario", keyword, node)
 
 
@@ -101,15 +106,17 @@ def outline(ctx: BuildContext, children: list) -> Raw:
     tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else frozenset()
     keyword = children[0]
     name = ctx.named(keyword, "outline:")
-    tables = [item for item in children[1:] if isinstance(item, Raw) and item.kind == "examples"]
-    rest = [item for item in children[1:] if not (isinstance(item, Raw) and item.kind == "examples")]
+    body, description, more_tags, cleanup = scenario_lines(ctx, children[1:])
+    tags |= more_tags
+    tables = [item for item in body if isinstance(item, Raw) and item.kind == "examples"]
+    rest = [item for item in body if not (isinstance(item, Raw) and item.kind == "examples")]
     for extra in tables[1:]:
         ctx.error(
             ctx.loc(extra.token),
             f"an outline has one examples: table; the first is on line {line_of(tables[0].token)}",
         )
     if tables:
-        after = children[children.index(tables[0]) + 1 :]
+        after = body[body.index(tables[0]) + 1 :]
         late = next(
             (item for item in after if item is not None and not (isinstance(item, Raw) and item.kind == "examples")),
             None,
@@ -120,17 +127,22 @@ def outline(ctx: BuildContext, children: list) -> Raw:
                 "examples: comes last in an outline, after its steps",
             )
     steps, own = _steps(ctx, rest, "an outline", allow_parameters=True)
+    steps += (cleanup,) if cleanup is not None else ()
     rows = tables[0].node if tables else None
     location = ctx.whole(keyword)
     if not rows:  # no examples (or none parsed): the outline runs once, as BerryCrush does
-        return Raw("outlines", keyword, [ScenarioNode(name, tags, steps, location, own)])
+        return Raw("outlines", keyword, [ScenarioNode(name, tags, steps, location, own, description=description)])
     columns, body = rows
     scenarios = []
     for number, (token, cells) in enumerate(body, 1):
         shown = ", ".join(f"{c}={v}" for c, v in zip(columns, cells))
         row = OutlineRow(name, location.line, number, tuple(zip(columns, cells)))
         row_own = parameters_for_row(ctx, own, dict(zip(columns, (unquoted(c) for c in cells))))
-        scenarios.append(ScenarioNode(f"{name} #{number} ({shown})", tags, steps, ctx.whole(token), row_own, row))
+        scenarios.append(
+            ScenarioNode(
+                f"{name} #{number} ({shown})", tags, steps, ctx.whole(token), row_own, row, description=description
+            )
+        )
     for entry in own.entries if own is not None else ():  # decided for every row
         ctx.row_parameters.pop(id(entry), None)
     return Raw("outlines", keyword, scenarios)

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from lark import Transformer
 
-from scenario_core.language.builder import blocks, bodies, context, dialects, directives, parameter_blocks, requests
+from scenario_core.language.builder import (
+    blocks,
+    bodies,
+    context,
+    dialects,
+    directives,
+    parameter_blocks,
+    requests,
+    scenario_lines,
+)
 from scenario_core.language.builder.context import BuildContext
 
 
@@ -27,6 +36,8 @@ class Builder(BuildContext, Transformer):
     outline = blocks.outline
     examples = blocks.examples
     tags = blocks.tags
+    taglist = scenario_lines.taglist
+    finally_ = scenario_lines.finally_
 
     # name: value lines, parameters blocks, and lines the parser skipped
     entry = context.read_entry

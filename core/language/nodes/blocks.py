@@ -64,6 +64,7 @@ class ScenarioNode(Node):
     location: SourceLocation
     parameters: ParametersNode | None = None  # the scenario's (or outline's) own block
     outline: OutlineRow | None = None  # set on each scenario an outline's examples row makes
+    description: str | None = None  # `description:` lines in its body (BerryCrush samples write them)
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,6 +217,10 @@ class DescribedStep(Node):
         return not self.steps
 
 
+# A scenario's `finally:` block is a described step with this keyword, its last step: its
+# directives run after the others, whether they passed or failed (run/plan.py marks them).
+FINALLY = "finally"
+
 Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep, DescribedStep]
 
 
@@ -227,7 +231,7 @@ _COLON_KEYWORDS = frozenset(("when", "then", "extract", "include"))
 def step_label(step: Step) -> str:
     """A step as a person wrote it: `when: POST /pets`, `call ^createPet`, `extract $.id => petId`."""
     keyword = step.keyword
-    colon = (
+    colon = keyword == FINALLY or (
         keyword in _COLON_KEYWORDS
         and not isinstance(step, DescribedStep)
         and not getattr(step, "arrow", False)
