@@ -1,6 +1,7 @@
 """The OpenAPI descriptions in force for a scenario, from its effective parameters: `openapi` is
 the description named `default`, `binding.NAME.location` names others (the command line's
-`--openapi NAME=PATH` sets the same keys). Paths written in a file are relative to it.
+`--openapi NAME=PATH` sets the same keys). Paths written in a file are relative to it;
+BerryCrush's `classpath:` locations are looked up on a standalone class path (support/class_path.py).
 
 Loading goes through one cache per run (or TUI session): a description is read once however
 many scenarios, features and checks use it, and a `Descriptions` index is built once per
@@ -9,7 +10,6 @@ distinct set of paths.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Mapping
 
 from scenario_core.language import parameter_keys as params
@@ -17,6 +17,7 @@ from scenario_core.openapi.loader import DEFAULT_CACHE, DescriptionCache, resolv
 from scenario_core.openapi.operation_lookup import Descriptions, aliases_from_parameters
 from scenario_core.openapi.operations import Operation
 from scenario_core.parameters.resolution import COMMAND_LINE, DEFAULT, OPENAPI, EffectiveParameters
+from scenario_core.support.class_path import written_location
 
 # Where a `baseUrl` setting was written by the user rather than taken from a description or
 # the default: it wins over the base URL of the description an operation comes from.
@@ -24,15 +25,16 @@ _WRITTEN = frozenset({COMMAND_LINE, "scenario", "feature", "file"})
 
 
 def description_paths(parameters: EffectiveParameters, scenario_file: str) -> dict[str, str]:
-    """{name: path}: `default` from `openapi`, NAME from `binding.NAME.location`."""
-    base = Path(scenario_file).parent
+    """{name: path}: `default` from `openapi`, NAME from `binding.NAME.location`; a relative path
+    is the scenario file's folder's, a `classpath:` one is looked up on the standalone class path
+    (support/class_path.py)."""
     paths: dict[str, str] = {}
 
     def place(name: str, key: str) -> None:
         value = parameters.get(key)
         if value is not None and value.value is not None:
             raw = str(value.value)
-            paths[name] = raw if value.source == COMMAND_LINE else str(base / raw)
+            paths[name] = raw if value.source == COMMAND_LINE else written_location(raw, scenario_file)
 
     place(params.DEFAULT_DESCRIPTION, params.OPENAPI)
     for key in parameters:

@@ -4,7 +4,6 @@ calls that do not resolve. Also `load_valid`: every file loaded with all of thes
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
@@ -13,6 +12,7 @@ from scenario_core.language.nodes.blocks import FeatureNode, ParametersNode, Sce
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.local_errors import split_local, with_local_errors
 from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
+from scenario_core.support.class_path import written_location
 
 
 def has_templates(file: ScenarioFileNode) -> bool:
@@ -83,7 +83,7 @@ def parameter_diagnostics(
 
     for entry in named:
         try:
-            base_url_from(str(Path(file.path).parent / entry.value))
+            base_url_from(written_location(str(entry.value), file.path))
         except OpenApiError as error:
             problems.append(Diagnostic(entry.location, str(error)))
     if overrides and params.OPENAPI in overrides.values:

@@ -1,6 +1,7 @@
 """`bodyFile:` of an operation call: finding the file (`file:` in the working directory; any
-other name in each --resource-root, then beside the scenario file and in each folder above it;
-BerryCrush's `classpath:` prefix is dropped), reading it safely and rendering its `{{NAME}}`
+other name in each --resource-root, then on the standalone class path: beside the scenario file
+and in each folder above it, with their src/test/resources and src/main/resources; BerryCrush's
+`classpath:` prefix is dropped), reading it safely and rendering its `{{NAME}}`
 references (berrycrush.md §3.2). Every problem is a RequestFailed, one line."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.parser import MAX_FILE_BYTES
 from scenario_core.language.templates import TemplateError, render_text, text_template
 from scenario_core.run.http.client import RequestFailed
+from scenario_core.support.class_path import CLASSPATH, class_path_folders
 from scenario_core.support.input_files import InputFileError, read_regular_file
 
 
@@ -20,15 +22,15 @@ def read_body_file(
 ) -> str:
     """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
     file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
-    the working directory; any other relative name is looked up in each --resource-root, then the
-    scenario file's folder and each folder above it."""
+    the working directory; any other relative name is looked up in each --resource-root, then on
+    the standalone class path (support/class_path.py)."""
     folder = Path(scenario_file).resolve().parent
     if name.startswith("file:"):
         candidates = [Path(name[len("file:") :])]
         where = "the working directory"
     else:
-        relative = name[len("classpath:") :].lstrip("/") if name.startswith("classpath:") else name
-        roots = [Path(r) for r in resource_roots] + [folder, *folder.parents]
+        relative = name[len(CLASSPATH) :].lstrip("/") if name.startswith(CLASSPATH) else name
+        roots = [Path(r) for r in resource_roots] + class_path_folders(scenario_file)
         candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
         where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
     for candidate in candidates:

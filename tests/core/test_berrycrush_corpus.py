@@ -104,7 +104,6 @@ def test_an_outline_parameters_block_may_read_its_example_columns(capsys, tmp_pa
     assert list(statuses(found).values()) == ["passed", "passed"]
 
 
-@xfail
 def test_a_classpath_binding_location_is_found_from_the_scenario_folder(capsys, tmp_path, demo):
     """berrycrush.md §2.3 `binding.NAME.location` with §3.2's standalone class path (the scenario
     file's folder, then each folder above it; semantics.md §5 --resource-root). Today the value is
