@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FragmentNode, ScenarioFileNode
+from scenario_core.language.nodes.steps import IncludeStep
+from scenario_core.language.nodes.walk import walk_steps
 
 # (path, size, mtime) -> its fragments: a TUI session reloads its file often, fragments rarely change.
 _CACHE: dict[tuple[str, int, int], tuple[FragmentNode, ...]] = {}
@@ -61,10 +64,13 @@ def _shown(path: Path) -> Path:
 
 
 def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNode]) -> tuple[FragmentNode, ...]:
-    """Every fragment of these files, in order. A file that does not parse is an InvalidFileError
-    with its own located errors (never skipped: its fragments would silently go missing); a file
-    holding more than fragments is one too, since its scenarios would never run. `load` parses one
-    file (the parser's load_file, passed in: the parser uses this module, not the other way)."""
+    """Every fragment of these files, in order. A file that does not parse is never skipped (its
+    fragments would silently go missing) nor a refusal of every scenario file that sees it: each
+    `fragment: NAME` line in it gives a fragment without steps that carries the file's first error,
+    and an include of one is an error of the including scenario only (`broken_includes`). A file
+    holding more than fragments is an InvalidFileError, since its scenarios would never run.
+    `load` parses one file (the parser's load_file, passed in: the parser uses this module, not
+    the other way)."""
     fragments: list[FragmentNode] = []
     problems: list[Diagnostic] = []
     for path in paths:
@@ -78,7 +84,7 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
             try:
                 node = load(path)
             except InvalidFileError as error:
-                problems += error.diagnostics
+                fragments += _broken_fragments(path, error.diagnostics[0])
                 continue
             extra = [item.location for item in node.items]
             extra += [block.location for block in (node.parameters, node.background) if block is not None]
@@ -96,3 +102,47 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
     if problems:
         raise InvalidFileError(problems)
     return tuple(fragments)
+
+
+# A `fragment: NAME` line of a file that does not parse (keywords in any case, berrycrush.md §1).
+_FRAGMENT_LINE = re.compile(r"^([ ]*)(?i:fragment):[ \t]*([^\s#]+)", re.MULTILINE)
+
+
+def _broken_fragments(path: Path, problem: Diagnostic) -> list[FragmentNode]:
+    """The fragments a file that does not parse names, without steps, each carrying its first error."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = []
+    for match in _FRAGMENT_LINE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        column = len(match.group(1)) + 1
+        location = SourceLocation(str(path), line, column, line, column + len("fragment:"))
+        found.append(FragmentNode(match.group(2), (), location, problem=problem))
+    return found
+
+
+def broken_includes(file: ScenarioFileNode) -> list[Diagnostic]:
+    """An error at each include, in the file's own blocks, of a fragment whose .fragment file does
+    not parse, naming that file's first error: local to its scenario when the include stands in a
+    scenario's own steps (parameters/local_errors.py), refusing the file in a background or fragment."""
+    broken = {f.name: f.problem for f in file.fragments if f.problem is not None}
+    if not broken:
+        return []
+    blocks = [f.steps for f in file.fragments if f.location.file == file.path]
+    blocks += [b.steps for b in (file.background, *(f.background for f in file.features)) if b is not None]
+    blocks += [scenario.steps for scenario, _ in file.scenarios_in_order()]
+    found: dict[SourceLocation, Diagnostic] = {}  # an outline's rows share their steps
+    for steps in blocks:
+        for step in walk_steps(steps):
+            if isinstance(step, IncludeStep) and step.fragment in broken:
+                message = unusable_fragment(step.fragment, broken[step.fragment])
+                found[step.location] = Diagnostic(step.location, message, code="broken-fragment")
+    return list(found.values())
+
+
+def unusable_fragment(name: str, problem: Diagnostic) -> str:
+    """Why an include of a fragment whose file does not parse fails: that file's first error."""
+    where = problem.location
+    return f"fragment '{name}' cannot be used: {where.file}:{where.line}:{where.column}: {problem.message}"

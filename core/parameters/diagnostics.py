@@ -1,6 +1,6 @@
 """What only resolution finds in a file, for `check`, the TUI and the editor: `{{env.NAME}}` /
 `{{param.KEY}}` values that do not resolve, OpenAPI descriptions that cannot be read, operation
-calls that do not resolve. Also `load_valid`: every file loaded with all of these at once."""
+calls that do not resolve, includes of a fragment whose file does not parse. Also `load_valid`: every file loaded with all of these at once."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
+from scenario_core.language.fragment_files import broken_includes
 from scenario_core.language.nodes.blocks import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.local_errors import split_local, with_local_errors
@@ -66,7 +67,12 @@ def parameter_diagnostics(
 ) -> list[Diagnostic]:
     """Problems only resolution finds: a `{{env.NAME}}` / `{{param.KEY}}` value that does not
     resolve, an OpenAPI description that cannot be read, an operation call that does not resolve
-    (`descriptions`: a DescriptionSet to load them through)."""
+    (`descriptions`: a DescriptionSet to load them through); and includes of a fragment whose
+    .fragment file does not parse, which, like an unresolved call, end only their scenario."""
+    return _resolution_diagnostics(file, overrides, descriptions) + broken_includes(file)
+
+
+def _resolution_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None, descriptions) -> list[Diagnostic]:
     problems: list[Diagnostic] = template_diagnostics(file, overrides)
     if problems:
         return problems  # resolving descriptions and calls needs the parameters first

@@ -32,6 +32,7 @@ def plan_scenario(
     its own steps, with `include:` expanded in place (recursively) and a described step's
     directives in its place (each a step of the plan, its `parent` the described step). An include
     with arguments is a step of its own (it binds them); they are restored after its last step.
+    So is an include of a fragment whose .fragment file does not parse (it fails, naming why).
     The directives of a `finally:` block (the scenario's last step) are marked `cleanup`."""
     planned: list[PlannedStep] = []
 
@@ -43,7 +44,7 @@ def plan_scenario(
                 fragment = file.fragment(step.fragment)
                 # check has refused cycles and anything past MAX_INCLUDE_DEPTH / MAX_PLANNED_STEPS
                 # (builder.py), so the expansion is complete: nothing is ever dropped here.
-                if step.arguments:
+                if step.arguments or (fragment is not None and fragment.problem is not None):
                     planned.append(PlannedStep(step, phase, via, len(planned), parent, cleanup=cleanup))
                 first = len(planned)
                 if fragment is not None:

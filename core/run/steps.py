@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
 
+from scenario_core.language.fragment_files import unusable_fragment
 from scenario_core.language.nodes.steps import (
     AssertStep,
     ConditionalStep,
@@ -139,7 +140,12 @@ class StepRunner:
             state.message = f"cannot run a {type(step).__name__} step"
 
     def include(self, step: IncludeStep, state: ScenarioState, bound: dict[int, dict[str, Any]]) -> list[Event]:
-        """Bind an include's arguments (what they replaced goes to `bound`): the events."""
+        """Bind an include's arguments (what they replaced goes to `bound`): the events. An include
+        of a fragment whose .fragment file does not parse fails (`check` reports it too)."""
+        fragment = state.run.file.fragment(step.fragment)
+        if fragment is not None and fragment.problem is not None:
+            state.message = unusable_fragment(step.fragment, fragment.problem)
+            return []
         visible, missing = self.references(step, state)
         if missing is not None:
             state.message = self.explain(state, missing, visible)

@@ -32,6 +32,7 @@ from scenario_core.language.nodes.steps import (
 )
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parser import load_file, parse_text
+from scenario_core.parameters.diagnostics import load_valid
 
 DEMO = Path(__file__).resolve().parents[2] / "core" / "demo"
 
@@ -1148,15 +1149,19 @@ def test_fragment_file_holding_a_scenario_or_parameters_is_an_error(tmp_path, mo
     ]
 
 
-def test_fragment_file_with_a_syntax_error_reports_it_in_that_file(tmp_path, monkeypatch):
+def test_fragment_file_with_a_syntax_error_is_an_error_of_each_include_of_it(tmp_path, monkeypatch):
+    """Its error, located in that file, is reported at each include of its fragments, local to the
+    including scenario (tests/core/test_broken_fragment_files.py runs such a file)."""
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "fragments" / "broken.fragment", "fragment: b\n  when I x\n    extract $.id -> x\n")
     scenario = write(tmp_path / "t.scenario", "scenario: s\n  include: b\n")
-    with pytest.raises(InvalidFileError) as raised:
-        load_file(scenario)
-    assert [str(d) for d in raised.value.diagnostics] == [
-        "fragments/broken.fragment:3:13: error: extract reads like: extract $.id => petId "
-        "(or, ours, extract: petId from $.id)"
+    (file,) = load_valid(["t.scenario"])
+    assert [(str(d), d.local) for d in file.local_errors] == [
+        (
+            "t.scenario:2:3: error: fragment 'b' cannot be used: fragments/broken.fragment:3:13: extract reads "
+            "like: extract $.id => petId (or, ours, extract: petId from $.id)",
+            True,
+        )
     ]
 
 

@@ -109,11 +109,13 @@ def test_the_scope_analysis_warnings_are_problems_with_their_code(pets):
     ]
 
 
-def test_a_broken_fragment_file_is_reported_on_the_first_line_with_its_place(pets, tmp_path):
+def test_a_broken_fragment_file_is_reported_at_each_include_of_it_with_its_place(pets, tmp_path):
     (tmp_path / "fragments" / "auth.fragment").write_text("fragment: login\n  foo bar\n")
-    problems = service.diagnostics(read(pets))
-    assert problems[0].span.start == Position(0, 0)
-    assert problems[0].message.startswith(f"{tmp_path / 'fragments' / 'auth.fragment'}:2:3: error: ")
+    problems = [p for p in service.diagnostics(read(pets)) if p.severity == "error"]
+    assert [p.span.start for p in problems] == [Position(12, 4)]  # `include: login`
+    assert problems[0].message.startswith(
+        f"fragment 'login' cannot be used: {tmp_path / 'fragments' / 'auth.fragment'}:2:3: "
+    )
 
 
 def test_a_fragment_file_is_read_on_its_own(tmp_path):

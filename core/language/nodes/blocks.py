@@ -43,6 +43,9 @@ class FragmentNode(Node):
     name: str
     steps: tuple[Step, ...]
     location: SourceLocation
+    # A fragment of a .fragment file that does not parse: no steps, and the file's first error
+    # (a Diagnostic), which each include of it reports as an error of its scenario only.
+    problem: Any = None
 
 
 @dataclass(frozen=True, slots=True)
