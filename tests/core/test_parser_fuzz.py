@@ -73,12 +73,13 @@ scenario: v3 forms
   then: $.pets[*].n.stddev() < 2
 """
 # BerryCrush's dialect (semantics.md §5): described steps and their directives, if chains, outlines,
-# include arguments, webhooks, scenario parameters, triple-quoted bodies, comments after content.
+# include arguments, webhooks, scenario parameters, triple-quoted bodies, comments after content;
+# a scenario's description:, tags:, finally: lines and include straight under it.
 BERRY = r'''
 PARAMETERS:  # file level
   binding:
     auth:
-      location: "auth.yaml"
+      location: "classpath:/specs/auth.yaml"
   autoAssertions:
     enabled: true
 fragment: sign_in
@@ -94,8 +95,11 @@ Feature: Pets
       include sign_in
         user: "demo"
   Scenario: create it
+    description: the sample's own words
     parameters:
       timeout: 5
+    include sign_in
+      user: "again"
     WHEN I create a pet
       call ^createPet
         header_Authorization: "Bearer {{token}}"
@@ -133,9 +137,15 @@ Feature: Pets
     when: GET /a#b  # ours
     then: status 200
 Outline: many
+  description: one pet per row
+  tags: rows, @pets
   when I create {{name}}
     call ^createPet
       body: {"name": "{{name}}", "age": {{age}}}
+  Finally: clean up
+    call ^deletePet
+      id: {{name}}
+    include sign_in
   Examples:
     | name         | "age" |
     |  Fluffy Dog  | 3     |
