@@ -47,7 +47,7 @@ def allowed_lines(parent: Token | None, seen: list[str]) -> list[str]:
         if REQUEST_LIKE.match(text):
             return ["headers:", "query:", "body:"]
         return list(_DIRECTIVE_NAMES)
-    if kind in ("THEN", "STEP", "IF", "ELSE"):
+    if kind in ("THEN", "STEP", "IF", "ELSE", "FINALLY"):
         return list(_DIRECTIVE_NAMES)
     if kind == "CALL":
         return _ENTRY_LINE + ["headers:", "query:", "body:"]

@@ -1154,7 +1154,7 @@ def test_fragment_file_with_a_syntax_error_is_an_error_of_each_include_of_it(tmp
     including scenario (tests/core/test_broken_fragment_files.py runs such a file)."""
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "fragments" / "broken.fragment", "fragment: b\n  when I x\n    extract $.id -> x\n")
-    scenario = write(tmp_path / "t.scenario", "scenario: s\n  include: b\n")
+    write(tmp_path / "t.scenario", "scenario: s\n  include: b\n")
     (file,) = load_valid(["t.scenario"])
     assert [(str(d), d.local) for d in file.local_errors] == [
         (
