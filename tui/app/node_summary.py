@@ -32,6 +32,8 @@ def scenario_summary(
     line.append(f"scenario '{item.node.name}'", "bold")
     line.append(f"  line {item.line}", "dim")
     lines.append(line)
+    if getattr(item.node, "description", None):  # its `description:` lines (BerryCrush samples)
+        lines.append(Text(display.text(item.node.description), style="italic"))
     if result is not None:
         elapsed = display.seconds(result.elapsed)
         lines.append(

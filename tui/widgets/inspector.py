@@ -24,6 +24,7 @@ from textual.widgets import Static
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.assertions import SchemaAssertion, TimeAssertion
 from scenario_core.language.nodes.steps import (
+    FINALLY,
     AssertStep,
     ConditionalStep,
     DescribedStep,
@@ -202,6 +203,8 @@ class Inspector(VerticalScroll, can_focus=True):
                 parts.append(Text(visible(f"  {argument.name} = {argument.value.text}  (while the fragment runs)")))
         elif isinstance(step, ConditionalStep):
             parts.extend(self._conditional(step, run))
+        elif isinstance(step, DescribedStep) and step.keyword == FINALLY:
+            parts.append(Text("runs after the scenario's other steps, whether they passed or failed", style="dim"))
         elif isinstance(step, DescribedStep):
             parts.append(Text("a custom step: the Python step registered for this description runs", style="dim"))
         elif isinstance(step, FailStep):
