@@ -216,3 +216,15 @@ def test_an_include_under_a_scenario_binds_its_arguments(write_scenario, demo):
         """,
     )
     assert [e.status for e in finished(events).values()] == ["passed"]
+
+
+def test_tags_and_finally_stay_plain_names_in_parameters_bodies_and_calls():
+    file = parse_text(
+        "parameters:\n  tags: smoke\nscenario: s\n  when: POST /x\n    body:\n      tags: [1]\n      finally: 2\n"
+        "  when: ^op\n    tags: a\n",
+        "t.scenario",
+    )
+    assert file.parameters is not None and file.parameters.entries[0].key == "tags"
+    body, call = file.scenarios[0].steps
+    assert body.body.text == '{"tags": [1], "finally": 2}'
+    assert [p.name for p in call.parameters] == ["tags"]
