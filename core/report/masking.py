@@ -22,6 +22,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
 from scenario_core.report.long_secrets import LongSecrets
 from scenario_core.run import events
+from scenario_core.run.edits import VariableEdited
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
 from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
     AUTH_HEADERS,
@@ -188,6 +189,8 @@ class Masker:
             self.learn_variable(event.name, event.value)
             if self._extracts_a_secret(event.step):  # `extract: pw from $.json.password`
                 self.learn(event.value)
+        elif kind is VariableEdited:  # set while paused (edit and continue): a secret by its name
+            self.learn_variable(event.name, event.new)
         elif kind is events.RunStarted:
             self._run_variables = event.run_variables
             self.learn_variables(event.run_variables)
