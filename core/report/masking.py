@@ -189,13 +189,13 @@ class Masker:
             self.learn_variable(event.name, event.value)
             if self._extracts_a_secret(event.step):  # `extract: pw from $.json.password`
                 self.learn(event.value)
-        elif kind is VariableEdited:  # set while paused (edit and continue): a secret by its name
-            self.learn_variable(event.name, event.new)
         elif kind is events.RunStarted:
             self._run_variables = event.run_variables
             self.learn_variables(event.run_variables)
         elif kind is events.FileStarted or kind is events.FeatureStarted or kind is events.ScenarioStarted:
             self.learn_parameters(event.parameters)
+        elif kind is VariableEdited:  # set while paused (edit and continue): a secret by its name
+            self.learn_variable(event.name, event.new)
 
     def learn_fields(self, text: str | None) -> None:
         """The long values of secret JSON fields and query or form fields in a body or URL: the

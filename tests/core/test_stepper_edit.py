@@ -198,3 +198,30 @@ async def test_a_secret_edited_stays_masked(demo, write_scenario):
     masker.learn_event(event)
     assert "s3cr3t-value-long-enough" not in masker.text("sent s3cr3t-value-long-enough")
     assert masker.value(event.new, "apiToken") != "s3cr3t-value-long-enough"
+
+
+async def test_edit_in_a_feature_store_is_cleared_when_the_feature_ends(demo, write_scenario):
+    text = """\
+    feature: Pets
+      parameters:
+        shareVariablesAcrossScenarios: true
+      scenario: one
+        when: GET /echo
+      scenario: two
+        when: GET /echo?note={{note}}
+    feature: Audit
+      scenario: three
+        when: GET /echo?note={{note}}
+    """
+    driven = Driven(demo, write_scenario, text)
+    await driven.step_to_line(5)
+    assert [layer.label for layer in driven.stepper.editable_layers()] == ["scenario", "feature 'Pets'", "run"]
+    assert driven.stepper.edit_variable("feature 'Pets'", "note", "kept").shadowed_by is None
+    done = await driven.finish()
+    (pets_end,) = [e for e in driven.of(ev.FeatureFinished) if e.feature.name == "Pets"]
+    assert pets_end.cleared == ("note",)
+    sent = driven.of(ev.RequestSent)
+    assert len(sent) == 2 and sent[1].url.endswith("?note=kept")  # scenario two, sharing the store, saw it
+    assert (done.passed, done.failed) == (2, 1)  # feature Audit does not share: 'note' is undefined there
+    failed = [e for e in driven.of(ev.StepFinished) if e.status == "failed"]
+    assert "undefined variable 'note'" in failed[0].message

@@ -121,3 +121,13 @@ async def test_edit_and_resend_say_why_not_when_the_run_is_not_paused(scenario_f
         messages = [n.message for n in app._notifications]
         assert any("while the run is paused" in m for m in messages)
         assert any("a re-sends the step the run is paused on" in m for m in messages)
+
+
+async def test_a_secret_edited_stays_masked_in_the_scope_log_and_the_variables(scenario_file, make_app, ui):
+    app = make_app(scenario_file(PETS))
+    async with app.run_test(size=SIZE) as pilot:
+        await paused_at_get(pilot, ui, app)
+        await edit(pilot, ui, app, "apiToken", "hunter2-edited-secret")
+        entry = next(e for e in app.scope_log.entries if e.startswith("✎ apiToken edited by you"))
+        assert "hunter2" not in entry and "hunter2" not in app.variables_panel.text
+        assert app.stepper.current.before.lookup("apiToken") == (True, "hunter2-edited-secret")
