@@ -246,6 +246,8 @@ class Stepper:
             finally:
                 self.state = PAUSED
                 self.pause_reason = "resent"
+        if self.execution.stopped:  # stop() while it ran: the stream winds down as after any stop
+            await self.drain()
 
     def _rerun_events(self) -> AsyncIterator[ev.Event]:
         """The re-run's events; EditError when the step cannot run again (checked up front)."""

@@ -4,6 +4,8 @@ is set, changed or deleted in the layer the user picks (run/edits.py has the rul
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from scenario_core.language.parser import load_file
@@ -225,3 +227,25 @@ async def test_edit_in_a_feature_store_is_cleared_when_the_feature_ends(demo, wr
     assert (done.passed, done.failed) == (2, 1)  # feature Audit does not share: 'note' is undefined there
     failed = [e for e in driven.of(ev.StepFinished) if e.status == "failed"]
     assert "undefined variable 'note'" in failed[0].message
+
+
+async def test_stop_while_a_step_is_re_sent_cancels_it_and_the_run_winds_down(demo, write_scenario):
+    text = """\
+    scenario: slow guess
+      when: GET /slow?ms={{ms}}
+      then: status 200
+    """
+    driven = Driven(demo, write_scenario, text)
+    stepper = driven.stepper
+    stepper.break_on_failure = True
+    await stepper.resume()  # fails: ms is undefined
+    stepper.edit_variable("scenario", "ms", "5000")
+    resending = asyncio.create_task(stepper.resend())
+    for _ in range(500):
+        if driven.of(ev.RequestSent):
+            break
+        await asyncio.sleep(0.01)
+    assert stepper.stop()
+    await asyncio.wait_for(resending, 5)
+    assert stepper.finished is not None and stepper.finished.interrupted
+    assert [e.message for e in driven.of(ev.StepFinished)][-1] == "interrupted"
