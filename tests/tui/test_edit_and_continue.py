@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from scenario_core.run.stepper import PAUSED
+from scenario_tui.widgets.value_viewer import ValueViewer
 from scenario_tui.widgets.variable_editor import VariableEditor
 
 SIZE = (120, 40)
@@ -131,3 +132,21 @@ async def test_a_secret_edited_stays_masked_in_the_scope_log_and_the_variables(s
         entry = next(e for e in app.scope_log.entries if e.startswith("✎ apiToken edited by you"))
         assert "hunter2" not in entry and "hunter2" not in app.variables_panel.text
         assert app.stepper.current.before.lookup("apiToken") == (True, "hunter2-edited-secret")
+
+
+async def test_the_value_viewer_says_an_edited_value_was_set_by_you(scenario_file, make_app, ui):
+    app = make_app(scenario_file(PETS))
+    async with app.run_test(size=SIZE) as pilot:
+        await paused_at_get(pilot, ui, app)
+        old = app.stepper.current.before.lookup("petId")[1]
+        await edit(pilot, ui, app, "petId", "2")
+        panel = app.variables_panel
+        panel.focus()
+        await ui.settle(pilot)
+        assert panel.rows[panel.cursor][1] == "petId"  # the only variable
+        await ui.press(pilot, "enter")
+        viewer = app.screen
+        assert isinstance(viewer, ValueViewer)
+        assert viewer.lines[1] == f"set by you (edited while paused at line {GET_LINE})  · scenario 'read a pet'"
+        assert f"edited by you  while paused at line {GET_LINE}" in viewer.text
+        assert f"    {old} → 2" in viewer.text

@@ -17,10 +17,11 @@ MAX_WRITES = 1000  # per name: a 2,000-scenario run writing the same name keeps 
 @dataclass(frozen=True, slots=True)
 class Write:
     scenario: str | None  # the scenario that was running
-    step: Any  # the extract: step (None: edited by the user while paused)
+    step: Any  # the extract: step; for an edit, the step the run was paused at (or None)
     old: Any  # NEW when the scenario layer did not hold the name yet
     new: Any
     layers: tuple[str, ...]  # where it went: ("scenario",) or ("scenario", "feature 'Pets'")
+    edited: bool = False  # set by the user while paused (edit and continue), not by an extract
 
 
 class WriteHistory:
@@ -44,7 +45,7 @@ class WriteHistory:
 
         elif isinstance(event, VariableEdited) and event.action != REMOVED:
             old = NEW if event.action == SET else event.old
-            self._append(event.name, Write(self._scenario, None, old, event.new, (event.layer,)))
+            self._append(event.name, Write(self._scenario, event.step, old, event.new, (event.layer,), edited=True))
 
     def _append(self, name: str, write: Write) -> None:
         writes = self._writes.setdefault(name, [])
