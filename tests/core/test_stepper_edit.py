@@ -249,3 +249,22 @@ async def test_stop_while_a_step_is_re_sent_cancels_it_and_the_run_winds_down(de
     await asyncio.wait_for(resending, 5)
     assert stepper.finished is not None and stepper.finished.interrupted
     assert [e.message for e in driven.of(ev.StepFinished)][-1] == "interrupted"
+
+
+async def test_a_step_that_ends_a_fragment_included_with_arguments_cannot_be_re_sent(demo, write_scenario):
+    text = """\
+    fragment: broken
+      then it breaks
+        fail "broken with {{who}}"
+    scenario: s
+      when I include it
+        include broken
+          who: "Rex"
+    """
+    driven = Driven(demo, write_scenario, text)
+    driven.stepper.break_on_failure = True
+    await driven.stepper.resume()
+    assert driven.stepper.pause_reason == "failure" and driven.stepper.paused_after.message == "broken with Rex"
+    with pytest.raises(EditError, match="ends an included fragment, whose arguments are gone now"):
+        await driven.stepper.resend()
+    assert driven.stepper.state == PAUSED  # refused: the run is still paused there
