@@ -73,7 +73,7 @@ async def test_edit_petId_then_resend_sends_the_new_url_and_replaces_the_result(
         await ui.press(pilot, "a")
         assert app.stepper.pause_reason == "resent"
         assert re.search(r"^GET http://\S+/pets/2$", app.inspector.text, re.MULTILINE)  # the request as sent
-        assert f"re-sent line {GET_LINE}: passed" in app.status_bar.text
+        assert f"passed when re-sent, line {GET_LINE} of 'read a pet'" in app.status_bar.text
         first = runs_of_line(app, GET_LINE)
         assert len(first) == 1
         # again, with another value: the new run replaces the old in the history and the inspector
@@ -98,7 +98,7 @@ async def test_delete_petId_then_resend_reports_the_missing_variable(scenario_fi
         resent = app.stepper.paused_after
         assert resent.status == "failed" and resent.request is None
         assert "undefined variable 'petId'" in app.inspector.text
-        assert f"re-sent line {GET_LINE}: failed" in app.status_bar.text
+        assert f"failed when re-sent, line {GET_LINE} of 'read a pet'" in app.status_bar.text
 
 
 async def test_editor_refusal_is_one_line_in_the_dialog_which_stays_open(scenario_file, make_app, ui):

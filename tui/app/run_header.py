@@ -27,7 +27,7 @@ def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[
         if stepper.pause_reason == "failure" and failed is not None:
             return f"paused on failure, line {failed.step.location.line}", failed.scenario.name
         if stepper.pause_reason == "resent" and failed is not None:  # edit and continue: `a`
-            return f"re-sent line {failed.step.location.line}: {failed.status}", failed.scenario.name
+            return f"{failed.status} when re-sent, line {failed.step.location.line}", failed.scenario.name
         if current is None:
             return "paused", ""
         line = current.step.location.line
