@@ -22,6 +22,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
 from scenario_core.report.long_secrets import LongSecrets
 from scenario_core.run import events
+from scenario_core.run.edits import VariableEdited
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
 from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
     AUTH_HEADERS,
@@ -193,6 +194,8 @@ class Masker:
             self.learn_variables(event.run_variables)
         elif kind is events.FileStarted or kind is events.FeatureStarted or kind is events.ScenarioStarted:
             self.learn_parameters(event.parameters)
+        elif kind is VariableEdited:  # set while paused (edit and continue): a secret by its name
+            self.learn_variable(event.name, event.new)
 
     def learn_fields(self, text: str | None) -> None:
         """The long values of secret JSON fields and query or form fields in a body or URL: the

@@ -58,6 +58,7 @@ from scenario_core.run.events import (
 from scenario_core.run.explain import ScenarioRecord
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
+from scenario_core.run.rerun import cannot_rerun, rerun_step
 from scenario_core.run.scopes import Scope, Store
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import FileRun, ScenarioState, one_line
@@ -113,6 +114,7 @@ class Execution:
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
         calls = OperationCalls(self._client, descriptions, self.resource_roots)
         self._steps = StepRunner(self._sender, calls, registry)
+        self.running: ScenarioState | None = None  # the scenario running now (edit and continue)
 
     # ------------------------------------------------------------ control
 
@@ -126,6 +128,19 @@ class Execution:
         Call it from the event loop's thread (e.g. another task, or the consumer between pulls)."""
         self._stopped = True
         self._sender.stop()
+
+    async def rerun(self) -> AsyncIterator[Event]:
+        """Edit and continue: while the stream is paused right after a step's StepFinished, run
+        that step again with the variables as they are now (run/rerun.py); its outcome is the
+        step's when the stream is pulled again. ValueError (one line) when it cannot."""
+        state = self.running
+        if state is None or self._stopped:
+            raise ValueError("no step to run again: the run is not paused in a scenario")
+        reason = cannot_rerun(state.planned)
+        if reason is not None:
+            raise ValueError(reason)
+        async for event in rerun_step(self._steps, state):
+            yield event
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return self._by_tags(scenario, feature) and (self._chosen is None or self._chosen(scenario, feature))
@@ -273,7 +288,7 @@ class Execution:
             plan,
             scope.snapshot(),
         )
-        state = ScenarioState(run, scenario, feature, params, store, record, scope, plan)
+        state = self.running = ScenarioState(run, scenario, feature, params, store, record, scope, plan)
         steps = self._steps
         failure: tuple[int, str] | None = None  # (line, message) of the failing step
         skip_message: str | None = None
@@ -340,6 +355,7 @@ class Execution:
                 time.perf_counter() - step_started,
                 scope.snapshot(),
             )
+            message = state.message  # a step run again while paused here (rerun) has the last word
             if message is not None and failure is not None:  # a clean-up step after the failure
                 cleanup_failed = True
             elif message is not None:
@@ -364,6 +380,7 @@ class Execution:
             record.failed_line, record.failed_message = failure
             run.counts[1] += 1
         record.status = status
+        self.running = None
         yield ScenarioFinished(
             run.file, scenario, feature, status, summary, time.perf_counter() - started, scope.snapshot()
         )

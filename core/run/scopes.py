@@ -23,6 +23,7 @@ from scenario_core.run.events import (
 )
 
 _UNSET = object()
+DELETED = object()  # Scope.edit: remove the name from the layer
 
 
 class Store:
@@ -134,3 +135,29 @@ class Scope:
         self._visible = None
         self._snapshot = None
         return events
+
+    def edit(self, layer: str, name: str, value: Any, origin: Origin | None) -> tuple[bool, Any]:
+        """Edit and continue: set `name` in one layer only — this scenario's (SCENARIO_LAYER) or
+        the store's (its label) — or delete it there when `value` is DELETED; copy on write, as
+        `extract`. Returns (whether the layer held the name, its old value). The caller
+        (run.edits) has checked the layer and the name."""
+        store = self.store
+        in_store = store is not None and layer == store.label
+        values = store.values if in_store and store is not None else self.values
+        origins = store.origins if in_store and store is not None else self.origins
+        had, old = name in values, values.get(name)
+        values, origins = dict(values), dict(origins)
+        if value is DELETED:
+            values.pop(name, None)
+            origins.pop(name, None)
+        else:
+            values[name] = value
+            if origin is not None:
+                origins[name] = origin
+        if in_store and store is not None:
+            store.values, store.origins = values, origins
+        else:
+            self.values, self.origins = values, origins
+        self._visible = None
+        self._snapshot = None
+        return had, old

@@ -12,6 +12,14 @@ pulls until a pause point, then simply stops pulling:
                 then winds down: the interrupted step, its scenario, the open stores, RunFinished;
 - `reset()`     closes the stream and forgets the run: the next `step()` starts a fresh one.
 
+Edit and continue (issue 23; the rules in run/edits.py): while PAUSED, `edit_variable()` /
+`delete_variable()` change one layer of what the paused scenario sees (a `VariableEdited` event),
+and `resend()` runs the step paused on with the variables as they are now -- the step about to
+run, or the one just finished (after a failure, or a re-send) again -- then pauses right after it
+(`pause_reason` "resent", `paused_after` its record, whose `replaces` is the record it
+replaces). `n` and `c` then go on from there; a step that passes when re-sent does not fail its
+scenario.
+
 It also turns the stream into `StepRun` records (request, response, assertion, extracted values,
 outcome of each step run) that the inspector shows. It knows nothing of Textual: every event is
 handed to `on_event` with the record it belongs to; the app decides what to show.
@@ -28,11 +36,15 @@ from scenario_core.language.nodes.steps import Step
 from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
+from scenario_core.run.edits import EditableLayer, EditError, EditOrigin, VariableEdited, edit_variable, layers_of
+from scenario_core.run.edits import parse_value as parse_edited_value
 from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.executor import Execution
+from scenario_core.run.rerun import cannot_rerun
+from scenario_core.run.scopes import DELETED, Scope
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
-STEP, CONTINUE, DRAIN = "step", "continue", "drain"
+STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
 
 
 @dataclass(eq=False)
@@ -63,6 +75,7 @@ class StepRun:
     parent: Any = None  # the described step a directive is under
     key: Any = None  # where the TUI shows it (set by the app)
     definitions: list = field(default_factory=list)  # the background / fragment it is written in
+    replaces: StepRun | None = None  # re-sent (edit and continue): the earlier run of this step
 
     @property
     def changed(self) -> frozenset[str]:
@@ -160,6 +173,92 @@ class Stepper:
             self.pause_reason = None
             self.paused_after = None
 
+    # ------------------------------------------------------------ edit and continue
+
+    def _paused_scope(self) -> Scope:
+        """The live scope of the paused scenario; EditError when there is none."""
+        execution = self.execution
+        running = execution.running if execution is not None else None
+        if self.state != PAUSED or self._lock.locked() or running is None or execution is None or execution.stopped:
+            raise EditError("variables can be edited only while the run is paused in a scenario")
+        return running.scope
+
+    def editable_layers(self) -> list[EditableLayer]:
+        """The layers the paused scenario sees, innermost first ([] when not paused in one)."""
+        try:
+            return layers_of(self._paused_scope())
+        except EditError:
+            return []
+
+    def edit_variable(self, layer: str, name: str, raw: str) -> VariableEdited:
+        """Set `name` in `layer` to `raw` read as `--var` reads a value. EditError (one line)
+        when it cannot be done."""
+        return self._edit(layer, name, parse_edited_value(raw))
+
+    def delete_variable(self, layer: str, name: str) -> VariableEdited:
+        return self._edit(layer, name, DELETED)
+
+    def _edit(self, layer: str, name: str, value: Any) -> VariableEdited:
+        scope = self._paused_scope()
+        running = self.execution.running if self.execution is not None else None
+        assert running is not None  # (_paused_scope checked it)
+        record = self.paused_after or self.current
+        step = record.step if record is not None else None
+        origin = EditOrigin(
+            step.location if step is not None else running.scenario.location,
+            running.scenario.name,
+            running.feature_name,
+            record.phase if record is not None else ev.SCENARIO,
+        )
+        event = edit_variable(scope, layer, name, value, origin, step)
+        if record is not None and record is self.current:
+            record.before = event.snapshot  # about to run: with what it will see
+        self.on_event(event, record)
+        return event
+
+    async def resend(self) -> None:
+        """Run the step paused on (again), then pause right after it. EditError (one line) when
+        there is none."""
+        if self.state != PAUSED or self._lock.locked() or self.execution is None or self.execution.stopped:
+            raise EditError("a step can be re-sent only while the run is paused")
+        previous = self.paused_after
+        if previous is None:
+            if self.current is None:
+                raise EditError("the run is paused between scenarios: n goes on to the next step")
+            await self._advance(RESEND)  # the step about to run: pulled to its end
+            return
+        events = self._rerun_events()
+        async with self._lock:
+            self.state, self.mode = RUNNING, RESEND
+            self.pause_reason = None
+            try:
+                async for event in events:
+                    if isinstance(event, ev.StepStarted):
+                        run = self._started(event)
+                        run.replaces = previous
+                        run.key, run.definitions, run.parent = previous.key, previous.definitions, previous.parent
+                        self.on_event(event, run)
+                        continue
+                    record = self._record(event)
+                    self.on_event(event, record)
+                    if isinstance(event, ev.StepFinished):
+                        self.paused_after = record
+            finally:
+                self.state = PAUSED
+                self.pause_reason = "resent"
+        if self.execution.stopped:  # stop() while it ran: the stream winds down as after any stop
+            await self.drain()
+
+    def _rerun_events(self) -> AsyncIterator[ev.Event]:
+        """The re-run's events; EditError when the step cannot run again (checked up front)."""
+        execution = self.execution
+        assert execution is not None
+        running = execution.running
+        reason = cannot_rerun(running.planned) if running is not None else "the run is not paused in a scenario"
+        if reason is not None:
+            raise EditError(reason)
+        return execution.rerun()
+
     # ------------------------------------------------------------ pulling
 
     async def _advance(self, mode: str) -> None:
@@ -208,6 +307,11 @@ class Stepper:
                         continue
                     run = self._record(event)
                     self.on_event(event, run)
+                    if isinstance(event, ev.StepFinished) and self.mode == RESEND:
+                        self.state = PAUSED  # right after the step re-sent, as after a failure
+                        self.pause_reason = "resent"
+                        self.paused_after = run
+                        return
                     if (
                         isinstance(event, ev.StepFinished)
                         and event.status == ev.FAILED

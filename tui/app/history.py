@@ -42,6 +42,22 @@ class History:
             widget.add(self.runs[self._listed :])
             self._listed = len(self.runs)
 
+    def replace(self, old: StepRun, new: StepRun) -> None:
+        """A step re-sent (edit and continue): its new run takes the old one's place in the list."""
+        for index, run in enumerate(self.runs):
+            if run is old:
+                self.runs[index] = new
+                break
+        else:
+            return self.add(new)
+        if self.shown is old:
+            self.shown = new
+        widget = self.panels.history_list
+        if widget is not None and widget.has_class("-open"):
+            widget.fill(self.runs)
+            self._listed = len(self.runs)
+            widget.pick(new)
+
     def clear(self) -> None:
         self.runs.clear()
         self._listed = 0

@@ -27,6 +27,8 @@ APP_BINDINGS = [
     Binding("w", "toggle_wrap", "Wrap", show=False),
     Binding("y", "copy_curl", "Copy curl", show=False),
     Binding("j", "json_playground", "JSON path", show=False),
+    Binding("equals_sign", "edit_variable", "Edit var", key_display="=", show=False),  # edit and continue
+    Binding("a", "resend_step", "Send again", show=False),
     Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
     Binding("slash", "filter_tree", "Filter", key_display="/"),
     Binding("e", "edit", "Edit"),
@@ -46,6 +48,8 @@ class Actions(Protocol):
     def action_reload(self) -> None: ...
     def action_copy_curl(self) -> None: ...
     def action_json_playground(self) -> None: ...
+    def action_edit_variable(self) -> None: ...
+    def action_resend_step(self) -> None: ...
     def action_toggle_wrap(self) -> None: ...
     def action_break_on_failure(self, on: bool) -> None: ...
     def action_run_to_here(self) -> None: ...
@@ -67,6 +71,14 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
     yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
     yield SystemCommand(
         "JSON path playground", "Try paths on the inspected response; write an extract (j)", app.action_json_playground
+    )
+    yield SystemCommand(
+        "Edit a variable", "While paused: set, change or delete one in a layer (=)", app.action_edit_variable
+    )
+    yield SystemCommand(
+        "Re-send the current step",
+        "While paused: run it again with the variables as they are (a)",
+        app.action_resend_step,
     )
     yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", app.action_toggle_wrap)
     yield SystemCommand(

@@ -1,5 +1,6 @@
-"""Driving a run: the keys `n`, `c`, `s`, `r`, `f` (break on failure), `g` (run to here) and `o`
-(run this scenario only), and what a change on disk does to a run. What the run's events do to
+"""Driving a run: the keys `n`, `c`, `s`, `r`, `f` (break on failure), `g` (run to here), `o`
+(run this scenario only) and `a` (re-send the step paused on: edit and continue), and what a
+change on disk does to a run. What the run's events do to
 the widgets is RunEvents' (run_events.py), which this class extends with the run's state.
 
 It is given the widgets it drives (`Panels`) and Textual's app for its services (workers, timers,
@@ -19,6 +20,7 @@ from textual.message import Message
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
+from scenario_core.run.edits import EditError
 from scenario_core.run.stepper import CONTINUE, FINISHED, IDLE, PAUSED, Stepper, StepRun
 from scenario_tui.app.failures import show_failures
 from scenario_tui.app.history import History
@@ -162,6 +164,25 @@ class RunController(RunEvents):
             self.panels.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
         self.advancing = True  # from now: the worker may not have started pulling yet
         self.app.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
+
+    def resend(self) -> None:
+        """`a`: run the step the run is paused on (again) with the variables as they are now."""
+        if self.advancing or self.stepper.state != PAUSED:
+            self.app.notify("a re-sends the step the run is paused on: pause first (n, b, g or f).", severity="warning")
+            return
+        self.advancing = True
+        self.app.run_worker(self._resend(), group="run", exit_on_error=True)
+
+    async def _resend(self) -> None:
+        self.update_status()
+        started = time.perf_counter()
+        try:
+            await self.stepper.resend()
+        except EditError as error:
+            self.app.notify(str(error), severity="warning")
+        finally:
+            self._run_seconds += time.perf_counter() - started
+            self._after_advance()
 
     def stop(self) -> None:
         self._queued_steps = 0

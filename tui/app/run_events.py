@@ -16,6 +16,7 @@ from textual.app import App
 from textual.message import Message
 
 from scenario_core.run import events as ev
+from scenario_core.run.edits import VariableEdited
 from scenario_core.run.executor import INTERRUPTED
 from scenario_core.run.stepper import CONTINUE, IDLE, Stepper, StepRun
 from scenario_tui.app.history import History
@@ -99,9 +100,16 @@ class RunEvents:
             if event.status != SKIPPED:
                 self._changed = run.changed
                 self._snapshot = event.snapshot
-                self.history.add(run)
+                if run.replaces is not None:  # re-sent: its new run replaces the old one
+                    self.history.replace(run.replaces, run)
+                else:
+                    self.history.add(run)
         elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
             log.record(event)
+        elif isinstance(event, VariableEdited):  # while paused: the panels show it at once
+            log.record(event)
+            self._snapshot = event.snapshot
+            self._changed = frozenset((event.name,))
         elif isinstance(event, ev.ScenarioStarted):
             key = tree.scenario_key(event.scenario)
             if key is not None:  # (a scenario runs once per run: nothing of it to clear)

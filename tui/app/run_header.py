@@ -26,6 +26,8 @@ def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[
         failed = stepper.paused_after
         if stepper.pause_reason == "failure" and failed is not None:
             return f"paused on failure, line {failed.step.location.line}", failed.scenario.name
+        if stepper.pause_reason == "resent" and failed is not None:  # edit and continue: `a`
+            return f"{failed.status} when re-sent, line {failed.step.location.line}", failed.scenario.name
         if current is None:
             return "paused", ""
         line = current.step.location.line

@@ -2,11 +2,10 @@
 variables by layer, scope events and an inspector, driven one step at a time.
 
 The app is the shell: layout, keys, loading and watching the file. It computes no rule: the tree
-comes from the parser, parameters and sharing from `parameter_nodes`, and everything about a run
-from the executor's events, which `RunController` maps onto the widgets. Attributes go down
-(`show`, `set_status`), messages come up (the tree's highlight and breakpoint messages, the run
-controller's): no widget or controller imports the app. HTTP runs in a worker, so the UI never
-waits for it.
+comes from the parser, parameters and sharing from `parameter_nodes`, everything about a run from
+the executor's events, which `RunController` maps onto the widgets (`EditAndContinue`: `=`, `a`).
+Attributes go down (`show`, `set_status`), messages come up (the tree's, the run controller's):
+no widget or controller imports the app. HTTP runs in a worker, so the UI never waits for it.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from scenario_core.language.tag_expressions import selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_tui.app.broken_summary import broken_file_summary
+from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, app_commands
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
@@ -55,7 +55,7 @@ DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (s
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(App[int]):
+class ScenarioApp(EditAndContinue, App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"

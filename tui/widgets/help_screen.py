@@ -36,6 +36,12 @@ KEYS = [
     ("z", "maximize or restore the focused panel"),
     ("w", "wrap the inspector's long lines, or not (←/→ then scroll)"),
     ("y", "copy the inspected request as curl (masked unless v)"),
+    (
+        "=",
+        "while paused: edit a variable in a layer of the paused scenario (this scenario, its shared store; "
+        "--var is read-only); Enter applies, ctrl+d deletes",
+    ),
+    ("a", "while paused: re-send the step paused on with the variables as they are now (again, once it ran)"),
     ("j", "JSON-path playground on the inspected response: matches as you type; ctrl+s writes the extract"),
     ("↑ ↓", "move in the tree, the Variables panel, the history"),
     ("→ ←", "expand, then go to the first child · collapse, then go to the parent"),

@@ -1,6 +1,7 @@
 """Every change of variable scope the executor reports, one line each: scenario started (isolated
 or sharing which store; fresh or carrying which names), variable extracted (into which layers),
-overwritten (old → new), a store created, a feature or the file ended (which names were cleared).
+overwritten (old → new), a store created, a feature or the file ended (which names were cleared),
+and what the user edited while paused (`✎ petId edited by you in scenario: 1 → 42`).
 
 Lines are written again at the new width after a resize (a RichLog keeps lines as drawn). A long
 list of names is summarised (`carrying 2,000 variables: c0, c1, … — Enter lists them`); Enter opens
@@ -17,6 +18,7 @@ from textual.strip import Strip
 from textual.widgets import RichLog
 
 from scenario_core.run import events as ev
+from scenario_core.run.edits import REMOVED, SET, VariableEdited
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.value_viewer import ValueViewer, names_lines
@@ -188,6 +190,8 @@ class ScopeLog(RichLog):
             text.append(" = ")
             text.append(self._value(event.name, event.value), "cyan")
             text.append(f"  into {visible(', '.join(event.layers))}  (line {event.step.location.line})", "dim")
+        elif isinstance(event, VariableEdited):
+            self._edited(text, event)
         elif isinstance(event, ev.FeatureFinished):
             text.append("■ ", "bold")
             text.append(f"feature '{visible(event.feature.name)}' ended", "bold")
@@ -219,6 +223,26 @@ class ScopeLog(RichLog):
         if len(self._events) > self.MAX_EVENTS:
             del self._events[: len(self._events) - self.MAX_EVENTS]
         self._add(text)
+
+    def _edited(self, text: Text, event: VariableEdited) -> None:
+        """`✎ petId edited by you in scenario: 1 → 42` (`deleted by you from`, `new → 42`)."""
+        text.append("✎ ", "bold magenta")
+        text.append(visible(event.name), "bold")
+        if event.action == REMOVED:
+            text.append(f" deleted by {event.by} from {visible(event.layer)}", "magenta")
+            text.append(" (was ")
+            text.append(self._value(event.name, event.old), "red")
+            text.append(")")
+        else:
+            text.append(f" edited by {event.by} in {visible(event.layer)}: ", "magenta")
+            if event.action == SET:
+                text.append("new", "dim")
+            else:
+                text.append(self._value(event.name, event.old), "red")
+            text.append(" → ")
+            text.append(self._value(event.name, event.new), "green")
+        if event.shadowed_by:
+            text.append(f"  ({visible(event.shadowed_by)}'s value still wins here)", "dim")
 
 
 def _store_name(store) -> str:

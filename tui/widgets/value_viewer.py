@@ -125,9 +125,16 @@ def variable_lines(
     head.append(f"  in {visible(layer)}", "dim")
     lines = [head]
     setter = Text("set by ", style="dim")
-    if origin is not None:
+    if origin is not None and getattr(origin, "edited", False):  # run.edits.EditOrigin
+        setter.append("you", "bold")
+        setter.append(f" (edited while paused at line {origin.location.line})  · scenario '{visible(origin.scenario)}'")
+    elif origin is not None:
         step = next(
-            (w.step for w in reversed(writes) if w.step is not None and w.step.location.line == origin.location.line),
+            (
+                w.step
+                for w in reversed(writes)
+                if not w.edited and w.step is not None and w.step.location.line == origin.location.line
+            ),
             None,
         )
         setter.append(f"line {origin.location.line}", "bold")
@@ -136,7 +143,7 @@ def variable_lines(
         setter.append(
             f"  · scenario '{visible(origin.scenario)}'" + (" (background)" if origin.phase != "scenario" else "")
         )
-    elif writes:
+    elif writes and writes[-1].step is not None:
         last = writes[-1]
         setter.append(f"line {last.step.location.line}", "bold")
         setter.append("  " + _step_text(last.step) + f"  · scenario '{visible(last.scenario or '')}'")
@@ -158,8 +165,13 @@ def variable_lines(
         lines.append(Text("no extract wrote it in this run", style="dim"))
     for write in writes:
         where = Text()
-        where.append(f"line {write.step.location.line}", "bold")
-        where.append(f"  {_step_text(write.step)}")
+        if write.edited:
+            where.append("edited by you", "bold magenta")
+            if write.step is not None:
+                where.append(f"  while paused at line {write.step.location.line}")
+        else:
+            where.append(f"line {write.step.location.line}", "bold")
+            where.append(f"  {_step_text(write.step)}")
         where.append(f"  · scenario '{visible(write.scenario or '')}' · into {visible(', '.join(write.layers))}", "dim")
         lines.append(where)
         change = Text("    ")

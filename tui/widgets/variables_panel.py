@@ -26,6 +26,8 @@ from scenario_tui.widgets.display import Display
 def origin_text(origin: Origin | None) -> str:
     if origin is None:
         return ""
+    if getattr(origin, "edited", False):  # run.edits.EditOrigin: set by the user while paused
+        return "edited by you"
     where = f"line {origin.location.line}"
     if origin.phase != SCENARIO:
         where += " (background)"  # the file's or the feature's: the line tells which

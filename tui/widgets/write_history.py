@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scenario_core.run import events as ev
+from scenario_core.run.edits import REMOVED, SET, VariableEdited
 
 NEW = object()  # `old` of a write that created the name in its scenario
 MAX_WRITES = 1000  # per name: a 2,000-scenario run writing the same name keeps the latest
@@ -16,10 +17,11 @@ MAX_WRITES = 1000  # per name: a 2,000-scenario run writing the same name keeps 
 @dataclass(frozen=True, slots=True)
 class Write:
     scenario: str | None  # the scenario that was running
-    step: Any  # the extract: step
+    step: Any  # the extract: step; for an edit, the step the run was paused at (or None)
     old: Any  # NEW when the scenario layer did not hold the name yet
     new: Any
     layers: tuple[str, ...]  # where it went: ("scenario",) or ("scenario", "feature 'Pets'")
+    edited: bool = False  # set by the user while paused (edit and continue), not by an extract
 
 
 class WriteHistory:
@@ -38,13 +40,19 @@ class WriteHistory:
         elif isinstance(event, ev.VariableOverwritten):
             self._old.setdefault(event.name, event.old)  # the scenario layer's comes first
         elif isinstance(event, ev.VariableExtracted):
-            writes = self._writes.setdefault(event.name, [])
-            writes.append(
-                Write(self._scenario, event.step, self._old.pop(event.name, NEW), event.value, tuple(event.layers))
-            )
-            if len(writes) > MAX_WRITES:
-                del writes[0]
-                self.dropped[event.name] = self.dropped.get(event.name, 0) + 1
+            old = self._old.pop(event.name, NEW)
+            self._append(event.name, Write(self._scenario, event.step, old, event.value, tuple(event.layers)))
+
+        elif isinstance(event, VariableEdited) and event.action != REMOVED:
+            old = NEW if event.action == SET else event.old
+            self._append(event.name, Write(self._scenario, event.step, old, event.new, (event.layer,), edited=True))
+
+    def _append(self, name: str, write: Write) -> None:
+        writes = self._writes.setdefault(name, [])
+        writes.append(write)
+        if len(writes) > MAX_WRITES:
+            del writes[0]
+            self.dropped[name] = self.dropped.get(name, 0) + 1
 
     def of(self, name: str) -> list[Write]:
         return list(self._writes.get(name, ()))

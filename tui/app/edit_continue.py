@@ -1,0 +1,84 @@
+"""Edit and continue while the run is paused: `=` opens the variable editor on the layers the
+paused scenario sees (prefilled with the variable under the Variables panel's cursor when it has
+focus), `a` re-sends the step paused on. The rules are the core's (scenario_core.run.edits); the
+stepper applies an edit and reports it as a scope event, which the panels show at once."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from scenario_core.run.edits import EditError
+from scenario_core.run.events import RUN_LAYER, SCENARIO_LAYER, store_label
+from scenario_tui.widgets.display import json_form
+from scenario_tui.widgets.variable_editor import VariableEditor
+
+if TYPE_CHECKING:
+    from scenario_tui.app.panels import Panels
+    from scenario_tui.app.run_controller import RunController
+    from scenario_tui.widgets.display import Display
+
+NOT_PAUSED = "Variables can be edited while the run is paused (n, b, g or f pause it)."
+
+
+class EditAndContinue:
+    """A mixin of the app (ScenarioApp): its keys' actions and the editor's message."""
+
+    run_controller: RunController
+    panels: Panels
+    display_options: Display
+
+    def action_edit_variable(self) -> None:
+        """`=`: the variable editor, or why not now."""
+        app: Any = self
+        controller = self.run_controller
+        layers = [] if controller.advancing else controller.stepper.editable_layers()
+        if not layers:
+            app.notify(NOT_PAUSED, severity="warning")
+            return
+        name, layer, value = self._under_cursor()
+        app.push_screen(VariableEditor(layers, _where(controller), name, layer, value))
+
+    def _under_cursor(self) -> tuple[str, str, str]:
+        """(name, layer, value as typed) of the variable under the panel's cursor, when it has focus."""
+        panel = self.panels.variables_panel
+        snapshot = panel.snapshot
+        if not panel.has_focus or snapshot is None or not panel.rows or panel.cursor >= len(panel.rows):
+            return "", "", ""
+        title, name, value, _ = panel.rows[panel.cursor]
+        if title == "this scenario":
+            layer = SCENARIO_LAYER
+        elif snapshot.store is not None and title.startswith("shared"):
+            layer = store_label(snapshot.store)
+        else:
+            layer = RUN_LAYER
+        shown = self.display_options.variable(name, value)
+        typed = json_form(value) if shown == json_form(value) else ""  # a masked secret is not prefilled
+        return name, layer, typed
+
+    def on_variable_editor_applied(self, event: VariableEditor.Applied) -> None:
+        """The editor's Enter or ctrl+d: the stepper applies it, or the editor says why not."""
+        stepper = self.run_controller.stepper
+        try:
+            if event.value is None:
+                stepper.delete_variable(event.layer, event.name)
+            else:
+                stepper.edit_variable(event.layer, event.name, event.value)
+        except EditError as error:
+            event.editor.show_error(str(error))
+            return
+        event.editor.dismiss(None)
+        self.run_controller.flush_panels(force=True)
+
+    def action_resend_step(self) -> None:
+        """`a`: run the step paused on with the variables as they are now."""
+        self.run_controller.resend()
+
+
+def _where(controller: RunController) -> str:
+    """`paused before line 6 of 'first'` / `paused after line 6 of 'first'`."""
+    stepper = controller.stepper
+    after = stepper.paused_after
+    run = after or stepper.current
+    if run is None:
+        return "paused"
+    return f"paused {'after' if after is not None else 'before'} line {run.step.location.line} of '{run.scenario.name}'"
