@@ -335,6 +335,8 @@ class StepFinished(Event):
     message: str | None  # why it failed or was skipped
     elapsed: float  # seconds (0 for skipped)
     snapshot: ScopeSnapshot  # what is visible after the step
+    # An if chain's step that failed inside the branch taken (a `fail "…"`): where the failure is.
+    failed_inside: Step | None = None
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -310,6 +310,7 @@ class Execution:
             step_started = time.perf_counter()
             state.planned = planned
             state.message = None
+            state.failed_inside = None
             try:
                 if planned.index in state.consumed:
                     pass  # an auto-test unit's check: it ran for each generated request of its call
@@ -325,6 +326,7 @@ class Execution:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
             status = PASSED if message is None else FAILED
+            inside = state.failed_inside if message is not None else None
             yield StepFinished(
                 step,
                 planned.phase,
@@ -334,13 +336,13 @@ class Execution:
                 message,
                 time.perf_counter() - step_started,
                 scope.snapshot(),
+                inside,
             )
             if message is not None:
                 step_failed = True
-                failure = (step.line, message)
-                skip_message = (
-                    INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
-                )
+                line = (inside or step).line
+                failure = (line, message)
+                skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {line}"
 
         if state.webhooks_started:
             await steps.stop_webhooks(id(scenario))

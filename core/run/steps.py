@@ -180,6 +180,8 @@ class StepRunner:
             async for event in self.execute(inner, state):
                 yield event
             if state.message is not None:
+                if state.failed_inside is None:  # the innermost step that failed, in nested ifs too
+                    state.failed_inside = inner
                 return
 
     # ------------------------------------------------------------ requests
@@ -229,6 +231,9 @@ class StepRunner:
             response = ResponseReceived(
                 step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
             )
+            if state.message is not None:  # retries ran out: shown with the failure, never checked
+                yield response
+                return
             state.response = response
             yield response
             if operation is not None and params[AUTO_ENABLED].value:
