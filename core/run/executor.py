@@ -164,8 +164,9 @@ class Execution:
                             async for event in stream:
                                 yield event
                     else:
-                        if isinstance(item, FeatureFinished):
-                            await self._steps.stop_webhooks(id(item.feature))  # its feature-scoped webhooks
+                        if isinstance(item, FeatureFinished):  # its feature-scoped webhooks
+                            for dropped in await self._steps.stop_webhooks(id(item.feature)):
+                                yield dropped
                         yield item
                 for i in range(3):
                     totals[i] += run.counts[i]
@@ -345,7 +346,8 @@ class Execution:
                 skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {line}"
 
         if state.webhooks_started:
-            await steps.stop_webhooks(id(scenario))
+            for dropped in await steps.stop_webhooks(id(scenario)):
+                yield dropped
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1

@@ -37,6 +37,7 @@ from scenario_core.run.events import (
     RequestRetried,
     RequestSent,
     ResponseReceived,
+    WebhookCallsDropped,
 )
 from scenario_core.run.explain import undefined_refs
 from scenario_core.run.http.body import parse_json
@@ -256,10 +257,12 @@ class StepRunner:
         if owner == id(state.scenario):
             state.webhooks_started = True
 
-    async def stop_webhooks(self, owner: int) -> None:
-        """Stop the webhooks a scenario or feature (by id) started."""
-        if self.webhooks is not None:
-            await self.webhooks.stop(owner)
+    async def stop_webhooks(self, owner: int) -> list[WebhookCallsDropped]:
+        """Stop the webhooks a scenario or feature (by id) started: an event for each hook that
+        dropped calls past its webhook's cap."""
+        if self.webhooks is None:
+            return []
+        return [WebhookCallsDropped(*dropped) for dropped in await self.webhooks.stop(owner)]
 
     async def aclose(self) -> None:
         if self.webhooks is not None:

@@ -149,3 +149,71 @@ def test_junit_report_shows_carriage_returns_line_separators_and_bidi_overrides_
     assert not [c for c in RAW_SPOOFING if c in html.read_text(encoding="utf-8")]
     assert not [c for c in RAW_SPOOFING if c in result.stdout + result.stderr]
     assert "spoofed a\\x0db\\u2028c\\u2029d\\u202ee\\x0bf\\x1bg end" in result.stdout
+
+
+WEBHOOK_FLOOD = """\
+scenario: flooded
+  given a callback server
+    webhook: events
+      hook: created
+      port: 0
+  when: POST {{events.created}}
+    body: {"n": 1}
+  when: POST {{events.created}}
+    body: {"n": 2}
+  when: POST {{events.created}}
+    body: {"n": 3}
+  when: POST {{events.created}}
+    body: {"n": 4}
+  then: status 200
+scenario: quiet
+  given a callback server
+    webhook: events
+      hook: created
+      port: 0
+  when: POST {{events.created}}
+    body: {"n": 1}
+"""
+
+
+def test_webhook_that_dropped_calls_says_so_in_one_line(demo, write_scenario, monkeypatch, capsys):
+    """Past its cap a webhook drops its oldest calls (run.webhooks); the output says so once per
+    hook, under its scenario, instead of nothing. The cap is lowered to 2 calls for the test."""
+    from scenario_core.language.parser import load_file
+    from scenario_core.parameters.resolution import RunOverrides
+    from scenario_core.run import events as ev
+    from scenario_core.run import webhooks
+    from scenario_core.run.executor import run_to_completion
+    from scenario_tui.cli.run_command import run_files
+
+    monkeypatch.setattr(webhooks, "MAX_CALLS_KEPT", 2)
+    path = write_scenario(WEBHOOK_FLOOD)
+    status = run_files([load_file(str(path))], RunOverrides.from_cli([], demo.url, None), {})
+    out = capsys.readouterr().out
+    assert status == 0, out
+    note = (
+        "webhook events: events.created dropped its oldest 2 of 4 calls (a webhook keeps its newest 2 calls and 64 MiB)"
+    )
+    lines = out.splitlines()
+    assert [line for line in lines if "⚠" in line] == [f"      ⚠ {note}"]
+    assert lines.index(f"      ⚠ {note}") == lines.index(next(line for line in lines if "✓ flooded" in line)) + 1
+    events = run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None))
+    dropped = [e for e in events if isinstance(e, ev.WebhookCallsDropped)]
+    assert [(e.name, e.hook, e.dropped, e.received, e.message) for e in dropped] == [("events", "created", 2, 4, note)]
+    assert isinstance(events[events.index(dropped[0]) + 1], ev.ScenarioFinished)
+
+
+async def test_webhook_that_dropped_calls_says_so_in_the_scope_log(demo, write_scenario, monkeypatch, make_app, ui):
+    from scenario_core.run import webhooks
+
+    monkeypatch.setattr(webhooks, "MAX_CALLS_KEPT", 2)
+    app = make_app(write_scenario(WEBHOOK_FLOOD))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        await ui.wait_for(pilot, lambda: any("run finished" in e for e in app.scope_log.entries), "the run's end")
+        notes = [entry for entry in app.scope_log.entries if entry.startswith("⚠")]
+    assert notes == [
+        "⚠ webhook events: events.created dropped its oldest 2 of 4 calls "
+        "(a webhook keeps its newest 2 calls and 64 MiB)"
+    ]
