@@ -1,8 +1,8 @@
 """Issue 21, the canary: one secret value planted in every channel a secret can enter, and every
-output grepped for it. The channels: a `--var` with a secret name, a secret `header.` parameter
-(in the file and on the command line), a URL password in `baseUrl`, a `Set-Cookie` from the
-server, a JSON field named `password` in a request body (echoed back), a token the server
-returns and the file extracts into a name listed in `secrets`. Each channel's canary is its own
+output grepped for it. The channels: a `--var` with a secret name and one whose name `secrets`
+lists, a secret `header.` parameter (in the file and on the command line), a URL password in
+`baseUrl`, a `Set-Cookie` from the server, a JSON field named `password` in a request body
+(echoed back), a token the server returns and the file extracts into a name `secrets` lists. Each channel's canary is its own
 (`C4N4RY-<channel>` and awkward characters: `"` and `\\`), so a leak names its channel, and one
 channel's value is never masked only because another taught it.
 
@@ -32,6 +32,7 @@ URL_PASSWORD = f"{CANARY}-url%22%5Cx"  # percent-encoded, as a URL holds it
 BODY_PASSWORD = f'{CANARY}-body"\\x'  # {"password": ...} in a request body
 COOKIE = f"{CANARY}-cookie%22q"  # Set-Cookie: sid="..."
 EXTRACTED = f'{CANARY}-ref"\\x'  # the server's sessionRef, extracted into a `secrets` name
+LISTED = f"{CANARY}-listed\\x"  # --var tenant=...: a name `secrets` lists
 
 SCRIPT = Path(sys.executable).with_name("scenario-tui")
 ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
@@ -40,7 +41,7 @@ SCENARIO = """\
 parameters:
   baseUrl: http://ann:{url_password}@127.0.0.1:{port}
   header.X-Api-Key: {param}
-  secrets: sessionRef
+  secrets: sessionRef, tenant
   errorContext.includeRequestBody: true
 
 scenario: canary
@@ -51,7 +52,7 @@ scenario: canary
   then: status 200
   extract: sessionRef from $.sessionRef
   when: POST /echo?ref={{{{sessionRef}}}}
-    body: {{"note": "{{{{sessionRef}}}}", "t": "{{{{apiToken}}}}"}}
+    body: {{"note": "{{{{sessionRef}}}}", "t": "{{{{apiToken}}}}", "tenant": "{{{{tenant}}}}"}}
   then: $.nothing == 1
 """
 
@@ -109,7 +110,7 @@ def planted(tmp_path, echo_port) -> Path:
     return path
 
 
-SHARED = ("--var", f"apiToken={VAR}", "--param", f"header.X-Auth={CLI_PARAM}")
+SHARED = ("--var", f"apiToken={VAR}", "--var", f"tenant={LISTED}", "--param", f"header.X-Auth={CLI_PARAM}")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
@@ -200,6 +201,9 @@ async def test_canary_never_leaks_from_the_language_servers_hover(planted):
         await asyncio.wait_for(editor.stop(), 20)
     scenario_hover = next(v for k, v in shown.items() if k.startswith("hover 7:"))
     assert "header.X-Api-Key" in scenario_hover and "baseUrl" in scenario_hover  # the parameters were shown
+    # and each secret parameter's own hover, its value masked
+    assert "http://ann:••••••@127.0.0.1:" in next(v for k, v in shown.items() if k.startswith("hover 2:"))
+    assert "Effective for the file: `••••••`" in next(v for k, v in shown.items() if k.startswith("hover 3:"))
     assert leaks(shown) == []
 
 
@@ -210,7 +214,7 @@ async def test_canary_never_leaks_from_the_tui_or_its_curl_copy(planted):
     from scenario_tui.app.shell import ScenarioApp
 
     overrides = RunOverrides.from_cli([f"header.X-Auth={CLI_PARAM}"], None)
-    app = ScenarioApp(str(planted), overrides, {"apiToken": VAR})
+    app = ScenarioApp(str(planted), overrides, {"apiToken": VAR, "tenant": LISTED})
     shown: dict[str, str] = {}
 
     async def settle(pilot) -> None:
