@@ -13,7 +13,7 @@ from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import ScenarioRecord
 from scenario_core.report.writing import atomic_write
 from scenario_core.run import events as ev
-from scenario_core.support.printable import xml_safe
+from scenario_core.support.printable import visible, visible_block, xml_safe
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
@@ -57,12 +57,15 @@ def _junit_root(recorder: RunRecorder, masker: Masker | None) -> ET.Element:
         # itself is a <failure message="...interrupted">.
         root.set("interrupted", "true")
     # Names, messages and bodies come from files and servers: a NUL, an ESC or U+FFFE would make
-    # the file unreadable for every CI server (ElementTree writes them as they are).
+    # the file unreadable for every CI server (ElementTree writes them as they are), and a `\r`,
+    # U+2028 or a bidi override (U+202E) would let them fake or reorder text in a CI page. Shown
+    # as escapes, as the terminal shows them: attributes are one line, a failure's text keeps
+    # its line feeds.
     for element in root.iter():
         if element.text:
-            element.text = xml_safe(element.text)
+            element.text = xml_safe(visible_block(element.text))
         for name, value in element.attrib.items():
-            element.set(name, xml_safe(value))
+            element.set(name, xml_safe(visible(value)))
     ET.indent(root)
     return root
 

@@ -173,19 +173,23 @@ class RunRecorder:
         last = self._last
         own = last if last is not None and last.index == e.index and e.status != ev.SKIPPED else None
         operation = own.operation if own is not None else None
+        # An if chain that failed inside its branch is told by the step that failed (its line,
+        # `fail "…"`), keeping the branch it took.
+        shown = e.failed_inside or e.step
+        ran = e.status != ev.SKIPPED  # a skipped step took no branch: the last one was an earlier step's
         step = StepRecord(
-            e.step.location.line,
-            e.step.keyword,
-            step_text(e.step),
+            shown.location.line,
+            shown.keyword,
+            step_text(shown),
             e.status,
             e.message,
             e.phase,
             e.elapsed,
             tuple(i.location.line for i in e.via),
             operation,
-            step_label(e.step),
-            self._branch,
-            list(self._auto),
+            step_label(shown),
+            self._branch if ran else None,
+            list(self._auto) if ran else [],
             own.kept(scenario.error_context.max_body_size) if own is not None else None,
         )
         scenario.steps.append(step)
@@ -193,7 +197,7 @@ class RunRecorder:
             scenario.failed_step = step
             # A `then:`/`extract:` failure is about the last response; a `when:` failure only
             # about its own request (none when it failed before sending, e.g. undefined variable).
-            if last is not None and (e.step.keyword not in ("when", "call") or last.index == e.index):
+            if last is not None and (shown.keyword not in ("when", "call") or last.index == e.index):
                 scenario.exchange = last
 
     def _scenario_finished(self, e: ev.ScenarioFinished) -> None:

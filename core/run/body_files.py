@@ -24,19 +24,26 @@ def read_body_file(
     file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
     the working directory; any other relative name is looked up in each --resource-root, then on
     the standalone class path (support/class_path.py)."""
-    folder = Path(scenario_file).resolve().parent
+    found = find_body_file(name, scenario_file, resource_roots)
+    if found is not None:
+        return _rendered(found, visible)
+    if name.startswith("file:"):
+        where = "the working directory"
+    else:
+        folder = Path(scenario_file).resolve().parent
+        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
+    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
+
+
+def find_body_file(name: str, scenario_file: str, resource_roots: Sequence[str] = ()) -> Path | None:
+    """The file a bodyFile name stands for (read_body_file's lookup), None when there is none."""
     if name.startswith("file:"):
         candidates = [Path(name[len("file:") :])]
-        where = "the working directory"
     else:
         relative = name[len(CLASSPATH) :].lstrip("/") if name.startswith(CLASSPATH) else name
         roots = [Path(r) for r in resource_roots] + class_path_folders(scenario_file)
         candidates = [Path(relative)] if Path(relative).is_absolute() else [d / relative for d in roots]
-        where = f"{', '.join(resource_roots) + ', ' if resource_roots else ''}{folder} or a folder above it"
-    for candidate in candidates:
-        if candidate.exists():
-            return _rendered(candidate, visible)
-    raise RequestFailed(f"bodyFile '{name}' not found in {where}")
+    return next((candidate for candidate in candidates if candidate.exists()), None)
 
 
 def _rendered(candidate: Path, visible: Mapping[str, Any]) -> str:

@@ -335,6 +335,8 @@ class StepFinished(Event):
     message: str | None  # why it failed or was skipped
     elapsed: float  # seconds (0 for skipped)
     snapshot: ScopeSnapshot  # what is visible after the step
+    # An if chain's step that failed inside the branch taken (a `fail "…"`): where the failure is.
+    failed_inside: Step | None = None
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -391,3 +393,17 @@ class RequestRetried(Event):
     attempt: int  # 1: the first retry
     reason: str  # `503 Service Unavailable`, `cannot connect to h: connection refused`
     delay_s: float  # the wait before this attempt
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class WebhookCallsDropped(Event):
+    """A webhook's scope (its scenario or feature) ended after one of its hooks dropped calls past
+    the webhook's cap (run.webhooks: its newest MAX_CALLS_KEPT calls and MAX_BYTES_KEPT bytes are
+    kept): one per such hook, before ScenarioFinished / FeatureFinished, so the output says once
+    that calls were dropped instead of nothing."""
+
+    name: str  # the webhook's NAME
+    hook: str
+    dropped: int  # its oldest calls, no longer kept
+    received: int  # every call the hook received
+    message: str  # `webhook srv: srv.h dropped its oldest 50 of 1050 calls (...)`

@@ -179,8 +179,9 @@ class Execution:
                             async for event in stream:
                                 yield event
                     else:
-                        if isinstance(item, FeatureFinished):
-                            await self._steps.stop_webhooks(id(item.feature))  # its feature-scoped webhooks
+                        if isinstance(item, FeatureFinished):  # its feature-scoped webhooks
+                            for dropped in await self._steps.stop_webhooks(id(item.feature)):
+                                yield dropped
                         yield item
                 for i in range(3):
                     totals[i] += run.counts[i]
@@ -330,6 +331,7 @@ class Execution:
             step_started = time.perf_counter()
             state.planned = planned
             state.message = None
+            state.failed_inside = None
             try:
                 if planned.index in state.consumed:
                     pass  # an auto-test unit's check: it ran for each generated request of its call
@@ -345,6 +347,7 @@ class Execution:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
             status = PASSED if message is None else FAILED
+            inside = state.failed_inside if message is not None else None
             yield StepFinished(
                 step,
                 planned.phase,
@@ -354,6 +357,7 @@ class Execution:
                 message,
                 time.perf_counter() - step_started,
                 scope.snapshot(),
+                inside,
             )
             message = state.message  # a step run again while paused here (rerun) has the last word
             if message is not None and failure is not None:  # a clean-up step after the failure
@@ -361,13 +365,13 @@ class Execution:
             elif message is not None:
                 step_failed = True
                 cleanup_failed = planned.cleanup
-                failure = (step.line, message)
-                skip_message = (
-                    INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {step.line}"
-                )
+                line = (inside or step).line
+                failure = (line, message)
+                skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {line}"
 
         if state.webhooks_started:
-            await steps.stop_webhooks(id(scenario))
+            for dropped in await steps.stop_webhooks(id(scenario)):
+                yield dropped
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1

@@ -4,7 +4,8 @@ What is retried: a response of 429, 502, 503 or 504, and a request that got no r
 its connection failed (refused, reset, closed) or it timed out -- each attempt under the whole
 `timeout`. Not retried: anything that would fail the same way again (DNS, TLS, a bad URL, a body
 over maxResponseSize, a broken HTTP response). When the attempts run out the step fails with one
-line naming them; a response that is still 503 is not kept as if it were the answer.
+line naming them; a response that is still 503 is shown with that failure, not kept as if it were
+the answer.
 
 The wait before retry n (n = 0 for the first): `fixed` delay, `linear` delay×(n+1), `exponential`
 delay×2ⁿ, varied by ±20 % with `retry.jitter`, never over maxDelay.
@@ -67,6 +68,15 @@ class RetryPolicy:
         return f"retry.maxAttempts: {self.retries}{where}"
 
 
+class RetriesExhausted(RequestFailed):
+    """The attempts ran out on a status worth retrying (`503 … after 3 attempts`): the step fails,
+    and `last`, the last response, is shown with the failure (never checked as the answer)."""
+
+    def __init__(self, message: str, last: HttpResult):
+        super().__init__(message)
+        self.last = last
+
+
 def _plural(n: int) -> str:
     return f"{n} attempt{'' if n == 1 else 's'}"
 
@@ -100,7 +110,7 @@ async def send_with_retry(
                 return result
             reason = f"{result.status} {result.reason}".rstrip()
             if retry >= policy.retries:
-                raise RequestFailed(f"{reason} after {_plural(retry + 1)} ({policy.describe()})")
+                raise RetriesExhausted(f"{reason} after {_plural(retry + 1)} ({policy.describe()})", result)
         delay = policy.wait(retry)
         on_retry(retry + 1, reason, delay)
         await sleep(delay)

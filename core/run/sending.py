@@ -17,7 +17,7 @@ from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.events import INTERRUPTED, RequestRetried
 from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, join_url
-from scenario_core.run.retry import RetryPolicy, send_with_retry
+from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
 
 
@@ -87,7 +87,8 @@ class Sender:
         """Send one request under the scenario's timeout and size cap, following redirects as
         followRedirects says: its result, or None with the failure in `state.message`. With
         `step` and `retried`, retry.* applies and each retry is appended to `retried` (auto tests
-        are not retried)."""
+        are not retried); when the attempts run out on a 503, both the failure and that last
+        response."""
         if self.stopped:
             state.message = INTERRUPTED
             return None
@@ -97,6 +98,9 @@ class Sender:
         self._inflight = asyncio.current_task()
         try:
             return await self._send(step, params, request, retried, url)
+        except RetriesExhausted as failed:  # the step fails; its last response is still what came back
+            state.message = str(failed)
+            return failed.last
         except RequestFailed as failed:
             state.message = str(failed)
         except asyncio.CancelledError:

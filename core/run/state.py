@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import Step
 from scenario_core.language.parameter_keys import OPENAPI
 from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
 from scenario_core.run.events import PlannedStep, ResponseReceived
@@ -101,6 +102,7 @@ class ScenarioState:
         "operation",
         "planned",
         "message",
+        "failed_inside",
         "webhooks_started",
         "plan",
         "consumed",
@@ -127,6 +129,8 @@ class ScenarioState:
         self.response: ResponseReceived | None = None
         self.operation: Operation | None = None  # of the last request: what `then: schema` checks against
         self.message: str | None = None  # the running step's failure
+        # The step of an if branch that failed (a `fail "…"`): the failure is told at its line, not the if's.
+        self.failed_inside: Step | None = None
         self.webhooks_started = False
         self.plan = plan
         self.consumed: set[int] = set()  # plan indexes an auto-test call already ran for each request

@@ -38,6 +38,7 @@ from scenario_core.run.events import (
     RequestRetried,
     RequestSent,
     ResponseReceived,
+    WebhookCallsDropped,
 )
 from scenario_core.run.explain import undefined_refs
 from scenario_core.run.http.body import parse_json
@@ -186,6 +187,8 @@ class StepRunner:
             async for event in self.execute(inner, state):
                 yield event
             if state.message is not None:
+                if state.failed_inside is None:  # the innermost step that failed, in nested ifs too
+                    state.failed_inside = inner
                 return
 
     # ------------------------------------------------------------ requests
@@ -235,6 +238,9 @@ class StepRunner:
             response = ResponseReceived(
                 step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
             )
+            if state.message is not None:  # retries ran out: shown with the failure, never checked
+                yield response
+                return
             state.response = response
             yield response
             if operation is not None and params[AUTO_ENABLED].value:
@@ -257,10 +263,12 @@ class StepRunner:
         if owner == id(state.scenario):
             state.webhooks_started = True
 
-    async def stop_webhooks(self, owner: int) -> None:
-        """Stop the webhooks a scenario or feature (by id) started."""
-        if self.webhooks is not None:
-            await self.webhooks.stop(owner)
+    async def stop_webhooks(self, owner: int) -> list[WebhookCallsDropped]:
+        """Stop the webhooks a scenario or feature (by id) started: an event for each hook that
+        dropped calls past its webhook's cap."""
+        if self.webhooks is None:
+            return []
+        return [WebhookCallsDropped(*dropped) for dropped in await self.webhooks.stop(owner)]
 
     async def aclose(self) -> None:
         if self.webhooks is not None:

@@ -202,12 +202,19 @@ class Webhooks:
         self._servers.append(entry)
         return [entry.url(h) for h in hooks]
 
-    async def stop(self, owner: Hashable) -> None:
-        """Stop the servers `owner` started; their ports are free when this returns."""
+    async def stop(self, owner: Hashable) -> list[tuple[str, str, int, int, str]]:
+        """Stop the servers `owner` started; their ports are free when this returns. Returns
+        (name, hook, dropped, received, one line saying so) for each of their hooks that dropped calls."""
         ending = [s for s in self._servers if s.owner == owner]
         self._servers = [s for s in self._servers if s.owner != owner]
         for entry in ending:
             await self._close(entry)
+        return [
+            (entry.name, hook, calls.dropped, calls.received, _dropped_note(entry.name, hook, calls))
+            for entry in ending
+            for hook, calls in entry.calls.items()
+            if calls.dropped
+        ]
 
     async def aclose(self) -> None:
         ending, self._servers = self._servers, []
@@ -379,6 +386,13 @@ class Webhooks:
         if index < calls.dropped:
             return False, None, _dropped_reason(entry.name, hook, calls, index)
         return _walk(calls.kept[index - calls.dropped], rest[1:], name)
+
+
+def _dropped_note(name: str, hook: str, calls: _Hook) -> str:
+    return (
+        f"webhook {name}: {name}.{hook} dropped its oldest {calls.dropped} of {calls.received} calls "
+        f"(a webhook keeps its newest {MAX_CALLS_KEPT} calls and {MAX_BYTES_KEPT // (1024 * 1024)} MiB)"
+    )
 
 
 def _dropped_reason(name: str, hook: str, calls: _Hook, index: int) -> str:

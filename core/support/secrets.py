@@ -64,8 +64,8 @@ SECRET_HEADERS = frozenset(
     }
 )
 SECRET_NAME_PARTS = ("token", "secret", "password", "key")
-SECRET_FORMS = 6  # at most this many forms of one secret value are learnt (secret_forms)
-FORM_GROWTH = 12  # a form is at most this many characters per character of the value
+SECRET_FORMS = 10  # at most this many forms of one secret value are learnt (secret_forms)
+FORM_GROWTH = 14  # a form is at most this many characters per character of the value (an emoji escaped twice)
 MIN_SECRET_LENGTH = 4  # the shortest prefix before a `…` worth masking
 LONG_SECRET_LENGTH = 8  # from this length on, a learnt value is masked wherever it occurs
 ELLIPSIS = "…"  # how messages and excerpts mark clipped text
@@ -97,15 +97,19 @@ _PATH_SAFE = "!$&'()*+,;=:@/"
 
 def secret_forms(value: str) -> frozenset[str]:
     """The forms in which a secret value shows in output: as is; inside a JSON string, both
-    as UTF-8 and `\\u`-escaped; percent-encoded as in a URL path, a query or form value, and in
-    full. Each is made from the value itself, never from another form: escaping an escaped
-    form again (`a\\b`, `a\\\\b`, `a\\\\\\\\b`...) would never end. At most SECRET_FORMS strings,
-    each at most FORM_GROWTH characters per character of the value."""
+    as UTF-8 and `\\u`-escaped; inside a JSON string inside a JSON string (a request body echoed
+    back as text: `"body": "{\\"t\\": \\"a\\\\\\"b\\"}"`), each way at each level; percent-encoded as
+    in a URL path, a query or form value, and in full. Each is made from the value itself, at a
+    fixed depth, never from another learnt form: escaping an escaped form again (`a\\b`,
+    `a\\\\b`, `a\\\\\\\\b`...) would never end. At most SECRET_FORMS strings, each at most
+    FORM_GROWTH characters per character of the value."""
+    once = (json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1])
+    twice = (json.dumps(form, ensure_ascii=ascii_only)[1:-1] for form in once for ascii_only in (False, True))
     return frozenset(
         (
             value,
-            json.dumps(value, ensure_ascii=False)[1:-1],
-            json.dumps(value)[1:-1],
+            *once,
+            *twice,
             # A lone surrogate (a JSON `"\\ud800"`) has no UTF-8 form: encoded as Python would.
             quote(value, safe=_PATH_SAFE, errors="surrogatepass"),
             quote_plus(value, safe="", errors="surrogatepass"),

@@ -371,9 +371,11 @@ def test_fail_fails_with_its_message_interpolated(demo, write_scenario):
     assert taken.branch == 0 and taken.tried == (("status 404", True, None),)
     assert finished(events)[1:] == [
         ("if status 404 · else if status 200 · else", "failed", "pet 999 is gone"),
-        ("then: status 200", "skipped", f"skipped after the failure at line {HEAD_LINES + 5}"),
+        ("then: status 200", "skipped", f"skipped after the failure at line {HEAD_LINES + 6}"),
     ]
-    assert of(events, ScenarioFinished)[0].message == f"line {HEAD_LINES + 5}: pet 999 is gone"
+    # told at the `fail` line, not the `if` line (issue 21)
+    assert of(events, StepFinished)[1].failed_inside.line == HEAD_LINES + 6
+    assert of(events, ScenarioFinished)[0].message == f"line {HEAD_LINES + 6}: pet 999 is gone"
 
 
 def test_fail_outside_an_if_fails_unconditionally(demo, write_scenario):

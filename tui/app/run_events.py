@@ -150,7 +150,7 @@ class RunEvents:
                 panels.status_bar.set(
                     note=f"feature '{event.feature.name}' ended — cleared shared variables: " + ", ".join(event.cleared)
                 )
-        elif isinstance(event, ev.ScopeCreated):
+        elif isinstance(event, (ev.ScopeCreated, ev.WebhookCallsDropped)):
             log.record(event)
         elif isinstance(event, ev.FileStarted):
             tree.set_status(tree.file_key(event.file), NODE_RUNNING)

@@ -69,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         coverage=args.coverage,
         coverage_min=args.coverage_min,
+        fragments=args.fragments,
+        variables_files=args.variables_file,
+        plugins=args.plugins,
     )
 
 

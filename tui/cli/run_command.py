@@ -19,15 +19,13 @@ import os
 import signal
 import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from scenario_core.language.errors import UsageError
 from scenario_core.report.json_report import write_json_report
 from scenario_core.report.junit import write_junit_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
-from scenario_core.report.writing import ReportPathError, report_target
+from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
 from scenario_core.support.printable import visible
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
@@ -59,11 +57,16 @@ def run_files(
     jobs: int = 1,
     coverage: bool = False,
     coverage_min: float | None = None,
+    fragments: Sequence[str] = (),
+    variables_files: Sequence[str] = (),
+    plugins: Sequence[str] = (),
 ) -> int:
     """`selected`: a --tags expression; `verbose`: 1 --verbose, 2 --very-verbose; `jobs`: files
     run at once (one Execution per file; each file's lines print together, in the order given);
     `coverage` / `coverage_min`: collect OpenAPI coverage (--coverage-min implies it), print it
-    after the summary, add it to the reports; below the minimum the run exits 1."""
+    after the summary, add it to the reports; below the minimum the run exits 1. `fragments`,
+    `variables_files` and `plugins` (as given on the command line) are inputs no report may
+    replace, as are the files and what they read."""
     from scenario_core.run.executor import Execution
 
     reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
@@ -71,7 +74,10 @@ def run_files(
         from scenario_core.report.html import write_html_report
 
         reports.append((report_html, write_html_report))
-    check_report_paths(report_json, report_junit, input_paths(files, overrides), report_html)
+    inputs = run_inputs(files, overrides, resource_roots, fragments, variables_files, plugins)
+    check_report_paths(
+        (("--report-json", report_json), ("--report-junit", report_junit), ("--report-html", report_html)), inputs
+    )
 
     masker = Masker(enabled=not show_secrets)
     recorder = RunRecorder()
@@ -86,14 +92,21 @@ def run_files(
     log = ExchangeLog(printer.sink, masker, connection=verbose > 1) if verbose else None
     failed = [False]  # --fail-fast: a scenario failed; later scenarios are not selected
 
-    def choose(tags: frozenset[str]) -> bool:
-        return not failed[0] and (selected is None or selected(tags))
-
-    predicate = choose if fail_fast else selected
+    # --fail-fast is the executor's `include`, not a tag predicate: a scenario left out by --tags
+    # still says which expression it missed (`wanted smoke`), not the name of a closure.
+    def not_after_a_failure(scenario: Any, feature: Any) -> bool:
+        return not failed[0]
 
     def make(chunk: list) -> Any:
         return Execution(
-            chunk, overrides, run_variables, tags, registry=registry, resource_roots=resource_roots, selected=predicate
+            chunk,
+            overrides,
+            run_variables,
+            tags,
+            registry=registry,
+            resource_roots=resource_roots,
+            selected=selected,
+            include=not_after_a_failure if fail_fast else None,
         )
 
     def live(event: Any, tag: str | None = None) -> None:
@@ -326,61 +339,3 @@ def silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError, AttributeError):
         pass
-
-
-def input_paths(files: list, overrides: Any) -> list[str]:
-    """Every file the run reads: the scenario files and the OpenAPI descriptions they name."""
-    from scenario_core.language.parameter_keys import OPENAPI
-
-    paths = []
-    for file in files:
-        paths.append(file.path)
-        for block in [file.parameters] + [f.parameters for f in file.features]:
-            entry = block.get(OPENAPI) if block else None
-            if entry is not None and isinstance(entry.value, str):  # ({{env.X}} paths: resolved per scenario)
-                paths.append(str(Path(file.path).parent / entry.value))
-    openapi = getattr(overrides, "values", {}).get(OPENAPI) if overrides is not None else None
-    if openapi:
-        paths.append(openapi)
-    return paths
-
-
-def check_report_paths(
-    report_json: str | None, report_junit: str | None, inputs: list[str], report_html: str | None = None
-) -> None:
-    """Refuse, before anything is sent, a report path that would replace something it must not:
-    a device, FIFO, socket or directory (also through a symlink), a file the run reads, the other
-    report; or that cannot be written (missing or read-only directory)."""
-    targets: list[tuple[str, str, Path]] = []
-    for option, path in (
-        ("--report-json", report_json),
-        ("--report-junit", report_junit),
-        ("--report-html", report_html),
-    ):
-        if not path:
-            continue
-        shown = visible(path)
-        try:
-            target = report_target(path)
-        except ReportPathError as problem:
-            raise UsageError(f"{option}: {visible(str(problem))}") from None
-        if not os.access(target.parent, os.W_OK | os.X_OK):
-            raise UsageError(f"{option}: cannot write in {visible(str(target.parent))}")
-        for source in inputs:
-            if _same_file(target, source):
-                what = shown if visible(source) == shown else f"{shown} is {visible(source)}, which"
-                raise UsageError(
-                    f"{option}: {what} is an input of this run (a scenario or OpenAPI file); "
-                    "give the report another name"
-                )
-        for other_option, _, other in targets:
-            if target == other or _same_file(target, str(other)):
-                raise UsageError(f"{option}: {shown} is also the {other_option} path; give each report its own file")
-        targets.append((option, path, target))
-
-
-def _same_file(target: Path, other: str) -> bool:
-    try:
-        return os.path.samefile(target, other)
-    except (OSError, ValueError):  # one does not exist (yet): compare where they would be
-        return target == Path(os.path.realpath(other))

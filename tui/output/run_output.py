@@ -154,6 +154,8 @@ class RunPrinter:
         self._log_requests = self._log_responses = False  # the running scenario's logRequests / logResponses
         self._environments: list[str] = []  # every `environment` a file or feature ran with, in order
         self._file_environment: str | None = None
+        self._in_scenario = False
+        self._dropped: list[str] = []  # webhook calls dropped in the running scenario: under its line
 
     def quiet_running(self) -> None:
         """No spinner line (`--jobs`: a file's events arrive in a burst once it is done)."""
@@ -169,7 +171,14 @@ class RunPrinter:
             self._indent = "    " if event.feature is not None else "  "
             if self.recorder.last is not None:
                 self._print_scenario(self.recorder.last)
+            self._in_scenario = False
+            self._print_dropped(self._indent + "    ")
+        elif kind is ev.WebhookCallsDropped:
+            self._dropped.append(event.message)
+            if not self._in_scenario:  # a feature's webhook: said as its feature ends
+                self._print_dropped("    ")
         elif kind is ev.ScenarioStarted:
+            self._in_scenario = True
             self._indent = "    " if event.feature is not None else "  "
             self._label = visible(event.scenario.name)
             self._plan_size = len(event.steps)
@@ -193,6 +202,12 @@ class RunPrinter:
             own = parameter_value(event.parameters, ENVIRONMENT)
             shown = self._environment(own) if own != self._file_environment else []
             self._line([(f"  {event.feature.name}", "bold cyan")] + shown)
+
+    def _print_dropped(self, indent: str) -> None:
+        """One line per hook whose calls were dropped past its webhook's cap."""
+        for message in self._dropped:
+            self._line([(indent + "⚠ " + self.masker.text(message), "yellow")])
+        self._dropped = []
 
     def _environment(self, environment: str | None) -> Segments:
         """`  environment: staging` after a file's (or a feature's) name, when one is set."""

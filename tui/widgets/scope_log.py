@@ -214,6 +214,9 @@ class ScopeLog(RichLog):
                 text.append(" — cleared " + ("" if len(event.cleared) > LONG_LIST else "shared variables: "), "bold")
                 self._names(text, "the file store cleared", event.cleared, "bold red", "shared variables")
                 text.stylize("reverse")
+        elif isinstance(event, ev.WebhookCallsDropped):
+            text.append("⚠ ", "bold yellow")
+            text.append(visible(event.message), "yellow")
         elif isinstance(event, ev.RunFinished):
             text.append("■ run " + ("stopped" if event.interrupted else "finished"), "bold")
             text.append(f": {event.passed} passed, {event.failed} failed, {event.skipped} skipped", "dim")
