@@ -24,6 +24,7 @@ parameters:
 scenario: requests
   GETT /pets
   then: statuz 200
+  then: the pets are listed
 
 scenario: operations
   when: I list the pets
@@ -35,15 +36,16 @@ scenario: paths
   then: $.s = "ok"
   extract: x from $.[[bad
 """
-# line -> a piece of its message
+# line -> a piece of its message: each with its best hint
 EXPECTED = {
-    3: "timeout must be a positive integer",  # parameters (syntax stage: the builder)
-    4: "environment variable SCENARIO_TUI_TEST_UNSET is not set",  # environment
-    7: "GETT /pets",  # syntax
-    8: "statuz 200",  # custom steps
-    12: "operation 'noSuchOp' not found",  # operations
-    17: "$.s",  # condition
-    18: "invalid JSON path '$.[[bad'",  # JSON path
+    3: "timeout must be a positive integer",  # parameters (the builder)
+    4: "environment variable SCENARIO_TUI_TEST_UNSET is not set",  # environment (resolution)
+    7: "did you mean 'when: GET /pets'?",  # syntax
+    8: "did you mean 'status'?",  # a custom step that is an assertion mistyped
+    9: 'no step matches "the pets are listed"',  # custom steps
+    13: "operation 'noSuchOp' not found",  # operations
+    18: "did you mean '=='?",  # condition
+    19: "invalid JSON path '$.[[bad'",  # JSON path
 }
 
 

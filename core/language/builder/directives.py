@@ -29,6 +29,7 @@ from scenario_core.language.nodes.steps import (
 from scenario_core.language.nodes.walk import leaf_conditions, walk_steps
 from scenario_core.language.step_syntax import JsonPathError, LineError, compile_json_path
 from scenario_core.language.templates import REF_NAME
+from scenario_core.language.typo_hints import extract_typo
 
 # `extract $.path => name` (the path may be quoted, the name written {{name}}).
 _ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
@@ -155,9 +156,12 @@ def xextract(ctx: BuildContext, children: list) -> Step | None:
     text, base = ctx.value(token, len("extract"))
     match = _ARROW.fullmatch(text)
     if not match:
+        meant = extract_typo(str(token), ours=False)  # ours, written under a described step
         ctx.error(
             ctx.loc(token, base, max(len(text), 1)),
-            "extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)",
+            f"extract reads like: extract $.id => petId; did you mean '{clip(meant, 60)}'?"
+            if meant
+            else "extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)",
         )
         return None
     path = unquoted(match.group(1))
