@@ -113,3 +113,13 @@ def test_check_one_pass_a_valid_file_still_loads(write_scenario):
     )
     (node,) = load_valid([str(path)])
     assert node.local_errors == ()
+
+
+def test_the_language_service_reports_every_stage_in_one_pass_too(one_of_each):
+    from scenario_core.editor import service
+
+    document = service.read_document(one_of_each.read_text(), str(one_of_each))
+    found = {p.span.start.line + 1: p.message for p in service.diagnostics(document) if p.severity == "error"}
+    assert sorted(found) == sorted(EXPECTED)
+    for line, piece in EXPECTED.items():
+        assert piece in found[line]
