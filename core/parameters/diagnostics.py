@@ -75,8 +75,8 @@ def parameter_diagnostics(
         for block in _blocks(file)
         for entry in block.entries
         if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
-        and not isinstance(entry.value, params.ValueTemplate)
-    ]  # resolved per node, at run time
+        and isinstance(entry.value, str)  # a {{...}} value is resolved per node, at run time
+    ]
     if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
         return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
     from scenario_core.openapi.loader import OpenApiError, base_url_from

@@ -123,3 +123,24 @@ def test_the_language_service_reports_every_stage_in_one_pass_too(one_of_each):
     assert sorted(found) == sorted(EXPECTED)
     for line, piece in EXPECTED.items():
         assert piece in found[line]
+
+
+def test_check_one_pass_on_an_outline_whose_examples_did_not_parse_is_located_errors_only(write_scenario):
+    # The outline's block reads its columns; with its examples: line broken, the later stages
+    # meet parameter entries whose value is left for the rows: errors, never a TypeError.
+    path = write_scenario(
+        """
+        outline: every row
+          parameters:
+            binding.api.location: "{{spec}}"
+          when I echo
+            call using api ^echoGet
+          examp
+            | spec |
+            | petstore.yaml |
+        """
+    )
+    with pytest.raises(InvalidFileError) as raised:
+        load_valid([str(path)])
+    assert all(d.location.line >= 1 and "\n" not in d.message for d in raised.value.diagnostics)
+    assert any("examp" in d.message for d in raised.value.diagnostics)
