@@ -68,14 +68,13 @@ def parameter_diagnostics(
     resolve, an OpenAPI description that cannot be read, an operation call that does not resolve
     (`descriptions`: a DescriptionSet to load them through)."""
     problems: list[Diagnostic] = template_diagnostics(file, overrides)
-    if problems and _names_descriptions(file, problems):
+    if (problems and _names_descriptions(file, problems)) or _mistypes_descriptions(file):
         return problems  # the calls are checked against descriptions that cannot be named
     named = [
         entry
         for block in _blocks(file)
         for entry in block.entries
-        if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
-        and isinstance(entry.value, str)  # a {{...}} value is resolved per node, at run time
+        if _names_description(entry.key) and isinstance(entry.value, str)  # a {{...}} value: per node, at run time
     ]
     if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
         return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
@@ -102,16 +101,27 @@ def parameter_diagnostics(
     return problems
 
 
+def _names_description(key: str) -> bool:
+    """`openapi` or `binding.NAME.location`: a key that names an OpenAPI description."""
+    return key == params.OPENAPI or (params.binding_parts(key) or ("", ""))[1] == "location"
+
+
 def _names_descriptions(file: ScenarioFileNode, problems: list[Diagnostic]) -> bool:
-    """Whether a problem stands on an entry that names an OpenAPI description (`openapi:`,
-    `binding.NAME.location`): then no call can be checked; otherwise calls are checked anyway."""
-    lines = {
-        entry.location.line
+    """Whether a problem stands on an entry that names an OpenAPI description: then no call can
+    be checked; otherwise calls are checked anyway."""
+    lines = {entry.location.line for block in _blocks(file) for entry in block.entries if _names_description(entry.key)}
+    return any(p.location.line in lines for p in problems)
+
+
+def _mistypes_descriptions(file: ScenarioFileNode) -> bool:
+    """Whether an entry's key is a near miss of one that names a description (`opnapi:`, an error
+    the syntax stage reports): the calls' descriptions are unknown, and checking them would only
+    add `no OpenAPI description is loaded` to the typo's own error."""
+    return any(
+        not params.is_known(entry.key) and _names_description(params.near_miss(entry.key) or "")
         for block in _blocks(file)
         for entry in block.entries
-        if entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location"
-    }
-    return any(p.location.line in lines for p in problems)
+    )
 
 
 def calls_operations(file: ScenarioFileNode) -> bool:

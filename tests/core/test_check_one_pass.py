@@ -144,3 +144,22 @@ def test_check_one_pass_on_an_outline_whose_examples_did_not_parse_is_located_er
         load_valid([str(path)])
     assert all(d.location.line >= 1 and "\n" not in d.message for d in raised.value.diagnostics)
     assert any("examp" in d.message for d in raised.value.diagnostics)
+
+
+def test_check_one_pass_a_mistyped_openapi_key_is_one_error_not_one_per_call(write_scenario):
+    # The calls' description is unknown until the key is fixed: no `no OpenAPI description` line.
+    path = write_scenario(
+        """
+        parameters:
+          opnapi: petstore.yaml
+
+        scenario: s
+          when: ^listPets
+          GETT /pets
+        """
+    )
+    with pytest.raises(InvalidFileError) as raised:
+        load_valid([str(path)])
+    found = [(d.location.line, d.message) for d in raised.value.diagnostics]
+    assert [line for line, _ in found] == [2, 6]
+    assert "did you mean 'openapi'?" in found[0][1]
