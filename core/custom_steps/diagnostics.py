@@ -12,6 +12,7 @@ from scenario_core.language.nodes.base import TextTemplate
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, DescribedStep
 from scenario_core.language.nodes.walk import included_fragments, leaf_conditions
+from scenario_core.language.typo_hints import assertion_typo, condition_typo
 
 
 def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Any]]:
@@ -78,7 +79,21 @@ def custom_diagnostics(file: ScenarioFileNode, registry: Registry) -> list[Diagn
         location = template.location if isinstance(template, TextTemplate) else node.location
         candidates = registry.candidates(kind, template)
         if not candidates:
-            problems.append(Diagnostic(location, no_match_message(kind, text.strip(), registry)))
+            problems.append(Diagnostic(location, _typo_message(node, text.strip(), registry)))
         elif len(candidates) > 1 and (isinstance(template, str) or not template.refs):
             problems.append(Diagnostic(location, ambiguous_message(kind, text.strip(), candidates)))
     return problems
+
+
+def _typo_message(node: Any, text: str, registry: Registry) -> str:
+    """Why nothing matches: a mistyped assertion word when the line reads with it corrected
+    (`then: stauts 200`: did you mean `status`), else the custom-step hint."""
+    if isinstance(node, DescribedStep):
+        meant = assertion_typo(text) if node.keyword == "then" else None
+        written = f"then: {meant}"
+    else:
+        meant = condition_typo(text)
+        written = f"assert {meant}"
+    if meant is None:
+        return no_match_message("step" if isinstance(node, DescribedStep) else "assertion", text, registry)
+    return f"unknown assertion '{text.split()[0]}'; did you mean '{meant.split()[0]}'? ({written})"

@@ -158,6 +158,9 @@ def read_document(
         tree = parse_text(text, path, fragments)
     except InvalidFileError as error:
         problems += [_problem(d, path) for d in error.diagnostics]
+        capped = any(d.code == "more" for d in error.diagnostics)
+        if isinstance(error.partial, ScenarioFileNode) and not capped:  # every stage at once, as check
+            problems += [_problem(d, path) for d in _checks(error.partial, overrides)]
     analysis = None
     if tree is not None:
         problems += [_problem(d, path) for d in _checks(tree, overrides)]

@@ -12,7 +12,7 @@ import dataclasses
 import re
 
 from scenario_core.language.condition_operands import OPERATOR_LIST, SPACES, OperandReader
-from scenario_core.language.errors import clip
+from scenario_core.language.errors import JSON_PATH, clip
 from scenario_core.language.nodes.assertions import (
     AllOf,
     AnyOf,
@@ -227,7 +227,7 @@ class _Parser(OperandReader):
         try:
             compiled = compile_json_path(path)
         except JsonPathError as error:
-            raise LineError(str(error), i, stop - i) from None
+            raise LineError(str(error), i, stop - i, JSON_PATH) from None
         j = self.skip(stop, end)
         if j >= end:  # `$.id` alone: equals null (as BerryCrush)
             return JsonPathAssertion(path, compiled, "equals", None, self.location, condition=True)

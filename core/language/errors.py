@@ -41,11 +41,20 @@ class ScenarioError(Exception):
     """Base of every error the project reports to a user."""
 
 
-class InvalidFileError(ScenarioError):
-    """A file that does not parse or validate; holds every diagnostic found, in file order."""
+# Errors in one step that end only its scenario when they stand in one (semantics.md §5 v3):
+# an invalid JSON path, an invalid condition. The builder keeps such a step as an UnreadableStep.
+JSON_PATH, CONDITION = "json-path", "condition"
+SCENARIO_LOCAL_CODES = frozenset((JSON_PATH, CONDITION))
 
-    def __init__(self, diagnostics: list[Diagnostic]):
+
+class InvalidFileError(ScenarioError):
+    """A file that does not parse or validate; holds every diagnostic found, in file order.
+    `partial`: the syntax tree read around the errors (the lines in error left out), when the
+    parser could read one, so `check` runs its later stages on the rest (a ScenarioFileNode)."""
+
+    def __init__(self, diagnostics: list[Diagnostic], partial: object = None):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column))
+        self.partial = partial
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 

@@ -167,7 +167,8 @@ def parse_text(
     text: str, filename: str = "<text>", fragments: tuple = (), max_errors: int | None = MAX_ERRORS
 ) -> ScenarioFileNode:
     """Parse and validate text; raises InvalidFileError holding every diagnostic found, in file
-    order: the first `max_errors` and one more saying how many were left out (None: all of them).
+    order: the first `max_errors` and one more saying how many were left out (None: all of them),
+    and the tree read around them (`partial`) when the parser could go on to the end.
     `fragments`: FragmentNodes of .fragment files, available to `include` after the file's own."""
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -202,7 +203,8 @@ def parse_text(
                 gc.enable()
         diagnostics = _builder.end()
     if diagnostics:
-        raise InvalidFileError(_capped(diagnostics, max_errors))
+        partial = tree if isinstance(tree, ScenarioFileNode) else None
+        raise InvalidFileError(_capped(diagnostics, max_errors), partial)
     assert isinstance(tree, ScenarioFileNode)
     return tree
 

@@ -13,7 +13,7 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Any, Callable
 
-from scenario_core.language.errors import clip
+from scenario_core.language.errors import CONDITION, JSON_PATH, clip
 from scenario_core.language.json_paths import (
     JsonPathFunction,
     JsonPathSyntaxError,
@@ -43,10 +43,13 @@ METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
 
 class LineError(ValueError):
-    def __init__(self, message: str, offset: int = 0, length: int = 1):
+    """`code`: the Diagnostic code it is reported with (JSON_PATH for a path that cannot compile)."""
+
+    def __init__(self, message: str, offset: int = 0, length: int = 1, code: str = ""):
         super().__init__(message)
         self.offset = offset
         self.length = max(length, 1)
+        self.code = code
 
 
 # ---------------------------------------------------------------- when:
@@ -302,14 +305,15 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
             try:
                 compile_json_path(text.split()[0] if text.split() else text)
             except JsonPathError as error:
-                raise LineError(str(error), 0, len(text)) from None
+                raise LineError(str(error), 0, len(text), JSON_PATH) from None
+            _operator_mistake(text)
             raise LineError("expected an operator after the JSON path: " + ", ".join(_OPERATORS), len(text), 1)
         op, offset = found
         path = text[:offset].strip()
         try:
             compiled = compile_json_path(path)
         except JsonPathError as error:
-            raise LineError(str(error), 0, len(path)) from None
+            raise LineError(str(error), 0, len(path), JSON_PATH) from None
         return JsonPathAssertion(path, compiled, op, _expected(text, offset + len(op), op, locate, location), location)
     word = text.split()[0] if text.split() else text
     raise LineError(
@@ -317,6 +321,26 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         0,
         len(word),
     )
+
+
+# Comparisons written as in other languages (or BerryCrush's `assert`) -> ours in `then:`.
+_OTHER_COMPARISONS = re.compile(r"(=|equals\b|not\s+equals\b|is\b)\s*")
+
+
+def _operator_mistake(text: str) -> None:
+    """`$.s = "ok"`, `$.s equals "ok"`: say which operator was meant, not only which exist."""
+    path = text.split()[0]
+    start = len(text) - len(text[len(path) :].lstrip())
+    found = _OTHER_COMPARISONS.match(text, start)
+    if found:
+        meant = "!=" if found.group(1).startswith("not") else "=="
+        raise LineError(
+            f"'{found.group(1)}' does not compare in then:; did you mean '{meant}'? "
+            f"then: {path} {meant} {clip(text[found.end() :].strip())}",
+            start,
+            len(found.group(1)),
+            CONDITION,
+        )
 
 
 _STATUS_OPERATOR = re.compile(r"(==|!=|<=|>=|=|<|>|:|is\b|equals\b)\s*")
@@ -403,5 +427,5 @@ def parse_extract(text: str, locate: Locate, location: SourceLocation) -> Extrac
     try:
         compiled = compile_json_path(source)
     except JsonPathError as error:
-        raise LineError(str(error), start, len(source)) from None
+        raise LineError(str(error), start, len(source), JSON_PATH) from None
     return ExtractStep(name, "body", source, compiled, location)

@@ -14,6 +14,7 @@ from scenario_core.language.builder.dialects import REQUEST_LIKE
 from scenario_core.language.errors import Diagnostic, clip
 from scenario_core.language.line_lexer import KEYWORDS, OTHER_TOKENS, WORD_NAMES
 from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.typo_hints import extract_typo, request_typo
 
 # What each block takes, as a syntax error names it: `(parent token type, kinds seen) -> names`.
 _STEPS = ["when:", "then:", "extract:", "include:", "given/and/but"]
@@ -108,7 +109,11 @@ def syntax_diagnostic(
                 got = got[: got.index(":") + 1]
             got = got.split("\n", 1)[0]  # a """ block's token spans lines; a message has one
             message = f"'{clip(got)}' is not allowed here"
-            if kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
+            slip = _slip(str(token).split("\n", 1)[0], expected)
+            if slip is not None:  # `GETT /pets`, `extract token from $.token`: one slip from a step
+                message = f"'{clip(str(token).strip())}' is not allowed here; did you mean '{clip(slip, 60)}'?"
+                expected = []
+            elif kind in _DIRECTIVES:  # BerryCrush's `call`, `assert` … at a step's level
                 message += (
                     "; a directive stands indented under a step (when I create a pet), at the "
                     "indentation of the step's call: not at the step's own level, not under the call"
@@ -123,6 +128,13 @@ def syntax_diagnostic(
     return Diagnostic(
         location, message, code="indentation" if message.startswith("unexpected indentation") else "syntax"
     )
+
+
+def _slip(line: str, expected: list[str]) -> str | None:
+    """Where our steps may go, a line one slip from one: the step it meant (typo_hints.py)."""
+    if "when:" not in expected:
+        return None
+    return request_typo(line) or extract_typo(line, ours=True)
 
 
 def _guess(text: str, expected: list[str]) -> str | None:

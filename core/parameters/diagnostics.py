@@ -4,10 +4,10 @@ calls that do not resolve, includes of a fragment whose file does not parse. Als
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
+from scenario_core.language.errors import SCENARIO_LOCAL_CODES, Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.fragment_files import broken_includes
 from scenario_core.language.nodes.blocks import FeatureNode, ParametersNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.walk import walk_steps
@@ -74,36 +74,60 @@ def parameter_diagnostics(
 
 def _resolution_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None, descriptions) -> list[Diagnostic]:
     problems: list[Diagnostic] = template_diagnostics(file, overrides)
-    if problems:
-        return problems  # resolving descriptions and calls needs the parameters first
+    if (problems and _names_descriptions(file, problems)) or _mistypes_descriptions(file):
+        return problems  # the calls are checked against descriptions that cannot be named
     named = [
         entry
         for block in _blocks(file)
         for entry in block.entries
-        if (entry.key == params.OPENAPI or (params.binding_parts(entry.key) or ("", ""))[1] == "location")
-        and not isinstance(entry.value, params.ValueTemplate)
-    ]  # resolved per node, at run time
+        if _names_description(entry.key) and isinstance(entry.value, str)  # a {{...}} value: per node, at run time
+    ]
     if not named and not (overrides and params.OPENAPI in overrides.values) and not calls_operations(file):
         return problems  # nothing OpenAPI: its layer (YAML, schemas) is never imported
     from scenario_core.openapi.loader import OpenApiError, base_url_from
 
+    unreadable = False  # a description that cannot be read: its calls cannot be checked
     for entry in named:
         try:
             base_url_from(written_location(str(entry.value), file.path))
         except OpenApiError as error:
             problems.append(Diagnostic(entry.location, str(error)))
+            unreadable = True
     if overrides and params.OPENAPI in overrides.values:
         try:
             base_url_from(overrides.values[params.OPENAPI])
         except OpenApiError as error:
             raise UsageError(f"--openapi: {error}") from None
-    if not problems and calls_operations(file):
+    if not unreadable and calls_operations(file):
         from scenario_core.parameters.operation_check import (
             operation_diagnostics,
         )  # imports the OpenAPI layer only when needed
 
         problems += operation_diagnostics(file, overrides, descriptions)
     return problems
+
+
+def _names_description(key: str) -> bool:
+    """`openapi` or `binding.NAME.location`: a key that names an OpenAPI description."""
+    return key == params.OPENAPI or (params.binding_parts(key) or ("", ""))[1] == "location"
+
+
+def _names_descriptions(file: ScenarioFileNode, problems: list[Diagnostic]) -> bool:
+    """Whether a problem stands on an entry that names an OpenAPI description: then no call can
+    be checked; otherwise calls are checked anyway."""
+    lines = {entry.location.line for block in _blocks(file) for entry in block.entries if _names_description(entry.key)}
+    return any(p.location.line in lines for p in problems)
+
+
+def _mistypes_descriptions(file: ScenarioFileNode) -> bool:
+    """Whether an entry's key is a near miss of one that names a description (`opnapi:`, an error
+    the syntax stage reports): the calls' descriptions are unknown, and checking them would only
+    add `no OpenAPI description is loaded` to the typo's own error."""
+    return any(
+        not params.is_known(entry.key) and _names_description(params.near_miss(entry.key) or "")
+        for block in _blocks(file)
+        for entry in block.entries
+    )
 
 
 def calls_operations(file: ScenarioFileNode) -> bool:
@@ -130,30 +154,53 @@ def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
     return custom_diagnostics(node, plugin_registry(plugins))
 
 
+def read_all_stages(
+    path: str,
+    fragments: tuple[str, ...] | list[str],
+    later_stages: Callable[[ScenarioFileNode], list[Diagnostic]],
+) -> ScenarioFileNode:
+    """Read a file and check it in one pass, every stage (semantics.md §1: every error at once):
+    when the syntax stage finds errors, `later_stages` (parameters, environment, operations,
+    custom steps) still run, on the tree read around the lines in error. Raises InvalidFileError
+    holding every diagnostic, sorted; a file whose only errors are local to scenarios (§5 v3)
+    loads, carrying them in `local_errors`."""
+    from scenario_core.language.parser import load_file
+
+    syntax: list[Diagnostic] = []
+    try:
+        node = load_file(path, fragments)
+    except InvalidFileError as error:
+        capped = any(d.code == "more" for d in error.diagnostics)  # a hundred errors already: enough
+        if not isinstance(error.partial, ScenarioFileNode) or capped:
+            raise
+        node, syntax = error.partial, error.diagnostics
+    structural = [d for d in syntax if d.code not in SCENARIO_LOCAL_CODES]
+    candidates = [d for d in syntax if d.code in SCENARIO_LOCAL_CODES] + later_stages(node)
+    local, rest = split_local(node, candidates)
+    if structural or rest:
+        raise InvalidFileError(structural + rest + local)
+    return with_local_errors(node, local)
+
+
 def load_valid(
     paths: Sequence[str],
     overrides=None,
     plugins: Sequence[str] = (),
     fragments: tuple[str, ...] | list[str] = (),  # as load_file takes them (a str is not a list of them)
 ):
-    """Load every file; raise one InvalidFileError holding all their diagnostics, except errors
-    local to one scenario (semantics.md §5 v3): a file with only those loads, carrying them in
-    `local_errors` (`check` reports them; the executor ends their scenarios)."""
-    from scenario_core.language.parser import load_file
+    """Load every file; raise one InvalidFileError holding all their diagnostics, of every stage,
+    except errors local to one scenario (semantics.md §5 v3): a file with only those loads,
+    carrying them in `local_errors` (`check` reports them; the executor ends their scenarios)."""
+
+    def later_stages(node: ScenarioFileNode) -> list[Diagnostic]:
+        return parameter_diagnostics(node, overrides) + _custom_step_diagnostics(node, plugins)
 
     files, problems = [], []
     for path in paths:
         try:
-            node = load_file(path, fragments)
+            files.append(read_all_stages(path, fragments, later_stages))
         except InvalidFileError as error:
             problems.extend(error.diagnostics)
-            continue
-        found = parameter_diagnostics(node, overrides) + _custom_step_diagnostics(node, plugins)
-        local, rest = split_local(node, found)
-        if rest:
-            problems.extend(found)
-        else:
-            files.append(with_local_errors(node, local))
     if problems:
         raise InvalidFileError(problems)
     return files

@@ -1,5 +1,7 @@
 """Errors local to one scenario (semantics.md §5 v3): a described step no custom step matches, an
-operation no description has, an include of a fragment whose .fragment file does not parse. `check` reports them like any error, but `run`, the TUI and the
+operation no description has, an invalid JSON path or condition (the builder's UnreadableStep,
+coded json-path / condition), an include of a fragment whose .fragment file does not parse.
+`check` reports them like any error, but `run`, the TUI and the
 pytest plugin do not refuse the file for them: the file carries them (ScenarioFileNode.
 local_errors) and the executor ends each scenario that holds one at that line, before it sends
 anything. An error in a background or a fragment is not local: it would end every scenario."""

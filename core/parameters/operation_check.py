@@ -19,7 +19,7 @@ from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operation_lookup import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
 from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
-from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
+from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
 
 # Stands in for a child whose value is only known at run time: placement does not depend on it.
 _RUN_TIME_VALUE = "1"
@@ -70,7 +70,12 @@ def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptio
         if not calls:
             continue
         try:
-            parameters = resolve_parameters(file, feature, overrides, scenario)
+            try:
+                parameters = resolve_parameters(file, feature, overrides, scenario)
+            except ParameterError as error:  # reported where it stands (template_diagnostics)
+                if error.partial is None:
+                    continue
+                parameters = error.partial  # the calls are still checked with the rest
             index = descriptions.for_parameters(parameters, file.path)
         except OpenApiError as error:
             yield calls, None, None, error

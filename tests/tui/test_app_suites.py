@@ -31,10 +31,12 @@ scenario: health
   then: status 200
 """
 
+# A structural error refuses the file (an invalid condition such as `then: status banana` would
+# only end its scenario: semantics.md §5 v3).
 BROKEN = """\
 scenario: broken
   when: GET /health
-  then: status banana
+  then status 200
 """
 
 

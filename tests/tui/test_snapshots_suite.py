@@ -11,7 +11,8 @@ FILES = {
     "a_health.scenario": 'scenario: health\n  when: GET /health\n  then: $.status == "ok"\n',
     "b_pets.scenario": "@pets\nfeature: Pets\n  @smoke\n  scenario: list pets\n    when: GET /pets\n"
     "    then: status 200\n",
-    "c_broken.scenario": "scenario: broken\n  when: GET /health\n  then: status banana\n",
+    # a structural error: `then: status banana` would only end its scenario (semantics.md §5 v3)
+    "c_broken.scenario": "scenario: broken\n  when: GET /health\n  then status 200\n",
 }
 
 

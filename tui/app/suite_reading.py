@@ -9,9 +9,7 @@ from typing import Any, Mapping, Sequence
 from scenario_core.analysis.scope_analysis import analyze
 from scenario_core.language.errors import InvalidFileError, ScenarioError
 from scenario_core.language.nodes.blocks import ScenarioFileNode
-from scenario_core.language.parser import load_file
-from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics
-from scenario_core.parameters.local_errors import split_local, with_local_errors
+from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics, read_all_stages
 from scenario_core.parameters.operation_check import operation_shapes
 from scenario_core.parameters.params_report import ParameterNode, parameter_nodes
 from scenario_core.parameters.resolution import RunOverrides
@@ -39,14 +37,13 @@ class SuiteReader:
 
     def read(self, path: str) -> ScenarioFileNode | BrokenFile:
         """The file, or what keeps it from running (every error, as `check` reports them)."""
-        try:
-            file = load_file(path, self.fragments)
+
+        def later_stages(file: ScenarioFileNode) -> list:
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
-            problems += self._custom_step_problems(file)
-            local, rest = split_local(file, problems)
-            if rest:
-                raise InvalidFileError(problems)
-            file = with_local_errors(file, local)  # those scenarios end as errors (§5 v3)
+            return problems + self._custom_step_problems(file)
+
+        try:  # errors local to a scenario end it (§5 v3); the file's others run
+            file = read_all_stages(path, self.fragments, later_stages)
         except InvalidFileError as error:
             return BrokenFile(path, tuple(error.diagnostics))
         except ScenarioError as error:  # unreadable: gone, not UTF-8 ...

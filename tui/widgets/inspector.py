@@ -32,6 +32,7 @@ from scenario_core.language.nodes.steps import (
     FailStep,
     IncludeStep,
     RequestStep,
+    UnreadableStep,
     WebhookStep,
     step_label,
 )
@@ -207,6 +208,9 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(Text("runs after the scenario's other steps, whether they passed or failed", style="dim"))
         elif isinstance(step, DescribedStep):
             parts.append(Text("a custom step: the Python step registered for this description runs", style="dim"))
+        elif isinstance(step, UnreadableStep):  # an invalid path or condition: local to its scenario
+            parts.append(Text(visible(f"cannot be read: {step.message.text}"), style="red"))
+            parts.append(Text("its scenario ends here as an error; the file's other scenarios run", style="dim"))
         elif isinstance(step, FailStep):
             parts.append(Text("fails the scenario with this message", style="dim"))
         elif isinstance(step, WebhookStep):

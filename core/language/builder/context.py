@@ -15,6 +15,7 @@ from lark import Token
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.base import SourceLocation, TextTemplate
 from scenario_core.language.nodes.blocks import FragmentNode
+from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
 
 
@@ -129,6 +130,19 @@ class BuildContext:
         if "\n" in message:  # one quoting a """ block's token: an error is one line
             message = " ".join(message.split("\n"))
         self.diagnostics.append(Diagnostic(location, message))
+
+    def unreadable(
+        self, token: Token, keyword: str, location: SourceLocation, message: str, code: str
+    ) -> UnreadableStep:
+        """A step whose JSON path or condition cannot be read: reported with `code` (an error local
+        to its scenario, semantics.md §5 v3) and kept as a step that ends its scenario there."""
+        self.diagnostics.append(Diagnostic(location, message, code=code))
+        written, _ = self.value(token, len(keyword))
+        colon = written.startswith(":")
+        if colon:
+            written = written[1:].lstrip()
+        step = self.whole(token)
+        return UnreadableStep(TextTemplate(message, (message,), step), step, keyword, written, colon)
 
     def locator(self, token: Token, base: int = 0) -> Callable[[int, int], SourceLocation]:
         return lambda offset, length: self.loc(token, base + offset, length)

@@ -10,7 +10,7 @@ import re
 from scenario_core.language.builder.context import BuildContext, Raw
 from scenario_core.language.builder.directives import described
 from scenario_core.language.builder.requests import request
-from scenario_core.language.errors import clip
+from scenario_core.language.errors import CONDITION, JSON_PATH, clip
 from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.language.step_syntax import METHODS, LineError, parse_extract, parse_then
 
@@ -35,10 +35,11 @@ def then(ctx: BuildContext, children: list) -> Step | None:
         try:
             return parse_then(text, ctx.locator(token, base), ctx.whole(token))
         except LineError as problem:
-            # A line that starts like an assertion is one with a mistake, not a custom step.
+            # A line that starts like an assertion is one with a mistake, not a custom step:
+            # an invalid condition, local to its scenario (semantics.md §5 v3).
             if not items and (not text or text.split()[0] in _ASSERTION_WORDS or text.startswith("$")):
-                ctx.error(ctx.loc(token, base + problem.offset, problem.length), str(problem))
-                return None
+                where = ctx.loc(token, base + problem.offset, problem.length)
+                return ctx.unreadable(token, "then", where, str(problem), problem.code or CONDITION)
     return described(ctx, token, "then", text, base, items)
 
 
@@ -80,7 +81,10 @@ def extract(ctx: BuildContext, children: list) -> Step | None:
     try:
         return parse_extract(text, ctx.locator(token, base), ctx.whole(token))
     except LineError as problem:
-        ctx.error(ctx.loc(token, base + problem.offset, problem.length), str(problem))
+        where = ctx.loc(token, base + problem.offset, problem.length)
+        if problem.code == JSON_PATH:  # local to its scenario (semantics.md §5 v3)
+            return ctx.unreadable(token, "extract", where, str(problem), JSON_PATH)
+        ctx.error(where, str(problem))
         return None
 
 

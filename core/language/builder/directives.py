@@ -12,7 +12,7 @@ from lark import Token
 
 from scenario_core.language.builder.context import BuildContext, Raw, flat, present, unquoted
 from scenario_core.language.builder.requests import call_parameter, request
-from scenario_core.language.errors import clip
+from scenario_core.language.errors import CONDITION, JSON_PATH, clip
 from scenario_core.language.nodes.assertions import Assertion, CustomAssertion
 from scenario_core.language.nodes.steps import (
     AssertStep,
@@ -23,11 +23,13 @@ from scenario_core.language.nodes.steps import (
     FailStep,
     IncludeStep,
     Step,
+    UnreadableStep,
     WebhookStep,
 )
 from scenario_core.language.nodes.walk import leaf_conditions, walk_steps
 from scenario_core.language.step_syntax import JsonPathError, LineError, compile_json_path
 from scenario_core.language.templates import REF_NAME
+from scenario_core.language.typo_hints import extract_typo
 
 # `extract $.path => name` (the path may be quoted, the name written {{name}}).
 _ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
@@ -72,11 +74,16 @@ def _directive_steps(ctx: BuildContext, items: list, where: str) -> tuple[Step, 
             continue
         if isinstance(item, Raw) and item.kind == "if":
             close()
-            broken = item.node is None  # its error is reported; its else branches go with it
+            if isinstance(item.node, UnreadableStep):  # stands for the chain: its scenario ends there
+                steps.append(item.node)
+            broken = not isinstance(item.node, ConditionalBranch)  # reported; its else branches go with it
             chain, chain_start, chain_closed = ([] if broken else [item.node]), item.token, False
             continue
         if isinstance(item, Raw) and item.kind == "else":
-            if broken or item.node is None:
+            if isinstance(item.node, UnreadableStep) and not broken:
+                close()  # the chain up to it, then the step that ends the scenario at its line
+                steps.append(item.node)
+            if broken or not isinstance(item.node, ConditionalBranch):
                 broken = True
                 continue
             if not chain:
@@ -115,7 +122,11 @@ def call(ctx: BuildContext, children: list) -> Step | None:
     return request(ctx, token, text, base, items, keyword="call")
 
 
-def _condition(ctx: BuildContext, token: Token, text: str, base: int, in_if: bool) -> Assertion | None:
+def _condition(
+    ctx: BuildContext, token: Token, text: str, base: int, in_if: bool, keyword: str
+) -> Assertion | UnreadableStep:
+    """The condition, or the step that stands for it when it cannot be read (an error local to
+    its scenario, semantics.md §5 v3)."""
     from scenario_core.language.conditions import parse_condition
 
     try:
@@ -124,8 +135,8 @@ def _condition(ctx: BuildContext, token: Token, text: str, base: int, in_if: boo
             ctx.custom_seen = True
         return condition
     except LineError as problem:
-        ctx.error(ctx.loc(token, base + problem.offset, problem.length), str(problem))
-        return None
+        where = ctx.loc(token, base + problem.offset, problem.length)
+        return ctx.unreadable(token, keyword, where, str(problem), problem.code or CONDITION)
 
 
 def assert_(ctx: BuildContext, children: list) -> Step | None:
@@ -134,8 +145,10 @@ def assert_(ctx: BuildContext, children: list) -> Step | None:
     if not text:
         ctx.error(ctx.whole(token), "assert needs a condition: assert status 200")
         return None
-    condition = _condition(ctx, token, text, base, in_if=False)
-    return AssertStep(text, condition, ctx.whole(token), keyword="assert") if condition is not None else None
+    condition = _condition(ctx, token, text, base, in_if=False, keyword="assert")
+    if isinstance(condition, UnreadableStep):
+        return condition
+    return AssertStep(text, condition, ctx.whole(token), keyword="assert")
 
 
 def xextract(ctx: BuildContext, children: list) -> Step | None:
@@ -143,9 +156,12 @@ def xextract(ctx: BuildContext, children: list) -> Step | None:
     text, base = ctx.value(token, len("extract"))
     match = _ARROW.fullmatch(text)
     if not match:
+        meant = extract_typo(str(token), ours=False)  # ours, written under a described step
         ctx.error(
             ctx.loc(token, base, max(len(text), 1)),
-            "extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)",
+            f"extract reads like: extract $.id => petId; did you mean '{clip(meant, 60)}'?"
+            if meant
+            else "extract reads like: extract $.id => petId (or, ours, extract: petId from $.id)",
         )
         return None
     path = unquoted(match.group(1))
@@ -159,9 +175,8 @@ def xextract(ctx: BuildContext, children: list) -> Step | None:
         return None
     try:
         compiled = compile_json_path(path)
-    except JsonPathError as error:
-        ctx.error(ctx.loc(token, base, len(match.group(1))), str(error))
-        return None
+    except JsonPathError as error:  # local to its scenario (semantics.md §5 v3)
+        return ctx.unreadable(token, "extract", ctx.loc(token, base, len(match.group(1))), str(error), JSON_PATH)
     return ExtractStep(name, "body", path, compiled, ctx.whole(token), keyword="extract", arrow=True)
 
 
@@ -187,12 +202,13 @@ def xinclude(ctx: BuildContext, children: list) -> Step | None:
 
 def _branch(
     ctx: BuildContext, token: Token, text: str, base: int, items: list, keyword: str
-) -> ConditionalBranch | None:
+) -> ConditionalBranch | UnreadableStep:
+    """The branch, or, when its condition cannot be read, the step that stands for its chain."""
     in_if = keyword != "else"
-    condition = _condition(ctx, token, text, base, in_if=True) if in_if else None
+    condition = _condition(ctx, token, text, base, in_if=True, keyword=keyword) if in_if else None
     steps = _directive_steps(ctx, items, "an if branch")
-    if in_if and condition is None:
-        return None
+    if isinstance(condition, UnreadableStep):
+        return condition
     return ConditionalBranch(condition, text, steps, ctx.whole(token), keyword)
 
 

@@ -178,6 +178,15 @@ def _call_entries(
     for entry in entries:
         name, raw = entry.key, entry.value
         name_location = ctx.loc(entry.token, 0, len(name))
+        if name == "bodyFile" and operation is None:
+            # A request by path takes headers:, query: and body: (semantics.md §5); sending
+            # nothing where a file was named would be a silent pass.
+            ctx.error(
+                name_location,
+                f"bodyFile: goes under an operation call (when: ^createPet or call ^createPet); "
+                f'\'{request}\' is a request by path: give its body with body: (JSON or a """ block)',
+            )
+            continue
         if name == "bodyFile":
             body_file = ctx.template(entry.token, unquoted(raw), entry.value_offset, ctx.whole(entry.token))
             continue

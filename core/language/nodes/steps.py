@@ -154,6 +154,21 @@ class FailStep(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class UnreadableStep(FailStep):
+    """A step whose JSON path or condition cannot be read (`extract: x from $.[[`, `then: $.a = 1`):
+    an error local to its scenario (semantics.md §5 v3). `check` reports it; the executor ends the
+    scenario at this line before it sends anything. Kept in the tree so that scenario has its
+    step; a `fail` with the error's message, should it ever run."""
+
+    written: str = ""  # what follows the keyword, as written
+    colon: bool = True  # the keyword was written with a colon (ours: `then:`, `extract:`)
+
+    @property
+    def text(self) -> str:
+        return self.written
+
+
+@dataclass(frozen=True, slots=True)
 class ConditionalBranch(Node):
     """`if COND` / `else if COND` / `else` (condition None) and the directives it runs."""
 
@@ -236,5 +251,6 @@ def step_label(step: Step) -> str:
         and not isinstance(step, DescribedStep)
         and not getattr(step, "arrow", False)
         and not (isinstance(step, IncludeStep) and step.bare)
+        and not (isinstance(step, UnreadableStep) and not step.colon)
     )
     return f"{keyword}{':' if colon else ''} {step.text}"
