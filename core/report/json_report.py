@@ -49,7 +49,7 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
         "line": scenario.line,
         # Only where it differs from the file's (a feature or the scenario set its own).
         **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
-        "status": scenario.status,
+        "status": "error" if scenario.local_error else scenario.status,  # cli.md: error, counted as failed
         "steps": [
             {
                 "line": s.line,

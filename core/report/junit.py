@@ -37,19 +37,19 @@ def _junit_root(recorder: RunRecorder, masker: Masker | None) -> ET.Element:
 
     masker = masker or Masker(enabled=False)
     root = ET.Element("testsuites", name="scenario-tui")
-    totals = {"tests": 0, "failures": 0, "skipped": 0, "time": 0.0}
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
     for file in recorder.files:
         groups: dict[str | None, list[ScenarioRecord]] = {}
         for scenario in file.scenarios:
             groups.setdefault(scenario.feature, []).append(scenario)
         for feature, scenarios in groups.items():
             suite = _junit_suite(root, file.path, feature, scenarios, masker)
-            for key in ("tests", "failures", "skipped"):
+            for key in ("tests", "failures", "errors", "skipped"):
                 totals[key] += int(suite.attrib[key])
             totals["time"] += float(suite.attrib["time"])
     root.set("tests", str(totals["tests"]))
     root.set("failures", str(totals["failures"]))
-    root.set("errors", "0")
+    root.set("errors", str(totals["errors"]))
     root.set("skipped", str(totals["skipped"]))
     root.set("time", f"{recorder.elapsed:.3f}")
     if recorder.interrupted:
@@ -75,7 +75,8 @@ def _junit_suite(
 ) -> ET.Element:
     import xml.etree.ElementTree as ET
 
-    failures = sum(s.status == ev.FAILED for s in scenarios)
+    errors = sum(s.status == ev.FAILED and s.local_error for s in scenarios)
+    failures = sum(s.status == ev.FAILED for s in scenarios) - errors
     skipped = sum(s.status == ev.SKIPPED for s in scenarios)
     elapsed = sum(s.elapsed for s in scenarios)
     suite = ET.SubElement(
@@ -85,7 +86,7 @@ def _junit_suite(
             "name": path if feature is None else f"{path} :: {feature}",
             "tests": str(len(scenarios)),
             "failures": str(failures),
-            "errors": "0",
+            "errors": str(errors),
             "skipped": str(skipped),
             "time": f"{elapsed:.3f}",
             "file": path,
@@ -105,10 +106,10 @@ def _junit_suite(
             },
         )
         if scenario.status == ev.FAILED:
+            # JUnit's <error> is "could not run", <failure> "ran and failed": a local error sent nothing.
+            kind, type_ = ("error", "ScenarioError") if scenario.local_error else ("failure", "ScenarioFailed")
             failure = ET.SubElement(
-                case,
-                "failure",
-                {"message": masker.text(failure_message(scenario)) or "failed", "type": "ScenarioFailed"},
+                case, kind, {"message": masker.text(failure_message(scenario)) or "failed", "type": type_}
             )
             failure.text = "\n".join(failure_details(scenario, masker))
         elif scenario.status == ev.SKIPPED:

@@ -17,6 +17,7 @@ from typing import Any, Callable, ClassVar
 
 from scenario_core.language.nodes.steps import step_label
 from scenario_core.language.parameter_keys import ENVIRONMENT
+from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.report.records import (
     ErrorContext,
     Exchange,
@@ -208,6 +209,7 @@ class RunRecorder:
                 e.file.path, e.scenario.name, e.feature.name if e.feature else None, e.scenario.location.line
             )
         scenario.status, scenario.message, scenario.elapsed = e.status, e.message, e.elapsed
+        scenario.local_error = e.status == ev.FAILED and local_error_of(e.file, e.scenario) is not None
         scenario.variables = e.snapshot.visible()
         scenario.finished = True
         self._file(e.file.path).scenarios.append(scenario)

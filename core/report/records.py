@@ -105,6 +105,8 @@ class ScenarioRecord:
     error_context: ErrorContext = field(default_factory=ErrorContext)
     store: str | None = None  # the sharing store it used ("file store", "feature 'Pets'"), None: isolated
     scope_events: list[ScopeEvent] = field(default_factory=list)
+    # Ended by an error local to it (semantics.md §5 v3): reported as `error`, counted as failed.
+    local_error: bool = False
 
 
 @dataclass

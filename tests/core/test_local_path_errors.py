@@ -126,5 +126,18 @@ def test_run_of_a_file_with_an_invalid_json_path_runs_the_other_scenarios(write_
     assert main(["run", str(path), "--report-json", str(report)]) == 1
     scenarios = json.loads(report.read_text())["files"][0]["scenarios"]
     statuses = {s["name"]: s["status"] for s in scenarios}
-    assert statuses["first"] == statuses["last"] == "passed" and statuses["middle"] != "passed"
+    assert statuses == {"first": "passed", "middle": "error", "last": "passed"}  # cli.md: error, counted as failed
+    assert json.loads(report.read_text())["summary"]["failed"] == 1
     assert "line 10: invalid JSON path '$.[[bad'" in capsys.readouterr().out
+
+
+def test_junit_reports_a_scenario_ended_by_a_local_error_as_an_error(write_scenario, demo, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    path = write_scenario(THREE.format(url=demo.url, line="extract: x from $.[[bad"))
+    report = tmp_path / "junit.xml"
+    assert main(["run", str(path), "--report-junit", str(report)]) == 1
+    root = ET.parse(report).getroot()
+    assert (root.get("errors"), root.get("failures")) == ("1", "0")
+    (case,) = [c for c in root.iter("testcase") if c.get("name") == "middle"]
+    assert case.find("error") is not None and case.find("failure") is None
