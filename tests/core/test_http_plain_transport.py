@@ -86,3 +86,23 @@ async def test_cookies_set_before_a_redirect_go_with_the_redirected_request():
         server.close()
     assert result.status == 200
     assert heads[1].startswith(b"GET /next HTTP/1.1\r\n") and b"\r\nCookie: s=1\r\n" in heads[1]
+
+
+async def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire():
+    # docs/cli.md: a URL's userinfo produces an Authorization: Basic header (masked when shown).
+    async with Recorder() as server:
+        client = HttpClient()
+        try:
+            url = f"http://ad%40min:s3cr%3At@127.0.0.1:{server.port}/pets"
+            result = await client.send(client.build("GET", url, [], [], None), 5)
+        finally:
+            await client.aclose()
+    assert result.status == 200
+    head = server.heads[0].decode()
+    assert "Authorization: Basic YWRAbWluOnMzY3I6dA==\r\n" in head  # base64 of "ad@min:s3cr:t"
+    assert "s3cr" not in head and "@127.0.0.1" not in head
+
+
+def test_a_step_authorization_header_wins_over_the_url_userinfo():
+    request = build_request("GET", "http://u:p@h/x", [("Authorization", "Bearer t")], [], None)
+    assert [v for n, v in request.headers if n == "Authorization"] == ["Bearer t"]

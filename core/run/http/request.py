@@ -4,8 +4,9 @@ defaults httpx.AsyncClient adds, so a request reads the same whichever way it is
 
 from __future__ import annotations
 
+from base64 import b64encode
 from typing import Sequence
-from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
 from scenario_core.run.http.errors import InvalidRequest
 
@@ -110,6 +111,11 @@ def build_request(
             sent.append(("Content-Length", str(len(content))))
         elif method in _BODY_METHODS:
             sent.append(("Content-Length", "0"))
+    if (parts.username or parts.password) and "authorization" not in own:
+        # A URL's userinfo (`http://user:pw@host`) is Basic credentials, as curl and httpx send them;
+        # the userinfo itself never goes on the wire.
+        credentials = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}".encode()
+        sent.append(("Authorization", "Basic " + b64encode(credentials).decode("ascii")))
     for name, value in sent:
         name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
         value.encode("ascii")
