@@ -27,7 +27,7 @@ def params(args: argparse.Namespace) -> int:
         return 0
     from scenario_tui.output.params_view import print_parameter_tree
 
-    print_parameter_tree(nodes)
+    print_parameter_tree(nodes, every_key=args.all)
     return 0
 
 

@@ -228,10 +228,13 @@ def build_parser(completion: bool = False) -> Parser:
     params = commands.add_parser(
         "params",
         help="print every node's effective parameters with provenance",
-        usage="%(prog)s FILE [--json] [options]",
+        usage="%(prog)s FILE [--json] [--all] [options]",
     )
     params.add_argument("file", nargs="?", metavar="FILE")
-    params.add_argument("--json", action="store_true", help="machine-readable output")
+    params.add_argument("--json", action="store_true", help="machine-readable output (always every key)")
+    params.add_argument(
+        "--all", action="store_true", help="show every key, also those at their defaults (default: only keys set)"
+    )
     _shared_options(params)
     _plugins_option(params)
 
