@@ -8,6 +8,8 @@ from typing import Iterator, Protocol
 from textual.app import SystemCommand
 from textual.binding import Binding
 
+from scenario_tui.app.coverage_key import CoverageKey as CoverageKey  # ScenarioApp's base, named with its keys
+
 APP_BINDINGS = [
     Binding("n", "next_step", "Next"),
     Binding("c", "continue_run", "Continue"),
@@ -27,6 +29,7 @@ APP_BINDINGS = [
     Binding("w", "toggle_wrap", "Wrap", show=False),
     Binding("y", "copy_curl", "Copy curl", show=False),
     Binding("j", "json_playground", "JSON path", show=False),
+    Binding("C", "coverage", "OpenAPI coverage of this run", show=False),
     Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
     Binding("slash", "filter_tree", "Filter", key_display="/"),
     Binding("e", "edit", "Edit"),
@@ -46,6 +49,7 @@ class Actions(Protocol):
     def action_reload(self) -> None: ...
     def action_copy_curl(self) -> None: ...
     def action_json_playground(self) -> None: ...
+    def action_coverage(self) -> None: ...
     def action_toggle_wrap(self) -> None: ...
     def action_break_on_failure(self, on: bool) -> None: ...
     def action_run_to_here(self) -> None: ...
@@ -67,6 +71,9 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
     yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
     yield SystemCommand(
         "JSON path playground", "Try paths on the inspected response; write an extract (j)", app.action_json_playground
+    )
+    yield SystemCommand(
+        "OpenAPI coverage", "What this run called of the descriptions in force, and the gaps (C)", app.action_coverage
     )
     yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", app.action_toggle_wrap)
     yield SystemCommand(
