@@ -20,7 +20,7 @@ VARIABLES_FILE_LIMIT = 10 * 1024 * 1024
 
 def expand_scenario_paths(items: Sequence[str]) -> list[str]:
     """Each FILE argument as the scenario files it names, in the order given: a folder is every
-    `*.scenario` under it (recursively, sorted), a glob its matches (sorted; folders among them
+    `*.scenario` under it (recursively, sorted; not in sub-folders named `_*` or `.*`), a glob its matches (sorted; folders among them
     expand too), anything else itself (a missing file is reported when it is read). A folder or
     glob naming no scenario file is a UsageError. A file named twice runs once."""
     found: list[str] = []
@@ -52,8 +52,36 @@ def expand_scenario_paths(items: Sequence[str]) -> list[str]:
     return unique
 
 
+def _left_out(name: str) -> bool:
+    """A folder run leaves out sub-folders named `_*` or `.*`: files kept aside on purpose
+    (examples/_fails-on-purpose), a .git or a .venv. Naming a file or the folder itself runs it."""
+    return name[:1] in ("_", ".")
+
+
 def _scenarios_under(folder: Path) -> list[str]:
-    return [str(p) for p in sorted(folder.rglob("*.scenario")) if p.is_file()]
+    return [
+        str(p)
+        for p in sorted(folder.rglob("*.scenario"))
+        if p.is_file() and not any(_left_out(part) for part in p.relative_to(folder).parts[:-1])
+    ]
+
+
+def folders_left_out(items: Sequence[str]) -> list[str]:
+    """The sub-folders holding .scenario files that the folders among `items` leave out (the
+    outermost of each), so a run can say why their files did not run."""
+    left: list[str] = []
+    for item in items:
+        folder = Path(item)
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*.scenario")):
+            parts = path.relative_to(folder).parts[:-1]
+            first = next((i for i, part in enumerate(parts) if _left_out(part)), None)
+            if first is not None:
+                name = str(folder.joinpath(*parts[: first + 1]))
+                if name not in left:
+                    left.append(name)
+    return left
 
 
 INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)

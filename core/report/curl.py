@@ -3,7 +3,9 @@
 Pure: it reads a RequestSent event (method, final URL, headers and body after interpolation) and
 quotes every word with shlex.quote, so quotes, `$`, spaces and newlines in a value reach curl
 unchanged. Secrets are masked when a Masker is given (the TUI passes its own, which `v` turns off):
-a copied command must not leak a token into a chat or a ticket by default.
+a copied command must not leak a token into a chat or a ticket by default. The run's
+`Accept-Encoding: gzip, deflate` becomes `--compressed` (so the body prints decoded) and its
+`Connection: keep-alive` is left out.
 """
 
 from __future__ import annotations
@@ -17,6 +19,30 @@ if TYPE_CHECKING:
 
 # Headers curl computes itself from what it sends: copying them would only risk a wrong length.
 _COMPUTED = frozenset({"content-length", "host"})
+# The run's default Accept-Encoding (run.http.request): `--compressed` asks for these (curl adds
+# what else it decodes) and, unlike the bare header, makes curl print the body decoded.
+_OUR_ENCODINGS = frozenset({"gzip", "deflate"})
+
+
+def _codings(value: str) -> set[str]:
+    return {part.split(";")[0].strip().lower() for part in value.split(",") if part.strip()}
+
+
+def _header_words(headers: tuple[tuple[str, str], ...]) -> tuple[list[str], bool]:
+    """The `-H` words, and whether the command needs `--compressed`. `Connection: keep-alive` is
+    left out: curl keeps a connection open by default, and a one-shot command has nothing to reuse."""
+    words, compressed = [], False
+    for name, value in headers:
+        lower = name.lower()
+        if lower in _COMPUTED or (lower == "connection" and value.strip().lower() == "keep-alive"):
+            continue
+        if lower == "accept-encoding":
+            codings = _codings(value)
+            compressed = compressed or bool(codings & _OUR_ENCODINGS)
+            if codings and codings <= _OUR_ENCODINGS:  # curl's own header covers these
+                continue
+        words.append("-H " + shlex.quote(f"{name}: {value}"))
+    return words, compressed
 
 
 def curl_command(request: RequestSent, masker: Masker | None = None) -> str:
@@ -30,10 +56,8 @@ def curl_command(request: RequestSent, masker: Masker | None = None) -> str:
     first = "curl"
     if request.method != "GET" or body is not None:
         first += f" -X {shlex.quote(request.method)}"
-    words = [f"{first} {shlex.quote(url)}"]
-    for name, value in headers:
-        if name.lower() not in _COMPUTED:
-            words.append("-H " + shlex.quote(f"{name}: {value}"))
+    header_words, compressed = _header_words(headers)
+    words = [f"{first} {shlex.quote(url)}", *(["--compressed"] if compressed else []), *header_words]
     if body is not None:
         words.append("--data-raw " + shlex.quote(body))
     return " \\\n  ".join(words)

@@ -21,6 +21,7 @@ from html import escape
 from typing import Any, Iterable
 
 from scenario_core.report.coverage_html import coverage_section
+from scenario_core.report.html_overview import failure_list, run_facts, scenario_anchor
 from scenario_core.report.json_report import json_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
@@ -61,7 +62,10 @@ def html_report(recorder: RunRecorder, masker: Masker | None = None) -> str:
     parts.append('<table class="summary" id="summary"><tr>')
     for key in ("scenarios", "passed", "failed", "skipped"):
         parts.append(f'<td class="{key}"><b data-count="{key}">{summary[key]}</b> {key}</td>')
-    parts.append(f"<td><b>{summary['duration_s']:.2f}</b> s</td></tr></table></header><main>")
+    parts.append(f"<td><b>{summary['duration_s']:.2f}</b> s</td></tr></table>")
+    parts.extend(run_facts(report, recorder, masker or Masker(enabled=False)))
+    parts.extend(failure_list(report))
+    parts.append("</header><main>")
     for index, file in enumerate(report["files"]):
         parts.extend(_file(file, index))
     if "coverage" in report:  # run --coverage
@@ -97,15 +101,15 @@ def _file(file: dict[str, Any], index: int) -> Iterable[str]:
                 yield f'<h3 class="feature">feature: {text(feature)}</h3>'
             elif number:
                 yield '<h3 class="feature">standalone scenarios</h3>'
-        yield from _scenario(scenario)
+        yield from _scenario(scenario, scenario_anchor(index, number))
     yield "</section>"
 
 
-def _scenario(scenario: dict[str, Any]) -> Iterable[str]:
+def _scenario(scenario: dict[str, Any], anchor: str) -> Iterable[str]:
     status = scenario["status"]
-    opened = " open" if status == "failed" else ""
+    opened = " open" if status in ("failed", "error") else ""
     yield (
-        f'<details class="scenario {status}"{opened}><summary><span class="badge {status}">{status}</span> '
+        f'<details class="scenario {status}" id="{anchor}"{opened}><summary><span class="badge {status}">{status}</span> '
         f'<span class="name">{text(scenario["name"])}</span> <span class="where">line {scenario["line"]}</span>'
         "</summary>"
     )
@@ -300,6 +304,9 @@ details.exchange { margin-left: 3.5em; } details.exchange summary { color: #0d47
 table.headers td, table.variables td, table.variables th { padding: 0 .8em 0 0; vertical-align: top; font-size: 12.5px; overflow-wrap: anywhere; }
 table.coverage-table td, table.coverage-table th { padding: 0 .8em 0 0; text-align: left; font-size: 12.5px; }
 tr.missing td:first-child { color: #b00020; }
+table.facts th { text-align: left; padding-right: 1em; font-weight: normal; color: #555; }
+nav.failures { border: 1px solid #e57373; border-radius: 4px; padding: .2em 1em; margin: .8em 0; }
+nav.failures h2 { margin: .3em 0; border: none; } nav.failures .message { margin-left: 0; }
 h4 { margin: .4em 0 .1em; font-size: 12px; text-transform: uppercase; color: #555; }
 table.timeline { width: 100%; margin: .5em 0 1em; table-layout: fixed; }
 table.timeline th, table.timeline td { border: 1px solid #ddd; padding: .25em .4em; vertical-align: top; font-size: 12.5px; overflow-wrap: anywhere; }

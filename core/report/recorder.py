@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable, ClassVar
 
 from scenario_core.language.nodes.steps import step_label
-from scenario_core.language.parameter_keys import ENVIRONMENT
+from scenario_core.language.parameter_keys import BASE_URL, ENVIRONMENT
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.report.records import (
     ErrorContext,
@@ -45,6 +45,7 @@ class RunRecorder:
         self.finished = False
         self.last: ScenarioRecord | None = None  # the scenario that finished last
         self._started = time.perf_counter()
+        self.started_at = time.time()  # wall clock, for the reports' "when"
         self._by_path: dict[str, FileRecord] = {}
         self._current: ScenarioRecord | None = None
         self._current_node: Any = None
@@ -76,7 +77,9 @@ class RunRecorder:
         return record
 
     def _file_started(self, e: ev.FileStarted) -> None:
-        self._file(e.file.path).environment = parameter_value(e.parameters, ENVIRONMENT)
+        record = self._file(e.file.path)
+        record.environment = parameter_value(e.parameters, ENVIRONMENT)
+        record.base_url = parameter_value(e.parameters, BASE_URL)
         self._file_path = e.file.path
 
     def _scenario_started(self, e: ev.ScenarioStarted) -> None:

@@ -135,6 +135,7 @@ class FileRecord:
     path: str
     scenarios: list[ScenarioRecord] = field(default_factory=list)
     environment: str | None = None  # the file node's `environment`
+    base_url: str | None = None  # the file node's `baseUrl` (a feature may set its own)
 
 
 def body_head(body: str, limit: int) -> str:

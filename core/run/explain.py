@@ -53,7 +53,7 @@ def later_in_scenario(name: str, line: int, via: Sequence[IncludeStep] = ()) -> 
 
 
 def nowhere(name: str) -> str:
-    return f"No step in this file extracts '{name}'."
+    return f"No step in this file extracts '{name}'; pass it with --var {name}=..."
 
 
 class Explainer:

@@ -71,3 +71,72 @@ def test_the_command_sends_the_same_request(demo):
     echoed = json.loads(out)
     assert echoed["method"] == "PATCH" and echoed["path"] == "/echo" and echoed["body"] == body
     assert echoed["headers"]["x-why"] == "it's"
+
+
+RUN_DEFAULTS = [("Accept", "*/*"), ("Connection", "keep-alive"), ("User-Agent", "scenario-tui")]
+
+
+def test_default_accept_encoding_becomes_compressed():
+    command = curl_command(_sent(headers=[*RUN_DEFAULTS, ("Accept-Encoding", "gzip, deflate")]))
+    assert command.splitlines()[:2] == ["curl http://h/pets \\", "  --compressed \\"]
+    assert "Accept-Encoding" not in command
+
+
+def test_connection_keep_alive_is_never_emitted():
+    command = curl_command(_sent(headers=[*RUN_DEFAULTS, ("Accept-Encoding", "gzip, deflate")]))
+    assert "Connection" not in command and "keep-alive" not in command
+    assert _words(command) == ["http://h/pets", "--compressed", "-H", "Accept: */*", "-H", "User-Agent: scenario-tui"]
+
+
+def test_a_chosen_accept_encoding_is_kept():
+    identity = curl_command(_sent(headers=[("Accept-Encoding", "identity")]))
+    assert "--compressed" not in identity and "Accept-Encoding: identity" in identity
+    with_br = curl_command(_sent(headers=[("Accept-Encoding", "gzip, br")]))  # curl sends it as chosen, decoded
+    assert "--compressed" in _words(with_br) and "Accept-Encoding: gzip, br" in with_br
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="no curl on this machine")
+def test_the_compressed_command_sends_the_same_request(demo):
+    from scenario_core.run.http.request import DEFAULT_HEADERS
+
+    sent = _sent("POST", f"{demo.url}/echo", [*DEFAULT_HEADERS, ("Content-Type", "application/json")], '{"a": 1}')
+    command = curl_command(sent).replace("curl ", "curl -s ", 1)
+    out = subprocess.run(["sh", "-c", command], capture_output=True, check=True, timeout=20).stdout
+    echoed = json.loads(out)
+    assert echoed["body"] == '{"a": 1}' and echoed["headers"]["user-agent"] == "scenario-tui"
+    assert {"gzip", "deflate"} <= {c.strip() for c in echoed["headers"]["accept-encoding"].split(",")}
+    assert "keep-alive" not in echoed["headers"].get("connection", "")
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="no curl on this machine")
+def test_the_compressed_command_prints_a_gzipped_body_decoded():
+    import gzip
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Gzipping(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b'{"name": "Rex"}'
+            if "gzip" in self.headers.get("Accept-Encoding", ""):
+                body = gzip.compress(body)
+                self.send_response(200)
+                self.send_header("Content-Encoding", "gzip")
+            else:
+                self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Gzipping)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/pets"
+        command = curl_command(_sent(url=url, headers=[("Accept-Encoding", "gzip, deflate")]))
+        out = subprocess.run(["sh", "-c", command], capture_output=True, check=True, timeout=20).stdout
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert out == b'{"name": "Rex"}'

@@ -600,7 +600,7 @@ def test_check_reports_ambiguous_custom_steps_naming_both_patterns():
 
 
 def test_files_without_custom_steps_are_not_affected():
-    for name in ("pets.scenario", "scopes.scenario", "openapi.scenario"):
+    for name in ("pets.scenario", "_fails-on-purpose/scopes.scenario", "openapi.scenario"):
         node = load_file(str(ROOT / "examples" / name))
         assert not uses_custom_steps(node)
         assert custom_diagnostics(node, Registry()) == []

@@ -241,7 +241,8 @@ def test_no_step_extracts_the_name(demo, write_scenario):
     text = HEAD + "scenario: use\n  when: GET /echo\n  then: $.query.n == {{n}}\n"
     events = run(demo, write_scenario, text, run_variables={"a": 1, "b": 2})
     assert message_of(events, "use") == (
-        "line 5: undefined variable 'n' in $.query.n == {{n}}; visible here: a, b. No step in this file extracts 'n'."
+        "line 5: undefined variable 'n' in $.query.n == {{n}}; visible here: a, b. "
+        "No step in this file extracts 'n'; pass it with --var n=..."
     )
     # The request ran; the assertion failed before being evaluated.
     assert [e.status for e in events if isinstance(e, StepFinished)] == ["passed", "failed"]

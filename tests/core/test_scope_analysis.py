@@ -785,7 +785,7 @@ def test_the_quick_store_rule_agrees_with_resolving_every_parameter():
     from scenario_core.parameters.sharing import store_for
 
     examples = Path(__file__).resolve().parents[2] / "examples"
-    for path in sorted(examples.glob("*.scenario")):
+    for path in sorted([*examples.glob("*.scenario"), *examples.glob("_fails-on-purpose/*.scenario")]):
         if path.name == "mistakes.scenario":
             continue
         file = load_file(str(path))

@@ -19,7 +19,7 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
 
 
 def test_check_valid_files_exit_0():
-    result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "scopes.scenario"))
+    result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "_fails-on-purpose" / "scopes.scenario"))
     assert result.returncode == 0, result.stderr
     # only the warnings of static scope analysis (they do not fail a check)
     assert all(": warning: " in line for line in result.stderr.splitlines())
@@ -27,7 +27,7 @@ def test_check_valid_files_exit_0():
 
 
 def test_check_invalid_file_exit_2_with_one_located_line_per_error_in_file_order(tmp_path):
-    shutil.copy(EXAMPLES / "mistakes.scenario", tmp_path)
+    shutil.copy(EXAMPLES / "_fails-on-purpose" / "mistakes.scenario", tmp_path)
     result = cli("check", "mistakes.scenario", cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
@@ -43,7 +43,7 @@ def test_check_invalid_file_exit_2_with_one_located_line_per_error_in_file_order
 
 
 def test_check_reports_every_file_and_fails_if_any_is_invalid(tmp_path):
-    result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "mistakes.scenario"))
+    result = cli("check", str(EXAMPLES / "pets.scenario"), str(EXAMPLES / "_fails-on-purpose" / "mistakes.scenario"))
     assert result.returncode == 2 and "pets.scenario: ok" in result.stdout
 
 
@@ -121,7 +121,7 @@ def test_params_json_shape(tmp_path):
     ]
     pets = nodes[2]["parameters"]
     assert pets["timeout"] == {"value": 10, "source": "feature", "line": 37}
-    assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 88}
+    assert nodes[8]["parameters"]["shareVariablesAcrossScenarios"] == {"value": False, "source": "feature", "line": 91}
     known = {
         "shareVariablesAcrossScenarios",
         "timeout",
@@ -192,10 +192,10 @@ def test_params_text_shows_values_and_where_they_came_from():
     text = " ".join(result.stdout.split())
     assert "feature 'Pets' (line 33) — shares with feature 'Pets'" in text
     assert "timeout 10 ← feature 'Pets' (line 37) · file 30 · default 30" in text
-    assert "feature 'Audit' (line 86) — isolated" in text
-    assert "feature 'Inventory' (line 74) — shares file-wide" in text
+    assert "feature 'Audit' (line 89) — isolated" in text
+    assert "feature 'Inventory' (line 77) — shares file-wide" in text
 
 
 def test_params_invalid_file_exit_2():
-    result = cli("params", str(EXAMPLES / "mistakes.scenario"))
+    result = cli("params", str(EXAMPLES / "_fails-on-purpose" / "mistakes.scenario"))
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 7

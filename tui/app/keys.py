@@ -8,6 +8,8 @@ from typing import Iterator, Protocol
 from textual.app import SystemCommand
 from textual.binding import Binding
 
+from scenario_tui.app.coverage_key import CoverageKey as CoverageKey  # ScenarioApp's base, named with its keys
+
 APP_BINDINGS = [
     Binding("n", "next_step", "Next"),
     Binding("c", "continue_run", "Continue"),
@@ -29,6 +31,7 @@ APP_BINDINGS = [
     Binding("j", "json_playground", "JSON path", show=False),
     Binding("equals_sign", "edit_variable", "Edit var", key_display="=", show=False),  # edit and continue
     Binding("a", "resend_step", "Send again", show=False),
+    Binding("C", "coverage", "OpenAPI coverage of this run", show=False),
     Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
     Binding("slash", "filter_tree", "Filter", key_display="/"),
     Binding("e", "edit", "Edit"),
@@ -50,6 +53,7 @@ class Actions(Protocol):
     def action_json_playground(self) -> None: ...
     def action_edit_variable(self) -> None: ...
     def action_resend_step(self) -> None: ...
+    def action_coverage(self) -> None: ...
     def action_toggle_wrap(self) -> None: ...
     def action_break_on_failure(self, on: bool) -> None: ...
     def action_run_to_here(self) -> None: ...
@@ -79,6 +83,9 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
         "Re-send the current step",
         "While paused: run it again with the variables as they are (a)",
         app.action_resend_step,
+    )
+    yield SystemCommand(
+        "OpenAPI coverage", "What this run called of the descriptions in force, and the gaps (C)", app.action_coverage
     )
     yield SystemCommand("Wrap inspector lines", "Wrap long lines, or scroll sideways (w)", app.action_toggle_wrap)
     yield SystemCommand(

@@ -29,7 +29,7 @@ from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.editor import open_in_editor
-from scenario_tui.app.keys import APP_BINDINGS, app_commands
+from scenario_tui.app.keys import APP_BINDINGS, CoverageKey, app_commands
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_playground
@@ -55,7 +55,7 @@ DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (s
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(EditAndContinue, App[int]):
+class ScenarioApp(EditAndContinue, CoverageKey, App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"

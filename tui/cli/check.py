@@ -13,7 +13,7 @@ from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageErr
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
 from scenario_core.support.printable import visible
-from scenario_tui.cli.errors import print_error
+from scenario_tui.cli.errors import print_error, say_folders_left_out
 from scenario_tui.cli.parser import overrides_from, require
 
 
@@ -23,9 +23,10 @@ def check(args: argparse.Namespace) -> int:
     from scenario_core.analysis.scope_analysis import analyze
     from scenario_core.custom_steps.plugins import PluginError
     from scenario_core.language.errors import ERROR
-    from scenario_core.parameters.run_inputs import read_variables_file
+    from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
 
     require(args, "files")
+    say_folders_left_out(args.files)
     if args.plugins:
         plugin_registry(args.plugins)  # a broken plugin: one usage error, not one per file
     overrides = overrides_from(args)
@@ -35,7 +36,8 @@ def check(args: argparse.Namespace) -> int:
     status = 0
     found: list[dict[str, Any]] = []  # every diagnostic, for --format json
     checked = []  # the valid files, for --coverage
-    for path in args.files:  # one file at a time: every valid one still gets its "ok" line
+    # a folder is its files, as for run; one file at a time: every valid one still gets its "ok" line
+    for path in expand_scenario_paths(args.files):
         try:
             (node,) = load_valid([path], overrides, plugins=args.plugins, fragments=args.fragments)
         except PluginError:

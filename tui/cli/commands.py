@@ -27,7 +27,7 @@ def params(args: argparse.Namespace) -> int:
         return 0
     from scenario_tui.output.params_view import print_parameter_tree
 
-    print_parameter_tree(nodes)
+    print_parameter_tree(nodes, every_key=args.all)
     return 0
 
 
@@ -41,9 +41,11 @@ def require_selection(files: Sequence[Any], selected: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
+    from scenario_tui.cli.errors import say_folders_left_out
     from scenario_tui.cli.run_command import run_files
 
     require(args, "files")
+    say_folders_left_out(args.files)
     selected = tag_selection(args.tags)
     overrides = overrides_from(args)
     variables: dict[str, Any] = {}

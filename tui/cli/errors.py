@@ -25,3 +25,16 @@ def interrupted() -> int:
     except (OSError, ValueError):
         pass
     return 130
+
+
+def say_folders_left_out(items: list[str]) -> None:
+    """One note per sub-folder a folder argument leaves out (`_*`, `.*`): files that silently do
+    not run mislead. On standard error, so `check --format json` keeps a clean standard output."""
+    from scenario_core.parameters.run_inputs import folders_left_out
+
+    for folder in folders_left_out(items):
+        print(
+            f"scenario-tui: note: left out {visible(folder)}/: a folder skips sub-folders named _* or .* "
+            "(name them to include them)",
+            file=sys.stderr,
+        )

@@ -177,7 +177,7 @@ def build_parser(completion: bool = False) -> Parser:
         prog="scenario-tui",
         description="Write, run and step-debug API test scenarios.",
         usage="%(prog)s FILE|DIR... [--base-url URL] [--tags EXPR] [options]  (the step debugger)\n"
-        "       %(prog)s {run,check,params,demo,demo-server} ...",
+        f"       %(prog)s {{{','.join(COMMANDS)}}} ...",
         epilog="scenario-tui FILE|DIR... opens the step debugger on the files (a folder: every "
         ".scenario file under it, sorted), one root each in the tree; "
         "`scenario-tui FILE --help` lists its options.",
@@ -185,7 +185,8 @@ def build_parser(completion: bool = False) -> Parser:
     _version_option(parser)
     if completion:  # shtab costs ~10 ms to import: only for --help and --print-completion
         _completion_option(parser)
-    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+    # prog: without it a command's usage starts with the whole two-line usage above
+    commands = parser.add_subparsers(dest="command", parser_class=Parser, prog="scenario-tui")
 
     run = commands.add_parser("run", help="run scenario files headless, for CI", usage="%(prog)s FILE... [options]")
     run.add_argument(
@@ -227,10 +228,13 @@ def build_parser(completion: bool = False) -> Parser:
     params = commands.add_parser(
         "params",
         help="print every node's effective parameters with provenance",
-        usage="%(prog)s FILE [--json] [options]",
+        usage="%(prog)s FILE [--json] [--all] [options]",
     )
     params.add_argument("file", nargs="?", metavar="FILE")
-    params.add_argument("--json", action="store_true", help="machine-readable output")
+    params.add_argument("--json", action="store_true", help="machine-readable output (always every key)")
+    params.add_argument(
+        "--all", action="store_true", help="show every key, also those at their defaults (default: only keys set)"
+    )
     _shared_options(params)
     _plugins_option(params)
 

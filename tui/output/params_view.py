@@ -1,4 +1,6 @@
-"""`scenario-tui params` as a readable tree: each node's values and where each came from."""
+"""`scenario-tui params` as a readable tree: each node's values and where each came from. Only
+keys something set (a file, a feature, a scenario, a description, the command line) are shown;
+`--all` adds those at their defaults (25 keys a node would bury the few that matter)."""
 
 from __future__ import annotations
 
@@ -42,10 +44,17 @@ def provenance_text(effective: EffectiveValue, node: ParameterNode | None = None
     return visible(" · ".join([where] + lower))  # feature names and paths come from files
 
 
-def parameter_lines(node: ParameterNode) -> list[Text]:
-    width = max(len(key) for key in node.parameters)
+def _is_set(effective: EffectiveValue) -> bool:
+    return effective.winner.source != "default"
+
+
+def parameter_lines(node: ParameterNode, every_key: bool = True) -> list[Text]:
+    shown = {key: e for key, e in node.parameters.items() if every_key or _is_set(e)}
+    if not shown:
+        return [Text("every key at its default", "dim")]
+    width = max(len(key) for key in shown)
     lines = []
-    for key, effective in node.parameters.items():
+    for key, effective in shown.items():
         line = Text()
         line.append(key.ljust(width), "bold")
         line.append("  ")
@@ -69,20 +78,29 @@ def _label(node: ParameterNode) -> Text:
     return label
 
 
-def print_parameter_tree(nodes: Sequence[ParameterNode], console: Console | None = None) -> None:
+def print_parameter_tree(
+    nodes: Sequence[ParameterNode], console: Console | None = None, every_key: bool = False
+) -> None:
+    """The file, its features and scenarios; without `every_key`, a last line counts what the
+    defaults left out so nobody reads the short tree as the whole story."""
     if console is None:
         # Piped to a file or a pager: one line per value, however long (rich would wrap at 80).
         piped = not sys.stdout.isatty()
         console = Console(highlight=False, width=UNWRAPPED if piped else None)
     root = Tree(_label(nodes[0]))
-    for line in parameter_lines(nodes[0]):
+    for line in parameter_lines(nodes[0], every_key):
         root.add(line)
     feature_branch = None
     for node in nodes[1:]:
         parent = feature_branch if node.kind == "scenario" and node.feature is not None else root
         branch = parent.add(_label(node))
-        for line in parameter_lines(node):
+        for line in parameter_lines(node, every_key):
             branch.add(line)
         if node.kind == "feature":
             feature_branch = branch
     console.print(root)
+    if not every_key:
+        defaults = sum(not _is_set(e) for e in nodes[0].parameters.values())
+        console.print(
+            f"{defaults} more keys of the file are at their defaults; params --all shows every key", style="dim"
+        )

@@ -67,19 +67,23 @@ def body(ctx: BuildContext, children: list) -> Raw:
     ):  # `name: value` lines
         return Raw("body", keyword, _structured_body(ctx, lines), structured=True)
     bases = [0] * len(lines)
+    # A block's lines keep their indentation relative to its first line (the least indented): the
+    # body is sent as written, not flattened (the lexer hands each line over without its indentation).
+    pads = [column_of(token) - min(map(column_of, lines)) for token in lines]
     if inline:
-        lines, bases = [keyword], [inline_offset]
+        lines, bases, pads = [keyword], [inline_offset], [0]
     starts, parts, offset = [], [], 0
-    for token, base in zip(lines, bases):
+    for token, base, pad in zip(lines, bases, pads):
         starts.append(offset)
-        part = str(token)[base:].rstrip()
+        part = " " * pad + str(token)[base:].rstrip()
         parts.append(part)
         offset += len(part) + 1
     text = "\n".join(parts)
 
     def locate(position: int, length: int) -> SourceLocation:
         index = max(i for i, start in enumerate(starts) if start <= position)
-        return ctx.loc(lines[index], bases[index] + position - starts[index], length)
+        within = max(position - starts[index] - pads[index], 0)
+        return ctx.loc(lines[index], bases[index] + within, length)
 
     try:
         node = json_template(text, locate, ctx.span(lines[0], lines[-1]) if not inline else ctx.whole(keyword))
