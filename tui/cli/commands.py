@@ -20,6 +20,7 @@ def params(args: argparse.Namespace) -> int:
 
     require(args, "file")
     overrides = overrides_from(args)
+    variables = run_variables_from(args.var)  # checked as run checks them; parameters never read them
     (file,) = load_valid([args.file], overrides, args.plugins, args.fragments)
     nodes = parameter_nodes(file, overrides)
     if args.json:
@@ -28,6 +29,8 @@ def params(args: argparse.Namespace) -> int:
     from scenario_tui.output.params_view import print_parameter_tree
 
     print_parameter_tree(nodes, every_key=args.all)
+    if variables:  # names only: a value may be a secret, and it is not a parameter
+        print(f"run variables (--var), visible to every scenario: {', '.join(variables)}")
     return 0
 
 

@@ -236,6 +236,7 @@ def build_parser(completion: bool = False) -> Parser:
         "--all", action="store_true", help="show every key, also those at their defaults (default: only keys set)"
     )
     _shared_options(params)
+    _var_option(params)  # cli.md: shared by run, params and the TUI
     _plugins_option(params)
 
     demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
