@@ -30,6 +30,7 @@ from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, app_commands
+from scenario_tui.app.layout import LayoutMixin
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_playground
@@ -55,7 +56,7 @@ DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (s
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(App[int]):
+class ScenarioApp(LayoutMixin, App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
@@ -413,13 +414,6 @@ class ScenarioApp(App[int]):
         if action == "break_on_failure":  # of f's two bindings the footer shows the one that says the state
             return parameters[0] != self.stepper.break_on_failure
         return True
-
-    def action_toggle_maximize(self) -> None:
-        screen = self.screen
-        if screen.maximized is not None:
-            screen.minimize()
-        elif screen.focused is not None:
-            screen.maximize(screen.focused)
 
     def action_toggle_wrap(self) -> None:
         self.inspector.action_toggle_wrap()

@@ -34,6 +34,7 @@ KEYS = [
     ("e", "open the highlighted node's file in $EDITOR at its line (then $VISUAL, then vi); reloads after"),
     ("/", "filter the tree by name or @tag; Enter goes back to the tree, Esc clears"),
     ("z", "maximize or restore the focused panel"),
+    ("< >", "narrow or widen the tree (it also grows with the terminal)"),
     ("w", "wrap the inspector's long lines, or not (←/→ then scroll)"),
     ("y", "copy the inspected request as curl (masked unless v)"),
     ("j", "JSON-path playground on the inspected response: matches as you type; ctrl+s writes the extract"),
