@@ -21,7 +21,7 @@ from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Tree
+from textual.widgets import ContentSwitcher, Input, Tree
 
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.tag_expressions import selects_any
@@ -44,6 +44,7 @@ from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from scenario_tui.widgets.help_screen import HelpScreen
 from scenario_tui.widgets.history_list import HistoryList
 from scenario_tui.widgets.inspector import Inspector, warning_lines
+from scenario_tui.widgets.key_footer import KeyFooter
 from scenario_tui.widgets.parameters_panel import ParametersPanel
 from scenario_tui.widgets.run_status import RunStatus
 from scenario_tui.widgets.scope_log import ScopeLog
@@ -128,7 +129,7 @@ class ScenarioApp(LayoutMixin, App[int]):
                     yield HistoryList(id="history")
                     yield Inspector(display, id="inspector")
             yield ErrorsView(id="errors")
-        yield Footer()
+        yield KeyFooter()
 
     # The widgets, looked up once (see Panels), shared with the controllers.
     @property
