@@ -68,7 +68,9 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
         "Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)", app.action_reveal_secrets
     )
     yield SystemCommand("Reload file", "Read the file again (R)", app.action_reload)
-    yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
+    yield SystemCommand(
+        "Copy request as curl", "The inspected request, by OSC 52 and shown to select (y)", app.action_copy_curl
+    )
     yield SystemCommand(
         "JSON path playground", "Try paths on the inspected response; write an extract (j)", app.action_json_playground
     )

@@ -37,7 +37,7 @@ KEYS = [
     ("<", "narrow the tree (it takes a share of the screen's width: it grows with the terminal)"),
     (">", "widen the tree"),
     ("w", "wrap the inspector's long lines, or not (←/→ then scroll)"),
-    ("y", "copy the inspected request as curl (masked unless v)"),
+    ("y", "copy the inspected request as curl (OSC 52, if the terminal supports it) and show it to select (masked unless v)"),
     ("j", "JSON-path playground on the inspected response: matches as you type; ctrl+s writes the extract"),
     ("↑ ↓", "move in the tree, the Variables panel, the history"),
     ("→ ←", "expand, then go to the first child · collapse, then go to the parent"),

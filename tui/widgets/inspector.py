@@ -4,7 +4,8 @@ JSON path and the matched value, for an assertion what was expected and found, f
 message. A step that has not run yet shows what it will send, as written.
 
 Long lines wrap by default; `w` toggles wrapping, and unwrapped, ←/→ scroll sideways (the body
-then takes the width of its longest line). `y` copies the request shown as a curl command."""
+then takes the width of its longest line). `y` copies the request shown as a curl command (OSC 52)
+and shows it to select."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from scenario_core.language.nodes.steps import (
 from scenario_core.report.curl import curl_command
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
+from scenario_tui.widgets.curl_view import CurlView
 from scenario_tui.widgets.display import Display, json_form
 
 MAX_BODY_CHARS = 20_000
@@ -129,16 +131,14 @@ class Inspector(VerticalScroll, can_focus=True):
         return curl_command(self.request, self.display_options.masker)
 
     def copy_curl(self) -> None:
-        """`y`: the request shown, as curl, through the terminal's clipboard (OSC 52)."""
+        """`y`: the request shown, as curl, to the terminal's clipboard (OSC 52) and in a box to
+        select it from (whether the terminal took it, no app can know)."""
         command = self.curl()
         if command is None:
             self.app.notify("No request to copy: highlight a step that sent one.", severity="warning")
             return
         self.app.copy_to_clipboard(command)
-        self.app.notify(
-            "Copied the request as a curl command (terminal clipboard, OSC 52)"
-            + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them.")
-        )
+        self.app.push_screen(CurlView(command, masked=not self.display_options.reveal_secrets))
 
     @property
     def text(self) -> str:
