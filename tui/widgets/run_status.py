@@ -80,7 +80,7 @@ class RunStatus(Static):
         text.append(file_name, "bold")  # names from files: shown, never obeyed
         if state:
             text.append("  ")
-            text.append(state + (f" of '{subject}'" if subject else ""), _state_style(self.state))
+            text.append(_about(state, subject), _state_style(self.state))
         if note:  # before the counts: a note (a feature's reset) matters more
             text.append("  " + note, "bold italic")
         if counts:
@@ -126,7 +126,7 @@ class RunStatus(Static):
     @property
     def text(self) -> str:
         """The whole line, unclipped."""
-        state = self.state + (f" of '{self.subject}'" if self.subject else "")
+        state = _about(self.state, self.subject)
         return " ".join(p for p in (self.file_name, state, self.note, self.counts) if p)
 
     @property
@@ -134,9 +134,17 @@ class RunStatus(Static):
         """The header as it fits the screen: its line, then the note if it has a line of its own."""
         width = self._width()
         file_name, state, subject, note, counts = self.parts(width)
-        state = state + (f" of '{subject}'" if subject else "")
+        state = _about(state, subject)
         below = self.note_below(width)
         return "  ".join(p for p in (file_name, state, note, counts) if p) + (f"\n{below}" if below else "")
+
+
+def _about(state: str, subject: str) -> str:
+    """The state and the scenario it is about: `line 3 of 'read pet'`, or, where the state already
+    says whose line it is, `line 14 of fragment 'login' in 'create a pet'`."""
+    if not subject:
+        return state
+    return f"{state} {'in' if ' of ' in state else 'of'} '{subject}'"
 
 
 def _clip(text: str, keep: int) -> str:
