@@ -16,7 +16,7 @@ MIN_PANELS = 30  # columns left to the variables, scope log and inspector
 
 def tree_width(screen_width: int, share: float) -> int:
     """The tree column's width in `screen_width` columns for `share` of it."""
-    return max(MIN_TREE, min(round(screen_width * share), screen_width - MIN_PANELS))
+    return max(MIN_TREE, min(int(screen_width * share), screen_width - MIN_PANELS))
 
 
 class LayoutMixin(App):
