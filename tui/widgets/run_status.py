@@ -2,10 +2,12 @@
 
 It never loses the state and never cuts a note: when the line is too long for the screen, the
 scenario's name is clipped first, then the note moves to a line of its own below (wrapped if it
-must be), then the file name is clipped; the counts go last.
+must be), then the file name is clipped, then a fragment's name in the state; the counts go last.
 """
 
 from __future__ import annotations
+
+import re
 
 from rich.console import Group
 from rich.text import Text
@@ -117,6 +119,11 @@ class RunStatus(Static):
             excess = length() - width
         if excess > 0 and file_name:
             file_name = _clip(file_name, max(len(file_name) - excess, MIN_NAME + 6))
+            excess = length() - width
+        named = re.search(r"'([^']+)'$", state)  # `of fragment 'NAME'`: its name gives way last
+        if excess > 0 and named:
+            name = named.group(1)
+            state = state[: named.start(1)] + _clip(name, max(len(name) - excess, MIN_NAME)) + "'"
         return file_name, state, subject, note, counts  # the counts: cut at the edge if still too long
 
     def note_below(self, width: int) -> str:
