@@ -60,3 +60,17 @@ async def test_a_notification_never_covers_the_inspectors_failure_text(scenario_
         for toast in toasts:
             assert not toast.region.overlaps(inspector), (toast.region, inspector)
             assert toast.region.y >= 1  # below the header's first line
+
+
+async def test_a_state_too_long_for_the_line_never_wraps_onto_a_second_one(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.settle(pilot)
+        app.status_bar.set(
+            state="paused before then line 17 of fragment 'login'",
+            subject="the file store still has the inventory",
+            counts="4 passed · 0 failed · 0 skipped",
+        )
+        await ui.settle(pilot)
+        assert app.status_bar.size.height == 1  # the counts give way at the edge, not a line down
+        assert "paused before then line 17 of fragment 'login' in 'the f…'" in app.status_bar.shown

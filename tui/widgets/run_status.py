@@ -87,6 +87,7 @@ class RunStatus(Static):
             text.append("  " + note, "bold italic")
         if counts:
             text.append("  " + counts, "dim")
+        text.truncate(width, overflow="ellipsis")  # (the widget would wrap it onto the note's line)
         below = self.note_below(width)
         # one line, as mostly: no need to lay the screen out again
         self.update(Group(text, Text(below, "bold italic")) if below else text, layout=bool(below) or self._note_below)
