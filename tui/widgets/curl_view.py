@@ -14,7 +14,7 @@ from textual.widgets import Static, TextArea
 
 OSC52_NOTE = (
     "Copied if your terminal supports OSC 52 (tmux: set -g set-clipboard on). "
-    "If not, select it below (Shift+drag in most terminals, or ctrl+a then ctrl+c here)."
+    "If not, select it below with your terminal's own selection (Shift+drag in most terminals)."
 )
 
 
