@@ -81,14 +81,11 @@ class KeyFooter(Footer):
             triples.append(("command_palette", self.app.get_key_display(palette[1]), palette[1].description))
         budget = width - (PALETTE_EXTRA if palette is not None else 0)
         chosen = fitting(triples, budget, compact)
-        entries = list(shown.values())
+        entries = [(*entry, "") for entry in shown.values()]
+        if palette is not None:  # its key is docked at the right
+            entries.append((palette[1], palette[2], palette[3], "-command-palette"))
         for index in chosen:
-            if index == len(entries):  # the palette's key, docked at the right
-                _, binding, enabled, tooltip = palette
-                classes = "-command-palette"
-            else:
-                binding, enabled, tooltip = entries[index]
-                classes = ""
+            binding, enabled, tooltip, classes = entries[index]
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
