@@ -38,6 +38,7 @@ from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
 from scenario_tui.app.suite_reading import SuiteReader
+from scenario_tui.widgets.curl_view import CurlView
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.errors_view import ErrorsView
 from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
@@ -420,7 +421,9 @@ class ScenarioApp(LayoutMixin, App[int]):
         self.inspector.action_toggle_wrap()
 
     def action_copy_curl(self) -> None:
-        self.inspector.copy_curl()
+        command = self.inspector.copy_curl()
+        if command is not None:  # shown to select, as the clipboard may not have it
+            self.push_screen(CurlView(command, masked=not self.display_options.reveal_secrets))
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None

@@ -38,7 +38,6 @@ from scenario_core.language.nodes.steps import (
 from scenario_core.report.curl import curl_command
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
-from scenario_tui.widgets.curl_view import CurlView
 from scenario_tui.widgets.display import Display, json_form
 
 MAX_BODY_CHARS = 20_000
@@ -130,15 +129,15 @@ class Inspector(VerticalScroll, can_focus=True):
             return None
         return curl_command(self.request, self.display_options.masker)
 
-    def copy_curl(self) -> None:
-        """`y`: the request shown, as curl, to the terminal's clipboard (OSC 52) and in a box to
-        select it from (whether the terminal took it, no app can know)."""
+    def copy_curl(self) -> str | None:
+        """`y`: the request shown, as curl, to the terminal's clipboard (OSC 52); the command, for
+        the app to show (whether the terminal took it, no app can know), or None."""
         command = self.curl()
         if command is None:
             self.app.notify("No request to copy: highlight a step that sent one.", severity="warning")
-            return
+            return None
         self.app.copy_to_clipboard(command)
-        self.app.push_screen(CurlView(command, masked=not self.display_options.reveal_secrets))
+        return command
 
     @property
     def text(self) -> str:
