@@ -26,6 +26,7 @@ from scenario_core.report.json_report import json_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.writing import atomic_write
+from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
 
 VALUE_CHARS = 120  # a value in the timeline; the JSON report has it whole
@@ -86,7 +87,7 @@ def _file(file: dict[str, Any], index: int) -> Iterable[str]:
     counts = {k: sum(s["status"] == k for s in scenarios) for k in ("passed", "failed", "skipped")}
     yield f'<section class="file" id="file-{index}"><h2>{text(file["path"])}</h2>'
     yield (
-        f'<p class="counts">{len(scenarios)} scenarios: {counts["passed"]} passed, '
+        f'<p class="counts">{counted(len(scenarios), "scenario")}: {counts["passed"]} passed, '
         f"{counts['failed']} failed, {counts['skipped']} skipped</p>"
     )
     if not scenarios:

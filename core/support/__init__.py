@@ -1,3 +1,3 @@
 """Support: small helpers every layer may use — reading input files within limits, printable text,
-JSON depth limits, text scanning, the secret rules and the version.
+JSON depth limits, text scanning, the secret rules, the version and counts in words.
 May import: nothing from scenario_core (the standard library only)."""

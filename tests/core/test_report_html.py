@@ -315,3 +315,8 @@ def test_chromium_reads_the_page_as_intended(demo, write_scenario, tmp_path):
     # ...and what the server sent stayed text: no element came out of it.
     assert re.search(r"<script|<img", dom, re.IGNORECASE) is None
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
+
+
+def test_a_files_count_of_one_scenario_is_singular():
+    page = html_report(_hand_made("{}", "failed"))
+    assert '<p class="counts">1 scenario: 0 passed, 1 failed, 0 skipped</p>' in page

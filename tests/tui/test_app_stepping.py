@@ -55,11 +55,12 @@ async def test_a_breakpoint_on_a_step_and_on_a_fragment(scenario_file, make_app,
         await ui.move_to(pilot, "fragment ok")
         await ui.press(pilot, "b")
         await ui.press(pilot, "c")
-        assert "paused at breakpoint, line 2 of 'one'" in app.status_bar.text  # the fragment's step
+        # the fragment's step: its line is the fragment's, named as such, then the scenario that ran it
+        assert "paused at breakpoint, line 2 of fragment 'ok' in 'one'" in app.status_bar.text
         await ui.press(pilot, "c")
         assert "paused at breakpoint, line 8 of 'one'" in app.status_bar.text
         await ui.press(pilot, "c")
-        assert "paused at breakpoint, line 2 of 'two'" in app.status_bar.text  # the fragment, again
+        assert "paused at breakpoint, line 2 of fragment 'ok' in 'two'" in app.status_bar.text  # again
         await ui.press(pilot, "b")  # the cursor is on the step: this sets one there, no harm
         await ui.press(pilot, "c")
         assert app.stepper.state == FINISHED

@@ -79,7 +79,7 @@ async def test_y_copies_the_request_as_curl_masked_until_v(scenario_file, make_a
         assert copied.startswith("curl -X POST 'http://127.0.0.1:")
         assert "/echo?note=nnn" in copied and LONG in copied
         assert "tok-secret-12345" not in copied and "Authorization: Bearer" in copied
-        assert any("Copied the request as a curl command" in str(n.message) for n in app._notifications)
+        await ui.press(pilot, "escape")  # the box that shows it (see test_y_shows_the_command_...)
         await ui.press(pilot, "v", "y")
         assert "Authorization: Bearer tok-secret-12345" in app.clipboard
 
@@ -92,3 +92,23 @@ async def test_y_on_a_then_step_copies_the_request_whose_response_it_checked(sce
         await ui.press(pilot, "y")
         assert app.clipboard.startswith("curl -X POST 'http://127.0.0.1:")
         assert "/echo?note=nnn" in app.clipboard
+
+
+async def test_y_shows_the_command_to_select_and_never_claims_it_was_copied(scenario_file, make_app, ui):
+    from textual.widgets import TextArea
+
+    from scenario_tui.widgets.curl_view import CurlView
+
+    app = make_app(scenario_file(FILE))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _ran(pilot, ui)
+        await ui.press(pilot, "y")
+        assert isinstance(app.screen, CurlView)
+        shown = app.screen.query_one(TextArea).text
+        assert shown == app.clipboard and shown.startswith("curl -X POST")  # whole, selectable
+        note = app.screen.note
+        assert "Copied if your terminal supports OSC 52" in note and "select it below" in note
+        assert "Secrets are masked: v reveals them" in note
+        assert not any("Copied the request" in str(n.message) for n in app._notifications)  # no claim
+        await ui.press(pilot, "escape")
+        assert not isinstance(app.screen, CurlView)

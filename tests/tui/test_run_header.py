@@ -60,3 +60,28 @@ async def test_finished_in_excludes_the_time_paused(scenario_file, make_app, ui)
         assert found, app.status_bar.text
         seconds = float(found.group(1)) / (1000 if found.group(2) == "ms" else 1)
         assert seconds < 1.0
+
+
+async def test_a_breakpoint_in_a_fragment_names_the_fragment_and_the_scenario_that_included_it(
+    scenario_file, make_app, ui
+):
+    path = scenario_file("""\
+        fragment: pet is Rex the dog
+          then: status 200
+
+        scenario: create a pet
+          when: GET /health
+          include: pet is Rex the dog
+        """)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "fragment pet is Rex")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "then status 200  :2")
+        await ui.press(pilot, "b", "c")
+        assert "paused at breakpoint, line 2 of fragment 'pet is Rex the dog' in 'create a pet'" in app.status_bar.text
+        shown = app.status_bar.shown  # at 80 columns: whole, the names clipped
+        assert "line 2 of fragment 'pet is" in shown and "' in 'creat" in shown and len(shown) <= 78
+        await ui.press(pilot, "n")  # the last step ran: not in a fragment any more
+        assert "fragment" not in app.status_bar.text

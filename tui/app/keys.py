@@ -26,6 +26,8 @@ APP_BINDINGS = [
     Binding("v", "reveal_secrets", "Secrets"),
     Binding("R", "reload", "Reload"),
     Binding("z", "toggle_maximize", "Zoom"),
+    Binding("less_than_sign", "narrow_tree", "Narrow tree", key_display="<", show=False),
+    Binding("greater_than_sign", "widen_tree", "Widen tree", key_display=">", show=False),
     Binding("w", "toggle_wrap", "Wrap", show=False),
     Binding("y", "copy_curl", "Copy curl", show=False),
     Binding("j", "json_playground", "JSON path", show=False),
@@ -60,6 +62,8 @@ class Actions(Protocol):
     def action_run_only(self) -> None: ...
     def action_history(self) -> None: ...
     def action_help(self) -> None: ...
+    def action_widen_tree(self) -> None: ...
+    def action_narrow_tree(self) -> None: ...
 
 
 def app_commands(app: Actions) -> Iterator[SystemCommand]:
@@ -72,7 +76,9 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
         "Reveal or mask secrets", "Show tokens and auth headers, or mask them (v)", app.action_reveal_secrets
     )
     yield SystemCommand("Reload file", "Read the file again (R)", app.action_reload)
-    yield SystemCommand("Copy request as curl", "The inspected request, by OSC 52 (y)", app.action_copy_curl)
+    yield SystemCommand(
+        "Copy request as curl", "The inspected request, by OSC 52 and shown to select (y)", app.action_copy_curl
+    )
     yield SystemCommand(
         "JSON path playground", "Try paths on the inspected response; write an extract (j)", app.action_json_playground
     )
@@ -98,4 +104,6 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
     yield SystemCommand(
         "History", "The steps that ran, each as it was right after it (h; l: live view)", app.action_history
     )
+    yield SystemCommand("Widen the tree", "Give the tree more of the screen's width (>)", app.action_widen_tree)
+    yield SystemCommand("Narrow the tree", "Give the panels more of the screen's width (<)", app.action_narrow_tree)
     yield SystemCommand("Help", "Keys and icons (?)", app.action_help)

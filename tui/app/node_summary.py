@@ -10,6 +10,7 @@ from rich.text import Text
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.run import events as ev
 from scenario_core.run.events import RunFinished
+from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import PASSED, TreeItem
@@ -52,7 +53,7 @@ def scenario_summary(
         lines.append(Text("not run yet — b sets a breakpoint on it", style="dim"))
     lines.append(
         Text(
-            f"{len(item.node.steps)} steps of its own; expand it to see every step it runs, "
+            f"{counted(len(item.node.steps), 'step')} of its own; expand it to see every step it runs, "
             "backgrounds and fragments included.",
             style="dim",
         )
@@ -67,7 +68,8 @@ def file_summary(
     if file is not None:
         lines.append(
             Text(
-                f"{len(file.features)} features · {scenario_count} scenarios · {len(file.fragments)} fragments",
+                f"{counted(len(file.features), 'feature')} · {counted(scenario_count, 'scenario')}"
+                f" · {counted(len(file.fragments), 'fragment')}",
                 style="dim",
             )
         )

@@ -1,12 +1,15 @@
 """What the header line says about a run: its state (with the scenario it is about, which the
 header clips first) and the counts, in the words `run`'s summary uses (passed, failed, skipped),
-plus, after a stop, what was stopped and what never ran."""
+plus, after a stop, what was stopped and what never ran.
+
+A step written in a fragment is named by where its line is (`line 14 of fragment
+'login'`), then the scenario that ran it (the header then says `in 'create a pet'`)."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from scenario_core.run.stepper import CONTINUE, DRAIN, FINISHED, IDLE, PAUSED, RUNNING, Stepper
+from scenario_core.run.stepper import CONTINUE, DRAIN, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
 
 READY = "ready — n steps, c runs"
 
@@ -21,19 +24,18 @@ def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[
         text = {CONTINUE: "running", DRAIN: "stopping"}.get(stepper.mode or "", "stepping")
         if current is None:
             return text + "…", ""
-        return f"{text} {current.step.keyword} line {current.step.location.line}…", current.scenario.name
+        return f"{text} {current.step.keyword} {_line(current)}…", current.scenario.name
     if state == PAUSED:
         failed = stepper.paused_after
         if stepper.pause_reason == "failure" and failed is not None:
-            return f"paused on failure, line {failed.step.location.line}", failed.scenario.name
+            return f"paused on failure, {_line(failed)}", failed.scenario.name
         if stepper.pause_reason == "resent" and failed is not None:  # edit and continue: `a`
-            return f"{failed.status} when re-sent, line {failed.step.location.line}", failed.scenario.name
+            return f"{failed.status} when re-sent, {_line(failed)}", failed.scenario.name
         if current is None:
             return "paused", ""
-        line = current.step.location.line
         if stepper.pause_reason == "breakpoint":
-            return f"paused at breakpoint, line {line}", current.scenario.name
-        return f"paused before {current.step.keyword} line {line}", current.scenario.name
+            return f"paused at breakpoint, {_line(current)}", current.scenario.name
+        return f"paused before {current.step.keyword} {_line(current)}", current.scenario.name
     if state == FINISHED and stepper.finished is not None:
         done = stepper.finished
         if done.interrupted:
@@ -46,6 +48,14 @@ def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[
                 text += f" in {seconds}"
         return text + " — r restarts", ""
     return state, ""
+
+
+def _line(run: StepRun) -> str:
+    """`line 14`, and where that line is when it is not in the scenario itself."""
+    line = f"line {run.step.location.line}"
+    if run.via:  # the innermost include: the fragment the line is written in
+        return f"{line} of fragment '{run.via[-1].fragment}'"
+    return line
 
 
 def counts_line(counts: Sequence[int], scenarios: int, interrupted: bool) -> str:

@@ -20,7 +20,7 @@ from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Tree
+from textual.widgets import ContentSwitcher, Input, Tree
 
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.tag_expressions import selects_any
@@ -30,6 +30,7 @@ from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, CoverageKey, app_commands
+from scenario_tui.app.layout import LayoutMixin
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_playground
@@ -37,12 +38,14 @@ from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
 from scenario_tui.app.suite_reading import SuiteReader
+from scenario_tui.widgets.curl_view import CurlView
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.errors_view import ErrorsView
 from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from scenario_tui.widgets.help_screen import HelpScreen
 from scenario_tui.widgets.history_list import HistoryList
 from scenario_tui.widgets.inspector import Inspector, warning_lines
+from scenario_tui.widgets.key_footer import KeyFooter
 from scenario_tui.widgets.parameters_panel import ParametersPanel
 from scenario_tui.widgets.run_status import RunStatus
 from scenario_tui.widgets.scope_log import ScopeLog
@@ -55,7 +58,7 @@ DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (s
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(EditAndContinue, CoverageKey, App[int]):
+class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
@@ -127,7 +130,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, App[int]):
                     yield HistoryList(id="history")
                     yield Inspector(display, id="inspector")
             yield ErrorsView(id="errors")
-        yield Footer()
+        yield KeyFooter()
 
     # The widgets, looked up once (see Panels), shared with the controllers.
     @property
@@ -414,18 +417,13 @@ class ScenarioApp(EditAndContinue, CoverageKey, App[int]):
             return parameters[0] != self.stepper.break_on_failure
         return True
 
-    def action_toggle_maximize(self) -> None:
-        screen = self.screen
-        if screen.maximized is not None:
-            screen.minimize()
-        elif screen.focused is not None:
-            screen.maximize(screen.focused)
-
     def action_toggle_wrap(self) -> None:
         self.inspector.action_toggle_wrap()
 
     def action_copy_curl(self) -> None:
-        self.inspector.copy_curl()
+        command = self.inspector.copy_curl()
+        if command is not None:  # shown to select, as the clipboard may not have it
+            self.push_screen(CurlView(command, masked=not self.display_options.reveal_secrets))
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None

@@ -4,6 +4,7 @@ Headless (no rich, no textual): the lines are the same on a terminal and in a CI
 from __future__ import annotations
 
 from scenario_core.report.coverage import Coverage, OperationCoverage
+from scenario_core.support.plural import counted
 
 
 def _ratio(counts: dict[str, int]) -> str:
@@ -12,7 +13,7 @@ def _ratio(counts: dict[str, int]) -> str:
 
 def operation_line(op: OperationCoverage) -> str:
     if not op.called:
-        auto = f" (auto: tests only, {op.auto} requests)" if op.auto else ""
+        auto = f" (auto: tests only, {counted(op.auto, 'request')})" if op.auto else ""
         return f"    ✗ {op.label}{auto}"
     parts = [f"{op.called} call{'s' if op.called != 1 else ''}"]
     for name, counts in (("responses", op.responses), ("parameters", op.parameters), ("body", op.body)):

@@ -36,7 +36,7 @@ from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the ap
     TreeItem,
     TreeItems,
 )
-from scenario_tui.widgets.tree_labels import plain_label, styled_label
+from scenario_tui.widgets.tree_labels import fit_label, plain_label, styled_label
 
 WARNING_ICON = "⚠"
 
@@ -398,9 +398,23 @@ class FileTree(Tree[TreeItem]):
         return text
 
     def render_label(self, node: TreeNode[TreeItem], base_style: Style, style: Style) -> Text:
+        return self._label_line(node, base_style, style, fit=True)
+
+    def _label_line(self, node: TreeNode[TreeItem], base_style: Style, style: Style, fit: bool) -> Text:
+        """The toggle icon and the label; with `fit`, cut with `…` to the room its guides leave."""
         label = self.label_for(node)
+        toggle = len(self.ICON_NODE) if node._allow_expand else 0
+        if fit:
+            depth = 0 if self.show_root else -1  # the hidden root's children have no guide
+            parent = node.parent
+            while parent is not None:
+                depth, parent = depth + 1, parent.parent
+            room = self.scrollable_content_region.width - depth * self.guide_depth - toggle
+            item = node.data
+            line = item.node.location.line if item is not None and item.kind != "file" else None
+            label = fit_label(label, room, line)
         label.stylize(style)
-        if node._allow_expand:
+        if toggle:
             prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style + Style(bold=True))
             return Text.assemble(prefix, label)
         return label
@@ -428,9 +442,9 @@ class FileTree(Tree[TreeItem]):
         return node._label.cell_len + 6
 
     def rendered_lines(self) -> list[str]:
-        """The plain text of every line the tree shows (expanded nodes only), for tests and tools."""
+        """The plain text of every line the tree shows (expanded nodes only), whole, for tests and tools."""
         lines = []
         for line in self._tree_lines:
             depth = len(line.path) - 1
-            lines.append("  " * depth + self.render_label(line.node, Style(), Style()).plain)
+            lines.append("  " * depth + self._label_line(line.node, Style(), Style(), fit=False).plain)
         return lines

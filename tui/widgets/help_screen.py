@@ -34,8 +34,13 @@ KEYS = [
     ("e", "open the highlighted node's file in $EDITOR at its line (then $VISUAL, then vi); reloads after"),
     ("/", "filter the tree by name or @tag; Enter goes back to the tree, Esc clears"),
     ("z", "maximize or restore the focused panel"),
+    ("<", "narrow the tree (it takes a share of the screen's width: it grows with the terminal)"),
+    (">", "widen the tree"),
     ("w", "wrap the inspector's long lines, or not (←/→ then scroll)"),
-    ("y", "copy the inspected request as curl (masked unless v)"),
+    (
+        "y",
+        "copy the inspected request as curl (OSC 52, if the terminal supports it) and show it to select (masked unless v)",
+    ),
     (
         "=",
         "while paused: edit a variable in a layer of the paused scenario (this scenario, its shared store; "

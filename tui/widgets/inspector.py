@@ -4,7 +4,8 @@ JSON path and the matched value, for an assertion what was expected and found, f
 message. A step that has not run yet shows what it will send, as written.
 
 Long lines wrap by default; `w` toggles wrapping, and unwrapped, ←/→ scroll sideways (the body
-then takes the width of its longest line). `y` copies the request shown as a curl command."""
+then takes the width of its longest line). `y` copies the request shown as a curl command (OSC 52)
+and shows it to select."""
 
 from __future__ import annotations
 
@@ -130,17 +131,15 @@ class Inspector(VerticalScroll, can_focus=True):
             return None
         return curl_command(self.request, self.display_options.masker)
 
-    def copy_curl(self) -> None:
-        """`y`: the request shown, as curl, through the terminal's clipboard (OSC 52)."""
+    def copy_curl(self) -> str | None:
+        """`y`: the request shown, as curl, to the terminal's clipboard (OSC 52); the command, for
+        the app to show (whether the terminal took it, no app can know), or None."""
         command = self.curl()
         if command is None:
             self.app.notify("No request to copy: highlight a step that sent one.", severity="warning")
-            return
+            return None
         self.app.copy_to_clipboard(command)
-        self.app.notify(
-            "Copied the request as a curl command (terminal clipboard, OSC 52)"
-            + ("." if self.display_options.reveal_secrets else "; secrets masked — v reveals them.")
-        )
+        return command
 
     @property
     def text(self) -> str:

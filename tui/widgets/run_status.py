@@ -1,11 +1,15 @@
-"""One line at the top: the file, what the run is doing, and the counts so far.
+"""The line at the top: the file, what the run is doing, a note, and the counts so far.
 
-It never wraps and never loses the state: when the line is too long for the screen, the
-scenario's name is clipped first, then the note, then the file name; the counts go last.
+It never loses the state and never cuts a note: when the line is too long for the screen, the
+scenario's name is clipped first, then the note moves to a line of its own below (wrapped if it
+must be), then the file name is clipped, then a fragment's name in the state; the counts go last.
 """
 
 from __future__ import annotations
 
+import re
+
+from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
@@ -17,7 +21,8 @@ MIN_NAME = 6  # a clipped name keeps this many characters (with its …)
 class RunStatus(Static):
     DEFAULT_CSS = """
     RunStatus {
-        height: 1;
+        height: auto;
+        max-height: 3;
         width: 1fr;
         background: $panel;
         color: $text;
@@ -33,6 +38,7 @@ class RunStatus(Static):
         self.counts = ""
         self.note = ""
         self._shown: tuple | None = None
+        self._note_below = False  # the note was drawn on a line of its own
 
     def set(
         self,
@@ -70,21 +76,26 @@ class RunStatus(Static):
         return max(width - 2, 20)  # the padding
 
     def _draw(self) -> None:
-        parts = self.parts(self._width())
+        width = self._width()
+        file_name, state, subject, note, counts = self.parts(width)
         text = Text(no_wrap=True, overflow="ellipsis")
-        file_name, state, subject, note, counts = parts
         text.append(file_name, "bold")  # names from files: shown, never obeyed
         if state:
             text.append("  ")
-            text.append(state + (f" of '{subject}'" if subject else ""), _state_style(self.state))
+            text.append(_about(state, subject), _state_style(self.state))
         if note:  # before the counts: a note (a feature's reset) matters more
             text.append("  " + note, "bold italic")
         if counts:
             text.append("  " + counts, "dim")
-        self.update(text, layout=False)  # always one line: no need to lay the screen out again
+        text.truncate(width, overflow="ellipsis")  # (the widget would wrap it onto the note's line)
+        below = self.note_below(width)
+        # one line, as mostly: no need to lay the screen out again
+        self.update(Group(text, Text(below, "bold italic")) if below else text, layout=bool(below) or self._note_below)
+        self._note_below = bool(below)
 
     def parts(self, width: int) -> tuple[str, str, str, str, str]:
-        """The five parts as shown in `width` columns: file, state, scenario name, note, counts."""
+        """The first line's five parts as shown in `width` columns: file, state, scenario name,
+        note (unless it is on a line of its own), counts."""
         file_name, state, subject = visible(self.file_name), visible(self.state), visible(self.subject)
         note, counts = visible(self.note), self.counts
 
@@ -101,29 +112,47 @@ class RunStatus(Static):
         if excess > 0 and subject:
             subject = _clip(subject, max(len(subject) - excess, MIN_NAME))
             excess = length() - width
-        if excess > 0 and note:
-            keep = len(note) - excess
-            note = _clip(note, keep) if keep >= 12 else ""
+        if excess > 0 and note:  # whole, on the line below
+            note = ""
             excess = length() - width
         if excess > 0 and counts:  # `0 skipped` says least
             counts = " · ".join(part for part in counts.split(" · ") if not part.startswith("0 "))
             excess = length() - width
         if excess > 0 and file_name:
             file_name = _clip(file_name, max(len(file_name) - excess, MIN_NAME + 6))
+            excess = length() - width
+        named = re.search(r"'([^']+)'$", state)  # `of fragment 'NAME'`: its name gives way last
+        if excess > 0 and named:
+            name = named.group(1)
+            state = state[: named.start(1)] + _clip(name, max(len(name) - excess, MIN_NAME)) + "'"
         return file_name, state, subject, note, counts  # the counts: cut at the edge if still too long
+
+    def note_below(self, width: int) -> str:
+        """The note when it does not fit the first line (it then has a line of its own), or ""."""
+        return visible(self.note) if self.note and not self.parts(width)[3] else ""
 
     @property
     def text(self) -> str:
         """The whole line, unclipped."""
-        state = self.state + (f" of '{self.subject}'" if self.subject else "")
+        state = _about(self.state, self.subject)
         return " ".join(p for p in (self.file_name, state, self.note, self.counts) if p)
 
     @property
     def shown(self) -> str:
-        """The line as it fits the screen."""
-        file_name, state, subject, note, counts = self.parts(self._width())
-        state = state + (f" of '{subject}'" if subject else "")
-        return "  ".join(p for p in (file_name, state, note, counts) if p)
+        """The header as it fits the screen: its line, then the note if it has a line of its own."""
+        width = self._width()
+        file_name, state, subject, note, counts = self.parts(width)
+        state = _about(state, subject)
+        below = self.note_below(width)
+        return "  ".join(p for p in (file_name, state, note, counts) if p) + (f"\n{below}" if below else "")
+
+
+def _about(state: str, subject: str) -> str:
+    """The state and the scenario it is about: `line 3 of 'read pet'`, or, where the state already
+    says whose line it is, `line 14 of fragment 'login' in 'create a pet'`."""
+    if not subject:
+        return state
+    return f"{state} {'in' if ' of ' in state else 'of'} '{subject}'"
 
 
 def _clip(text: str, keep: int) -> str:

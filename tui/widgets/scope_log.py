@@ -99,8 +99,8 @@ class ScopeLog(RichLog):
             length = text.cell_len
             if length > width or "\t" in text.plain:
                 self._append(strips, widest)
-                strips, widest = [], self._widest_line_width
                 self.write(text, expand=True)
+                strips, widest = [], self._widest_line_width  # after the write: its lines count too
                 continue
             strips.append(Strip(text.render(console), length))
             widest = max(widest, length)

@@ -65,3 +65,19 @@ def styled_label(item: TreeItem, shapes: dict[int, str]) -> Text:
 
 def _errors(count: int) -> str:
     return f"{count} error{'' if count == 1 else 's'}"
+
+
+def fit_label(label: Text, width: int, line: int | None) -> Text:
+    """`label` in `width` cells: a label too long ends with `…` before its `  :LINE`, which is
+    kept whole (a cut `:6` for line 61 would read as a real line number)."""
+    if label.cell_len <= width:
+        return label
+    suffix = f"  :{line}" if line is not None else ""
+    if not suffix or not label.plain.endswith(suffix) or width < len(suffix) + 2:
+        cut = label.copy()
+        cut.truncate(max(width, 1), overflow="ellipsis")
+        return cut
+    head = label[: len(label.plain) - len(suffix)]
+    head.truncate(width - len(suffix), overflow="ellipsis")
+    head.append_text(label[len(label.plain) - len(suffix) :])
+    return head

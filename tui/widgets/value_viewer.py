@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from scenario_core.run.comparison import type_name
 from scenario_core.run.events import Origin
+from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.write_history import NEW, Write, WriteHistory
@@ -184,4 +185,7 @@ def variable_lines(
 
 def names_lines(what: str, names: Sequence[str]) -> list[Text]:
     """A long list of names, in full (the scope log shows its first few)."""
-    return [Text(f"{what}: {len(names):,} names", style="bold"), Text(visible(", ".join(names)))]
+    return [
+        Text(f"{what}: {counted(len(names), 'name', thousands=True)}", style="bold"),
+        Text(visible(", ".join(names))),
+    ]
