@@ -132,7 +132,7 @@ def test_finally_does_not_run_in_a_scenario_a_local_error_ends(write_scenario, d
     main(["run", str(path), "--base-url", demo.url, "--report-json", str(report)])
     capsys.readouterr()
     (file,) = json.loads(report.read_text(encoding="utf-8"))["files"]
-    assert [s["status"] for s in file["scenarios"]] == ["failed", "passed"]
+    assert [s["status"] for s in file["scenarios"]] == ["error", "passed"]  # cli.md: a local error is `error`
 
 
 def test_finally_comes_last_and_once():
