@@ -194,6 +194,9 @@ def problems_of(validator: Any, instance: Any, seconds: float = DEFAULT_SECONDS)
                 problems.extend(_describe(error, validator.schema))
         except RecursionError:
             return problems + [SchemaProblem("$", "the value is nested too deeply to check against the schema")]
+        except (TypeError, ValueError, AttributeError, LookupError) as error:  # a schema the shape check let by
+            detail = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+            return problems + [SchemaProblem("$", f"the schema could not be applied ({detail})")]
     if clock.overrun is not None:
         problems.append(SchemaProblem(overrun_at, clock.message()))
     return problems
