@@ -157,7 +157,7 @@ def description_error(message: str, file: str, pointer: str | None) -> OpenApiEr
     place cannot be found (a schema we synthesised from Swagger parameters has none)."""
     where = locate(file, pointer) if pointer is not None else None
     if where is None:
-        return OpenApiError(f"{message} (at {file}#{pointer or ''})")
+        return OpenApiError(f"{message} (at {file}#{pointer})" if pointer is not None else f"{message} (in {file})")
     return OpenApiError(message, file, *where)
 
 
@@ -173,12 +173,14 @@ class _Converter:
         self.stack: dict[tuple, int] = {}  # $ref targets being converted -> `descents` then
         self.descents = 0  # how many descending keywords (_DESCENDING) we are below
         self.inlined: dict[tuple, Any] = {}
+        self.placed = schema.pointer is not None
         self.collect = collect  # gather every problem in `problems` rather than raise the first
         self.problems: list[OpenApiError] = []
 
     def problem(self, message: str, file: str, pointer: str | None) -> Any:
         """A schema that cannot be used: raised, or noted (collect) and converted as `{}`."""
-        error = description_error(message, file, pointer)
+        # A schema we synthesised (a Swagger parameter's) has no place of its own in the file.
+        error = description_error(message, file, pointer if self.placed else None)
         if not self.collect:
             raise error
         self.problems.append(error)
