@@ -142,6 +142,14 @@ class _Nfa:
         return self.accept in states
 
 
+# Matching one text against every pattern of a registry gets this long, all patterns together.
+MATCH_SECONDS = 1.0
+
+
+class PatternTooSlow(ValueError):
+    """Matching a text against the custom patterns took longer than MATCH_SECONDS; one line."""
+
+
 class Definition:
     """One decorated function and its pattern."""
 
@@ -154,7 +162,7 @@ class Definition:
         function: Callable[..., Any],
         module: str,
         tokens: tuple[_Token, ...],
-        regex: re.Pattern[str],
+        regex: Any,  # a `regex` package pattern: its matches take a timeout (registry)
     ):
         self.kind = kind  # "step" or "assertion"
         self.pattern = pattern
@@ -173,13 +181,17 @@ class Definition:
             raise ValueError(f"a custom {kind} needs a pattern (a non-empty string), got {pattern!r}")
         if not callable(function):
             raise TypeError(f"@{kind}({pattern!r}) decorates a callable, got {type(function).__name__}")
+        # The `regex` package, not `re`: the text matched may hold values from responses, and
+        # `{any} {any} {any}` backtracks polynomially; regex's matches take a timeout (registry).
+        import regex as regex_package
+
         tokens = _tokens(pattern.strip())
-        regex = re.compile(
+        regex = regex_package.compile(
             "".join(
                 re.escape(literal) if placeholder is None else _PLACEHOLDERS[placeholder][0]
                 for literal, placeholder in tokens
             ),
-            re.DOTALL,
+            regex_package.DOTALL,
         )
         return cls(kind, pattern.strip(), function, getattr(function, "__module__", "") or "", tokens, regex)
 

@@ -8,10 +8,11 @@ matches its whole interpolated description; `assert <free text>` runs the matchi
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Sequence
 
 from scenario_core.custom_steps.context import StepContext, StepFailed
-from scenario_core.custom_steps.patterns import Definition, StepFunction
+from scenario_core.custom_steps.patterns import MATCH_SECONDS, Definition, PatternTooSlow, StepFunction
 from scenario_core.language.nodes.base import TextTemplate, VariableRef
 
 HINT = "custom steps are Python functions loaded with --plugins MODULE, see docs/custom-steps.md"
@@ -140,7 +141,7 @@ class Registry:
 
     def _match(self, definitions: list[Definition], text: str) -> Match | None:
         text = text.strip()
-        found = [(d, m) for d in definitions if (m := d.regex.fullmatch(text)) is not None]
+        found = _full_matches(definitions, text)
         if not found:
             return None
         (first, match), rest = found[0], found[1:]
@@ -156,13 +157,19 @@ class Registry:
 
     async def run_step(self, description: str, ctx: StepContext) -> str | None:
         """Match and run: None when passed, else the one-line failure (no match included)."""
-        match = self.match_step(description)
+        try:
+            match = self.match_step(description)
+        except PatternTooSlow as slow:
+            return str(slow)
         if match is None:
             return no_match_message("step", description, self)
         return await match.run(ctx)
 
     async def run_assertion(self, text: str, ctx: StepContext) -> str | None:
-        match = self.match_assertion(text)
+        try:
+            match = self.match_assertion(text)
+        except PatternTooSlow as slow:
+            return str(slow)
         if match is None:
             return no_match_message("assertion", text, self)
         return await match.run(ctx)
@@ -173,9 +180,30 @@ class Registry:
         definitions = self._steps if kind == "step" else self._assertions
         if isinstance(template, str) or not template.refs:
             text = (template if isinstance(template, str) else _literal(template)).strip()
-            return [d for d in definitions if d.regex.fullmatch(text)]
+            try:
+                return [d for d, _ in _full_matches(definitions, text)]
+            except PatternTooSlow:
+                return list(definitions)  # cannot tell in time: assume any could; the run will say
         pieces = _pieces(template)
         return [d for d in definitions if d.could_match(pieces)]
+
+
+def _full_matches(definitions: list[Definition], text: str) -> list[tuple[Definition, Any]]:
+    """(definition, match) for each pattern matching the whole text, all under one deadline:
+    PatternTooSlow past it (the text may come from a response; patterns can backtrack)."""
+    deadline = time.monotonic() + MATCH_SECONDS
+    found = []
+    for definition in definitions:
+        try:
+            match = definition.regex.fullmatch(text, timeout=max(deadline - time.monotonic(), 0.001))
+        except TimeoutError:
+            raise PatternTooSlow(
+                f"matching {_quote(text)} against the custom patterns took longer than {MATCH_SECONDS:g} s "
+                f"and was stopped (at {definition.label})"
+            ) from None
+        if match is not None:
+            found.append((definition, match))
+    return found
 
 
 def _literal(template: TextTemplate) -> str:

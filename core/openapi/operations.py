@@ -180,8 +180,8 @@ class _Builder:
         self.d = description
         self.version = description.version
         doc = description.document
-        self.consumes = doc.get("consumes") or [JSON_MEDIA]
-        self.produces = doc.get("produces") or [JSON_MEDIA]
+        self.consumes = _names(doc.get("consumes")) or [JSON_MEDIA]
+        self.produces = _names(doc.get("produces")) or [JSON_MEDIA]
 
     def schema(self, raw: Any, file: str, pointer: str | None) -> Schema | None:
         if raw is None:
@@ -193,6 +193,8 @@ class _Builder:
     def parameters(self, raw: Any, file: str, pointer: str) -> list[tuple[Parameter | None, dict, str, str]]:
         """[(parameter, or None for a Swagger body/formData one; resolved raw; its file; its pointer)]"""
         result = []
+        if raw is not None and not isinstance(raw, list):
+            self.d.fail("'parameters' must be a list", file, pointer)
         for index, entry in enumerate(raw or ()):
             value, vfile, vpointer = self.d.resolve(entry, file, join_pointer(pointer, index))
             if not isinstance(value, dict) or "name" not in value or "in" not in value:
@@ -276,13 +278,15 @@ class _Builder:
             responses,
             source=self.d,
             pointer=pointer,
-            tags=tuple(str(t) for t in raw.get("tags") or ()),
+            tags=tuple(_names(raw.get("tags"))),
             deprecated=bool(raw.get("deprecated")),
             security=raw.get("security", self.d.document.get("security")),
         )
 
     def content(self, raw: Any, file: str, pointer: str) -> dict[str, MediaType]:
         result = {}
+        if raw is not None and not isinstance(raw, dict):
+            self.d.fail("'content' must be a mapping of media types", file, pointer)
         for media, value in (raw or {}).items():
             value, vfile, vpointer = self.d.resolve(value, file, join_pointer(pointer, media))
             value = value if isinstance(value, dict) else {}
@@ -290,7 +294,7 @@ class _Builder:
                 str(media),
                 self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema")),
                 value.get("example"),
-                value.get("examples") or {},
+                _mapping(value.get("examples")),
             )
         return result
 
@@ -306,6 +310,8 @@ class _Builder:
 
     def responses(self, raw: Any, file: str, pointer: str) -> dict[str, Response]:
         result = {}
+        if raw is not None and not isinstance(raw, dict):
+            self.d.fail("'responses' must be a mapping of statuses", file, pointer)
         for status, value in (raw or {}).items():
             if str(status).startswith("x-"):
                 continue
@@ -316,14 +322,14 @@ class _Builder:
                 key,
                 str(value.get("description") or ""),
                 self.content(value.get("content"), vfile, join_pointer(vpointer, "content")),
-                value.get("headers") or {},
+                _mapping(value.get("headers")),
             )
         return result
 
     # ---- Swagger 2.0
 
     def swagger_body(self, raw: dict, entries: list) -> RequestBody | None:
-        consumes = raw.get("consumes") or self.consumes
+        consumes = _names(raw.get("consumes")) or self.consumes
         for _, value, vfile, vpointer in entries:
             if value["in"] == "body":
                 schema = self.schema(value.get("schema"), vfile, join_pointer(vpointer, "schema"))
@@ -338,9 +344,12 @@ class _Builder:
         return RequestBody(bool(required), {media: MediaType(media, self.schema(schema_raw, form[0][1], None))})
 
     def swagger_responses(self, raw: dict, file: str, pointer: str) -> dict[str, Response]:
-        produces = raw.get("produces") or self.produces
+        produces = _names(raw.get("produces")) or self.produces
         result = {}
-        for status, value in (raw.get("responses") or {}).items():
+        responses = raw.get("responses")
+        if responses is not None and not isinstance(responses, dict):
+            self.d.fail("'responses' must be a mapping of statuses", file, join_pointer(pointer, "responses"))
+        for status, value in (responses or {}).items():
             if str(status).startswith("x-"):
                 continue
             rpointer = join_pointer(pointer, "responses", status)
@@ -350,10 +359,19 @@ class _Builder:
             content = {}
             if "schema" in value:
                 schema = self.schema(value["schema"], vfile, join_pointer(vpointer, "schema"))
-                examples = value.get("examples") or {}
+                examples = _mapping(value.get("examples"))
                 content = {str(m): MediaType(str(m), schema, examples.get(m)) for m in produces}
-            result[key] = Response(key, str(value.get("description") or ""), content, value.get("headers") or {})
+            result[key] = Response(key, str(value.get("description") or ""), content, _mapping(value.get("headers")))
         return result
+
+
+def _names(value: Any) -> list[str]:
+    """A list of names as written (`tags`, `consumes`); anything else counts as none."""
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 _SWAGGER_SCHEMA_KEYS = (

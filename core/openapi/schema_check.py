@@ -16,11 +16,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import MediaType, Operation, Response, Schema
+from scenario_core.openapi.pattern_clock import DEFAULT_SECONDS, Interrupted, clock_running
+from scenario_core.openapi.pattern_clock import search as bounded_search
 from scenario_core.openapi.schema_compile import compile_schema
+from scenario_core.openapi.schema_patterns import PatternError
 
 MAX_SHOWN = 5
 
@@ -77,7 +80,7 @@ def _declared_keys(schema: Any, root: Any, instance: dict, seen: set) -> set[str
     seen.add(id(schema))
     keys.update(schema.get("properties") or {})
     for pattern in schema.get("patternProperties") or {}:
-        keys.update(k for k in instance if re.search(pattern, k))
+        keys.update(k for k in instance if _found(pattern, k))
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
         keys |= _declared_keys(root.get("$defs", {}).get(ref[8:]), root, instance, seen)
@@ -89,6 +92,13 @@ def _declared_keys(schema: Any, root: Any, instance: dict, seen: set) -> set[str
     for sub in (schema.get("dependentSchemas") or {}).values():
         keys |= _declared_keys(sub, root, instance, seen)
     return keys
+
+
+def _found(pattern: str, key: str) -> bool:
+    try:
+        return bounded_search(pattern, key)
+    except PatternError:
+        return False
 
 
 def _describe(error: ValidationError, root: Any = None) -> list[SchemaProblem]:
@@ -169,10 +179,26 @@ def _closest(error: ValidationError) -> str:
     return "; ".join(str(p) for p in _describe(best)[:1])
 
 
-def problems_of(validator: Draft202012Validator, instance: Any) -> list[SchemaProblem]:
+def problems_of(validator: Any, instance: Any, seconds: float = DEFAULT_SECONDS) -> list[SchemaProblem]:
+    """Every problem of `instance`. Its regular expressions share `seconds` (pattern_clock); past
+    them the check stops with a problem saying which pattern overran. SIGINT / SIGTERM end it:
+    Interrupted (the signal also reaches its usual handler)."""
     problems: list[SchemaProblem] = []
-    for error in validator.iter_errors(instance):
-        problems.extend(_describe(error, validator.schema))
+    overrun_at = "$"
+    with clock_running(seconds) as clock:
+        try:
+            for error in validator.iter_errors(instance):
+                if clock.overrun is not None:
+                    overrun_at = _json_path(error)
+                    break
+                problems.extend(_describe(error, validator.schema))
+        except RecursionError:
+            return problems + [SchemaProblem("$", "the value is nested too deeply to check against the schema")]
+        except (TypeError, ValueError, AttributeError, LookupError) as error:  # a schema the shape check let by
+            detail = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+            return problems + [SchemaProblem("$", f"the schema could not be applied ({detail})")]
+    if clock.overrun is not None:
+        problems.append(SchemaProblem(overrun_at, clock.message()))
     return problems
 
 
@@ -260,9 +286,13 @@ def check_response(
     *,
     parsed: Any = _UNSET,
     strict: bool = False,
+    seconds: float = DEFAULT_SECONDS,
 ) -> SchemaCheck:
     """Check a response against the operation's schema for its status and its actual Content-Type.
-    `body` is the raw body; `parsed` may give its already-parsed JSON to save a second parse."""
+    `body` is the raw body; `parsed` may give its already-parsed JSON to save a second parse.
+    `seconds`: how long the schema's regular expressions may take, all together (the time left
+    of the request's deadline). A schema that cannot be used (a `$ref` to nothing, a pattern that
+    does not compile) fails the check with its located error, as `check` reports it."""
     response = operation.response_for(status)
     if response is None:
         return SchemaCheck(
@@ -315,7 +345,13 @@ def check_response(
         instance = parsed
     else:
         instance = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
-    problems = problems_of(compile_schema(media.schema, strict), instance)
+    try:
+        problems = problems_of(compile_schema(media.schema, strict), instance, seconds)
+    except OpenApiError as error:
+        message = f"{prefix}: cannot check against the schema of {operation.label}: {' '.join(str(error).split())}"
+        return SchemaCheck(False, message, status_key=response.status, media_type=media.media_type)
+    except Interrupted:
+        return SchemaCheck(False, "interrupted", status_key=response.status, media_type=media.media_type)
     if not problems:
         return SchemaCheck(True, "", status_key=response.status, media_type=media.media_type)
     message = f"{prefix} does not match the schema of {operation.label}: {summarize(problems)}"

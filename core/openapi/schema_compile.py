@@ -32,9 +32,13 @@ import calendar
 import re
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
+from jsonschema.validators import extend
 
+from scenario_core.openapi.documents import OpenApiError, locate
 from scenario_core.openapi.operations import Schema
+from scenario_core.openapi.pattern_clock import pattern_keyword, pattern_properties_keyword
+from scenario_core.openapi.schema_patterns import PatternError, compile_pattern, is_regex
 
 # ------------------------------------------------------------------------------ format checker
 
@@ -74,6 +78,10 @@ def _uri_reference(value: object) -> bool:
 @FORMATS.checks("hostname")
 def _hostname(value: object) -> bool:
     return not isinstance(value, str) or bool(_HOSTNAME.fullmatch(value))
+
+
+# jsonschema's own would compile the value with `re`: unbounded, and not what patterns use.
+FORMATS.checks("regex")(is_regex)
 
 
 @FORMATS.checks("int32")
@@ -125,19 +133,58 @@ _SINGLE = {
     "else": False,
 }
 _LISTS = {"allOf": False, "anyOf": False, "oneOf": False, "prefixItems": True}
+# Keywords whose schemas apply to a part of the instance (a property, an item), not to the
+# instance itself: a schema may refer to itself only below one of these, or it never ends.
+_DESCENDING = {
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "prefixItems",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedItems",
+}
+
+# jsonschema's 2020-12 validator, but every regular expression under one deadline (schema_patterns).
+Validator = extend(Draft202012Validator, {"pattern": pattern_keyword, "patternProperties": pattern_properties_keyword})
+
+
+def description_error(message: str, file: str, pointer: str | None) -> OpenApiError:
+    """A located problem of a description: `FILE:LINE:COL: message`, or the JSON pointer when the
+    place cannot be found (a schema we synthesised from Swagger parameters has none)."""
+    where = locate(file, pointer) if pointer is not None else None
+    if where is None:
+        return OpenApiError(f"{message} (at {file}#{pointer})" if pointer is not None else f"{message} (in {file})")
+    return OpenApiError(message, file, *where)
 
 
 class _Converter:
     """Builds one self-contained 2020-12 schema: every $ref target becomes a `$defs` entry."""
 
-    def __init__(self, schema: Schema, strict: bool):
+    def __init__(self, schema: Schema, strict: bool, collect: bool = False):
         self.d = schema.description
         self.dialect = schema.dialect
         self.strict = strict
         self.defs: dict[str, Any] = {}
         self.names: dict[tuple, str] = {}
-        self.stack: set[tuple] = set()
+        self.stack: dict[tuple, int] = {}  # $ref targets being converted -> `descents` then
+        self.descents = 0  # how many descending keywords (_DESCENDING) we are below
         self.inlined: dict[tuple, Any] = {}
+        self.placed = schema.pointer is not None
+        self.collect = collect  # gather every problem in `problems` rather than raise the first
+        self.problems: list[OpenApiError] = []
+
+    def problem(self, message: str, file: str, pointer: str | None) -> Any:
+        """A schema that cannot be used: raised, or noted (collect) and converted as `{}`."""
+        # A schema we synthesised (a Swagger parameter's) has no place of its own in the file.
+        error = description_error(message, file, pointer if self.placed else None)
+        if not self.collect:
+            raise error
+        self.problems.append(error)
+        return {}
 
     def root(self, schema: Schema) -> Any:
         converted = self.convert(schema.raw, schema.file, schema.pointer or "", True)
@@ -150,8 +197,9 @@ class _Converter:
     def convert(self, raw: Any, file: str, pointer: str, closed: bool) -> Any:
         if isinstance(raw, bool):
             return raw
-        if not isinstance(raw, dict):
-            return {}
+        if not isinstance(raw, dict):  # `schema: "Pet"` would otherwise accept anything
+            what = f"a {type(raw).__name__} {_clip(raw)}" if raw is not None else "null"
+            return self.problem(f"a schema must be a mapping (or true/false), got {what}", file, pointer)
         ref = raw.get("$ref")
         if isinstance(ref, str):
             target = self.reference(ref, file, pointer, closed)
@@ -169,9 +217,22 @@ class _Converter:
     def reference(self, ref: str, file: str, pointer: str, closed: bool) -> Any:
         """A $ref target, inlined (shared, converted once) unless it is recursive: then it becomes a
         `$defs` entry. Inlining spares jsonschema a registry lookup per $ref per validation."""
-        value, tfile, tpointer = self.d.follow(ref, file, pointer)
+        try:
+            value, tfile, tpointer = self.d.follow(ref, file, pointer)
+        except OpenApiError as error:  # points to nothing, remote, a device: already located
+            if not self.collect:
+                raise
+            self.problems.append(error)
+            return {}
         key = (tfile, tpointer, closed and self.strict)
         name = self.names.get(key)
+        if key in self.stack and self.stack[key] == self.descents:
+            return self.problem(
+                f"$ref '{ref}' refers back to itself without going below a property or an item, "
+                "so checking it would never end (a $ref cycle)",
+                file,
+                pointer,
+            )
         if name is None and key in self.stack:  # recursion: this target needs a name
             tail = re.sub(r"[^A-Za-z0-9_]", "_", tpointer.rsplit("/", 1)[-1]) or "root"
             name = self.names[key] = f"{tail}_{len(self.names)}"
@@ -179,9 +240,9 @@ class _Converter:
             return {"$ref": f"#/$defs/{name}"}
         if key in self.inlined:
             return self.inlined[key]
-        self.stack.add(key)
+        self.stack[key] = self.descents
         converted = self.convert(value, tfile, tpointer, closed)
-        self.stack.discard(key)
+        del self.stack[key]
         if key in self.names:
             self.defs[self.names[key]] = converted
             return {"$ref": f"#/$defs/{self.names[key]}"}
@@ -192,31 +253,15 @@ class _Converter:
         out: dict[str, Any] = {}
         legacy = self.dialect in ("3.0", "2.0")
         for key, value in raw.items():
-            sub = f"{pointer}/{key}"
+            sub = f"{pointer}/{_esc(key)}"
             if key in _DROP or key.startswith("x-"):
                 continue
-            if key in _MAPS and isinstance(value, dict):
-                out[key] = {name: self.convert(v, file, f"{sub}/{_esc(name)}", _MAPS[key]) for name, v in value.items()}
-            elif key == "items" and isinstance(value, list):
-                out["prefixItems"] = [self.convert(v, file, f"{sub}/{i}", True) for i, v in enumerate(value)]
-            elif key in _SINGLE:
-                out[key] = self.convert(value, file, sub, _SINGLE[key])
-            elif key in _LISTS and isinstance(value, list):
-                out[key] = [self.convert(v, file, f"{sub}/{i}", _LISTS[key]) for i, v in enumerate(value)]
-            elif key == "dependencies" and isinstance(value, dict):
-                for name, dep in value.items():
-                    if isinstance(dep, list):
-                        out.setdefault("dependentRequired", {})[name] = dep
-                    else:
-                        out.setdefault("dependentSchemas", {})[name] = self.convert(dep, file, f"{sub}/{name}", False)
-            elif key == "type" and value == "file":
-                continue
-            elif legacy and key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
-                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
-                if value and bound in raw:
-                    out[key] = raw[bound]
-            else:
-                out[key] = value
+            descending = key in _DESCENDING
+            self.descents += descending
+            try:
+                out.update(self.keyword(key, value, raw, sub, file, legacy))
+            finally:
+                self.descents -= descending
         if legacy:
             for key in ("exclusiveMinimum", "exclusiveMaximum"):
                 bound = "minimum" if key == "exclusiveMinimum" else "maximum"
@@ -233,6 +278,47 @@ class _Converter:
         ):
             out["unevaluatedProperties"] = False
         return out
+
+    def keyword(self, key: str, value: Any, raw: dict, sub: str, file: str, legacy: bool) -> dict[str, Any]:
+        """One keyword of a schema, converted: what it adds to the 2020-12 schema."""
+        if key in _MAPS and isinstance(value, dict):
+            if key == "patternProperties":
+                for name in value:
+                    self.check_pattern(name, file, f"{sub}/{_esc(name)}")
+            return {key: {name: self.convert(v, file, f"{sub}/{_esc(name)}", _MAPS[key]) for name, v in value.items()}}
+        if key == "items" and isinstance(value, list):
+            return {"prefixItems": [self.convert(v, file, f"{sub}/{i}", True) for i, v in enumerate(value)]}
+        if key in _SINGLE:
+            return {key: self.convert(value, file, sub, _SINGLE[key])}
+        if key in _LISTS and isinstance(value, list):
+            return {key: [self.convert(v, file, f"{sub}/{i}", _LISTS[key]) for i, v in enumerate(value)]}
+        if key == "dependencies" and isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for name, dep in value.items():
+                if isinstance(dep, list):
+                    out.setdefault("dependentRequired", {})[name] = dep
+                else:
+                    out.setdefault("dependentSchemas", {})[name] = self.convert(dep, file, f"{sub}/{_esc(name)}", False)
+            return out
+        if key == "type" and value == "file":
+            return {}
+        if legacy and key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+            bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+            return {key: raw[bound]} if value and bound in raw else {}
+        if key == "pattern":
+            self.check_pattern(value, file, sub)
+        return {key: value}
+
+    def check_pattern(self, pattern: Any, file: str, pointer: str) -> None:
+        try:
+            compile_pattern(pattern)
+        except PatternError as error:
+            self.problem(str(error), file, pointer)
+
+
+def _clip(value: Any, width: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _esc(name: str) -> str:
@@ -257,12 +343,56 @@ def to_json_schema(schema: Schema, strict: bool = False) -> Any:
     return _Converter(schema, strict).root(schema)
 
 
-def compile_schema(schema: Schema, strict: bool = False) -> Draft202012Validator:
-    """A validator for the schema, compiled once per (schema, strict) and cached on its description."""
+def compile_schema(schema: Schema, strict: bool = False) -> Any:
+    """A validator for the schema, compiled once per (schema, strict) and cached on its description.
+    Raises a located OpenApiError for a schema that cannot be used (schema_problems: all of them)."""
     cache = schema.description._validators
     key = (schema.file, schema.pointer if schema.pointer is not None else id(schema), strict)
     validator = cache.get(key)
     if validator is None:
-        validator = Draft202012Validator(to_json_schema(schema, strict), format_checker=FORMATS)
+        converted = to_json_schema(schema, strict)
+        _check_keywords(converted, schema)
+        validator = Validator(converted, format_checker=FORMATS)
         cache[key] = validator
     return validator
+
+
+def schema_problems(schema: Schema) -> list[OpenApiError]:
+    """Every reason the schema cannot be used, each located: a $ref to nothing, refused or in a
+    cycle, a schema that is not a mapping, a pattern that does not compile, a keyword of the
+    wrong shape. [] when it can. For `check`: nothing is raised."""
+    converter = _Converter(schema, False, collect=True)
+    try:
+        converted = converter.root(schema)
+    except RecursionError:
+        return [description_error("the schema is nested too deeply to check", schema.file, schema.pointer)]
+    if converter.problems:
+        return converter.problems
+    try:
+        _check_keywords(converted, schema)
+    except OpenApiError as error:
+        return [error]
+    return []
+
+
+# Draft 7's meta-schema checks the shape of every keyword jsonschema would crash on, at ~1.6 ms
+# a schema; 2020-12's (with $dynamicRef) takes ~9 ms. Its `pattern` format is not checked here:
+# the converter compiles every pattern itself.
+_SHAPES = Draft7Validator(Draft7Validator.META_SCHEMA)
+
+
+def _check_keywords(converted: Any, schema: Schema) -> None:
+    """Keywords of the wrong shape (`required: true`, `properties: "x"`) as one located error,
+    rather than a crash of the validator on the first response."""
+    try:
+        error = next(_SHAPES.iter_errors(converted), None)
+    except RecursionError:
+        raise description_error("the schema is nested too deeply to check", schema.file, schema.pointer) from None
+    if error is not None:
+        where = "/".join(_esc(str(p)) for p in error.absolute_path)
+        raise description_error(
+            f"the schema is not valid JSON Schema: {' '.join(error.message.split())[:200]}"
+            + (f" (at {where})" if where else ""),
+            schema.file,
+            schema.pointer,
+        )

@@ -15,6 +15,7 @@ from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import RequestStep, Step
 from scenario_core.language.nodes.walk import included_fragments, walk_steps
+from scenario_core.openapi.description_check import operation_problems
 from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operation_lookup import OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
@@ -103,16 +104,17 @@ def operation_diagnostics(
     file: ScenarioFileNode, overrides: RunOverrides | None = None, descriptions: DescriptionSet | None = None
 ) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
+    described: set[tuple[int, str]] = set()  # operations whose schemas were checked: at their first call only
     for calls, index, known, problem in _resolved(file, overrides, descriptions):
         if problem is not None:  # also reported where the description is named (resolution)
             problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {problem}"))
             continue
         for step in calls:
-            problems += _check_call(step, index, known)
+            problems += _check_call(step, index, known, described)
     return problems
 
 
-def _check_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
+def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[int, str]]) -> list[Diagnostic]:
     ref = step.operation
     if ref is None:  # a request by path: no operation to check it against (_resolved gives none)
         return []
@@ -120,6 +122,12 @@ def _check_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
         operation = index.find(ref.operation_id, ref.using, known_aliases)
     except OperationLookupError as error:
         return [Diagnostic(ref.location, str(error))]
+    key = (id(operation.source), operation.pointer)
+    if key not in described:
+        described.add(key)
+        broken = [Diagnostic(ref.location, f"{ref.text}: {e}") for e in operation_problems(operation)]
+        if broken:
+            return broken  # building its request would only repeat them
     children = [(p.name, p.value.constant if not p.value.refs else _RUN_TIME_VALUE) for p in step.parameters]
     children += [(f"query_{q.name}", _RUN_TIME_VALUE) for q in step.query]
     try:

@@ -15,6 +15,7 @@ from scenario_core.language.parameter_keys import AUTO_CONTENT_TYPE, AUTO_SCHEMA
 from scenario_core.language.templates import render_json, render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_files import read_body_file
+from scenario_core.run.comparison import MATCH_SECONDS
 from scenario_core.run.events import ResponseReceived
 from scenario_core.run.http.client import HttpClient, RequestFailed, join_url
 from scenario_core.run.sending import refuse_line_breaks, with_defaults
@@ -108,10 +109,16 @@ class OperationCalls:
 
 
 def schema_message(
-    operation: Operation | None, response: ResponseReceived, strict: bool, problems: list[str] | None = None
+    operation: Operation | None,
+    response: ResponseReceived,
+    strict: bool,
+    problems: list[str] | None = None,
+    timeout: float | None = None,
 ) -> str | None:
     """Why the response does not match its operation's schema; None when it does. The
-    offending values, one `$.path: why` each, are appended to `problems` when given."""
+    offending values, one `$.path: why` each, are appended to `problems` when given. `timeout`:
+    the request's (the scenario's `timeout`); the schema's regular expressions get what is left
+    of it (at least MATCH_SECONDS)."""
     if operation is None:
         return (
             "then: schema needs an operation call before it (when: ^operationId): "
@@ -120,8 +127,9 @@ def schema_message(
     from scenario_core.openapi.schema_check import check_response
 
     parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
+    seconds = {"seconds": max(timeout - response.elapsed, MATCH_SECONDS)} if timeout else {}
     result = check_response(
-        operation, response.status, response.header("Content-Type"), response.body, strict=strict, **parsed
+        operation, response.status, response.header("Content-Type"), response.body, strict=strict, **parsed, **seconds
     )
     if problems is not None:
         problems.extend(str(p) for p in result.problems)
@@ -142,6 +150,6 @@ def auto_assertions(operation: Operation, response: ResponseReceived, params: Ef
             )
         )
     if params[AUTO_SCHEMA].value and not any(problems):
-        problems.append(schema_message(operation, response, params[STRICT_SCHEMA].value))
+        problems.append(schema_message(operation, response, params[STRICT_SCHEMA].value, timeout=params.timeout))
     found = [p for p in problems if p]
     return "autoAssertions: " + "; ".join(found) if found else None

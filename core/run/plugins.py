@@ -28,8 +28,14 @@ async def run_custom_step(
 ) -> list[Event]:
     """Run the Python step registered for the step's description: the events of the variables it
     set; its failure, if any, is left in `state.message`."""
+    from scenario_core.custom_steps.patterns import PatternTooSlow
+
     description = render_text(step.description, visible)
-    match = registry.match_step(description) if registry is not None else None
+    try:
+        match = registry.match_step(description) if registry is not None else None
+    except PatternTooSlow as slow:
+        state.message = str(slow)
+        return []
     if match is None:
         state.message = f'no step matches "{description}"; {_STEP_HINT}'
         return []
@@ -58,8 +64,13 @@ def custom_assertion(registry: Registry, state: ScenarioState):
     """check()'s hook for `assert <free text>`: the Python assertion registered for the text."""
 
     def run(assertion: CustomAssertion, variables: Mapping[str, Any]) -> Outcome:
+        from scenario_core.custom_steps.patterns import PatternTooSlow
+
         text = render_text(assertion.text, variables)
-        match = registry.match_assertion(text)
+        try:
+            match = registry.match_assertion(text)
+        except PatternTooSlow as slow:
+            return Outcome(False, text, None, str(slow))
         if match is None:
             return Outcome(False, None, MISSING, f'no assertion matches "{text}"; {_ASSERTION_HINT}')
         message = _run_sync(match, step_context(state, variables, []))

@@ -56,7 +56,7 @@ def assertion_checked(
             return None
         problems: list[str] = []
         operation = state.operation
-        message = schema_message(operation, response, state.params[STRICT_SCHEMA].value, problems)
+        message = schema_message(operation, response, state.params[STRICT_SCHEMA].value, problems, state.params.timeout)
         state.message = message
         # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
         return AssertionChecked(
@@ -91,7 +91,9 @@ def _schema_check(state: ScenarioState):
     """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
 
     def run(response: ResponseReceived) -> Outcome:
-        message = schema_message(state.operation, response, state.params[STRICT_SCHEMA].value)
+        message = schema_message(
+            state.operation, response, state.params[STRICT_SCHEMA].value, timeout=state.params.timeout
+        )
         return Outcome(message is None, "the response schema", None, message)
 
     return run

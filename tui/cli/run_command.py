@@ -251,6 +251,10 @@ async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
     try:
         async for event in execution.events():
             feed(event)
+        # A signal that came while the last step computed (a long schema check) waits in the
+        # loop's self-pipe: a few turns of the loop let it reach on_signal before we leave.
+        for _ in range(3):
+            await asyncio.sleep(0)
     except asyncio.CancelledError:
         if not received:
             raise
