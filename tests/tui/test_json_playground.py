@@ -151,3 +151,38 @@ async def test_playground_refuses_to_write_into_a_file_changed_since_it_was_load
         await ui.press(pilot, "ctrl+s")
         assert path.read_text() == changed
         assert isinstance(app.screen, JsonPlayground)
+
+
+async def test_playground_highlights_the_matches_in_the_body(scenario_file, make_app, ui):
+    from scenario_tui.widgets.json_body_lines import MATCH_STYLE
+
+    app = make_app(scenario_file(OURS))
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        await ui.move_to(pilot, "scenario echo")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "when POST /echo")
+        await ui.press(pilot, "j")
+        await type_path(pilot, ui, "$.json.items[*].id")
+        screen = app.screen
+        shown = screen.shown
+        highlighted = {shown.plain[span.start : span.end].strip() for span in shown.spans if span.style == MATCH_STYLE}
+        assert highlighted == {'"id": 1', '"id": 2'}  # the two matches' lines, nothing else
+        assert "── response body ──" in screen.text and '"data": {' in screen.text
+
+
+def test_body_lines_highlight_a_matched_container_whole_and_stay_bounded():
+    from scenario_tui.widgets.json_body_lines import MATCH_STYLE, MAX_LINES, body_lines
+
+    text, first = body_lines({"a": {"b": [1, 2]}, "c": 3}, {"$.a"}, str)
+    lines = text.plain.splitlines()
+    marked = [
+        lines[i]
+        for i in range(len(lines))
+        if any(s.style == MATCH_STYLE and text.plain.count("\n", 0, s.start) == i for s in text.spans)
+    ]
+    assert [line.strip() for line in marked] == ['"a": {', '"b": [', "1,", "2", "]", "},"]
+    assert first == 1
+    big, _ = body_lines(list(range(MAX_LINES * 2)), set(), str)
+    assert len(big.plain.splitlines()) == MAX_LINES + 1 and "the body goes on" in big.plain

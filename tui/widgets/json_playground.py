@@ -24,6 +24,7 @@ from scenario_core.run.assertions import json_path_values
 from scenario_core.run.body_paths import matched_nothing, path_matches
 from scenario_core.run.comparison import MISSING
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.json_body_lines import body_lines
 
 MAX_SHOWN = 50  # matches listed; the rest are counted
 
@@ -72,13 +73,15 @@ class JsonPlayground(ModalScreen[None]):
         self.path = ""  # the last path that compiled and matched
         self.written: str | None = None
         self._loaded_source = ""
+        self._shown_body: Any = None  # the body with its secrets masked, made once
+        self.shown = Text()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="playground") as box:
             box.border_title = f"JSON path · response of line {self.step.location.line}"
             box.border_subtitle = "ctrl+s writes the extract after the step · Escape closes"
             yield Input(placeholder="$.id  ·  $.items[*].id  ·  $['a-b']", id="playground-path")
-            with VerticalScroll():
+            with VerticalScroll(id="playground-scroll"):
                 yield Static("", id="playground-result")
 
     def on_mount(self) -> None:
@@ -102,21 +105,21 @@ class JsonPlayground(ModalScreen[None]):
         self.path = ""
         result = Text()
         if not path:
-            result.append("Type a JSON path: the matches show as you type.", "dim")
-            return self._show(result)
+            result.append("Type a JSON path: the matches show as you type, highlighted in the body.", "dim")
+            return self._show(result, set())
         try:
             compiled = compile_json_path(path)
             matches = path_matches(compiled, self.body)
             stored = json_path_values(compiled, self.body)
         except JsonPathError as error:
             result.append(str(error), "red")
-            return self._show(result)
+            return self._show(result, set())
         except Exception as error:  # jsonpath-ng raises on odd data, as in a run
             result.append(f"cannot evaluate {path}: {error}", "red")
-            return self._show(result)
+            return self._show(result, set())
         if not matches:
             result.append(self.display_options.text(f"{path} {matched_nothing(path, self.body)}"), "yellow")
-            return self._show(result)
+            return self._show(result, set())
         self.path = path
         result.append(f"{len(matches)} match{'es' if len(matches) != 1 else ''}\n", "bold")
         for concrete, value in matches[:MAX_SHOWN]:
@@ -131,11 +134,21 @@ class JsonPlayground(ModalScreen[None]):
         if self._loaded_source:
             line = extract_after(self._loaded_source, self.step, path, parent=self.described).text.strip()
             result.append(f"\nctrl+s writes: {line}", "dim")
-        self._show(result)
+        self._show(result, {concrete for concrete, _ in matches})
 
-    def _show(self, result: Text) -> None:
+    def _show(self, result: Text, matched: set[str]) -> None:
+        """The result, then the body with the matches' lines highlighted, scrolled to the first."""
+        if self._shown_body is None:
+            self._shown_body = self.display_options.value(self.body)
+        body, first = body_lines(self._shown_body, matched, self.display_options.plain)
+        result.append("\n\n── response body ──\n", "dim")
+        above = len(result.plain.splitlines())
+        result.append_text(body)
         self.lines = result.plain.splitlines()
+        self.shown = result  # what the result shows, styles included
         self.query_one("#playground-result", Static).update(result)
+        if first is not None:
+            self.query_one("#playground-scroll", VerticalScroll).scroll_to(y=max(0, above + first - 2), animate=False)
 
     def _source(self) -> str:
         return Path(self.step.location.file).read_text(encoding="utf-8")
