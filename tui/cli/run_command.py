@@ -18,7 +18,6 @@ import asyncio
 import os
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -29,6 +28,7 @@ from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.writing import ReportPathError, report_target
 from scenario_core.run import events as ev
+from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.printable import visible
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
