@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from scenario_core.language.errors import UsageError
-from scenario_core.report.json_report import write_json_report
-from scenario_core.report.junit import write_junit_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.writing import ReportPathError, report_target
@@ -66,8 +64,16 @@ def run_files(
     after the summary, add it to the reports; below the minimum the run exits 1."""
     from scenario_core.run.executor import Execution
 
-    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
-    if report_html:  # imported only by a run that writes one
+    reports: list[tuple[str, Callable]] = []
+    if report_json:  # each writer imported only by a run that writes its report
+        from scenario_core.report.json_report import write_json_report
+
+        reports.append((report_json, write_json_report))
+    if report_junit:
+        from scenario_core.report.junit import write_junit_report
+
+        reports.append((report_junit, write_junit_report))
+    if report_html:
         from scenario_core.report.html import write_html_report
 
         reports.append((report_html, write_html_report))
