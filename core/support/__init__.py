@@ -1,3 +1,4 @@
 """Support: small helpers every layer may use — reading input files within limits, printable text,
-JSON depth limits, text scanning, the secret rules and the version.
+JSON depth limits, text scanning, the secret rules, the version, and dataclasses cheap to create
+(`light_dataclasses`).
 May import: nothing from scenario_core (the standard library only)."""
