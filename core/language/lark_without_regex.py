@@ -29,9 +29,9 @@ class _HideRegexFromLark:
 
 def _remove() -> None:
     if _HideRegexFromLark in sys.meta_path:
-        sys.meta_path.remove(_HideRegexFromLark)  # type: ignore[arg-type]
+        sys.meta_path.remove(_HideRegexFromLark)
 
 
 def hide_regex_from_lark() -> None:
     if "lark" not in sys.modules and "regex" not in sys.modules and _HideRegexFromLark not in sys.meta_path:
-        sys.meta_path.insert(0, _HideRegexFromLark)  # type: ignore[arg-type]
+        sys.meta_path.insert(0, _HideRegexFromLark)
