@@ -186,6 +186,8 @@ else:
                 if spec.default is not MISSING:
                     namespace[f"_default{index}"] = spec.default
                     parameters.append(f"{name}=_default{index}")
+                elif parameters and "=" in parameters[-1]:  # as the standard decorator says it
+                    raise TypeError(f"non-default argument {name!r} follows default argument")
                 else:
                     parameters.append(name)
                 value = name

@@ -114,3 +114,12 @@ def test_light_dataclass_falls_back_to_the_standard_one_for_what_it_does_not_do(
 
     assert Ordered(1) < Ordered(2)
     assert Ordered(1).hidden == 0
+
+
+def test_light_dataclass_refuses_a_field_without_default_after_one_with():
+    with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
+
+        @dataclass(frozen=True, slots=True)
+        class Wrong:
+            x: int = 0
+            y: int  # type: ignore[misc]
