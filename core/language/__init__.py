@@ -5,3 +5,7 @@ tree inside the parse (`builder/`), the syntax tree itself (`nodes/`), located e
 step syntax, conditions (`conditions`, `condition_operands`), templates, tag expressions, the
 parameter key table (`parameter_keys`) and each parameter type's parser (`parameter_values`).
 May import: scenario_core.support."""
+
+from scenario_core.language.lark_without_regex import hide_regex_from_lark
+
+hide_regex_from_lark()

@@ -8,7 +8,6 @@ keeps its types, and an unquoted `{{n}}` keeps its value's type.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from scenario_core.language.condition_operands import OPERATOR_LIST, SPACES, OperandReader
@@ -39,6 +38,7 @@ from scenario_core.language.templates import (
     TemplateError,
     text_template,
 )
+from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.text_scan import TopLevelSpaces
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -133,7 +133,7 @@ class _Parser(OperandReader):
         as written; other conditions are wrapped."""
         if isinstance(node, (JsonPathAssertion, HeaderAssertion, VariableAssertion, BodyAssertion)):
             op = node.operator
-            return dataclasses.replace(node, operator=op[4:] if op.startswith("not ") else "not " + op)
+            return replace(node, operator=op[4:] if op.startswith("not ") else "not " + op)
         return NotAssertion(node, text, self.location)
 
     def positive(self, i: int, end: int) -> Assertion:

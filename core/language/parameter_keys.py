@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
+from scenario_core.support.light_dataclasses import dataclass
 
 SHARE = "shareVariablesAcrossScenarios"
 TIMEOUT = "timeout"

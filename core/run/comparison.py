@@ -10,11 +10,11 @@ message together into the `Outcome` of one assertion (assertions.py evaluates th
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from scenario_core.language.templates import text_form
 from scenario_core.support.json_depth import cut_depth
+from scenario_core.support.light_dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,6 @@ replaces a layer's dict when it writes), so consumers may keep them; treat them 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from scenario_core.language.nodes.base import Node, SourceLocation
@@ -60,6 +59,7 @@ from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep  # noqa: F401 (re-exported)
+from scenario_core.support.light_dataclasses import dataclass, field, fields
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 

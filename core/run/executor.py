@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import aclosing
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -63,6 +62,7 @@ from scenario_core.run.scopes import Scope, Store
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import FileRun, ScenarioState, one_line
 from scenario_core.run.steps import StepRunner
+from scenario_core.support.light_dataclasses import dataclass
 
 if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, custom steps)
     from scenario_core.custom_steps.registry import Registry

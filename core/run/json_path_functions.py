@@ -5,7 +5,6 @@ A function that does not apply (min() of text, first() of an empty list) matches
 
 from __future__ import annotations
 
-import statistics
 from typing import Any
 
 from scenario_core.language.json_paths import JsonPathFunction, PathArgument
@@ -24,7 +23,7 @@ def evaluate(function: JsonPathFunction, data: Any) -> Any:
     arguments = [_argument(a, data) for a in function.arguments]
     try:
         return _APPLY[function.name](subject, arguments)
-    except (TypeError, ValueError, IndexError, statistics.StatisticsError):
+    except (TypeError, ValueError, IndexError):  # statistics.StatisticsError is a ValueError
         return MISSING
 
 
@@ -79,14 +78,20 @@ def _append(subject: Any, arguments: list) -> list:
     raise TypeError("not a list")
 
 
+def _statistics() -> Any:
+    import statistics  # ~10 ms of imports (decimal, fractions): paid only by a file that averages
+
+    return statistics
+
+
 _APPLY = {
     "length": _length,
     "size": _length,
     "min": lambda s, _: min(_numbers(s)),
     "max": lambda s, _: max(_numbers(s)),
-    "avg": lambda s, _: statistics.fmean(_numbers(s)),
+    "avg": lambda s, _: _statistics().fmean(_numbers(s)),
     "sum": lambda s, _: sum(_numbers(s)),
-    "stddev": lambda s, _: statistics.pstdev(_numbers(s)),
+    "stddev": lambda s, _: _statistics().pstdev(_numbers(s)),
     "keys": _keys,
     "first": _end(0),
     "last": _end(-1),

@@ -5,7 +5,6 @@ so a caller that only needs the plan (static analysis) does not load the executo
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -20,6 +19,7 @@ from scenario_core.language.nodes.steps import (
 )
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
+from scenario_core.support.light_dataclasses import replace
 
 # (name, where) for each `{{NAME}}` a step reads; `where` is how a message names the place.
 StepRefs = tuple[tuple[str, str], ...]

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
+from scenario_core.support.light_dataclasses import dataclass
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 JITTER = 0.2

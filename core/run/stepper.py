@@ -28,7 +28,6 @@ handed to `on_event` with the record it belongs to; the app decides what to show
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -42,6 +41,7 @@ from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.executor import Execution
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
+from scenario_core.support.light_dataclasses import dataclass, field
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"

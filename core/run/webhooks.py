@@ -19,11 +19,11 @@ import errno
 import json
 import re
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
+from scenario_core.support.light_dataclasses import dataclass, field
 
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads

@@ -18,15 +18,13 @@ import asyncio
 import os
 import signal
 import sys
-from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from scenario_core.report.json_report import write_json_report
-from scenario_core.report.junit import write_junit_report
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
+from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.printable import visible
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
@@ -69,8 +67,16 @@ def run_files(
     replace, as are the files and what they read."""
     from scenario_core.run.executor import Execution
 
-    reports = [(p, w) for p, w in ((report_json, write_json_report), (report_junit, write_junit_report)) if p]
-    if report_html:  # imported only by a run that writes one
+    reports: list[tuple[str, Callable]] = []
+    if report_json:  # each writer imported only by a run that writes its report
+        from scenario_core.report.json_report import write_json_report
+
+        reports.append((report_json, write_json_report))
+    if report_junit:
+        from scenario_core.report.junit import write_junit_report
+
+        reports.append((report_junit, write_junit_report))
+    if report_html:
         from scenario_core.report.html import write_html_report
 
         reports.append((report_html, write_html_report))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
 from typing import Any, TextIO
 
 from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
@@ -29,6 +28,7 @@ from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import ScenarioRecord, parameter_value
 from scenario_core.run import events as ev
+from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.printable import visible, visible_block
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}

@@ -17,7 +17,6 @@ import asyncio
 import re
 import sys
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, AsyncIterator, Protocol, Sequence
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
@@ -26,6 +25,7 @@ from scenario_core.run.http.body import CODINGS, BadEncoding, Inflater, TooLarge
 from scenario_core.run.http.cookies import Cookies
 from scenario_core.run.http.errors import RequestFailed, one_line, transport_message, transport_retryable
 from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_request, redirected
+from scenario_core.support.light_dataclasses import dataclass
 
 if TYPE_CHECKING:
     from scenario_core.run.http.pool import Http11Pool

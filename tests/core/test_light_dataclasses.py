@@ -1,0 +1,125 @@
+"""support.light_dataclasses: classes cheap to create (issue 22) that behave as the standard
+library's dataclasses do, to callers and to `dataclasses` itself."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from scenario_core.support.light_dataclasses import dataclass, field, replace
+
+
+class Base:
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Point(Base):
+    x: int
+    y: int
+    label: str = "p"
+    tags: list = field(default_factory=list, compare=False, repr=False)
+
+
+@dataclass
+class Mutable:
+    name: str
+    items: list = field(default_factory=list)
+
+
+def test_light_dataclass_constructs_with_defaults_and_factories():
+    first, second = Point(1, 2), Point(1, 2)
+    assert (first.x, first.y, first.label, first.tags) == (1, 2, "p", [])
+    assert first.tags is not second.tags  # a fresh list each time, as default_factory gives
+    assert Point(1, y=2, label="q").label == "q"
+    with pytest.raises(TypeError):
+        Point(1)  # type: ignore[call-arg]
+
+
+def test_light_dataclass_is_frozen_and_slotted():
+    point = Point(1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del point.x  # type: ignore[misc]
+    assert not hasattr(point, "__dict__")
+    assert Point.__slots__ == ("x", "y", "label", "tags")
+
+
+def test_light_dataclass_compares_and_hashes_the_compared_fields():
+    assert Point(1, 2, tags=[1]) == Point(1, 2, tags=[2])  # tags: compare=False
+    assert Point(1, 2) != Point(1, 3)
+    assert hash(Point(1, 2, tags=[1])) == hash(Point(1, 2))
+    assert Mutable("a") == Mutable("a")
+    assert Mutable.__hash__ is None  # mutable and compared: unhashable, as the standard one
+    assert Point(1, 2).__eq__(object()) is NotImplemented
+
+
+def test_light_dataclass_repr_leaves_out_repr_false_fields():
+    assert repr(Point(1, 2)) == "Point(x=1, y=2, label='p')"
+    assert repr(Mutable("a")) == "Mutable(name='a', items=[])"
+
+
+def test_light_dataclass_is_a_dataclass_to_the_standard_library():
+    assert dataclasses.is_dataclass(Point) and dataclasses.is_dataclass(Point(1, 2))
+    assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "label", "tags"]
+    assert dataclasses.replace(Point(1, 2), y=5) == Point(1, 5)
+    assert dataclasses.asdict(Mutable("a", [1])) == {"name": "a", "items": [1]}
+    assert replace(Point(1, 2, "q"), x=7) == Point(7, 2, "q")
+    assert Point.__match_args__ == ("x", "y", "label", "tags")
+
+
+def test_light_dataclass_pickles():
+    point = Point(1, 2, "q", [3])
+    copy = pickle.loads(pickle.dumps(point))
+    assert copy == point and copy.tags == [3]
+
+
+def test_light_dataclass_keeps_the_class_own_methods_and_post_init():
+    @dataclass(frozen=True, slots=True, repr=False)
+    class Named:
+        name: str
+
+        def __repr__(self) -> str:
+            return f"<{self.name}>"
+
+    @dataclass
+    class Checked:
+        value: int
+
+        def __post_init__(self) -> None:
+            self.value *= 2
+
+    assert repr(Named("n")) == "<n>"
+    assert Checked(2).value == 4
+
+
+def test_light_dataclass_inherits_fields_of_a_light_base():
+    @dataclass(frozen=True, slots=True)
+    class Labelled(Point):
+        note: str = ""
+
+    labelled = Labelled(1, 2, note="n")
+    assert (labelled.x, labelled.label, labelled.note) == (1, "p", "n")
+    assert [f.name for f in dataclasses.fields(labelled)] == ["x", "y", "label", "tags", "note"]
+
+
+def test_light_dataclass_falls_back_to_the_standard_one_for_what_it_does_not_do():
+    @dataclass(order=True)
+    class Ordered:
+        rank: int
+        hidden: int = field(default=0, init=False)
+
+    assert Ordered(1) < Ordered(2)
+    assert Ordered(1).hidden == 0
+
+
+def test_light_dataclass_refuses_a_field_without_default_after_one_with():
+    with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
+
+        @dataclass(frozen=True, slots=True)
+        class Wrong:
+            x: int = 0
+            y: int  # type: ignore[misc]
