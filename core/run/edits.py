@@ -20,7 +20,6 @@ A value is read as `--var` reads one: JSON when it parses as JSON (`7`, `true`, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from scenario_core.language.nodes.steps import Step
@@ -28,6 +27,7 @@ from scenario_core.language.templates import NAME
 from scenario_core.parameters.run_inputs import NumberTooLong, variable_value
 from scenario_core.run.events import RUN_LAYER, SCENARIO_LAYER, Event, Origin, ScopeSnapshot
 from scenario_core.run.scopes import DELETED, Scope
+from scenario_core.support.light_dataclasses import dataclass
 
 SET, CHANGED, REMOVED = "set", "changed", "deleted"  # VariableEdited.action
 EDITED_BY = "you"  # who edits: the scope log says "edited by you"

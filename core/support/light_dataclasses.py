@@ -142,6 +142,10 @@ else:
                         setattr(cls, name, spec.default)
         setattr(cls, _SPECS, specs)
         cls.__dataclass_fields__ = _StandardFields(specs)
+        # What the standard decorator reads from a dataclass base (a standard subclass of ours works).
+        cls.__dataclass_params__ = _Params(
+            init=True, repr=with_repr, eq=eq, order=False, unsafe_hash=False, frozen=frozen
+        )
         _define(cls, "__init__", _init(cls, specs, frozen))
         if with_repr:
             _define(cls, "__repr__", _repr(tuple(s.name for s in specs if s.repr)))
@@ -275,6 +279,12 @@ else:
             default=default, default_factory=factory, repr=spec.repr, hash=spec.hash, compare=spec.compare
         )
 
+    class _Params:
+        """The parameters a dataclass was made with, as `__dataclass_params__` holds them."""
+
+        def __init__(self, **options) -> None:
+            self.__dict__.update(options)
+
     class _StandardFields:
         """`__dataclass_fields__`, built on first use: `dataclasses.fields()` and its kin read it
         (from the class or an instance); most runs never ask, and never import dataclasses."""
@@ -292,6 +302,7 @@ else:
                     made = _as_field(dataclasses, spec)
                     made.name, made.type = spec.name, spec.type
                     made._field_type = dataclasses._FIELD  # what fields() and replace() look for
+                    made.kw_only = False  # as the standard decorator resolves it (field() leaves MISSING)
                     built[spec.name] = made
                 self.built = built
             return self.built

@@ -123,3 +123,22 @@ def test_light_dataclass_refuses_a_field_without_default_after_one_with():
         class Wrong:
             x: int = 0
             y: int  # type: ignore[misc]
+
+
+def test_a_standard_dataclass_may_subclass_a_light_one():
+    import dataclasses
+
+    from scenario_core.support.light_dataclasses import dataclass as light
+
+    @light(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Child(Base):
+        b: int = 2
+
+    child = Child(1)
+    assert (child.a, child.b) == (1, 2) and [f.name for f in dataclasses.fields(child)] == ["a", "b"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        child.b = 3  # type: ignore[misc]
