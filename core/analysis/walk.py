@@ -107,6 +107,8 @@ def step_refs(step: Step) -> list[VariableRef]:
             found += _refs(query.value)
         found += _refs(step.body)
         found += _refs(step.body_raw)
+        for template in step.name_templates:  # `call using {{spec}} {{op}}`, `raw {{method}} {{path}}`
+            found += template.refs
         return found
     if type(step) is AssertStep:
         return condition_refs(step.assertion)

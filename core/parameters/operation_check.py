@@ -92,6 +92,8 @@ def operation_shapes(
     shapes: dict[int, str] = {}
     for calls, index, known, problem in _resolved(file, overrides, descriptions):
         for step in calls if problem is None else ():
+            if step.operation.dynamic:  # chosen at run time
+                continue
             try:
                 operation = index.find(step.operation.operation_id, step.operation.using, known)
             except OpenApiError:
@@ -118,6 +120,8 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
     ref = step.operation
     if ref is None:  # a request by path: no operation to check it against (_resolved gives none)
         return []
+    if ref.dynamic:
+        return _check_dynamic_call(step, index, known_aliases)
     try:
         operation = index.find(ref.operation_id, ref.using, known_aliases)
     except OperationLookupError as error:
@@ -137,4 +141,21 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
         return [Diagnostic(where, f"{ref.text}: {' '.join(str(error).split())}")]
     except OpenApiError as error:
         return [Diagnostic(step.location, f"{ref.text}: {' '.join(str(error).split())}")]
+    return []
+
+
+def _check_dynamic_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
+    """`call using {{spec}} ^op`: what is written as a name is checked (the operation exists in
+    some description in force); a `{{NAME}}` is looked up at run time, where a name that
+    resolves to no description or operation ends that scenario at this line."""
+    ref = step.operation
+    assert ref is not None
+    if ref.id_template is not None:
+        return []
+    try:
+        index.find(ref.operation_id, None, known_aliases)
+    except OperationLookupError as error:
+        if error.kind == "ambiguous":  # `using` will say which, at run time
+            return []
+        return [Diagnostic(ref.location, f"{ref.text}: {error}")]
     return []

@@ -79,6 +79,8 @@ def step_refs(step: Step) -> StepRefs:
         text = step.text
         if step.url is not None:
             refs += [(r.name, text) for r in step.url.refs]
+        for template in step.name_templates:
+            refs += [(r.name, text) for r in template.refs]
         for parameter in step.parameters:
             refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.value.refs]
         if step.body_file is not None:
