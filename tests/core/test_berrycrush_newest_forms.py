@@ -223,3 +223,77 @@ def test_raw_call_rendering_a_bad_method_fails_its_scenario(write_scenario, demo
     )
     assert list(statuses(events).values()) == ["failed"]
     assert "'FETCH' is not an HTTP method" in messages(events)[0]
+
+
+# ---------------------------------------------------------------- include {{param.NAME}}
+
+FRAGMENTS = """
+fragment: health
+  when I check health
+    call raw GET /health
+    assert status 200
+fragment: pets
+  when I list pets
+    call raw GET /pets
+    assert $ size 0
+"""
+
+
+def test_include_param_name_includes_the_fragment_each_scenario_names(write_scenario, demo):
+    events = run(
+        write_scenario,
+        textwrap.dedent(
+            """
+        scenario: by the scenario's parameter
+          parameters:
+            fragment-name: health
+          when I call the endpoint
+            include {{param.fragment-name}}
+        feature: f
+          parameters:
+            fragment-name: pets
+          scenario: by the feature's parameter
+            when I call it
+              include {{param.fragment-name}}
+          scenario: by the file's parameter
+            parameters:
+              other: x
+            when I call it
+              include {{param.which}}
+        """
+        )
+        + FRAGMENTS,
+        f"parameters:\n  baseUrl: {demo.url}\n  which: health\n",
+    )
+    assert statuses(events) == {
+        "by the scenario's parameter": "passed",
+        "by the feature's parameter": "passed",
+        "by the file's parameter": "passed",
+    }, messages(events)
+    assert [url.rsplit("/", 1)[1] for _, url in sent(events)] == ["health", "pets", "health"]
+
+
+def test_include_param_name_set_nowhere_is_a_located_error(write_scenario, capsys):
+    path = write_scenario("scenario: s\n  when I go\n    include {{param.which}}\n" + FRAGMENTS)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "test.scenario:3:5: error: include {{param.which}}: no parameter 'which' is set for scenario 's' "
+        "(in its parameters:, its feature's or the file's)"
+    ) in err
+
+
+def test_include_param_name_naming_no_fragment_is_the_unknown_fragment_error(write_scenario, capsys):
+    path = write_scenario(
+        "scenario: s\n  parameters:\n    which: helth\n  when I go\n    include {{param.which}}\n" + FRAGMENTS
+    )
+    assert main(["check", str(path)]) == 2
+    assert "test.scenario:5:5: error: include of unknown fragment 'helth'; did you mean 'health'?" in (
+        capsys.readouterr().err
+    )
+
+
+def test_include_of_a_variable_other_than_a_parameter_is_a_located_error(write_scenario, capsys):
+    path = write_scenario("scenario: s\n  when I go\n    include {{name}}\n" + FRAGMENTS)
+    assert main(["check", str(path)]) == 2
+    assert "test.scenario:3:13: error: a fragment is named by a word or by a parameter" in capsys.readouterr().err

@@ -167,6 +167,9 @@ class IncludeStep(Node):
     arguments: tuple[CallParameter, ...] = ()
     keyword: str = "include"
     bare: bool = False  # written BerryCrush's way, without a colon: `include login`
+    # `include {{param.KEY}}`: the parameter whose value names the fragment, resolved when the
+    # file is built, per scenario (builder/include_parameters.py); `fragment` is then its value.
+    parameter: str | None = None
 
     @property
     def text(self) -> str:
