@@ -98,6 +98,7 @@ Feature: Pets
     description: the sample's own words
     parameters:
       timeout: 5
+      fragment-name: sign_in
     include sign_in
       user: "again"
     WHEN I create a pet
@@ -134,6 +135,13 @@ Feature: Pets
         hooks: [created, deleted]
         port: 0
         scope: feature
+    and the newest forms go
+      call using {{spec}} {{op}}
+      call using auth raw {{method}} /pets/{id}
+        id: 1
+        header_X-Trace: abc
+      include {{param.fragment-name}}
+        user: "third"
     when: GET /a#b  # ours
     then: status 200
 Outline: many
