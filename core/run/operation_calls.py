@@ -61,7 +61,7 @@ class OperationCalls:
         operation_id, using = ref.operation_id, ref.using
         key: tuple = (id(step), id(params))
         if ref.dynamic:
-            operation_id, using = dynamic_names(step, visible or {})
+            operation_id, using = dynamic_names(step, visible if visible is not None else {})
             key += (operation_id, using)
         found = self._found.get(key)
         if found is not None:

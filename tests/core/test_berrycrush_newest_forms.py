@@ -297,3 +297,13 @@ def test_include_of_a_variable_other_than_a_parameter_is_a_located_error(write_s
     path = write_scenario("scenario: s\n  when I go\n    include {{name}}\n" + FRAGMENTS)
     assert main(["check", str(path)]) == 2
     assert "test.scenario:3:13: error: a fragment is named by a word or by a parameter" in capsys.readouterr().err
+
+
+def test_call_using_a_parameter_as_the_description_name(write_scenario, demo):
+    events = run(
+        write_scenario,
+        "scenario: s\n  parameters:\n    spec: pets\n  when I call\n    call using {{param.spec}} ^getHealth\n"
+        "    assert status 200\n",
+        f"parameters:\n  binding.pets.location: {PETSTORE}\n  baseUrl: {demo.url}\n",
+    )
+    assert statuses(events) == {"s": "passed"}, messages(events)
