@@ -307,3 +307,26 @@ def test_call_using_a_parameter_as_the_description_name(write_scenario, demo):
         f"parameters:\n  binding.pets.location: {PETSTORE}\n  baseUrl: {demo.url}\n",
     )
     assert statuses(events) == {"s": "passed"}, messages(events)
+
+
+def test_dynamic_and_raw_calls_count_in_the_runs_coverage(write_scenario, demo):
+    from scenario_core.report.coverage_collector import CoverageCollector
+
+    events = run(
+        write_scenario,
+        """
+        outline: o
+          when I call
+            call using {{spec}} {{op}}
+            call raw GET /pets
+          examples:
+            | spec    | op        |
+            | default | getHealth |
+        """,
+        head(demo.url).replace("  openapi:", "  binding.default.location:"),
+    )
+    collector = CoverageCollector()
+    for event in events:
+        collector.feed(event)
+    called = {op.id: op.called for _, op in collector.coverage.operations()}
+    assert called["getHealth"] == 1 and called["listPets"] == 1
