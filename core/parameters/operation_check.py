@@ -132,6 +132,8 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
         broken = [Diagnostic(ref.location, f"{ref.text}: {e}") for e in operation_problems(operation)]
         if broken:
             return broken  # building its request would only repeat them
+    if any(p.name_template is not None for p in step.parameters):
+        return []  # a child whose name a {{NAME}} chooses is placed, and checked, at run time
     children = [(p.name, p.value.constant if not p.value.refs else _RUN_TIME_VALUE) for p in step.parameters]
     children += [(f"query_{q.name}", _RUN_TIME_VALUE) for q in step.query]
     try:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.parameter_keys import AUTO_CONTENT_TYPE, AUTO_SCHEMA, AUTO_STATUS, STRICT_SCHEMA
-from scenario_core.language.templates import render_json, render_json_text, render_text
+from scenario_core.language.templates import child_name, render_json, render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_files import read_body_file
 from scenario_core.run.comparison import MATCH_SECONDS
@@ -109,7 +109,9 @@ class OperationCalls:
         from scenario_core.openapi.request_builder import build_request
 
         operation, base_url = self.operation(step, params, scenario_file, visible)
-        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+        children = [
+            (child_name(p.name, p.name_template, visible), render_json(p.value, visible)) for p in step.parameters
+        ]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
         if params.headers:  # a header_NAME child replaces a same-named one (build_request)

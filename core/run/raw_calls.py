@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.step_syntax import METHODS
-from scenario_core.language.templates import render_json, render_text, text_form
+from scenario_core.language.templates import child_name, render_json, render_text, text_form
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.http.client import RequestFailed, join_url
 from scenario_core.run.sending import refuse_line_breaks, with_defaults
@@ -65,16 +65,17 @@ def build_raw_call(
     names_in_path = set(_PLACEHOLDER.findall(path))
     for child in step.parameters:
         value = text_form(render_json(child.value, visible))
-        if child.name in names_in_path:
-            filled[child.name] = value
-            placements.append((child.name, "path", value))
-        elif child.name.lower().startswith("header_"):
-            headers.append((child.name[len("header_") :], value))
-            placements.append((child.name, "header", value))
+        written = child_name(child.name, child.name_template, visible)
+        if written in names_in_path:
+            filled[written] = value
+            placements.append((written, "path", value))
+        elif written.lower().startswith("header_"):
+            headers.append((written[len("header_") :], value))
+            placements.append((written, "header", value))
         else:
-            name = child.name[len("query_") :] if child.name.lower().startswith("query_") else child.name
+            name = written[len("query_") :] if written.lower().startswith("query_") else written
             query.append((name, value))
-            placements.append((child.name, "query", value))
+            placements.append((written, "query", value))
     path = _PLACEHOLDER.sub(lambda m: filled.get(m.group(1), m.group(0)), path)
     if params.headers:
         headers = with_defaults(headers, params.headers)

@@ -26,7 +26,7 @@ from scenario_core.language.nodes.steps import (
     WebhookStep,
 )
 from scenario_core.language.parameter_keys import AUTO_ENABLED
-from scenario_core.language.templates import render_json, render_text
+from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.auto_tests import run_auto_tests
 from scenario_core.run.events import (
@@ -152,7 +152,7 @@ class StepRunner:
         if missing is not None:
             state.message = self.explain(state, missing, visible)
             return []
-        values = {a.name: render_json(a.value, visible) for a in step.arguments}
+        values = {child_name(a.name, a.name_template, visible): render_json(a.value, visible) for a in step.arguments}
         origin = Origin(step.location, state.scenario.name, state.feature_name, state.planned.phase)
         events, saved = state.scope.bind(step, values, origin)
         bound[id(step)] = saved

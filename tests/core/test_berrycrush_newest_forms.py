@@ -330,3 +330,57 @@ def test_dynamic_and_raw_calls_count_in_the_runs_coverage(write_scenario, demo):
         collector.feed(event)
     called = {op.id: op.called for _, op in collector.coverage.operations()}
     assert called["getHealth"] == 1 and called["listPets"] == 1
+
+
+# ---------------------------------------------------------------- {{NAME}}: value children
+
+
+def test_a_call_childs_name_chosen_by_a_variable_is_placed_at_run_time(write_scenario, demo):
+    events = run(
+        write_scenario,
+        """
+        outline: call parameter key ref
+          when I call the endpoint
+            call ^getStatus
+              {{pathVariable}}: {{value}}
+          then it answers
+            assert status 201
+          examples:
+            | pathVariable | value |
+            | code         | 201   |
+        """,
+        head(demo.url),
+    )
+    assert list(statuses(events).values()) == ["passed"], messages(events)
+    assert sent(events)[0][1] == f"{demo.url}/status/201"
+
+
+def test_an_include_arguments_name_chosen_by_a_parameter_binds_that_variable(write_scenario, demo):
+    events = run(
+        write_scenario,
+        textwrap.dedent(
+            """
+        scenario: include parameter key ref
+          parameters:
+            path: code
+          when I call the endpoint
+            include status
+              {{param.path}}: 202
+        fragment: status
+          when I call it
+            call ^getStatus
+              code: {{code}}
+            assert status 202
+        """
+        ),
+        head(demo.url),
+    )
+    assert statuses(events) == {"include parameter key ref": "passed"}, messages(events)
+
+
+def test_check_leaves_a_call_with_a_variable_child_name_to_the_run(write_scenario, capsys):
+    path = write_scenario(
+        f"parameters:\n  openapi: {PETSTORE}\noutline: o\n  when I call\n    call ^getStatus\n"
+        "      {{pv}}: 200\n  examples:\n    | pv |\n    | code |\n"
+    )
+    assert main(["check", str(path)]) == 0, capsys.readouterr().err

@@ -300,4 +300,9 @@ def call_parameter(ctx: BuildContext, entry: Entry, raw: str) -> CallParameter |
     except (TemplateError, JsonTextError) as problem:
         ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)), f"{entry.key}: {problem}")
         return None
-    return CallParameter(entry.key, value, ctx.whole(entry.token))
+    name = None
+    if "{{" in entry.key:  # `{{pathVariable}}: {{value}}`: the name chosen at run time (newer BerryCrush)
+        name = ctx.template(entry.token, entry.key, 0, ctx.loc(entry.token, 0, len(entry.key)))
+        if name is None:
+            return None
+    return CallParameter(entry.key, value, ctx.whole(entry.token), name)

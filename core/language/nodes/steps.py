@@ -72,6 +72,9 @@ class CallParameter(Node):
     name: str
     value: JsonTemplate
     location: SourceLocation
+    # `{{pathVariable}}: {{value}}` (newer BerryCrush): the name chosen at run time; `name` is
+    # then the text as written
+    name_template: TextTemplate | None = None
 
 
 # What `auto: [...]` under a call may name (berrycrush.md §3.6); auto_tests.py generates them.
