@@ -140,8 +140,11 @@ Feature: Pets
       call using auth raw {{method}} /pets/{id}
         id: 1
         header_X-Trace: abc
+      call using auth {{endpoint}}
+        {{pathVariable}}: {{value}}
       include {{param.fragment-name}}
         user: "third"
+        {{param.fragment-name}}: 1
     when: GET /a#b  # ours
     then: status 200
 Outline: many
