@@ -28,7 +28,11 @@ _RUN_TIME_VALUE = "1"
 
 def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
     """Operation calls of a block, those under described steps and in if branches included."""
-    return (s for s in walk_steps(tuple(steps)) if isinstance(s, RequestStep) and s.operation is not None)
+    return (
+        s
+        for s in walk_steps(tuple(steps))
+        if isinstance(s, RequestStep) and (s.operation is not None or s.raw is not None)
+    )
 
 
 def _groups(
@@ -79,9 +83,9 @@ def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptio
                 parameters = error.partial  # the calls are still checked with the rest
             index = descriptions.for_parameters(parameters, file.path)
         except OpenApiError as error:
-            yield calls, None, None, error
+            yield calls, None, None, error, None
             continue
-        yield calls, index, aliases(parameters), None
+        yield calls, index, aliases(parameters), None, parameters
 
 
 def operation_shapes(
@@ -90,9 +94,9 @@ def operation_shapes(
     """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
     beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
     shapes: dict[int, str] = {}
-    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+    for calls, index, known, problem, _ in _resolved(file, overrides, descriptions):
         for step in calls if problem is None else ():
-            if step.operation.dynamic:  # chosen at run time
+            if step.operation is None or step.operation.dynamic:  # a raw call, or names chosen at run time
                 continue
             try:
                 operation = index.find(step.operation.operation_id, step.operation.using, known)
@@ -107,12 +111,15 @@ def operation_diagnostics(
 ) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     described: set[tuple[int, str]] = set()  # operations whose schemas were checked: at their first call only
-    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+    for calls, index, known, problem, parameters in _resolved(file, overrides, descriptions):
         if problem is not None:  # also reported where the description is named (resolution)
             problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {problem}"))
             continue
         for step in calls:
-            problems += _check_call(step, index, known, described)
+            if step.raw is not None:
+                problems += _check_raw_call(step, index, parameters)
+            else:
+                problems += _check_call(step, index, known, described)
     return problems
 
 
@@ -161,3 +168,22 @@ def _check_dynamic_call(step: RequestStep, index, known_aliases) -> list[Diagnos
             return []
         return [Diagnostic(ref.location, f"{ref.text}: {error}")]
     return []
+
+
+def _check_raw_call(step: RequestStep, index, parameters) -> list[Diagnostic]:
+    """`call using NAME raw GET /`: a NAME written as a name needs a server, `binding.NAME.baseUrl`
+    or a description NAME (run/raw_calls.py); a `{{NAME}}` is looked up at run time."""
+    raw = step.raw
+    assert raw is not None
+    if raw.using is None or raw.using.refs:
+        return []
+    name = raw.using.text
+    binding = parameters.get(f"binding.{name}.baseUrl")
+    if (binding is not None and binding.value) or name in index:
+        return []
+    return [
+        Diagnostic(
+            raw.using.location,
+            f"no server for '{name}': set binding.{name}.baseUrl, or name an OpenAPI description '{name}'",
+        )
+    ]

@@ -384,3 +384,14 @@ def test_check_leaves_a_call_with_a_variable_child_name_to_the_run(write_scenari
         "      {{pv}}: 200\n  examples:\n    | pv |\n    | code |\n"
     )
     assert main(["check", str(path)]) == 0, capsys.readouterr().err
+
+
+def test_check_reports_a_raw_call_whose_name_has_no_server(write_scenario, capsys):
+    path = write_scenario(
+        "parameters:\n  binding.local.baseUrl: http://127.0.0.1:1\n"
+        "scenario: s\n  when I go\n    call using local raw GET /\n    call using nowhere raw GET /\n"
+    )
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "test.scenario:6:16: error: no server for 'nowhere': set binding.nowhere.baseUrl" in err
+    assert ":5:" not in err
