@@ -100,6 +100,7 @@ def step_refs(step: Step) -> list[VariableRef]:
         found = list(_refs(step.url))
         for parameter in step.parameters:
             found += _refs(parameter.value)
+            found += _refs(parameter.name_template)
         found += _refs(step.body_file)
         for entry in step.headers:
             found += _refs(entry.value)
@@ -107,13 +108,15 @@ def step_refs(step: Step) -> list[VariableRef]:
             found += _refs(query.value)
         found += _refs(step.body)
         found += _refs(step.body_raw)
+        for template in step.name_templates:  # `call using {{spec}} {{op}}`, `raw {{method}} {{path}}`
+            found += template.refs
         return found
     if type(step) is AssertStep:
         return condition_refs(step.assertion)
     if type(step) is FailStep:
         return list(step.message.refs)
     if type(step) is IncludeStep:
-        return [r for argument in step.arguments for r in argument.value.refs]
+        return [r for argument in step.arguments for r in (*argument.value.refs, *_refs(argument.name_template))]
     if type(step) is DescribedStep and step.custom:
         return list(step.description.refs)
     return []
@@ -282,7 +285,8 @@ class Walk:
         if step.arguments:  # bound for the fragment; names new to the scenario stay afterwards
             write = Write(step.location, f"an argument of include '{step.fragment}' (line {step.line})", "argument")
             for argument in step.arguments:
-                layer[argument.name] = _Var(ALWAYS, (write,))
+                if argument.name_template is None:  # a {{NAME}}-chosen name is known at run time only
+                    layer[argument.name] = _Var(ALWAYS, (write,))
         if len(via) >= MAX_INCLUDE_DEPTH:  # check refuses deeper ones; never loop on a cycle
             return
         fragment = self.fragments.get(step.fragment)

@@ -159,6 +159,11 @@ def text_form(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def child_name(name: str, template: TextTemplate | None, variables: Mapping[str, Any]) -> str:
+    """A call child's or include argument's name: as written, or what its `{{NAME}}` gives."""
+    return name if template is None else render_text(template, variables).strip()
+
+
 def render_text(template: TextTemplate, variables: Mapping[str, Any]) -> str:
     if len(template.segments) == 1 and isinstance(template.segments[0], str):
         return template.segments[0]

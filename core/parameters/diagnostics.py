@@ -131,14 +131,19 @@ def _mistypes_descriptions(file: ScenarioFileNode) -> bool:
 
 
 def calls_operations(file: ScenarioFileNode) -> bool:
-    """Whether any step of the file calls an operation (so OpenAPI descriptions are needed)."""
+    """Whether any step of the file calls an operation, or makes a raw call (`call using NAME raw
+    GET /`: its NAME may be a description), so OpenAPI descriptions are needed."""
     blocks = [f.steps for f in file.fragments] + ([file.background.steps] if file.background else [])
     for item in file.items:
         if isinstance(item, FeatureNode):
             blocks += [s.steps for s in item.scenarios] + ([item.background.steps] if item.background else [])
         else:
             blocks.append(item.steps)
-    return any(getattr(step, "operation", None) is not None for steps in blocks for step in walk_steps(steps))
+    return any(
+        getattr(step, "operation", None) is not None or getattr(step, "raw", None) is not None
+        for steps in blocks
+        for step in walk_steps(steps)
+    )
 
 
 def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:

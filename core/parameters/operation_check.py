@@ -28,7 +28,11 @@ _RUN_TIME_VALUE = "1"
 
 def _calls(steps: Iterable[Step]) -> Iterable[RequestStep]:
     """Operation calls of a block, those under described steps and in if branches included."""
-    return (s for s in walk_steps(tuple(steps)) if isinstance(s, RequestStep) and s.operation is not None)
+    return (
+        s
+        for s in walk_steps(tuple(steps))
+        if isinstance(s, RequestStep) and (s.operation is not None or s.raw is not None)
+    )
 
 
 def _groups(
@@ -79,9 +83,9 @@ def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptio
                 parameters = error.partial  # the calls are still checked with the rest
             index = descriptions.for_parameters(parameters, file.path)
         except OpenApiError as error:
-            yield calls, None, None, error
+            yield calls, None, None, error, None
             continue
-        yield calls, index, aliases(parameters), None
+        yield calls, index, aliases(parameters), None, parameters
 
 
 def operation_shapes(
@@ -90,8 +94,10 @@ def operation_shapes(
     """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
     beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
     shapes: dict[int, str] = {}
-    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+    for calls, index, known, problem, _ in _resolved(file, overrides, descriptions):
         for step in calls if problem is None else ():
+            if step.operation is None or step.operation.dynamic:  # a raw call, or names chosen at run time
+                continue
             try:
                 operation = index.find(step.operation.operation_id, step.operation.using, known)
             except OpenApiError:
@@ -105,12 +111,15 @@ def operation_diagnostics(
 ) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     described: set[tuple[int, str]] = set()  # operations whose schemas were checked: at their first call only
-    for calls, index, known, problem in _resolved(file, overrides, descriptions):
+    for calls, index, known, problem, parameters in _resolved(file, overrides, descriptions):
         if problem is not None:  # also reported where the description is named (resolution)
             problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {problem}"))
             continue
         for step in calls:
-            problems += _check_call(step, index, known, described)
+            if step.raw is not None:
+                problems += _check_raw_call(step, index, parameters)
+            else:
+                problems += _check_call(step, index, known, described)
     return problems
 
 
@@ -118,6 +127,8 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
     ref = step.operation
     if ref is None:  # a request by path: no operation to check it against (_resolved gives none)
         return []
+    if ref.dynamic:
+        return _check_dynamic_call(step, index, known_aliases)
     try:
         operation = index.find(ref.operation_id, ref.using, known_aliases)
     except OperationLookupError as error:
@@ -128,6 +139,8 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
         broken = [Diagnostic(ref.location, f"{ref.text}: {e}") for e in operation_problems(operation)]
         if broken:
             return broken  # building its request would only repeat them
+    if any(p.name_template is not None for p in step.parameters):
+        return []  # a child whose name a {{NAME}} chooses is placed, and checked, at run time
     children = [(p.name, p.value.constant if not p.value.refs else _RUN_TIME_VALUE) for p in step.parameters]
     children += [(f"query_{q.name}", _RUN_TIME_VALUE) for q in step.query]
     try:
@@ -138,3 +151,39 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
     except OpenApiError as error:
         return [Diagnostic(step.location, f"{ref.text}: {' '.join(str(error).split())}")]
     return []
+
+
+def _check_dynamic_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
+    """`call using {{spec}} ^op`: what is written as a name is checked (the operation exists in
+    some description in force); a `{{NAME}}` is looked up at run time, where a name that
+    resolves to no description or operation ends that scenario at this line."""
+    ref = step.operation
+    assert ref is not None
+    if ref.id_template is not None:
+        return []
+    try:
+        index.find(ref.operation_id, None, known_aliases)
+    except OperationLookupError as error:
+        if error.kind == "ambiguous":  # `using` will say which, at run time
+            return []
+        return [Diagnostic(ref.location, f"{ref.text}: {error}")]
+    return []
+
+
+def _check_raw_call(step: RequestStep, index, parameters) -> list[Diagnostic]:
+    """`call using NAME raw GET /`: a NAME written as a name needs a server, `binding.NAME.baseUrl`
+    or a description NAME (run/raw_calls.py); a `{{NAME}}` is looked up at run time."""
+    raw = step.raw
+    assert raw is not None
+    if raw.using is None or raw.using.refs:
+        return []
+    name = raw.using.text
+    binding = parameters.get(f"binding.{name}.baseUrl")
+    if (binding is not None and binding.value) or name in index:
+        return []
+    return [
+        Diagnostic(
+            raw.using.location,
+            f"no server for '{name}': set binding.{name}.baseUrl, or name an OpenAPI description '{name}'",
+        )
+    ]

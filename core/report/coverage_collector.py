@@ -144,7 +144,9 @@ class CoverageCollector:
             return
         step = event.step
         ref = getattr(step, "operation", None)
-        found = context.called(step) if ref is not None else context.requested(event.method, event.url)
+        # a call whose names a {{NAME}} chose, like a request by path, is found by what was sent
+        by_name = ref is not None and not ref.dynamic
+        found = context.called(step) if by_name else context.requested(event.method, event.url)
         if found is None:
             return
         operation, counts = found

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
-from scenario_core.language.templates import render_json, render_text
+from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.events import INTERRUPTED, AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import join_url
@@ -123,7 +123,7 @@ def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, An
     """The call's generated tests, in order: invalid and security ones, then multi's repeats."""
     from scenario_core.openapi.auto_tests import MULTI, generate, multi_tests
 
-    children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+    children = [(child_name(p.name, p.name_template, visible), render_json(p.value, visible)) for p in step.parameters]
     children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
     headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
     if state.params.headers:  # header.NAME goes with generated requests too

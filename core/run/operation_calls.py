@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.parameter_keys import AUTO_CONTENT_TYPE, AUTO_SCHEMA, AUTO_STATUS, STRICT_SCHEMA
-from scenario_core.language.templates import render_json, render_json_text, render_text
+from scenario_core.language.templates import child_name, render_json, render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_files import read_body_file
 from scenario_core.run.comparison import MATCH_SECONDS
@@ -38,38 +38,67 @@ class OperationCalls:
         self._client = client
         self._descriptions = descriptions
         self._resource_roots = resource_roots  # --resource-root: where bodyFile names are looked up first
-        self._found: dict[tuple[int, int], tuple[Operation, str | None]] = {}  # (step, params) -> operation, base URL
+        # (step, params[, names a {{NAME}} chose]) -> operation, base URL
+        self._found: dict[tuple, tuple[Operation, str | None]] = {}
         # per set of parameters: its descriptions, their aliases, each description's base URL
         self._contexts: dict[int, tuple[Descriptions, dict[str, dict[str, str]], dict[str, str | None]]] = {}
 
+    @property
+    def client(self) -> HttpClient:
+        return self._client
+
     def operation(
-        self, step: RequestStep, params: EffectiveParameters, scenario_file: str
+        self,
+        step: RequestStep,
+        params: EffectiveParameters,
+        scenario_file: str,
+        visible: Mapping[str, Any] | None = None,
     ) -> tuple[Operation, str | None]:
-        """The operation a call names and the base URL its requests go to; RequestFailed otherwise."""
-        found = self._found.get((id(step), id(params)))
+        """The operation a call names and the base URL its requests go to; RequestFailed otherwise.
+        A name written as `{{NAME}}` is what `visible` holds for it now."""
+        ref = step.operation
+        assert ref is not None  # only a call is looked up
+        operation_id, using = ref.operation_id, ref.using
+        key: tuple = (id(step), id(params))
+        if ref.dynamic:
+            operation_id, using = dynamic_names(step, visible if visible is not None else {})
+            key += (operation_id, using)
+        found = self._found.get(key)
         if found is not None:
             return found
         from scenario_core.openapi.documents import OpenApiError
-        from scenario_core.parameters.descriptions import SHARED, aliases, operation_base_url
+        from scenario_core.parameters.descriptions import operation_base_url
 
-        if self._descriptions is None:
-            self._descriptions = SHARED
-        ref = step.operation
-        assert ref is not None  # only a call is looked up
-        context = self._contexts.get(id(params))
+        descriptions, known_aliases, base_urls = self.context(params, scenario_file)
         try:
-            if context is None:
-                descriptions = self._descriptions.for_parameters(params, scenario_file)
-                context = self._contexts[id(params)] = (descriptions, aliases(params), {})
-            descriptions, known_aliases, base_urls = context
-            operation = descriptions.find(ref.operation_id, ref.using, known_aliases)
+            operation = descriptions.find(operation_id, using, known_aliases)
         except OpenApiError as error:
-            raise RequestFailed(" ".join(str(error).split())) from None
+            written = f" ({step.text})" if ref.dynamic else ""
+            raise RequestFailed(" ".join(str(error).split()) + written) from None
         name = operation.description_name
         if name not in base_urls:
             base_urls[name] = operation_base_url(operation, params, descriptions)
-        found = self._found[(id(step), id(params))] = (operation, base_urls[name])
+        found = self._found[key] = (operation, base_urls[name])
         return found
+
+    def context(
+        self, params: EffectiveParameters, scenario_file: str
+    ) -> tuple[Descriptions, dict[str, dict[str, str]], dict[str, str | None]]:
+        """The descriptions in force for a set of parameters, their aliases, the base URLs found
+        so far; RequestFailed when a description cannot be read."""
+        from scenario_core.openapi.documents import OpenApiError
+        from scenario_core.parameters.descriptions import SHARED, aliases
+
+        if self._descriptions is None:
+            self._descriptions = SHARED
+        context = self._contexts.get(id(params))
+        if context is None:
+            try:
+                descriptions = self._descriptions.for_parameters(params, scenario_file)
+            except OpenApiError as error:
+                raise RequestFailed(" ".join(str(error).split())) from None
+            context = self._contexts[id(params)] = (descriptions, aliases(params), {})
+        return context
 
     def build(
         self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters, scenario_file: str
@@ -79,24 +108,15 @@ class OperationCalls:
         from scenario_core.openapi.documents import OpenApiError
         from scenario_core.openapi.request_builder import build_request
 
-        operation, base_url = self.operation(step, params, scenario_file)
-        children = [(p.name, render_json(p.value, visible)) for p in step.parameters]
+        operation, base_url = self.operation(step, params, scenario_file, visible)
+        children = [
+            (child_name(p.name, p.name_template, visible), render_json(p.value, visible)) for p in step.parameters
+        ]
         children += [(f"query_{q.name}", render_text(q.value, visible)) for q in step.query]
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
         if params.headers:  # a header_NAME child replaces a same-named one (build_request)
             headers = with_defaults(headers, params.headers)
-        body: dict[str, Any] = {}
-        if step.body is not None:
-            if step.body_structured:
-                body["structured_body"] = render_json(step.body, visible)
-            else:
-                body["body"] = render_json_text(step.body, visible) if step.body.refs else step.body.text
-        elif step.body_raw is not None:
-            body["body"] = render_text(step.body_raw, visible)
-        elif step.body_file is not None:
-            body["body"] = read_body_file(
-                render_text(step.body_file, visible), scenario_file, visible, self._resource_roots
-            )
+        body = self.body(step, visible, scenario_file)
         try:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
@@ -106,6 +126,40 @@ class OperationCalls:
         request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
         placements = tuple((p.child, p.location, p.sent) for p in plan.placements)
         return request, plan.body_text, url, operation, placements
+
+    def body(self, step: RequestStep, visible: Mapping[str, Any], scenario_file: str) -> dict[str, Any]:
+        """A call's body as build_request takes it: `structured_body` (name: value lines) or `body` (text)."""
+        if step.body is not None:
+            if step.body_structured:
+                return {"structured_body": render_json(step.body, visible)}
+            return {"body": render_json_text(step.body, visible) if step.body.refs else step.body.text}
+        if step.body_raw is not None:
+            return {"body": render_text(step.body_raw, visible)}
+        if step.body_file is not None:
+            name = render_text(step.body_file, visible)
+            return {"body": read_body_file(name, scenario_file, visible, self._resource_roots)}
+        return {}
+
+
+def dynamic_names(step: RequestStep, visible: Mapping[str, Any]) -> tuple[str, str | None]:
+    """`call using {{spec}} {{op}}`: (operation, description name) as the variables give them
+    now; RequestFailed naming the call when one renders empty or is not a name."""
+    ref = step.operation
+    assert ref is not None
+    names: list[str | None] = []
+    for template, written, what in (
+        (ref.id_template, ref.operation_id, "operation"),
+        (ref.using_template, ref.using, "description name"),
+    ):
+        if template is None:
+            names.append(written)
+            continue
+        name = render_text(template, visible).strip()
+        name = name[1:] if what == "operation" and name.startswith("^") else name
+        if not name or any(c.isspace() for c in name) or "{{" in name:
+            raise RequestFailed(f"{step.text}: {template.text} gives {what} '{name}', which is not a name")
+        names.append(name)
+    return names[0] or "", names[1]
 
 
 def schema_message(

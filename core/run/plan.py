@@ -79,8 +79,12 @@ def step_refs(step: Step) -> StepRefs:
         text = step.text
         if step.url is not None:
             refs += [(r.name, text) for r in step.url.refs]
+        for template in step.name_templates:
+            refs += [(r.name, text) for r in template.refs]
         for parameter in step.parameters:
             refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.value.refs]
+            if parameter.name_template is not None:
+                refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.name_template.refs]
         if step.body_file is not None:
             refs += [(r.name, f"the bodyFile of {text}") for r in step.body_file.refs]
         for header in step.headers:
@@ -98,6 +102,8 @@ def step_refs(step: Step) -> StepRefs:
     elif isinstance(step, IncludeStep):
         for argument in step.arguments:
             refs += [(r.name, f"{argument.name} of include {step.fragment}") for r in argument.value.refs]
+            if argument.name_template is not None:
+                refs += [(r.name, f"{argument.name} of include {step.fragment}") for r in argument.name_template.refs]
     elif isinstance(step, DescribedStep):  # a custom step matches its description as rendered
         refs += [(r.name, f"'{step.text}'") for r in step.description.refs]
     return tuple(refs)

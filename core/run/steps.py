@@ -26,7 +26,7 @@ from scenario_core.language.nodes.steps import (
     WebhookStep,
 )
 from scenario_core.language.parameter_keys import AUTO_ENABLED
-from scenario_core.language.templates import render_json, render_text
+from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.auto_tests import run_auto_tests
 from scenario_core.run.events import (
@@ -48,6 +48,7 @@ from scenario_core.run.no_response import no_response_expected
 from scenario_core.run.operation_calls import OperationCalls, auto_assertions
 from scenario_core.run.plan import StepRefs, step_refs
 from scenario_core.run.plugins import run_custom_step
+from scenario_core.run.raw_calls import build_raw_call
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import ScenarioState, one_line
 from scenario_core.run.step_checks import assertion_checked, check_in_run, checks_without_response, extracted
@@ -151,7 +152,7 @@ class StepRunner:
         if missing is not None:
             state.message = self.explain(state, missing, visible)
             return []
-        values = {a.name: render_json(a.value, visible) for a in step.arguments}
+        values = {child_name(a.name, a.name_template, visible): render_json(a.value, visible) for a in step.arguments}
         origin = Origin(step.location, state.scenario.name, state.feature_name, state.planned.phase)
         events, saved = state.scope.bind(step, values, origin)
         bound[id(step)] = saved
@@ -203,6 +204,10 @@ class StepRunner:
                 request, body_text, url, operation, placements = self.calls.build(
                     step, visible, params, state.run.file.path
                 )
+            elif step.raw is not None:
+                request, body_text, url, operation, placements = build_raw_call(
+                    self.calls, step, visible, params, state.run.file.path
+                )
             else:
                 request, body_text, url = self.sender.build(step, visible, params)
                 placements = ()
@@ -210,8 +215,8 @@ class StepRunner:
             state.message = str(failed)
             return
         state.operation = operation
-        if step.auto and operation is not None:  # the generated requests replace this one: it is never sent
-            base_url = self.calls.operation(step, params, state.run.file.path)[1]
+        if step.auto and operation is not None and step.operation is not None:  # the generated requests replace it
+            base_url = self.calls.operation(step, params, state.run.file.path, visible)[1]
             async for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
                 yield event
             return

@@ -243,3 +243,15 @@ def test_an_include_straight_under_a_scenario_is_read(capsys, tmp_path, demo):
 def test_every_fixture_is_described_in_the_readme():
     readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
     assert [p.name for p in sorted(FIXTURES.glob("*.scenario")) if f"`{p.name}`" not in readme] == []
+
+
+# ---------------------------------------------------------------- the newest forms
+
+
+def test_the_newest_berrycrush_forms_read_and_run(capsys, tmp_path, demo):
+    """Forms newer than berrycrush.md, from BerryCrush's own JUnit resources: `call using
+    {{spec}} {{op}}`, `call using NAME raw METHOD /path`, a `{{NAME}}: value` child and
+    `include {{param.NAME}}` (tests/core/test_berrycrush_newest_forms.py has one test per rule)."""
+    assert check(capsys, "newest_forms.scenario") == (0, [])
+    found = statuses(run(capsys, tmp_path, "newest_forms.scenario", demo.url))
+    assert set(found.values()) == {"passed"} and len(found) == 5, found

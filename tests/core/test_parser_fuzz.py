@@ -98,6 +98,7 @@ Feature: Pets
     description: the sample's own words
     parameters:
       timeout: 5
+      fragment-name: sign_in
     include sign_in
       user: "again"
     WHEN I create a pet
@@ -134,6 +135,16 @@ Feature: Pets
         hooks: [created, deleted]
         port: 0
         scope: feature
+    and the newest forms go
+      call using {{spec}} {{op}}
+      call using auth raw {{method}} /pets/{id}
+        id: 1
+        header_X-Trace: abc
+      call using auth {{endpoint}}
+        {{pathVariable}}: {{value}}
+      include {{param.fragment-name}}
+        user: "third"
+        {{param.fragment-name}}: 1
     when: GET /a#b  # ours
     then: status 200
 Outline: many

@@ -9,6 +9,7 @@ from lark import Token
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.builder.context import BuildContext, Raw, line_of, present, unquoted
 from scenario_core.language.builder.directives import external_custom
+from scenario_core.language.builder.include_parameters import resolve_parameter_includes
 from scenario_core.language.builder.includes import check_includes
 from scenario_core.language.builder.parameter_blocks import (
     PARAMETERS_GO,
@@ -322,13 +323,17 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
             fragments[fragment.name] = fragment
     report_row_parameters(ctx)
     unread_user_keys = check_user_keys(ctx)
+    parameters = seen["parameters"].node if "parameters" in seen else None
+    items, background = resolve_parameter_includes(
+        ctx, items, fragments, seen["background"].node if "background" in seen else None, parameters
+    )
     features = tuple(i for i in items if isinstance(i, FeatureNode))
     node = ScenarioFileNode(
         scenarios=tuple(i for i in items if isinstance(i, ScenarioNode)),
         fragments=tuple(fragments.values()),
         features=features,
-        parameters=seen["parameters"].node if "parameters" in seen else None,
-        background=seen["background"].node if "background" in seen else None,
+        parameters=parameters,
+        background=background,
         items=tuple(items),
         location=SourceLocation(ctx.filename, 1, 1, 1, 1),
         custom_steps=ctx.custom_seen or external_custom(ctx),

@@ -11,6 +11,7 @@ from typing import Any
 from lark import Token
 
 from scenario_core.language.builder.context import BuildContext, Raw, flat, present, unquoted
+from scenario_core.language.builder.include_parameters import parameter_named
 from scenario_core.language.builder.requests import call_parameter, request
 from scenario_core.language.errors import CONDITION, JSON_PATH, clip
 from scenario_core.language.nodes.assertions import Assertion, CustomAssertion
@@ -186,17 +187,29 @@ def xinclude(ctx: BuildContext, children: list) -> Step | None:
     if not name:
         ctx.error(ctx.whole(token), "include needs a fragment name: include login")
         return None
-    if " " in name:
+    parameter = parameter_named(name)
+    if " " in name and parameter is None:
         ctx.error(
             ctx.loc(token, base, len(name)),
             "a fragment name is one word; its parameters go on the indented lines below: name: value",
+        )
+        return None
+    if parameter is None and "{{" in name:
+        ctx.error(
+            ctx.loc(token, base, len(name)),
+            "a fragment is named by a word or by a parameter, {{param.NAME}} (parameters are fixed before a run)",
         )
         return None
     arguments = [
         call_parameter(ctx, entry, entry.value or "null") for entry in flat(ctx, entries, "include parameters")
     ]
     return IncludeStep(
-        name, ctx.whole(token), tuple(a for a in arguments if a is not None), keyword="include", bare=True
+        name,
+        ctx.whole(token),
+        tuple(a for a in arguments if a is not None),
+        keyword="include",
+        bare=True,
+        parameter=parameter,
     )
 
 

@@ -30,15 +30,21 @@ from scenario_core.language.nodes.steps import (
     HeaderEntry,
     OperationRef,
     QueryEntry,
+    RawTarget,
     RequestStep,
 )
 from scenario_core.language.parameter_values import ParameterValueError
-from scenario_core.language.step_syntax import LineError, split_request
+from scenario_core.language.step_syntax import METHODS, LineError, split_request
 from scenario_core.language.templates import JsonTextError, TemplateError, json_template
 
 _OPERATION = re.compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
-# BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (berrycrush.md §3.2).
-_CALL = re.compile(r"""(?:using\s+["']?([A-Za-z_][A-Za-z0-9_-]*)["']?\s+)?\^?([A-Za-z_][A-Za-z0-9_.-]*)\s*""")
+# BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (berrycrush.md §3.2);
+# newer BerryCrush also takes either name as a `{{NAME}}` chosen at run time, and
+# `call [using NAME] raw METHOD /path`, a request with no operationId (berrycrush/junit tests).
+_REF = r"\{\{[^{}]*\}\}"
+_USING = rf"""using\s+(?:["']?([A-Za-z_][A-Za-z0-9_-]*)["']?|({_REF}))\s+"""
+_CALL = re.compile(rf"(?:{_USING})?\^?([A-Za-z_][A-Za-z0-9_.-]*|{_REF})\s*")
+_RAW_CALL = re.compile(rf"(?:{_USING})?raw\s+(\S+)\s+(\S+)\s*")
 
 
 def _entries(
@@ -83,9 +89,14 @@ def request(
     """Our `when: METHOD path` / `when: ^op`, or BerryCrush's `call ^op` (keyword "call"), with
     their children: one RequestStep either way."""
     location = ctx.whole(token)
-    operation = None
+    operation = raw = None
     method = url = None
-    if keyword == "call" or text.startswith("^") or text.startswith("using "):
+    raw_match = _RAW_CALL.fullmatch(text) if keyword == "call" else None
+    if raw_match is not None:
+        raw = raw_target(ctx, token, raw_match, base, location)
+        if raw is None:
+            return None
+    elif keyword == "call" or text.startswith("^") or text.startswith("using "):
         operation = _operation_ref(ctx, token, text, base, keyword)
         if operation is None:
             return None
@@ -121,8 +132,10 @@ def request(
             ctx.error(ctx.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
         else:
             found[item.kind] = item
-    call_parameters, body_file, auto, excludes, counts = _call_entries(ctx, entries, operation, text)
-    if (url is None and operation is None) or any(item.node is None for item in found.values() if item.kind == "body"):
+    call_parameters, body_file, auto, excludes, counts = _call_entries(ctx, entries, operation, text, raw is not None)
+    if (url is None and operation is None and raw is None) or any(
+        item.node is None for item in found.values() if item.kind == "body"
+    ):
         return None
     body = found.get("body")
     if body is not None and body_file is not None:
@@ -144,7 +157,35 @@ def request(
         keyword,
         raw_body,
         counts,
+        raw,
     )
+
+
+def raw_target(
+    ctx: BuildContext, token: Token, match: re.Match, base: int, location: SourceLocation
+) -> RawTarget | None:
+    """`raw METHOD /path` with its `using`: each part a template; what is written as a literal
+    is checked here (a method, a path from the server's root)."""
+    parts: list[TextTemplate | None] = []
+    for group in (2, 3, 4):
+        text = match.group(group) if group != 2 else (match.group(1) or match.group(2))
+        if text is None:
+            parts.append(None)
+            continue
+        start = match.start(1) if group == 2 and match.group(1) else match.start(group)
+        part = ctx.template(token, text, base + start, ctx.loc(token, base + start, len(text)))
+        if part is None:
+            return None
+        parts.append(part)
+    using, method, path = parts
+    assert method is not None and path is not None
+    if not method.refs and method.text.upper() not in METHODS:
+        ctx.error(method.location, f"'{method.text}' is not an HTTP method ({', '.join(METHODS)})")
+        return None
+    if not path.refs and not path.text.startswith("/"):
+        ctx.error(path.location, "a raw call's path starts with /, as in: call using api raw GET /health")
+        return None
+    return RawTarget(method, path, using, location)
 
 
 def _operation_ref(ctx: BuildContext, token: Token, text: str, base: int, keyword: str = "when") -> OperationRef | None:
@@ -158,12 +199,29 @@ def _operation_ref(ctx: BuildContext, token: Token, text: str, base: int, keywor
         )
         ctx.error(ctx.loc(token, base, len(text)), f"an operation call reads like: {example}")
         return None
-    start = match.start(2) - (text[max(match.start(2) - 1, 0)] == "^")  # `call listPets` has no caret
-    return OperationRef(match.group(2), match.group(1), ctx.loc(token, base + start, match.end(2) - start))
+    if keyword != "call":
+        start = match.start(2) - (text[max(match.start(2) - 1, 0)] == "^")
+        return OperationRef(match.group(2), match.group(1), ctx.loc(token, base + start, match.end(2) - start))
+    name, using = match.group(3), match.group(1) or match.group(2)
+    start = match.start(3) - (text[max(match.start(3) - 1, 0)] == "^")  # `call listPets` has no caret
+    where = ctx.loc(token, base + start, match.end(3) - start)
+    templates: list[TextTemplate | None] = []
+    for group in (3, 2):  # a `{{NAME}}` chosen at run time (CallResolver in newer BerryCrush)
+        written = match.group(group)
+        if written is None or (group == 3 and not written.startswith("{{")):
+            templates.append(None)
+            continue
+        found = ctx.template(
+            token, written, base + match.start(group), ctx.loc(token, base + match.start(group), len(written))
+        )
+        if found is None:
+            return None
+        templates.append(found)
+    return OperationRef(name, using, where, templates[0], templates[1])
 
 
 def _call_entries(
-    ctx: BuildContext, entries: list[Entry], operation: OperationRef | None, request: str
+    ctx: BuildContext, entries: list[Entry], operation: OperationRef | None, request: str, raw: bool = False
 ) -> tuple[
     tuple[CallParameter, ...], TextTemplate | None, tuple[str, ...], tuple[str, ...], tuple[tuple[str, int], ...]
 ]:
@@ -175,10 +233,11 @@ def _call_entries(
     excludes: tuple[str, ...] = ()
     counts: dict[str, int] = {}
     seen: dict[str, int] = {}
+    takes_children = operation is not None or raw  # a raw call places its children by name
     for entry in entries:
-        name, raw = entry.key, entry.value
+        name, value = entry.key, entry.value
         name_location = ctx.loc(entry.token, 0, len(name))
-        if name == "bodyFile" and operation is None:
+        if name == "bodyFile" and not takes_children:
             # A request by path takes headers:, query: and body: (semantics.md §5); sending
             # nothing where a file was named would be a silent pass.
             ctx.error(
@@ -188,16 +247,16 @@ def _call_entries(
             )
             continue
         if name == "bodyFile":
-            body_file = ctx.template(entry.token, unquoted(raw), entry.value_offset, ctx.whole(entry.token))
+            body_file = ctx.template(entry.token, unquoted(value), entry.value_offset, ctx.whole(entry.token))
             continue
         if name in ("auto", "excludes") and operation is not None:
-            words = tuple(w for w in re.split(r"[\s,\[\]]+", raw) if w)
+            words = tuple(w for w in re.split(r"[\s,\[\]]+", value) if w)
             if name == "auto":
                 unknown = [w for w in words if w.lower() not in AUTO_KINDS]
                 if unknown or not words:
                     ctx.error(
-                        ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)),
-                        f"auto: takes a list of {', '.join(AUTO_KINDS)}, got {raw or 'nothing'}",
+                        ctx.loc(entry.token, entry.value_offset, max(len(value), 1)),
+                        f"auto: takes a list of {', '.join(AUTO_KINDS)}, got {value or 'nothing'}",
                     )
                     continue
                 auto = tuple(w.lower() for w in words)
@@ -207,11 +266,11 @@ def _call_entries(
         if name in (params.MULTI_SEQUENTIAL, params.MULTI_CONCURRENT) and operation is not None:
             # auto: [multi]'s repeats for this call, over the parameter of the same name
             try:
-                counts[name] = params.parse_value(name, raw)
+                counts[name] = params.parse_value(name, value)
             except ParameterValueError as problem:
-                ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)), str(problem))
+                ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(value), 1)), str(problem))
             continue
-        if operation is None:
+        if not takes_children:
             ctx.error(
                 name_location,
                 f"'{name}:' places a value in an operation's request; "
@@ -223,10 +282,10 @@ def _call_entries(
             ctx.error(name_location, f"'{name}' is given twice for this call; the first is on line {seen[name]}")
             continue
         seen[name] = name_location.line
-        if not raw:
+        if not value:
             ctx.error(name_location, f"'{name}:' needs a value")
             continue
-        parameter = call_parameter(ctx, entry, raw)
+        parameter = call_parameter(ctx, entry, value)
         if parameter is not None:
             built.append(parameter)
     return tuple(built), body_file, auto, excludes, tuple(counts.items())
@@ -241,4 +300,9 @@ def call_parameter(ctx: BuildContext, entry: Entry, raw: str) -> CallParameter |
     except (TemplateError, JsonTextError) as problem:
         ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)), f"{entry.key}: {problem}")
         return None
-    return CallParameter(entry.key, value, ctx.whole(entry.token))
+    name = None
+    if "{{" in entry.key:  # `{{pathVariable}}: {{value}}`: the name chosen at run time (newer BerryCrush)
+        name = ctx.template(entry.token, entry.key, 0, ctx.loc(entry.token, 0, len(entry.key)))
+        if name is None:
+            return None
+    return CallParameter(entry.key, value, ctx.whole(entry.token), name)

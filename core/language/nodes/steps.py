@@ -32,10 +32,36 @@ class OperationRef(Node):
     operation_id: str
     using: str | None
     location: SourceLocation
+    # `call using {{spec}} {{op}}` (newer BerryCrush): a name chosen by a variable at run time;
+    # `operation_id` / `using` then hold the text as written.
+    id_template: TextTemplate | None = None
+    using_template: TextTemplate | None = None
 
     @property
     def text(self) -> str:
-        return f"using {self.using} ^{self.operation_id}" if self.using else f"^{self.operation_id}"
+        name = self.operation_id if self.id_template is not None else f"^{self.operation_id}"
+        return f"using {self.using} {name}" if self.using else name
+
+    @property
+    def dynamic(self) -> bool:
+        return self.id_template is not None or self.using_template is not None
+
+
+@dataclass(frozen=True, slots=True)
+class RawTarget(Node):
+    """BerryCrush's `call [using NAME] raw METHOD /path`: a request by method and path to a
+    description's (or binding's) server, with no operationId; each part may be a `{{NAME}}`.
+    The path's `{name}` placeholders are filled by the call's children of that name."""
+
+    method: TextTemplate
+    path: TextTemplate
+    using: TextTemplate | None
+    location: SourceLocation
+
+    @property
+    def text(self) -> str:
+        using = f"using {self.using.text} " if self.using is not None else ""
+        return f"{using}raw {self.method.text} {self.path.text}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +72,9 @@ class CallParameter(Node):
     name: str
     value: JsonTemplate
     location: SourceLocation
+    # `{{pathVariable}}: {{value}}` (newer BerryCrush): the name chosen at run time; `name` is
+    # then the text as written
+    name_template: TextTemplate | None = None
 
 
 # What `auto: [...]` under a call may name (berrycrush.md §3.6); auto_tests.py generates them.
@@ -76,11 +105,25 @@ class RequestStep(Node):
     body_raw: TextTemplate | None = None  # a `"""` block: sent as written, references rendered
     # `multiTestSequentialCount: 5` / `multiTestConcurrentCount: 2` under the call (auto: [multi])
     repeats: tuple[tuple[str, int], ...] = ()
+    raw: RawTarget | None = None  # `call using NAME raw GET /path`
+
+    @property
+    def name_templates(self) -> tuple[TextTemplate, ...]:
+        """What chooses, at run time, the operation or the raw call's target: `{{spec}}`,
+        `{{op}}`, `{{method}}`, `{{path}}` (those written as such)."""
+        found: list[TextTemplate | None] = []
+        if self.operation is not None:
+            found += [self.operation.using_template, self.operation.id_template]
+        if self.raw is not None:
+            found += [self.raw.using, self.raw.method, self.raw.path]
+        return tuple(t for t in found if t is not None and t.refs)
 
     @property
     def text(self) -> str:
         if self.operation is not None:
             return self.operation.text
+        if self.raw is not None:
+            return self.raw.text
         assert self.url is not None  # a request that calls no operation has its method and URL
         return f"{self.method} {self.url.text}"
 
@@ -127,6 +170,9 @@ class IncludeStep(Node):
     arguments: tuple[CallParameter, ...] = ()
     keyword: str = "include"
     bare: bool = False  # written BerryCrush's way, without a colon: `include login`
+    # `include {{param.KEY}}`: the parameter whose value names the fragment, resolved when the
+    # file is built, per scenario (builder/include_parameters.py); `fragment` is then its value.
+    parameter: str | None = None
 
     @property
     def text(self) -> str:
