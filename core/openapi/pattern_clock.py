@@ -77,6 +77,8 @@ class PatternClock:
             return compiled.search(text, timeout=remaining) is not None
         except (TimeoutError, Expired):
             self.overrun = Overrun(compiled.pattern, len(text))
+            if self._timer:  # regex's own timeout may come first: the timer must not fire later, in
+                signal.setitimer(_TIMER, 0)  # jsonschema's code, and lose the value's path
             return False
 
     def expire(self) -> None:
@@ -136,6 +138,9 @@ class PatternClock:
 
 def _interrupt(signum: int, frame: object) -> None:
     if signum == _ALARM:
+        clock = _CLOCK.get()
+        if clock is not None and clock.overrun is not None:
+            return  # the search already overran and said where: a late timer adds nothing
         raise Expired
     raise Interrupted(signum)
 
