@@ -178,7 +178,13 @@ def clock_running(seconds: float) -> Iterator[PatternClock]:
 
 def search(pattern: str, text: str) -> bool:
     """A search under the current check's deadline; PatternError for a pattern that cannot be used."""
-    return current_clock().search(compile_pattern(pattern), text)
+    clock = current_clock()
+    try:
+        return clock.search(compile_pattern(pattern), text)
+    except Expired:  # the timer's signal ran its handler just outside the regex call: still this search's
+        if clock.overrun is None:
+            clock.overrun = Overrun(pattern, len(text))
+        return False
 
 
 # ----------------------------------------------------------------- jsonschema's keywords, bounded
