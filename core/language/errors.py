@@ -11,7 +11,10 @@ MAX_MESSAGE = 600
 
 def clip(text: str, width: int = 40) -> str:
     """A piece of a line as a message quotes it: cut to `width` characters, so that the message stays
-    one readable line whatever was written."""
+    one readable line whatever was written (a triple-quoted block is quoted up to its first line break)."""
+    lines = text.splitlines()
+    if len(lines) > 1 or (lines and lines[0] != text):
+        text = (lines[0] if lines else "") + "…"
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

@@ -182,8 +182,9 @@ def read_all_stages(
     structural = [d for d in syntax if d.code not in SCENARIO_LOCAL_CODES]
     candidates = [d for d in syntax if d.code in SCENARIO_LOCAL_CODES] + later_stages(node)
     local, rest = split_local(node, candidates)
-    if structural or rest:
-        raise InvalidFileError(structural + rest + local)
+    if structural or rest:  # in file order, every stage's together (cli.md)
+        found = sorted(structural + rest + local, key=lambda d: (d.location.line, d.location.column))
+        raise InvalidFileError(found)
     return with_local_errors(node, local)
 
 

@@ -46,7 +46,9 @@ def split_local(file: ScenarioFileNode, diagnostics: Sequence[Diagnostic]) -> tu
 
 
 def with_local_errors(file: ScenarioFileNode, local: Sequence[Diagnostic]) -> ScenarioFileNode:
-    return replace(file, local_errors=tuple(local)) if local else file
+    # In file order: `check` lists them so (cli.md), and a scenario ends at its first one.
+    ordered = sorted(local, key=lambda d: (d.location.line, d.location.column))
+    return replace(file, local_errors=tuple(ordered)) if local else file
 
 
 def local_error_of(file: ScenarioFileNode, scenario: ScenarioNode) -> Diagnostic | None:

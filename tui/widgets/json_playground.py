@@ -147,8 +147,14 @@ class JsonPlayground(ModalScreen[None]):
         self.lines = result.plain.splitlines()
         self.shown = result  # what the result shows, styles included
         self.query_one("#playground-result", Static).update(result)
-        if first is not None:
-            self.query_one("#playground-scroll", VerticalScroll).scroll_to(y=max(0, above + first - 2), animate=False)
+        if first is not None:  # after the next layout: before it the new lines have no height to scroll
+            self.call_after_refresh(self._show_line, above + first)
+
+    def _show_line(self, line: int) -> None:
+        """Scroll the first match into view, only when it is below what shows (no needless jump)."""
+        scroll = self.query_one("#playground-scroll", VerticalScroll)
+        if line >= scroll.scroll_y + scroll.scrollable_content_region.height:
+            scroll.scroll_to(y=max(0, line - 2), animate=False)
 
     def _source(self) -> str:
         return Path(self.step.location.file).read_text(encoding="utf-8")
