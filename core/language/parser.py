@@ -32,6 +32,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import re
 import stat
 import threading
 from pathlib import Path
@@ -47,6 +48,7 @@ from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.syntax_errors import allowed_lines, syntax_diagnostic
 from scenario_core.support import input_files
+from scenario_core.support.light_dataclasses import replace
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -209,9 +211,21 @@ def parse_text(
     return tree
 
 
+_LINE_BREAK = re.compile(r"[ \t]*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+[ \t]*")
+
+
+def _one_line(diagnostic: Diagnostic) -> Diagnostic:
+    """A message that quotes text across a line break (a triple-quoted block) stays one line: the
+    break shows as ⏎ (errors are one line each, cli.md)."""
+    if _LINE_BREAK.search(diagnostic.message) is None:
+        return diagnostic
+    return replace(diagnostic, message=_LINE_BREAK.sub(" ⏎ ", diagnostic.message))
+
+
 def _capped(diagnostics: list[Diagnostic], limit: int | None) -> list[Diagnostic]:
     """The first `limit` diagnostics in file order and, when there are more, one line at the
-    next one's place counting them: `... and 37 more errors`."""
+    next one's place counting them: `... and 37 more errors`. Each is one line."""
+    diagnostics = [_one_line(d) for d in diagnostics]
     if limit is None or len(diagnostics) <= limit:
         return diagnostics
     ordered = sorted(diagnostics, key=lambda d: (d.location.file, d.location.line, d.location.column))

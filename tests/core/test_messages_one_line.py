@@ -22,3 +22,12 @@ def test_an_error_quoting_a_block_is_one_line_and_errors_come_in_file_order(writ
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(":")[1:3] for line in lines] == [["3", "10"], ["4", "19"]]
     assert lines[1].endswith("""got '\"\"\"200…'""")
+
+
+def test_any_syntax_error_quoting_a_line_break_stays_one_line(write_scenario, capsys):
+    # Found by the fuzz budget too: 'equals' quoted what followed it, a block across lines.
+    path = write_scenario('scenario: s\n  when I look\n    call ^x\n    if $.name equals "a" """\n      b\n      """\n')
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert all(line.startswith(str(path)) for line in err.splitlines())
+    assert "⏎" in err
