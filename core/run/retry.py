@@ -22,6 +22,7 @@ from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
 from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.plural import counted
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 JITTER = 0.2
@@ -77,10 +78,6 @@ class RetriesExhausted(RequestFailed):
         self.last = last
 
 
-def _plural(n: int) -> str:
-    return f"{n} attempt{'' if n == 1 else 's'}"
-
-
 async def send_with_retry(
     client: HttpClient,
     request: Any,
@@ -103,14 +100,16 @@ async def send_with_retry(
             if not failed.retryable:
                 raise
             if retry >= policy.retries:
-                raise RequestFailed(f"{failed}; gave up after {_plural(retry + 1)} ({policy.describe()})") from None
+                raise RequestFailed(
+                    f"{failed}; gave up after {counted(retry + 1, 'attempt')} ({policy.describe()})"
+                ) from None
             reason = str(failed)
         else:
             if result.status not in RETRY_STATUSES:
                 return result
             reason = f"{result.status} {result.reason}".rstrip()
             if retry >= policy.retries:
-                raise RetriesExhausted(f"{reason} after {_plural(retry + 1)} ({policy.describe()})", result)
+                raise RetriesExhausted(f"{reason} after {counted(retry + 1, 'attempt')} ({policy.describe()})", result)
         delay = policy.wait(retry)
         on_retry(retry + 1, reason, delay)
         await sleep(delay)

@@ -12,6 +12,7 @@ from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
+from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible
 from scenario_tui.cli.errors import print_error, say_folders_left_out
 from scenario_tui.cli.parser import overrides_from, require
@@ -129,7 +130,3 @@ def github_annotation(d: Diagnostic) -> str:
         f"::{d.severity} file={prop(loc.file)},line={loc.line},col={loc.column},endLine={loc.end_line},"
         f"endColumn={loc.end_column}{title}::{data(visible(d.message))}"
     )
-
-
-def counted(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"

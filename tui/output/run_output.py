@@ -29,6 +29,7 @@ from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import ScenarioRecord, parameter_value
 from scenario_core.run import events as ev
 from scenario_core.support.light_dataclasses import replace
+from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
@@ -44,10 +45,6 @@ def format_duration(seconds: float) -> str:
         return f"{seconds:.2f} s"
     minutes, rest = divmod(seconds, 60)
     return f"{int(minutes)} min {rest:.0f} s"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 # ---------------------------------------------------------------- sinks
@@ -267,10 +264,10 @@ class RunPrinter:
         if interrupted:
             line: Segments = [
                 ("Interrupted", "bold yellow"),
-                (f" after {format_duration(elapsed)}: {plural(total, 'scenario')} finished (", ""),
+                (f" after {format_duration(elapsed)}: {counted(total, 'scenario')} finished (", ""),
             ]
         else:
-            line = [(plural(total, "scenario"), "bold"), (": ", "")]
+            line = [(counted(total, "scenario"), "bold"), (": ", "")]
         line += [
             (f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""),
             (", ", ""),
@@ -279,7 +276,7 @@ class RunPrinter:
             (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else ""),
         ]
         line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
-        line.append((f" · {plural(requests, 'request')}, {rate:.1f} req/s", "dim"))
+        line.append((f" · {counted(requests, 'request')}, {rate:.1f} req/s", "dim"))
         if self._environments:
             line.append((" · environment: " + ", ".join(self.masker.text(e) for e in self._environments), "dim"))
         return line
