@@ -8,6 +8,7 @@ matches its whole interpolated description; `assert <free text>` runs the matchi
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any, Callable, Sequence
 
@@ -62,7 +63,7 @@ class Match:
         try:
             result = definition.function(ctx, *self.values())
             if inspect.isawaitable(result):
-                result = await result
+                result = await result if _loop_running() else _awaited_alone(result)
         except (AssertionError, StepFailed) as error:
             message = one_line(str(error))
             if message:
@@ -223,3 +224,18 @@ def _pieces(template: TextTemplate) -> list[str | None]:
     while pieces and pieces[-1] is not None and pieces[-1].isspace():
         pieces.pop()
     return pieces
+
+
+def _loop_running() -> bool:
+    asyncio = sys.modules.get("asyncio")
+    return asyncio is not None and asyncio.events._get_running_loop() is not None
+
+
+def _awaited_alone(awaitable: Any) -> Any:
+    """An async step's result in a run without an event loop (run.blocking): on a loop of its own."""
+    import asyncio
+
+    async def wait() -> Any:
+        return await awaitable
+
+    return asyncio.run(wait())

@@ -6,7 +6,6 @@ set; the call fails when the checks fail for any of them. The call's own request
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
@@ -63,7 +62,12 @@ async def run_auto_tests(
                 description,
             )
         started = time.perf_counter()
-        results = await asyncio.gather(*(sender.transmit(r, u, state) for r, u in requests))
+        if sender.client.blocking:  # no event loop to send them at once: one after the other
+            results = [await sender.transmit(r, u, state) for r, u in requests]
+        else:
+            import asyncio
+
+            results = await asyncio.gather(*(sender.transmit(r, u, state) for r, u in requests))
         if state.message == INTERRUPTED:
             return
         message = state.message

@@ -23,7 +23,6 @@ scenario carry; plan.py lists what a scenario runs.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
@@ -33,6 +32,7 @@ from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
+from scenario_core.run.blocking import blocking_events, runs_without_event_loop
 from scenario_core.run.events import (
     FAILED,
     INTERRUPTED,
@@ -59,7 +59,7 @@ from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.rerun import cannot_rerun, rerun_step
 from scenario_core.run.scopes import Scope, Store
-from scenario_core.run.sending import Sender
+from scenario_core.run.sending import Sender, StopRequested
 from scenario_core.run.state import FileRun, ScenarioState, one_line
 from scenario_core.run.steps import StepRunner
 from scenario_core.support.light_dataclasses import dataclass
@@ -97,7 +97,10 @@ class Execution:
         resource_roots: Sequence[str] = (),
         selected: Callable[[frozenset[str]], bool] | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
+        blocking: bool = False,
     ):
+        """`blocking`: driven without an event loop (run.blocking.blocking_events; only for files
+        runs_without_event_loop accepts): the client blocks, and Ctrl+C comes through stop_now."""
         self.files = tuple(files)
         self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
         # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
@@ -108,7 +111,7 @@ class Execution:
         self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
         self._started = False
         self._stopped = False
-        self._client = HttpClient()  # one per run: connections are kept alive across scenarios
+        self._client = HttpClient(blocking)  # one per run: connections are kept alive across scenarios
         self._sender = Sender(self._client)
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
@@ -128,6 +131,13 @@ class Execution:
         Call it from the event loop's thread (e.g. another task, or the consumer between pulls)."""
         self._stopped = True
         self._sender.stop()
+
+    def stop_now(self) -> None:
+        """stop(), from a blocking run's signal handler: a request waiting for its response (or
+        between retries) ends at once, interrupted, by the StopRequested this raises into it."""
+        self.stop()
+        if self._sender.waiting:
+            raise StopRequested()
 
     async def rerun(self) -> AsyncIterator[Event]:
         """Edit and continue: while the stream is paused right after a step's StepFinished, run
@@ -396,10 +406,14 @@ def run_to_completion(
     run_variables: Mapping[str, Any] | None = None,
     tags: Iterable[str] | None = None,
 ) -> list[Event]:
-    """Run to the end and return every event (for tests and simple callers). Paths are loaded."""
+    """Run to the end and return every event (for tests and simple callers). Paths are loaded.
+    Without an event loop when the files allow it, as `run` does (run.blocking)."""
     from scenario_core.language.parser import load_file
 
     nodes = [f if isinstance(f, ScenarioFileNode) else load_file(f) for f in files]
+    if runs_without_event_loop(nodes):
+        return list(blocking_events(Execution(nodes, overrides, run_variables, tags, blocking=True).events()))
+    import asyncio
 
     events: list[Event] = []
 

@@ -6,7 +6,6 @@ and the effective parameters."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any, Mapping
 
 from scenario_core.language.nodes.assertions import CustomAssertion
@@ -86,6 +85,7 @@ def _run_sync(match: Any, context: Any) -> str | None:
 
     outcome = match.run(context)
     if inspect.isawaitable(outcome):
+        import asyncio
         import concurrent.futures
 
         with concurrent.futures.ThreadPoolExecutor(1) as pool:

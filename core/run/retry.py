@@ -13,7 +13,6 @@ delay×2ⁿ, varied by ±20 % with `retry.jitter`, never over maxDelay.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -84,12 +83,13 @@ async def send_with_retry(
     policy: RetryPolicy | None,
     on_retry: Callable[[int, str, float], None],
     *send_args: Any,
-    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    sleep: Callable[[float], Awaitable[Any]] | None = None,
     **send_options: Any,
 ) -> HttpResult:
     """`client.send(request, *send_args, **send_options)`, tried again by `policy`;
     `on_retry(attempt, reason, delay_s)` is called before each wait (attempt 1 = the first
-    retry). Raises RequestFailed once the attempts are used up."""
+    retry; `sleep` waits between attempts, the client's own pause by default). Raises
+    RequestFailed once the attempts are used up."""
     if policy is None:
         return await client.send(request, *send_args, **send_options)
     retry = 0
@@ -112,5 +112,5 @@ async def send_with_retry(
                 raise RetriesExhausted(f"{reason} after {counted(retry + 1, 'attempt')} ({policy.describe()})", result)
         delay = policy.wait(retry)
         on_retry(retry + 1, reason, delay)
-        await sleep(delay)
+        await (sleep or client.pause)(delay)
         retry += 1

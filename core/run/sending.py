@@ -8,8 +8,8 @@ An operation call is built by operation_calls.py; both end here to be sent.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, Mapping, Sequence
+import sys
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.parameter_keys import FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, TIMEOUT
@@ -19,6 +19,15 @@ from scenario_core.run.events import INTERRUPTED, RequestRetried
 from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, join_url
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
+
+if TYPE_CHECKING:
+    import asyncio
+
+
+class StopRequested(BaseException):
+    """Raised into a blocking run's wait (run.blocking) by its Ctrl+C handler, through
+    Execution.stop_now: the request in flight ends, interrupted, as a cancelled one does on an
+    event loop. A BaseException, so no `except Exception` on the way takes it for a failure."""
 
 
 def with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -42,14 +51,20 @@ class Sender:
         self.client = client
         self.stopped = False
         self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
+        self.waiting = False  # a blocking client's request in flight (its wait may be interrupted)
         self._cancelled_by_stop = False
         self._options: dict[int, tuple[EffectiveParameters, RetryPolicy | None, bool]] = {}
 
     def stop(self) -> None:
-        """Refuse further requests and cancel the one in flight (from the event loop's thread)."""
+        """Refuse further requests and cancel the one in flight (from the event loop's thread; a
+        blocking run's wait is ended by its driver, raising StopRequested into it)."""
         self.stopped = True
         task = self._inflight
-        if task is not None and not self._cancelled_by_stop and task is not asyncio.current_task():
+        if task is None or self._cancelled_by_stop:
+            return
+        import asyncio
+
+        if task is not asyncio.current_task():
             self._cancelled_by_stop = True
             task.cancel()
 
@@ -93,26 +108,32 @@ class Sender:
             state.message = INTERRUPTED
             return None
         params = state.params
-        # stop() may cancel this task only while it waits here, never while the consumer holds an
-        # event (it would cancel the consumer's own code).
-        self._inflight = asyncio.current_task()
         try:
+            if self.client.blocking:
+                self.waiting = True
+            else:
+                # stop() may cancel this task only while it waits here, never while the consumer
+                # holds an event (it would cancel the consumer's own code).
+                self._inflight = _current_task()
             return await self._send(step, params, request, retried, url)
         except RetriesExhausted as failed:  # the step fails; its last response is still what came back
             state.message = str(failed)
             return failed.last
         except RequestFailed as failed:
             state.message = str(failed)
-        except asyncio.CancelledError:
-            if not self._cancelled_by_stop:
+        except StopRequested:
+            state.message = INTERRUPTED
+        except BaseException as error:
+            if not self._cancelled_by_stop or not _is_cancellation(error):
                 raise
             self._cancelled_by_stop = False
-            task = asyncio.current_task()
+            task = _current_task()
             if task is not None and hasattr(task, "uncancel"):
                 task.uncancel()
             state.message = INTERRUPTED
         finally:
             self._inflight = None
+            self.waiting = False
         return None
 
     def _send(
@@ -151,3 +172,14 @@ class Sender:
             max_size,
             follow_redirects=follow,
         )
+
+
+def _current_task() -> asyncio.Task | None:
+    import asyncio
+
+    return asyncio.current_task()
+
+
+def _is_cancellation(error: BaseException) -> bool:
+    asyncio = sys.modules.get("asyncio")  # a run on an event loop: loaded; else nothing was cancelled
+    return asyncio is not None and isinstance(error, asyncio.CancelledError)

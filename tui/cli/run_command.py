@@ -14,11 +14,10 @@ so. A second Ctrl+C stops waiting for the wind-down (the reports are still writt
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import sys
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
@@ -27,6 +26,9 @@ from scenario_core.run import events as ev
 from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.printable import visible
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
+
+if TYPE_CHECKING:
+    from scenario_core.run.executor import Execution
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_SIGNAL_BASE = 128
@@ -65,6 +67,7 @@ def run_files(
     after the summary, add it to the reports; below the minimum the run exits 1. `fragments`,
     `variables_files` and `plugins` (as given on the command line) are inputs no report may
     replace, as are the files and what they read."""
+    from scenario_core.run.blocking import runs_without_event_loop
     from scenario_core.run.executor import Execution
 
     reports: list[tuple[str, Callable]] = []
@@ -103,7 +106,7 @@ def run_files(
     def not_after_a_failure(scenario: Any, feature: Any) -> bool:
         return not failed[0]
 
-    def make(chunk: list) -> Any:
+    def make(chunk: list, blocking: bool = False) -> Any:
         return Execution(
             chunk,
             overrides,
@@ -113,6 +116,7 @@ def run_files(
             resource_roots=resource_roots,
             selected=selected,
             include=not_after_a_failure if fail_fast else None,
+            blocking=blocking,
         )
 
     def live(event: Any, tag: str | None = None) -> None:
@@ -162,21 +166,25 @@ def run_files(
             recorder.feed(event)
             printer.feed(event)
 
-    if parallel:
+    def drive() -> int | None:
+        """Run the files; the signal that interrupted them, or None."""
+        if not parallel and runs_without_event_loop(files):
+            return _drive_blocking(make(files, blocking=True), feed)
+        import asyncio
+
+        if not parallel:
+            return asyncio.run(_drive(make(files), feed))
         printer.quiet_running()  # a spinner line means nothing when several files run at once
         executions = [make([f]) for f in files]
         shown = [visible(f.path) if tagged else None for f in files]
-        drive = _drive_files(
-            executions, shown, live, ordered, jobs, ev.RunStarted(tuple(files), run_variables, executions[0].tags)
-        )
-    else:
-        drive = _drive(make(files), feed)
+        started = ev.RunStarted(tuple(files), run_variables, executions[0].tags)
+        return asyncio.run(_drive_files(executions, shown, live, ordered, jobs, started))
 
     signum: int | None = None
     error: BaseException | None = None
     try:
         try:
-            signum = asyncio.run(drive)
+            signum = drive()
         except KeyboardInterrupt:  # platforms without loop signal handlers (Windows)
             signum = signal.SIGINT
         except BrokenPipeError:  # stdout closed (`run ... | head -1`): stop quietly, like cat
@@ -234,8 +242,52 @@ def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     return bool(shortfall)
 
 
+class _WindDownAbandoned(BaseException):
+    """A second Ctrl+C in a blocking run: stop waiting for the wind-down."""
+
+
+def _drive_blocking(execution: Execution, feed: Callable[[Any], None]) -> int | None:
+    """Consume the stream without an event loop (run.blocking); return the signal that
+    interrupted it, or None. The first Ctrl+C (or SIGTERM) stops the run and ends the wait of a
+    request in flight (Execution.stop_now); a second one stops waiting for the wind-down."""
+    from scenario_core.run.blocking import blocking_events
+    from scenario_core.run.sending import StopRequested
+
+    received: list[int] = []
+
+    def on_signal(signum: int, frame: Any) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            execution.stop_now()
+        else:
+            raise _WindDownAbandoned()
+
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, on_signal)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    events = blocking_events(execution.events())
+    try:
+        for event in events:
+            feed(event)
+    except (_WindDownAbandoned, StopRequested):  # a signal's, past the point the run could take it in
+        if not received:
+            raise
+    finally:
+        try:
+            events.close()
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+    return received[0] if received else None
+
+
 async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
     """Consume the stream; return the signal that interrupted it, or None."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     received: list[int] = []
@@ -271,6 +323,8 @@ async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
 
 
 def _signal_handlers(on_signal: Callable[[int], None]) -> list[int]:
+    import asyncio
+
     loop = asyncio.get_running_loop()
     installed = []
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -289,6 +343,8 @@ async def _drive_files(
     `live` as they happen; `ordered` gets each file's events once that file and every file before
     it are done, so the lines and the reports keep the order given. Return the signal that
     interrupted the run, or None. Ctrl+C stops every file; a second one stops waiting."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     received: list[int] = []

@@ -13,11 +13,10 @@ here, piece by piece, through the decoders of run.http.body.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 import time
-from typing import TYPE_CHECKING, AsyncIterator, Protocol, Sequence
+from typing import TYPE_CHECKING, AsyncIterator, Awaitable, Protocol, Sequence
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
@@ -70,12 +69,6 @@ def describe_timeout(setting: Setting) -> str:
     return f"timeout: {setting.describe(before_line=', ')}"
 
 
-if sys.version_info >= (3, 11):
-    _deadline = asyncio.timeout
-else:  # pragma: no cover - 3.10 has no asyncio.timeout; wait_for costs a task per request
-    _deadline = None
-
-
 class _Response(Protocol):
     """What both senders answer with (pool.PlainResponse, via_httpx.HttpxResponse)."""
 
@@ -94,13 +87,19 @@ _Received = tuple[_Response, bytes]
 
 class HttpClient:
     """A run's client: connections kept alive across requests, cookies for one scenario, made
-    on first use and always closed by `aclose`."""
+    on first use and always closed by `aclose`.
 
-    def __init__(self) -> None:
+    `blocking`: for a run driven without an event loop (run.blocking): every wait blocks the
+    thread, bounded by the request's deadline, and no coroutine of this client ever suspends;
+    asyncio is not even imported. Otherwise the client runs on the caller's event loop."""
+
+    def __init__(self, blocking: bool = False) -> None:
+        self.blocking = blocking
         self._client: Http11Pool | None = None
         self._httpx: HttpxSender | None = None
         self.cookies = Cookies()
         self._proxied: bool | None = None
+        self._deadline: float | None = None  # a blocking send's, in time.monotonic() seconds
 
     def reset_cookies(self) -> None:
         """Cookies live for one scenario: isolated scenarios must not share a session through them."""
@@ -139,16 +138,14 @@ class HttpClient:
         started = time.perf_counter()
         exchange = self._follow(request, max_size) if follow_redirects else self._exchange(request, max_size)
         try:
-            if _deadline is not None:
-                async with _deadline(timeout):
-                    response, content = await exchange
-            else:  # pragma: no cover
-                response, content = await asyncio.wait_for(exchange, timeout)
-        except (TimeoutError, asyncio.TimeoutError):
+            if self.blocking:
+                self._deadline = time.monotonic() + timeout
+                response, content = await exchange
+            else:
+                response, content = await _within(exchange, timeout)
+        except TimeoutError:  # asyncio.TimeoutError is TimeoutError on 3.11 (and caught by _within on 3.10)
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
             raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}", retryable=True) from None
-        except asyncio.CancelledError:
-            raise
         except TooLarge as error:
             where = (
                 f" ({MAX_RESPONSE_SIZE}: {max_size_setting.describe(before_line=', ')})"
@@ -165,6 +162,15 @@ class HttpClient:
         elapsed = time.perf_counter() - started
         headers = response.headers
         return HttpResult(response.status, response.reason, headers, decode_text(content, headers), content, elapsed)
+
+    async def pause(self, seconds: float) -> None:
+        """Wait between attempts (retry.*): the thread sleeps in a blocking run."""
+        if self.blocking:
+            time.sleep(seconds)
+        else:
+            import asyncio
+
+            await asyncio.sleep(seconds)
 
     async def _follow(self, request: OutgoingRequest, max_size: int) -> _Received:
         """_exchange, then each redirect it answers with (request.redirected says how)."""
@@ -195,13 +201,13 @@ class HttpClient:
             if self._client is None:
                 from scenario_core.run.http.pool import Http11Pool
 
-                self._client = Http11Pool()
-            return await self._client.send(request)
+                self._client = Http11Pool(self.blocking)
+            return await self._client.send(request, self._deadline)
         if self._httpx is None:
             from scenario_core.run.http.via_httpx import HttpxSender
 
-            self._httpx = HttpxSender()
-        return await self._httpx.send(request)
+            self._httpx = HttpxSender(self.blocking)
+        return await self._httpx.send(request, self._deadline)
 
     async def _exchange(self, request: OutgoingRequest, max_size: int) -> _Received:
         """(response, its decoded body). The body is read piece by piece, so the deadline can
@@ -254,6 +260,19 @@ class HttpClient:
             await pool.aclose()
         if sender is not None:
             await sender.aclose()
+
+
+async def _within(exchange: Awaitable[_Received], timeout: float) -> _Received:
+    """`exchange` on the event loop, cancelled once `timeout` seconds have passed (TimeoutError)."""
+    import asyncio
+
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(timeout):
+            return await exchange
+    try:  # pragma: no cover - 3.10 has no asyncio.timeout; wait_for costs a task per request
+        return await asyncio.wait_for(exchange, timeout)
+    except asyncio.TimeoutError:  # pragma: no cover - not TimeoutError before 3.11
+        raise TimeoutError() from None
 
 
 class _TooManyRedirects(Exception):

@@ -8,7 +8,6 @@ loaded (an https:// or proxied request): no other code can have raised one."""
 from __future__ import annotations
 
 import socket
-import ssl
 import sys
 from typing import Any, Iterator
 
@@ -47,6 +46,15 @@ class ProtocolBroken(TransportError):
     """The server's response breaks HTTP/1.1."""
 
 
+class _NoTls(Exception):
+    """Stands for ssl.SSLError while ssl is not loaded: then no TLS error can have been raised."""
+
+
+def _tls_error() -> type[BaseException]:
+    ssl = sys.modules.get("ssl")
+    return ssl.SSLError if ssl is not None else _NoTls
+
+
 def _httpx() -> Any:
     """httpx, when something loaded it (else none of its errors can exist)."""
     return sys.modules.get("httpx")
@@ -72,8 +80,9 @@ def _causes(error: BaseException | None) -> Iterator[BaseException]:
 def transport_retryable(error: BaseException) -> bool:
     """A connection that could not be made or broke (not DNS, TLS, a bad URL or a protocol
     violation: trying again would fail the same way)."""
+    tls_error = _tls_error()
     for cause in _causes(error):
-        if isinstance(cause, (socket.gaierror, ssl.SSLError)):
+        if isinstance(cause, (socket.gaierror, tls_error)):
             return False
         if isinstance(cause, (ConnectionRefusedError, ConnectionResetError, BrokenPipeError)):
             return True
@@ -91,12 +100,13 @@ def transport_message(error: BaseException, url: str) -> str:
         host = urlsplit(url).netloc or url
     except ValueError:
         host = url
+    tls_error = _tls_error()
     for cause in _causes(error):
         if isinstance(cause, ConnectionRefusedError):
             return f"cannot connect to {host}: connection refused"
         if isinstance(cause, socket.gaierror):
             return f"cannot resolve host of {url}: {cause.strerror or cause}"
-        if isinstance(cause, ssl.SSLError):
+        if isinstance(cause, tls_error):
             detail = getattr(cause, "verify_message", None) or getattr(cause, "reason", None) or cause
             return f"TLS error talking to {host}: {one_line(detail)}"
         if isinstance(cause, ConnectionResetError):

@@ -3,14 +3,17 @@ environment are where it earns its place); plain http:// goes through run.http.p
 Imported only when such a request is first sent: with click installed, `import httpx` loads rich.
 
 The response is given the shape of pool.PlainResponse (status, reason, text headers, `chunks`,
-`aclose`), so the client reads both alike."""
+`aclose`), so the client reads both alike. A blocking client (run.blocking) sends through
+httpx.Client instead: its coroutines never suspend; each wait is bounded by what is left of the
+request's deadline, and the deadline is checked between the body's pieces."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
 
+from scenario_core.run.http.connections import time_left
 from scenario_core.run.http.request import OutgoingRequest
 
 if TYPE_CHECKING:
@@ -35,37 +38,57 @@ def _no_sniffio() -> None:
 
 
 class HttpxSender:
-    """One httpx.AsyncClient, made on first use; cookies are the client's business (its own jar
-    is never sent from: requests arrive with their Cookie header)."""
+    """One httpx client (AsyncClient, or Client when `blocking`), made on first use; cookies are
+    the client's business (its own jar is never sent from: requests arrive with their Cookie header)."""
 
-    def __init__(self) -> None:
+    def __init__(self, blocking: bool = False) -> None:
         import httpx
 
         _no_sniffio()
-        self.client = httpx.AsyncClient(timeout=None, follow_redirects=False)
+        self.blocking = blocking
+        self.client: Any = (httpx.Client if blocking else httpx.AsyncClient)(timeout=None, follow_redirects=False)
 
-    async def send(self, request: OutgoingRequest) -> HttpxResponse:
+    async def send(self, request: OutgoingRequest, deadline: float | None = None) -> HttpxResponse:
         import httpx
 
         built = httpx.Request(request.method, request.url, headers=request.headers, content=request.content or None)
-        return HttpxResponse(await self.client.send(built, stream=True))
+        if not self.blocking:
+            return HttpxResponse(await self.client.send(built, stream=True), None)
+        built.extensions["timeout"] = httpx.Timeout(time_left(deadline)).as_dict()
+        return HttpxResponse(self.client.send(built, stream=True), deadline)
 
     async def aclose(self) -> None:
-        await self.client.aclose()
+        if self.blocking:
+            self.client.close()
+        else:
+            await self.client.aclose()
 
 
 class HttpxResponse:
-    __slots__ = ("response", "status", "reason", "headers")
+    __slots__ = ("response", "status", "reason", "headers", "deadline")
 
-    def __init__(self, response: httpx.Response):
+    def __init__(self, response: httpx.Response, deadline: float | None):
         self.response = response
         self.status = response.status_code
         self.reason = response.reason_phrase
         encoding = response.headers.encoding
         self.headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
+        self.deadline = deadline  # set for a blocking client's response only
 
     def chunks(self) -> AsyncIterator[bytes]:
-        return self.response.aiter_raw()
+        if self.deadline is None:
+            return self.response.aiter_raw()
+        return _each_in_time(self.response.iter_raw(), self.deadline)
 
     async def aclose(self) -> None:
-        await self.response.aclose()
+        if self.deadline is None:
+            await self.response.aclose()
+        else:
+            self.response.close()
+
+
+async def _each_in_time(pieces: Iterator[bytes], deadline: float) -> AsyncIterator[bytes]:
+    """The body's pieces, TimeoutError once the deadline has passed between two of them."""
+    for piece in pieces:
+        time_left(deadline)
+        yield piece
