@@ -156,7 +156,11 @@ def _loads(text: str) -> Any:
 
 def text_form(value: Any) -> str:
     """How a value reads inside a path, a header or a JSON string: strings as they are, the rest as JSON."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return value
+    if type(value) is int:  # an id, most often: json.dumps would say the same, slower (not bool: a subclass)
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
 
 
 def child_name(name: str, template: TextTemplate | None, variables: Mapping[str, Any]) -> str:

@@ -57,6 +57,7 @@ from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker 
 
 # A name in a JSON path (`$.json.password`, `$['api-key']`, `$..tokens[0]`).
 _PATH_NAME = re.compile(r"[A-Za-z_][\w-]*")
+_MAX_HEADER_VERDICTS = 1024
 
 
 class Masker:
@@ -77,6 +78,9 @@ class Masker:
         self._names: frozenset[str] = frozenset()
         self._literal_segments: set[str] = set()  # path segments the file writes (routes)
         self._run_variables: Mapping[str, Any] = {}
+        # Every request and response asks about the same few header names: answered once each.
+        self._header_verdicts: dict[str, bool] = {}
+        self._templates_seen: set[str] = set()  # URL templates whose segments were taken
         self.learn_names(names)
         for value in values:
             self.learn(value)
@@ -119,6 +123,7 @@ class Masker:
         if not new:
             return
         self._names |= new
+        self._header_verdicts.clear()
         for name, value in self._run_variables.items():
             if name.lower() in new:
                 self.learn(value)
@@ -127,7 +132,13 @@ class Masker:
         return is_secret_variable(name) or name.lower() in self._names
 
     def is_secret_header(self, name: str) -> bool:
-        return is_secret_header(name) or name.lower() in self._names
+        verdict = self._header_verdicts.get(name)
+        if verdict is None:
+            verdict = is_secret_header(name) or name.lower() in self._names
+            if len(self._header_verdicts) >= _MAX_HEADER_VERDICTS:  # a server inventing names: bounded
+                self._header_verdicts.clear()
+            self._header_verdicts[name] = verdict
+        return verdict
 
     def learn_variables(self, variables: Mapping[str, Any]) -> None:
         for name, value in variables.items():
@@ -168,7 +179,8 @@ class Masker:
                 self.learn(unquote(password))
                 pair = f"{unquote(user or '')}:{unquote(password)}".encode()
                 self.learn(base64.b64encode(pair).decode("ascii"))
-        if template:
+        if template and template not in self._templates_seen:
+            self._templates_seen.add(template)
             path = template.partition("?")[0].partition("#")[0]
             self._literal_segments.update(s for s in path.split("/") if s and "{{" not in s)
 

@@ -35,9 +35,15 @@ def step_text(step: Any) -> str:
 
 
 class RunRecorder:
-    """Keeps what the reports and the run summary need, event by event."""
+    """Keeps what the reports and the run summary need, event by event.
 
-    def __init__(self) -> None:
+    `every_step=False` (a run that writes no report): only what the printed results need -- each
+    scenario's status and its failing step with the exchange it failed on -- not a record of
+    every step, its scope events and a copy of its exchange: a third of a passing request's cost
+    in a headless run, and memory that would grow with the run."""
+
+    def __init__(self, every_step: bool = True) -> None:
+        self._handlers = self._HANDLERS if every_step else self._FAILURES_ONLY
         self.files: list[FileRecord] = []
         self.requests = 0
         self.interrupted = False
@@ -61,7 +67,7 @@ class RunRecorder:
     # ---- feeding
 
     def feed(self, event: ev.Event) -> None:
-        handler = self._HANDLERS.get(type(event))
+        handler = self._handlers.get(type(event))
         if handler is not None:
             handler(self, event)
 
@@ -204,6 +210,11 @@ class RunRecorder:
             if last is not None and (shown.keyword not in ("when", "call") or last.index == e.index):
                 scenario.exchange = last
 
+    def _step_failed(self, e: ev.StepFinished) -> None:
+        """_step_finished for the first failing step of a scenario only (every_step=False)."""
+        if e.status == ev.FAILED and self._current is not None and self._current.failed_step is None:
+            self._step_finished(e)
+
     def _scenario_finished(self, e: ev.ScenarioFinished) -> None:
         scenario = self._current
         if scenario is None or self._current_node is not e.scenario:
@@ -238,6 +249,11 @@ class RunRecorder:
         ev.StepFinished: _step_finished,
         ev.ScenarioFinished: _scenario_finished,
         ev.RunFinished: _run_finished,
+    }
+    _FAILURES_ONLY: ClassVar[dict[type[ev.Event], Callable[[RunRecorder, Any], None]]] = {
+        kind: handler
+        for kind, handler in {**_HANDLERS, ev.StepFinished: _step_failed}.items()
+        if kind not in (ev.ScopeCreated, ev.ScopeCleared, ev.VariableExtracted, ev.VariableOverwritten)
     }
 
     def finish(self, interrupted: bool, duration: float | None = None) -> None:

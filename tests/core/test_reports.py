@@ -558,3 +558,31 @@ def test_a_step_keeps_only_the_head_of_a_large_body_and_reports_its_whole_size(d
     assert kept.exchange.request_body_size == len('{"text": ""}') + 100_000
     assert step["response"]["body"].endswith(f" … ({kept.exchange.body_size} bytes in all)")
     assert kept.exchange.body_size > 200_000  # the echo holds the body twice
+
+
+def test_a_run_without_reports_records_only_each_scenarios_failing_step(demo, write_scenario):
+    """`run` without --report-*: the printed results need each scenario's status and its failing
+    step with the exchange it failed on; a record of every passing step would cost time and grow
+    with the run (RunRecorder(every_step=False))."""
+    path = write_scenario("""
+        scenario: passes
+          when: GET /health
+          then: status 200
+          extract: state from $.status
+        scenario: fails
+          when: GET /health
+          then: status 200
+          then: status 404
+          when: GET /health
+    """)
+    full, light = RunRecorder(), RunRecorder(every_step=False)
+    for event in run_to_completion([path], RunOverrides.from_cli([], demo.url, None)):
+        full.feed(event)
+        light.feed(event)
+    assert full.counts() == light.counts() == {"passed": 1, "failed": 1, "skipped": 0}
+    passes, fails = light.scenarios
+    assert passes.steps == [] and passes.scope_events[1:] == []
+    assert [(s.line, s.status) for s in fails.steps] == [(8, "failed")]
+    assert fails.failed_step is fails.steps[0] and fails.exchange is not None and fails.exchange.status == 200
+    assert full.scenarios[1].failed_step.message == fails.failed_step.message
+    assert len(full.scenarios[0].steps) == 3

@@ -89,7 +89,7 @@ def run_files(
     )
 
     masker = Masker(enabled=not show_secrets)
-    recorder = RunRecorder()
+    recorder = RunRecorder(every_step=bool(reports))  # no report: only what the printed results need
     collector = None
     if coverage or coverage_min is not None:  # imported only by a run that collects it
         from scenario_core.report.coverage_collector import CoverageCollector

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from base64 import b64encode
 from typing import Sequence
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
+from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
 from scenario_core.run.http.errors import InvalidRequest
 
@@ -68,25 +68,12 @@ def build_request(
     content: bytes | None,
 ) -> OutgoingRequest:
     """The request to send; InvalidRequest (or ValueError) for a URL or header that cannot be sent."""
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        raise InvalidRequest("use an absolute http:// or https:// URL", unsupported=True)
-    raw_host = parts.hostname
-    if not raw_host:
-        raise InvalidRequest("no host")
-    port = parts.port  # ValueError when out of range or not a number
-    try:
-        host = raw_host.encode("ascii").decode()
-    except UnicodeEncodeError:
-        host = raw_host.encode("idna").decode()
-    if any(c in host for c in " \t/\\@"):
-        raise InvalidRequest("invalid host")
-    path = quote(parts.path or "/", safe=_PATH_SAFE)
-    query_text = quote(parts.query, safe=_QUERY_SAFE)
+    (scheme, host, port, username, password), raw_path, raw_query, fragment = _split(url.strip())
+    path = quote(raw_path or "/", safe=_PATH_SAFE)
+    query_text = quote(raw_query, safe=_QUERY_SAFE)
     if query:  # merged as httpx's copy_merge_params does: a new name replaces the old one
         merged: dict[str, list[str]] = {}
-        for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        for name, value in parse_qsl(raw_query, keep_blank_values=True):
             merged.setdefault(name, []).append(value)
         new: dict[str, list[str]] = {}
         for name, value in query:
@@ -111,16 +98,63 @@ def build_request(
             sent.append(("Content-Length", str(len(content))))
         elif method in _BODY_METHODS:
             sent.append(("Content-Length", "0"))
-    if (parts.username or parts.password) and "authorization" not in own:
+    if (username or password) and "authorization" not in own:
         # A URL's userinfo (`http://user:pw@host`) is Basic credentials, as curl and httpx send them;
         # the userinfo itself never goes on the wire.
-        credentials = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}".encode()
+        credentials = f"{unquote(username or '')}:{unquote(password or '')}".encode()
         sent.append(("Authorization", "Basic " + b64encode(credentials).decode("ascii")))
     for name, value in sent:
-        name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
-        value.encode("ascii")
-    full = f"{scheme}://{netloc}{target}" + (f"#{parts.fragment}" if parts.fragment else "")
+        if not (name.isascii() and value.isascii()):
+            name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
+            value.encode("ascii")
+    full = f"{scheme}://{netloc}{target}" + (f"#{fragment}" if fragment else "")
     return OutgoingRequest(method, full, scheme, host, port or default_port, target, sent, content or b"")
+
+
+_Origin = tuple[str, str, "int | None", "str | None", "str | None"]  # scheme, host, port, user, password
+_origins: dict[str, _Origin] = {}  # a run sends to a few origins, each many times: split once each
+_MAX_ORIGINS = 256
+
+
+def _split(url: str) -> tuple[_Origin, str, str, str]:
+    """(the origin, checked), path, query and fragment of a URL, as urlsplit reads them. The
+    origin part (`scheme://userinfo@host:port`) of a printable ASCII URL is split once and kept."""
+    start = url.find("://")
+    if start > 0 and url.isascii() and url.isprintable():
+        end = len(url)
+        for mark in "/?#":
+            found = url.find(mark, start + 3)
+            if found != -1 and found < end:
+                end = found
+        prefix = url[:end]
+        origin = _origins.get(prefix)
+        if origin is None:
+            origin = _origin(urlsplit(prefix))
+            if len(_origins) >= _MAX_ORIGINS:
+                _origins.clear()
+            _origins[prefix] = origin
+        rest, _, fragment = url[end:].partition("#")
+        path, _, query = rest.partition("?")
+        return origin, path, query, fragment
+    parts = urlsplit(url)
+    return _origin(parts), parts.path, parts.query, parts.fragment
+
+
+def _origin(parts: SplitResult) -> _Origin:
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise InvalidRequest("use an absolute http:// or https:// URL", unsupported=True)
+    raw_host = parts.hostname
+    if not raw_host:
+        raise InvalidRequest("no host")
+    port = parts.port  # ValueError when out of range or not a number
+    try:
+        host = raw_host.encode("ascii").decode()
+    except UnicodeEncodeError:
+        host = raw_host.encode("idna").decode()
+    if any(c in host for c in " \t/\\@"):
+        raise InvalidRequest("invalid host")
+    return scheme, host, port, parts.username, parts.password
 
 
 def redirected(request: OutgoingRequest, status: int, location: str) -> OutgoingRequest:
