@@ -93,7 +93,11 @@ class VariablesPanel(VerticalScroll, can_focus=True):
     def refresh_view(self) -> None:
         if not self.is_mounted:
             return
-        body = self.query_one("#variables-body", Static)
+        # A resize can reach a panel mounted a moment before its body was (seen in CI under load).
+        bodies = self.query("#variables-body").results(Static)
+        body = next(bodies, None)
+        if body is None:
+            return
         snapshot = self.snapshot
         at = self.rows[self.cursor][:2] if self.cursor < len(self.rows) else None
         self.lines = []
