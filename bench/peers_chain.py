@@ -74,7 +74,7 @@ def tool_command() -> list[str]:
     script = Path(sys.executable).with_name("scenario-tui")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())"]
+    return [sys.executable, "-c", "import sys; from scenario_tui.cli.console import console; sys.exit(console())"]
 
 
 class Bench:
