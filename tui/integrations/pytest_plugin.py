@@ -18,7 +18,6 @@ Never imports textual or rich: workers stay light, and a failure is plain text, 
 
 from __future__ import annotations
 
-import asyncio
 import os
 from pathlib import Path
 from typing import Any, Iterator
@@ -322,15 +321,19 @@ class ScenarioItem(pytest.Item):
 
 
 class _FileRun:
-    """A file's Execution, pulled event by event on its own event loop, across items."""
+    """A file's Execution, pulled event by event across items: without an event loop when the
+    file allows it (run.blocking, as `scenario-tui run` does), else on a loop of its own."""
 
     def __init__(self, node: Any, settings: _Settings, wanted: set[int]):
         from scenario_core.report.masking import Masker
         from scenario_core.report.recorder import RunRecorder
+        from scenario_core.run.blocking import blocking_events, runs_without_event_loop
+        from scenario_core.run.events import ScenarioFinished
         from scenario_core.run.executor import Execution
 
         self.masker = Masker(enabled=not settings.show_secrets)
-        self.recorder = RunRecorder()
+        self.recorder = RunRecorder(every_step=False)  # an item's failure is all pytest shows
+        blocking = runs_without_event_loop([node])
         self.execution = Execution(
             [node],
             settings.overrides,
@@ -339,42 +342,62 @@ class _FileRun:
             registry=settings.registry(node),
             resource_roots=settings.resource_roots,
             include=lambda scenario, feature: id(scenario) in wanted,
+            blocking=blocking,
         )
         self.coverage = None  # --scenario-coverage: this file's collector (pytest_coverage.py)
         if settings.coverage:
             from scenario_core.report.coverage_collector import CoverageCollector
 
             self.coverage = CoverageCollector()
-        self.loop = asyncio.new_event_loop()
         self.stream = self.execution.events()
+        self.events: Iterator[Any] | None = blocking_events(self.stream) if blocking else None
+        self.loop: Any = None
+        if not blocking:
+            import asyncio
+
+            self.loop = asyncio.new_event_loop()
         self.outcomes: dict[int, tuple[Any, Any]] = {}
         self.done = False
+        self.closed = False
         self.wanted = wanted
         self.reported: set[int] = set()
+        self._finished = ScenarioFinished  # (this module loads in every pytest session: the engine only here)
 
-    async def _until(self, key: int | None) -> None:
-        """Pull events until scenario `key` has finished (None: to the end), in one task: a run
-        costs no more per event here than under `scenario-tui run`."""
-        from scenario_core.run.events import ScenarioFinished
+    def _take(self, event: Any, key: int | None) -> bool:
+        """Feed one event to the masker, recorder and coverage; True once scenario `key` finished."""
+        self.masker.learn_event(event)  # first: a report of this event may hold its secrets
+        self.recorder.feed(event)
+        if self.coverage is not None:
+            self.coverage.feed(event)
+        if type(event) is self._finished:
+            self.outcomes[id(event.scenario)] = (event, self.recorder.last)
+            return id(event.scenario) == key
+        return False
 
+    def _until(self, key: int | None) -> None:
+        """Pull events until scenario `key` has finished (None: to the end)."""
+        if self.events is None:
+            self.loop.run_until_complete(self._until_on_loop(key))
+            return
+        for event in self.events:
+            if self._take(event, key):
+                return
+        self.done = True
+
+    async def _until_on_loop(self, key: int | None) -> None:
+        """_until in one task of the file's loop: a run costs no more per event here than under `run`."""
         while True:
             try:
                 event = await self.stream.__anext__()
             except StopAsyncIteration:
                 self.done = True
                 return
-            self.masker.learn_event(event)  # first: a report of this event may hold its secrets
-            self.recorder.feed(event)
-            if self.coverage is not None:
-                self.coverage.feed(event)
-            if isinstance(event, ScenarioFinished):
-                self.outcomes[id(event.scenario)] = (event, self.recorder.last)
-                if id(event.scenario) == key:
-                    return
+            if self._take(event, key):
+                return
 
     def outcome(self, scenario: Any) -> tuple[Any, Any, Any]:
         if id(scenario) not in self.outcomes and not self.done:
-            self.loop.run_until_complete(self._until(id(scenario)))
+            self._until(id(scenario))
         self.reported.add(id(scenario))
         event, record = self.outcomes.get(id(scenario), (None, None))
         return event, record, self.masker
@@ -386,18 +409,23 @@ class _FileRun:
     def close(self, stop: bool) -> None:
         """Let the run finish: after the file's last item only deselected scenarios and closing
         events are left; when the session ends early (-x, Ctrl+C) `stop` the run first. Idempotent."""
-        if self.loop.is_closed():
+        if self.closed:
             return
+        self.closed = True
         try:
             if stop and not self.done:
                 self.execution.stop()
             if not self.done:
-                self.loop.run_until_complete(self._until(None))
+                self._until(None)
         except BaseException:  # a run interrupted mid-request: nothing left to report
             pass
         finally:
             try:
-                self.loop.run_until_complete(self.stream.aclose())
+                if self.events is not None:
+                    self.events.close()
+                else:
+                    self.loop.run_until_complete(self.stream.aclose())
             except BaseException:
                 pass
-            self.loop.close()
+            if self.loop is not None:
+                self.loop.close()
