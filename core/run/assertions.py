@@ -27,7 +27,6 @@ from scenario_core.language.nodes.assertions import (
 from scenario_core.language.nodes.base import JsonTemplate, VariableRef
 from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.language.templates import render_json
-from scenario_core.run.body_paths import matched_nothing
 from scenario_core.run.comparison import (
     MATCH_SECONDS,
     MISSING,
@@ -225,7 +224,12 @@ def _json_path(
     except Exception as error:  # jsonpath-ng can raise on odd data (e.g. arithmetic on strings)
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         return Outcome(False, expected, None, f"cannot evaluate {path}: {detail}", undecided=True)
-    where = matched_nothing(path, response.json) if actual is MISSING else "matched nothing in the response body"
+    if actual is MISSING:
+        from scenario_core.run.body_paths import matched_nothing  # failures only: its patterns cost start-up
+
+        where = matched_nothing(path, response.json)
+    else:
+        where = "matched nothing in the response body"
     nothing = (f"it {where}", f"{path} {where}")
     return verdict(
         path, assertion.operator, actual, expected, nothing, condition=assertion.condition, time_limit=time_limit

@@ -57,7 +57,6 @@ from scenario_core.run.events import (
 from scenario_core.run.explain import ScenarioRecord
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
-from scenario_core.run.rerun import cannot_rerun, rerun_step
 from scenario_core.run.scopes import Scope, Store
 from scenario_core.run.sending import Sender, StopRequested
 from scenario_core.run.state import FileRun, ScenarioState, one_line
@@ -143,6 +142,8 @@ class Execution:
         """Edit and continue: while the stream is paused right after a step's StepFinished, run
         that step again with the variables as they are now (run/rerun.py); its outcome is the
         step's when the stream is pulled again. ValueError (one line) when it cannot."""
+        from scenario_core.run.rerun import cannot_rerun, rerun_step  # the TUI's edit and continue only
+
         state = self.running
         if state is None or self._stopped:
             raise ValueError("no step to run again: the run is not paused in a scenario")

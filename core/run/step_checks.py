@@ -21,7 +21,6 @@ from scenario_core.language.nodes.steps import AssertStep, ExtractStep
 from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.language.parameter_keys import STRICT_SCHEMA
 from scenario_core.run.assertions import check, json_path_values
-from scenario_core.run.body_paths import matched_nothing
 from scenario_core.run.comparison import MISSING, Outcome
 from scenario_core.run.events import AssertionChecked, ResponseReceived
 from scenario_core.run.operation_calls import schema_message
@@ -115,5 +114,7 @@ def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any
     except Exception as error:
         return None, f"cannot evaluate {step.path}: {one_line(error)}"
     if value is MISSING:
+        from scenario_core.run.body_paths import matched_nothing  # failures only: its patterns cost start-up
+
         return None, f"{step.path} {matched_nothing(step.path, response.json)}"
     return value, None

@@ -6,7 +6,8 @@ operation_calls.py, auto_tests.py), `then:` / `assert` and `extract:` (step_chec
 arguments, and a custom step (plugins.py).
 
 Per step the work is looking references up and rendering templates that have them; the
-references of each step are listed once per run.
+references of each step are listed once per run. What only some steps need (auto tests, raw
+calls, custom steps) is imported by the first step that does.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from scenario_core.language.nodes.steps import (
 from scenario_core.language.parameter_keys import AUTO_ENABLED
 from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.assertions import assertion_refs
-from scenario_core.run.auto_tests import run_auto_tests
 from scenario_core.run.events import (
     INTERRUPTED,
     SCENARIO,
@@ -47,8 +47,6 @@ from scenario_core.run.lookup import Provider, Variables
 from scenario_core.run.no_response import no_response_expected
 from scenario_core.run.operation_calls import OperationCalls, auto_assertions
 from scenario_core.run.plan import StepRefs, step_refs
-from scenario_core.run.plugins import run_custom_step
-from scenario_core.run.raw_calls import build_raw_call
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import ScenarioState, one_line
 from scenario_core.run.step_checks import assertion_checked, check_in_run, checks_without_response, extracted
@@ -136,6 +134,8 @@ class StepRunner:
             if missing is not None:
                 state.message = self.explain(state, missing, visible)
                 return
+            from scenario_core.run.plugins import run_custom_step
+
             for event in await run_custom_step(self.registry, step, state, visible):
                 yield event
         else:
@@ -205,6 +205,8 @@ class StepRunner:
                     step, visible, params, state.run.file.path
                 )
             elif step.raw is not None:
+                from scenario_core.run.raw_calls import build_raw_call
+
                 request, body_text, url, operation, placements = build_raw_call(
                     self.calls, step, visible, params, state.run.file.path
                 )
@@ -217,6 +219,8 @@ class StepRunner:
         state.operation = operation
         if step.auto and operation is not None and step.operation is not None:  # the generated requests replace it
             base_url = self.calls.operation(step, params, state.run.file.path, visible)[1]
+            from scenario_core.run.auto_tests import run_auto_tests
+
             async for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
                 yield event
             return
