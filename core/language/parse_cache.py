@@ -137,10 +137,16 @@ def store(digest: bytes, tree: ScenarioFileNode) -> None:
     directory = private_cache_directory("parsed")
     if directory is None:
         return
+    # Each node's state is a new tuple: the cycle collector would walk the whole tree again and again.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a node holding something that does not pickle: not cached
         return
+    finally:
+        if collecting:
+            gc.enable()
     if len(data) > MAX_ENTRY_BYTES:
         return
     path = os.path.join(directory, digest.hex() + _SUFFIX)
