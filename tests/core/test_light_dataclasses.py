@@ -50,6 +50,14 @@ class OwnState:
         object.__setattr__(self, "restored_by_its_own_setstate", True)
 
 
+@dataclass(frozen=True, slots=True)
+class OwnGetstate:
+    value: int
+
+    def __getstate__(self):
+        return (self.value + 1,)
+
+
 def test_light_dataclass_constructs_with_defaults_and_factories():
     first, second = Point(1, 2), Point(1, 2)
     assert (first.x, first.y, first.label, first.tags) == (1, 2, "p", [])
@@ -116,6 +124,20 @@ def test_light_dataclass_unpickles_a_subclass_and_a_plain_slotted_subclass():
     assert pickle.loads(pickle.dumps(labelled)) == labelled
     assert pickle.loads(pickle.dumps(labelled)).note == "n"
     assert pickle.loads(pickle.dumps(Unfrozen("a", 2))) == Unfrozen("a", 2)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_light_dataclass_pickles_with_every_protocol_and_copies(protocol):
+    import copy
+
+    point = Point(1, 2, "q", [3])
+    for restored in (pickle.loads(pickle.dumps(point, protocol)), copy.copy(point), copy.deepcopy(point)):
+        assert restored == point and restored.tags == [3] and type(restored) is Point
+    assert copy.copy(point).tags is point.tags and copy.deepcopy(point).tags is not point.tags
+
+
+def test_light_dataclass_pickles_through_the_class_own_getstate():
+    assert pickle.loads(pickle.dumps(OwnGetstate(1))).value == 2
 
 
 def test_light_dataclass_unpickling_keeps_the_class_own_setstate():
