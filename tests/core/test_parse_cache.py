@@ -78,6 +78,29 @@ def test_second_load_of_an_unchanged_file_never_imports_lark(tmp_path):
     assert warm_tree == cold_tree == load_file(path)
 
 
+def test_check_and_run_of_an_unchanged_file_never_import_lark(tmp_path, demo):
+    path = tmp_path / "one.scenario"
+    path.write_text("scenario: one\n  when: GET /health\n  then: status 200\n", encoding="utf-8")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "home-cache")}
+    env.pop(parse_cache.DISABLE_VARIABLE, None)
+
+    def lark_imported(*arguments: str) -> bool:
+        code = (
+            "import sys\n"
+            "from scenario_tui.cli.main import main\n"
+            f"status = main({list(arguments)!r})\n"
+            "print('STATUS', status, 'lark' in sys.modules)\n"
+        )
+        result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+        status, imported = result.stdout.split()[-2:]
+        assert status == "0", result.stdout + result.stderr
+        return imported == "True"
+
+    assert lark_imported("check", str(path))  # cold: parsed, and kept
+    assert not lark_imported("check", str(path))
+    assert not lark_imported("run", str(path), "--base-url", demo.url)
+
+
 def test_a_changed_text_misses(cache, parses):
     parse_text(TEXT, "a.scenario")
     changed = parse_text(TEXT.replace("status 200", "status 201"), "a.scenario")
