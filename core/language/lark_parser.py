@@ -1,5 +1,7 @@
-"""lark's side of reading `.scenario` text into a syntax tree (parser.py is the front door): lark's LALR parser with an indentation post-lexer,
-the builder running inside the parse (no intermediate tree), syntax errors made readable.
+"""lark's side of reading `.scenario` text into a syntax tree (parser.py is the front door, and
+imports this module only when no cached tree will do): lark's LALR parser with an indentation
+post-lexer, the builder running inside the parse (no intermediate tree), syntax errors made
+readable.
 
 Every error at once (issue #14 §2). A valid file takes lark's own parse loop, unchanged. A file
 that stops it is read a second time, from the start, by `_recovering_parse`: the same tables and
