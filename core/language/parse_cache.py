@@ -40,8 +40,9 @@ DISABLE_VARIABLE = "SCENARIO_TUI_NO_CACHE"
 # pip's or a browser's.
 MAX_ENTRIES = 256
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
-# ~1 MiB of text: ~27,000 lines, a tree of ~3 MiB, pickled in ~0.3 s. Larger files are generated
-# or mistakes; they are parsed each time rather than filling the cache.
+# 1 MiB of text: ~40,000 lines of the 1,000-step chain's kind, a 3 MiB entry, stored in 0.2-0.4 s.
+# Larger files are rare (generated ones, bench/check_large_file.py's 1.16 MB): they are parsed
+# each time rather than filling the cache. An entry larger than 8x its text is not kept either.
 MAX_TEXT_CHARS = 1024 * 1024
 MAX_ENTRY_BYTES = 8 * MAX_TEXT_CHARS
 
