@@ -217,6 +217,17 @@ def test_a_cache_entry_owned_by_another_user_is_refused(cache, parses, tmp_path)
     assert not marker.exists()
 
 
+def test_a_cache_entry_that_is_a_symbolic_link_is_refused(cache, parses, tmp_path):
+    tree = parse_text(TEXT, "a.scenario")
+    marker = tmp_path / "pwned"
+    entry = _plant(cache, marker)
+    elsewhere = tmp_path / "elsewhere.tree"
+    entry.rename(elsewhere)
+    entry.symlink_to(elsewhere)
+    assert parse_text(TEXT, "a.scenario") == tree
+    assert not marker.exists()
+
+
 def test_a_cache_directory_open_to_others_is_not_used(cache, parses, tmp_path):
     parse_text(TEXT, "a.scenario")
     marker = tmp_path / "pwned"
