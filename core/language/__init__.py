@@ -1,5 +1,6 @@
 """The `.scenario` language, both dialects: lexer (`line_lexer`), grammar (`grammar.lark`), parser
-(`parser`, with `syntax_errors` wording what it could not read and `typo_hints` the did-you-mean
+(`parser` the front door, `parse_cache` the trees kept between runs, `lark_parser` lark's side,
+with `syntax_errors` wording what it could not read and `typo_hints` the did-you-mean
 of a line one slip from a step), the builder that makes the syntax
 tree inside the parse (`builder/`), the syntax tree itself (`nodes/`), located errors (`errors`),
 step syntax, conditions (`conditions`, `condition_operands`), templates, tag expressions, the

@@ -5,7 +5,7 @@ and blank and comment lines belong to the line break. Lark's general regex lexer
 same tokens character by character; this one classifies each line with string methods
 and sends a line break (`_NL`) only where the indentation changes, since a line break at
 unchanged indentation means nothing to the indenter. The indenter (lark's `Indenter`,
-see parser.py) turns those line breaks into `_INDENT` and `_DEDENT`.
+see lark_parser.py) turns those line breaks into `_INDENT` and `_DEDENT`.
 
 Token positions are exactly those lark's lexer gives (1-based lines and columns, `end_column`
 one past the end); a line break starts at the end of the previous content line.

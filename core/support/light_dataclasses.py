@@ -163,8 +163,11 @@ else:
             _define(cls, "__setattr__", _frozen_setattr(cls, frozenset(names)))
             _define(cls, "__delattr__", _frozen_delattr(cls, frozenset(names)))
         if slots:
+            own_pickling = any(name in vars(cls) for name in ("__getstate__", "__reduce__", "__reduce_ex__"))
             _define(cls, "__getstate__", _getstate(_getter(names)))
-            _define(cls, "__setstate__", _setstate(names))
+            _define(cls, "__setstate__", _setstate(cls, names))
+            if not own_pickling:
+                _define(cls, "__reduce_ex__", _reduce_ex(cls, names))
         if "__match_args__" not in vars(cls):
             cls.__match_args__ = names
         if cls.__doc__ is None:
@@ -265,12 +268,64 @@ else:
 
         return __getstate__
 
-    def _setstate(names):
+    def _setstate(cls, names):
+        """Unpickling calls this once an instance (a cached syntax tree: ~10,000 of them). On first
+        use it puts in its place one made for the class by an exec, that stores each field
+        through its slot's own setter, unrolled: ~2x faster than a loop of object.__setattr__.
+        Made on first use, as most classes are never unpickled (an exec at class creation would
+        cost start-up)."""
+
         def __setstate__(self, state) -> None:
-            for name, value in zip(names, state):
-                object.__setattr__(self, name, value)
+            fast = _fast_setstate(cls, names)
+            if vars(cls).get("__setstate__") is __setstate__:
+                fast.__qualname__ = __setstate__.__qualname__
+                cls.__setstate__ = fast
+            fast(self, state)
 
         return __setstate__
+
+    def _reduce_ex(cls, names):
+        """What pickling (and `copy`) calls once an instance: on first use it puts in its place one
+        made for the class by an exec, that hands pickle the fields directly; the same pickle as
+        `object.__reduce_ex__` with `__getstate__` (NEWOBJ, then the fields' tuple for
+        `__setstate__`), made ~1.7x faster. A subclass, and protocols 0 and 1, take object's."""
+
+        def __reduce_ex__(self, protocol):
+            fast = _fast_reduce_ex(cls, names)
+            if vars(cls).get("__reduce_ex__") is __reduce_ex__:
+                fast.__qualname__ = __reduce_ex__.__qualname__
+                cls.__reduce_ex__ = fast
+            return fast(self, protocol)
+
+        return __reduce_ex__
+
+    def _fast_reduce_ex(cls, names):
+        from copyreg import __newobj__
+
+        namespace: dict[str, Any] = {"_newobj": __newobj__, "_cls": cls, "_object_reduce_ex": object.__reduce_ex__}
+        fields = "".join(f"self.{name}, " for name in names)
+        source = (
+            "def __reduce_ex__(self, protocol):\n"
+            "    if protocol < 2 or self.__class__ is not _cls:\n"
+            "        return _object_reduce_ex(self, protocol)\n"
+            f"    return (_newobj, (_cls,), ({fields}))\n"
+        )
+        exec(source, namespace)
+        return namespace["__reduce_ex__"]
+
+    def _fast_setstate(cls, names):
+        namespace: dict[str, Any] = {"_set": object.__setattr__}
+        body = []
+        for index, name in enumerate(names):
+            slot = getattr(cls, name, None)
+            if type(slot).__name__ == "member_descriptor":  # a slot: its C setter, frozen or not
+                namespace[f"_set{index}"] = slot.__set__
+                body.append(f"_set{index}(self, state[{index}])")
+            else:
+                body.append(f"_set(self, {name!r}, state[{index}])")
+        source = "def __setstate__(self, state):\n    " + ("\n    ".join(body) or "pass") + "\n"
+        exec(source, namespace)
+        return namespace["__setstate__"]
 
     def _as_field(dataclasses, spec):
         default = dataclasses.MISSING if spec.default is MISSING else spec.default

@@ -29,6 +29,35 @@ class Mutable:
     items: list = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Labelled(Point):
+    note: str = ""
+
+
+@dataclass(slots=True)
+class Unfrozen:
+    name: str
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OwnState:
+    value: int
+    restored_by_its_own_setstate: bool = False
+
+    def __setstate__(self, state) -> None:
+        object.__setattr__(self, "value", state[0])
+        object.__setattr__(self, "restored_by_its_own_setstate", True)
+
+
+@dataclass(frozen=True, slots=True)
+class OwnGetstate:
+    value: int
+
+    def __getstate__(self):
+        return (self.value + 1,)
+
+
 def test_light_dataclass_constructs_with_defaults_and_factories():
     first, second = Point(1, 2), Point(1, 2)
     assert (first.x, first.y, first.label, first.tags) == (1, 2, "p", [])
@@ -75,6 +104,45 @@ def test_light_dataclass_pickles():
     point = Point(1, 2, "q", [3])
     copy = pickle.loads(pickle.dumps(point))
     assert copy == point and copy.tags == [3]
+
+
+def test_light_dataclass_unpickles_through_a_setstate_made_for_its_class():
+    first = pickle.dumps([Point(1, 2, "q", [3]), Point(4, 5)])
+    assert pickle.loads(first) == [Point(1, 2, "q"), Point(4, 5)]
+    setstate = vars(Point)["__setstate__"]
+    assert setstate.__qualname__ == "Point.__setstate__" and setstate.__code__.co_filename == "<string>"
+    copy = pickle.loads(first)[0]  # the per-class one, made on first use
+    assert vars(Point)["__setstate__"] is setstate and copy.tags == [3] and copy.label == "q"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.x = 9  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Point(1, 2).__setattr__("x", 9)
+
+
+def test_light_dataclass_unpickles_a_subclass_and_a_plain_slotted_subclass():
+    labelled = Labelled(1, 2, note="n")
+    assert pickle.loads(pickle.dumps(labelled)) == labelled
+    assert pickle.loads(pickle.dumps(labelled)).note == "n"
+    assert pickle.loads(pickle.dumps(Unfrozen("a", 2))) == Unfrozen("a", 2)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_light_dataclass_pickles_with_every_protocol_and_copies(protocol):
+    import copy
+
+    point = Point(1, 2, "q", [3])
+    for restored in (pickle.loads(pickle.dumps(point, protocol)), copy.copy(point), copy.deepcopy(point)):
+        assert restored == point and restored.tags == [3] and type(restored) is Point
+    assert copy.copy(point).tags is point.tags and copy.deepcopy(point).tags is not point.tags
+
+
+def test_light_dataclass_pickles_through_the_class_own_getstate():
+    assert pickle.loads(pickle.dumps(OwnGetstate(1))).value == 2
+
+
+def test_light_dataclass_unpickling_keeps_the_class_own_setstate():
+    restored = pickle.loads(pickle.dumps(OwnState(1)))
+    assert restored.value == 1 and restored.restored_by_its_own_setstate
 
 
 def test_light_dataclass_keeps_the_class_own_methods_and_post_init():

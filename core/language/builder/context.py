@@ -95,7 +95,7 @@ class BuildContext:
         self.row_parameters = {}
 
     def skipped(self, token: Token) -> None:
-        """The parser skipped this line after reporting it (parser.py's recovery)."""
+        """The parser skipped this line after reporting it (lark_parser.py's recovery)."""
         if token.type == "FRAGMENT":
             self.skipped_fragments.add(self.value(token, len("fragment:"))[0])
 
@@ -183,7 +183,7 @@ class BuildContext:
 
 
 def bad(ctx: BuildContext, children: list) -> None:
-    # A line the parser could not place, already reported (parser.py's recovery): nothing.
+    # A line the parser could not place, already reported (lark_parser.py's recovery): nothing.
     return None
 
 

@@ -1,0 +1,246 @@
+"""Parsed `.scenario` files kept between runs, as Python keeps compiled modules in .pyc files: the
+built tree of an input that parsed without errors, pickled in the user's private cache directory,
+so the next parse of the same input neither imports lark (~57 ms) nor builds its parser (~25 ms)
+nor parses (~0.1 ms a request). Measured on the 1,000-step chain: see docs/performance.md.
+
+The key is a digest of everything the tree is made of: the text, the file's name (every location
+holds it), the external fragments (pickled: each holds its own file's name and steps), and the
+code that builds trees (name, size and mtime of every file under `scenario_core.language` and
+`scenario_core.support`, lark's files, the Python version). `max_errors` plays no part in a
+tree without errors.
+
+Unpickling runs code, so an entry is read only from a directory that is ours and closed to others,
+and only when the file itself is ours and writable by no one else (checked on the open file); one
+that is corrupt, truncated, of another key or not a tree is ignored and written again. Writes are
+atomic (a private temporary file renamed over the entry). Bounded: inputs over MAX_TEXT_CHARS are
+not cached (pickling one costs about a third of its parse, and a tree is ~3x its text), an entry
+over MAX_ENTRY_BYTES is never read, and past MAX_ENTRIES or MAX_TOTAL_BYTES the least recently
+used entries are removed. SCENARIO_TUI_NO_CACHE=1 turns it off; an unusable home runs without it."""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import stat
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.blocks import ScenarioFileNode
+
+try:  # hashlib's import loads OpenSSL (~5 ms of start-up); blake2b is built in
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
+
+DISABLE_VARIABLE = "SCENARIO_TUI_NO_CACHE"
+# 256 entries: a few projects' files in an edit-run loop. 64 MiB: the 1,000-step chain's entry is
+# ~0.2 MiB, so the cap on bytes only bites on large files; a cache directory stays small beside
+# pip's or a browser's.
+MAX_ENTRIES = 256
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+# 1 MiB of text: ~40,000 lines of the 1,000-step chain's kind, a 3 MiB entry, stored in 0.2-0.4 s.
+# Larger files are rare (generated ones, bench/check_large_file.py's 1.16 MB): they are parsed
+# each time rather than filling the cache. An entry larger than 8x its text is not kept either.
+MAX_TEXT_CHARS = 1024 * 1024
+MAX_ENTRY_BYTES = 8 * MAX_TEXT_CHARS
+
+_MAGIC = b"scenario-tui parsed tree 1\n"
+_SUFFIX = ".tree"
+_LANGUAGE = os.path.dirname(os.path.abspath(__file__))
+_SUPPORT = os.path.join(os.path.dirname(_LANGUAGE), "support")
+
+_code: bytes | None = None  # the code fingerprint, once per process
+
+
+def private_cache_directory(*parts: str) -> str | None:
+    """`$XDG_CACHE_HOME/scenario-tui` (else `~/.cache/scenario-tui`), and `parts` below it, each
+    created 0700; None unless every one is a real directory of ours closed to others."""
+    if not hasattr(os, "getuid"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    directory = os.path.join(base, "scenario-tui")
+    uid = os.getuid()
+    try:
+        for part in ("", *parts):
+            directory = os.path.join(directory, part) if part else directory
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            info = os.lstat(directory)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o077:
+                return None
+    except OSError:  # a read-only or missing home: run without a cache
+        return None
+    return directory
+
+
+def key(text: str, filename: str, fragments: tuple) -> bytes | None:
+    """The digest of everything the tree of this input depends on; None: do not cache it."""
+    if len(text) > MAX_TEXT_CHARS or os.environ.get(DISABLE_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        external = pickle.dumps(fragments, protocol=pickle.HIGHEST_PROTOCOL) if fragments else b""
+    except Exception:  # a fragment that does not pickle: no cache rather than a wrong tree
+        return None
+    digest = blake2b(digest_size=32)
+    for part in (_code_fingerprint(), filename.encode("utf-8", "surrogatepass"), external):
+        digest.update(len(part).to_bytes(8, "little") + part)
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.digest()
+
+
+def load(digest: bytes) -> ScenarioFileNode | None:
+    """The tree stored under this key, or None (none, or one that cannot be trusted or read)."""
+    directory = private_cache_directory("parsed")
+    if directory is None:
+        return None
+    path = os.path.join(directory, digest.hex() + _SUFFIX)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        with os.fdopen(descriptor, "rb") as file:
+            info = os.fstat(file.fileno())
+            if not _trusted(info) or info.st_size > MAX_ENTRY_BYTES:
+                return None
+            data = file.read(MAX_ENTRY_BYTES + 1)
+    except OSError:
+        return None
+    header = _MAGIC + digest
+    if not data.startswith(header):
+        return None
+    from scenario_core.language.nodes.blocks import ScenarioFileNode
+
+    # Made of ~10 small objects a request and acyclic: the cycle collector would only slow it down.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        tree = pickle.loads(memoryview(data)[len(header) :])
+    except Exception:  # corrupt or truncated: parse again, and the entry is rewritten
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+    if not isinstance(tree, ScenarioFileNode):
+        return None
+    try:
+        os.utime(path)  # recently used: pruned last
+    except OSError:
+        pass
+    return tree
+
+
+def store(digest: bytes, tree: ScenarioFileNode) -> None:
+    """Keep this tree under this key; quietly nothing when the cache cannot be written."""
+    directory = private_cache_directory("parsed")
+    if directory is None:
+        return
+    # Each node's state is a new tuple: the cycle collector would walk the whole tree again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a node holding something that does not pickle: not cached
+        return
+    finally:
+        if collecting:
+            gc.enable()
+    if len(data) > MAX_ENTRY_BYTES:
+        return
+    path = os.path.join(directory, digest.hex() + _SUFFIX)
+    temporary = os.path.join(directory, f".{digest.hex()[:16]}.{os.getpid()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        return
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return
+    _prune(directory)
+
+
+def _trusted(info: os.stat_result) -> bool:
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
+def _prune(directory: str) -> None:
+    """Remove the least recently used entries (and temporary files left by a killed process)
+    past MAX_ENTRIES or MAX_TOTAL_BYTES."""
+    entries = []
+    try:
+        with os.scandir(directory) as found:
+            for entry in found:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                entries.append((info.st_mtime_ns, info.st_size, entry.path))
+    except OSError:
+        return
+    count, total = len(entries), sum(size for _, size, _ in entries)
+    if count <= MAX_ENTRIES and total <= MAX_TOTAL_BYTES:
+        return
+    for _, size, path in sorted(entries):
+        if count <= MAX_ENTRIES and total <= MAX_TOTAL_BYTES:
+            return
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        count, total = count - 1, total - size
+
+
+def _code_fingerprint() -> bytes:
+    """What the code that builds trees is: the Python version and the name, size and mtime of
+    every file of `scenario_core.language`, `scenario_core.support` and lark (not imported: the
+    finder only locates it). Editing any of them, or upgrading lark or Python, misses."""
+    global _code
+    if _code is None:
+        parts = [sys.version, sys.implementation.cache_tag or ""]
+        roots = [_LANGUAGE, _SUPPORT]
+        lark = _lark_directory()
+        roots.append(lark or "no lark")
+        for root in roots:
+            parts += _files_of(root)
+        _code = "\n".join(parts).encode("utf-8", "surrogatepass")
+    return _code
+
+
+def _lark_directory() -> str | None:
+    from importlib.machinery import PathFinder
+
+    spec = PathFinder.find_spec("lark")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return list(spec.submodule_search_locations)[0]
+
+
+def _files_of(root: str) -> list[str]:
+    found = []
+    try:
+        with os.scandir(root) as entries:
+            listed = sorted(entries, key=lambda entry: entry.name)
+    except OSError:
+        return [f"{root}: unreadable"]
+    for entry in listed:
+        if entry.name == "__pycache__":
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                found += _files_of(entry.path)
+            elif entry.name.endswith((".py", ".lark")):
+                info = entry.stat()
+                found.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
+        except OSError:
+            found.append(f"{entry.path}: unreadable")
+    return found
