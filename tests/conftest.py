@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from scenario_core.demo.server import DemoServer
+
+# The grammar tables and parsed files are cached as for a user, but in a directory of this test
+# run's own (inherited by the commands the tests start), never in the user's ~/.cache.
+_CACHE_HOME = tempfile.mkdtemp(prefix="scenario-tui-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, True)
 
 
 @pytest.fixture(scope="session")
