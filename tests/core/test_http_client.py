@@ -1,5 +1,6 @@
 """The HTTP layer: URL joining, one deadline per request, one-line transport messages, and the
-HTTP/1.1 keep-alive transport (against the demo API, and a raw socket server for framing cases)."""
+HTTP/1.1 keep-alive transport (against the demo API, and a raw socket server for framing cases),
+each exchange for both transports: on the event loop and blocking (tests/core/http_doubles.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import HttpClient, describe_timeout, join_url
 from scenario_core.run.http.errors import RequestFailed, transport_message
+from tests.core.http_doubles import LoopbackServer, both_transports, opened, sent
 
 
 @pytest.mark.parametrize(
@@ -75,158 +77,146 @@ def test_transport_messages_are_one_line():
 
 
 async def request(client: HttpClient, url: str, *, method="GET", timeout=5.0, body=None):
-    return await client.send(client.build(method, url, [], [], body), timeout)
+    return await sent(client, client.send(client.build(method, url, [], [], body), timeout))
 
 
-async def test_requests_reuse_one_connection(demo):
-    client = HttpClient()
-    try:
+@both_transports
+async def test_requests_reuse_one_connection(demo, blocking):
+    async with opened(blocking) as client:
         for _ in range(10):
             result = await request(client, demo.url + "/health")
             assert (result.status, result.body) == (200, '{"status": "ok"}')
         posted = await request(client, demo.url + "/echo", method="POST", body=b'{"a": 1}')
         assert '"json": {"a": 1}' in posted.body
-    finally:
-        await client.aclose()
     assert demo.connections_accepted == 1
 
 
-async def test_one_deadline_bounds_the_whole_request(demo):
-    client = HttpClient()
+@both_transports
+async def test_one_deadline_bounds_the_whole_request(demo, blocking):
     started = time.perf_counter()
-    try:
+    async with opened(blocking) as client:
         with pytest.raises(RequestFailed) as caught:
-            await client.send(
-                client.build("GET", demo.url + "/trickle?ms=200&chunks=20", [], [], None), 1, Setting(1, "file", 3)
-            )
+            trickle = client.build("GET", demo.url + "/trickle?ms=200&chunks=20", [], [], None)
+            await sent(client, client.send(trickle, 1, Setting(1, "file", 3)))
         took = time.perf_counter() - started
         assert str(caught.value) == "timed out after 1 s (timeout: file, line 3)"
         assert 0.9 < took < 1.5
         # The connection that timed out is dropped; the next request gets a fresh one and works.
         assert (await request(client, demo.url + "/health")).status == 200
-    finally:
-        await client.aclose()
 
 
-async def test_a_refused_connection(demo):
+@both_transports
+async def test_a_refused_connection(blocking):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    client = HttpClient()
-    try:
+    async with opened(blocking) as client:
         with pytest.raises(RequestFailed) as caught:
             await request(client, f"http://127.0.0.1:{port}/")
-    finally:
-        await client.aclose()
     assert str(caught.value) == f"cannot connect to 127.0.0.1:{port}: connection refused"
 
 
 # ---------------------------------------------------------------- framing, with a raw server
 
 
-class RawServer:
+class RawServer(LoopbackServer):
     """Answers each request on a connection with the next canned reply; then maybe closes."""
 
     def __init__(self, replies: list[bytes], close_after: bool = False):
+        super().__init__()
         self.replies, self.close_after = replies, close_after
-        self.connections = 0
         self.requests: list[bytes] = []
 
-    async def __aenter__(self):
-        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
-        self.url = f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
-        return self
-
-    async def __aexit__(self, *exc):
-        self.server.close()
-        await self.server.wait_closed()
-
     async def handle(self, reader, writer):
-        self.connections += 1
-        try:
-            while self.replies:
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = next(
-                    (
-                        int(line.split(b":")[1])
-                        for line in head.split(b"\r\n")
-                        if line.lower().startswith(b"content-length")
-                    ),
-                    0,
-                )
-                self.requests.append(head + await reader.readexactly(length))
-                writer.write(self.replies.pop(0))
-                await writer.drain()
-                if self.close_after:
-                    break
-        except asyncio.IncompleteReadError:
-            pass
-        writer.close()
+        while self.replies:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = next(
+                (
+                    int(line.split(b":")[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length")
+                ),
+                0,
+            )
+            self.requests.append(head + await reader.readexactly(length))
+            writer.write(self.replies.pop(0))
+            await writer.drain()
+            if self.close_after:
+                break
 
 
-async def fetch(url: str, method: str = "GET"):
-    client = HttpClient()
-    try:
+async def fetch(url: str, blocking: bool, method: str = "GET"):
+    async with opened(blocking) as client:
         return await request(client, url, method=method)
-    finally:
-        await client.aclose()
 
 
-async def test_chunked_bodies_with_trailers():
+@both_transports
+async def test_chunked_bodies_with_trailers(blocking):
     reply = (
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
         b'4;ext=1\r\n{"a"\r\n5\r\n: 12}\r\n0\r\nX-Trailer: t\r\n\r\n'
     )
-    async with RawServer([reply]) as server:
-        result = await fetch(server.url + "/x")
+    with RawServer([reply]) as server:
+        result = await fetch(server.url + "/x", blocking)
     assert (result.status, result.body) == (200, '{"a": 12}')
 
 
-async def test_interim_responses_are_skipped():
+@both_transports
+async def test_interim_responses_are_skipped(blocking):
     reply = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
-    async with RawServer([reply]) as server:
-        result = await fetch(server.url)
+    with RawServer([reply]) as server:
+        result = await fetch(server.url, blocking)
     assert (result.status, result.reason, result.body) == (201, "Created", "ok")
 
 
-async def test_a_body_delimited_by_the_end_of_the_connection():
-    async with RawServer([b"HTTP/1.0 200 OK\r\n\r\nall of it"], close_after=True) as server:
-        result = await fetch(server.url)
+@both_transports
+async def test_a_body_delimited_by_the_end_of_the_connection(blocking):
+    with RawServer([b"HTTP/1.0 200 OK\r\n\r\nall of it"], close_after=True) as server:
+        result = await fetch(server.url, blocking)
     assert result.body == "all of it"
 
 
-async def test_no_body_for_head_and_204_even_with_a_length():
+@both_transports
+async def test_no_body_for_head_and_204_even_with_a_length(blocking):
     replies = [
         b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n",
         b"HTTP/1.1 204 No Content\r\n\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
     ]
-    async with RawServer(replies) as server:
-        client = HttpClient()
-        try:
+    with RawServer(replies) as server:
+        async with opened(blocking) as client:
             head = await request(client, server.url, method="HEAD")
             empty = await request(client, server.url, method="DELETE")
             after = await request(client, server.url)
-        finally:
-            await client.aclose()
     assert (head.status, head.body, empty.status, empty.body, after.body) == (200, "", 204, "", "ok")
     assert server.connections == 1
 
 
-async def test_a_kept_alive_connection_closed_by_the_server_is_replaced():
+@both_transports
+async def test_a_kept_alive_connection_closed_by_the_server_is_replaced(blocking):
     replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na", b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb"]
-    async with RawServer(replies, close_after=True) as server:
-        client = HttpClient()
-        try:
+    with RawServer(replies, close_after=True) as server:
+        async with opened(blocking) as client:
             first = await request(client, server.url)
             await asyncio.sleep(0.05)  # the server has closed the connection meanwhile
             second = await request(client, server.url)
-        finally:
-            await client.aclose()
     assert (first.body, second.body, server.connections) == ("a", "b", 2)
 
 
-async def test_connection_close_is_honoured_and_gzip_is_decoded():
+@both_transports
+async def test_a_kept_alive_connection_closed_unseen_is_replaced(blocking):
+    # The server closes right after the first request, before the client can notice: the request
+    # sent on that connection gets no byte back and goes again on a fresh one.
+    replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na", b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb"]
+    with RawServer(replies, close_after=True) as server:
+        async with opened(blocking) as client:
+            first = await request(client, server.url)
+            second = await request(client, server.url)
+    assert (first.body, second.body, server.connections) == ("a", "b", 2)
+
+
+@both_transports
+async def test_connection_close_is_honoured_and_gzip_is_decoded(blocking):
     payload = gzip.compress(b'{"z": 1}')
     replies = [
         b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Encoding: gzip\r\nContent-Length: "
@@ -235,17 +225,15 @@ async def test_connection_close_is_honoured_and_gzip_is_decoded():
         + payload,
         b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb",
     ]
-    async with RawServer(replies) as server:
-        client = HttpClient()
-        try:
+    with RawServer(replies) as server:
+        async with opened(blocking) as client:
             first = await request(client, server.url)
             second = await request(client, server.url)
-        finally:
-            await client.aclose()
     assert (first.body, first.content, second.body) == ('{"z": 1}', b'{"z": 1}', "b")
     assert server.connections == 2
 
 
+@both_transports
 @pytest.mark.parametrize(
     "reply, message",
     [
@@ -255,27 +243,26 @@ async def test_connection_close_is_honoured_and_gzip_is_decoded():
         (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "invalid chunk size"),
     ],
 )
-async def test_broken_responses_fail_with_one_line(reply, message):
-    async with RawServer([reply], close_after=True) as server:
+async def test_broken_responses_fail_with_one_line(reply, message, blocking):
+    with RawServer([reply], close_after=True) as server:
         with pytest.raises(RequestFailed) as caught:
-            await fetch(server.url)
+            await fetch(server.url, blocking)
     assert message in str(caught.value) and "\n" not in str(caught.value)
 
 
-async def test_the_request_is_sent_as_built():
-    async with RawServer([b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"]) as server:
-        client = HttpClient()
-        try:
+@both_transports
+async def test_the_request_is_sent_as_built(blocking):
+    with RawServer([b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"]) as server:
+        async with opened(blocking) as client:
             built = client.build("POST", server.url + "/p?a=1", [("X-A", "b")], [("q", "x y")], b"{}")
-            await client.send(built, 5)
-        finally:
-            await client.aclose()
-    sent = server.requests[0]
-    assert sent.startswith(b"POST /p?a=1&q=x+y HTTP/1.1\r\n")
-    assert b"\r\nX-A: b\r\n" in sent and b"\r\nContent-Length: 2\r\n" in sent and sent.endswith(b"\r\n\r\n{}")
-    assert b"\r\nUser-Agent: scenario-tui\r\n" in sent
+            await sent(client, client.send(built, 5))
+    sent_bytes = server.requests[0]
+    assert sent_bytes.startswith(b"POST /p?a=1&q=x+y HTTP/1.1\r\n")
+    assert b"\r\nX-A: b\r\n" in sent_bytes and b"\r\nContent-Length: 2\r\n" in sent_bytes
+    assert sent_bytes.endswith(b"\r\n\r\n{}") and b"\r\nUser-Agent: scenario-tui\r\n" in sent_bytes
 
 
+@both_transports
 @pytest.mark.parametrize(
     "content_type, raw, text",
     [
@@ -285,7 +272,7 @@ async def test_the_request_is_sent_as_built():
         (b"application/octet-stream", b"\xff\xfeok", "\ufffd\ufffdok"),
     ],
 )
-async def test_bodies_decode_with_the_named_charset(content_type, raw, text):
+async def test_bodies_decode_with_the_named_charset(content_type, raw, text, blocking):
     reply = (
         b"HTTP/1.1 200 OK\r\nContent-Type: "
         + content_type
@@ -294,6 +281,6 @@ async def test_bodies_decode_with_the_named_charset(content_type, raw, text):
         + b"\r\n\r\n"
         + raw
     )
-    async with RawServer([reply]) as server:
-        result = await fetch(server.url)
+    with RawServer([reply]) as server:
+        result = await fetch(server.url, blocking)
     assert result.body == text
