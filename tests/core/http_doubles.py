@@ -74,8 +74,8 @@ class LoopbackServer:
         self.connections += 1
         try:
             await self.handle(reader, writer)
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass  # the client went away, or the server is shutting down
         finally:
             writer.close()
 

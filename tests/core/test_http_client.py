@@ -284,3 +284,93 @@ async def test_bodies_decode_with_the_named_charset(content_type, raw, text, blo
     with RawServer([reply]) as server:
         result = await fetch(server.url, blocking)
     assert result.body == text
+
+
+# ---------------------------------------------------------------- one deadline, however the server stalls
+
+
+class Stalling(LoopbackServer):
+    """Reads a request, sends `parts` (bytes, and pauses as floats, in seconds), then never
+    another byte."""
+
+    def __init__(self, *parts: bytes | float):
+        super().__init__()
+        self.parts = parts
+
+    async def handle(self, reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        for part in self.parts:
+            if isinstance(part, float):
+                await asyncio.sleep(part)
+            else:
+                writer.write(part)
+                await writer.drain()
+        await asyncio.sleep(3600)
+
+
+def through(monkeypatch, proxied: bool, server: LoopbackServer) -> str:
+    """The URL to ask for `server` at: itself, or through it as the proxy (https and proxied
+    requests go through httpx: run.http.via_httpx)."""
+    if not proxied:
+        return server.url + "/"
+    monkeypatch.setenv("HTTP_PROXY", server.url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    return "http://api.example.test/"
+
+
+both_routes = pytest.mark.parametrize("proxied", [False, True], ids=["plain", "httpx"])
+
+
+async def timed_failure(client: HttpClient, url: str, timeout: float) -> tuple[str, float]:
+    started = time.perf_counter()
+    with pytest.raises(RequestFailed) as caught:
+        await sent(client, client.send(client.build("GET", url, [], [], None), timeout, Setting(timeout, "file", 2)))
+    return str(caught.value), time.perf_counter() - started
+
+
+@both_transports
+@both_routes
+@pytest.mark.parametrize(
+    "parts",
+    [
+        (),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n",),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", 0.5, b"abc"),
+        (0.5, b"HTTP/1.1 200 OK\r\n"),
+    ],
+    ids=["no-answer", "head-only", "stalls-mid-body", "stalls-mid-head"],
+)
+async def test_one_deadline_bounds_a_server_that_stalls(monkeypatch, blocking, proxied, parts):
+    with Stalling(*parts) as server:
+        url = through(monkeypatch, proxied, server)
+        async with opened(blocking) as client:
+            message, took = await timed_failure(client, url, 0.8)
+    assert message == "timed out after 0.8 s (timeout: file, line 2)"
+    assert 0.7 < took < 1.2
+
+
+@both_transports
+async def test_one_deadline_bounds_a_slow_connect(blocking):
+    # A listening socket whose accept queue is full: the kernel drops further SYNs, so a connect
+    # waits (Linux; elsewhere it may be refused at once, and then there is nothing to bound).
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(0)
+        port = listening.getsockname()[1]
+        queued = []
+        for _ in range(3):
+            pending = socket.socket()
+            pending.setblocking(False)
+            pending.connect_ex(("127.0.0.1", port))
+            queued.append(pending)
+        try:
+            async with opened(blocking) as client:
+                message, took = await timed_failure(client, f"http://127.0.0.1:{port}/", 0.5)
+        finally:
+            for pending in queued:
+                pending.close()
+    if "refused" in message:
+        pytest.skip("this system refuses a connection to a full accept queue")
+    assert message == "timed out after 0.5 s (timeout: file, line 2)"
+    assert 0.4 < took < 1.0
