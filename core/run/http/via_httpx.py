@@ -118,8 +118,8 @@ def _bound_by_deadline(client: Any, sender: HttpxSender) -> bool:
     """Wrap the network backend of each of `client`'s transports (its own and the proxies'
     mounts); False if this httpx keeps them elsewhere (then each phase is bounded instead)."""
     transports = [client._transport, *client._mounts.values()]
-    pools = [getattr(transport, "_pool", None) for transport in transports if transport is not None]
-    if not all(pool is not None and hasattr(pool, "_network_backend") for pool in pools):
+    pools: list[Any] = [getattr(transport, "_pool", None) for transport in transports if transport is not None]
+    if not all(hasattr(pool, "_network_backend") for pool in pools):
         return False
     for pool in pools:
         pool._network_backend = _DeadlineBackend(pool._network_backend, sender)
@@ -148,7 +148,7 @@ class _DeadlineStream:
         self.stream, self.sender = stream, sender
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self.stream.read(max_bytes, time_left(self.sender.deadline))  # type: ignore[no-any-return]
+        return self.stream.read(max_bytes, time_left(self.sender.deadline))
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         self.stream.write(buffer, time_left(self.sender.deadline))
