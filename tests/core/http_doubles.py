@@ -12,8 +12,12 @@ drives without one (run.blocking).
 from __future__ import annotations
 
 import asyncio
+import shutil
+import ssl
+import subprocess
 import threading
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, TypeVar
 
 import pytest
@@ -62,6 +66,8 @@ class LoopbackServer:
     event loop in a background thread; `with` starts and stops it (handlers still running, an
     endless body say, are cancelled)."""
 
+    tls: ssl.SSLContext | None = None  # set (before `with`) to serve https
+
     def __init__(self) -> None:
         self.connections = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -86,14 +92,14 @@ class LoopbackServer:
         self._thread.start()
         if not started.wait(10) or self._loop is None:
             raise RuntimeError("the loopback server did not start")
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
         return self
 
     def _serve(self, started: threading.Event) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            self._server = loop.run_until_complete(asyncio.start_server(self._counted, "127.0.0.1", 0))
+            self._server = loop.run_until_complete(asyncio.start_server(self._counted, "127.0.0.1", 0, ssl=self.tls))
             self.port = self._server.sockets[0].getsockname()[1]
             self._loop = loop
         finally:
@@ -115,3 +121,28 @@ class LoopbackServer:
         for task in handlers:
             task.cancel()
         await asyncio.gather(*handlers, return_exceptions=True)
+
+
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """(certificate, key) for 127.0.0.1 and localhost, made by the openssl command (the test is
+    skipped without it)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("no openssl command to make a test certificate with")
+    certificate, key = folder / "cert.pem", folder / "key.pem"
+    made = subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        + ["-keyout", str(key), "-out", str(certificate), "-days", "2", "-subj", "/CN=localhost"]
+        + ["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        capture_output=True,
+        timeout=60,
+    )
+    if made.returncode != 0:
+        pytest.skip(f"openssl could not make a test certificate: {made.stderr.decode(errors='replace')[-200:]}")
+    return certificate, key
+
+
+def tls_server_context(certificate: Path, key: Path) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificate, key)
+    return context

@@ -5,9 +5,20 @@ transports: on the event loop and blocking (tests/core/http_doubles.py)."""
 from __future__ import annotations
 
 import asyncio
+import time
 
+import pytest
+
+from scenario_core.run.http.errors import RequestFailed
 from scenario_core.run.http.request import build_request
-from tests.core.http_doubles import LoopbackServer, both_transports, opened, sent
+from tests.core.http_doubles import (
+    LoopbackServer,
+    both_transports,
+    opened,
+    self_signed_certificate,
+    sent,
+    tls_server_context,
+)
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
@@ -91,3 +102,66 @@ async def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire(blo
 def test_a_step_authorization_header_wins_over_the_url_userinfo():
     request = build_request("GET", "http://u:p@h/x", [("Authorization", "Bearer t")], [], None)
     assert [v for n, v in request.headers if n == "Authorization"] == ["Bearer t"]
+
+
+# ---------------------------------------------------------------- https (through httpx)
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    return self_signed_certificate(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.fixture
+def trusted(certificate, monkeypatch):
+    """The test certificate trusted by the client (httpx reads SSL_CERT_FILE)."""
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificate[0]))
+    return certificate
+
+
+class Silent(LoopbackServer):
+    async def handle(self, reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(3600)
+
+
+@both_transports
+async def test_https_requests_share_one_connection(trusted, blocking):
+    server = Recorder()
+    server.tls = tls_server_context(*trusted)
+    with server:
+        async with opened(blocking) as client:
+            results = [await sent(client, client.send(client.build("GET", server.url + "/p", [], [], None), 5))]
+            results.append(await sent(client, client.send(client.build("GET", server.url + "/q", [], [], None), 5)))
+    assert [(r.status, r.body) for r in results] == [(200, "ok"), (200, "ok")]
+    assert [h.split(b"\r\n")[0] for h in server.heads] == [b"GET /p HTTP/1.1", b"GET /q HTTP/1.1"]
+    assert server.connections == 1
+
+
+@both_transports
+async def test_an_untrusted_https_certificate_is_a_one_line_tls_error(certificate, monkeypatch, blocking):
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    server = Recorder()
+    server.tls = tls_server_context(*certificate)
+    with server:
+        async with opened(blocking) as client:
+            with pytest.raises(RequestFailed) as caught:
+                await sent(client, client.send(client.build("GET", server.url, [], [], None), 5))
+    message = str(caught.value)
+    assert message.startswith(f"TLS error talking to 127.0.0.1:{server.port}: ") and "\n" not in message
+    assert not caught.value.retryable
+
+
+@both_transports
+async def test_one_deadline_bounds_an_https_server_that_never_answers(trusted, blocking):
+    server = Silent()
+    server.tls = tls_server_context(*trusted)
+    with server:
+        async with opened(blocking) as client:
+            started = time.perf_counter()
+            with pytest.raises(RequestFailed) as caught:
+                await sent(client, client.send(client.build("GET", server.url, [], [], None), 0.6))
+            took = time.perf_counter() - started
+    assert str(caught.value) == "timed out after 0.6 s"
+    assert 0.5 < took < 1.0
