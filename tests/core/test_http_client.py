@@ -374,3 +374,30 @@ async def test_one_deadline_bounds_a_slow_connect(blocking):
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
     assert 0.4 < took < 1.0
+
+
+@both_transports
+async def test_one_deadline_bounds_a_connect_across_the_hosts_addresses(monkeypatch, blocking):
+    # Each address that does not answer takes from the same deadline, not a timeout of its own.
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(0)
+        port = listening.getsockname()[1]
+        queued = []
+        for _ in range(3):
+            pending = socket.socket()
+            pending.setblocking(False)
+            pending.connect_ex(("127.0.0.1", port))
+            queued.append(pending)
+        twice = [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port))] * 2
+        monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: twice)
+        try:
+            async with opened(blocking) as client:
+                message, took = await timed_failure(client, f"http://twice.test:{port}/", 0.5)
+        finally:
+            for pending in queued:
+                pending.close()
+    if "refused" in message:
+        pytest.skip("this system refuses a connection to a full accept queue")
+    assert message == "timed out after 0.5 s (timeout: file, line 2)"
+    assert 0.4 < took < 0.9

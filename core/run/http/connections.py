@@ -68,7 +68,7 @@ class SocketConnection:
     @classmethod
     async def open(cls, host: str, port: int, deadline: float | None) -> SocketConnection:
         try:
-            sock = socket.create_connection((host, port), time_left(deadline))
+            sock = _connected(host, port, deadline)
         except TimeoutError:
             raise
         except OSError as error:
@@ -102,6 +102,30 @@ class SocketConnection:
             self.sock.close()
         except OSError:
             pass
+
+
+def _connected(host: str, port: int, deadline: float | None) -> socket.socket:
+    """A socket connected to the first of the host's addresses that answers, as
+    socket.create_connection would, but each attempt waits only what is left of `deadline`
+    (not the whole timeout again), and a socket is closed whatever ends its attempt (Ctrl+C's
+    StopRequested too)."""
+    last: OSError | None = None
+    for family, kind, protocol, _, address in socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM):
+        sock = socket.socket(family, kind, protocol)
+        try:
+            sock.settimeout(time_left(deadline))
+            sock.connect(address)
+            return sock
+        except TimeoutError:
+            sock.close()
+            raise  # the deadline has passed: no time for the next address
+        except OSError as error:
+            sock.close()
+            last = error
+        except BaseException:
+            sock.close()
+            raise
+    raise last if last is not None else OSError(f"no address for {host}")
 
 
 def time_left(deadline: float | None) -> float | None:
