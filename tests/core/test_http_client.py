@@ -401,3 +401,41 @@ async def test_one_deadline_bounds_a_connect_across_the_hosts_addresses(monkeypa
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
     assert 0.4 < took < 0.9
+
+
+# ---------------------------------------------------------------- redirects
+
+
+def redirect(status: int, location: str) -> bytes:
+    return f"HTTP/1.1 {status} Moved\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode()
+
+
+@both_transports
+async def test_redirects_are_followed_across_origins_as_a_browser_would(blocking):
+    with RawServer([b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nthere"]) as other:
+        replies = [redirect(307, "/kept"), redirect(303, f"{other.url}/elsewhere")]
+        with RawServer(replies) as first:
+            async with opened(blocking) as client:
+                built = client.build("POST", first.url + "/start", [("Authorization", "Bearer t")], [], b"{}")
+                result = await sent(client, client.send(built, 5, follow_redirects=True))
+    assert (result.status, result.body) == (200, "there")
+    assert first.requests[1].startswith(b"POST /kept HTTP/1.1\r\n") and first.requests[1].endswith(b"{}")
+    moved = other.requests[0]
+    assert moved.startswith(b"GET /elsewhere HTTP/1.1\r\n") and b"Authorization" not in moved
+    assert first.connections == 1  # both hops to the first server on one kept-alive connection
+
+
+@both_transports
+async def test_a_redirect_is_answered_as_it_is_unless_followed(blocking):
+    with RawServer([redirect(302, "/next")]) as server:
+        result = await fetch(server.url, blocking)
+    assert (result.status, dict(result.headers)["Location"]) == (302, "/next")
+
+
+@both_transports
+async def test_endless_redirects_stop_with_one_line(blocking):
+    with RawServer([redirect(302, f"/hop{i}") for i in range(20)]) as server:
+        async with opened(blocking) as client:
+            with pytest.raises(RequestFailed) as caught:
+                await sent(client, client.send(client.build("GET", server.url, [], [], None), 5, follow_redirects=True))
+    assert str(caught.value) == "stopped after 10 redirects (followRedirects: true); the last went to /hop10"
