@@ -439,3 +439,18 @@ async def test_endless_redirects_stop_with_one_line(blocking):
             with pytest.raises(RequestFailed) as caught:
                 await sent(client, client.send(client.build("GET", server.url, [], [], None), 5, follow_redirects=True))
     assert str(caught.value) == "stopped after 10 redirects (followRedirects: true); the last went to /hop10"
+
+
+@both_transports
+@both_routes
+async def test_one_deadline_bounds_sending_a_body_the_server_never_reads(monkeypatch, blocking, proxied):
+    with Stalling() as server:  # reads the head only: the body fills the buffers, then waits
+        url = through(monkeypatch, proxied, server)
+        async with opened(blocking) as client:
+            started = time.perf_counter()
+            with pytest.raises(RequestFailed) as caught:
+                request = client.build("POST", url, [], [], b"b" * (32 << 20))
+                await sent(client, client.send(request, 0.8, Setting(0.8, "file", 2)))
+            took = time.perf_counter() - started
+    assert str(caught.value) == "timed out after 0.8 s (timeout: file, line 2)"
+    assert 0.7 < took < 1.3
