@@ -454,3 +454,17 @@ async def test_one_deadline_bounds_sending_a_body_the_server_never_reads(monkeyp
             took = time.perf_counter() - started
     assert str(caught.value) == "timed out after 0.8 s (timeout: file, line 2)"
     assert 0.7 < took < 1.3
+
+
+@both_transports
+async def test_cookies_go_back_to_their_server_until_reset(blocking):
+    replies = [b"HTTP/1.1 200 OK\r\nSet-Cookie: session=abc; Path=/\r\nContent-Length: 0\r\n\r\n"]
+    replies += [b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"] * 2
+    with RawServer(replies) as server:
+        async with opened(blocking) as client:
+            for _ in range(2):
+                await request(client, server.url + "/a")
+            client.reset_cookies()  # a new scenario
+            await request(client, server.url + "/a")
+    cookies = [b"\r\nCookie: session=abc\r\n" in sent_request for sent_request in server.requests]
+    assert cookies == [False, True, False]
