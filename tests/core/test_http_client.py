@@ -9,6 +9,8 @@ import gzip
 import socket
 import ssl
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import httpx
 import pytest
@@ -350,10 +352,10 @@ async def test_one_deadline_bounds_a_server_that_stalls(monkeypatch, blocking, p
     assert 0.7 < took < 1.2
 
 
-@both_transports
-async def test_one_deadline_bounds_a_slow_connect(blocking):
-    # A listening socket whose accept queue is full: the kernel drops further SYNs, so a connect
-    # waits (Linux; elsewhere it may be refused at once, and then there is nothing to bound).
+@contextmanager
+def full_accept_queue() -> Iterator[int]:
+    """The port of a listening socket whose accept queue is full: the kernel drops further SYNs,
+    so a connect to it waits (Linux; elsewhere it may be refused at once)."""
     with socket.socket() as listening:
         listening.bind(("127.0.0.1", 0))
         listening.listen(0)
@@ -365,11 +367,24 @@ async def test_one_deadline_bounds_a_slow_connect(blocking):
             pending.connect_ex(("127.0.0.1", port))
             queued.append(pending)
         try:
-            async with opened(blocking) as client:
-                message, took = await timed_failure(client, f"http://127.0.0.1:{port}/", 0.5)
+            yield port
         finally:
             for pending in queued:
                 pending.close()
+
+
+@both_transports
+@both_routes
+async def test_one_deadline_bounds_a_slow_connect(monkeypatch, blocking, proxied):
+    with full_accept_queue() as port:
+        url = f"http://127.0.0.1:{port}/"
+        if proxied:  # the proxy is the one that does not answer
+            monkeypatch.setenv("HTTP_PROXY", url)
+            monkeypatch.delenv("NO_PROXY", raising=False)
+            monkeypatch.delenv("no_proxy", raising=False)
+            url = "http://api.example.test/"
+        async with opened(blocking) as client:
+            message, took = await timed_failure(client, url, 0.5)
     if "refused" in message:
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
@@ -379,24 +394,11 @@ async def test_one_deadline_bounds_a_slow_connect(blocking):
 @both_transports
 async def test_one_deadline_bounds_a_connect_across_the_hosts_addresses(monkeypatch, blocking):
     # Each address that does not answer takes from the same deadline, not a timeout of its own.
-    with socket.socket() as listening:
-        listening.bind(("127.0.0.1", 0))
-        listening.listen(0)
-        port = listening.getsockname()[1]
-        queued = []
-        for _ in range(3):
-            pending = socket.socket()
-            pending.setblocking(False)
-            pending.connect_ex(("127.0.0.1", port))
-            queued.append(pending)
+    with full_accept_queue() as port:
         twice = [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port))] * 2
         monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: twice)
-        try:
-            async with opened(blocking) as client:
-                message, took = await timed_failure(client, f"http://twice.test:{port}/", 0.5)
-        finally:
-            for pending in queued:
-                pending.close()
+        async with opened(blocking) as client:
+            message, took = await timed_failure(client, f"http://twice.test:{port}/", 0.5)
     if "refused" in message:
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
