@@ -30,6 +30,24 @@ T = TypeVar("T")
 both_transports = pytest.mark.parametrize("blocking", [False, True], ids=["asyncio", "blocking"])
 
 
+def run_events(path: str, blocking: bool) -> list[Any]:
+    """Every event of running the file at `path`: driven without an event loop as `run` does
+    (run_to_completion), or on one, as the TUI and `--jobs` do."""
+    from scenario_core.language.parser import load_file
+    from scenario_core.run.executor import Execution, run_to_completion
+
+    if blocking:
+        return run_to_completion([path])
+    events: list[Any] = []
+
+    async def collect() -> None:
+        async for event in Execution([load_file(path)]).events():
+            events.append(event)
+
+    asyncio.run(collect())
+    return events
+
+
 class NeverSuspends(AssertionError):
     """A blocking client's coroutine waited for an event loop."""
 

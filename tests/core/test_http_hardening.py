@@ -18,11 +18,10 @@ from hypothesis import strategies as st
 
 from scenario_core.parameters.resolution import RunOverrides, Setting
 from scenario_core.run.events import ResponseReceived, StepFinished
-from scenario_core.run.executor import run_to_completion
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
-from tests.core.http_doubles import LoopbackServer, both_transports, opened, sent
+from tests.core.http_doubles import LoopbackServer, both_transports, opened, run_events, sent
 
 MiB = 1 << 20
 
@@ -242,8 +241,9 @@ async def test_fast_endless_body_stops_at_the_cap(blocking):
     assert time.perf_counter() - started < 8
 
 
-def test_max_response_size_is_a_scenario_parameter(write_scenario):
-    with Misbehaving([ok(b"x" * 600)]) as server:  # run_to_completion runs blocking (run.blocking)
+@both_transports
+def test_max_response_size_is_a_scenario_parameter(write_scenario, blocking):
+    with Misbehaving([ok(b"x" * 600)]) as server:
         path = write_scenario(f"""
             parameters:
               maxResponseSize: 500
@@ -251,7 +251,7 @@ def test_max_response_size_is_a_scenario_parameter(write_scenario):
             scenario: big
               when: GET /
             """)
-        events = run_to_completion([str(path)])
+        events = run_events(str(path), blocking)
     step = next(e for e in events if isinstance(e, StepFinished))
     assert step.message == (
         "the response body (600 bytes, its Content-Length) is over the limit of 500 bytes "
@@ -422,7 +422,8 @@ def test_deeply_nested_json_does_not_raise(depth):
     ],
     ids=["huge-integer", "100000-levels"],
 )
-def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body, message):
+@both_transports
+def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body, message, blocking):
     with Misbehaving([ok(body, b"Content-Type: application/json")]) as server:
         path = write_scenario(f"""
             parameters:
@@ -432,7 +433,7 @@ def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body,
               then: status 200
               extract: v from $.id
             """)
-        events = run_to_completion([str(path)])
+        events = run_events(str(path), blocking)
     assert next(e for e in events if isinstance(e, ResponseReceived)).status == 200
     steps = [e for e in events if isinstance(e, StepFinished)]
     assert [s.status for s in steps] == ["passed", "passed", "failed"]
