@@ -470,3 +470,34 @@ async def test_cookies_go_back_to_their_server_until_reset(blocking):
             await request(client, server.url + "/a")
     cookies = [b"\r\nCookie: session=abc\r\n" in sent_request for sent_request in server.requests]
     assert cookies == [False, True, False]
+
+
+@both_transports
+async def test_one_deadline_bounds_a_slow_name_lookup(monkeypatch, blocking):
+    resolve = socket.getaddrinfo
+
+    def slow(host, port, family=0, kind=0, protocol=0, flags=0):
+        if host == "slow-dns.test" and not flags & socket.AI_NUMERICHOST:  # a resolver that hangs
+            time.sleep(1.5)
+        return resolve(host, port, family, kind, protocol, flags)
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    async with opened(blocking) as client:
+        message, took = await timed_failure(client, "http://slow-dns.test/", 0.5)
+    assert message == "timed out after 0.5 s (timeout: file, line 2)"
+    assert 0.4 < took < 1.0
+
+
+@both_transports
+async def test_a_name_that_does_not_resolve_is_one_line(monkeypatch, blocking):
+    resolve = socket.getaddrinfo
+
+    def unknown(host, port, family=0, kind=0, protocol=0, flags=0):
+        if host == "nowhere.test":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return resolve(host, port, family, kind, protocol, flags)
+
+    monkeypatch.setattr(socket, "getaddrinfo", unknown)
+    async with opened(blocking) as client:
+        message, _ = await timed_failure(client, "http://nowhere.test/x", 5)
+    assert message == "cannot resolve host of http://nowhere.test/x: Name or service not known"
