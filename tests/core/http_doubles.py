@@ -7,7 +7,9 @@ drives without one (run.blocking).
   to answer it.
 - `sent`: awaits a client's coroutine as its run would: on the loop, or, for a blocking client,
   stepped by hand -- it must finish in one step (never suspend), as run.blocking requires.
-- `opened`: a client of either kind, always closed."""
+- `opened`: a client of either kind, always closed.
+- `run_events`: a whole file run either way (without an event loop, as `run` does, or on one).
+- `self_signed_certificate`, `tls_server_context`: a LoopbackServer serving https."""
 
 from __future__ import annotations
 
