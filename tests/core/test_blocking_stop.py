@@ -23,7 +23,7 @@ from scenario_core.parameters.resolution import resolve_parameters
 from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.sending import Sender, StopRequested
-from tests.core.http_doubles import LoopbackServer, stepped
+from tests.core.http_doubles import LoopbackServer, self_signed_certificate, stepped, tls_server_context
 
 
 def stop_now(sender: Sender) -> None:
@@ -138,11 +138,16 @@ def ctrl_c_after(seconds: float, sender: Sender) -> Iterator[None]:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("proxied", [False, True], ids=["plain", "httpx"])
-def test_ctrl_c_ends_a_blocking_request_at_once_and_its_client_still_works(monkeypatch, proxied):
-    with StallsOnce() as server:
+@pytest.mark.parametrize("route", ["plain", "httpx", "https"])
+def test_ctrl_c_ends_a_blocking_request_at_once_and_its_client_still_works(monkeypatch, tmp_path, route):
+    server = StallsOnce()
+    if route == "https":
+        certificate, key = self_signed_certificate(tmp_path)
+        server.tls = tls_server_context(certificate, key)
+        monkeypatch.setenv("SSL_CERT_FILE", str(certificate))
+    with server:
         url = server.url + "/"
-        if proxied:
+        if route == "httpx":  # plain http through a proxy: httpx sends it
             monkeypatch.setenv("HTTP_PROXY", server.url)
             monkeypatch.delenv("NO_PROXY", raising=False)
             monkeypatch.delenv("no_proxy", raising=False)
