@@ -11,7 +11,7 @@ waits) keep the event loop.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Iterable, Iterator
+from typing import Any, AsyncIterator, Iterable, Iterator, NoReturn
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import WebhookStep
@@ -43,8 +43,7 @@ def blocking_events(stream: AsyncIterator[Any]) -> Iterator[Any]:
                 continue
             except StopAsyncIteration:
                 return
-            step.close()
-            raise NeedsEventLoop("a blocking run awaited the event loop")
+            _abandon(step, "a blocking run awaited the event loop")
     finally:
         _finish(stream)
 
@@ -58,8 +57,22 @@ def _finish(stream: AsyncIterator[Any]) -> None:
         step.send(None)
     except StopIteration:
         return
-    step.close()
-    raise NeedsEventLoop("a blocking run awaited the event loop while closing")
+    _abandon(step, "a blocking run awaited the event loop while closing")
+
+
+def _abandon(step: Any, message: str) -> NoReturn:
+    """Raise NeedsEventLoop for a step that suspended, thrown in at its await first, so the
+    stream's `finally:` blocks run and it ends. (Closing the step would leave the stream
+    "already running": closing the stream would then fail, hiding this error.)"""
+    error = NeedsEventLoop(message)
+    try:
+        step.throw(error)
+    except BaseException as raised:
+        if raised is error:
+            raise
+        raise error from raised  # its `finally:` failed some other way: said as the cause
+    step.close()  # it caught the error and awaited again: nothing more can be done for it
+    raise error
 
 
 def _every_step(file: ScenarioFileNode) -> Iterator[Any]:

@@ -104,17 +104,25 @@ class Sender:
         `step` and `retried`, retry.* applies and each retry is appended to `retried` (auto tests
         are not retried); when the attempts run out on a 503, both the failure and that last
         response."""
-        if self.stopped:
-            state.message = INTERRUPTED
-            return None
         params = state.params
         try:
             if self.client.blocking:
-                self.waiting = True
-            else:
-                # stop() may cancel this task only while it waits here, never while the consumer
-                # holds an event (it would cancel the consumer's own code).
-                self._inflight = _current_task()
+                # While `waiting`, a stop raises StopRequested into this request: so `waiting`
+                # is set before `stopped` is looked at (a stop in between would go unseen), and
+                # cleared before any handler below runs (a stop in one would escape it).
+                try:
+                    self.waiting = True
+                    if self.stopped:
+                        raise StopRequested()
+                    return await self._send(step, params, request, retried, url)
+                finally:
+                    self.waiting = False
+            if self.stopped:
+                state.message = INTERRUPTED
+                return None
+            # stop() may cancel this task only while it waits here, never while the consumer
+            # holds an event (it would cancel the consumer's own code).
+            self._inflight = _current_task()
             return await self._send(step, params, request, retried, url)
         except RetriesExhausted as failed:  # the step fails; its last response is still what came back
             state.message = str(failed)
@@ -133,7 +141,6 @@ class Sender:
             state.message = INTERRUPTED
         finally:
             self._inflight = None
-            self.waiting = False
         return None
 
     def _send(

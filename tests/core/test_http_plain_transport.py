@@ -1,52 +1,51 @@
 """Plain http:// is sent as bytes we build (run.http.request, run.http.pool); https:// and
-proxied requests go through httpx (run.http.via_httpx)."""
+proxied requests go through httpx (run.http.via_httpx). Each exchange is checked for both
+transports: on the event loop and blocking (tests/core/http_doubles.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
-from scenario_core.run.http.client import HttpClient
+import pytest
+
+from scenario_core.run.http.errors import RequestFailed
 from scenario_core.run.http.request import build_request
+from tests.core.http_doubles import (
+    LoopbackServer,
+    both_transports,
+    opened,
+    self_signed_certificate,
+    sent,
+    tls_server_context,
+)
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
 
-class Recorder:
+class Recorder(LoopbackServer):
     """Records each request head and answers OK."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.heads: list[bytes] = []
 
-    async def __aenter__(self) -> Recorder:
-        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.server.close()
-        await self.server.wait_closed()
-
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                self.heads.append(await reader.readuntil(b"\r\n\r\n"))
-                writer.write(OK)
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        writer.close()
+        while True:
+            self.heads.append(await reader.readuntil(b"\r\n\r\n"))
+            writer.write(OK)
+            await writer.drain()
 
 
-async def test_a_proxy_named_by_the_environment_carries_plain_http(monkeypatch):
-    async with Recorder() as proxy:
-        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.port}")
+@both_transports
+async def test_a_proxy_named_by_the_environment_carries_plain_http(monkeypatch, blocking):
+    with Recorder() as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
         monkeypatch.delenv("NO_PROXY", raising=False)
         monkeypatch.delenv("no_proxy", raising=False)
-        client = HttpClient()
-        try:
-            result = await client.send(client.build("GET", "http://api.example.test/pets", [], [], None), 5)
-        finally:
-            await client.aclose()
+        async with opened(blocking) as client:
+            request = client.build("GET", "http://api.example.test/pets", [], [], None)
+            result = await sent(client, client.send(request, 5))
     assert result.status == 200 and result.body == "ok"
     assert proxy.heads[0].startswith(b"GET http://api.example.test/pets HTTP/1.1\r\n")
 
@@ -61,42 +60,39 @@ def test_a_request_carries_the_default_headers_unless_the_step_sets_them():
     assert [name for name, _ in request.headers].count("Accept") == 1
 
 
-async def test_cookies_set_before_a_redirect_go_with_the_redirected_request():
+class Redirecting(LoopbackServer):
+    def __init__(self, replies: list[bytes]) -> None:
+        super().__init__()
+        self.replies, self.heads = replies, []
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while self.replies:
+            self.heads.append(await reader.readuntil(b"\r\n\r\n"))
+            writer.write(self.replies.pop(0))
+            await writer.drain()
+
+
+@both_transports
+async def test_cookies_set_before_a_redirect_go_with_the_redirected_request(blocking):
     replies = [
         b"HTTP/1.1 302 Found\r\nLocation: /next\r\nSet-Cookie: s=1; Path=/\r\nContent-Length: 0\r\n\r\n",
         OK,
     ]
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        while replies:
-            heads.append(await reader.readuntil(b"\r\n\r\n"))
-            writer.write(replies.pop(0))
-            await writer.drain()
-        writer.close()
-
-    heads: list[bytes] = []
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    client = HttpClient()
-    try:
-        request = client.build("GET", f"http://127.0.0.1:{port}/first", [], [], None)
-        result = await client.send(request, 5, follow_redirects=True)
-    finally:
-        await client.aclose()
-        server.close()
+    with Redirecting(replies) as server:
+        async with opened(blocking) as client:
+            request = client.build("GET", f"{server.url}/first", [], [], None)
+            result = await sent(client, client.send(request, 5, follow_redirects=True))
     assert result.status == 200
-    assert heads[1].startswith(b"GET /next HTTP/1.1\r\n") and b"\r\nCookie: s=1\r\n" in heads[1]
+    assert server.heads[1].startswith(b"GET /next HTTP/1.1\r\n") and b"\r\nCookie: s=1\r\n" in server.heads[1]
 
 
-async def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire():
+@both_transports
+async def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire(blocking):
     # docs/cli.md: a URL's userinfo produces an Authorization: Basic header (masked when shown).
-    async with Recorder() as server:
-        client = HttpClient()
-        try:
+    with Recorder() as server:
+        async with opened(blocking) as client:
             url = f"http://ad%40min:s3cr%3At@127.0.0.1:{server.port}/pets"
-            result = await client.send(client.build("GET", url, [], [], None), 5)
-        finally:
-            await client.aclose()
+            result = await sent(client, client.send(client.build("GET", url, [], [], None), 5))
     assert result.status == 200
     head = server.heads[0].decode()
     assert "Authorization: Basic YWRAbWluOnMzY3I6dA==\r\n" in head  # base64 of "ad@min:s3cr:t"
@@ -106,3 +102,66 @@ async def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire():
 def test_a_step_authorization_header_wins_over_the_url_userinfo():
     request = build_request("GET", "http://u:p@h/x", [("Authorization", "Bearer t")], [], None)
     assert [v for n, v in request.headers if n == "Authorization"] == ["Bearer t"]
+
+
+# ---------------------------------------------------------------- https (through httpx)
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    return self_signed_certificate(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.fixture
+def trusted(certificate, monkeypatch):
+    """The test certificate trusted by the client (httpx reads SSL_CERT_FILE)."""
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificate[0]))
+    return certificate
+
+
+class Silent(LoopbackServer):
+    async def handle(self, reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(3600)
+
+
+@both_transports
+async def test_https_requests_share_one_connection(trusted, blocking):
+    server = Recorder()
+    server.tls = tls_server_context(*trusted)
+    with server:
+        async with opened(blocking) as client:
+            results = [await sent(client, client.send(client.build("GET", server.url + "/p", [], [], None), 5))]
+            results.append(await sent(client, client.send(client.build("GET", server.url + "/q", [], [], None), 5)))
+    assert [(r.status, r.body) for r in results] == [(200, "ok"), (200, "ok")]
+    assert [h.split(b"\r\n")[0] for h in server.heads] == [b"GET /p HTTP/1.1", b"GET /q HTTP/1.1"]
+    assert server.connections == 1
+
+
+@both_transports
+async def test_an_untrusted_https_certificate_is_a_one_line_tls_error(certificate, monkeypatch, blocking):
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    server = Recorder()
+    server.tls = tls_server_context(*certificate)
+    with server:
+        async with opened(blocking) as client:
+            with pytest.raises(RequestFailed) as caught:
+                await sent(client, client.send(client.build("GET", server.url, [], [], None), 5))
+    message = str(caught.value)
+    assert message.startswith(f"TLS error talking to 127.0.0.1:{server.port}: ") and "\n" not in message
+    assert not caught.value.retryable
+
+
+@both_transports
+async def test_one_deadline_bounds_an_https_server_that_never_answers(trusted, blocking):
+    server = Silent()
+    server.tls = tls_server_context(*trusted)
+    with server:
+        async with opened(blocking) as client:
+            started = time.perf_counter()
+            with pytest.raises(RequestFailed) as caught:
+                await sent(client, client.send(client.build("GET", server.url, [], [], None), 0.6))
+            took = time.perf_counter() - started
+    assert str(caught.value) == "timed out after 0.6 s"
+    assert 0.5 < took < 1.0

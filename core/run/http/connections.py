@@ -68,7 +68,7 @@ class SocketConnection:
     @classmethod
     async def open(cls, host: str, port: int, deadline: float | None) -> SocketConnection:
         try:
-            sock = socket.create_connection((host, port), time_left(deadline))
+            sock = _connected(host, port, deadline)
         except TimeoutError:
             raise
         except OSError as error:
@@ -102,6 +102,62 @@ class SocketConnection:
             self.sock.close()
         except OSError:
             pass
+
+
+def _connected(host: str, port: int, deadline: float | None) -> socket.socket:
+    """A socket connected to the first of the host's addresses that answers, as
+    socket.create_connection would, but each attempt waits only what is left of `deadline`
+    (not the whole timeout again), and a socket is closed whatever ends its attempt (Ctrl+C's
+    StopRequested too)."""
+    last: OSError | None = None
+    for family, kind, protocol, _, address in _addresses(host, port, deadline):
+        sock = socket.socket(family, kind, protocol)
+        try:
+            sock.settimeout(time_left(deadline))
+            sock.connect(address)
+            return sock
+        except TimeoutError:
+            sock.close()
+            raise  # the deadline has passed: no time for the next address
+        except OSError as error:
+            sock.close()
+            last = error
+        except BaseException:
+            sock.close()
+            raise
+    raise last if last is not None else OSError(f"no address for {host}")
+
+
+def _addresses(host: str, port: int, deadline: float | None) -> list[tuple]:
+    """The host's addresses (getaddrinfo), found within `deadline`: a numeric host at once; a
+    name in a thread of its own, waited for no longer than the deadline (a resolver that hangs
+    is left to finish alone, as asyncio leaves it in its executor), and Ctrl+C still heard."""
+    try:
+        return socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM, 0, socket.AI_NUMERICHOST)
+    except socket.gaierror:
+        pass  # a name
+    if deadline is None:
+        return socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
+    import threading
+
+    found: list[list[tuple] | BaseException] = []
+    done = threading.Event()
+
+    def resolve() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
+        except BaseException as error:  # handed to the waiting thread, raised there
+            found.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=resolve, name=f"resolving {host}", daemon=True).start()
+    if not done.wait(time_left(deadline)):
+        raise TimeoutError()
+    result = found[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 def time_left(deadline: float | None) -> float | None:

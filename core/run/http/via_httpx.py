@@ -46,7 +46,9 @@ class HttpxSender:
 
         _no_sniffio()
         self.blocking = blocking
+        self.deadline: float | None = None  # the blocking request in flight's (time.monotonic() seconds)
         self.client: Any = (httpx.Client if blocking else httpx.AsyncClient)(timeout=None, follow_redirects=False)
+        self._bounded = blocking and _bound_by_deadline(self.client, self)
 
     async def send(self, request: OutgoingRequest, deadline: float | None = None) -> HttpxResponse:
         import httpx
@@ -54,8 +56,13 @@ class HttpxSender:
         built = httpx.Request(request.method, request.url, headers=request.headers, content=request.content or None)
         if not self.blocking:
             return HttpxResponse(await self.client.send(built, stream=True), None)
-        built.extensions["timeout"] = httpx.Timeout(time_left(deadline)).as_dict()
-        return HttpxResponse(self.client.send(built, stream=True), deadline)
+        self.deadline = deadline
+        if not self._bounded:  # each of httpx's phases bounded by the whole timeout, at least
+            built.extensions["timeout"] = httpx.Timeout(time_left(deadline)).as_dict()
+        try:
+            return HttpxResponse(self.client.send(built, stream=True), deadline)
+        except httpx.TimeoutException:
+            raise TimeoutError() from None
 
     async def aclose(self) -> None:
         if self.blocking:
@@ -88,7 +95,70 @@ class HttpxResponse:
 
 
 async def _each_in_time(pieces: Iterator[bytes], deadline: float) -> AsyncIterator[bytes]:
-    """The body's pieces, TimeoutError once the deadline has passed between two of them."""
-    for piece in pieces:
-        time_left(deadline)
-        yield piece
+    """The body's pieces, TimeoutError once the deadline has passed (between two of them, or
+    while httpx waits for one: its ReadTimeout)."""
+    import httpx
+
+    try:
+        for piece in pieces:
+            time_left(deadline)
+            yield piece
+    except httpx.TimeoutException:
+        raise TimeoutError() from None
+
+
+# A blocking request's one deadline. httpx takes the timeout of each of its phases (connect,
+# write, the head, the body) once, at the phase's start, and gives it again to every read of
+# the phase: a server trickling or stalling part-way would get the whole timeout again after
+# each piece. So each transport's network backend is wrapped to give every connect, read and
+# write only what is left of the request's deadline (asyncio.timeout does this for AsyncClient).
+
+
+def _bound_by_deadline(client: Any, sender: HttpxSender) -> bool:
+    """Wrap the network backend of each of `client`'s transports (its own and the proxies'
+    mounts); False if this httpx keeps them elsewhere (then each phase is bounded instead)."""
+    transports = [client._transport, *client._mounts.values()]
+    pools: list[Any] = [getattr(transport, "_pool", None) for transport in transports if transport is not None]
+    if not all(hasattr(pool, "_network_backend") for pool in pools):
+        return False
+    for pool in pools:
+        pool._network_backend = _DeadlineBackend(pool._network_backend, sender)
+    return True
+
+
+class _DeadlineBackend:
+    """An httpcore network backend whose connections wait no longer than the sender's deadline."""
+
+    def __init__(self, backend: Any, sender: HttpxSender):
+        self.backend, self.sender = backend, sender
+
+    def connect_tcp(
+        self, host: str, port: int, timeout: float | None = None, local_address: Any = None, socket_options: Any = None
+    ) -> _DeadlineStream:
+        left = time_left(self.sender.deadline)
+        stream = self.backend.connect_tcp(host, port, left, local_address, socket_options)
+        return _DeadlineStream(stream, self.sender)
+
+    def __getattr__(self, name: str) -> Any:  # connect_unix_socket, sleep: as they are
+        return getattr(self.backend, name)
+
+
+class _DeadlineStream:
+    def __init__(self, stream: Any, sender: HttpxSender):
+        self.stream, self.sender = stream, sender
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self.stream.read(max_bytes, time_left(self.sender.deadline))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.stream.write(buffer, time_left(self.sender.deadline))
+
+    def close(self) -> None:
+        self.stream.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
+        left = time_left(self.sender.deadline)
+        return _DeadlineStream(self.stream.start_tls(ssl_context, server_hostname, left), self.sender)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self.stream.get_extra_info(info)
