@@ -259,8 +259,9 @@ def _drive_blocking(execution: Execution, feed: Callable[[Any], None]) -> int | 
         received.append(signum)
         if len(received) == 1:
             execution.stop_now()
-        else:
+        elif len(received) == 2:
             raise _WindDownAbandoned()
+        # a third one: the wind-down is being abandoned already (an exception now would escape it)
 
     previous = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
