@@ -13,6 +13,7 @@ here, piece by piece, through the decoders of run.http.body.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
@@ -83,6 +84,15 @@ class _Response(Protocol):
 
 # (the response, its decoded body)
 _Received = tuple[_Response, bytes]
+
+
+_PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
+
+
+def proxies_configured() -> bool:
+    """Whether the environment names a proxy: then httpx sends (run.http.via_httpx; it also
+    reads NO_PROXY). Here, not there: a plain-HTTP run never imports that module."""
+    return any(os.environ.get(name) or os.environ.get(name.upper()) for name in _PROXY_VARIABLES)
 
 
 class HttpClient:
@@ -194,8 +204,6 @@ class HttpClient:
 
     async def _open(self, request: OutgoingRequest) -> _Response:
         if self._proxied is None:
-            from scenario_core.run.http.via_httpx import proxies_configured
-
             self._proxied = proxies_configured()
         if request.scheme == "http" and not self._proxied:
             if self._client is None:

@@ -9,7 +9,6 @@ request's deadline, and the deadline is checked between the body's pieces."""
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
 
@@ -18,13 +17,6 @@ from scenario_core.run.http.request import OutgoingRequest
 
 if TYPE_CHECKING:
     import httpx
-
-_PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
-
-
-def proxies_configured() -> bool:
-    """Whether the environment names a proxy: then httpx sends (it also reads NO_PROXY)."""
-    return any(os.environ.get(name) or os.environ.get(name.upper()) for name in _PROXY_VARIABLES)
 
 
 def _no_sniffio() -> None:
