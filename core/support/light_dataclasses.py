@@ -202,8 +202,24 @@ else:
         if hasattr(cls, "__post_init__"):
             body.append("self.__post_init__()")
         source = f"def __init__(self, {', '.join(parameters)}):\n    " + ("\n    ".join(body) or "pass") + "\n"
-        exec(source, namespace)
-        return namespace["__init__"]
+        return _compiled_on_first_call(cls, source, namespace)
+
+    def _compiled_on_first_call(cls, source, namespace):
+        """An __init__ that compiles the real one (`source`) when the class is first instantiated
+        and puts it in its place: start-up creates many classes a run never instantiates (events
+        of steps it has none of), and the exec is most of a class's cost. What the arguments are
+        is checked by the real one, on this first call too."""
+
+        def __init__(self, *args, **kwargs):
+            exec(source, namespace)
+            real = namespace["__init__"]
+            real.__qualname__ = first.__qualname__
+            if vars(cls).get("__init__") is first:
+                type.__setattr__(cls, "__init__", real)
+            real(self, *args, **kwargs)
+
+        first = __init__
+        return __init__
 
     class _Factory:
         __slots__ = ()
