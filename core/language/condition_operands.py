@@ -5,7 +5,6 @@ each located in the condition's line."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 
@@ -115,6 +114,8 @@ class OperandReader:
         if self.text.startswith("!=", i):
             raise LineError("'!=' is not a condition operator: write not equals", i, 2)
         word = self.text[i : self.word_end(i, end)]
+        import difflib  # only for a hint: not imported by every start-up
+
         close = difflib.get_close_matches(word.lower(), list(_WORDS), n=1, cutoff=0.7)
         did = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
         raise LineError(

@@ -5,7 +5,6 @@ Each type's parser is in parameter_values.py."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any, Callable
 
@@ -374,6 +373,8 @@ def _family_fix(key: str) -> str | None:
     """`headers.X-Id` -> `header.X-Id`, `Header.X-Id` -> `header.X-Id`."""
     prefix, dot, rest = key.partition(".")
     if dot and rest:
+        import difflib  # only for a hint: not imported by every start-up
+
         for family in (HEADER, MULTI_TEST):
             name = family[:-1]
             if prefix != name and difflib.SequenceMatcher(None, prefix.lower(), name.lower()).ratio() >= 0.8:
@@ -389,6 +390,8 @@ def closest_key(key: str) -> str | None:
     for known in SPECS:
         if known.lower() == key.lower():
             return known
+    import difflib  # only for a hint: not imported by every start-up
+
     matches = difflib.get_close_matches(key, list(SPECS), n=1, cutoff=0.5)
     if matches:
         return matches[0]
@@ -413,6 +416,8 @@ def near_miss(key: str) -> str | None:
     for known in SPECS:
         if known.lower() == key.lower():
             return known
+    import difflib  # only for a hint: not imported by every start-up
+
     matches = difflib.get_close_matches(key, list(SPECS), n=1, cutoff=0.8)
     if matches:
         return matches[0]

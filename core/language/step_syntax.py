@@ -6,7 +6,6 @@ place in that text to the file, and raises `LineError` pointing at the offending
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from functools import lru_cache
@@ -63,6 +62,8 @@ def split_request(text: str) -> tuple[str, str, int]:
     method = match.group(1) if match else text
     if method not in METHODS:
         hint = ""
+        import difflib  # only for a hint: not imported by every start-up
+
         close = difflib.get_close_matches(method.upper(), METHODS, n=1, cutoff=0.5)
         if method.upper() in METHODS:
             hint = f"; methods are upper case: {method.upper()}"

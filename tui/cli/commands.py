@@ -7,7 +7,6 @@ import argparse
 import json
 from typing import Any, Sequence
 
-from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
@@ -57,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
     variables.update(run_variables_from(args.var))  # --var wins over --variables-file
     files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
     require_selection(files, selected)
-    registry = plugin_registry(args.plugins) if args.plugins or any(f.custom_steps for f in files) else None
+    registry = None
+    if args.plugins or any(f.custom_steps for f in files):
+        from scenario_core.custom_steps.plugins import plugin_registry
+
+        registry = plugin_registry(args.plugins)
     return run_files(
         files,
         overrides,
