@@ -35,6 +35,8 @@ def params(args: argparse.Namespace) -> int:
 
 def require_selection(files: Sequence[Any], selected: Any) -> None:
     """A --tags expression that selects no scenario of these files is an error, not a green run."""
+    if selected is None:  # no --tags: everything is selected (and tag_expressions stays unloaded)
+        return
     from scenario_core.language.tag_expressions import selects_any
 
     if not selects_any(files, selected):
