@@ -199,9 +199,9 @@ def _run_scale_options(run: argparse.ArgumentParser) -> None:
 
 
 def build_parser(completion: bool = False, command: str | None = None) -> Parser:
-    """The command parser. With `command` (the first argument), only that command's options are
-    declared: each of the ~60 options costs ~0.1 ms to declare, and a run parses one command
-    (`--help` and `--print-completion` declare them all)."""
+    """The command parser. With `command` (the first argument), only that command's parser is
+    made: each of the ~60 options costs ~0.1 ms to declare, and argv names one command (its
+    parser is the one argparse reads). `--help` and `--print-completion` list them all."""
     parser = Parser(
         prog="scenario-tui",
         description="Write, run and step-debug API test scenarios.",
@@ -217,9 +217,8 @@ def build_parser(completion: bool = False, command: str | None = None) -> Parser
     # prog: without it a command's usage starts with the whole two-line usage above
     commands = parser.add_subparsers(dest="command", parser_class=Parser, prog="scenario-tui")
     for name, (summary, usage, declare_options) in _COMMAND_PARSERS.items():
-        sub = commands.add_parser(name, help=summary, **({"usage": usage} if usage else {}))
         if completion or command in (None, name):
-            declare_options(sub)
+            declare_options(commands.add_parser(name, help=summary, **({"usage": usage} if usage else {})))
     return parser
 
 
