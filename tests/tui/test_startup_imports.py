@@ -125,3 +125,17 @@ def test_help_is_wrapped_to_the_terminal_width_without_importing_shutil():
     *help_lines, last = result.stdout.splitlines()
     assert last == "SHUTIL False"
     assert "--strict" in result.stdout and max(len(line) for line in help_lines) <= 50
+
+
+def test_start_up_objects_are_frozen_once_per_process_and_the_collector_stays_on(write_scenario):
+    path = str(write_scenario(PLAIN))
+    code = (
+        "import gc\n"
+        "from scenario_tui.cli.main import main\n"
+        f"main(['check', {path!r}])\n"
+        "first = gc.get_freeze_count()\n"
+        f"main(['check', {path!r}])\n"
+        "print(first > 10000, gc.get_freeze_count() == first, gc.isenabled())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
+    assert result.stdout.splitlines()[-1] == "True True True", result.stderr

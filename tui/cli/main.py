@@ -87,6 +87,8 @@ def _open_tui() -> Command:
     return open_tui
 
 
+_started = False  # whether this process has run _command_and_arguments
+
 _COMMANDS: dict[str, Callable[[], Command]] = {
     "run": _run,
     "check": _check,
@@ -134,9 +136,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _command_and_arguments(argv: list[str]) -> tuple[Command, Any]:
     """The command's function (its modules imported) and its parsed arguments. The cyclic
-    garbage collector is off meanwhile, and what start-up made is then frozen (left out of every
-    later collection): modules, classes and functions that live as long as the process, which
-    the collector scanned again and again, finding nothing, for ~10 ms of a one-request run."""
+    garbage collector is off meanwhile, and what the process's first start-up made is then
+    frozen (left out of every later collection): modules, classes and functions that live as
+    long as the process, which the collector scanned again and again, finding nothing, for ~10 ms
+    of a one-request run. Only the first: a process calling main() again (a test) would
+    otherwise freeze, for good, whatever garbage it holds at each call."""
+    global _started
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -154,8 +159,10 @@ def _command_and_arguments(argv: list[str]) -> tuple[Command, Any]:
         return command, args
     finally:
         if collecting:
-            gc.freeze()
+            if not _started:
+                gc.freeze()
             gc.enable()
+        _started = True
 
 
 if _STARTING:  # imports done: main() catches KeyboardInterrupt from here on
