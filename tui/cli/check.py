@@ -4,7 +4,6 @@ finds; its output formats (text on stderr, one JSON list, GitHub Actions annotat
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Sequence
 
@@ -76,6 +75,8 @@ def check(args: argparse.Namespace) -> int:
             f"{counted(len(node.fragments), 'fragment')})"
         )
     if args.format == "json":
+        import json
+
         print(json.dumps(found, indent=2))
     if args.coverage:
         from scenario_core.report.coverage_static import static_coverage

@@ -4,7 +4,6 @@ imports textual (`run`'s work is run_command's; `lsp`'s the language server's)."
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, Sequence
 
 from scenario_core.language.errors import UsageError
@@ -23,6 +22,8 @@ def params(args: argparse.Namespace) -> int:
     (file,) = load_valid([args.file], overrides, args.plugins, args.fragments)
     nodes = parameter_nodes(file, overrides)
     if args.json:
+        import json
+
         print(json.dumps({"file": args.file, "nodes": [n.to_json() for n in nodes]}, indent=2))
         return 0
     from scenario_tui.output.params_view import print_parameter_tree

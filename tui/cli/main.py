@@ -41,7 +41,8 @@ Command = Callable[[Any], int]
 
 
 # Each command's function, imported only when that command runs (`check` never loads the
-# executor, `run` never the scope analysis), with the modules every run of it imports.
+# executor, `run` never the scope analysis), with the modules every run of it imports anyway:
+# loaded here, they load while the collector is off (see _command_and_arguments).
 def _run() -> Command:
     import scenario_core.run.executor  # noqa: F401
     import scenario_tui.cli.run_command  # noqa: F401
