@@ -23,8 +23,8 @@ COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
 
 def _help_width() -> int:
     """What argparse's help is wrapped to, found as shutil.get_terminal_size finds it ($COLUMNS,
-    else the terminal's, else 80) without importing shutil (and with it bz2 and lzma: ~4 ms),
-    which argparse does for every option declared."""
+    else the terminal's, else 80) without importing shutil (and bz2 and lzma with it), which
+    argparse's own formatter does for every option declared, help printed or not."""
     try:
         columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
@@ -38,8 +38,10 @@ def _help_width() -> int:
 
 
 class _HelpFormatter(argparse.HelpFormatter):
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
-        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None, **more
+    ):
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width, **more)
 
 
 class Parser(argparse.ArgumentParser):
