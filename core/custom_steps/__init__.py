@@ -8,11 +8,35 @@ The public plugin API — what `examples/plugins/` and users import:
 
     from scenario_core.custom_steps import step, assertion, StepFailed, StepContext, Response
 
-No submodule imports this package (it re-exports from them).
+No submodule imports this package (it re-exports from them). The re-exports load on first use, so
+importing a submodule (`check` and `run` of files without custom steps import none) costs only it.
 May import: scenario_core.language, scenario_core.support.
 """
 
-from scenario_core.custom_steps.context import Response, StepContext, StepFailed
-from scenario_core.custom_steps.plugins import PluginError, assertion, step
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scenario_core.custom_steps.context import Response, StepContext, StepFailed
+    from scenario_core.custom_steps.plugins import PluginError, assertion, step
 
 __all__ = ["PluginError", "Response", "StepContext", "StepFailed", "assertion", "step"]
+
+_HOME = {
+    "Response": "context",
+    "StepContext": "context",
+    "StepFailed": "context",
+    "PluginError": "plugins",
+    "assertion": "plugins",
+    "step": "plugins",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value  # found directly from now on
+    return value

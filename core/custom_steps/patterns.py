@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
+from scenario_core.support.lazy_patterns import lazy_compile
+
 # A step or assertion function: a decorator registers it and hands it back unchanged.
 StepFunction = TypeVar("StepFunction", bound=Callable[..., Any])
 
@@ -23,7 +25,7 @@ _PLACEHOLDERS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "word": (r"(\w+)", str),
     "any": (r"(.*)", str),
 }
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+_PLACEHOLDER = lazy_compile(r"\{([A-Za-z_]\w*)\}")
 
 
 # A pattern piece: (literal text, None) or ("", placeholder kind).

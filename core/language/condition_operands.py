@@ -5,14 +5,13 @@ each located in the condition's line."""
 
 from __future__ import annotations
 
-import difflib
 import json
-import re
 
 from scenario_core.language.errors import clip
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
 from scenario_core.language.step_syntax import LineError, check_operand
 from scenario_core.language.templates import JsonTextError, Locate, TemplateError, json_template, text_template
+from scenario_core.support.lazy_patterns import lazy_compile
 
 # The operator words, as written (matched case-insensitively), and what each one means.
 _SPELLED = {
@@ -43,7 +42,7 @@ OPERATOR_LIST = (
     "equals (=), not equals, greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, "
     "contains, in, matches, startsWith, endsWith, hasSize"
 )
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NUMBER = lazy_compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}  # any other \c is c
 SPACES = " \t"
 
@@ -115,6 +114,8 @@ class OperandReader:
         if self.text.startswith("!=", i):
             raise LineError("'!=' is not a condition operator: write not equals", i, 2)
         word = self.text[i : self.word_end(i, end)]
+        import difflib  # only for a hint: not imported by every start-up
+
         close = difflib.get_close_matches(word.lower(), list(_WORDS), n=1, cutoff=0.7)
         did = next((f"; did you mean {w}?" for w in _SPELLED if close and w.lower() == close[0]), "")
         raise LineError(

@@ -38,11 +38,12 @@ from scenario_core.language.templates import (
     TemplateError,
     text_template,
 )
+from scenario_core.support.lazy_patterns import lazy_compile
 from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.text_scan import TopLevelSpaces
 
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_TIME = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(ms|s)?", re.IGNORECASE)
+_HEADER_NAME = lazy_compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_TIME = lazy_compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(ms|s)?", re.IGNORECASE)
 # An `if` joins at most this many conditions: and/or nest, and evaluating them recurses.
 MAX_JOINED = 64
 

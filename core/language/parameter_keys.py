@@ -5,12 +5,11 @@ Each type's parser is in parameter_values.py."""
 
 from __future__ import annotations
 
-import difflib
-import re
 from typing import Any, Callable
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
+from scenario_core.support.lazy_patterns import lazy_compile
 from scenario_core.support.light_dataclasses import dataclass
 
 SHARE = "shareVariablesAcrossScenarios"
@@ -178,7 +177,7 @@ SPECS: dict[str, ParameterSpec] = {
     )
 }
 
-_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DESCRIPTION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def binding_parts(key: str) -> tuple[str, str, str | None] | None:
@@ -213,8 +212,8 @@ _BINDING_SPECS = {
 }
 
 
-_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
-_OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_NAME = lazy_compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
+_OPTION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_SPEC = ParameterSpec(
     "header.NAME",
     "text",
@@ -256,14 +255,14 @@ def is_known(key: str) -> bool:
     return spec_for(key) is not None
 
 
-USER_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # what `{{param.KEY}}` can name
+USER_KEY = lazy_compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # what `{{param.KEY}}` can name
 
 
 # ---------------------------------------------------------------- {{env.NAME}} / {{param.KEY}}
 
 
 ENV, PARAM = "env", "param"
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +373,8 @@ def _family_fix(key: str) -> str | None:
     """`headers.X-Id` -> `header.X-Id`, `Header.X-Id` -> `header.X-Id`."""
     prefix, dot, rest = key.partition(".")
     if dot and rest:
+        import difflib  # only for a hint: not imported by every start-up
+
         for family in (HEADER, MULTI_TEST):
             name = family[:-1]
             if prefix != name and difflib.SequenceMatcher(None, prefix.lower(), name.lower()).ratio() >= 0.8:
@@ -389,6 +390,8 @@ def closest_key(key: str) -> str | None:
     for known in SPECS:
         if known.lower() == key.lower():
             return known
+    import difflib  # only for a hint: not imported by every start-up
+
     matches = difflib.get_close_matches(key, list(SPECS), n=1, cutoff=0.5)
     if matches:
         return matches[0]
@@ -413,6 +416,8 @@ def near_miss(key: str) -> str | None:
     for known in SPECS:
         if known.lower() == key.lower():
             return known
+    import difflib  # only for a hint: not imported by every start-up
+
     matches = difflib.get_close_matches(key, list(SPECS), n=1, cutoff=0.8)
     if matches:
         return matches[0]

@@ -5,8 +5,6 @@ written wrong (`When:` for `when:`, `scenario x` for `scenario:`)."""
 
 from __future__ import annotations
 
-import difflib
-
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -143,6 +141,8 @@ def _guess(text: str, expected: list[str]) -> str | None:
     if not words or words[0] in expected:
         return None
     word = words[0].lower().rstrip(":") + ":"
+    import difflib  # only for a hint: not imported by every start-up
+
     guess = difflib.get_close_matches(word, expected, n=1, cutoff=0.7)
     return guess[0] if guess else None
 

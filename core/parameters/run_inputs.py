@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import glob
-import json
 import os
 from pathlib import Path
 from typing import Any, Sequence
@@ -102,6 +101,8 @@ def _json_int(text: str) -> int:
 def variable_value(raw: str) -> Any:
     """A run variable's value (`--var`, a variables file): JSON when it reads as JSON (`7`,
     `true`, `[1, 2]`), otherwise the text. NumberTooLong for an integer past Python's limit."""
+    import json  # only for --var and variables files: check and run of plain files need none
+
     try:
         return json.loads(raw, parse_int=_json_int)
     except NumberTooLong:
@@ -125,6 +126,8 @@ def read_variables_file(path: str) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise UsageError(f"--variables-file {path}: not UTF-8 text") from None
     if text.lstrip().startswith("{"):
+        import json
+
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as error:
@@ -177,9 +180,11 @@ def command_line_overrides(param: Sequence[str], base_url: str | None, openapi: 
 
 def run_variables_from(items: Sequence[str]) -> dict[str, Any]:
     """--var NAME=VALUE items as run variables (VALUE read as JSON when it is JSON)."""
+    variables: dict[str, Any] = {}
+    if not items:  # most runs: nothing to import
+        return variables
     from scenario_core.language.templates import NAME
 
-    variables: dict[str, Any] = {}
     for item in items:
         name, sep, raw = item.partition("=")
         if not sep or not NAME.fullmatch(name):

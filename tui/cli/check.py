@@ -4,11 +4,9 @@ finds; its output formats (text on stderr, one JSON list, GitHub Actions annotat
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Sequence
 
-from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
@@ -22,13 +20,14 @@ def check(args: argparse.Namespace) -> int:
     """Errors, then the warnings of static scope analysis, per file in the order given; exit 2
     when any file has an error (a warning too, with --strict), else 0."""
     from scenario_core.analysis.scope_analysis import analyze
-    from scenario_core.custom_steps.plugins import PluginError
     from scenario_core.language.errors import ERROR
     from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
 
     require(args, "files")
     say_folders_left_out(args.files)
     if args.plugins:
+        from scenario_core.custom_steps.plugins import plugin_registry
+
         plugin_registry(args.plugins)  # a broken plugin: one usage error, not one per file
     overrides = overrides_from(args)
     names = set(run_variables_from(args.var))
@@ -41,13 +40,13 @@ def check(args: argparse.Namespace) -> int:
     for path in expand_scenario_paths(args.files):
         try:
             (node,) = load_valid([path], overrides, plugins=args.plugins, fragments=args.fragments)
-        except PluginError:
-            raise
         except InvalidFileError as error:
             _show(error.diagnostics, args.format, found)
             status = 2
             continue
         except UsageError as error:
+            if _is_plugin_error(error):
+                raise
             print_error(str(error))
             status = 2
             continue
@@ -76,6 +75,8 @@ def check(args: argparse.Namespace) -> int:
             f"{counted(len(node.fragments), 'fragment')})"
         )
     if args.format == "json":
+        import json
+
         print(json.dumps(found, indent=2))
     if args.coverage:
         from scenario_core.report.coverage_static import static_coverage
@@ -86,6 +87,13 @@ def check(args: argparse.Namespace) -> int:
             file=sys.stderr if args.format == "json" else sys.stdout,
         )
     return status
+
+
+def _is_plugin_error(error: UsageError) -> bool:
+    """A plugin that does not load stops the check (one error, not one per file). Only the
+    plugins module raises it, so a check whose files use no custom steps never imports it."""
+    plugins = sys.modules.get("scenario_core.custom_steps.plugins")
+    return plugins is not None and isinstance(error, plugins.PluginError)
 
 
 def _show(diagnostics: Sequence[Diagnostic], form: str, found: list[dict[str, Any]]) -> None:

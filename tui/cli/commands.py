@@ -4,10 +4,8 @@ imports textual (`run`'s work is run_command's; `lsp`'s the language server's)."
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, Sequence
 
-from scenario_core.custom_steps.plugins import plugin_registry
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
@@ -24,6 +22,8 @@ def params(args: argparse.Namespace) -> int:
     (file,) = load_valid([args.file], overrides, args.plugins, args.fragments)
     nodes = parameter_nodes(file, overrides)
     if args.json:
+        import json
+
         print(json.dumps({"file": args.file, "nodes": [n.to_json() for n in nodes]}, indent=2))
         return 0
     from scenario_tui.output.params_view import print_parameter_tree
@@ -36,6 +36,8 @@ def params(args: argparse.Namespace) -> int:
 
 def require_selection(files: Sequence[Any], selected: Any) -> None:
     """A --tags expression that selects no scenario of these files is an error, not a green run."""
+    if selected is None:  # no --tags: everything is selected (and tag_expressions stays unloaded)
+        return
     from scenario_core.language.tag_expressions import selects_any
 
     if not selects_any(files, selected):
@@ -57,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
     variables.update(run_variables_from(args.var))  # --var wins over --variables-file
     files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
     require_selection(files, selected)
-    registry = plugin_registry(args.plugins) if args.plugins or any(f.custom_steps for f in files) else None
+    registry = None
+    if args.plugins or any(f.custom_steps for f in files):
+        from scenario_core.custom_steps.plugins import plugin_registry
+
+        registry = plugin_registry(args.plugins)
     return run_files(
         files,
         overrides,

@@ -29,15 +29,76 @@ if _STARTING:
     except ValueError:  # not the main thread
         _STARTING = False
 
-from typing import Sequence  # noqa: E402
+import gc  # noqa: E402
+from typing import Any, Callable, Sequence  # noqa: E402
 
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
 from scenario_core.support.printable import visible  # noqa: E402
-from scenario_tui.cli.check import check  # noqa: E402
-from scenario_tui.cli.commands import demo_server, lsp, params, run  # noqa: E402
 from scenario_tui.cli.errors import interrupted, print_error  # noqa: E402
-from scenario_tui.cli.open_tui import demo, open_tui  # noqa: E402
 from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require  # noqa: E402
+
+Command = Callable[[Any], int]
+
+
+# Each command's function, imported only when that command runs (`check` never loads the
+# executor, `run` never the scope analysis), with the modules every run of it imports anyway:
+# loaded here, they load while the collector is off (see _command_and_arguments).
+def _run() -> Command:
+    import scenario_core.run.executor  # noqa: F401
+    import scenario_tui.cli.run_command  # noqa: F401
+    from scenario_tui.cli.commands import run
+
+    return run
+
+
+def _check() -> Command:
+    import scenario_core.analysis.scope_analysis  # noqa: F401
+    import scenario_core.language.parser  # noqa: F401 (lark with it: ~5 ms of collections when loaded later)
+    from scenario_tui.cli.check import check
+
+    return check
+
+
+def _params() -> Command:
+    from scenario_tui.cli.commands import params
+
+    return params
+
+
+def _demo() -> Command:
+    from scenario_tui.cli.open_tui import demo
+
+    return demo
+
+
+def _demo_server() -> Command:
+    from scenario_tui.cli.commands import demo_server
+
+    return demo_server
+
+
+def _lsp() -> Command:
+    from scenario_tui.cli.commands import lsp
+
+    return lsp
+
+
+def _open_tui() -> Command:
+    from scenario_tui.cli.open_tui import open_tui
+
+    return open_tui
+
+
+_started = False  # whether this process has run _command_and_arguments
+
+_COMMANDS: dict[str, Callable[[], Command]] = {
+    "run": _run,
+    "check": _check,
+    "params": _params,
+    "demo": _demo,
+    "demo-server": _demo_server,
+    "lsp": _lsp,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,17 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
-            args = build_parser(argv[0] in ("-h", "--help", "--print-completion")).parse_args(argv)
-            if args.command is None:
-                raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-            status = _COMMANDS[args.command](args)
-        elif not argv:
-            raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-        else:
-            args = build_tui_parser().parse_args(argv)
-            require(args, "files")
-            status = open_tui(args)
+        command, args = _command_and_arguments(argv)
+        status = command(args)
         sys.stdout.flush()  # here, not at exit: a closed pipe must be noticed while we can handle it
         return status
     except UsageError as error:
@@ -84,7 +136,36 @@ def _main(argv: Sequence[str] | None) -> int:
         return 1
 
 
-_COMMANDS = {"run": run, "check": check, "params": params, "demo": demo, "demo-server": demo_server, "lsp": lsp}
+def _command_and_arguments(argv: list[str]) -> tuple[Command, Any]:
+    """The command's function (its modules imported) and its parsed arguments. The cyclic
+    garbage collector is off meanwhile, and what the process's first start-up made is then
+    frozen (left out of every later collection): modules, classes and functions that live as
+    long as the process, which the collector scanned again and again, finding nothing, for ~10 ms
+    of a one-request run. Only the first: a process calling main() again (a test) would
+    otherwise freeze, for good, whatever garbage it holds at each call."""
+    global _started
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
+            args = build_parser(argv[0] in ("-h", "--help", "--print-completion"), argv[0]).parse_args(argv)
+            if args.command is None:
+                raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
+            command = _COMMANDS[args.command]()
+        elif not argv:
+            raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
+        else:
+            args = build_tui_parser().parse_args(argv)
+            require(args, "files")
+            command = _open_tui()
+        return command, args
+    finally:
+        if collecting:
+            if not _started:
+                gc.freeze()
+            gc.enable()
+        _started = True
+
 
 if _STARTING:  # imports done: main() catches KeyboardInterrupt from here on
     signal.signal(signal.SIGINT, signal.default_int_handler)

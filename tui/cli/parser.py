@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, NoReturn, Sequence
+import sys
+from typing import TYPE_CHECKING, Callable, NoReturn, Sequence
 
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.run_inputs import command_line_overrides
@@ -20,8 +21,35 @@ if TYPE_CHECKING:  # both loaded only when used: the commands start fast
 COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
 
 
+def _help_width() -> int:
+    """What argparse's help is wrapped to, found as shutil.get_terminal_size finds it ($COLUMNS,
+    else the terminal's, else 80) without importing shutil (and bz2 and lzma with it), which
+    argparse's own formatter does for every option declared, help printed or not."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2  # argparse's own margin
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None, **more
+    ):
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width, **more)
+
+
 class Parser(argparse.ArgumentParser):
     """Usage errors are one line, like every other error."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
@@ -172,7 +200,10 @@ def _run_scale_options(run: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser(completion: bool = False) -> Parser:
+def build_parser(completion: bool = False, command: str | None = None) -> Parser:
+    """The command parser. With `command` (the first argument), only that command's parser is
+    made: each of the ~60 options costs ~0.1 ms to declare, and argv names one command (its
+    parser is the one argparse reads). `--help` and `--print-completion` list them all."""
     parser = Parser(
         prog="scenario-tui",
         description="Write, run and step-debug API test scenarios.",
@@ -187,8 +218,13 @@ def build_parser(completion: bool = False) -> Parser:
         _completion_option(parser)
     # prog: without it a command's usage starts with the whole two-line usage above
     commands = parser.add_subparsers(dest="command", parser_class=Parser, prog="scenario-tui")
+    for name, (summary, usage, declare_options) in _COMMAND_PARSERS.items():
+        if completion or command in (None, name):
+            declare_options(commands.add_parser(name, help=summary, **({"usage": usage} if usage else {})))
+    return parser
 
-    run = commands.add_parser("run", help="run scenario files headless, for CI", usage="%(prog)s FILE... [options]")
+
+def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "files",
         nargs="*",
@@ -216,20 +252,14 @@ def build_parser(completion: bool = False) -> Parser:
         help="exit 1 when fewer than PERCENT%% of the operations were called (implies --coverage)",
     )
 
-    check = commands.add_parser(
-        "check",
-        help="parse and validate only; warn about what static scope analysis finds",
-        usage="%(prog)s FILE... [options]",
-    )
+
+def _check_command_options(check: argparse.ArgumentParser) -> None:
     check.add_argument("files", nargs="*", metavar="FILE")
     _plugins_option(check)
     _check_options(check)
 
-    params = commands.add_parser(
-        "params",
-        help="print every node's effective parameters with provenance",
-        usage="%(prog)s FILE [--json] [--all] [options]",
-    )
+
+def _params_options(params: argparse.ArgumentParser) -> None:
     params.add_argument("file", nargs="?", metavar="FILE")
     params.add_argument("--json", action="store_true", help="machine-readable output (always every key)")
     params.add_argument(
@@ -239,21 +269,23 @@ def build_parser(completion: bool = False) -> Parser:
     _var_option(params)  # cli.md: shared by run, params and the TUI
     _plugins_option(params)
 
-    demo = commands.add_parser("demo", help="start the demo API and open the TUI on the bundled example")
+
+def _demo_options(demo: argparse.ArgumentParser) -> None:
     demo.add_argument(
         "file", nargs="?", metavar="FILE", help="a scenario file to open instead (e.g. examples/openapi.scenario)"
     )
     demo.add_argument("--port", type=_port, default=0, help="port for the demo API (default: a free one)")
 
-    server = commands.add_parser("demo-server", help="serve the bundled demo API")
+
+def _server_options(server: argparse.ArgumentParser) -> None:
     server.add_argument("--host", default="127.0.0.1")
     server.add_argument("--port", type=_port, default=8000)
     server.add_argument("--verbose", action="store_true", help="log every request")
 
-    lsp = commands.add_parser("lsp", help="serve the language server protocol over stdio (for editors)")
+
+def _lsp_options(lsp: argparse.ArgumentParser) -> None:
     _shared_options(lsp)
     _var_option(lsp)
-    return parser
 
 
 def _check_options(check: argparse.ArgumentParser) -> None:
@@ -278,6 +310,25 @@ def _check_options(check: argparse.ArgumentParser) -> None:
         default="text",
         help="text (default); json: one list of diagnostics on stdout; github: GitHub Actions annotations",
     )
+
+
+# Each command: its help line, its usage (None: argparse's), and what declares its options.
+_COMMAND_PARSERS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], None]]] = {
+    "run": ("run scenario files headless, for CI", "%(prog)s FILE... [options]", _run_options),
+    "check": (
+        "parse and validate only; warn about what static scope analysis finds",
+        "%(prog)s FILE... [options]",
+        _check_command_options,
+    ),
+    "params": (
+        "print every node's effective parameters with provenance",
+        "%(prog)s FILE [--json] [--all] [options]",
+        _params_options,
+    ),
+    "demo": ("start the demo API and open the TUI on the bundled example", None, _demo_options),
+    "demo-server": ("serve the bundled demo API", None, _server_options),
+    "lsp": ("serve the language server protocol over stdio (for editors)", None, _lsp_options),
+}
 
 
 def build_tui_parser() -> Parser:

@@ -6,7 +6,6 @@ next twice expand to 2^24 steps; none is walked twice)."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Callable
 
 from scenario_core.language.builder.context import BuildContext
@@ -49,6 +48,8 @@ def check_includes(ctx: BuildContext, file: ScenarioFileNode, fragments: dict[st
                 # A close match differs in length by at most a third (difflib's 0.6 ratio).
                 candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]
                 budget -= len(candidates)
+                import difflib  # only for a hint: not imported by every start-up
+
                 close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6) if budget > 0 else []
                 hint = (
                     f"; did you mean '{close[0]}'?"
