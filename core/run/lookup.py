@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from scenario_core.language.parameter_values import Duration
 from scenario_core.parameters.resolution import parameter_text
 
-Provider = Callable[[str], "tuple[bool, Any]"]
+Provider = Callable[[str], tuple[bool, Any]]  # no string inside: typing would compile it (~2 ms at import)
 
 
 class Variables(Mapping[str, Any]):
