@@ -25,7 +25,7 @@ from scenario_core.editor.document import (
 )
 from scenario_core.editor.hover import _parameters_of, _value_text, fragment_markdown
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.line_lexer import strip_comment
+from scenario_core.language.comments import strip_comment
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep
 from scenario_core.language.nodes.walk import walk_steps

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from scenario_core.analysis.scope_analysis import Analysis
+from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
-from scenario_core.language.line_lexer import strip_comment
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
 from scenario_core.parameters.resolution import RunOverrides

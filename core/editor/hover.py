@@ -26,8 +26,8 @@ from scenario_core.editor.document import (
     span_of,
 )
 from scenario_core.language import parameter_keys as params
+from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import ScenarioError
-from scenario_core.language.line_lexer import strip_comment
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
 from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, step_label

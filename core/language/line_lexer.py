@@ -18,6 +18,7 @@ from typing import Iterator
 from lark import Token
 from lark.lexer import Lexer
 
+from scenario_core.language.comments import strip_comment
 from scenario_core.support.lazy_patterns import lazy_compile
 
 # A line that starts with one of these (in any case: `Scenario:`, `WHEN:`) is that keyword's
@@ -84,32 +85,6 @@ TAG = lazy_compile(r"@[^\s@]+")  # tags share a line; anything after them is a t
 _BLANKS = lazy_compile(r"[ \t]*")
 _NOT_ENTRY_START = ":#@|"  # and whitespace: `name: value` starts with a name; `|` starts a table row
 _TRIPLE = '"""'
-# A quote opens a string where a value starts (after a space, `:`, `=`, `[`, `(`, `,`), so the
-# apostrophe of `doesn't` in a description opens nothing.
-_VALUE_START = " \t:=[(,{"
-
-
-def strip_comment(content: str) -> str:
-    """`content` without a `#` comment: a `#` after whitespace and outside a string starts one
-    (semantics.md §5), so `status 200  # ok` loses its comment and `/a#b` keeps its `#`."""
-    quote = ""
-    previous = " "
-    i = 0
-    n = len(content)
-    while i < n:
-        ch = content[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch == '"' or (ch == "'" and previous in _VALUE_START):
-            quote = ch
-        elif ch == "#" and previous in " \t" and i:
-            return content[:i].rstrip()
-        previous = ch
-        i += 1
-    return content
 
 
 class LineLexer(Lexer):
