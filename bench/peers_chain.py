@@ -247,6 +247,7 @@ class Bench:
         from scenario_core.language.parser import load_file
         from scenario_core.parameters.resolution import RunOverrides
         from scenario_core.run import events as ev
+        from scenario_core.run.blocking import blocking_events
         from scenario_core.run.executor import Execution
         from scenario_tui.cli.run_command import run_files
 
@@ -259,7 +260,12 @@ class Bench:
         overrides = RunOverrides.from_cli([], url, None)
         nodes = {n: load_file(self.tmp / f"chain_{n}.scenario") for n in sizes}
 
-        def executor(n: int) -> None:
+        def executor(n: int) -> None:  # as `run` drives it: without an event loop (run.blocking)
+            for event in blocking_events(Execution([nodes[n]], overrides, blocking=True).events()):
+                if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
+                    raise SystemExit(f"in-process executor: the scenario {event.status}: {event.message}")
+
+        def on_loop(n: int) -> None:  # as the TUI and --jobs drive it
             async def consume() -> None:
                 async for event in Execution([nodes[n]], overrides).events():
                     if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
@@ -280,6 +286,7 @@ class Bench:
             HTTP_CLIENT: lambda n: loops[HTTP_CLIENT](url, n),
             HTTPX: lambda n: loops[HTTPX](url, n),
             "executor (Execution.events)": executor,
+            "executor on an event loop (the TUI's, --jobs')": on_loop,
             "run_files (headless run, parsed file)": headless,
         }
         best: dict[tuple[str, int], float] = {}
