@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any, Iterable, Mapping, overload
+from typing import Any, Callable, Iterable, Mapping, overload
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
@@ -58,7 +58,7 @@ from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker 
 
 # A name in a JSON path (`$.json.password`, `$['api-key']`, `$..tokens[0]`).
 _PATH_NAME = lazy_compile(r"[A-Za-z_][\w-]*")
-_MAX_HEADER_VERDICTS = 1024
+_MAX_HEADER_VERDICTS = 1024  # (and as many JSON paths)
 
 
 class Masker:
@@ -81,6 +81,7 @@ class Masker:
         self._run_variables: Mapping[str, Any] = {}
         # Every request and response asks about the same few header names: answered once each.
         self._header_verdicts: dict[str, bool] = {}
+        self._path_verdicts: dict[str, bool] = {}  # an extraction's JSON path: ends in a secret name?
         self._templates_seen: set[str] = set()  # URL templates whose segments were taken
         self.learn_names(names)
         for value in values:
@@ -125,6 +126,7 @@ class Masker:
             return
         self._names |= new
         self._header_verdicts.clear()
+        self._path_verdicts.clear()
         for name, value in self._run_variables.items():
             if name.lower() in new:
                 self.learn(value)
@@ -188,27 +190,35 @@ class Masker:
     def learn_event(self, event: Any) -> None:
         """Learn from an executor event: run variables, extracted secret variables, secret
         headers sent or received, URL credentials, the `secrets` parameter."""
-        kind = type(event)  # exact types: this runs for every event of a run
-        if kind is events.RequestSent:
-            self.learn_headers(event.headers)
-            url = getattr(getattr(event.step, "url", None), "text", None)
-            self.learn_url(event.url, url)
-            self.learn_fields(event.url)
-            self.learn_fields(event.body)
-        elif kind is events.ResponseReceived:
-            self.learn_headers(event.headers)
-            self.learn_fields(event.body)
-        elif kind is events.VariableExtracted:
-            self.learn_variable(event.name, event.value)
-            if self._extracts_a_secret(event.step):  # `extract: pw from $.json.password`
-                self.learn(event.value)
-        elif kind is events.RunStarted:
-            self._run_variables = event.run_variables
-            self.learn_variables(event.run_variables)
-        elif kind is events.FileStarted or kind is events.FeatureStarted or kind is events.ScenarioStarted:
-            self.learn_parameters(event.parameters)
-        elif kind is VariableEdited:  # set while paused (edit and continue): a secret by its name
-            self.learn_variable(event.name, event.new)
+        learner = _LEARNERS.get(type(event))  # exact types, one lookup: this runs for every event of a run
+        if learner is not None:
+            learner(self, event)
+
+    def _from_request(self, event: events.RequestSent) -> None:
+        self.learn_headers(event.headers)
+        url = getattr(getattr(event.step, "url", None), "text", None)
+        self.learn_url(event.url, url)
+        self.learn_fields(event.url)
+        self.learn_fields(event.body)
+
+    def _from_response(self, event: events.ResponseReceived) -> None:
+        self.learn_headers(event.headers)
+        self.learn_fields(event.body)
+
+    def _from_extraction(self, event: events.VariableExtracted) -> None:
+        self.learn_variable(event.name, event.value)
+        if self._extracts_a_secret(event.step):  # `extract: pw from $.json.password`
+            self.learn(event.value)
+
+    def _from_run_start(self, event: events.RunStarted) -> None:
+        self._run_variables = event.run_variables
+        self.learn_variables(event.run_variables)
+
+    def _from_parameters(self, event: Any) -> None:  # a file, feature or scenario starting
+        self.learn_parameters(event.parameters)
+
+    def _from_edit(self, event: VariableEdited) -> None:  # set while paused (edit and continue): a secret by its name
+        self.learn_variable(event.name, event.new)
 
     def learn_fields(self, text: str | None) -> None:
         """The long values of secret JSON fields and query or form fields in a body or URL: the
@@ -240,8 +250,14 @@ class Masker:
             return False
         if getattr(step, "source", None) == "header":
             return self.is_secret_header(path)
-        names = _PATH_NAME.findall(path)
-        return bool(names) and self.is_secret_name(names[-1])
+        verdict = self._path_verdicts.get(path)
+        if verdict is None:
+            names = _PATH_NAME.findall(path)
+            verdict = bool(names) and self.is_secret_name(names[-1])
+            if len(self._path_verdicts) >= _MAX_HEADER_VERDICTS:
+                self._path_verdicts.clear()
+            self._path_verdicts[path] = verdict
+        return verdict
 
     def learn_parameters(self, parameters: Mapping[str, Any]) -> None:
         """The `secrets` parameter of effective parameters (names accumulate over the run)."""
@@ -392,3 +408,16 @@ class Masker:
 
     def variables(self, variables: Mapping[str, Any]) -> dict[str, Any]:
         return {k: self.value(v, k) for k, v in variables.items()}
+
+
+# What each kind of event teaches the Masker (Masker.learn_event); other events teach nothing.
+_LEARNERS: dict[type, Callable[[Masker, Any], None]] = {
+    events.RequestSent: Masker._from_request,
+    events.ResponseReceived: Masker._from_response,
+    events.VariableExtracted: Masker._from_extraction,
+    events.RunStarted: Masker._from_run_start,
+    events.FileStarted: Masker._from_parameters,
+    events.FeatureStarted: Masker._from_parameters,
+    events.ScenarioStarted: Masker._from_parameters,
+    VariableEdited: Masker._from_edit,
+}
