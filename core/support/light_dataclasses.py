@@ -181,7 +181,7 @@ else:
 
     def _init(cls, specs, frozen):
         """One exec a class: an __init__ as fast per instance as the standard one."""
-        namespace: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _FACTORY}
+        namespace: dict[str, Any] = {"_FACTORY": _FACTORY}
         parameters, body = [], []
         for index, spec in enumerate(specs):
             name = spec.name
@@ -198,19 +198,23 @@ else:
                 else:
                     parameters.append(name)
                 value = name
-            body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+            body.append(f"_set{index}(self, {value})" if frozen else f"self.{name} = {value}")
         if hasattr(cls, "__post_init__"):
             body.append("self.__post_init__()")
         source = f"def __init__(self, {', '.join(parameters)}):\n    " + ("\n    ".join(body) or "pass") + "\n"
-        return _compiled_on_first_call(cls, source, namespace)
+        return _compiled_on_first_call(cls, source, namespace, [spec.name for spec in specs] if frozen else [])
 
-    def _compiled_on_first_call(cls, source, namespace):
+    def _compiled_on_first_call(cls, source, namespace, frozen_names):
         """An __init__ that compiles the real one (`source`) when the class is first instantiated
         and puts it in its place: start-up creates many classes a run never instantiates (events
         of steps it has none of), and the exec is most of a class's cost. What the arguments are
-        is checked by the real one, on this first call too."""
+        is checked by the real one, on this first call too. A frozen class's fields are set
+        through their slots' own setters (`_set0`...): a third cheaper than object.__setattr__,
+        and events are made on every step."""
 
         def __init__(self, *args, **kwargs):
+            for index, name in enumerate(frozen_names):
+                namespace[f"_set{index}"] = _field_setter(cls, name)
             exec(source, namespace)
             real = namespace["__init__"]
             real.__qualname__ = first.__qualname__
@@ -220,6 +224,14 @@ else:
 
         first = __init__
         return __init__
+
+    def _field_setter(cls, name):
+        """(instance, value) -> None for a field of a frozen class: its slot's C setter, or
+        object.__setattr__ for a field without one."""
+        slot = getattr(cls, name, None)
+        if type(slot).__name__ == "member_descriptor":
+            return slot.__set__
+        return lambda instance, value: object.__setattr__(instance, name, value)
 
     class _Factory:
         __slots__ = ()
