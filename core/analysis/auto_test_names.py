@@ -8,12 +8,11 @@ from __future__ import annotations
 from typing import Iterable
 
 from scenario_core.analysis.model import UNSET_AUTO_TEST_NAME
-from scenario_core.analysis.walk import blocks
 from scenario_core.language.errors import WARNING, Diagnostic
 from scenario_core.language.nodes.assertions import Assertion, VariableAssertion
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, DescribedStep, RequestStep, Step
-from scenario_core.language.nodes.walk import leaf_conditions, walk_steps
+from scenario_core.language.nodes.walk import leaf_conditions, step_blocks, walk_steps
 
 # What each kind sets for every generated request (run/auto_tests.py): every kind sets test.*,
 # multi also multiTest.*.
@@ -48,7 +47,7 @@ def _checks(steps: Iterable[Step]) -> Iterable[Assertion]:
 
 def unset_auto_test_names(file: ScenarioFileNode) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    for steps in blocks(file):
+    for steps in step_blocks(file):
         for unit in walk_steps(steps):
             if not isinstance(unit, DescribedStep):
                 continue

@@ -4,11 +4,11 @@ included, variables extracted and read nowhere (scope_analysis.py has the codes)
 from __future__ import annotations
 
 from scenario_core.analysis.model import DUPLICATE_SCENARIO, UNREAD_USER_PARAMETER, UNUSED_FRAGMENT, UNUSED_VARIABLE
-from scenario_core.analysis.walk import blocks, condition_refs, step_refs
+from scenario_core.analysis.walk import condition_refs, step_refs
 from scenario_core.language.errors import WARNING, Diagnostic
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, IncludeStep, WebhookStep
-from scenario_core.language.nodes.walk import walk_steps
+from scenario_core.language.nodes.walk import step_blocks, walk_steps
 
 
 def _written(scenario: ScenarioNode) -> tuple[str, int, object]:
@@ -58,7 +58,7 @@ def file_index(file: ScenarioFileNode) -> tuple[set[str], set[str], dict[str, li
     webhooks: set[str] = set()
     includes: dict[str, list[str]] = {}  # fragment -> what it includes
     pending: list[str] = []
-    for number, steps in enumerate(blocks(file)):  # the fragments' blocks come first
+    for number, steps in enumerate(step_blocks(file)):  # the fragments' blocks come first
         found = includes.setdefault(file.fragments[number].name, []) if number < len(file.fragments) else pending
         for step in walk_steps(steps):
             if isinstance(step, IncludeStep):
@@ -117,7 +117,7 @@ def unused_variables(
 
 
 def _has_custom(file: ScenarioFileNode) -> bool:
-    return any(isinstance(s, DescribedStep) and s.custom for steps in blocks(file) for s in walk_steps(steps))
+    return any(isinstance(s, DescribedStep) and s.custom for steps in step_blocks(file) for s in walk_steps(steps))
 
 
 def unread_user_parameters(file: ScenarioFileNode) -> list[Diagnostic]:

@@ -76,11 +76,11 @@ def visible_at(
     ALWAYS only where every place has it."""
     from scenario_core.analysis.checks import file_index
     from scenario_core.analysis.report import Report
-    from scenario_core.analysis.walk import Walk, blocks
-    from scenario_core.language.nodes.walk import walk_steps
+    from scenario_core.analysis.walk import Walk
+    from scenario_core.language.nodes.walk import step_blocks, walk_steps
 
     best = None
-    for steps in blocks(file):
+    for steps in step_blocks(file):
         for step in walk_steps(steps):
             loc = step.location
             if loc.file == file.path and loc.line <= line and (best is None or loc.line > best.line):

@@ -452,19 +452,3 @@ def _earlier(writes: Sequence[Write], scenario: int, limit: int) -> tuple[Write,
             if len(found) == limit:
                 break
     return tuple(reversed(found))
-
-
-def blocks(file: ScenarioFileNode) -> list[tuple[Step, ...]]:
-    """The step blocks of a file: fragments, backgrounds, scenarios (each outline's steps once)."""
-    found = [f.steps for f in file.fragments]
-    found += [file.background.steps] if file.background is not None else []
-    seen: set[int] = set()
-    for item in file.items:
-        scenarios = item.scenarios if isinstance(item, FeatureNode) else (item,)
-        if isinstance(item, FeatureNode) and item.background is not None:
-            found.append(item.background.steps)
-        for scenario in scenarios:
-            if id(scenario.steps) not in seen:  # an outline's rows share their steps
-                seen.add(id(scenario.steps))
-                found.append(scenario.steps)
-    return found

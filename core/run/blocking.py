@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterator, Iterable, Iterator, NoReturn
 
-from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.nodes.steps import WebhookStep
-from scenario_core.language.nodes.walk import walk_steps
+from scenario_core.language.nodes.walk import step_blocks, walk_steps
 
 __all__ = ["NeedsEventLoop", "blocking_events", "runs_without_event_loop"]
 
@@ -27,7 +27,9 @@ class NeedsEventLoop(RuntimeError):
 def runs_without_event_loop(files: Iterable[ScenarioFileNode]) -> bool:
     """Whether these files can run without an event loop: none has a webhook: step, in any block
     or fragment (a fragment included by name at run time is one of a file's fragments)."""
-    return not any(isinstance(step, WebhookStep) for file in files for step in _every_step(file))
+    return not any(
+        isinstance(step, WebhookStep) for file in files for block in step_blocks(file) for step in walk_steps(block)
+    )
 
 
 def blocking_events(stream: AsyncIterator[Any]) -> Iterator[Any]:
@@ -73,18 +75,3 @@ def _abandon(step: Any, message: str) -> NoReturn:
         raise error from raised  # its `finally:` failed some other way: said as the cause
     step.close()  # it caught the error and awaited again: nothing more can be done for it
     raise error
-
-
-def _every_step(file: ScenarioFileNode) -> Iterator[Any]:
-    blocks = [fragment.steps for fragment in file.fragments]
-    if file.background is not None:
-        blocks.append(file.background.steps)
-    for item in file.items:
-        if isinstance(item, FeatureNode):
-            if item.background is not None:
-                blocks.append(item.background.steps)
-            blocks += [scenario.steps for scenario in item.scenarios]
-        else:
-            blocks.append(item.steps)
-    for steps in blocks:
-        yield from walk_steps(steps)

@@ -1,5 +1,5 @@
 """Walking the syntax tree: the simple conditions inside a condition, every step of a block
-(nested ones included), and the fragments a file's blocks include."""
+(nested ones included), every step block of a file, and the fragments its blocks include."""
 
 from __future__ import annotations
 
@@ -34,6 +34,22 @@ def walk_steps(steps: tuple[Step, ...]):
         elif isinstance(step, ConditionalStep):
             for branch in reversed(step.branches):
                 pending.extend(reversed(branch.steps))
+
+
+def step_blocks(file: ScenarioFileNode) -> list[tuple[Step, ...]]:
+    """The step blocks of a file: fragments, backgrounds, scenarios (each outline's steps once)."""
+    found = [f.steps for f in file.fragments]
+    found += [file.background.steps] if file.background is not None else []
+    seen: set[int] = set()
+    for item in file.items:
+        scenarios = item.scenarios if isinstance(item, FeatureNode) else (item,)
+        if isinstance(item, FeatureNode) and item.background is not None:
+            found.append(item.background.steps)
+        for scenario in scenarios:
+            if id(scenario.steps) not in seen:  # an outline's rows share their steps
+                seen.add(id(scenario.steps))
+                found.append(scenario.steps)
+    return found
 
 
 def included_fragments(file: "ScenarioFileNode") -> set[str]:
