@@ -34,7 +34,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import stat
 import threading
 from pathlib import Path
 
@@ -47,7 +46,7 @@ from scenario_core.language.errors import Diagnostic, clip
 from scenario_core.language.line_lexer import LineLexer
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
-from scenario_core.language.parse_cache import private_cache_directory
+from scenario_core.language.parse_cache import private_cache_directory, trusted_entry
 from scenario_core.language.syntax_errors import allowed_lines, syntax_diagnostic
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -125,7 +124,7 @@ def _private_cache_file(grammar: str) -> str | None:
     try:
         if os.path.lexists(path):
             info = os.lstat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            if not trusted_entry(info):
                 return None
     except OSError:
         return None

@@ -104,7 +104,7 @@ def load(digest: bytes) -> ScenarioFileNode | None:
     try:
         with os.fdopen(descriptor, "rb") as file:
             info = os.fstat(file.fileno())
-            if not _trusted(info) or info.st_size > MAX_ENTRY_BYTES:
+            if not trusted_entry(info) or info.st_size > MAX_ENTRY_BYTES:
                 return None
             data = file.read(MAX_ENTRY_BYTES + 1)
     except OSError:
@@ -169,7 +169,8 @@ def store(digest: bytes, tree: ScenarioFileNode) -> None:
     _prune(directory)
 
 
-def _trusted(info: os.stat_result) -> bool:
+def trusted_entry(info: os.stat_result) -> bool:
+    """A cache file we may unpickle: a regular file of ours that no one else can write."""
     return stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 

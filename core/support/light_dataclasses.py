@@ -202,32 +202,35 @@ else:
         if hasattr(cls, "__post_init__"):
             body.append("self.__post_init__()")
         source = f"def __init__(self, {', '.join(parameters)}):\n    " + ("\n    ".join(body) or "pass") + "\n"
-        return _compiled_on_first_call(cls, source, namespace, [spec.name for spec in specs] if frozen else [])
+        # A frozen class's fields are set through their slots' own setters (`_set0`...): a third
+        # cheaper than object.__setattr__, and events are made on every step.
+        setters = [spec.name for spec in specs] if frozen else []
+        return _made_on_first_use(cls, "__init__", lambda: _compiled_init(cls, source, namespace, setters))
 
-    def _compiled_on_first_call(cls, source, namespace, frozen_names):
-        """An __init__ that compiles the real one (`source`) when the class is first instantiated
-        and puts it in its place: start-up creates many classes a run never instantiates (events
-        of steps it has none of), and the exec is most of a class's cost. What the arguments are
-        is checked by the real one, on this first call too. A frozen class's fields are set
-        through their slots' own setters (`_set0`...): a third cheaper than object.__setattr__,
-        and events are made on every step."""
+    def _compiled_init(cls, source, namespace, setters):
+        for index, name in enumerate(setters):
+            namespace[f"_set{index}"] = _field_setter(cls, name)
+        exec(source, namespace)
+        return namespace["__init__"]
 
-        def __init__(self, *args, **kwargs):
-            for index, name in enumerate(frozen_names):
-                namespace[f"_set{index}"] = _field_setter(cls, name)
-            exec(source, namespace)
-            real = namespace["__init__"]
-            real.__qualname__ = first.__qualname__
-            if vars(cls).get("__init__") is first:
-                type.__setattr__(cls, "__init__", real)
-            real(self, *args, **kwargs)
+    def _made_on_first_use(cls, name, make):
+        """A method that makes the real one (`make()`: an exec) the first time it is called, puts
+        it in its place on `cls` and calls it. The exec is most of a class's cost, and start-up
+        creates many classes a run never instantiates (events of steps it has none of), pickles
+        or unpickles. The real __init__ checks the arguments of this first call too."""
 
-        first = __init__
-        return __init__
+        def placeholder(self, *args, **kwargs):
+            real = make()
+            real.__qualname__ = placeholder.__qualname__
+            if vars(cls).get(name) is placeholder:
+                type.__setattr__(cls, name, real)
+            return real(self, *args, **kwargs)
+
+        return placeholder
 
     def _field_setter(cls, name):
-        """(instance, value) -> None for a field of a frozen class: its slot's C setter, or
-        object.__setattr__ for a field without one."""
+        """(instance, value) -> None for a field: its slot's C setter, or object.__setattr__ for a
+        field without one."""
         slot = getattr(cls, name, None)
         if type(slot).__name__ == "member_descriptor":
             return slot.__set__
@@ -297,35 +300,17 @@ else:
         return __getstate__
 
     def _setstate(cls, names):
-        """Unpickling calls this once an instance (a cached syntax tree: ~10,000 of them). On first
-        use it puts in its place one made for the class by an exec, that stores each field
-        through its slot's own setter, unrolled: ~2x faster than a loop of object.__setattr__.
-        Made on first use, as most classes are never unpickled (an exec at class creation would
-        cost start-up)."""
-
-        def __setstate__(self, state) -> None:
-            fast = _fast_setstate(cls, names)
-            if vars(cls).get("__setstate__") is __setstate__:
-                fast.__qualname__ = __setstate__.__qualname__
-                cls.__setstate__ = fast
-            fast(self, state)
-
-        return __setstate__
+        """Unpickling calls this once an instance (a cached syntax tree: ~10,000 of them): made on
+        first use, each field stored through its slot's own setter, unrolled: ~2x faster than a
+        loop of object.__setattr__."""
+        return _made_on_first_use(cls, "__setstate__", lambda: _fast_setstate(cls, names))
 
     def _reduce_ex(cls, names):
-        """What pickling (and `copy`) calls once an instance: on first use it puts in its place one
-        made for the class by an exec, that hands pickle the fields directly; the same pickle as
-        `object.__reduce_ex__` with `__getstate__` (NEWOBJ, then the fields' tuple for
-        `__setstate__`), made ~1.7x faster. A subclass, and protocols 0 and 1, take object's."""
-
-        def __reduce_ex__(self, protocol):
-            fast = _fast_reduce_ex(cls, names)
-            if vars(cls).get("__reduce_ex__") is __reduce_ex__:
-                fast.__qualname__ = __reduce_ex__.__qualname__
-                cls.__reduce_ex__ = fast
-            return fast(self, protocol)
-
-        return __reduce_ex__
+        """What pickling (and `copy`) calls once an instance, made on first use: it hands pickle
+        the fields directly; the same pickle as `object.__reduce_ex__` with `__getstate__`
+        (NEWOBJ, then the fields' tuple for `__setstate__`), ~1.7x faster. A subclass, and
+        protocols 0 and 1, take object's."""
+        return _made_on_first_use(cls, "__reduce_ex__", lambda: _fast_reduce_ex(cls, names))
 
     def _fast_reduce_ex(cls, names):
         from copyreg import __newobj__
@@ -342,15 +327,8 @@ else:
         return namespace["__reduce_ex__"]
 
     def _fast_setstate(cls, names):
-        namespace: dict[str, Any] = {"_set": object.__setattr__}
-        body = []
-        for index, name in enumerate(names):
-            slot = getattr(cls, name, None)
-            if type(slot).__name__ == "member_descriptor":  # a slot: its C setter, frozen or not
-                namespace[f"_set{index}"] = slot.__set__
-                body.append(f"_set{index}(self, state[{index}])")
-            else:
-                body.append(f"_set(self, {name!r}, state[{index}])")
+        namespace = {f"_set{index}": _field_setter(cls, name) for index, name in enumerate(names)}
+        body = [f"_set{index}(self, state[{index}])" for index in range(len(names))]
         source = "def __setstate__(self, state):\n    " + ("\n    ".join(body) or "pass") + "\n"
         exec(source, namespace)
         return namespace["__setstate__"]

@@ -53,7 +53,7 @@ def _run() -> Command:
 
 def _check() -> Command:
     import scenario_core.analysis.scope_analysis  # noqa: F401
-    import scenario_core.language.parser  # noqa: F401 (lark with it: ~5 ms of collections when loaded later)
+    import scenario_core.language.parser  # noqa: F401 (every check parses: loaded with the collector off)
     from scenario_tui.cli.check import check
 
     return check
