@@ -2,7 +2,8 @@
 jsonpath-ng's `ext` dialect: a function at the end of a path (`$.items.length()`), and filters
 `[?(@.x == 'y')]`, `[?(@.x in ['a','b'])]` (`in` becomes an `||` of equalities, which jsonpath-ng
 has). What a function returns is computed by the run (run/json_path_functions.py) on the values
-the path before it matches."""
+the path before it matches. A path of plain names and indexes (`$.items[0].id`, what most extracts
+and checks are) is a DottedPath, followed here as jsonpath-ng would follow it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ _IN_FILTER = lazy_compile(r"(@[^\s()]*)\s+in\s+\[([^\]]*)\]")
 # A path is indefinite (its matches are a list) when it has a wildcard, a deep scan, a filter,
 # a union or a slice: a function then applies to the list of what it matched, as in Jayway.
 _INDEFINITE = lazy_compile(r"\*|\.\.|\[\?|\[[^\]]*[,:][^\]]*\]")
+
+
+# Names jsonpath-ng's `ext` lexer reads as something else: such paths are left to jsonpath-ng.
+_NOT_NAMES = frozenset({"where", "wherenot", "null", "true", "false"})
+_DOTTED = lazy_compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?[0-9]+\])*\Z")
+_DOTTED_STEP = lazy_compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]+)\]")
 
 
 class JsonPathSyntaxError(ValueError):
@@ -46,6 +53,61 @@ class JsonPathFunction:
     name: str
     arguments: tuple[Any, ...]
     definite: bool  # the base names one place: the function reads its value, not a list
+
+
+@dataclass(frozen=True)
+class DottedPath:
+    """`$`, then `.name` and `[index]` steps: one place at most. Compiled and followed without
+    jsonpath-ng, whose import is about a quarter of a run's start-up and whose match objects cost
+    on every request; what it matches is what jsonpath-ng's `ext` dialect matches for the same
+    text (tests/core/test_dotted_paths.py holds the two side by side)."""
+
+    text: str
+    steps: tuple[str | int, ...]
+
+    def value_in(self, data: Any, missing: Any) -> Any:
+        """The value at this place in `data`, or `missing`. As jsonpath-ng: a name is looked up
+        in anything with `.get` (an object), an index (negative from the end) in a list."""
+        value = data
+        for step in self.steps:
+            if type(step) is str:
+                try:
+                    value = value.get(step, missing)
+                except (TypeError, AttributeError):
+                    return missing
+                if value is missing:
+                    return missing
+            elif isinstance(value, (list, tuple)) and -len(value) <= step < len(value):  # type: ignore[operator]
+                value = value[step]  # type: ignore[index]
+            else:
+                return missing
+        return value
+
+    def find(self, data: Any) -> list[DottedMatch]:
+        """jsonpath-ng's `find`: the matches (none or one), each with `.value` and `.full_path`."""
+        value = self.value_in(data, _NOTHING)
+        return [] if value is _NOTHING else [DottedMatch(value, self)]
+
+
+@dataclass(frozen=True)
+class DottedMatch:
+    value: Any
+    full_path: DottedPath
+
+
+_NOTHING = object()
+
+
+def dotted_path(path: str) -> DottedPath | None:
+    """The path as a DottedPath when it is only names and indexes, else None."""
+    if not _DOTTED.match(path):
+        return None
+    steps: list[str | int] = []
+    for name, index in _DOTTED_STEP.findall(path):
+        if name in _NOT_NAMES:
+            return None
+        steps.append(name if name else int(index))
+    return DottedPath(path, tuple(steps))
 
 
 def split_function(path: str) -> tuple[str, str, str] | None:

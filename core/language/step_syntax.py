@@ -16,6 +16,7 @@ from scenario_core.language.json_paths import (
     JsonPathFunction,
     JsonPathSyntaxError,
     PathArgument,
+    dotted_path,
     filters_for_jsonpath_ng,
     is_definite,
     parse_argument,
@@ -109,6 +110,9 @@ def _compile_plain(path: str) -> Any:
     """jsonpath-ng's compiled path; raises JsonPathError."""
     if not path.startswith("$"):
         raise JsonPathError(f"a JSON path starts with $ (e.g. $.id), got '{path}'")
+    dotted = dotted_path(path)
+    if dotted is not None:
+        return dotted
     from jsonpath_ng.ext import parse  # imported lazily: it is the slowest import of a check
 
     try:

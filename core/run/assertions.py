@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from scenario_core.language.json_paths import JsonPathFunction
+from scenario_core.language.json_paths import DottedPath, JsonPathFunction
 from scenario_core.language.nodes.assertions import (
     NO_RESPONSE,
     AllOf,
@@ -202,6 +202,8 @@ def _status(assertion: StatusAssertion, response: ResponseReceived | None) -> Ou
 def json_path_values(compiled: Any, data: Any) -> Any:
     """MISSING when nothing matched, the value for one match, a list for several; a path that
     ends with a Jayway function: the function's value."""
+    if type(compiled) is DottedPath:  # most paths: one place at most
+        return compiled.value_in(data, MISSING)
     if isinstance(compiled, JsonPathFunction):
         return evaluate(compiled, data)
     matches = compiled.find(data)

@@ -10,6 +10,8 @@ import re
 from collections import deque
 from typing import Any, Iterator
 
+from scenario_core.language.json_paths import DottedPath
+
 # Bodies may be huge: the walk stops at these, and suggests from what it saw.
 MAX_DEPTH = 12
 MAX_NODES = 20_000
@@ -104,7 +106,10 @@ def path_matches(compiled: Any, body: Any) -> list[tuple[str, Any]]:
 def _concrete(full_path: Any) -> str:
     """jsonpath-ng's full path of a match (Child / Fields / Index nodes) written as a scenario path."""
     steps: list[str | int] = []
-    _flatten(full_path, steps)
+    if isinstance(full_path, DottedPath):
+        steps.extend(full_path.steps)
+    else:
+        _flatten(full_path, steps)
     written = "$"
     for step in steps:
         written = child_path(written, step)

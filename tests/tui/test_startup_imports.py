@@ -76,6 +76,21 @@ def test_a_matches_assertion_still_gets_the_regex_package(demo, write_scenario):
     assert _loaded_after_run(write_scenario(MATCHING), demo.url, ("lark", "regex")) == "STATUS 0 LOADED lark,regex"
 
 
+EXTRACTING = """
+scenario: dotted paths
+  when: GET /health
+  then: status 200
+  then: $.status exists
+  extract: health from $.status
+"""
+
+
+def test_dotted_json_paths_need_no_jsonpath_ng_and_a_filter_gets_it(demo, write_scenario):
+    assert _loaded_after_run(write_scenario(EXTRACTING), demo.url, ("jsonpath_ng",)) == "STATUS 0 LOADED -"
+    filtered = EXTRACTING.replace("$.status exists", "$..status exists")
+    assert _loaded_after_run(write_scenario(filtered), demo.url, ("jsonpath_ng",)) == "STATUS 0 LOADED jsonpath_ng"
+
+
 def test_report_writers_and_statistics_are_imported_only_when_used(demo, write_scenario, tmp_path):
     modules = ("scenario_core.report.json_report", "scenario_core.report.junit", "statistics")
     path = write_scenario(PLAIN)
