@@ -267,6 +267,25 @@ def test_the_cache_is_pruned_past_its_cap_on_bytes(cache, monkeypatch):
     assert len(entries(cache)) == 2
 
 
+def test_writes_scan_the_cache_directory_only_when_they_could_pass_a_cap(cache, monkeypatch):
+    monkeypatch.setattr(parse_cache, "MAX_ENTRIES", 5)
+    scans = []
+    scandir = os.scandir
+
+    def counted(path):
+        if os.path.samefile(path, cache):
+            scans.append(path)
+        return scandir(path)
+
+    monkeypatch.setattr(parse_cache.os, "scandir", counted)
+    for number in range(5):
+        parse_text(TEXT, f"{number}.scenario")
+    assert len(scans) == 1  # the first write: nothing was known of the directory
+    parse_text(TEXT, "5.scenario")  # the sixth could pass the cap of five
+    assert len(scans) == 2
+    assert len(entries(cache)) == 5
+
+
 def test_a_cache_hit_counts_as_a_recent_use(cache, monkeypatch):
     monkeypatch.setattr(parse_cache, "MAX_ENTRIES", 2)
     parse_text(TEXT, "old.scenario")
