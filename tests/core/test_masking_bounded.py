@@ -20,7 +20,7 @@ from unittest import mock
 from urllib.parse import quote, quote_plus
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scenario_core.report import long_secrets, masking
@@ -245,9 +245,11 @@ _FORMS = (
     lambda s: json.dumps(s, ensure_ascii=False)[1:-1],
     lambda s: json.dumps({"echo": s}),
     lambda s: json.dumps(json.dumps({"body": s})),  # echoed JSON in a JSON string
-    lambda s: quote(s, safe=""),
-    lambda s: quote_plus(s, safe=""),
-    lambda s: quote(s, safe="!$&'()*+,;=:@/"),
+    # A lone surrogate (a command-line byte that is not UTF-8) is percent-encoded as the masker
+    # learns it: surrogatepass (core/support/secrets.py).
+    lambda s: quote(s, safe="", errors="surrogatepass"),
+    lambda s: quote_plus(s, safe="", errors="surrogatepass"),
+    lambda s: quote(s, safe="!$&'()*+,;=:@/", errors="surrogatepass"),
 )
 
 
@@ -299,6 +301,7 @@ def _count_regex_passes(stack: contextlib.ExitStack) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(secrets_and_body())
+@example(drawn=(["\ud800 a lone surrogate"], "x " + quote("\ud800 a lone surrogate", safe="", errors="surrogatepass")))
 def test_any_secret_is_learnt_in_bounded_memory_and_masked_in_linear_work(bounded_memory, drawn):
     secrets, body = drawn
     masker = Masker()
