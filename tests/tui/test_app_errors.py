@@ -102,3 +102,19 @@ async def test_R_reloads_by_hand_and_stops_the_run(pets_file, make_app, ui):
         ui.line_with(ui.tree_lines(app), "scenario healthy")
         assert app.stepper.state == "idle"
         assert "ready" in app.status_bar.text
+
+
+async def test_a_reload_that_resumes_after_the_app_began_to_quit_reads_nothing(pets_file, make_app, ui, monkeypatch):
+    """A file saved as the user quits: the reload worker waits for the run to wind down, and by
+    then the screen is being taken down. It stops there, without an error at exit."""
+    app = make_app(pets_file, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        loads = []
+        monkeypatch.setattr(app, "_load", lambda keep: loads.append(keep))
+        monkeypatch.setattr(type(app), "is_running", property(lambda self: False))
+        await app._reload()
+        monkeypatch.undo()
+        assert loads == []
+        await app._reload()  # running: it reads the file again
+        assert "reloaded" in app.status_bar.text

@@ -34,14 +34,14 @@ def test_fit_label_ends_with_an_ellipsis_and_keeps_the_line_number():
 
 
 async def test_a_cut_label_ends_with_an_ellipsis_and_keeps_its_line_number(scenario_file, make_app, ui):
-    app = make_app(scenario_file(LONG))
+    path = scenario_file(LONG)
     for size in ((80, 24), (120, 40)):
+        app = make_app(path)  # (writing the file again here would reload the running app)
         async with app.run_test(size=size) as pilot:
             await ui.settle(pilot)
             line = shown_line(app, "the whole inventory").rstrip()
             assert line.endswith("…  :2"), line
             assert "scenario the file" in line
-            app = make_app(scenario_file(LONG))
 
 
 async def test_the_tree_grows_with_the_terminal(pets_file, make_app, ui):

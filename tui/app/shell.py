@@ -255,6 +255,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     async def _reload(self) -> None:
         await self.stepper.reset()
+        if not self.is_running:  # quit while the run wound down (a file saved as the user quit)
+            return
         self._load(keep=True)
         if not self.invalid:
             self.status_bar.set(note="reloaded")
