@@ -26,6 +26,7 @@ from scenario_core.analysis.model import (  # noqa: F401 (the public interface)
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.support.collector import collector_paused
 
 __all__ = [
     "ALWAYS",
@@ -52,19 +53,12 @@ def analyze(
     `run_variables`: the names given with --var / --variables-file (always visible).
     Reads nothing but what resolving parameters reads (an OpenAPI description the file names,
     for its baseUrl); sends nothing."""
-    import gc
-
     from scenario_core.analysis.report import Report
 
     # The analysis makes tens of thousands of small objects and no cycles; with a large tree
     # alive, the collector's passes over it cost as much as the analysis itself.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return Report(file, overrides or RunOverrides(), run_variables).analysis()
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def visible_at(

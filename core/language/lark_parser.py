@@ -31,7 +31,6 @@ The grammar's BAD alternatives add no work to a valid file: no token of a valid 
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import threading
@@ -48,6 +47,7 @@ from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.parse_cache import private_cache_directory, trusted_entry
 from scenario_core.language.syntax_errors import allowed_lines, syntax_diagnostic
+from scenario_core.support.collector import collector_paused
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -158,27 +158,23 @@ def parse_source(text: str, filename: str, fragments: tuple) -> tuple[ScenarioFi
         _builder.begin(filename, text, fragments)
         # The syntax tree is acyclic: pausing the cycle collector while half a million small
         # objects are made saves ~10% of a large file's parse and frees nothing less.
-        collecting = gc.isenabled()
-        gc.disable()
         tree: object  # what the Builder's start rule built; lark's signature says a Tree
-        try:
+        with collector_paused():
             try:
-                tree = _parser().parse(source)
-            except (UnexpectedInput, IndentationProblem):
-                # Read again from the start, reporting every error: what the failed parse's
-                # builder found so far would be found again, so it is dropped.
-                _builder.begin(filename, text, fragments)
-                tree = _recovering_parse(source, filename, _builder.diagnostics)
-                if tree is None and not _builder.diagnostics:  # never expected: still one located line
-                    _builder.diagnostics.append(
-                        Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error", code="syntax")
-                    )
-        except RecursionError:
-            _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
-            tree = None
-        finally:
-            if collecting:
-                gc.enable()
+                try:
+                    tree = _parser().parse(source)
+                except (UnexpectedInput, IndentationProblem):
+                    # Read again from the start, reporting every error: what the failed parse's
+                    # builder found so far would be found again, so it is dropped.
+                    _builder.begin(filename, text, fragments)
+                    tree = _recovering_parse(source, filename, _builder.diagnostics)
+                    if tree is None and not _builder.diagnostics:  # never expected: still one located line
+                        _builder.diagnostics.append(
+                            Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error", code="syntax")
+                        )
+            except RecursionError:
+                _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
+                tree = None
         diagnostics = _builder.end()
     return (tree if isinstance(tree, ScenarioFileNode) else None), diagnostics
 

@@ -20,12 +20,13 @@ last scan could pass a cap). SCENARIO_TUI_NO_CACHE=1 turns it off; an unusable h
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import stat
 import sys
 from typing import TYPE_CHECKING
+
+from scenario_core.support.collector import collector_paused
 
 if TYPE_CHECKING:
     from scenario_core.language.nodes.blocks import ScenarioFileNode
@@ -120,15 +121,11 @@ def load(digest: bytes) -> ScenarioFileNode | None:
     from scenario_core.language.nodes.blocks import ScenarioFileNode
 
     # Made of ~10 small objects a request and acyclic: the cycle collector would only slow it down.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        tree = pickle.loads(memoryview(data)[len(header) :])
+        with collector_paused():
+            tree = pickle.loads(memoryview(data)[len(header) :])
     except Exception:  # corrupt or truncated: parse again, and the entry is rewritten
         return None
-    finally:
-        if collecting:
-            gc.enable()
     if not isinstance(tree, ScenarioFileNode):
         return None
     try:
@@ -144,15 +141,11 @@ def store(digest: bytes, tree: ScenarioFileNode) -> None:
     if directory is None:
         return
     # Each node's state is a new tuple: the cycle collector would walk the whole tree again and again.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+        with collector_paused():
+            data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a node holding something that does not pickle: not cached
         return
-    finally:
-        if collecting:
-            gc.enable()
     if len(data) > MAX_ENTRY_BYTES:
         return
     path = os.path.join(directory, digest.hex() + _SUFFIX)

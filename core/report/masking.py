@@ -58,7 +58,16 @@ from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker 
 
 # A name in a JSON path (`$.json.password`, `$['api-key']`, `$..tokens[0]`).
 _PATH_NAME = lazy_compile(r"[A-Za-z_][\w-]*")
-_MAX_HEADER_VERDICTS = 1024  # (and as many JSON paths)
+_MAX_VERDICTS = 1024  # header names (and JSON paths) judged and remembered, at most
+
+
+def _kept(verdicts: dict[str, bool], key: str, verdict: bool) -> bool:
+    """Remember `verdict` for `key`; past _MAX_VERDICTS (a server inventing header names) the
+    table starts again."""
+    if len(verdicts) >= _MAX_VERDICTS:
+        verdicts.clear()
+    verdicts[key] = verdict
+    return verdict
 
 
 class Masker:
@@ -137,10 +146,7 @@ class Masker:
     def is_secret_header(self, name: str) -> bool:
         verdict = self._header_verdicts.get(name)
         if verdict is None:
-            verdict = is_secret_header(name) or name.lower() in self._names
-            if len(self._header_verdicts) >= _MAX_HEADER_VERDICTS:  # a server inventing names: bounded
-                self._header_verdicts.clear()
-            self._header_verdicts[name] = verdict
+            verdict = _kept(self._header_verdicts, name, is_secret_header(name) or name.lower() in self._names)
         return verdict
 
     def learn_variables(self, variables: Mapping[str, Any]) -> None:
@@ -253,10 +259,7 @@ class Masker:
         verdict = self._path_verdicts.get(path)
         if verdict is None:
             names = _PATH_NAME.findall(path)
-            verdict = bool(names) and self.is_secret_name(names[-1])
-            if len(self._path_verdicts) >= _MAX_HEADER_VERDICTS:
-                self._path_verdicts.clear()
-            self._path_verdicts[path] = verdict
+            verdict = _kept(self._path_verdicts, path, bool(names) and self.is_secret_name(names[-1]))
         return verdict
 
     def learn_parameters(self, parameters: Mapping[str, Any]) -> None:

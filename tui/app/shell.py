@@ -10,7 +10,6 @@ no widget or controller imports the app. HTTP runs in a worker, so the UI never 
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.tag_expressions import selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
+from scenario_core.support.collector import collector_paused
 from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.editor import open_in_editor
@@ -197,13 +197,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         """Read the files; show their tree, or a lone file's errors. Whether any file can run."""
         # Building a big syntax tree and its tree nodes makes hundreds of thousands of objects
         # that all live on: the cyclic collector would only walk them again and again.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             return self._load_files(keep)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _load_files(self, keep: bool) -> bool:
         self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed

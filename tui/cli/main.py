@@ -33,6 +33,7 @@ import gc  # noqa: E402
 from typing import Any, Callable, Sequence  # noqa: E402
 
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
+from scenario_core.support.collector import collector_paused  # noqa: E402
 from scenario_core.support.printable import visible  # noqa: E402
 from scenario_tui.cli.errors import interrupted, print_error  # noqa: E402
 from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require  # noqa: E402
@@ -144,27 +145,24 @@ def _command_and_arguments(argv: list[str]) -> tuple[Command, Any]:
     of a one-request run. Only the first: a process calling main() again (a test) would
     otherwise freeze, for good, whatever garbage it holds at each call."""
     global _started
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
-            args = build_parser(argv[0] in ("-h", "--help", "--print-completion"), argv[0]).parse_args(argv)
-            if args.command is None:
+    with collector_paused() as collecting:
+        try:
+            if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
+                args = build_parser(argv[0] in ("-h", "--help", "--print-completion"), argv[0]).parse_args(argv)
+                if args.command is None:
+                    raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
+                command = _COMMANDS[args.command]()
+            elif not argv:
                 raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-            command = _COMMANDS[args.command]()
-        elif not argv:
-            raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-        else:
-            args = build_tui_parser().parse_args(argv)
-            require(args, "files")
-            command = _open_tui()
-        return command, args
-    finally:
-        if collecting:
-            if not _started:
-                gc.freeze()
-            gc.enable()
-        _started = True
+            else:
+                args = build_tui_parser().parse_args(argv)
+                require(args, "files")
+                command = _open_tui()
+            return command, args
+        finally:
+            if collecting and not _started:
+                gc.freeze()  # while still off; collector_paused turns it back on
+            _started = True
 
 
 if _STARTING:  # imports done: main() catches KeyboardInterrupt from here on
