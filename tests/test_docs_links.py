@@ -3,10 +3,10 @@ and docs/spec/*.md (images included) reaches a file that exists, every `#anchor`
 its target by GitHub's slug rules, the README stays a short front door with CI's test command
 between its markers, and its example scenario is valid. External http(s) links are not fetched.
 
-Code and docs cite the rules they obey: every `docs/....md#anchor` written in core/, tui/ or docs/
-names a file and a heading that exist, and nothing there cites a text the repository does not hold
-(the private `semantics.md`, `seed.md`, `berrycrush.md §…`, `cli.md`, or an issue tracker's
-numbers)."""
+Code and docs cite the rules they obey: every `docs/....md#anchor` written in core/, tui/, docs/,
+tests/ or bench/ names a file and a heading that exist, and nothing there cites a text the
+repository does not hold (the private `semantics.md`, `seed.md`, `berrycrush.md §…`, `cli.md`, or
+an issue tracker's numbers)."""
 
 from __future__ import annotations
 
@@ -183,7 +183,9 @@ def test_a_missing_file_or_anchor_is_reported_and_code_and_external_links_are_no
 
 # ---------------------------------------------------------------- citations in code and docs
 
-CITING_TREES = ("core", "tui", "docs")
+CITING_TREES = ("core", "tui", "docs", "tests", "bench")
+# This file names the private forms on purpose, to test the check.
+_SELF = Path(__file__).resolve()
 CITING_SUFFIXES = {".py", ".md", ".scenario", ".toml", ".txt"}
 # `docs/spec/scopes.md#feature-scope`, `docs/limits.md`: a page of the repository, maybe a heading.
 CITATION = re.compile(r"(?<![\w/.-])(docs/[\w./-]+\.md)(?:#([\w-]+))?")
@@ -199,11 +201,15 @@ PRIVATE = [
 BARE_PRIVATE_PAGE = (re.compile(r"(?<![\w/.-])(?:berrycrush|cli)\.md\b(?!\s*§)"), "the private berrycrush.md or cli.md")
 MARKDOWN_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()]*\)")
 
-# Files other branches are rewriting while this check was written: their citations are replaced by
-# /work/briefs/citations.py (kept outside the repository) once those branches are merged. The
-# integrator runs that script on them, then EMPTIES this list, so that the check covers every file.
+# Files other branches are rewriting while this check was written (and tests/ and bench/, whose
+# many test files other branches extend): their citations are replaced by /work/briefs/citations.py
+# (kept outside the repository) once those branches are merged. The integrator runs that script on
+# them (with no arguments it takes exactly these), then EMPTIES this list, so that the check covers
+# every file.
 # A path ending in `/` stands for every file under it.
 _PENDING_FILES = (
+    "tests/",  # the tests' and benchmarks' docstrings: the same script rewrites them
+    "bench/",
     "core/run/",
     "core/support/",
     "core/report/",
@@ -225,12 +231,15 @@ _PENDING_FILES = (
 
 
 def citing_files() -> list[Path]:
-    """Every text file of core/, tui/ and docs/ that may cite a rule (caches and builds left out)."""
+    """Every text file of core/, tui/, docs/, tests/ and bench/ that may cite a rule (caches left out)."""
     return sorted(
         path
         for tree in CITING_TREES
         for path in (ROOT / tree).rglob("*")
-        if path.suffix in CITING_SUFFIXES and path.is_file() and "__pycache__" not in path.parts
+        if path.suffix in CITING_SUFFIXES
+        and path.is_file()
+        and "__pycache__" not in path.parts
+        and path.resolve() != _SELF
     )
 
 
