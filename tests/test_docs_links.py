@@ -1,7 +1,12 @@
-"""The documentation holds together: every relative link of README.md, CONTRIBUTING.md and docs/*.md
-(images included) reaches a file that exists, every `#anchor` names a heading of its target by
-GitHub's slug rules, the README stays a short front door with CI's test command between its
-markers, and its example scenario is valid. External http(s) links are not fetched."""
+"""The documentation holds together: every relative link of README.md, CONTRIBUTING.md, docs/*.md
+and docs/spec/*.md (images included) reaches a file that exists, every `#anchor` names a heading of
+its target by GitHub's slug rules, the README stays a short front door with CI's test command
+between its markers, and its example scenario is valid. External http(s) links are not fetched.
+
+Code and docs cite the rules they obey: every `docs/....md#anchor` written in core/, tui/, docs/,
+tests/ or bench/ names a file and a heading that exist, and nothing there cites a text the
+repository does not hold (the private `semantics.md`, `seed.md`, `berrycrush.md §…`, `cli.md`, or
+an issue tracker's numbers)."""
 
 from __future__ import annotations
 
@@ -13,7 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
-PAGES = [README, ROOT / "CONTRIBUTING.md", *sorted(DOCS.glob("*.md"))]
+SPEC = DOCS / "spec"
+PAGES = [README, ROOT / "CONTRIBUTING.md", *sorted(DOCS.glob("*.md")), *sorted(SPEC.glob("*.md"))]
 README_MAX_LINES = 260
 
 FENCE = re.compile(r"^ {0,3}(```|~~~)")
@@ -172,4 +178,151 @@ def test_a_missing_file_or_anchor_is_reported_and_code_and_external_links_are_no
         "missing.md: no such file",
         "other.md#nowhere: no heading with anchor #nowhere in other.md",
         "#nowhere: no heading with anchor #nowhere in page.md",
+    ]
+
+
+# ---------------------------------------------------------------- citations in code and docs
+
+CITING_TREES = ("core", "tui", "docs", "tests", "bench")
+# This file names the private forms on purpose, to test the check.
+_SELF = Path(__file__).resolve()
+CITING_SUFFIXES = {".py", ".md", ".scenario", ".toml", ".txt"}
+# `docs/spec/scopes.md#feature-scope`, `docs/limits.md`: a page of the repository, maybe a heading.
+CITATION = re.compile(r"(?<![\w/.-])(docs/[\w./-]+\.md)(?:#([\w-]+))?")
+# What the repository does not hold: the private specification files, and an issue tracker outside
+# it. `docs/berrycrush.md` and `docs/cli.md` (and links between docs pages) are fine; a bare
+# `berrycrush.md §5` or `cli.md` in code means the private texts.
+PRIVATE = [
+    (re.compile(r"(?<![\w/.-])(?:semantics|seed)\.md"), "a private specification file"),
+    (re.compile(r"(?<![\w/.-])(?:berrycrush|cli)\.md\s*§"), "the private berrycrush.md or cli.md"),
+    (re.compile(r"\b[Ii]ssues?\s*#?\d+|\(#\d+\)|(?<![\w&])#\d+\s*§"), "an issue tracker outside the repository"),
+    (re.compile(r"(?<!\.md )(?<!\.md)§\s*\d+"), "a section of a private specification (`(§5 v3)`)"),
+]
+BARE_PRIVATE_PAGE = (re.compile(r"(?<![\w/.-])(?:berrycrush|cli)\.md\b(?!\s*§)"), "the private berrycrush.md or cli.md")
+MARKDOWN_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()]*\)")
+
+# Files other branches are rewriting while this check was written (and tests/ and bench/, whose
+# many test files other branches extend): their citations are replaced by /work/briefs/citations.py
+# (kept outside the repository) once those branches are merged. The integrator runs that script on
+# them (with no arguments it takes exactly these), then EMPTIES this list, so that the check covers
+# every file.
+# A path ending in `/` stands for every file under it.
+_PENDING_FILES = (
+    "tests/",  # the tests' and benchmarks' docstrings: the same script rewrites them
+    "bench/",
+    "core/run/",
+    "core/support/",
+    "core/report/",
+    "core/language/parse_cache.py",
+    "core/language/lark_without_regex.py",
+    "core/analysis/scope_analysis.py",
+    "tui/cli/run_command.py",
+    "tui/cli/check.py",
+    "tui/cli/main.py",
+    "tui/cli/console.py",
+    "tui/app/run_controller.py",
+    "tui/app/run_events.py",
+    "tui/app/playground.py",
+    "tui/widgets/history_list.py",
+    "tui/widgets/inspector.py",
+    "tui/widgets/json_playground.py",
+    "tui/widgets/write_history.py",
+)
+
+
+def citing_files() -> list[Path]:
+    """Every text file of core/, tui/, docs/, tests/ and bench/ that may cite a rule (caches left out)."""
+    return sorted(
+        path
+        for tree in CITING_TREES
+        for path in (ROOT / tree).rglob("*")
+        if path.suffix in CITING_SUFFIXES
+        and path.is_file()
+        and "__pycache__" not in path.parts
+        and path.resolve() != _SELF
+    )
+
+
+def is_pending(path: Path) -> bool:
+    name = path.relative_to(ROOT).as_posix()
+    return any(name.startswith(pending) if pending.endswith("/") else name == pending for pending in _PENDING_FILES)
+
+
+def unresolved_citations(path: Path, root: Path = ROOT) -> list[str]:
+    """Every `docs/....md[#anchor]` that `path` cites and that names no file, or no heading of it."""
+    problems = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for match in CITATION.finditer(line):
+            page, anchor = root / match.group(1), match.group(2)
+            where = f"{path.relative_to(root).as_posix()}:{number}: {match.group(0)}"
+            if not page.is_file():
+                problems.append(f"{where}: no such file")
+            elif anchor and anchor not in anchors(page):
+                problems.append(f"{where}: no heading with anchor #{anchor} in {match.group(1)}")
+    return problems
+
+
+def private_citations(path: Path, root: Path = ROOT) -> list[str]:
+    """Every citation in `path` of a text the repository does not hold."""
+    problems = []
+    markdown = path.suffix == ".md"
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        checks = list(PRIVATE)
+        if markdown:
+            line = MARKDOWN_LINK.sub(" ", line)  # links between docs pages are the link check's
+        checks.append(BARE_PRIVATE_PAGE)
+        for pattern, what in checks:
+            for match in pattern.finditer(line):
+                problems.append(f"{path.relative_to(root).as_posix()}:{number}: {match.group(0)!r} cites {what}")
+    return problems
+
+
+def test_every_cited_docs_page_and_heading_exists():
+    problems = [problem for path in citing_files() for problem in unresolved_citations(path)]
+    assert problems == []
+
+
+def test_nothing_cites_a_text_the_repository_does_not_hold():
+    problems = [problem for path in citing_files() if not is_pending(path) for problem in private_citations(path)]
+    assert problems == []
+
+
+def test_the_pending_files_exist_so_the_list_stays_honest():
+    for pending in _PENDING_FILES:
+        assert (ROOT / pending).exists(), pending
+
+
+def test_the_citation_checks_catch_a_bad_anchor_a_missing_page_and_private_texts(tmp_path):
+    (tmp_path / "docs" / "spec").mkdir(parents=True)
+    (tmp_path / "docs" / "spec" / "scopes.md").write_text("# Scopes\n## Feature scope\n", encoding="utf-8")
+    for guide in ("berrycrush.md", "cli.md"):
+        (tmp_path / "docs" / guide).write_text("# Guide\n", encoding="utf-8")
+    code = tmp_path / "code.py"
+    code.write_text(
+        "# ok (docs/spec/scopes.md#feature-scope), docs/spec/scopes.md\n"
+        "# bad anchor docs/spec/scopes.md#file-scope, no page docs/spec/nowhere.md\n"
+        "# semantics.md §3, seed.md, berrycrush.md §5, cli.md, issue 22, (issue 23), issue #14 §1, (#21)\n"
+        "# fine: docs/berrycrush.md, docs/cli.md, row #2, color: #222\n",
+        encoding="utf-8",
+    )
+    assert [p.split(": ", 1)[1] for p in unresolved_citations(code, tmp_path)] == [
+        "docs/spec/scopes.md#file-scope: no heading with anchor #file-scope in docs/spec/scopes.md",
+        "docs/spec/nowhere.md: no such file",
+    ]
+    found = [p.split(": ", 1)[1].split(" cites")[0] for p in private_citations(code, tmp_path)]
+    assert found == [
+        "'semantics.md'",
+        "'seed.md'",
+        "'berrycrush.md §'",
+        "'issue 22'",
+        "'issue 23'",
+        "'issue #14'",
+        "'(#21)'",
+        "'§1'",
+        "'cli.md'",
+    ]
+    page = tmp_path / "page.md"
+    page.write_text("See [the guide](cli.md#x) and [berrycrush.md](berrycrush.md); not cli.md §2.\n", encoding="utf-8")
+    assert [p.split(": ", 2)[1] for p in private_citations(page, tmp_path)] == [
+        "'cli.md §' cites the private berrycrush.md or cli.md"
     ]

@@ -1,4 +1,4 @@
-"""`check`'s warning for an auto test unit (berrycrush.md §3.6) whose `if` or `assert` reads a
+"""`check`'s warning for an auto test unit (docs/spec/berrycrush.md#auto-tests) whose `if` or `assert` reads a
 `test.*` or `multiTest.*` name that its call's `auto:` kinds never set: `multiTest.count` under
 `auto: [invalid]`, `test.type` under a call with no `auto:`, a misspelt `test.feild`. At run time
 such a read is an undefined variable."""

@@ -121,7 +121,7 @@ def _has_custom(file: ScenarioFileNode) -> bool:
 
 
 def unread_user_parameters(file: ScenarioFileNode) -> list[Diagnostic]:
-    """User parameters (semantics.md §1 v3) that nothing in the file reads as {{param.KEY}}:
+    """User parameters (docs/spec/parameters.md#user-parameters) that nothing in the file reads as {{param.KEY}}:
     `check --strict` reports them, since a typo far from every known key is taken for one."""
     return [
         Diagnostic(

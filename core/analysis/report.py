@@ -325,7 +325,7 @@ class Report:
             )
 
     def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:
-        """The resolution that gave none, level by level (semantics.md §2)."""
+        """The resolution that gave none, level by level (docs/spec/parameters.md#resolution)."""
         levels = ["--base-url"]
         if scenario.parameters is not None:
             levels.append(

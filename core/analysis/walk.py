@@ -1,6 +1,6 @@
 """The walk behind scope analysis: every scenario of a file in source order, each step it runs in
 the order the run plans them (backgrounds, fragments in place, a described step's directives,
-the branches of an `if`), tracking what is visible as a run would (semantics.md §3) -- but for
+the branches of an `if`), tracking what is visible as a run would (docs/spec/scopes.md) -- but for
 every run at once: a name is ALWAYS there, SOMETIMES (an earlier scenario may not have got that
 far, only one branch of an `if` wrote it) or not at all.
 

@@ -1,4 +1,4 @@
-"""Where a line's `#` comment starts (semantics.md §5), without lark: the line lexer, the
+"""Where a line's `#` comment starts (docs/spec/steps.md#keywords-and-comments), without lark: the line lexer, the
 language service and the TUI's editor all cut comments the same way, and the last two must not
 import the parser's machinery to do it."""
 
@@ -11,7 +11,7 @@ _VALUE_START = " \t:=[(,{"
 
 def strip_comment(content: str) -> str:
     """`content` without a `#` comment: a `#` after whitespace and outside a string starts one
-    (semantics.md §5), so `status 200  # ok` loses its comment and `/a#b` keeps its `#`."""
+    (docs/spec/steps.md#keywords-and-comments), so `status 200  # ok` loses its comment and `/a#b` keeps its `#`."""
     quote = ""
     previous = " "
     i = 0

@@ -236,6 +236,6 @@ class OperandReader:
         except JsonTextError as problem:
             if "digits is too long" in str(problem):
                 raise LineError(str(problem), i + problem.offset, len(operand)) from None
-            # BerryCrush reads [a, b] as two strings; JSON (which we keep, semantics.md §5) does not.
+            # BerryCrush reads [a, b] as two strings; JSON (which we keep, docs/spec/berrycrush.md#in-and-json-types) does not.
             hint = ' (strings need double quotes: ["a", "b"])' if "Expecting value" in str(problem) else ""
             raise LineError(f"{problem} in the value after '{op}'{hint}", i + problem.offset) from None

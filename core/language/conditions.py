@@ -1,9 +1,9 @@
-"""BerryCrush's conditions, as `assert` and `if` write them (berrycrush.md §3.3, §3.5; semantics.md §5),
+"""BerryCrush's conditions, as `assert` and `if` write them (docs/spec/berrycrush.md#conditions),
 parsed into the assertion nodes `then:` uses plus VariableAssertion, CustomAssertion, NotAssertion,
 AllOf and AnyOf (nodes.py); assertions.check evaluates them.
 
-Where BerryCrush and semantics.md differ we keep semantics.md: `in` is real membership, inline JSON
-keeps its types, and an unquoted `{{n}}` keeps its value's type.
+Where BerryCrush's engine differs we keep our rule (docs/spec/berrycrush.md#in-and-json-types): `in`
+is real membership, inline JSON keeps its types, and an unquoted `{{n}}` keeps its value's type.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ class Diagnostic:
     message: str
     severity: str = ERROR  # ERROR stops a file from running; WARNING (static analysis) does not
     code: str = ""  # a stable short name for tools (`check --format json`, the language server)
-    # Local to the scenario whose step holds it (semantics.md §5 v3): that scenario ends as an
+    # Local to the scenario whose step holds it (docs/spec/steps.md#errors-local-to-one-scenario): that scenario ends as an
     # error, the file's others still run (parameters/local_errors.py).
     local: bool = False
 
@@ -43,7 +43,7 @@ class ScenarioError(Exception):
     """Base of every error the project reports to a user."""
 
 
-# Errors in one step that end only its scenario when they stand in one (semantics.md §5 v3):
+# Errors in one step that end only its scenario when they stand in one (docs/spec/steps.md#errors-local-to-one-scenario):
 # an invalid JSON path, an invalid condition. The builder keeps such a step as an UnreadableStep.
 JSON_PATH, CONDITION = "json-path", "condition"
 SCENARIO_LOCAL_CODES = frozenset((JSON_PATH, CONDITION))

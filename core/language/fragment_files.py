@@ -1,4 +1,4 @@
-"""Fragments kept in `.fragment` files (semantics.md §5): after a scenario file's own `fragment:`
+"""Fragments kept in `.fragment` files (docs/spec/berrycrush.md#fragments): after a scenario file's own `fragment:`
 blocks come every `*.fragment` under the nearest `fragments/` (or `berrycrush/fragments/`) folder
 found walking up from the scenario file, then those named by `--fragments PATH|GLOB`."""
 
@@ -104,7 +104,7 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
     return tuple(fragments)
 
 
-# A `fragment: NAME` line of a file that does not parse (keywords in any case, berrycrush.md §1).
+# A `fragment: NAME` line of a file that does not parse (keywords in any case, docs/spec/berrycrush.md#keywords-and-comments).
 _FRAGMENT_LINE = re.compile(r"^([ ]*)(?i:fragment):[ \t]*([^\s#]+)", re.MULTILINE)
 
 

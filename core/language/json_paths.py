@@ -1,4 +1,4 @@
-"""JSON paths as BerryCrush writes them (berrycrush.md §3.3: Jayway JsonPath), compiled onto
+"""JSON paths as BerryCrush writes them (docs/spec/berrycrush.md#conditions: Jayway JsonPath), compiled onto
 jsonpath-ng's `ext` dialect: a function at the end of a path (`$.items.length()`), and filters
 `[?(@.x == 'y')]`, `[?(@.x in ['a','b'])]` (`in` becomes an `||` of equalities, which jsonpath-ng
 has). What a function returns is computed by the run (run/json_path_functions.py) on the values

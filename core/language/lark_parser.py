@@ -3,7 +3,7 @@ imports this module only when no cached tree will do): lark's LALR parser with a
 post-lexer, the builder running inside the parse (no intermediate tree), syntax errors made
 readable.
 
-Every error at once (issue #14 §2). A valid file takes lark's own parse loop, unchanged. A file
+Every error at once (docs/spec/steps.md#every-error-at-once). A valid file takes lark's own parse loop, unchanged. A file
 that stops it is read a second time, from the start, by `_recovering_parse`: the same tables and
 builder, fed token by token through lark's interactive parser. A line the parser cannot place is
 reported, skipped with the lines indented below it, and replaced by a `BAD` token that every

@@ -37,7 +37,7 @@ KEYWORDS = {
     "then:": "THEN",
     "extract:": "EXTRACT",
     "include:": "INCLUDE",
-    # BerryCrush's (berrycrush.md §1): an outline, its examples, described steps with a colon.
+    # BerryCrush's (docs/spec/berrycrush.md#keywords-and-comments): an outline, its examples, described steps with a colon.
     "outline:": "OUTLINE",
     "examples:": "EXAMPLES",
     "webhook:": "WEBHOOK",
@@ -155,7 +155,7 @@ class LineLexer(Lexer):
             end_line = number
             if _TRIPLE in content and content.count(_TRIPLE) % 2:
                 # A `"""` block: raw lines up to the closing `"""` are this line's token, whatever
-                # their indentation, keywords or `#` (berrycrush.md §1).
+                # their indentation, keywords or `#` (docs/spec/berrycrush.md#keywords-and-comments).
                 block_start = index
                 while index < count and _TRIPLE not in lines[index]:
                     index += 1

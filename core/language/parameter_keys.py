@@ -267,7 +267,7 @@ _ENV_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 @dataclass(frozen=True, slots=True)
 class ValueTemplate:
-    """A parameter value reading `{{env.NAME}}` or `{{param.KEY}}` (semantics.md §1): fixed
+    """A parameter value reading `{{env.NAME}}` or `{{param.KEY}}` (docs/spec/parameters.md#references-in-values): fixed
     before the run, so it is resolved once before a scenario starts, then validated by its key's
     type as if the result had been written bare. Shown as written until then."""
 
@@ -343,7 +343,7 @@ def parse_value(key: str, raw: str) -> Any:
 
 
 def parse_user_value(key: str, raw: str) -> Any:
-    """A user key's value (semantics.md §1): text, quotes removed, or a ValueTemplate."""
+    """A user key's value (docs/spec/parameters.md#user-parameters): text, quotes removed, or a ValueTemplate."""
     if "{{" in raw:
         return parse_template(key, raw)
     inner = unquote(raw)
@@ -402,7 +402,7 @@ def closest_key(key: str) -> str | None:
 
 
 def is_user_key(key: str) -> bool:
-    """An unknown key taken as a user parameter (semantics.md §1 v3): one `{{param.KEY}}` can
+    """An unknown key taken as a user parameter (docs/spec/parameters.md#user-parameters): one `{{param.KEY}}` can
     name, not a near miss of a known key, and not in a family of known keys (binding.*,
     header.*, multiTest.*, whose members are checked by their own rules)."""
     return bool(

@@ -61,7 +61,7 @@ _LINE_BREAK = re.compile(r"[ \t]*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+[ \t]*")
 
 def _one_line(diagnostic: Diagnostic) -> Diagnostic:
     """A message that quotes text across a line break (a triple-quoted block) stays one line: the
-    break shows as ⏎ (errors are one line each, cli.md)."""
+    break shows as ⏎ (errors are one line each, docs/spec/cli.md#error-lines)."""
     if _LINE_BREAK.search(diagnostic.message) is None:
         return diagnostic
     return replace(diagnostic, message=_LINE_BREAK.sub(" ⏎ ", diagnostic.message))

@@ -368,7 +368,7 @@ def _status_mistake(text: str) -> None:
         )
     hash_at = rest.find("#")
     if hash_at > 0 and not rest[hash_at - 1].isspace():
-        # semantics.md §5: `#` starts a comment after whitespace, so `status 200  # ok` is fine.
+        # docs/spec/steps.md#keywords-and-comments: `#` starts a comment after whitespace, so `status 200  # ok` is fine.
         raise LineError(
             f"status takes a code such as 200 or 2xx, got '{clip(rest)}'; a # starts a comment only "
             f"after a space: then: status {rest[:hash_at].strip()}  {rest[hash_at:]}",
@@ -386,7 +386,7 @@ _STATUS_PATTERN = lazy_compile(r"[1-5x][0-9x][0-9x]")
 
 def status_assertion(value: str, location: SourceLocation, offset: int = 0) -> StatusAssertion | None:
     """`200`, `2xx`, `201-204` (inclusive), `20x` (x: any digit) or `-1` as a StatusAssertion; None
-    for anything else; `-1` expects no response at all (semantics.md §4 v3, BerryCrush's way).
+    for anything else; `-1` expects no response at all (docs/spec/steps.md#expecting-no-response, BerryCrush's way).
     Raises LineError for a range written high to low."""
     value = value.lower()
     if value == "-1":

@@ -21,7 +21,7 @@ _ENTRY_LINE = [OTHER_TOKENS["ENTRY"]]
 
 
 def allowed_lines(parent: Token | None, seen: list[str]) -> list[str]:
-    """The lines a block takes at this point (semantics.md §1 and §5), for the message of a line
+    """The lines a block takes at this point (docs/spec/parameters.md#placement), for the message of a line
     that is not one of them: exact per block, not the parser's merged view of several blocks."""
     kind = parent.type if parent is not None else None
     if seen and seen[-1] == "TAG":  # after tags, only what takes them

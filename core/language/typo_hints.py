@@ -1,4 +1,4 @@
-"""Did-you-mean hints for lines that are one slip away from what the language reads (issue #21):
+"""Did-you-mean hints for lines that are one slip away from what the language reads:
 `then: stauts 200` (an assertion word mistyped), `GETT /pets` (a request without `when:`, its
 method mistyped), `extract token from $.token` (our extract without its colon).
 

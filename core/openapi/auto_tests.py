@@ -1,4 +1,4 @@
-"""Generated requests for `auto: [invalid security multi]` (berrycrush.md §3.6). Generation only:
+"""Generated requests for `auto: [invalid security multi]` (docs/spec/berrycrush.md#auto-tests). Generation only:
 the executor sends each `AutoTest.request` and runs the unit's `if`/`assert` with `test.*` set.
 
 Design

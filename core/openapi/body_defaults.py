@@ -1,4 +1,4 @@
-"""Request bodies from schemas: the body a request schema alone gives (berrycrush.md §3.2), and the
+"""Request bodies from schemas: the body a request schema alone gives (docs/openapi.md), and the
 written entries merged deeply over it.
 
 Each property gets its `default`, else `example`, else by type: string "" (date/date-time/time
@@ -48,7 +48,7 @@ def _deep_merge(base: Any, over: Any) -> Any:
 
 
 def request_defaults(operation: Operation, media_type: str | None = None, now: datetime | None = None) -> Any:
-    """The request body the schema alone gives (berrycrush.md §3.2); {} when there is no schema."""
+    """The request body the schema alone gives (docs/openapi.md); {} when there is no schema."""
     body = operation.request_body
     if body is None or not body.content:
         return {}

@@ -1,7 +1,7 @@
 """Finding the operation `call [using NAME] ^op` calls, among the loaded descriptions by name.
 
 `Descriptions` is the set of loaded descriptions by name (`default`, `auth`, ...). `find()`
-implements `call [using NAME] ^op` (berrycrush.md §4): search all descriptions (one match → it,
+implements `call [using NAME] ^op` (docs/openapi.md): search all descriptions (one match → it,
 several → ambiguous), else an alias (`binding.NAME.alias.op`, `binding.alias.op` = default),
 whose target is `^realOp` or `METHOD /path` matched by shape (`{…}` segments match any segment,
 a trailing `/` is ignored). Every error is an `OperationLookupError` with a difflib suggestion

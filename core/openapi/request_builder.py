@@ -4,7 +4,7 @@ Design
 ------
 * Input: an `Operation` (operations.py) and the call's children as (NAME, value) pairs,
   values already interpolated and JSON-typed (str, int, float, bool, None, list, dict).
-* Placement (semantics.md §5): `query_X` / `header_X` (`Header_X`) force a place; otherwise a
+* Placement (docs/spec/berrycrush.md#operation-calls): `query_X` / `header_X` (`Header_X`) force a place; otherwise a
   child goes where the operation declares a parameter of that name — path, then query, header,
   cookie when one name is declared in several places (header names case-insensitively). A child
   the operation does not declare is an error naming the declared ones; a missing required path

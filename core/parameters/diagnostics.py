@@ -164,10 +164,10 @@ def read_all_stages(
     fragments: tuple[str, ...] | list[str],
     later_stages: Callable[[ScenarioFileNode], list[Diagnostic]],
 ) -> ScenarioFileNode:
-    """Read a file and check it in one pass, every stage (semantics.md §1: every error at once):
+    """Read a file and check it in one pass, every stage (docs/spec/steps.md#every-error-at-once):
     when the syntax stage finds errors, `later_stages` (parameters, environment, operations,
     custom steps) still run, on the tree read around the lines in error. Raises InvalidFileError
-    holding every diagnostic, sorted; a file whose only errors are local to scenarios (§5 v3)
+    holding every diagnostic, sorted; a file whose only errors are local to scenarios (docs/spec/steps.md#errors-local-to-one-scenario)
     loads, carrying them in `local_errors`."""
     from scenario_core.language.parser import load_file
 
@@ -182,7 +182,7 @@ def read_all_stages(
     structural = [d for d in syntax if d.code not in SCENARIO_LOCAL_CODES]
     candidates = [d for d in syntax if d.code in SCENARIO_LOCAL_CODES] + later_stages(node)
     local, rest = split_local(node, candidates)
-    if structural or rest:  # in file order, every stage's together (cli.md)
+    if structural or rest:  # in file order, every stage's together (docs/spec/cli.md#error-lines)
         found = sorted(structural + rest + local, key=lambda d: (d.location.line, d.location.column))
         raise InvalidFileError(found)
     return with_local_errors(node, local)
@@ -195,7 +195,7 @@ def load_valid(
     fragments: tuple[str, ...] | list[str] = (),  # as load_file takes them (a str is not a list of them)
 ):
     """Load every file; raise one InvalidFileError holding all their diagnostics, of every stage,
-    except errors local to one scenario (semantics.md §5 v3): a file with only those loads,
+    except errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario): a file with only those loads,
     carrying them in `local_errors` (`check` reports them; the executor ends their scenarios)."""
 
     def later_stages(node: ScenarioFileNode) -> list[Diagnostic]:

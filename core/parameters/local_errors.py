@@ -1,4 +1,4 @@
-"""Errors local to one scenario (semantics.md §5 v3): a described step no custom step matches, an
+"""Errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario): a described step no custom step matches, an
 operation no description has, an invalid JSON path or condition (the builder's UnreadableStep,
 coded json-path / condition), an include of a fragment whose .fragment file does not parse.
 `check` reports them like any error, but `run`, the TUI and the
@@ -46,7 +46,7 @@ def split_local(file: ScenarioFileNode, diagnostics: Sequence[Diagnostic]) -> tu
 
 
 def with_local_errors(file: ScenarioFileNode, local: Sequence[Diagnostic]) -> ScenarioFileNode:
-    # In file order: `check` lists them so (cli.md), and a scenario ends at its first one.
+    # In file order: `check` lists them so (docs/spec/cli.md#error-lines), and a scenario ends at its first one.
     ordered = sorted(local, key=lambda d: (d.location.line, d.location.column))
     return replace(file, local_errors=tuple(ordered)) if local else file
 

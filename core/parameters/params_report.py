@@ -68,7 +68,7 @@ def shown_value(parameters: EffectiveParameters, key: str, value: Any) -> Any:
 
 def parameter_nodes(file: ScenarioFileNode, overrides: RunOverrides | None = None) -> list[ParameterNode]:
     """The file, then every feature and scenario in source order; features resolved once, a
-    scenario again only when it has its own parameters: block (semantics.md §2, level 2)."""
+    scenario again only when it has its own parameters: block (docs/spec/parameters.md#resolution)."""
     file_params = resolve_parameters(file, None, overrides)
     nodes = [ParameterNode("file", Path(file.path).name, 1, None, file_params, file)]
 

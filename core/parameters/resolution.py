@@ -1,4 +1,4 @@
-"""Effective parameters, most specific first (semantics.md §2): the command line, the scenario's
+"""Effective parameters, most specific first (docs/spec/parameters.md#resolution): the command line, the scenario's
 own block, its feature's block, the file's block, the OpenAPI description (baseUrl only), the
 built-in default. Every value keeps its provenance and the values it overrides.
 
@@ -134,7 +134,7 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
             if v.winner.via:
                 item["from"] = v.winner.via
             if not params.is_known(key):
-                item["user"] = True  # a user parameter (semantics.md §1), read as {{param.KEY}}
+                item["user"] = True  # a user parameter (docs/spec/parameters.md#user-parameters), read as {{param.KEY}}
             out[key] = item
         return out
 

@@ -1,4 +1,4 @@
-"""Which sharing store a scenario uses (semantics.md §3): derived from where the effective
+"""Which sharing store a scenario uses (docs/spec/scopes.md#which-store-applies): derived from where the effective
 `shareVariablesAcrossScenarios` came from, so the table's rows need no special cases.
 
 - true, set by the scenario's feature          -> that feature's own store

@@ -1,4 +1,5 @@
-"""`C`: the OpenAPI coverage of the TUI's run, as `run --coverage` collects it (issue #24).
+"""`C`: the OpenAPI coverage of the TUI's run, as `run --coverage` collects it
+(docs/spec/cli.md#coverage).
 
 A CoverageTap sits between the stepper and the run controller: every event the stepper hands on
 reaches the coverage collector first, so the widgets and the rest of the run are untouched. A

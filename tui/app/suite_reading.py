@@ -42,7 +42,8 @@ class SuiteReader:
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
             return problems + self._custom_step_problems(file)
 
-        try:  # errors local to a scenario end it (§5 v3); the file's others run
+        # errors local to a scenario end it (docs/spec/steps.md#errors-local-to-one-scenario); the file's others run
+        try:
             file = read_all_stages(path, self.fragments, later_stages)
         except InvalidFileError as error:
             return BrokenFile(path, tuple(error.diagnostics))

@@ -266,7 +266,7 @@ def _params_options(params: argparse.ArgumentParser) -> None:
         "--all", action="store_true", help="show every key, also those at their defaults (default: only keys set)"
     )
     _shared_options(params)
-    _var_option(params)  # cli.md: shared by run, params and the TUI
+    _var_option(params)  # docs/spec/cli.md#shared-options: shared by run, params and the TUI
     _plugins_option(params)
 
 

@@ -61,7 +61,7 @@ def parameter_lines(node: ParameterNode, every_key: bool = True) -> list[Text]:
         line.append(format_value(shown_value(node.parameters, key, effective.value)), "cyan")
         line.append("  ← ", "dim")
         line.append(provenance_text(effective, node), "dim")
-        if not params.is_known(key):  # semantics.md §1: a user parameter, read as {{param.KEY}}
+        if not params.is_known(key):  # docs/spec/parameters.md#user-parameters: a user parameter, read as {{param.KEY}}
             line.append("  (user parameter)", "yellow")
         lines.append(line)
     return lines

@@ -1,5 +1,5 @@
 """`=`: edit a variable while the run is paused (edit and continue). Lists the layers the paused
-scenario sees (run variables shown read-only, as semantics.md §3 has them); pick the layer, type
+scenario sees (run variables shown read-only, as docs/spec/scopes.md#run-variables has them); pick the layer, type
 the name and the value (read as `--var` reads one: JSON when it parses, else text). Enter applies,
 ctrl+d deletes the name from the layer, Escape closes. The dialog computes no rule: it tells the
 app what was asked (`Applied`), the app asks the stepper, and a refusal comes back as one line

@@ -52,7 +52,7 @@ def _steps(
     ctx: BuildContext, items: list, where: str, allow_parameters: bool = False
 ) -> tuple[tuple[Step, ...], ParametersNode | None]:
     """A block's steps, and its own parameters: block when it may have one (a scenario's or an
-    outline's, as its first lines: semantics.md §1)."""
+    outline's, as its first lines: docs/spec/parameters.md#placement)."""
     steps: list[Step] = []
     own: ParametersNode | None = None
     for index, item in enumerate(items):
@@ -102,7 +102,7 @@ def scenario(ctx: BuildContext, children: list) -> Raw:
 
 
 def outline(ctx: BuildContext, children: list) -> Raw:
-    """An outline is one scenario per examples row (semantics.md §5), named after the outline
+    """An outline is one scenario per examples row (docs/spec/steps.md#outlines), named after the outline
     with the row's number and values; the row's cells are variables of that scenario."""
     tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else frozenset()
     keyword = children[0]
@@ -310,7 +310,7 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
             items.extend(item.node)
         else:
             items.append(item.node)
-    # Fragments of .fragment files come after the file's own (semantics.md §5).
+    # Fragments of .fragment files come after the file's own (docs/spec/berrycrush.md#fragments).
     for fragment in ctx.external_fragments:
         first = fragments.get(fragment.name)
         if first is not None:

@@ -95,7 +95,7 @@ def body(ctx: BuildContext, children: list) -> Raw:
 
 def _raw_body(ctx: BuildContext, token: Token, offset: int) -> TextTemplate | None:
     """A triple-quoted block: sent as written (common indentation removed, then trimmed), with its
-    {{NAME}} references rendered as text (berrycrush.md §1)."""
+    {{NAME}} references rendered as text (docs/spec/berrycrush.md#keywords-and-comments)."""
     import textwrap
 
     text = str(token)[offset:]

@@ -70,14 +70,14 @@ class BuildContext:
     filename: str
     diagnostics: list[Diagnostic]
     text: str
-    external_fragments: tuple[FragmentNode, ...]  # from .fragment files (semantics.md §5)
+    external_fragments: tuple[FragmentNode, ...]  # from .fragment files (docs/spec/berrycrush.md#fragments)
     user_keys: list[tuple[str, SourceLocation]]  # unknown parameter keys, decided once the file is read
     custom_seen: bool  # a custom step or assertion was built
     # Fragments whose `fragment:` line the parser skipped after a syntax error: an include of
     # one is not reported again as unknown (the line's own error says what is wrong).
     skipped_fragments: set[str]
     # Parameter entries that read `{{NAME}}` (not env./param.): allowed only in an outline's own
-    # block, where NAME is an example column (semantics.md §1). id(entry) -> (entry, where, error);
+    # block, where NAME is an example column (docs/spec/parameters.md#references-in-values). id(entry) -> (entry, where, error);
     # outline() takes its own, the rest are reported once the file is read.
     row_parameters: dict[int, tuple[Any, SourceLocation, str]]
 
@@ -135,7 +135,7 @@ class BuildContext:
         self, token: Token, keyword: str, location: SourceLocation, message: str, code: str
     ) -> UnreadableStep:
         """A step whose JSON path or condition cannot be read: reported with `code` (an error local
-        to its scenario, semantics.md §5 v3) and kept as a step that ends its scenario there."""
+        to its scenario, docs/spec/steps.md#errors-local-to-one-scenario) and kept as a step that ends its scenario there."""
         self.diagnostics.append(Diagnostic(location, message, code=code))
         written, _ = self.value(token, len(keyword))
         colon = written.startswith(":")

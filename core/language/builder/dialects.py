@@ -1,4 +1,4 @@
-"""Telling the dialects apart (semantics.md §5): `when: METHOD target` with only headers:, query:,
+"""Telling the dialects apart (docs/spec/berrycrush.md#telling-the-dialects-apart): `when: METHOD target` with only headers:, query:,
 body: below is our request, `when: ^op` our operation call, `then: ASSERTION` our assertion; any
 other step line is BerryCrush's described step, its directives below. Also our `extract:` and
 `include:` lines."""
@@ -35,7 +35,7 @@ def then(ctx: BuildContext, children: list) -> Step | None:
             return parse_then(text, ctx.locator(token, base), ctx.whole(token))
         except LineError as problem:
             # A line that starts like an assertion is one with a mistake, not a custom step:
-            # an invalid condition, local to its scenario (semantics.md §5 v3).
+            # an invalid condition, local to its scenario (docs/spec/steps.md#errors-local-to-one-scenario).
             if not items and (not text or text.split()[0] in _ASSERTION_WORDS or text.startswith("$")):
                 where = ctx.loc(token, base + problem.offset, problem.length)
                 return ctx.unreadable(token, "then", where, str(problem), problem.code or CONDITION)
@@ -81,7 +81,7 @@ def extract(ctx: BuildContext, children: list) -> Step | None:
         return parse_extract(text, ctx.locator(token, base), ctx.whole(token))
     except LineError as problem:
         where = ctx.loc(token, base + problem.offset, problem.length)
-        if problem.code == JSON_PATH:  # local to its scenario (semantics.md §5 v3)
+        if problem.code == JSON_PATH:  # local to its scenario (docs/spec/steps.md#errors-local-to-one-scenario)
             return ctx.unreadable(token, "extract", where, str(problem), JSON_PATH)
         ctx.error(where, str(problem))
         return None

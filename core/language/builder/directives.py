@@ -128,7 +128,7 @@ def _condition(
     ctx: BuildContext, token: Token, text: str, base: int, in_if: bool, keyword: str
 ) -> Assertion | UnreadableStep:
     """The condition, or the step that stands for it when it cannot be read (an error local to
-    its scenario, semantics.md §5 v3)."""
+    its scenario, docs/spec/steps.md#errors-local-to-one-scenario)."""
     from scenario_core.language.conditions import parse_condition
 
     try:
@@ -177,7 +177,7 @@ def xextract(ctx: BuildContext, children: list) -> Step | None:
         return None
     try:
         compiled = compile_json_path(path)
-    except JsonPathError as error:  # local to its scenario (semantics.md §5 v3)
+    except JsonPathError as error:  # local to its scenario (docs/spec/steps.md#errors-local-to-one-scenario)
         return ctx.unreadable(token, "extract", ctx.loc(token, base, len(match.group(1))), str(error), JSON_PATH)
     return ExtractStep(name, "body", path, compiled, ctx.whole(token), keyword="extract", arrow=True)
 

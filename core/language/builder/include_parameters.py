@@ -1,5 +1,5 @@
 """`include {{param.KEY}}` (newer BerryCrush): the fragment named by a parameter. Parameters are
-fixed before a scenario runs (semantics.md §1), so each such include is resolved when the file
+fixed before a scenario runs (docs/spec/parameters.md#references-in-values), so each such include is resolved when the file
 is built, per scenario, with the parameter blocks in force there: the scenario's (or outline's)
 own, its feature's, the file's. The include then names that fragment, and everything after
 (includes' checks, the plan, check's analysis, the editor) sees an ordinary include. A key

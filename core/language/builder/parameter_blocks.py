@@ -21,7 +21,7 @@ _PARAM_REF = lazy_compile(r"\{\{\s*param\.([A-Za-z_][\w.-]*?)\s*\}\}")
 
 def _dotted(ctx: BuildContext, entries: list[Entry], prefix: str = "") -> list[tuple[str, Entry]]:
     """A parameters block's entries with nested blocks flattened: `retry:` + `maxAttempts: 3`
-    is `retry.maxAttempts: 3` (berrycrush.md §2.2)."""
+    is `retry.maxAttempts: 3` (docs/spec/parameters.md#nested-blocks)."""
     flat: list[tuple[str, Entry]] = []
     stack = [(prefix, list(entries))]
     while stack:
@@ -55,7 +55,7 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
             ctx.error(ctx.whole(entry.token), "a parameters: block holds `key: value` lines")
             continue
         if params.spec_for(key) is None:
-            # A user key unless a near miss of a known key (semantics.md §1); decided in
+            # A user key unless a near miss of a known key (docs/spec/parameters.md#near-misses); decided in
             # check_user_keys, which also notes the ones nothing reads.
             if key in seen:
                 ctx.error(key_location, f"duplicate parameter '{key}'; it is already set on line {seen[key]}")
@@ -93,7 +93,7 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
 
 
 def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:
-    """A parameter key that is not known is a user parameter (semantics.md §1 "User keys", v3)
+    """A parameter key that is not known is a user parameter (docs/spec/parameters.md#user-parameters)
     unless it is a near miss of a known key (`timout`, `shareVariables`), which stays the
     unknown-key error with its hint. Returns the user keys the file never reads as
     {{param.KEY}}: `check --strict` reports them (a typo far from every known key)."""
@@ -126,7 +126,7 @@ def report_row_parameters(ctx: BuildContext) -> None:
 
 def parameters_for_row(ctx: BuildContext, block: ParametersNode | None, cells: dict[str, str]) -> ParametersNode | None:
     """An outline's own block for one examples row: each value that reads `{{COLUMN}}` with the
-    row's cell put in, then validated as written so (semantics.md §1). A name that is no column
+    row's cell put in, then validated as written so (docs/spec/parameters.md#references-in-values). A name that is no column
     keeps the static-parameters error."""
     if block is None or not any(id(e) in ctx.row_parameters for e in block.entries):
         return block

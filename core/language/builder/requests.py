@@ -39,7 +39,7 @@ from scenario_core.language.templates import JsonTextError, TemplateError, json_
 from scenario_core.support.lazy_patterns import lazy_compile
 
 _OPERATION = lazy_compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
-# BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (berrycrush.md §3.2);
+# BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (docs/openapi.md);
 # newer BerryCrush also takes either name as a `{{NAME}}` chosen at run time, and
 # `call [using NAME] raw METHOD /path`, a request with no operationId (berrycrush/junit tests).
 _REF = r"\{\{[^{}]*\}\}"
@@ -239,7 +239,7 @@ def _call_entries(
         name, value = entry.key, entry.value
         name_location = ctx.loc(entry.token, 0, len(name))
         if name == "bodyFile" and not takes_children:
-            # A request by path takes headers:, query: and body: (semantics.md §5); sending
+            # A request by path takes headers:, query: and body: (docs/spec/requests.md#request-by-path); sending
             # nothing where a file was named would be a silent pass.
             ctx.error(
                 name_location,

@@ -49,7 +49,7 @@ NO_RESPONSE = -1  # `status -1`: the code BerryCrush gives a request that got no
 class StatusAssertion(Node):
     """`status 201` (code), `status 2xx` (class: 2), `status 201-204` (low, high: an inclusive
     range) or `status 20x` (pattern: each x any digit); `status -1` (code NO_RESPONSE) expects
-    that no response came (semantics.md §4 v3)."""
+    that no response came (docs/spec/steps.md#expecting-no-response)."""
 
     code: int | None
     klass: int | None

@@ -92,9 +92,9 @@ class ScenarioFileNode(Node):
     location: SourceLocation
     # A custom step or assertion somewhere (plugins are needed to check it); None: not noted.
     custom_steps: bool | None = None
-    # User parameters (semantics.md §1) that nothing in the file reads as {{param.KEY}}.
+    # User parameters (docs/spec/parameters.md#user-parameters) that nothing in the file reads as {{param.KEY}}.
     unread_user_keys: tuple[tuple[str, SourceLocation], ...] = ()
-    # Errors local to one scenario (semantics.md §5 v3), set by load_valid: what ends that scenario.
+    # Errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario), set by load_valid: what ends that scenario.
     local_errors: tuple[Any, ...] = ()
 
     @property

@@ -77,7 +77,7 @@ class CallParameter(Node):
     name_template: TextTemplate | None = None
 
 
-# What `auto: [...]` under a call may name (berrycrush.md §3.6); auto_tests.py generates them.
+# What `auto: [...]` under a call may name (docs/spec/berrycrush.md#auto-tests); auto_tests.py generates them.
 AUTO_KINDS = ("invalid", "security", "multi")
 
 
@@ -202,7 +202,7 @@ class FailStep(Node):
 @dataclass(frozen=True, slots=True)
 class UnreadableStep(FailStep):
     """A step whose JSON path or condition cannot be read (`extract: x from $.[[`, `then: $.a = 1`):
-    an error local to its scenario (semantics.md §5 v3). `check` reports it; the executor ends the
+    an error local to its scenario (docs/spec/steps.md#errors-local-to-one-scenario). `check` reports it; the executor ends the
     scenario at this line before it sends anything. Kept in the tree so that scenario has its
     step; a `fail` with the error's message, should it ever run."""
 
