@@ -167,7 +167,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")
-        head.append(self.display_options.plain(step.text))
+        head.append(self.display_options.written(step.text))  # a literal secret in the file too
         if scenario:
             head.append(f"  · scenario '{visible(scenario)}'", "dim")
         parts.append(head)
