@@ -259,3 +259,88 @@ async def test_canary_never_leaks_from_the_tui_or_its_curl_copy(planted):
     assert 'apiToken  "••••••"' in next(v for k, v in shown.items() if k.startswith("variables at"))
     assert any(k.startswith("clipboard") and v.startswith("curl ") for k, v in shown.items())
     assert leaks(shown) == []
+
+
+# The history list (`h`): one line per step run, a request's path and query as sent. Every secret
+# a path can carry: a `--var` with a secret name, a `--var` whose name `secrets` lists, a value
+# the file extracts into a `secrets` name, and a value set while paused (edit and continue, `=`).
+EDITED = f"{CANARY}-edited-x9"
+HISTORY_SCENARIO = """\
+parameters:
+  baseUrl: http://127.0.0.1:{port}
+  secrets: sessionRef, tenant
+
+scenario: history canary
+  when: POST /login
+  extract: sessionRef from $.sessionRef
+  when: GET /echo/{{{{apiToken}}}}/{{{{sessionRef}}}}?t={{{{tenant}}}}&ref={{{{sessionRef}}}}&k={{{{apiToken}}}}
+  when: GET /edited/{{{{tenant}}}}?x={{{{tenant}}}}
+  then: status 200
+"""
+HISTORY_EDIT_LINE = 9
+
+
+async def test_canary_never_leaks_from_the_tui_history(tmp_path, echo_port):
+    from textual.geometry import Region
+
+    from scenario_core.parameters.resolution import RunOverrides
+    from scenario_core.run.stepper import PAUSED
+    from scenario_tui.app.shell import ScenarioApp
+    from scenario_tui.widgets.variable_editor import VariableEditor
+
+    path = tmp_path / "history.scenario"
+    path.write_text(HISTORY_SCENARIO.format(port=echo_port), encoding="utf-8")
+    app = ScenarioApp(str(path), RunOverrides.from_cli([], None), {"apiToken": VAR, "tenant": LISTED})
+    shown: dict[str, str] = {}
+
+    async def settle(pilot) -> None:
+        for _ in range(2):
+            await pilot.pause()
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+
+    async def press(pilot, *keys: str) -> None:
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+
+    def widget_text(widget) -> str:
+        strips = widget.render_lines(Region(0, 0, widget.size.width, max(widget.virtual_size.height, 1)))
+        return "\n".join(strip.text for strip in strips)
+
+    async with app.run_test(size=(160, 60)) as pilot:
+        await settle(pilot)
+        tree = app.tree
+        for line in tree._tree_lines:
+            line.node.expand_all()
+        await settle(pilot)
+        target = next(line.node for line in tree._tree_lines if "GET /edited/" in tree.label_for(line.node).plain)
+        tree.move_cursor(target)
+        await press(pilot, "b", "c")  # a breakpoint on the last request, and run to it
+        assert app.stepper.state == PAUSED and app.stepper.current.step.location.line == HISTORY_EDIT_LINE
+        await press(pilot, "equals_sign")  # edit and continue: tenant (a `secrets` name) set to a canary
+        assert isinstance(app.screen, VariableEditor)
+        for char in "tenant":
+            await pilot.press(char)
+        await press(pilot, "enter")
+        for char in EDITED:
+            await pilot.press(char)
+        await press(pilot, "enter")
+        assert not isinstance(app.screen, VariableEditor)
+        await press(pilot, "c")  # to the end: the edited value is sent in the last request's path
+        await press(pilot, "h")
+        history = app.query_one("#history")
+        assert history.has_class("-open") and len(history.lines) >= 4, history.lines
+        shown["history"] = "\n".join(history.lines)
+        shown["history rendered"] = widget_text(history)
+        for index in range(len(history.lines)):
+            await press(pilot, "up")
+            shown[f"inspector at history {index}"] = widget_text(app.inspector.query_one("#inspector-body"))
+            shown[f"variables at history {index}"] = app.variables_panel.text
+            shown[f"screen at history {index}"] = app.export_screenshot()
+    # the secrets were sent in the paths and queries, and shown masked
+    requests = [line for line in shown["history"].splitlines() if "GET /" in line]
+    assert len(requests) == 2 and all("••••••" in line for line in requests), requests
+    assert "/echo/••••••/••••••?t=••••••" in shown["history"], shown["history"]
+    assert "/edited/••••••?x=••••••" in shown["history"], shown["history"]
+    assert leaks(shown) == []

@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.app import App
 
+from scenario_core.editor.writeback import fragments_for, locate_step
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_playground import JsonPlayground
 
@@ -20,4 +21,7 @@ def open_playground(app: App[Any], shown: Any, display: Display) -> None:
     elif not response.is_json:
         app.notify(f"The response is not JSON: {response.json_error}", severity="warning")
     else:
-        app.push_screen(JsonPlayground(response.json, step, run.parent, display))
+        files = getattr(app, "files", ())  # the syntax trees loaded
+        locator = locate_step(files, step)  # the step's place in them, for ctrl+s
+        fragments = fragments_for(files, step.location.file)
+        app.push_screen(JsonPlayground(response.json, step, run.parent, display, locator, fragments))

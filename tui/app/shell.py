@@ -127,7 +127,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
                 with Vertical(id="right"):
                     yield VariablesPanel(display, id="variables")
                     yield ScopeLog(display, id="scope")
-                    yield HistoryList(id="history")
+                    yield HistoryList(display, id="history")
                     yield Inspector(display, id="inspector")
             yield ErrorsView(id="errors")
         yield KeyFooter()

@@ -1,5 +1,9 @@
 """The step runs of this run, in order: ↑/↓ picks one, and the app shows it as it was right after
-it ran (request, response, the variable scopes). It takes the scope log's place while open."""
+it ran (request, response, the variable scopes). It takes the scope log's place while open.
+
+A line shows a request's path and query as sent, so it formats through the app's one `Display`
+(secrets masked by core/report/masking.py, as the inspector and the curl copy are): a secret
+`--var`, a `secrets:` name, an extracted token or a value set while paused never shows."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.display import Display
 
 MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "skipped": ("○", "dim")}
 
@@ -44,8 +49,9 @@ class HistoryList(OptionList):
     class Closed(Message):
         """Escape: back to the live view."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, display: Display, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.display_options = display
         self.border_title = "History"
         self.runs: list[Any] = []
 
@@ -56,7 +62,8 @@ class HistoryList(OptionList):
 
     def add(self, runs: list[Any]) -> None:
         self.runs.extend(runs)
-        self.add_options([Option(_label(len(self.runs) - len(runs) + i + 1, run)) for i, run in enumerate(runs)])
+        first = len(self.runs) - len(runs) + 1
+        self.add_options([Option(_label(first + i, run, self.display_options)) for i, run in enumerate(runs)])
 
     def pick(self, run: Any) -> None:
         """Put the highlight on `run` (a step chosen in the tree), without announcing it again."""
@@ -79,23 +86,25 @@ class HistoryList(OptionList):
         return [str(self.get_option_at_index(i).prompt) for i in range(self.option_count)]
 
 
-def _label(number: int, run: Any) -> Text:
+def _label(number: int, run: Any, display: Display) -> Text:
     mark, style = MARKS.get(run.status, ("·", ""))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{number:>3} ", "dim")
     text.append(mark + " ", style)
     text.append(f"{run.step.keyword} line {run.step.location.line}", "bold")
-    summary = visible(_what(run))
+    summary = _what(run, display)
     if summary:
         text.append(" " + summary)
     text.append(f"  {visible(run.scenario.name)}", "dim")
     return text
 
 
-def _what(run: Any) -> str:
+def _what(run: Any, display: Display) -> str:
+    """What the step did, in a few words, masked and with control characters shown as escapes."""
     if run.request is not None:  # the path: the host is the same for every step (and its port varies)
         parts = urlsplit(run.request.url)
-        return f"{run.request.method} {parts.path}" + (f"?{parts.query}" if parts.query else "")
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+        return f"{visible(run.request.method)} {display.line(target)}"
     if run.extracted:
-        return ", ".join(e.name for e in run.extracted)
-    return run.step.text  # an assertion, an include, a described step: as written
+        return visible(", ".join(e.name for e in run.extracted))
+    return display.written(run.step.text)  # an assertion, an include, a described step: as written

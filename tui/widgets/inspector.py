@@ -167,7 +167,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")
-        head.append(self.display_options.plain(step.text))
+        head.append(self.display_options.written(step.text))  # a literal secret in the file too
         if scenario:
             head.append(f"  · scenario '{visible(scenario)}'", "dim")
         parts.append(head)
@@ -285,8 +285,16 @@ class Inspector(VerticalScroll, can_focus=True):
                     child.append(visible(parameter.name), "bold")
                     child.append(": " + self.display_options.written(parameter.value.text))
                     parts.append(child)
+            elif step.url is None:  # no operation, no URL: `call [using NAME] raw METHOD /path`
+                line.append(self.display_options.written(step.text), "bold")
+                parts.append(line)
+                for parameter in step.parameters:  # a `{id}` of the path, a header_X, a query_X
+                    child = Text()
+                    child.append(visible(parameter.name), "bold")
+                    child.append(": " + self.display_options.written(parameter.value.text))
+                    parts.append(child)
             else:
-                line.append(step.method, "bold")
+                line.append(visible(step.method or ""), "bold")
                 # As written, masked too: `Bearer {{token}}` holds no secret, a literal key does.
                 line.append(" " + self.display_options.written(step.url.text))
                 parts.append(line)

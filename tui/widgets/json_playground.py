@@ -1,8 +1,10 @@
 """`j`: the JSON-path playground on the response in the inspector. A path typed is evaluated as
 the executor evaluates it (the same compiler, the same matching), and shows every match (its
 concrete path and value) and what `extract` would store. ctrl+s writes that extract into the
-file right after the step on view, in the file's dialect (the edit comes from the syntax tree:
-scenario_core.editor.edits); the app, told by a message, reloads the file."""
+file right after the step on view, in the file's dialect: scenario_core.editor.writeback finds
+the step in the file on disk by its place in the syntax tree and adds the line keeping every
+other byte (line ends, a BOM). A file that is no longer UTF-8, no longer parses or no longer
+holds the step is refused in one line, nothing written. The app, told by a message, reloads."""
 
 from __future__ import annotations
 
@@ -18,7 +20,16 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from scenario_core.editor.edits import extract_after, extract_name
+from scenario_core.editor.writeback import (
+    StepLocator,
+    WriteBackError,
+    decode,
+    encode,
+    extract_name,
+    extract_text,
+    is_berrycrush_step,
+    write_extract,
+)
 from scenario_core.language.step_syntax import JsonPathError, compile_json_path
 from scenario_core.run.assertions import json_path_values
 from scenario_core.run.body_paths import matched_nothing, path_matches
@@ -63,11 +74,21 @@ class JsonPlayground(ModalScreen[None]):
             super().__init__()
             self.file, self.line, self.text = file, line, text
 
-    def __init__(self, body: Any, step: Any, parent: Any, display: Display) -> None:
+    def __init__(
+        self,
+        body: Any,
+        step: Any,
+        parent: Any,
+        display: Display,
+        locator: StepLocator | None = None,
+        fragments: tuple = (),
+    ) -> None:
         super().__init__()
         self.body = body
         self.step = step  # the step on view: the extract goes right after it
         self.described = parent  # BerryCrush's described step over it, or None
+        self.locator = locator  # where the step is in the syntax tree (None: in no file loaded)
+        self.fragments = fragments  # the .fragment files' fragments the file was parsed with
         self.display_options = display
         self.lines: list[str] = []
         self.path = ""  # the last path that compiled and matched
@@ -86,9 +107,12 @@ class JsonPlayground(ModalScreen[None]):
 
     def on_mount(self) -> None:
         try:  # read once for the preview of the line ctrl+s writes (it reads the file again)
-            self._loaded_source = self._source()
+            self._loaded_source = self._source()[0]
         except OSError:
             self._loaded_source = ""
+        except WriteBackError as error:  # no longer UTF-8: said now, and again by ctrl+s
+            self._loaded_source = ""
+            self.notify(str(error), severity="warning")
         self.evaluate("")
         self.query_one(Input).focus()
 
@@ -132,8 +156,9 @@ class JsonPlayground(ModalScreen[None]):
         result.append(f"\nextract stores {name} = ", "bold")
         result.append(stored_text)
         if self._loaded_source:
-            line = extract_after(self._loaded_source, self.step, path, parent=self.described).text.strip()
-            result.append(f"\nctrl+s writes: {line}", "dim")
+            line = extract_text(path, name, is_berrycrush_step(self.step, self.described))
+            written = self.display_options.plain(line) if line is not None else "nothing (the path needs quotes)"
+            result.append(f"\nctrl+s writes: {written}", "dim")
         self._show(result, {concrete for concrete, _ in matches})
 
     def _show(self, result: Text, matched: set[str]) -> None:
@@ -156,33 +181,32 @@ class JsonPlayground(ModalScreen[None]):
         if line >= scroll.scroll_y + scroll.scrollable_content_region.height:
             scroll.scroll_to(y=max(0, line - 2), animate=False)
 
-    def _source(self) -> str:
-        return Path(self.step.location.file).read_text(encoding="utf-8")
+    def _source(self) -> tuple[str, bool]:
+        """The file's text as it is on disk now, and whether it starts with a BOM."""
+        file = self.step.location.file
+        return decode(Path(file).read_bytes(), file)
 
     def action_write_extract(self) -> None:
         if not self.path:
             self.notify("Type a path that matches first: ctrl+s writes its extract.", severity="warning")
             return
         file = self.step.location.file
+        if self.locator is None:
+            self.notify(f"{file}: the step is in no file loaded now: R reloads, then j again.", severity="warning")
+            return
         try:
-            source = self._source()
-            if not self._written_as_loaded(source):
-                self.notify("The file changed since it was loaded: R reloads it, then j again.", severity="warning")
-                return
-            edit = extract_after(source, self.step, self.path, parent=self.described)
-            Path(file).write_text(edit.applied(source), encoding="utf-8")
+            source, bom = self._source()
+            edit = write_extract(source, self.locator, self.path, fragments=self.fragments)
+            Path(file).write_bytes(encode(edit.text, bom))
         except OSError as error:
             self.notify(f"cannot write {Path(file).name}: {error.strerror}", severity="error")
             return
-        self.written = edit.text
-        self.post_message(self.ExtractWritten(file, edit.index + 1, edit.text.strip()))
+        except WriteBackError as error:
+            self.notify(str(error), severity="warning")
+            return
+        self.written = edit.written
+        self.post_message(self.ExtractWritten(file, edit.line, edit.written.strip()))
         self.dismiss(None)
-
-    def _written_as_loaded(self, source: str) -> bool:
-        """The step's line on disk still starts with its keyword: the tree's lines are the file's."""
-        lines = source.splitlines()
-        number = self.step.location.line
-        return number <= len(lines) and lines[number - 1].strip().casefold().startswith(self.step.keyword.casefold())
 
     def action_close(self) -> None:
         self.dismiss(None)

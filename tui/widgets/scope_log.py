@@ -216,7 +216,7 @@ class ScopeLog(RichLog):
                 text.stylize("reverse")
         elif isinstance(event, ev.WebhookCallsDropped):
             text.append("⚠ ", "bold yellow")
-            text.append(visible(event.message), "yellow")
+            text.append(self.display_options.line(event.message), "yellow")
         elif isinstance(event, ev.RunFinished):
             text.append("■ run " + ("stopped" if event.interrupted else "finished"), "bold")
             text.append(f": {event.passed} passed, {event.failed} failed, {event.skipped} skipped", "dim")

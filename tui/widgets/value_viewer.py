@@ -106,8 +106,9 @@ def _compact(display: Display, name: str, value: Any) -> str:
     return shown if len(shown) <= MAX_HISTORY_VALUE else shown[: MAX_HISTORY_VALUE - 1] + "…"
 
 
-def _step_text(step: Any) -> str:
-    return visible(f"{step.keyword} {step.text}") if step is not None else ""
+def _step_text(step: Any, display: Display) -> str:
+    """The step as written, masked like the inspector's (a literal secret in the file)."""
+    return display.written(f"{step.keyword} {step.text}") if step is not None else ""
 
 
 def variable_lines(
@@ -140,14 +141,14 @@ def variable_lines(
         )
         setter.append(f"line {origin.location.line}", "bold")
         if step is not None:
-            setter.append("  " + _step_text(step))
+            setter.append("  " + _step_text(step, display))
         setter.append(
             f"  · scenario '{visible(origin.scenario)}'" + (" (background)" if origin.phase != "scenario" else "")
         )
     elif writes and writes[-1].step is not None:
         last = writes[-1]
         setter.append(f"line {last.step.location.line}", "bold")
-        setter.append("  " + _step_text(last.step) + f"  · scenario '{visible(last.scenario or '')}'")
+        setter.append("  " + _step_text(last.step, display) + f"  · scenario '{visible(last.scenario or '')}'")
     else:
         setter.append("the run: a --var or --variables-file value, not an extract")
     lines.append(setter)
@@ -172,7 +173,7 @@ def variable_lines(
                 where.append(f"  while paused at line {write.step.location.line}")
         else:
             where.append(f"line {write.step.location.line}", "bold")
-            where.append(f"  {_step_text(write.step)}")
+            where.append(f"  {_step_text(write.step, display)}")
         where.append(f"  · scenario '{visible(write.scenario or '')}' · into {visible(', '.join(write.layers))}", "dim")
         lines.append(where)
         change = Text("    ")
