@@ -37,10 +37,15 @@ def with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, 
 
 
 def refuse_line_breaks(headers: Sequence[tuple[str, str]]) -> None:
-    """A header value with a line break would split the request: RequestFailed, one line."""
-    for name, value in headers:
-        if "\n" in value or "\r" in value:
-            raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
+    """A header name or value that cannot be sent (run.http.request.check_headers, the one check
+    every request passes when built): RequestFailed, one line naming the header."""
+    from scenario_core.run.http.errors import InvalidHeader
+    from scenario_core.run.http.request import check_headers
+
+    try:
+        check_headers(headers)
+    except InvalidHeader as error:
+        raise RequestFailed(str(error)) from None
 
 
 class Sender:

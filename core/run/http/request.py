@@ -4,11 +4,13 @@ defaults httpx.AsyncClient adds, so a request reads the same whichever way it is
 
 from __future__ import annotations
 
+import re
 from base64 import b64encode
 from typing import Sequence
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
-from scenario_core.run.http.errors import InvalidRequest
+from scenario_core.run.http.errors import InvalidHeader, InvalidRequest, one_line
+from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
 
 USER_AGENT = "scenario-tui"
 # only what body.Inflater decodes under the cap (body.CODINGS)
@@ -23,6 +25,11 @@ _BODY_METHODS = ("POST", "PUT", "PATCH")
 # what may stay unescaped in a path and in a query (RFC 3986 pchar, plus '%' already escaped)
 _PATH_SAFE = "/%:@!$&'()*+,;=-._~"
 _QUERY_SAFE = _PATH_SAFE + "?"
+# RFC 9110 §5.5: a value is visible ASCII, spaces and tabs (no
+# CR, LF, NUL or other control character; the non-ASCII obs-text is not sent either).
+_VALUE = re.compile(r"[\t\x20-\x7e]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class OutgoingRequest:
@@ -103,12 +110,32 @@ def build_request(
         # the userinfo itself never goes on the wire.
         credentials = f"{unquote(username or '')}:{unquote(password or '')}".encode()
         sent.append(("Authorization", "Basic " + b64encode(credentials).decode("ascii")))
-    for name, value in sent:
-        if not (name.isascii() and value.isascii()):
-            name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
-            value.encode("ascii")
+    check_headers(sent)
     full = f"{scheme}://{netloc}{target}" + (f"#{fragment}" if fragment else "")
     return OutgoingRequest(method, full, scheme, host, port or default_port, target, sent, content or b"")
+
+
+def check_headers(headers: Sequence[tuple[str, str]]) -> None:
+    """The one check of every header a request sends, whichever transport sends it, before a byte
+    is written: a name must be a token, a value visible ASCII, spaces and tabs. A name or value
+    made from a response (`header_{{x}}`) could otherwise end the header block and smuggle a
+    second request onto the connection. InvalidHeader, one line naming the header, otherwise."""
+    for name, value in headers:
+        if not is_header_name(name):
+            raise InvalidHeader(f"header name {_quoted(name)} is not a valid header name ({HEADER_NAME_CHARACTERS})")
+        if _VALUE.fullmatch(value) is None:
+            if _LINE_BREAK.search(value):
+                problem = "a line break"
+            elif _CONTROL.search(value):
+                problem = "a control character"
+            else:
+                problem = "a character that is not ASCII"
+            raise InvalidHeader(f"header {name} has {problem} in its value: {_quoted(value)}")
+
+
+def _quoted(text: str) -> str:
+    """`text` as a Python literal (control characters escaped), one line, at most 120 characters."""
+    return one_line(repr(text), 120)
 
 
 _Origin = tuple[str, str, "int | None", "str | None", "str | None"]  # scheme, host, port, user, password
