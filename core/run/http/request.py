@@ -35,7 +35,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 class OutgoingRequest:
     """One request, ready to send: `headers` are the ones sent, in order, defaults included."""
 
-    __slots__ = ("method", "url", "scheme", "host", "port", "target", "headers", "content")
+    __slots__ = ("method", "url", "scheme", "host", "port", "target", "headers", "content", "max_size")
 
     def __init__(
         self,
@@ -50,6 +50,7 @@ class OutgoingRequest:
     ):
         self.method, self.url, self.scheme, self.host, self.port = method, url, scheme, host, port
         self.target, self.headers, self.content = target, headers, content
+        self.max_size: int | None = None  # maxResponseSize: what its response's body and trailers may hold
 
     @property
     def origin(self) -> tuple[str, str, int]:
@@ -199,6 +200,7 @@ def redirected(request: OutgoingRequest, status: int, location: str) -> Outgoing
         dropped |= {"content-type", "transfer-encoding"}
     headers = [(k, v) for k, v in request.headers if k.lower() not in dropped]
     following = build_request(method, url, headers, [], content or None)
+    following.max_size = request.max_size
     if following.origin != request.origin:
         following.headers = [(k, v) for k, v in following.headers if k.lower() != "authorization"]
     return following
