@@ -40,3 +40,12 @@ def test_a_file_name_that_is_not_utf8_still_gets_its_json_report(tmp_path):
     assert result.returncode == 1 and b"Traceback" not in result.stderr, result.stderr
     report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert report["files"][0]["path"] == "a\udcff.scenario"
+
+
+def test_check_format_github_escapes_a_file_names_terminal_escapes(tmp_path):
+    name = "bad\x1b]0;owned\x07\x1b[2J.scenario"
+    (tmp_path / name).write_text("scenario: s\n  when: GET\n")
+    result = cli_bytes(b"check", os.fsencode(name), b"--format", b"github", cwd=tmp_path)
+    assert result.returncode == 2
+    assert not any(c < 0x20 and c != 0x0A for c in result.stdout + result.stderr), result.stdout
+    assert result.stdout.startswith(b"::error file=bad\\x1b]0;owned\\x07\\x1b[2J.scenario,line=2,")
