@@ -64,26 +64,30 @@ def run(args: argparse.Namespace) -> int:
         from scenario_core.custom_steps.plugins import plugin_registry
 
         registry = plugin_registry(args.plugins)
-    return run_files(
-        files,
-        overrides,
-        variables,
-        selected=selected,
-        report_json=args.report_json,
-        report_junit=args.report_junit,
-        show_secrets=args.show_secrets,
-        registry=registry,
-        resource_roots=args.resource_root,
-        report_html=args.report_html,
-        fail_fast=args.fail_fast,
-        verbose=2 if args.very_verbose else 1 if args.verbose else 0,
-        jobs=args.jobs,
-        coverage=args.coverage,
-        coverage_min=args.coverage_min,
-        fragments=args.fragments,
-        variables_files=args.variables_file,
-        plugins=args.plugins,
-    )
+    from scenario_tui.cli.held_signals import HeldSignals
+
+    with HeldSignals() as held:  # a signal while the reports are written: they are written first
+        status = run_files(
+            files,
+            overrides,
+            variables,
+            selected=selected,
+            report_json=args.report_json,
+            report_junit=args.report_junit,
+            show_secrets=args.show_secrets,
+            registry=registry,
+            resource_roots=args.resource_root,
+            report_html=args.report_html,
+            fail_fast=args.fail_fast,
+            verbose=2 if args.very_verbose else 1 if args.verbose else 0,
+            jobs=args.jobs,
+            coverage=args.coverage,
+            coverage_min=args.coverage_min,
+            fragments=args.fragments,
+            variables_files=args.variables_file,
+            plugins=args.plugins,
+        )
+    return held.exit_status(status)
 
 
 def demo_server(args: argparse.Namespace) -> int:
