@@ -17,6 +17,7 @@ from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.events import INTERRUPTED, RequestRetried
 from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, join_url
+from scenario_core.run.http.request import listed_secrets
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
 
@@ -166,6 +167,8 @@ class Sender:
                 params[FOLLOW_REDIRECTS].value,
             )
         _, policy, follow = options
+        if follow:  # a redirect to another origin drops the headers `secrets:` names (run.http.request)
+            request.listed_secrets = listed_secrets(params)
         max_size = params[MAX_RESPONSE_SIZE].winner
         timeout, timeout_setting = params.timeout, params[TIMEOUT].winner
         if policy is None or retried is None or step is None:

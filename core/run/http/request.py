@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from base64 import b64encode
-from typing import Sequence
+from typing import Any, Sequence
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
 from scenario_core.run.http.errors import InvalidHeader, InvalidRequest, one_line
 from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
+from scenario_core.support.secrets import SECRET_HEADERS
 
 USER_AGENT = "scenario-tui"
 # only what body.Inflater decodes under the cap (body.CODINGS)
@@ -30,12 +31,25 @@ _QUERY_SAFE = _PATH_SAFE + "?"
 _VALUE = re.compile(r"[\t\x20-\x7e]*")
 _LINE_BREAK = re.compile(r"[\r\n]")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# credentials by name, never sent to another origin by a redirect (with the `secrets:` names)
+_CREDENTIAL_NAME = re.compile(r"(?:.*-)?(?:api-?key|token)")
 
 
 class OutgoingRequest:
     """One request, ready to send: `headers` are the ones sent, in order, defaults included."""
 
-    __slots__ = ("method", "url", "scheme", "host", "port", "target", "headers", "content", "max_size")
+    __slots__ = (
+        "method",
+        "url",
+        "scheme",
+        "host",
+        "port",
+        "target",
+        "headers",
+        "content",
+        "max_size",
+        "listed_secrets",
+    )
 
     def __init__(
         self,
@@ -51,6 +65,7 @@ class OutgoingRequest:
         self.method, self.url, self.scheme, self.host, self.port = method, url, scheme, host, port
         self.target, self.headers, self.content = target, headers, content
         self.max_size: int | None = None  # maxResponseSize: what its response's body and trailers may hold
+        self.listed_secrets: frozenset[str] = frozenset()  # the `secrets:` names, lowercased (redirected)
 
     @property
     def origin(self) -> tuple[str, str, int]:
@@ -187,8 +202,11 @@ def _origin(parts: SplitResult) -> _Origin:
 
 def redirected(request: OutgoingRequest, status: int, location: str) -> OutgoingRequest:
     """The request a redirect asks for, as a browser makes it: 303 (and 301/302 after a POST)
-    becomes a GET without a body, 307/308 keep method and body; the Authorization header is not
-    sent to another origin; cookies and Host are made again for the new URL."""
+    becomes a GET without a body, 307/308 keep method and body; cookies and Host are made again
+    for the new URL. To another origin (scheme, host or port), no credential follows:
+    Authorization, Proxy-Authorization, Cookie (the jar's cookies still go where their rules
+    say), the API-key and token headers (`X-Api-Key`, `*-Api-Key`, `*-Token`, any case) and
+    every header the `secrets` parameter names."""
     url = urljoin(request.url, location.strip())
     method = request.method
     if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
@@ -200,7 +218,19 @@ def redirected(request: OutgoingRequest, status: int, location: str) -> Outgoing
         dropped |= {"content-type", "transfer-encoding"}
     headers = [(k, v) for k, v in request.headers if k.lower() not in dropped]
     following = build_request(method, url, headers, [], content or None)
-    following.max_size = request.max_size
+    following.max_size, following.listed_secrets = request.max_size, request.listed_secrets
     if following.origin != request.origin:
-        following.headers = [(k, v) for k, v in following.headers if k.lower() != "authorization"]
+        following.headers = [(k, v) for k, v in following.headers if not _credential(k.lower(), request.listed_secrets)]
     return following
+
+
+def _credential(lowered: str, listed: frozenset[str]) -> bool:
+    """A header (its name lowercased) that carries a credential: kept from another origin."""
+    return lowered in SECRET_HEADERS or lowered in listed or _CREDENTIAL_NAME.fullmatch(lowered) is not None
+
+
+def listed_secrets(params: Any) -> frozenset[str]:
+    """The names the `secrets` parameter of effective parameters lists, lowercased."""
+    found = params.get("secrets")
+    names = getattr(found, "value", None)
+    return frozenset(str(n).lower() for n in names) if names else frozenset()
