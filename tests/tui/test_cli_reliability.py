@@ -123,3 +123,16 @@ def test_signals_while_the_reports_are_written_never_leave_the_previous_runs_rep
     assert victim.read_text() == "keep me\n"
     assert not (tmp_path / "page.html").is_symlink() and "interrupted" in (tmp_path / "page.html").read_text()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_coverage_min_without_an_openapi_description_is_a_usage_error(tmp_path):
+    (tmp_path / "s.scenario").write_text("parameters:\n  baseUrl: http://127.0.0.1:9\nscenario: s\n  when: GET /x\n")
+    result = cli_bytes(b"run", b"s.scenario", b"--coverage-min", b"80", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert result.stderr == (
+        b"scenario-tui: error: --coverage-min: no file of this run has an OpenAPI description in force "
+        b"(set the openapi parameter, or --openapi): there are no operations to cover\n"
+    )
+    alone = cli_bytes(b"run", b"s.scenario", b"--coverage", cwd=tmp_path)
+    assert b"Coverage:" not in alone.stdout and alone.stderr.count(b"\n") == 1
+    assert alone.stderr.startswith(b"scenario-tui: --coverage: no file of this run has an OpenAPI description")

@@ -44,6 +44,16 @@ def require_selection(files: Sequence[Any], selected: Any) -> None:
         raise UsageError(f"--tags '{clip(str(selected))}': no scenario of these files is selected")
 
 
+def require_operations(files: list, overrides: Any) -> None:
+    """`--coverage-min` over no operation at all would be a vacuous pass (0 of 0 is 100%): a usage
+    error before anything is sent."""
+    from scenario_core.report.coverage_static import static_coverage
+    from scenario_tui.output.coverage_view import NOTHING_TO_COVER
+
+    if static_coverage(files, overrides).counts()[1] == 0:
+        raise UsageError(f"--coverage-min: {NOTHING_TO_COVER}")
+
+
 def run(args: argparse.Namespace) -> int:
     from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
     from scenario_tui.cli.errors import say_folders_left_out
@@ -59,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     variables.update(run_variables_from(args.var))  # --var wins over --variables-file
     files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
     require_selection(files, selected)
+    if args.coverage_min is not None:
+        require_operations(files, overrides)
     registry = None
     if args.plugins or any(f.custom_steps for f in files):
         from scenario_core.custom_steps.plugins import plugin_registry

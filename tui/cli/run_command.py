@@ -235,8 +235,11 @@ def run_files(
 
 def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     """The coverage table, and with --coverage-min what is missing; True when below it."""
-    from scenario_tui.output.coverage_view import coverage_lines, minimum_lines
+    from scenario_tui.output.coverage_view import NOTHING_TO_COVER, coverage_lines, minimum_lines
 
+    if not coverage.counts()[1]:  # no description in force: no table claiming 100% of nothing
+        print(f"scenario-tui: --coverage: {NOTHING_TO_COVER}", file=sys.stderr)
+        return minimum is not None
     print("\n".join(coverage_lines(coverage)))
     shortfall = minimum_lines(coverage, minimum) if minimum is not None else []
     if shortfall:
