@@ -44,8 +44,9 @@ class HeldSignals:
         self._previous.clear()
 
     def exit_status(self, status: int) -> int:
-        """`status`, or 128 + the first signal held off when the run's own status says nothing of one."""
-        if self.received and status < 128:
+        """`status`, or 128 + the first signal held off when the run passed or failed (a usage
+        error, exit 2, or a status that already names a signal stays as it is)."""
+        if self.received and status in (0, 1):
             return 128 + int(self.received[0])
         return status
 
