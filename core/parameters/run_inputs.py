@@ -152,6 +152,10 @@ def read_variables_file(path: str) -> dict[str, Any]:
         if len(raw) >= 2 and raw[0] == raw[-1] == "'":
             variables[name] = raw[1:-1]
             continue
+        if not _is_utf8(raw):
+            raise UsageError(
+                f"--var {name}: the value is not valid UTF-8 text (bytes the terminal or shell could not decode)"
+            )
         try:
             variables[name] = variable_value(raw)
         except NumberTooLong:
@@ -191,6 +195,10 @@ def run_variables_from(items: Sequence[str]) -> dict[str, Any]:
             raise UsageError(
                 f"--var {_clip(visible(item))}: expected NAME=VALUE with NAME made of letters, digits and _"
             )
+        if not _is_utf8(raw):
+            raise UsageError(
+                f"--var {name}: the value is not valid UTF-8 text (bytes the terminal or shell could not decode)"
+            )
         try:
             variables[name] = variable_value(raw)
         except NumberTooLong:
@@ -199,6 +207,16 @@ def run_variables_from(items: Sequence[str]) -> dict[str, Any]:
                 f"quote it to pass it as text: --var '{name}=\"...\"'"
             ) from None
     return variables
+
+
+def _is_utf8(text: str) -> bool:
+    """Whether `text` came from valid UTF-8: bytes that were not reach Python's argv as lone
+    surrogates (surrogateescape), which no header, body or report can carry."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _clip(text: str, width: int = 60) -> str:

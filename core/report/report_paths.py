@@ -102,4 +102,4 @@ def _same_file(target: Path, other: str) -> bool:
     try:
         return os.path.samefile(target, other)
     except (OSError, ValueError):  # one does not exist (yet): compare where they would be
-        return target == Path(os.path.realpath(other))
+        return Path(os.path.realpath(target)) == Path(os.path.realpath(other))

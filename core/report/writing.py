@@ -18,11 +18,14 @@ _TEMP_PREFIX = ".scenario-tui-"
 
 
 def report_target(path: str | os.PathLike) -> Path:
-    """The file a report at PATH replaces: PATH itself, or the file a symlink points to (the
-    link is kept). Raises ReportPathError for anything but a regular file or a path to be
-    created in an existing directory: renaming over a device, a FIFO or a socket would replace
-    the node itself (as root, /dev/null), and a symlink to a directory is no report file."""
-    target = Path(os.path.realpath(path))
+    """The file a report at PATH replaces: PATH as given, never its real path. A symlink there is
+    replaced by the report, never written through: in a sticky folder such as /tmp anyone may
+    plant one pointing at another user's file, and resolving it first (realpath) would step
+    around the kernel's protection of such folders. Raises ReportPathError for anything but a
+    regular file (or a symlink to one) or a path to be created in an existing directory:
+    renaming over a device, a FIFO or a socket would replace the node itself (as root,
+    /dev/null), and a symlink to a directory is no report file."""
+    target = Path(path)
     try:
         mode = target.stat().st_mode
     except FileNotFoundError:
@@ -36,15 +39,16 @@ def report_target(path: str | os.PathLike) -> Path:
             raise ReportPathError(f"{os.fspath(path)} is a directory")
         if not stat.S_ISREG(mode):
             raise ReportPathError(f"{os.fspath(path)} is not a regular file (a device, FIFO or socket)")
-    if not target.parent.is_dir():
-        raise ReportPathError(f"{os.fspath(path)}: directory {target.parent} does not exist")
+    parent = target.parent
+    if not parent.is_dir():
+        raise ReportPathError(f"{os.fspath(path)}: directory {parent} does not exist")
     return target
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     """Write to a temporary file in the same directory (so the rename never crosses file
-    systems), fsync it, then os.replace it over PATH (over a symlink's target: the link stays):
-    a reader sees the old file or the whole new one, never a partial one. The temporary file is
+    systems), fsync it, then os.replace it over PATH (a symlink there is replaced, never written
+    through; the temporary file is opened without following one either): a reader sees the old file or the whole new one, never a partial one. The temporary file is
     removed whatever interrupts the write, Ctrl+C included; only kill -9 can leave one, and the
     next write to the same report removes it."""
     import secrets
@@ -57,7 +61,8 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     # an interrupt lands on (mkstemp would only return it after creating the file).
     fd = None
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(temp, flags, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -103,12 +108,15 @@ def _remove_stale_temporaries(target: Path) -> None:
 
 
 def _mode_for(target: Path) -> int:
+    """The replaced file's permissions (a symlink's are no file's: then the umask's)."""
     try:
-        return target.stat().st_mode & 0o777
+        if not target.is_symlink():
+            return target.stat().st_mode & 0o777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        pass
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _fsync_directory(directory: Path) -> None:

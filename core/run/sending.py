@@ -17,6 +17,7 @@ from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.events import INTERRUPTED, RequestRetried
 from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, join_url
+from scenario_core.run.http.request import listed_secrets
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
 
@@ -37,10 +38,15 @@ def with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, 
 
 
 def refuse_line_breaks(headers: Sequence[tuple[str, str]]) -> None:
-    """A header value with a line break would split the request: RequestFailed, one line."""
-    for name, value in headers:
-        if "\n" in value or "\r" in value:
-            raise RequestFailed(f"header {name} has a line break in its value: {value!r}")
+    """A header name or value that cannot be sent (run.http.request.check_headers, the one check
+    every request passes when built): RequestFailed, one line naming the header."""
+    from scenario_core.run.http.errors import InvalidHeader
+    from scenario_core.run.http.request import check_headers
+
+    try:
+        check_headers(headers)
+    except InvalidHeader as error:
+        raise RequestFailed(str(error)) from None
 
 
 class Sender:
@@ -161,6 +167,8 @@ class Sender:
                 params[FOLLOW_REDIRECTS].value,
             )
         _, policy, follow = options
+        if follow:  # a redirect to another origin drops the headers `secrets:` names (run.http.request)
+            request.listed_secrets = listed_secrets(params)
         max_size = params[MAX_RESPONSE_SIZE].winner
         timeout, timeout_setting = params.timeout, params[TIMEOUT].winner
         if policy is None or retried is None or step is None:

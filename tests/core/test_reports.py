@@ -371,7 +371,9 @@ def test_atomic_write_removes_stale_temporaries_of_dead_runs_only(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="FIFOs and symlinks")
-def test_atomic_write_refuses_what_is_not_a_regular_file_and_writes_through_symlinks(tmp_path):
+def test_atomic_write_refuses_what_is_not_a_regular_file_and_replaces_a_symlink_never_through_it(tmp_path):
+    # A symlink planted at a report's path (anyone may, in a sticky /tmp) must not make the
+    # report land on the file it points to: the link itself is replaced.
     from scenario_core.report.writing import ReportPathError
 
     fifo = tmp_path / "fifo"
@@ -385,7 +387,8 @@ def test_atomic_write_refuses_what_is_not_a_regular_file_and_writes_through_syml
     real.write_text("old")
     (tmp_path / "link.json").symlink_to(real)
     atomic_write(tmp_path / "link.json", b"new")
-    assert (tmp_path / "link.json").is_symlink() and real.read_text() == "new"
+    assert not (tmp_path / "link.json").is_symlink() and (tmp_path / "link.json").read_text() == "new"
+    assert real.read_text() == "old"
 
 
 # ---------------------------------------------------------------- requests, responses, scope events

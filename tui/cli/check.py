@@ -133,8 +133,8 @@ def github_annotation(d: Diagnostic) -> str:
         return data(text).replace(":", "%3A").replace(",", "%2C")
 
     loc = d.location
-    title = f",title={prop(d.code)}" if d.code else ""
-    return (
-        f"::{d.severity} file={prop(loc.file)},line={loc.line},col={loc.column},endLine={loc.end_line},"
+    title = f",title={prop(visible(d.code))}" if d.code else ""
+    return (  # control characters as escapes, as every format shows them (a file name may hold any)
+        f"::{d.severity} file={prop(visible(loc.file))},line={loc.line},col={loc.column},endLine={loc.end_line},"
         f"endColumn={loc.end_column}{title}::{data(visible(d.message))}"
     )

@@ -44,6 +44,16 @@ def require_selection(files: Sequence[Any], selected: Any) -> None:
         raise UsageError(f"--tags '{clip(str(selected))}': no scenario of these files is selected")
 
 
+def require_operations(files: list, overrides: Any) -> None:
+    """`--coverage-min` over no operation at all would be a vacuous pass (0 of 0 is 100%): a usage
+    error before anything is sent."""
+    from scenario_core.report.coverage_static import static_coverage
+    from scenario_tui.output.coverage_view import NOTHING_TO_COVER
+
+    if static_coverage(files, overrides).counts()[1] == 0:
+        raise UsageError(f"--coverage-min: {NOTHING_TO_COVER}")
+
+
 def run(args: argparse.Namespace) -> int:
     from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
     from scenario_tui.cli.errors import say_folders_left_out
@@ -59,31 +69,37 @@ def run(args: argparse.Namespace) -> int:
     variables.update(run_variables_from(args.var))  # --var wins over --variables-file
     files = load_valid(expand_scenario_paths(args.files), overrides, args.plugins, args.fragments)
     require_selection(files, selected)
+    if args.coverage_min is not None:
+        require_operations(files, overrides)
     registry = None
     if args.plugins or any(f.custom_steps for f in files):
         from scenario_core.custom_steps.plugins import plugin_registry
 
         registry = plugin_registry(args.plugins)
-    return run_files(
-        files,
-        overrides,
-        variables,
-        selected=selected,
-        report_json=args.report_json,
-        report_junit=args.report_junit,
-        show_secrets=args.show_secrets,
-        registry=registry,
-        resource_roots=args.resource_root,
-        report_html=args.report_html,
-        fail_fast=args.fail_fast,
-        verbose=2 if args.very_verbose else 1 if args.verbose else 0,
-        jobs=args.jobs,
-        coverage=args.coverage,
-        coverage_min=args.coverage_min,
-        fragments=args.fragments,
-        variables_files=args.variables_file,
-        plugins=args.plugins,
-    )
+    from scenario_tui.cli.held_signals import HeldSignals
+
+    with HeldSignals() as held:  # a signal while the reports are written: they are written first
+        status = run_files(
+            files,
+            overrides,
+            variables,
+            selected=selected,
+            report_json=args.report_json,
+            report_junit=args.report_junit,
+            show_secrets=args.show_secrets,
+            registry=registry,
+            resource_roots=args.resource_root,
+            report_html=args.report_html,
+            fail_fast=args.fail_fast,
+            verbose=2 if args.very_verbose else 1 if args.verbose else 0,
+            jobs=args.jobs,
+            coverage=args.coverage,
+            coverage_min=args.coverage_min,
+            fragments=args.fragments,
+            variables_files=args.variables_file,
+            plugins=args.plugins,
+        )
+    return held.exit_status(status)
 
 
 def demo_server(args: argparse.Namespace) -> int:

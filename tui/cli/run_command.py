@@ -25,6 +25,7 @@ from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
 from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.printable import visible
+from scenario_tui.cli.held_signals import hold_again
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
 if TYPE_CHECKING:
@@ -197,6 +198,7 @@ def run_files(
     except BrokenPipeError:  # closed while the last lines were flushed
         silence_stdout()
         signum = signum or SIGPIPE
+    hold_again()  # SIGINT/SIGTERM held off from here: the reports are written whatever comes
     interrupted = signum is not None or error is not None
     recorder.finish(interrupted)
     interrupted = recorder.interrupted
@@ -233,8 +235,11 @@ def run_files(
 
 def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     """The coverage table, and with --coverage-min what is missing; True when below it."""
-    from scenario_tui.output.coverage_view import coverage_lines, minimum_lines
+    from scenario_tui.output.coverage_view import NOTHING_TO_COVER, coverage_lines, minimum_lines
 
+    if not coverage.counts()[1]:  # no description in force: no table claiming 100% of nothing
+        print(f"scenario-tui: --coverage: {NOTHING_TO_COVER}", file=sys.stderr)
+        return minimum is not None
     print("\n".join(coverage_lines(coverage)))
     shortfall = minimum_lines(coverage, minimum) if minimum is not None else []
     if shortfall:

@@ -43,6 +43,12 @@ def gap_lines(coverage: Coverage) -> list[str]:
     return lines
 
 
+NOTHING_TO_COVER = (
+    "no file of this run has an OpenAPI description in force (set the openapi parameter, or --openapi): "
+    "there are no operations to cover"
+)
+
+
 def coverage_lines(coverage: Coverage) -> list[str]:
     called, total = coverage.counts()
     lines = ["", f"Coverage: {called} of {total} operations called ({coverage.percent():g}%)"]

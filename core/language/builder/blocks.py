@@ -17,7 +17,7 @@ from scenario_core.language.builder.parameter_blocks import (
     parameters_for_row,
     report_row_parameters,
 )
-from scenario_core.language.builder.scenario_lines import scenario_lines
+from scenario_core.language.builder.scenario_lines import NO_TAGS, scenario_lines
 from scenario_core.language.line_lexer import TAG
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import (
@@ -90,13 +90,18 @@ def tags(ctx: BuildContext, children: list) -> Raw:
 
 
 def scenario(ctx: BuildContext, children: list) -> Raw:
-    tags = children.pop(0).node if isinstance(children[0], Raw) else frozenset()
+    tags = children.pop(0).node if isinstance(children[0], Raw) else NO_TAGS
     keyword = children[0]
     items, description, more_tags, cleanup = scenario_lines(ctx, children[1:])
     steps, own = _steps(ctx, items, "a scenario", allow_parameters=True)
     steps += (cleanup,) if cleanup is not None else ()
     node = ScenarioNode(
-        ctx.named(keyword, "scenario:"), tags | more_tags, steps, ctx.whole(keyword), own, description=description
+        ctx.named(keyword, "scenario:"),
+        tags | more_tags if more_tags else tags,
+        steps,
+        ctx.whole(keyword),
+        own,
+        description=description,
     )
     return Raw("scenario", keyword, node)
 
@@ -104,11 +109,12 @@ def scenario(ctx: BuildContext, children: list) -> Raw:
 def outline(ctx: BuildContext, children: list) -> Raw:
     """An outline is one scenario per examples row (docs/spec/steps.md#outlines), named after the outline
     with the row's number and values; the row's cells are variables of that scenario."""
-    tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else frozenset()
+    tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else NO_TAGS
     keyword = children[0]
     name = ctx.named(keyword, "outline:")
     body, description, more_tags, cleanup = scenario_lines(ctx, children[1:])
-    tags |= more_tags
+    if more_tags:
+        tags |= more_tags
     tables = [item for item in body if isinstance(item, Raw) and item.kind == "examples"]
     rest = [item for item in body if not (isinstance(item, Raw) and item.kind == "examples")]
     for extra in tables[1:]:
@@ -221,7 +227,7 @@ def _once(ctx: BuildContext, seen: dict[str, Raw], item: Raw, level: str) -> boo
 
 
 def feature(ctx: BuildContext, children: list) -> Raw:
-    tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else frozenset()
+    tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else NO_TAGS
     keyword, items = children[0], [i for i in children[1:] if i is not None and i.kind != "tags"]
     seen: dict[str, Raw] = {}
     descriptions: list[str] = []

@@ -80,6 +80,7 @@ class BuildContext:
     # block, where NAME is an example column (docs/spec/parameters.md#references-in-values). id(entry) -> (entry, where, error);
     # outline() takes its own, the rest are reported once the file is read.
     row_parameters: dict[int, tuple[Any, SourceLocation, str]]
+    _whole: tuple[Token | None, SourceLocation | None]  # the last token `whole` located, and where
 
     def __init__(self) -> None:
         self.begin("<text>")
@@ -93,6 +94,7 @@ class BuildContext:
         self.custom_seen = False
         self.skipped_fragments = set()
         self.row_parameters = {}
+        self._whole = (None, None)
 
     def skipped(self, token: Token) -> None:
         """The parser skipped this line after reporting it (lark_parser.py's recovery)."""
@@ -116,10 +118,18 @@ class BuildContext:
         return SourceLocation(self.filename, line - 1, column, line - 1, column + length)
 
     def whole(self, token: Token) -> SourceLocation:
-        """The token's line without trailing spaces."""
+        """The token's line without trailing spaces. A line's nodes share one location (a step,
+        its template, its assertion ask for the same line in turn): a file at the size limit
+        holds millions of them."""
+        last, location = self._whole
+        if token is last and location is not None:
+            return location
         line, column = token.line, token.column
         assert line is not None and column is not None
-        return SourceLocation(self.filename, line - 1, column, line - 1, column + len(token.rstrip()))
+        row = line - 1
+        location = SourceLocation(self.filename, row, column, row, column + len(token.rstrip()))
+        self._whole = (token, location)
+        return location
 
     def span(self, first: Token, last: Token) -> SourceLocation:
         line, column, end_line, end_column = first.line, first.column, last.end_line, last.end_column

@@ -36,6 +36,7 @@ from scenario_core.language.nodes.steps import (
 from scenario_core.language.parameter_values import ParameterValueError
 from scenario_core.language.step_syntax import METHODS, LineError, split_request
 from scenario_core.language.templates import JsonTextError, TemplateError, json_template
+from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
 from scenario_core.support.lazy_patterns import lazy_compile
 
 _OPERATION = lazy_compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
@@ -59,6 +60,9 @@ def _entries(
         if "{{" in name:
             ctx.error(ctx.loc(entry.token, 0, len(name)), f"a {what} name cannot hold {{{{...}}}}")
             continue
+        if what == "header" and not is_header_name(name):
+            ctx.error(ctx.loc(entry.token, 0, len(name)), _bad_header_name(name))
+            continue
         if not raw:
             built.append(make(name, TextTemplate("", (), location), location))
             continue
@@ -66,6 +70,11 @@ def _entries(
         if template is not None:
             built.append(make(name, template, location))
     return tuple(built)
+
+
+def _bad_header_name(name: str, child: str = "") -> str:
+    """A header name written in the file that no request could send (the transport refuses it too)."""
+    return f"{name!r} is not a valid header name{child}: {HEADER_NAME_CHARACTERS}"
 
 
 def headers(ctx: BuildContext, children: list) -> Raw:
@@ -283,6 +292,9 @@ def _call_entries(
             ctx.error(name_location, f"'{name}' is given twice for this call; the first is on line {seen[name]}")
             continue
         seen[name] = name_location.line
+        if name[:7].lower() == "header_" and "{{" not in name and not is_header_name(name[7:]):
+            ctx.error(name_location, _bad_header_name(name[7:], f" (child '{name}')"))
+            continue
         if not value:
             ctx.error(name_location, f"'{name}:' needs a value")
             continue

@@ -16,6 +16,10 @@ from scenario_core.support.lazy_patterns import lazy_compile
 # `tags: smoke, health` or `tags: @smoke @health`: names split at commas and spaces.
 _TAG_SEPARATORS = lazy_compile(r"[\s,]+")
 
+# One empty set of tags for every untagged node: a frozenset() costs 216 bytes, and a file at the
+# size limit holds up to a million scenarios.
+NO_TAGS: frozenset[str] = frozenset()
+
 
 def taglist(ctx: BuildContext, children: list) -> Raw:
     (token,) = children
@@ -40,7 +44,7 @@ def scenario_lines(ctx: BuildContext, items: list) -> tuple[list, str | None, fr
     last, once."""
     rest: list = []
     descriptions: list[str] = []
-    tags: frozenset[str] = frozenset()
+    tags = NO_TAGS
     block: Raw | None = None
     for item in items:
         if not isinstance(item, Raw) or item.kind not in ("description", "taglist", "finally"):

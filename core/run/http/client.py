@@ -146,6 +146,7 @@ class HttpClient:
         Location is followed (at most MAX_REDIRECTS), all within the one deadline, and the final
         response is the result. Raises RequestFailed (one-line message) or CancelledError (stop)."""
         started = time.perf_counter()
+        request.max_size = max_size  # trailers count with the body (run.http.framing)
         exchange = self._follow(request, max_size) if follow_redirects else self._exchange(request, max_size)
         try:
             if self.blocking:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from scenario_core.run.http.request import OutgoingRequest
+from scenario_core.run.http.errors import InvalidHeader, RequestFailed
+from scenario_core.run.http.request import OutgoingRequest, check_headers
 
 if TYPE_CHECKING:
     from http.cookiejar import CookieJar
@@ -93,6 +94,10 @@ class Cookies:
         assert self._jar is not None
         adapter = _JarRequest(request)
         self._jar.add_cookie_header(adapter)  # type: ignore[arg-type]  # duck-typed urllib Request
+        try:  # a cookie a server set is sent back only if it can be sent as it is
+            check_headers(adapter.added)
+        except InvalidHeader as error:
+            raise RequestFailed(str(error)) from None
         request.headers = request.headers + adapter.added
 
     def take_from(self, request: OutgoingRequest, headers: Sequence[tuple[str, str]]) -> None:

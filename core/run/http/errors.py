@@ -30,6 +30,11 @@ class InvalidRequest(ValueError):
         self.unsupported = unsupported
 
 
+class InvalidHeader(InvalidRequest):
+    """A header whose name or value cannot be sent as it is (request.check_headers): the message
+    names the header, one line, ready for the user."""
+
+
 class TransportError(Exception):
     """A problem of the plain-HTTP transport (run.http.pool)."""
 
@@ -100,6 +105,8 @@ def transport_message(error: BaseException, url: str) -> str:
         host = urlsplit(url).netloc or url
     except ValueError:
         host = url
+    if isinstance(error, InvalidHeader):
+        return str(error)
     tls_error = _tls_error()
     for cause in _causes(error):
         if isinstance(cause, ConnectionRefusedError):

@@ -9,9 +9,10 @@ import re
 
 import httptools
 
+from scenario_core.run.http.body import TooLarge
 from scenario_core.run.http.errors import ProtocolBroken
 
-_HEAD_LIMIT = 1 << 20  # largest status line + header block accepted
+_HEAD_LIMIT = 1 << 20  # largest status line + header block accepted; and a chunk or trailer line
 
 
 class _Stop(Exception):
@@ -34,9 +35,13 @@ class ResponseMessage:
         "done",
         "trailing",
         "head_size",
+        "limit",
+        "body_size",
+        "trailer_size",
+        "pending",
     )
 
-    def __init__(self, head_only: bool):
+    def __init__(self, head_only: bool, limit: int | None = None):
         self.parser = httptools.HttpResponseParser(self)
         # Control characters in a header value break RFC 9110, yet the user debugging that server
         # must see them (shown as escapes), not lose the response. Framing stays strict.
@@ -48,6 +53,12 @@ class ResponseMessage:
         self.head_done = self.done = self.trailing = False
         self.body: list[bytes] = []
         self.head_size = 0
+        # Every byte after the head is bounded: the body and the trailers (kept by nobody, but
+        # counted as they complete) together by `limit` (maxResponseSize); a line still arriving
+        # after the head (a chunk size line, a trailer line) by _HEAD_LIMIT, as a header line is.
+        self.limit = limit
+        self.body_size = self.trailer_size = 0
+        self.pending = 0  # bytes since the last body piece, chunk end or trailer line (at least)
 
     def on_message_begin(self) -> None:
         if self.done:
@@ -58,6 +69,12 @@ class ResponseMessage:
         self.reason += reason
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        if self.head_done:  # a trailer: counted, never kept (the head was already handed on)
+            self.trailer_size += len(name) + len(value) + 4  # `name: value` and CRLF
+            self.pending = 0
+            if self.limit is not None and self.body_size + self.trailer_size > self.limit:
+                raise TooLarge("the response (its body and trailers)")
+            return
         self.headers.append((name, value))
 
     def on_headers_complete(self) -> None:
@@ -71,6 +88,11 @@ class ResponseMessage:
 
     def on_body(self, data: bytes) -> None:
         self.body.append(data)
+        self.body_size += len(data)
+        self.pending = 0
+
+    def on_chunk_complete(self) -> None:
+        self.pending = 0
 
     def on_message_complete(self) -> None:
         if self.head_done:
@@ -79,11 +101,14 @@ class ResponseMessage:
             self.reason, self.headers = b"", []
 
     def feed(self, data: bytes) -> None:
-        if not self.head_done:
+        after_head = self.head_done
+        if not after_head:
             self.head_size += len(data)
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserCallbackError as error:
+            if isinstance(error.__context__, TooLarge):
+                raise error.__context__ from None
             if not isinstance(error.__context__, _Stop):
                 raise
             if self.head_only and not data.endswith(b"\r\n\r\n"):
@@ -94,6 +119,12 @@ class ResponseMessage:
             raise _protocol_error(str(error), data) from None
         if not self.head_done and self.head_size > _HEAD_LIMIT:
             raise ProtocolBroken("response headers too large")
+        if after_head and not self.done:
+            self.pending += len(data)  # more than arrived since the last piece: a bound, never short
+            if self.pending > _HEAD_LIMIT:
+                raise ProtocolBroken(
+                    f"a chunk or trailer line of the response is over {_HEAD_LIMIT} bytes (built-in limit)"
+                )
 
     def ends_at_eof(self) -> bool:
         """No Content-Length and not chunked: the body is delimited by the end of the connection."""

@@ -38,28 +38,35 @@ class Http11Pool:
         host, port = request.host, request.port
         payload = request.head_bytes() + request.content
         head_only = request.method == "HEAD"
+        limit = request.max_size
         key = (host, port)
         idle = self._idle.get(key)
         while idle:
             connection = idle.pop()
             if connection.usable():
                 try:
-                    return await self._exchange(connection, key, head_only, payload, deadline)
+                    return await self._exchange(connection, key, head_only, payload, deadline, limit)
                 except _StaleConnection:
                     continue
             connection.close()
         fresh = await self._connection.open(host, port, deadline)
         try:
-            return await self._exchange(fresh, key, head_only, payload, deadline)
+            return await self._exchange(fresh, key, head_only, payload, deadline, limit)
         except _StaleConnection as stale:
             raise ProtocolBroken("the server closed the connection without a response") from stale.__cause__
 
     async def _exchange(
-        self, connection: _Connection, key: _Key, head_only: bool, payload: bytes, deadline: float | None
+        self,
+        connection: _Connection,
+        key: _Key,
+        head_only: bool,
+        payload: bytes,
+        deadline: float | None,
+        limit: int | None = None,
     ) -> PlainResponse:
         reused = connection.used
         connection.used = True
-        message = ResponseMessage(head_only)
+        message = ResponseMessage(head_only, limit)
         got_bytes = False
         try:
             await connection.write(payload, deadline)

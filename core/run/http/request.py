@@ -4,11 +4,14 @@ defaults httpx.AsyncClient adds, so a request reads the same whichever way it is
 
 from __future__ import annotations
 
+import re
 from base64 import b64encode
-from typing import Sequence
+from typing import Any, Sequence
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
-from scenario_core.run.http.errors import InvalidRequest
+from scenario_core.run.http.errors import InvalidHeader, InvalidRequest, one_line
+from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
+from scenario_core.support.secrets import SECRET_HEADERS
 
 USER_AGENT = "scenario-tui"
 # only what body.Inflater decodes under the cap (body.CODINGS)
@@ -23,12 +26,30 @@ _BODY_METHODS = ("POST", "PUT", "PATCH")
 # what may stay unescaped in a path and in a query (RFC 3986 pchar, plus '%' already escaped)
 _PATH_SAFE = "/%:@!$&'()*+,;=-._~"
 _QUERY_SAFE = _PATH_SAFE + "?"
+# RFC 9110 §5.5: a value is visible ASCII, spaces and tabs (no
+# CR, LF, NUL or other control character; the non-ASCII obs-text is not sent either).
+_VALUE = re.compile(r"[\t\x20-\x7e]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# credentials by name, never sent to another origin by a redirect (with the `secrets:` names)
+_CREDENTIAL_NAME = re.compile(r"(?:.*-)?(?:api-?key|token)")
 
 
 class OutgoingRequest:
     """One request, ready to send: `headers` are the ones sent, in order, defaults included."""
 
-    __slots__ = ("method", "url", "scheme", "host", "port", "target", "headers", "content")
+    __slots__ = (
+        "method",
+        "url",
+        "scheme",
+        "host",
+        "port",
+        "target",
+        "headers",
+        "content",
+        "max_size",
+        "listed_secrets",
+    )
 
     def __init__(
         self,
@@ -43,6 +64,8 @@ class OutgoingRequest:
     ):
         self.method, self.url, self.scheme, self.host, self.port = method, url, scheme, host, port
         self.target, self.headers, self.content = target, headers, content
+        self.max_size: int | None = None  # maxResponseSize: what its response's body and trailers may hold
+        self.listed_secrets: frozenset[str] = frozenset()  # the `secrets:` names, lowercased (redirected)
 
     @property
     def origin(self) -> tuple[str, str, int]:
@@ -103,12 +126,32 @@ def build_request(
         # the userinfo itself never goes on the wire.
         credentials = f"{unquote(username or '')}:{unquote(password or '')}".encode()
         sent.append(("Authorization", "Basic " + b64encode(credentials).decode("ascii")))
-    for name, value in sent:
-        if not (name.isascii() and value.isascii()):
-            name.encode("ascii")  # UnicodeEncodeError (a ValueError), as httpx raises
-            value.encode("ascii")
+    check_headers(sent)
     full = f"{scheme}://{netloc}{target}" + (f"#{fragment}" if fragment else "")
     return OutgoingRequest(method, full, scheme, host, port or default_port, target, sent, content or b"")
+
+
+def check_headers(headers: Sequence[tuple[str, str]]) -> None:
+    """The one check of every header a request sends, whichever transport sends it, before a byte
+    is written: a name must be a token, a value visible ASCII, spaces and tabs. A name or value
+    made from a response (`header_{{x}}`) could otherwise end the header block and smuggle a
+    second request onto the connection. InvalidHeader, one line naming the header, otherwise."""
+    for name, value in headers:
+        if not is_header_name(name):
+            raise InvalidHeader(f"header name {_quoted(name)} is not a valid header name ({HEADER_NAME_CHARACTERS})")
+        if _VALUE.fullmatch(value) is None:
+            if _LINE_BREAK.search(value):
+                problem = "a line break"
+            elif _CONTROL.search(value):
+                problem = "a control character"
+            else:
+                problem = "a character that is not ASCII"
+            raise InvalidHeader(f"header {name} has {problem} in its value: {_quoted(value)}")
+
+
+def _quoted(text: str) -> str:
+    """`text` as a Python literal (control characters escaped), one line, at most 120 characters."""
+    return one_line(repr(text), 120)
 
 
 _Origin = tuple[str, str, "int | None", "str | None", "str | None"]  # scheme, host, port, user, password
@@ -159,8 +202,11 @@ def _origin(parts: SplitResult) -> _Origin:
 
 def redirected(request: OutgoingRequest, status: int, location: str) -> OutgoingRequest:
     """The request a redirect asks for, as a browser makes it: 303 (and 301/302 after a POST)
-    becomes a GET without a body, 307/308 keep method and body; the Authorization header is not
-    sent to another origin; cookies and Host are made again for the new URL."""
+    becomes a GET without a body, 307/308 keep method and body; cookies and Host are made again
+    for the new URL. To another origin (scheme, host or port), no credential follows:
+    Authorization, Proxy-Authorization, Cookie (the jar's cookies still go where their rules
+    say), the API-key and token headers (`X-Api-Key`, `*-Api-Key`, `*-Token`, any case) and
+    every header the `secrets` parameter names."""
     url = urljoin(request.url, location.strip())
     method = request.method
     if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
@@ -172,6 +218,19 @@ def redirected(request: OutgoingRequest, status: int, location: str) -> Outgoing
         dropped |= {"content-type", "transfer-encoding"}
     headers = [(k, v) for k, v in request.headers if k.lower() not in dropped]
     following = build_request(method, url, headers, [], content or None)
+    following.max_size, following.listed_secrets = request.max_size, request.listed_secrets
     if following.origin != request.origin:
-        following.headers = [(k, v) for k, v in following.headers if k.lower() != "authorization"]
+        following.headers = [(k, v) for k, v in following.headers if not _credential(k.lower(), request.listed_secrets)]
     return following
+
+
+def _credential(lowered: str, listed: frozenset[str]) -> bool:
+    """A header (its name lowercased) that carries a credential: kept from another origin."""
+    return lowered in SECRET_HEADERS or lowered in listed or _CREDENTIAL_NAME.fullmatch(lowered) is not None
+
+
+def listed_secrets(params: Any) -> frozenset[str]:
+    """The names the `secrets` parameter of effective parameters lists, lowercased."""
+    found = params.get("secrets")
+    names = getattr(found, "value", None)
+    return frozenset(str(n).lower() for n in names) if names else frozenset()

@@ -1,0 +1,14 @@
+"""What may be sent as an HTTP header name: a token of RFC 9110 §5.1 (letters, digits and a
+few marks; no space, colon or control character). One rule for `check` (a name written in the
+file) and for the transport (every name a request sends, however it was made)."""
+
+from __future__ import annotations
+
+from scenario_core.support.lazy_patterns import lazy_compile
+
+HEADER_NAME_CHARACTERS = "letters, digits and !#$%&'*+-.^_`|~ only"
+_TOKEN = lazy_compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
+def is_header_name(name: str) -> bool:
+    return _TOKEN.fullmatch(name) is not None
