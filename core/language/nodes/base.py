@@ -3,9 +3,8 @@ the templates values are kept as (`TextTemplate`, `JsonTemplate`: text and `{{NA
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Union
-
-from scenario_core.support.light_dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
