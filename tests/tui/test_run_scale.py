@@ -266,7 +266,7 @@ def test_jobs_auto_and_bad_values(demo, tmp_path):
 
 
 def test_ctrl_c_stops_every_file_of_a_parallel_run(demo, tmp_path):
-    paths = [write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=5000)) for i in range(3)]
+    paths = [write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=60000)) for i in range(3)]
     report = tmp_path / "r.json"
     process = subprocess.Popen(
         [str(SCRIPT), "run", *map(str, paths), "--base-url", demo.url, "--jobs", "3", "--report-json", str(report)],
@@ -275,11 +275,14 @@ def test_ctrl_c_stops_every_file_of_a_parallel_run(demo, tmp_path):
         text=True,
         env=ENV,
     )
-    time.sleep(1.0)
-    interrupted_at = time.monotonic()
+    # Ctrl+C once the server has the three files' requests (not after a guessed delay: on a busy
+    # machine the run could still be starting, and a Ctrl+C then ends it before any file ran).
+    deadline = time.monotonic() + 30  # only so that a run that never sends fails instead of hanging
+    while demo.connections_accepted < 3:
+        assert time.monotonic() < deadline and process.poll() is None, "the three requests were not sent"
+        time.sleep(0.02)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=10)
-    assert time.monotonic() - interrupted_at < 3
+    out, err = process.communicate(timeout=30)  # every file stopped: waiting takes the server's 60 s
     assert process.returncode == 130, err
     assert err == "" and out.splitlines()[-1].startswith("Interrupted after ")
     data = json.loads(report.read_text())
