@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gc
 
-YOUNG_THRESHOLD = 20_000
+YOUNG_THRESHOLD = 100_000
 
 _applied = False
 
