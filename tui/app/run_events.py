@@ -9,7 +9,6 @@ RunController (run_controller.py) holds the state and drives the run.
 
 from __future__ import annotations
 
-import gc
 from typing import Any, Sequence
 
 from textual.app import App
@@ -211,13 +210,6 @@ class RunEvents:
         if not self._panels_dirty:
             return
         self._panels_dirty = False
-        if self.stepper.busy and self.stepper.mode == CONTINUE:
-            # What the run keeps (step records, snapshots, log lines) only grows: collect the young
-            # garbage and set the survivors aside, so that full collections do not walk them again
-            # and again (reset_views gives them back to the collector).
-            gc.collect(1)
-            gc.freeze()
-            self._frozen = True
         scenario = self._scenario.scenario.name if self._scenario is not None else None
         if self.history.shown is None:
             panels.variables_panel.show(self._snapshot, scenario, self._changed)
@@ -238,7 +230,6 @@ class RunEvents:
 
     def reset_views(self) -> None:
         panels = self.panels
-        self._unfreeze()  # (a reload while `c` runs: the old tree may be garbage now)
         self._queued_steps = 0
         self.records.clear()
         self.scenario_results.clear()
@@ -256,12 +247,6 @@ class RunEvents:
         panels.tree.clear_statuses()
         panels.variables_panel.show(None)
         panels.scope_log.reset()
-        # Called as a file is loaded (the collector off): what the load made (the syntax tree, the
-        # tree's nodes) all lives on. Set aside, the first young collection does not walk it
-        # before the first paint; given back after it, to the old generation where it belongs.
-        gc.freeze()
-        self._frozen = True
-        self.app.call_after_refresh(self._unfreeze)
 
 
 def _overall(statuses: list[str]) -> str:
