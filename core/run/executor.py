@@ -5,8 +5,8 @@ consumer pauses by not pulling and resumes by pulling. The TUI stepper and the h
 are both thin consumers of `Execution.events()`.
 
     execution = Execution([load_file("pets.scenario")], overrides, run_variables, tags)
-    async for event in execution.events():
-        ...                     # execution.stop() from another task ends the run early
+    for event in execution.events():
+        ...                     # execution.stop(), from any thread, ends the run early
 
 Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
 with a one-line message. Parameters are resolved once per file and feature (and for a scenario
@@ -24,15 +24,13 @@ scenario carry; plan.py lists what a scenario runs.
 from __future__ import annotations
 
 import time
-from contextlib import aclosing
-from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
-from scenario_core.run.blocking import blocking_events, runs_without_event_loop
 from scenario_core.run.events import (
     FAILED,
     INTERRUPTED,
@@ -58,7 +56,7 @@ from scenario_core.run.explain import ScenarioRecord
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.scopes import Scope, Store
-from scenario_core.run.sending import Sender, StopRequested
+from scenario_core.run.sending import Sender
 from scenario_core.run.state import FileRun, ScenarioState, one_line
 from scenario_core.run.steps import StepRunner
 from scenario_core.support.light_dataclasses import dataclass
@@ -96,10 +94,7 @@ class Execution:
         resource_roots: Sequence[str] = (),
         selected: Callable[[frozenset[str]], bool] | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
-        blocking: bool = False,
     ):
-        """`blocking`: driven without an event loop (run.blocking.blocking_events; only for files
-        runs_without_event_loop accepts): the client blocks, and Ctrl+C comes through stop_now."""
         self.files = tuple(files)
         self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
         # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
@@ -110,7 +105,7 @@ class Execution:
         self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
         self._started = False
         self._stopped = False
-        self._client = HttpClient(blocking)  # one per run: connections are kept alive across scenarios
+        self._client = HttpClient()  # one per run: connections are kept alive across scenarios
         self._sender = Sender(self._client)
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
@@ -125,20 +120,14 @@ class Execution:
         return self._stopped
 
     def stop(self) -> None:
-        """End the run early: a request in flight is cancelled at once; the stream then winds down
-        (interrupted step, its scenario, open stores) and ends with RunFinished(interrupted=True).
-        Call it from the event loop's thread (e.g. another task, or the consumer between pulls)."""
+        """End the run early, from any thread (a signal handler in the thread that pulls too): a
+        request in flight ends at once (its socket is shut down), as does a wait between
+        attempts; the stream then winds down (interrupted step, its scenario, open stores) and
+        ends with RunFinished(interrupted=True). It only sets flags and shuts sockets down."""
         self._stopped = True
         self._sender.stop()
 
-    def stop_now(self) -> None:
-        """stop(), from a blocking run's signal handler: a request waiting for its response (or
-        between retries) ends at once, interrupted, by the StopRequested this raises into it."""
-        self.stop()
-        if self._sender.waiting:
-            raise StopRequested()
-
-    async def rerun(self) -> AsyncIterator[Event]:
+    def rerun(self) -> Iterator[Event]:
         """Edit and continue: while the stream is paused right after a step's StepFinished, run
         that step again with the variables as they are now (run/rerun.py); its outcome is the
         step's when the stream is pulled again. ValueError (one line) when it cannot."""
@@ -150,8 +139,7 @@ class Execution:
         reason = cannot_rerun(state.planned)
         if reason is not None:
             raise ValueError(reason)
-        async for event in rerun_step(self._steps, state):
-            yield event
+        yield from rerun_step(self._steps, state)
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return self._by_tags(scenario, feature) and (self._chosen is None or self._chosen(scenario, feature))
@@ -165,12 +153,12 @@ class Execution:
             return True
         return feature is not None and bool(self.tags & feature.tags)
 
-    def __aiter__(self) -> AsyncIterator[Event]:
+    def __iter__(self) -> Iterator[Event]:
         return self.events()
 
     # ------------------------------------------------------------ the stream
 
-    async def events(self) -> AsyncIterator[Event]:
+    def events(self) -> Iterator[Event]:
         if self._started:
             raise RuntimeError("an Execution runs once; create a new one to run again")
         self._started = True
@@ -182,25 +170,20 @@ class Execution:
                 if self._stopped:
                     break
                 run = FileRun(file, self.overrides)
-                # The file's structure is walked by a plain generator (cheap); only scenarios,
-                # which await HTTP, are async generators.
                 for item in self._walk(run):
                     if isinstance(item, _Job):
-                        async with aclosing(self._scenario(run, item)) as stream:
-                            async for event in stream:
-                                yield event
+                        yield from self._scenario(run, item)
                     else:
                         if isinstance(item, FeatureFinished):  # its feature-scoped webhooks
-                            for dropped in await self._steps.stop_webhooks(id(item.feature)):
-                                yield dropped
+                            yield from self._steps.stop_webhooks(id(item.feature))
                         yield item
                 for i in range(3):
                     totals[i] += run.counts[i]
             yield RunFinished(totals[0], totals[1], totals[2], time.perf_counter() - started, self._stopped)
         finally:
             self._stopped = True
-            await self._client.aclose()
-            await self._steps.aclose()
+            self._client.close()
+            self._steps.close()
 
     def _walk(self, run: FileRun) -> Iterator[Event | _Job]:
         """A file's events around its scenarios, in source order; a _Job where a scenario runs."""
@@ -271,7 +254,7 @@ class Execution:
                 store = own[0]
         yield _Job(feature, scenario, params, problem, store, record)
 
-    async def _scenario(self, run: FileRun, job: _Job) -> AsyncGenerator[Event, None]:
+    def _scenario(self, run: FileRun, job: _Job) -> Iterator[Event]:
         feature, scenario, params, problem, store, record = (
             job.feature,
             job.scenario,
@@ -350,8 +333,7 @@ class Execution:
                     for event in steps.include(step, state, bound):
                         yield event
                 else:
-                    async for event in steps.execute(step, state):
-                        yield event
+                    yield from steps.execute(step, state)
             except Exception as error:  # a fault in a step is that step's failure, never the run's
                 state.message = f"internal error: {one_line(error)}"
             for include in planned.unbind:
@@ -381,8 +363,7 @@ class Execution:
                 skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {line}"
 
         if state.webhooks_started:
-            for dropped in await steps.stop_webhooks(id(scenario)):
-                yield dropped
+            yield from steps.stop_webhooks(id(scenario))
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1
@@ -407,20 +388,8 @@ def run_to_completion(
     run_variables: Mapping[str, Any] | None = None,
     tags: Iterable[str] | None = None,
 ) -> list[Event]:
-    """Run to the end and return every event (for tests and simple callers). Paths are loaded.
-    Without an event loop when the files allow it, as `run` does (run.blocking)."""
+    """Run to the end and return every event (for tests and simple callers). Paths are loaded."""
     from scenario_core.language.parser import load_file
 
     nodes = [f if isinstance(f, ScenarioFileNode) else load_file(f) for f in files]
-    if runs_without_event_loop(nodes):
-        return list(blocking_events(Execution(nodes, overrides, run_variables, tags, blocking=True).events()))
-    import asyncio
-
-    events: list[Event] = []
-
-    async def collect() -> None:  # returns None: asyncio would repr a returned list on completion
-        async for event in Execution(nodes, overrides, run_variables, tags).events():
-            events.append(event)
-
-    asyncio.run(collect())
-    return events
+    return list(Execution(nodes, overrides, run_variables, tags).events())

@@ -10,7 +10,7 @@ that passes on its second try does not fail its scenario.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, AsyncIterator
+from typing import TYPE_CHECKING, Iterator
 
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.run.events import FAILED, PASSED, Event, PlannedStep, StepFinished, StepStarted
@@ -29,7 +29,7 @@ def cannot_rerun(planned: PlannedStep) -> str | None:
     return None
 
 
-async def rerun_step(steps: StepRunner, state: ScenarioState) -> AsyncIterator[Event]:
+def rerun_step(steps: StepRunner, state: ScenarioState) -> Iterator[Event]:
     """The events of `state.planned` run again."""
     planned = state.planned
     step, scope = planned.step, state.scope
@@ -38,7 +38,7 @@ async def rerun_step(steps: StepRunner, state: ScenarioState) -> AsyncIterator[E
     state.message = None
     state.consumed.discard(planned.index)  # an auto-test check re-sent: it checks the last response
     try:
-        async for event in steps.execute(step, state):
+        for event in steps.execute(step, state):
             yield event
     except Exception as error:  # as in the executor: a fault in a step is that step's failure
         state.message = f"internal error: {one_line(error)}"

@@ -8,7 +8,7 @@ pulls until a pause point, then simply stops pulling:
 - `resume()`    pulls until a step where `breakpoint_hit` says to pause, or the end;
                 with `break_on_failure`, both also pause right after a step fails, before the
                 scenario's remaining steps are skipped (`paused_after` is that step's record);
-- `stop()`      asks the executor to stop (a request in flight is cancelled at once); the stream
+- `stop()`      asks the executor to stop (a request in flight ends at once); the stream
                 then winds down: the interrupted step, its scenario, the open stores, RunFinished;
 - `reset()`     closes the stream and forgets the run: the next `step()` starts a fresh one.
 
@@ -20,6 +20,10 @@ run, or the one just finished (after a failure, or a re-send) again -- then paus
 replaces). `n` and `c` then go on from there; a step that passes when re-sent does not fail its
 scenario.
 
+The executor is a plain generator: the stepper pulls it on a worker thread (asyncio.to_thread),
+a batch at a time up to the next point where it may pause, so the UI's loop never waits on a
+request; `stop()` from the UI's thread ends the request in flight (Execution.stop).
+
 It also turns the stream into `StepRun` records (request, response, assertion, extracted values,
 outcome of each step run) that the inspector shows. It knows nothing of Textual: every event is
 handed to `on_event` with the record it belongs to; the app decides what to show.
@@ -28,7 +32,7 @@ handed to `on_event` with the record it belongs to; the app decides what to show
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import Step
@@ -44,6 +48,7 @@ from scenario_core.run.scopes import DELETED, Scope
 from scenario_core.support.light_dataclasses import dataclass, field
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
+_END = object()  # a batch's last item when the stream has ended
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
 
 
@@ -112,7 +117,8 @@ class Stepper:
         self.state = IDLE
         self.mode: str | None = None
         self.execution: Execution | None = None
-        self._stream: AsyncIterator[ev.Event] | None = None
+        self._stream: Iterator[ev.Event] | None = None
+        self._pending: list[Any] = []  # pulled but not yet handed on (a pause came first)
         self._lock = asyncio.Lock()
         self.current: StepRun | None = None  # the step about to run (paused) or running
         self.scenario: ev.ScenarioStarted | None = None
@@ -158,9 +164,10 @@ class Stepper:
             self.mode = DRAIN
         async with self._lock:  # a worker still pulling finishes the wind-down first
             stream, self._stream = self._stream, None
+            self._pending = []
             if stream is not None:
                 try:
-                    await stream.aclose()  # type: ignore[attr-defined]
+                    await asyncio.to_thread(stream.close)  # type: ignore[attr-defined]
                 except Exception:
                     pass
             self.execution = None
@@ -232,7 +239,7 @@ class Stepper:
             self.state, self.mode = RUNNING, RESEND
             self.pause_reason = None
             try:
-                async for event in events:
+                while (event := await asyncio.to_thread(next, events, None)) is not None:
                     if isinstance(event, ev.StepStarted):
                         run = self._started(event)
                         run.replaces = previous
@@ -249,7 +256,7 @@ class Stepper:
         if self.execution.stopped:  # stop() while it ran: the stream winds down as after any stop
             await self.drain()
 
-    def _rerun_events(self) -> AsyncIterator[ev.Event]:
+    def _rerun_events(self) -> Iterator[ev.Event]:
         """The re-run's events; EditError when the step cannot run again (checked up front)."""
         execution = self.execution
         assert execution is not None
@@ -281,20 +288,20 @@ class Stepper:
                     include=self.include,
                 )
                 self._stream = self.execution.events()
+                self._pending = []
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
             self.state = RUNNING
             self.pause_reason = None
             self.paused_after = None
-            pulled = 0
             try:
                 while True:
-                    try:
-                        event = await stream.__anext__()
-                    except StopAsyncIteration:
+                    if not self._pending:
+                        self._pending = await asyncio.to_thread(self._pull, stream)
+                    event = self._pending.pop(0)
+                    if event is _END:
                         self.state = FINISHED
                         return
-                    pulled += 1
                     if isinstance(event, ev.StepStarted):
                         started = self._started(event)
                         # Asked for every step, so it can tell when the run *enters* a node.
@@ -312,13 +319,7 @@ class Stepper:
                         self.pause_reason = "resent"
                         self.paused_after = run
                         return
-                    if (
-                        isinstance(event, ev.StepFinished)
-                        and event.status == ev.FAILED
-                        and self.break_on_failure
-                        and self.mode != DRAIN
-                        and event.message != INTERRUPTED
-                    ):
+                    if isinstance(event, ev.StepFinished) and self._pauses_after(event):
                         self.state = PAUSED  # before the scenario's remaining steps are skipped
                         self.pause_reason = "failure"
                         self.paused_after = run
@@ -328,11 +329,29 @@ class Stepper:
                         self.current = None
                         self.state = FINISHED
                         return
-                    if pulled % self.yield_every == 0:
-                        await asyncio.sleep(0)  # a stretch of steps without I/O must not starve the UI
             finally:
                 if self.state == RUNNING:
                     self.state = PAUSED
+
+    def _pauses_after(self, event: ev.StepFinished) -> bool:
+        """With break on failure: right after a step that failed (not one a stop cut short)."""
+        return (
+            event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and event.message != INTERRUPTED
+        )
+
+    def _pull(self, stream: Iterator[ev.Event]) -> list[Any]:
+        """On a worker thread: the next events, up to one the stepper may pause at (a StepStarted,
+        a StepFinished it pauses after), at most `yield_every` of them (the UI then catches up);
+        _END last when the stream ends."""
+        batch: list[Any] = []
+        for event in stream:
+            batch.append(event)
+            if isinstance(event, ev.StepStarted) or len(batch) >= self.yield_every:
+                return batch
+            if isinstance(event, ev.StepFinished) and (self.mode == RESEND or self._pauses_after(event)):
+                return batch
+        batch.append(_END)
+        return batch
 
     # ------------------------------------------------------------ records
 

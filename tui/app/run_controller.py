@@ -92,12 +92,6 @@ class RunController(RunEvents):
         return True
 
     async def _advance(self, how: str) -> None:
-        if how == "continue":
-            # What exists when `c` starts (the syntax tree, the tree's nodes, the widgets, what ran
-            # so far) outlives the run: out of the collector's way while it runs, full collections
-            # walk only what the run makes (see flush_panels). Given back when it pauses or ends.
-            gc.freeze()
-            self._frozen = True
         self.advancing = True
         self.update_status()
         started = time.perf_counter()
@@ -110,7 +104,6 @@ class RunController(RunEvents):
                 await self.stepper.drain()
         finally:
             self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
-            self._unfreeze()
             self._after_advance()
 
     def _unfreeze(self) -> None:

@@ -1,22 +1,26 @@
 """The plain-HTTP transport: HTTP/1.1 with a pool of kept-alive connections per (host, port) and
-a connection dropped whenever its state is in doubt, over asyncio streams or blocking sockets
+a connection dropped whenever its state is in doubt, over blocking sockets
 (run.http.connections). Requests are the bytes
 run.http.request builds; responses are framed by run.http.framing. No httpx objects: they cost
 more than the exchange itself on a loopback API (https:// and proxies go through run.http.via_httpx).
+
+`interrupt()`, from any thread, ends the exchange in flight at once: the socket it waits on is
+shut down, and nothing more is sent (Interrupted).
 
 The client imports this module when it first sends something."""
 
 from __future__ import annotations
 
-from typing import AsyncIterator, Union
+import socket
+from typing import Iterator
 
-from scenario_core.run.http.connections import SocketConnection, StreamConnection
-from scenario_core.run.http.errors import ProtocolBroken, ReadFailed
+from scenario_core.run.http.connections import SocketConnection, shut_down
+from scenario_core.run.http.errors import Interrupted, ProtocolBroken, ReadFailed
 from scenario_core.run.http.framing import ResponseMessage, decode_headers
 from scenario_core.run.http.request import OutgoingRequest
 
 _Key = tuple[str, int]  # (host, port): the connections that can carry a request
-_Connection = Union[StreamConnection, SocketConnection]
+_Connection = SocketConnection
 
 
 class _StaleConnection(Exception):
@@ -28,13 +32,28 @@ class Http11Pool:
     (llhttp, uvicorn's C parser). h11, pure Python, cost about 0.1 ms more a request, and
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) several hundred."""
 
-    def __init__(self, blocking: bool = False) -> None:
+    def __init__(self) -> None:
         self._idle: dict[_Key, list[_Connection]] = {}
-        self._connection = SocketConnection if blocking else StreamConnection
+        self._active: socket.socket | None = None  # the socket the exchange in flight waits on
+        self.interrupted = False
 
-    async def send(self, request: OutgoingRequest, deadline: float | None = None) -> PlainResponse:
+    def interrupt(self) -> None:
+        """From any thread: end the exchange in flight at once, and refuse any further one.
+        (The flag is set before the socket is looked at, and `_watch` sets the socket before it
+        looks at the flag: whichever comes second sees the other.)"""
+        self.interrupted = True
+        sock = self._active
+        if sock is not None:
+            shut_down(sock)
+
+    def _watch(self, sock: socket.socket) -> None:
+        self._active = sock
+        if self.interrupted:
+            raise Interrupted()
+
+    def send(self, request: OutgoingRequest, deadline: float | None = None) -> PlainResponse:
         """The response's head; its body is read through the response (`chunks`). `deadline`
-        (time.monotonic() seconds) bounds a blocking connection's every wait."""
+        (time.monotonic() seconds) bounds every wait."""
         host, port = request.host, request.port
         payload = request.head_bytes() + request.content
         head_only = request.method == "HEAD"
@@ -44,17 +63,17 @@ class Http11Pool:
             connection = idle.pop()
             if connection.usable():
                 try:
-                    return await self._exchange(connection, key, head_only, payload, deadline)
+                    return self._exchange(connection, key, head_only, payload, deadline)
                 except _StaleConnection:
                     continue
             connection.close()
-        fresh = await self._connection.open(host, port, deadline)
+        fresh = SocketConnection.open(host, port, deadline, self._watch)
         try:
-            return await self._exchange(fresh, key, head_only, payload, deadline)
+            return self._exchange(fresh, key, head_only, payload, deadline)
         except _StaleConnection as stale:
             raise ProtocolBroken("the server closed the connection without a response") from stale.__cause__
 
-    async def _exchange(
+    def _exchange(
         self, connection: _Connection, key: _Key, head_only: bool, payload: bytes, deadline: float | None
     ) -> PlainResponse:
         reused = connection.used
@@ -62,9 +81,10 @@ class Http11Pool:
         message = ResponseMessage(head_only)
         got_bytes = False
         try:
-            await connection.write(payload, deadline)
+            self._watch(connection.sock)
+            connection.write(payload, deadline)
             while not message.head_done:
-                data = await connection.read(deadline)
+                data = connection.read(deadline)
                 if not data:
                     if not got_bytes and reused:
                         raise _StaleConnection()
@@ -77,7 +97,7 @@ class Http11Pool:
                 raise _StaleConnection() from error
             raise ReadFailed(f"connection reset: {error}") from error
         except BaseException:
-            connection.close()  # cancelled or broken mid-exchange: its state is unknown
+            connection.close()  # interrupted or broken mid-exchange: its state is unknown
             raise
         keep = message.keep_alive(message.parser.get_http_version())
         response = PlainResponse(self, connection, key, message, keep, deadline)
@@ -93,7 +113,7 @@ class Http11Pool:
         else:
             connection.close()
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         for connections in self._idle.values():
             for connection in connections:
                 connection.close()
@@ -123,7 +143,7 @@ class PlainResponse:
         self.finished = False
         self.deadline = deadline
 
-    async def chunks(self) -> AsyncIterator[bytes]:
+    def chunks(self) -> Iterator[bytes]:
         message, connection, deadline = self.message, self.connection, self.deadline
         try:
             while True:
@@ -133,7 +153,7 @@ class PlainResponse:
                         yield piece
                 if message.done:
                     break
-                data = await connection.read(deadline)
+                data = connection.read(deadline)
                 if not data:
                     if not message.ends_at_eof():
                         raise ProtocolBroken("the server closed the connection in the middle of the body")
@@ -146,7 +166,7 @@ class PlainResponse:
             self.finished = True
             self.pool.release(self.connection, self.key, self.keep and not message.trailing)
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         if not self.finished:
             self.finished = True
             self.connection.close()
