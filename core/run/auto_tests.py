@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
 from scenario_core.language.templates import child_name, render_json, render_text
-from scenario_core.run.events import INTERRUPTED, AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
+from scenario_core.run.events import AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import join_url
 from scenario_core.run.sending import Sender, with_defaults
@@ -63,7 +63,7 @@ def run_auto_tests(
             )
         started = time.perf_counter()
         results = [sender.transmit(r, u, state) for r, u in requests]  # one after the other
-        if state.message == INTERRUPTED:
+        if state.interrupted:
             return
         message = state.message
         state.message = None

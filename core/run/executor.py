@@ -57,7 +57,7 @@ from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.scopes import Scope, Store
 from scenario_core.run.sending import Sender
-from scenario_core.run.state import FileRun, ScenarioState, one_line
+from scenario_core.run.state import Failure, FailureKind, FileRun, ScenarioState, internal_error
 from scenario_core.run.steps import StepRunner
 from scenario_core.support.light_dataclasses import dataclass
 
@@ -66,6 +66,8 @@ if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, c
     from scenario_core.parameters.descriptions import DescriptionSet
 
 __all__ = ["Execution", "run_to_completion"]
+
+_STOPPED = (FailureKind.INTERRUPTED, FailureKind.STOPPED)  # a stop's doing, not the API's failure
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,16 +287,15 @@ class Execution:
         )
         state = self.running = ScenarioState(run, scenario, feature, params, store, record, scope, plan)
         steps = self._steps
-        failure: tuple[int, str] | None = None  # (line, message) of the failing step
+        failure: Failure | None = None  # why the scenario does not pass (the first failure)
         skip_message: str | None = None
         if problem is not None:
-            failure = (scenario.line, problem)
+            failure = Failure(FailureKind.SETUP, problem, scenario.line)
             skip_message = problem
-        elif (local := local_error_of(run.file, scenario)) is not None:  # semantics.md §5 v3
-            failure = (local.location.line, local.message)
+        elif (local := local_error_of(run.file, scenario)) is not None:  # an error local to the scenario
+            failure = Failure(FailureKind.SETUP, local.message, local.location.line)
             skip_message = local.message
         bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
-        step_failed = False  # a step ran and failed (a request cut by stop() too)
         # A `finally:` block runs after a failed step too, but not in a scenario that never
         # started (a parameter or local error), and a failure inside it ends the block.
         cleanup_may_run = failure is None
@@ -305,19 +306,35 @@ class Execution:
             runs_anyway = planned.cleanup and cleanup_may_run and not cleanup_failed
             if (failure is not None and not runs_anyway) or self._stopped:
                 if failure is None:
-                    failure = (step.line, INTERRUPTED)
+                    failure = Failure(FailureKind.STOPPED, INTERRUPTED, step.line)
                     skip_message = INTERRUPTED
                 yield StepFinished(
-                    step, planned.phase, planned.via, planned.index, SKIPPED, skip_message, 0.0, scope.snapshot()
+                    step,
+                    planned.phase,
+                    planned.via,
+                    planned.index,
+                    SKIPPED,
+                    skip_message,
+                    0.0,
+                    scope.snapshot(),
+                    interrupted=failure.kind in _STOPPED,
                 )
                 for include in planned.unbind:  # restored after a failed fragment too
                     scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
             if self._stopped:  # stopped while the consumer paused before it: the step never runs
-                failure, skip_message = (step.line, INTERRUPTED), INTERRUPTED
+                failure, skip_message = Failure(FailureKind.STOPPED, INTERRUPTED, step.line), INTERRUPTED
                 yield StepFinished(
-                    step, planned.phase, planned.via, planned.index, SKIPPED, INTERRUPTED, 0.0, scope.snapshot()
+                    step,
+                    planned.phase,
+                    planned.via,
+                    planned.index,
+                    SKIPPED,
+                    INTERRUPTED,
+                    0.0,
+                    scope.snapshot(),
+                    interrupted=True,
                 )
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
@@ -326,6 +343,7 @@ class Execution:
             state.planned = planned
             state.message = None
             state.failed_inside = None
+            state.interrupted = state.internal = False
             try:
                 if planned.index in state.consumed:
                     pass  # an auto-test unit's check: it ran for each generated request of its call
@@ -334,8 +352,9 @@ class Execution:
                         yield event
                 else:
                     yield from steps.execute(step, state)
-            except Exception as error:  # a fault in a step is that step's failure, never the run's
-                state.message = f"internal error: {one_line(error)}"
+            except Exception as error:  # a bug of ours: said so, and the run goes on (no traceback)
+                state.message = internal_error(error)
+                state.internal = True
             for include in planned.unbind:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
@@ -351,34 +370,54 @@ class Execution:
                 time.perf_counter() - step_started,
                 scope.snapshot(),
                 inside,
+                state.interrupted,
             )
             message = state.message  # a step run again while paused here (rerun) has the last word
             if message is not None and failure is not None:  # a clean-up step after the failure
                 cleanup_failed = True
             elif message is not None:
-                step_failed = True
                 cleanup_failed = planned.cleanup
                 line = (inside or step).line
-                failure = (line, message)
-                skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {line}"
+                kind = (
+                    FailureKind.INTERNAL
+                    if state.internal
+                    else FailureKind.INTERRUPTED
+                    if state.interrupted
+                    else FailureKind.STEP
+                )
+                failure = Failure(kind, message, line)
+                skip_message = (
+                    INTERRUPTED if kind is FailureKind.INTERRUPTED else f"skipped after the failure at line {line}"
+                )
 
         if state.webhooks_started:
             yield from steps.stop_webhooks(id(scenario))
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1
-        elif failure[1] == INTERRUPTED and not step_failed:  # stopped between steps: nothing failed
+        elif failure.kind is FailureKind.STOPPED:  # stopped between steps: nothing failed
             status, summary = SKIPPED, INTERRUPTED
             run.counts[2] += 1
         else:
             status = FAILED
-            summary = failure[1] if failure[1] == INTERRUPTED else f"line {failure[0]}: {failure[1]}"
-            record.failed_line, record.failed_message = failure
+            summary = (
+                failure.message
+                if failure.kind is FailureKind.INTERRUPTED
+                else f"line {failure.line}: {failure.message}"
+            )
+            record.failed_line, record.failed_message = failure.line, failure.message
             run.counts[1] += 1
         record.status = status
         self.running = None
         yield ScenarioFinished(
-            run.file, scenario, feature, status, summary, time.perf_counter() - started, scope.snapshot()
+            run.file,
+            scenario,
+            feature,
+            status,
+            summary,
+            time.perf_counter() - started,
+            scope.snapshot(),
+            failure is not None and failure.kind in _STOPPED,
         )
 
 

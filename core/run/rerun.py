@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.run.events import FAILED, PASSED, Event, PlannedStep, StepFinished, StepStarted
-from scenario_core.run.state import ScenarioState, one_line
+from scenario_core.run.state import ScenarioState, internal_error
 
 if TYPE_CHECKING:
     from scenario_core.run.steps import StepRunner
@@ -36,12 +36,14 @@ def rerun_step(steps: StepRunner, state: ScenarioState) -> Iterator[Event]:
     yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
     started = time.perf_counter()
     state.message = None
+    state.interrupted = state.internal = False
     state.consumed.discard(planned.index)  # an auto-test check re-sent: it checks the last response
     try:
         for event in steps.execute(step, state):
             yield event
-    except Exception as error:  # as in the executor: a fault in a step is that step's failure
-        state.message = f"internal error: {one_line(error)}"
+    except Exception as error:  # as in the executor: a bug of ours, said so, never a traceback
+        state.message = internal_error(error)
+        state.internal = True
     yield StepFinished(
         step,
         planned.phase,
@@ -51,4 +53,5 @@ def rerun_step(steps: StepRunner, state: ScenarioState) -> Iterator[Event]:
         state.message,
         time.perf_counter() - started,
         scope.snapshot(),
+        interrupted=state.interrupted,
     )

@@ -94,6 +94,7 @@ class Sender:
             state.message = str(failed)
         except Interrupted:
             state.message = INTERRUPTED
+            state.interrupted = True
         return None
 
     def _send(

@@ -41,7 +41,6 @@ from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_core.run.edits import EditableLayer, EditError, EditOrigin, VariableEdited, edit_variable, layers_of
 from scenario_core.run.edits import parse_value as parse_edited_value
-from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.executor import Execution
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
@@ -335,9 +334,7 @@ class Stepper:
 
     def _pauses_after(self, event: ev.StepFinished) -> bool:
         """With break on failure: right after a step that failed (not one a stop cut short)."""
-        return (
-            event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and event.message != INTERRUPTED
-        )
+        return event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and not event.interrupted
 
     def _pull(self, stream: Iterator[ev.Event]) -> list[Any]:
         """On a worker thread: the next events, up to one the stepper may pause at (a StepStarted,

@@ -30,7 +30,6 @@ from scenario_core.language.parameter_keys import AUTO_ENABLED
 from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.events import (
-    INTERRUPTED,
     SCENARIO,
     BranchTaken,
     Event,
@@ -236,7 +235,7 @@ class StepRunner:
         result = self.sender.transmit(request, url, state, step, retried)
         for event in retried:
             yield event
-        if result is None and state.message != INTERRUPTED and no_response_expected(state):
+        if result is None and not state.interrupted and no_response_expected(state):
             state.message = None  # `status -1` below checks that no response came (semantics.md §4)
             state.response = None
             return
@@ -257,14 +256,14 @@ class StepRunner:
 
     def _start_webhook(self, step: WebhookStep, state: ScenarioState) -> None:
         """Start the webhook's loopback server; it lives until its scope (scenario or feature) ends."""
-        from scenario_core.run.webhooks import Webhooks
+        from scenario_core.run.webhooks import WebhookError, Webhooks
 
         if self.webhooks is None:
             self.webhooks = Webhooks()
         owner = id(state.feature) if step.scope == "feature" and state.feature is not None else id(state.scenario)
         try:
             self.webhooks.start(step, owner)
-        except Exception as error:  # a busy port: one line
+        except (WebhookError, OSError) as error:  # a busy port: one line (anything else is a bug of ours)
             state.message = one_line(error) if not isinstance(error, OSError) else f"webhook {step.name}: {error}"
             return
         if owner == id(state.scenario):

@@ -85,10 +85,13 @@ def test_stop_cancels_the_request_in_flight_and_ends_interrupted(demo, write_sce
     stopper.join()
     took = time.perf_counter() - started
     assert took < 1.5  # /slow would have taken 5 s
-    interrupted = [e for e in of(events, StepFinished) if e.message == "interrupted"]
-    assert [(e.step.line, e.status) for e in interrupted] == [(8, "failed"), (9, "skipped")]
-    assert [(e.scenario.name, e.status, e.message) for e in of(events, ScenarioFinished)] == [
-        ("waits", "failed", "interrupted")
+    interrupted = [e for e in of(events, StepFinished) if e.interrupted]
+    assert [(e.step.line, e.status, e.message) for e in interrupted] == [
+        (8, "failed", "interrupted"),
+        (9, "skipped", "interrupted"),
+    ]
+    assert [(e.scenario.name, e.status, e.message, e.interrupted) for e in of(events, ScenarioFinished)] == [
+        ("waits", "failed", "interrupted", True)
     ]
     assert [e.scenario.name for e in of(events, ScenarioStarted)] == ["waits"]
     # The open stores are still reported cleared, and the run ends interrupted.
@@ -118,7 +121,8 @@ def test_stop_between_steps_skips_the_rest(demo, write_scenario):
     ]
     assert len(of(events, RequestSent)) == 1
     assert [(e.status, e.message) for e in of(events, ScenarioFinished)] == [("skipped", "interrupted")]
-    assert events[-1].interrupted
+    assert [e.interrupted for e in of(events, StepFinished)] == [False, True, True]
+    assert of(events, ScenarioFinished)[0].interrupted and events[-1].interrupted
 
 
 def test_closing_the_stream_closes_the_client_and_sends_nothing_more(demo, write_scenario):
