@@ -337,13 +337,13 @@ class Stepper:
         return event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and not event.interrupted
 
     def _pull(self, stream: Iterator[ev.Event]) -> list[Any]:
-        """On a worker thread: the next events, up to one the stepper may pause at (a StepStarted,
-        a StepFinished it pauses after), at most `yield_every` of them (the UI then catches up);
-        _END last when the stream ends."""
+        """On a worker thread: the next events, up to one the stepper may pause at (a StepStarted
+        unless it drains, a StepFinished it pauses after), at most `yield_every` of them (the UI
+        then catches up); _END last when the stream ends."""
         batch: list[Any] = []
         for event in stream:
             batch.append(event)
-            if isinstance(event, ev.StepStarted) or len(batch) >= self.yield_every:
+            if (isinstance(event, ev.StepStarted) and self.mode != DRAIN) or len(batch) >= self.yield_every:
                 return batch
             if isinstance(event, ev.StepFinished) and (self.mode == RESEND or self._pauses_after(event)):
                 return batch
