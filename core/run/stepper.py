@@ -48,6 +48,17 @@ from scenario_core.support.light_dataclasses import dataclass, field
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 _END = object()  # a batch's last item when the stream has ended
+
+
+class _Raised:
+    """What pulling the stream raised, handed from the worker thread to the loop."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
 
 
@@ -112,12 +123,14 @@ class Stepper:
         self.run_variables = dict(run_variables)
         self.on_event = on_event
         self.breakpoint_hit = breakpoint_hit
+        # Whether `c` may pause at a step (a breakpoint is set, a run-to is on). Read on the
+        # worker thread that pulls: while False, it pulls on past each StepStarted.
+        self.pauses_at_steps: Callable[[], bool] = lambda: True
         self.yield_every = yield_every
         self.state = IDLE
         self.mode: str | None = None
         self.execution: Execution | None = None
         self._stream: Iterator[ev.Event] | None = None
-        self._pending: list[Any] = []  # pulled but not yet handed on (a pause came first)
         self._lock = asyncio.Lock()
         self.current: StepRun | None = None  # the step about to run (paused) or running
         self.scenario: ev.ScenarioStarted | None = None
@@ -163,7 +176,6 @@ class Stepper:
             self.mode = DRAIN
         async with self._lock:  # a worker still pulling finishes the wind-down first
             stream, self._stream = self._stream, None
-            self._pending = []
             if stream is not None:
                 try:
                     await asyncio.to_thread(stream.close)  # type: ignore[attr-defined]
@@ -287,68 +299,116 @@ class Stepper:
                     include=self.include,
                 )
                 self._stream = self.execution.events()
-                self._pending = []
             stream = self._stream
             self.mode = DRAIN if self.execution is not None and self.execution.stopped else mode
             self.state = RUNNING
             self.pause_reason = None
             self.paused_after = None
             try:
-                while True:
-                    if not self._pending:
-                        self._pending = await asyncio.to_thread(self._pull, stream)
-                    event = self._pending.pop(0)
-                    if event is _END:
-                        self.state = FINISHED
-                        return
-                    if isinstance(event, ev.StepStarted):
-                        started = self._started(event)
-                        # Asked for every step, so it can tell when the run *enters* a node.
-                        hit = self.mode != DRAIN and self.breakpoint_hit(event, started)
-                        self.on_event(event, started)
-                        if self.mode == STEP or (self.mode == CONTINUE and hit):
-                            self.state = PAUSED  # the step is about to run: stop pulling
-                            self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
-                            return
-                        continue
-                    run = self._record(event)
-                    self.on_event(event, run)
-                    if isinstance(event, ev.StepFinished) and self.mode == RESEND:
-                        self.state = PAUSED  # right after the step re-sent, as after a failure
-                        self.pause_reason = "resent"
-                        self.paused_after = run
-                        return
-                    if isinstance(event, ev.StepFinished) and self._pauses_after(event):
-                        self.state = PAUSED  # before the scenario's remaining steps are skipped
-                        self.pause_reason = "failure"
-                        self.paused_after = run
-                        return
-                    if isinstance(event, ev.RunFinished):
-                        self.finished = event
-                        self.current = None
-                        self.state = FINISHED
-                        return
+                while not await self._pull_on(stream):
+                    pass  # the worker stopped where the run might pause, and it did not
             finally:
                 if self.state == RUNNING:
                     self.state = PAUSED
+
+    async def _pull_on(self, stream: Iterator[ev.Event]) -> bool:
+        """One worker thread pulls the stream and posts the events to this loop as it goes (at
+        each StepStarted, so the step about to run is shown while it runs); it stops at the first
+        event the run may pause at. True once the stepper stops pulling (paused, finished)."""
+        loop = asyncio.get_running_loop()
+        batches: asyncio.Queue[tuple[bool, list[Any]]] = asyncio.Queue()
+
+        def post(final: bool, events: list[Any]) -> None:
+            loop.call_soon_threadsafe(batches.put_nowait, (final, events))
+
+        halt: list[bool] = [False]  # set when this side stops listening: the worker pulls no more
+        worker = asyncio.ensure_future(asyncio.to_thread(self._pull, stream, post, halt))
+        try:
+            while True:
+                final, events = await batches.get()
+                if self._take(events, final):
+                    return True
+                if final:
+                    return False
+        finally:
+            halt[0] = True
+            await asyncio.wait([worker])  # the stream is never pulled by two threads
+
+    def _take(self, events: list[Any], final: bool) -> bool:
+        """Hand the events on; True when the stepper stops pulling. It pauses only at the last
+        event of a final batch: the worker went on past any other, whose step has run already."""
+        last = len(events) - 1
+        for index, event in enumerate(events):
+            may_pause = final and index == last
+            if event is _END:
+                self.state = FINISHED
+                return True
+            if type(event) is _Raised:
+                raise event.error
+            if isinstance(event, ev.StepStarted):
+                started = self._started(event)
+                # Asked for every step, so it can tell when the run *enters* a node.
+                hit = self.mode != DRAIN and self.breakpoint_hit(event, started)
+                self.on_event(event, started)
+                if may_pause and (self.mode == STEP or (self.mode == CONTINUE and hit)):
+                    self.state = PAUSED  # the step is about to run: stop pulling
+                    self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
+                    return True
+                continue
+            run = self._record(event)
+            self.on_event(event, run)
+            if isinstance(event, ev.StepFinished) and may_pause and self.mode == RESEND:
+                self.state = PAUSED  # right after the step re-sent, as after a failure
+                self.pause_reason = "resent"
+                self.paused_after = run
+                return True
+            if isinstance(event, ev.StepFinished) and may_pause and self._pauses_after(event):
+                self.state = PAUSED  # before the scenario's remaining steps are skipped
+                self.pause_reason = "failure"
+                self.paused_after = run
+                return True
+            if isinstance(event, ev.RunFinished):
+                self.finished = event
+                self.current = None
+                self.state = FINISHED
+                return True
+        return False
 
     def _pauses_after(self, event: ev.StepFinished) -> bool:
         """With break on failure: right after a step that failed (not one a stop cut short)."""
         return event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and not event.interrupted
 
-    def _pull(self, stream: Iterator[ev.Event]) -> list[Any]:
-        """On a worker thread: the next events, up to one the stepper may pause at (a StepStarted
-        unless it drains, a StepFinished it pauses after), at most `yield_every` of them (the UI
-        then catches up); _END last when the stream ends."""
+    def _may_pause_at_step(self) -> bool:
+        mode = self.mode
+        return mode == STEP or (mode == CONTINUE and self.pauses_at_steps())
+
+    def _pull(self, stream: Iterator[ev.Event], post: Callable[[bool, list[Any]], None], halt: list[bool]) -> None:
+        """On the worker thread: pull events and post them, a batch at each StepStarted (or every
+        `yield_every` events), until one the run may pause at (a StepStarted in STEP mode or
+        while a breakpoint is set, a StepFinished it pauses after): posted as the final batch.
+        _END ends the last batch when the stream ends; a fault is handed over as _Raised. It
+        stops early once `halt` is set (the loop no longer listens: finished, or it failed)."""
         batch: list[Any] = []
-        for event in stream:
-            batch.append(event)
-            if (isinstance(event, ev.StepStarted) and self.mode != DRAIN) or len(batch) >= self.yield_every:
-                return batch
-            if isinstance(event, ev.StepFinished) and (self.mode == RESEND or self._pauses_after(event)):
-                return batch
-        batch.append(_END)
-        return batch
+        try:
+            for event in stream:
+                batch.append(event)
+                if halt[0]:
+                    break
+                if isinstance(event, ev.StepStarted):
+                    if self._may_pause_at_step():
+                        break
+                    post(False, batch)  # the step about to run is shown while it runs
+                    batch = []
+                elif isinstance(event, ev.StepFinished) and (self.mode == RESEND or self._pauses_after(event)):
+                    break
+                elif len(batch) >= self.yield_every:
+                    post(False, batch)
+                    batch = []
+            else:
+                batch.append(_END)
+        except BaseException as error:  # raised on the loop, as if the stream were pulled there
+            batch.append(_Raised(error))
+        post(True, batch)
 
     # ------------------------------------------------------------ records
 

@@ -2,7 +2,6 @@
 
 - LoopbackServer: an asyncio server on an event loop of its own, in a background thread, so the
   client (blocking sockets) can wait in the test's thread.
-- `sent`: a client call's result (the client is synchronous: kept so the tests read as before).
 - `opened`: a client, always closed.
 - `run_events`: a whole file run (run_to_completion).
 - `self_signed_certificate`, `tls_server_context`: a LoopbackServer serving https."""
@@ -16,13 +15,11 @@ import subprocess
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, TypeVar
+from typing import Any, Iterator
 
 import pytest
 
 from scenario_core.run.http.client import HttpClient
-
-T = TypeVar("T")
 
 
 def run_events(path: str) -> list[Any]:
@@ -30,11 +27,6 @@ def run_events(path: str) -> list[Any]:
     from scenario_core.run.executor import run_to_completion
 
     return run_to_completion([path])
-
-
-def sent(client: HttpClient, result: T) -> T:
-    """The result of a call on `client` (synchronous: it has returned already)."""
-    return result
 
 
 @contextmanager

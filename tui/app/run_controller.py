@@ -77,6 +77,8 @@ class RunController(RunEvents):
         self._reset_note_seen = True
         self.advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
+        # (read on the stepper's worker thread: a set's truth and an attribute, nothing more)
+        self.stepper.pauses_at_steps = lambda: bool(panels.tree.breakpoints) or self._run_to is not None
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
         # `redraw` is a direct call, not a message: History is part of this controller, and its

@@ -360,6 +360,9 @@ def _drive_files(
             if not signals.received:
                 raise
         finally:
+            if fed < count:  # interrupted, or a fault: the files still running stop
+                for execution in executions:
+                    execution.stop()
             for index in range(fed, count):  # what the interrupted files got to
                 flush(index)
     return signals.first

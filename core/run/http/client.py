@@ -101,11 +101,8 @@ class Transport(Protocol):
     def close(self) -> None: ...
 
 
-_Response = Response
-
-
 # (the response, its decoded body)
-_Received = tuple[_Response, bytes]
+_Received = tuple[Response, bytes]
 
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
@@ -256,7 +253,7 @@ class HttpClient:
             response, content = self._exchange(request, max_size)
         return response, content
 
-    def _open(self, request: OutgoingRequest) -> _Response:
+    def _open(self, request: OutgoingRequest) -> Response:
         if self._proxied is None:
             self._proxied = proxies_configured()
         if request.scheme == "http" and not self._proxied:
