@@ -43,6 +43,7 @@ from scenario_core.run.events import (
     FileFinished,
     FileStarted,
     Origin,
+    PlannedStep,
     RunFinished,
     RunStarted,
     ScenarioFinished,
@@ -308,34 +309,14 @@ class Execution:
                 if failure is None:
                     failure = Failure(FailureKind.STOPPED, INTERRUPTED, step.line)
                     skip_message = INTERRUPTED
-                yield StepFinished(
-                    step,
-                    planned.phase,
-                    planned.via,
-                    planned.index,
-                    SKIPPED,
-                    skip_message,
-                    0.0,
-                    scope.snapshot(),
-                    interrupted=failure.kind in _STOPPED,
-                )
+                yield _skipped(planned, skip_message, scope, failure.kind in _STOPPED)
                 for include in planned.unbind:  # restored after a failed fragment too
                     scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
             if self._stopped:  # stopped while the consumer paused before it: the step never runs
                 failure, skip_message = Failure(FailureKind.STOPPED, INTERRUPTED, step.line), INTERRUPTED
-                yield StepFinished(
-                    step,
-                    planned.phase,
-                    planned.via,
-                    planned.index,
-                    SKIPPED,
-                    INTERRUPTED,
-                    0.0,
-                    scope.snapshot(),
-                    interrupted=True,
-                )
+                yield _skipped(planned, INTERRUPTED, scope, True)
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
                 continue
@@ -419,6 +400,13 @@ class Execution:
             scope.snapshot(),
             failure is not None and failure.kind in _STOPPED,
         )
+
+
+def _skipped(planned: PlannedStep, message: str | None, scope: Scope, interrupted: bool) -> StepFinished:
+    step = planned.step
+    return StepFinished(
+        step, planned.phase, planned.via, planned.index, SKIPPED, message, 0.0, scope.snapshot(), None, interrupted
+    )
 
 
 def run_to_completion(

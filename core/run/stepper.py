@@ -50,15 +50,6 @@ IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 _END = object()  # a batch's last item when the stream has ended
 
 
-class _Raised:
-    """What pulling the stream raised, handed from the worker thread to the loop."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
 
 
@@ -343,8 +334,8 @@ class Stepper:
             if event is _END:
                 self.state = FINISHED
                 return True
-            if type(event) is _Raised:
-                raise event.error
+            if isinstance(event, BaseException):  # what pulling raised on the worker thread
+                raise event
             if isinstance(event, ev.StepStarted):
                 started = self._started(event)
                 # Asked for every step, so it can tell when the run *enters* a node.
@@ -378,15 +369,11 @@ class Stepper:
         """With break on failure: right after a step that failed (not one a stop cut short)."""
         return event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and not event.interrupted
 
-    def _may_pause_at_step(self) -> bool:
-        mode = self.mode
-        return mode == STEP or (mode == CONTINUE and self.pauses_at_steps())
-
     def _pull(self, stream: Iterator[ev.Event], post: Callable[[bool, list[Any]], None], halt: list[bool]) -> None:
         """On the worker thread: pull events and post them, a batch at each StepStarted (or every
         `yield_every` events), until one the run may pause at (a StepStarted in STEP mode or
         while a breakpoint is set, a StepFinished it pauses after): posted as the final batch.
-        _END ends the last batch when the stream ends; a fault is handed over as _Raised. It
+        _END ends the last batch when the stream ends; a fault is handed over as it is. It
         stops early once `halt` is set (the loop no longer listens: finished, or it failed)."""
         batch: list[Any] = []
         try:
@@ -395,7 +382,7 @@ class Stepper:
                 if halt[0]:
                     break
                 if isinstance(event, ev.StepStarted):
-                    if self._may_pause_at_step():
+                    if self.mode == STEP or (self.mode == CONTINUE and self.pauses_at_steps()):
                         break
                     post(False, batch)  # the step about to run is shown while it runs
                     batch = []
@@ -407,7 +394,7 @@ class Stepper:
             else:
                 batch.append(_END)
         except BaseException as error:  # raised on the loop, as if the stream were pulled there
-            batch.append(_Raised(error))
+            batch.append(error)
         post(True, batch)
 
     # ------------------------------------------------------------ records

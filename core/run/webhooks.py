@@ -25,6 +25,7 @@ from typing import Any, Hashable, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
+from scenario_core.run.http.connections import shut_down
 from scenario_core.support.light_dataclasses import dataclass, field
 
 HOST = "127.0.0.1"
@@ -241,8 +242,6 @@ class Webhooks:
     def _close(self, entry: _Server) -> None:
         """No more connections, and each open one ended (keep-alive clients, one stuck writing
         to a client that does not read): its socket is shut down, so its thread's wait ends."""
-        from scenario_core.run.http.connections import shut_down
-
         if entry.listener is not None:
             shut_down(entry.listener)  # the accept() waiting on it returns
             entry.listener.close()

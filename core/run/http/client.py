@@ -22,13 +22,7 @@ from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.body import CODINGS, BadEncoding, Inflater, TooLarge, decode_into, decode_text
 from scenario_core.run.http.cookies import Cookies
-from scenario_core.run.http.errors import (
-    Interrupted,
-    RequestFailed,
-    one_line,
-    transport_message,
-    transport_retryable,
-)
+from scenario_core.run.http.errors import Interrupted, RequestFailed, one_line, transport_message, transport_retryable
 from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_request, redirected
 from scenario_core.support.light_dataclasses import dataclass
 
@@ -177,52 +171,33 @@ class HttpClient:
         started = time.perf_counter()
         self._deadline = time.monotonic() + timeout
         try:
-            if self.interrupted:
-                raise Interrupted()
-            if follow_redirects:
-                response, content = self._follow(request, max_size)
-            else:
-                response, content = self._exchange(request, max_size)
-        except BaseException as error:
-            if self.interrupted:  # whatever the shut-down socket made of it
-                raise Interrupted() from None
-            raise self._failure(
-                error, timeout, timeout_setting, url or request.url, max_size, max_size_setting
-            ) from None
-        elapsed = time.perf_counter() - started
-        headers = response.headers
-        return HttpResult(response.status, response.reason, headers, decode_text(content, headers), content, elapsed)
-
-    @staticmethod
-    def _failure(
-        error: BaseException,
-        timeout: float,
-        timeout_setting: Setting | None,
-        url: str,
-        max_size: int,
-        max_size_setting: Setting | None,
-    ) -> BaseException:
-        """The one-line RequestFailed for what a send raised (anything not an Exception as it is)."""
-        try:
-            raise error
+            try:
+                if self.interrupted:
+                    raise Interrupted()
+                response, content = (self._follow if follow_redirects else self._exchange)(request, max_size)
+            except BaseException:
+                if self.interrupted:  # whatever the shut-down socket made of it
+                    raise Interrupted() from None
+                raise
         except TimeoutError:
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
-            return RequestFailed(f"timed out after {_seconds(timeout)} s{where}", retryable=True)
+            raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}", retryable=True) from None
         except TooLarge as error:
             where = (
                 f" ({MAX_RESPONSE_SIZE}: {max_size_setting.describe(before_line=', ')})"
                 if max_size_setting is not None
                 else ""
             )
-            return RequestFailed(f"{error} is over the limit of {max_size} bytes{where}")
+            raise RequestFailed(f"{error} is over the limit of {max_size} bytes{where}") from None
         except (BadEncoding, _TooManyRedirects) as error:
-            return RequestFailed(str(error))
-        except (RequestFailed, Interrupted) as error:
-            return error
+            raise RequestFailed(str(error)) from None
+        except (RequestFailed, Interrupted):
+            raise
         except Exception as error:
-            return RequestFailed(transport_message(error, url), transport_retryable(error))
-        except BaseException as error:  # KeyboardInterrupt and the like: as they are
-            return error
+            raise RequestFailed(transport_message(error, url or request.url), transport_retryable(error)) from None
+        elapsed = time.perf_counter() - started
+        headers = response.headers
+        return HttpResult(response.status, response.reason, headers, decode_text(content, headers), content, elapsed)
 
     def pause(self, seconds: float) -> None:
         """Wait between attempts (retry.*); Interrupted at once when interrupt() comes."""

@@ -20,7 +20,6 @@ from scenario_core.run.http.framing import ResponseMessage, decode_headers
 from scenario_core.run.http.request import OutgoingRequest
 
 _Key = tuple[str, int]  # (host, port): the connections that can carry a request
-_Connection = SocketConnection
 
 
 class _StaleConnection(Exception):
@@ -33,7 +32,7 @@ class Http11Pool:
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) several hundred."""
 
     def __init__(self) -> None:
-        self._idle: dict[_Key, list[_Connection]] = {}
+        self._idle: dict[_Key, list[SocketConnection]] = {}
         self._active: socket.socket | None = None  # the socket the exchange in flight waits on
         self.interrupted = False
 
@@ -74,7 +73,7 @@ class Http11Pool:
             raise ProtocolBroken("the server closed the connection without a response") from stale.__cause__
 
     def _exchange(
-        self, connection: _Connection, key: _Key, head_only: bool, payload: bytes, deadline: float | None
+        self, connection: SocketConnection, key: _Key, head_only: bool, payload: bytes, deadline: float | None
     ) -> PlainResponse:
         reused = connection.used
         connection.used = True
@@ -106,7 +105,7 @@ class Http11Pool:
             self.release(connection, key, keep)
         return response
 
-    def release(self, connection: _Connection, key: _Key, keep: bool) -> None:
+    def release(self, connection: SocketConnection, key: _Key, keep: bool) -> None:
         """A connection whose exchange is over: back to the pool, or closed."""
         if keep:
             self._idle.setdefault(key, []).append(connection)
@@ -130,7 +129,7 @@ class PlainResponse:
     def __init__(
         self,
         pool: Http11Pool,
-        connection: _Connection,
+        connection: SocketConnection,
         key: _Key,
         message: ResponseMessage,
         keep: bool,
