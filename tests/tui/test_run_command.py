@@ -264,9 +264,9 @@ def test_an_executor_fault_is_one_line_and_still_writes_the_report(demo, write_s
     real = executor.Execution
 
     class Faulty(real):
-        async def events(self):
+        def events(self):
             count = 0
-            async for event in super().events():
+            for event in super().events():
                 count += 1
                 if count == 4:
                     raise RuntimeError("boom")

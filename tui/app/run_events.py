@@ -16,7 +16,6 @@ from textual.message import Message
 
 from scenario_core.run import events as ev
 from scenario_core.run.edits import VariableEdited
-from scenario_core.run.executor import INTERRUPTED
 from scenario_core.run.stepper import CONTINUE, IDLE, Stepper, StepRun
 from scenario_tui.app.history import History
 from scenario_tui.app.panels import Panels
@@ -125,7 +124,7 @@ class RunEvents:
                 panels.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
             self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
-            stopped = event.message == INTERRUPTED  # (skipped when stopped between steps)
+            stopped = event.interrupted  # (skipped when stopped between steps)
             if key is not None:
                 tree.set_status(key, event.status)
                 self.scenario_results[key] = event

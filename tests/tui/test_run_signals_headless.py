@@ -1,8 +1,8 @@
-"""Issue 22: a sequential headless `run` drives the executor without an event loop (run.blocking).
-Checked as whole processes against the demo API: it never imports asyncio and still works;
-SIGTERM and Ctrl+C end a request in flight or a retry wait at once, a second Ctrl+C ends the
-wind-down, and the reports are always written; webhooks and --jobs keep the event loop; an
-async custom step runs on a loop of its own."""
+"""A headless `run` drives the engine, a plain generator, without an event loop. Checked as
+whole processes against the demo API: it never imports asyncio (nor with webhooks or --jobs) and
+still works; SIGTERM and Ctrl+C end a request in flight or a retry wait at once, a second Ctrl+C
+ends the wind-down, and the reports are always written; an async custom step runs on a loop of
+its own."""
 
 from __future__ import annotations
 
@@ -191,14 +191,14 @@ scenario: a webhook receives what is posted to it
 """
 
 
-def test_a_file_with_a_webhook_still_runs_on_the_event_loop(demo, tmp_path):
+def test_a_file_with_a_webhook_runs_without_asyncio(demo, tmp_path):
     path = write(tmp_path, "hook.scenario", WEBHOOK)
-    assert in_process("run", str(path), "--base-url", demo.url) == (0, True)
+    assert in_process("run", str(path), "--base-url", demo.url) == (0, False)
 
 
-def test_a_parallel_run_still_runs_on_the_event_loop(demo, tmp_path):
+def test_a_parallel_run_runs_without_asyncio(demo, tmp_path):
     paths = [str(write(tmp_path, f"{i}.scenario", QUICK_THEN_SLOW.replace("ms=60000", "ms=10"))) for i in range(2)]
-    assert in_process("run", *paths, "--base-url", demo.url, "--jobs", "2") == (0, True)
+    assert in_process("run", *paths, "--base-url", demo.url, "--jobs", "2") == (0, False)
 
 
 ASYNC_STEP = """
@@ -214,7 +214,7 @@ async def remember(ctx, word):
 """
 
 
-def test_an_async_custom_step_works_in_a_blocking_run(demo, tmp_path):
+def test_an_async_custom_step_works_in_a_headless_run(demo, tmp_path):
     plugin = write(tmp_path, "async_steps.py", ASYNC_STEP)
     path = write(
         tmp_path,
