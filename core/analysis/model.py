@@ -3,10 +3,9 @@ visibility) and the `Analysis` of a file. Shared by the walk, the report and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.support.records import dataclass, field
 
 # Warning codes (Diagnostic.code), stable for tools: `check --format json|github`, the LSP.
 NEVER_VISIBLE = "never-visible"  # a {{NAME}} no run can resolve at that point

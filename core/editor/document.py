@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from scenario_core.analysis.scope_analysis import Analysis
@@ -15,6 +14,7 @@ from scenario_core.language.errors import ERROR, Diagnostic, InvalidFileError, S
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
 from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.support.records import dataclass, field
 
 # ---------------------------------------------------------------- plain results
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from scenario_core.editor.document import (
@@ -34,6 +33,7 @@ from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, E
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.resolution import DEFAULT, EffectiveParameters, EffectiveValue, resolve_parameters
 from scenario_core.parameters.sharing import store_for
+from scenario_core.support.records import dataclass
 
 # ---------------------------------------------------------------- parameters
 

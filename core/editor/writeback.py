@@ -19,7 +19,6 @@ do not change.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from scenario_core.language.errors import InvalidFileError
@@ -28,6 +27,7 @@ from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, E
 from scenario_core.language.parser import parse_text
 from scenario_core.run.body_paths import last_key
 from scenario_core.support.printable import visible
+from scenario_core.support.records import dataclass
 
 BOM = "\ufeff"
 # The parser's line ends (parser.parse_text turns `\r\n` and `\r` into `\n`, the lexer splits there).

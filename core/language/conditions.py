@@ -9,7 +9,6 @@ is real membership, inline JSON keeps its types, and an unquoted `{{n}}` keeps i
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from scenario_core.language.condition_operands import OPERATOR_LIST, SPACES, OperandReader
 from scenario_core.language.errors import JSON_PATH, clip
@@ -39,6 +38,7 @@ from scenario_core.language.templates import (
     TemplateError,
     text_template,
 )
+from scenario_core.support.records import replace
 from scenario_core.support.text_scan import TopLevelSpaces
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")

@@ -3,9 +3,8 @@ traceback: a `Diagnostic` is one located line, `FILE:LINE:COLUMN: SEVERITY: MESS
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.support.records import dataclass
 
 MAX_MESSAGE = 600
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from scenario_core.support.records import dataclass
 
 # Jayway's functions: each ends a path. Those with arguments take JSON literals or `$` paths.
 FUNCTIONS = ("length", "size", "min", "max", "avg", "sum", "stddev", "keys", "first", "last", "concat", "append")

@@ -6,11 +6,11 @@ Each type's parser is in parameter_values.py."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
+from scenario_core.support.records import dataclass
 
 SHARE = "shareVariablesAcrossScenarios"
 TIMEOUT = "timeout"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import fields
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -37,6 +36,7 @@ from scenario_core.language.nodes.assertions import (
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
 from scenario_core.language.nodes.steps import AssertStep, ExtractStep
 from scenario_core.language.templates import NAME, JsonTextError, Locate, TemplateError, json_template
+from scenario_core.support.records import fields
 from scenario_core.support.text_scan import TopLevelSpaces
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")

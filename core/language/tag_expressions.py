@@ -14,10 +14,10 @@ problem and its column (1-based)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from scenario_core.language.errors import UsageError
+from scenario_core.support.records import dataclass
 
 Predicate = Callable[[frozenset[str]], bool]
 _TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>[^\s(),]+))")

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from scenario_core.language.nodes.steps import AUTO_KINDS
 from scenario_core.openapi.body_defaults import merge_body, request_defaults
 from scenario_core.openapi.operations import Operation, Parameter, Schema
 from scenario_core.openapi.request_builder import RequestPlan, build_request
+from scenario_core.support.records import dataclass
 
 INVALID, SECURITY, MULTI = "invalid", "security", "multi"
 KINDS = AUTO_KINDS  # (INVALID, SECURITY, MULTI), as the language names them

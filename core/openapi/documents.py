@@ -28,13 +28,13 @@ import json
 import os
 import re
 import threading
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import yaml
 
 from scenario_core.support.input_files import InputFileError, read_regular_file
+from scenario_core.support.records import dataclass, field
 
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 ALIAS_EXPANSION_BUDGET = 100_000  # nodes that alias expansion may add to a document

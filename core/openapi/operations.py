@@ -22,10 +22,10 @@ Design
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from scenario_core.openapi.documents import HTTP_METHODS, Description, join_pointer
+from scenario_core.support.records import dataclass, field
 
 LOCATIONS = ("path", "query", "header", "cookie")
 JSON_MEDIA = "application/json"
@@ -131,7 +131,7 @@ class Operation:
         )
 
     def with_source(self, name: str) -> "Operation":
-        from dataclasses import replace
+        from scenario_core.support.records import replace
 
         return replace(self, description_name=name)
 

@@ -21,12 +21,12 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from jsonschema.exceptions import ValidationError
 
 from scenario_core.openapi.schema_patterns import PatternError, compile_pattern, shown
+from scenario_core.support.records import dataclass
 
 # A check with no deadline of its own (validate_value, the editor) gets this long for its searches.
 DEFAULT_SECONDS = 2.0

@@ -29,7 +29,6 @@ Design
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 from urllib.parse import quote
@@ -38,6 +37,7 @@ from scenario_core.openapi.body_defaults import merge_body, request_defaults
 from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operation_lookup import closest_name
 from scenario_core.openapi.operations import JSON_MEDIA, Operation, Parameter
+from scenario_core.support.records import dataclass, field
 
 
 class RequestBuildError(OpenApiError):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from jsonschema.exceptions import ValidationError
@@ -24,6 +23,7 @@ from scenario_core.openapi.pattern_clock import DEFAULT_SECONDS, Interrupted, cl
 from scenario_core.openapi.pattern_clock import search as bounded_search
 from scenario_core.openapi.schema_compile import compile_schema
 from scenario_core.openapi.schema_patterns import PatternError
+from scenario_core.support.records import dataclass
 
 MAX_SHOWN = 5
 

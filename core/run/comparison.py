@@ -14,7 +14,7 @@ from typing import Any
 
 from scenario_core.language.templates import text_form
 from scenario_core.support.json_depth import cut_depth
-from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from scenario_core.language.templates import NAME
 from scenario_core.parameters.run_inputs import NumberTooLong, variable_value
 from scenario_core.run.events import RUN_LAYER, SCENARIO_LAYER, Event, Origin, ScopeSnapshot
 from scenario_core.run.scopes import DELETED, Scope
-from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.records import dataclass
 
 SET, CHANGED, REMOVED = "set", "changed", "deleted"  # VariableEdited.action
 EDITED_BY = "you"  # who edits: the scope log says "edited by you"

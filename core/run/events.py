@@ -59,7 +59,7 @@ from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep  # noqa: F401 (re-exported)
-from scenario_core.support.light_dataclasses import dataclass, field, fields
+from scenario_core.support.records import dataclass, field, fields
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
@@ -172,7 +172,7 @@ class Event:
     __slots__ = ()
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{f.name}={_brief(getattr(self, f.name))}" for f in fields(self))  # type: ignore[arg-type]
+        parts = ", ".join(f"{f.name}={_brief(getattr(self, f.name))}" for f in fields(self))
         return f"{type(self).__name__}({parts})"
 
 

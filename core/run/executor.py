@@ -60,7 +60,7 @@ from scenario_core.run.scopes import Scope, Store
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import Failure, FailureKind, FileRun, ScenarioState, internal_error
 from scenario_core.run.steps import StepRunner
-from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, custom steps)
     from scenario_core.custom_steps.registry import Registry

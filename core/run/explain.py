@@ -16,7 +16,7 @@ from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef, store_for
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
-from scenario_core.support.light_dataclasses import dataclass, field
+from scenario_core.support.records import dataclass, field
 
 
 @dataclass(slots=True)

@@ -5,7 +5,7 @@ classes (their creation is a noticeable part of start-up)."""
 from __future__ import annotations
 
 from scenario_core.language.nodes.steps import IncludeStep, Step
-from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.records import dataclass
 
 BACKGROUND_FILE, BACKGROUND_FEATURE, SCENARIO = "background:file", "background:feature", "scenario"
 

@@ -19,7 +19,7 @@ from scenario_core.language.nodes.steps import (
 )
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
-from scenario_core.support.light_dataclasses import replace
+from scenario_core.support.records import replace
 
 # (name, where) for each `{{NAME}}` a step reads; `where` is how a message names the place.
 StepRefs = tuple[tuple[str, str], ...]

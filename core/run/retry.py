@@ -20,8 +20,8 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
-from scenario_core.support.light_dataclasses import dataclass
 from scenario_core.support.plural import counted
+from scenario_core.support.records import dataclass
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 JITTER = 0.2

@@ -17,7 +17,7 @@ from scenario_core.run.events import PlannedStep, ResponseReceived
 from scenario_core.run.explain import Explainer, ScenarioRecord
 from scenario_core.run.plan import plan_scenario
 from scenario_core.run.scopes import Scope, Store
-from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:  # the OpenAPI layer is imported only by runs that call operations
     from scenario_core.openapi.operations import Operation

@@ -44,7 +44,7 @@ from scenario_core.run.edits import parse_value as parse_edited_value
 from scenario_core.run.executor import Execution
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
-from scenario_core.support.light_dataclasses import dataclass, field
+from scenario_core.support.records import dataclass, field
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
 _END = object()  # a batch's last item when the stream has ended

@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run.http.connections import shut_down
-from scenario_core.support.light_dataclasses import dataclass, field
+from scenario_core.support.records import dataclass, field
 
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads

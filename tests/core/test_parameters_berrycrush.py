@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -24,6 +23,7 @@ from scenario_core.parameters.resolution import ParameterError, RunOverrides, re
 from scenario_core.run import events as ev
 from scenario_core.run.executor import run_to_completion
 from scenario_core.run.retry import RetryPolicy
+from scenario_core.support.records import replace
 
 
 def error(text: str) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from scenario_core.language.errors import InvalidFileError
@@ -18,6 +16,7 @@ from scenario_core.language.nodes.base import Node, VariableRef
 from scenario_core.language.nodes.blocks import FeatureNode
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep
 from scenario_core.language.parser import load_file, parse_text
+from scenario_core.support.records import FrozenInstanceError, fields
 
 
 def parse(text: str):
@@ -78,7 +77,7 @@ def test_feature_with_description_tags_parameters_background_scenarios():
 
 
 def test_feature_node_fields_put_parameters_before_location():
-    names = [f.name for f in dataclasses.fields(FeatureNode)]
+    names = [f.name for f in fields(FeatureNode)]
     assert names == ["name", "description", "background", "scenarios", "tags", "parameters", "location"]
 
 
@@ -90,7 +89,7 @@ def test_all_nodes_derive_from_one_base_carrying_location():
 
 def test_nodes_are_frozen():
     file = parse("scenario: s\n  when: GET /a\n")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         file.scenarios[0].name = "x"  # type: ignore[misc]
 
 

@@ -1,12 +1,10 @@
-"""The syntax tree's classes are the standard library's frozen, slotted dataclasses, and the parse
+"""The syntax tree's classes are frozen, slotted records (core/support/records.py), and the parse
 cache pickles trees: every example's tree comes back equal through every pickle protocol, and
-stays frozen (on Python 3.10 too, where a frozen slotted dataclass pickles through the
-`__getstate__` / `__setstate__` the decorator adds)."""
+stays frozen (a record pickles as its class and its fields' values)."""
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import pickle
 from pathlib import Path
 
@@ -16,7 +14,7 @@ from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.nodes.walk import step_blocks, walk_steps
 from scenario_core.language.parser import load_file
-from scenario_core.support import light_dataclasses
+from scenario_core.support.records import FrozenInstanceError, fields, replace
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FILES = sorted(p for p in EXAMPLES.rglob("*.scenario") if "_fails-on-purpose" not in p.parts)
@@ -34,18 +32,12 @@ def test_every_example_tree_pickles_back_equal(path, protocol):
     ]
 
 
-def test_a_node_is_a_standard_frozen_slotted_dataclass_after_a_round_trip():
+def test_a_node_is_a_frozen_slotted_record_after_a_round_trip():
     location = SourceLocation("a.scenario", 1, 2, 1, 5)
     for again in (pickle.loads(pickle.dumps(location)), copy.copy(location), copy.deepcopy(location)):
         assert again == location and hash(again) == hash(location)
-        assert dataclasses.is_dataclass(again) and not hasattr(again, "__dict__")
-        with pytest.raises(dataclasses.FrozenInstanceError):
+        assert [f.name for f in fields(again)] == ["file", "line", "column", "end_line", "end_column"]
+        assert not hasattr(again, "__dict__")
+        with pytest.raises(FrozenInstanceError):
             again.line = 3  # type: ignore[misc]
-    assert dataclasses.replace(location, line=7).line == 7
-
-
-def test_the_transitional_alias_is_the_standard_library():
-    assert light_dataclasses.dataclass is dataclasses.dataclass
-    assert light_dataclasses.field is dataclasses.field
-    assert light_dataclasses.replace is dataclasses.replace
-    assert light_dataclasses.fields is dataclasses.fields
+    assert replace(location, line=7).line == 7

@@ -62,7 +62,7 @@ def check(args: argparse.Namespace) -> int:
                 [*warnings, *unread_user_parameters(node)], key=lambda d: (d.location.line, d.location.column)
             )
         if args.strict and warnings:
-            from scenario_core.support.light_dataclasses import replace
+            from scenario_core.support.records import replace
 
             warnings = [replace(d, severity=ERROR) for d in warnings]
             status = 2

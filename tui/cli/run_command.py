@@ -23,8 +23,8 @@ from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
-from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.printable import visible
+from scenario_core.support.records import replace
 from scenario_tui.cli.held_signals import hold_again
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 

@@ -28,9 +28,9 @@ from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import ScenarioRecord, parameter_value
 from scenario_core.run import events as ev
-from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
+from scenario_core.support.records import replace
 
 MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
 LOG_BODY_BYTES = 300  # a body in a logRequests / logResponses line is cut here

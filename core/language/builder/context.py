@@ -7,7 +7,6 @@ Problems are collected, not raised, so one pass reports every error of a file it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from lark import Token
@@ -17,6 +16,7 @@ from scenario_core.language.nodes.base import SourceLocation, TextTemplate
 from scenario_core.language.nodes.blocks import FragmentNode
 from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
+from scenario_core.support.records import dataclass
 
 
 @dataclass(slots=True)

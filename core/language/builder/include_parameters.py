@@ -8,7 +8,6 @@ set nowhere, or whose value is not one word, is a located error."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from scenario_core.language.builder.context import BuildContext
 from scenario_core.language.nodes.blocks import (
@@ -20,6 +19,7 @@ from scenario_core.language.nodes.blocks import (
 )
 from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, IncludeStep, Step
 from scenario_core.language.nodes.walk import walk_steps
+from scenario_core.support.records import replace
 
 _PARAMETER = re.compile(r"\{\{\s*param\.([^{}\s]+)\s*\}\}")
 

@@ -24,7 +24,7 @@ from scenario_core.run.http.body import CODINGS, BadEncoding, Inflater, TooLarge
 from scenario_core.run.http.cookies import Cookies
 from scenario_core.run.http.errors import Interrupted, RequestFailed, one_line, transport_message, transport_retryable
 from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_request, redirected
-from scenario_core.support.light_dataclasses import dataclass
+from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:
     from scenario_core.run.http.pool import Http11Pool

@@ -1,0 +1,319 @@
+"""Record classes: `@dataclass` for the syntax tree, the events and the records, made without
+`exec` and without the standard library's `dataclasses` module.
+
+Why not the standard decorator: it `exec`s six methods for each frozen class (about 0.5-0.9 ms a
+class on Python 3.10-3.13) and imports `inspect`; a one-request `run` creates ~90 such classes,
+`check` ~60, which put ~50 ms on their start-up (docs/performance.md, "Records without exec").
+Here a class costs one pass over its annotations (and, for `slots=True`, the class made again with
+its `__slots__`, as the standard decorator does); the methods are shared functions that read the
+class's fields, so nothing is compiled.
+
+What a class gets, as the standard decorator gives it: `__init__` (positional or keyword
+arguments, defaults, `field(default_factory=...)`), `__repr__`, `__eq__` (same class, compared
+fields), `__hash__` (frozen and compared: the compared fields; eq without frozen: unhashable),
+`__match_args__`, `__slots__` with `slots=True`, and frozen instances (`FrozenInstanceError`, an
+`AttributeError`). `fields()` and `replace()` here work on these classes. mypy sees a dataclass
+(PEP 681 `dataclass_transform`), so type checking is exactly a dataclass's.
+
+Not supported (nothing here uses them; a class that needs one uses `dataclasses` itself):
+`InitVar`, `KW_ONLY`, `field(init=False)`, `order=True`, `__post_init__`.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**_options: object) -> Callable[[Any], Any]:
+        return lambda decorated: decorated
+
+
+__all__ = ["FrozenInstanceError", "Field", "dataclass", "field", "fields", "replace"]
+
+_T = TypeVar("_T")
+_FIELDS = "__record_fields__"  # each record class's tuple of Field, its bases' first
+
+
+class FrozenInstanceError(AttributeError):
+    """Assigning to (or deleting) a field of a frozen record."""
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class Field:
+    """One field of a record class (what `field(...)` returns, named once the class is made)."""
+
+    __slots__ = ("name", "type", "default", "default_factory", "repr", "hash", "compare", "init")
+
+    def __init__(
+        self,
+        default: Any = MISSING,
+        default_factory: Any = MISSING,
+        repr: bool = True,  # noqa: A002 - the standard library's parameter names
+        hash: bool | None = None,  # noqa: A002
+        compare: bool = True,
+    ) -> None:
+        self.name = ""
+        self.type: object = None
+        self.default, self.default_factory = default, default_factory
+        self.repr, self.hash, self.compare = repr, hash, compare
+        self.init = True
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r})"
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Callable[[], Any] | Any = MISSING,
+    repr: bool = True,  # noqa: A002
+    hash: bool | None = None,  # noqa: A002
+    compare: bool = True,
+) -> Any:
+    """A field's options, as `dataclasses.field` takes them."""
+    return Field(default, default_factory, repr, hash, compare)
+
+
+def fields(record: Any) -> tuple[Field, ...]:
+    """The fields of a record class or instance, inherited ones first."""
+    cls = record if isinstance(record, type) else type(record)
+    found: tuple[Field, ...] | None = getattr(cls, _FIELDS, None)
+    if found is None:
+        raise TypeError(f"{cls.__name__} is not a record class")
+    return found
+
+
+def replace(record: _T, /, **changes: Any) -> _T:
+    """A copy of `record` with some fields changed (`dataclasses.replace`)."""
+    for each in fields(record):
+        if each.name not in changes:
+            changes[each.name] = getattr(record, each.name)
+    return type(record)(**changes)
+
+
+@overload
+def dataclass(cls: type[_T], /) -> type[_T]: ...
+
+
+@overload
+def dataclass(
+    *, repr: bool = True, eq: bool = True, frozen: bool = False, slots: bool = False
+) -> Callable[[type[_T]], type[_T]]: ...
+
+
+@dataclass_transform(field_specifiers=(field, Field))
+def dataclass(
+    cls: type[_T] | None = None,
+    /,
+    *,
+    repr: bool = True,  # noqa: A002
+    eq: bool = True,
+    frozen: bool = False,
+    slots: bool = False,
+) -> Any:
+    """Make `cls` a record class (the standard `@dataclass`'s options that this project uses)."""
+
+    def wrap(cls: type[_T]) -> type[_T]:
+        return _make(cls, repr, eq, frozen, slots)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _collect(cls: type) -> tuple[Field, ...]:
+    """The fields: the bases' (record classes) first, then this class's annotations in order."""
+    collected: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for each in vars(base).get(_FIELDS, ()):
+            collected[each.name] = each
+    for name, annotation in vars(cls).get("__annotations__", {}).items():
+        text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+        if text.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        if text.startswith(("InitVar", "dataclasses.InitVar", "KW_ONLY")):
+            raise TypeError(f"{cls.__name__}.{name}: InitVar and KW_ONLY need the standard dataclasses")
+        value = vars(cls).get(name, MISSING)
+        spec = value if isinstance(value, Field) else Field(value)
+        spec.name, spec.type = name, annotation
+        collected[name] = spec
+    return tuple(collected.values())
+
+
+def _make(cls: type[_T], with_repr: bool, eq: bool, frozen: bool, slots: bool) -> type[_T]:
+    specs = _collect(cls)
+    if "__post_init__" in vars(cls):
+        raise TypeError(f"{cls.__name__}: __post_init__ needs the standard dataclasses")
+    seen_default = False
+    for spec in specs:  # the standard decorator's rule, so that the signature stays valid
+        has_default = spec.default is not MISSING or spec.default_factory is not MISSING
+        if seen_default and not has_default:
+            raise TypeError(f"non-default argument {spec.name!r} follows default argument")
+        seen_default = seen_default or has_default
+    if slots:
+        cls = _with_slots(cls, specs)
+    else:
+        for spec in specs:  # a default stays readable on the class, as the standard decorator leaves it
+            if spec.name in vars(cls):
+                if spec.default is MISSING:
+                    delattr(cls, spec.name)
+                else:
+                    setattr(cls, spec.name, spec.default)
+    type.__setattr__(cls, _FIELDS, specs)
+    type.__setattr__(cls, "__init__", _init_for(cls, specs, slots))
+    type.__setattr__(cls, "__match_args__", tuple(spec.name for spec in specs))
+    if with_repr:
+        type.__setattr__(cls, "__repr__", _repr)
+    names = tuple(spec.name for spec in specs)
+    type.__setattr__(cls, "__record_values__", _getter(names))
+    if not any("__reduce__" in vars(base) for base in cls.__mro__[:-1]):
+        type.__setattr__(cls, "__reduce__", _reduce)
+    if eq:
+        compared = tuple(spec.name for spec in specs if spec.compare)
+        type.__setattr__(cls, "__record_compared__", compared if compared == names else _getter(compared))
+        type.__setattr__(cls, "__eq__", _eq)
+        if frozen:
+            hashed = tuple(spec.name for spec in specs if (spec.compare if spec.hash is None else spec.hash))
+            type.__setattr__(cls, "__record_hashed__", _getter(hashed))
+            type.__setattr__(cls, "__hash__", _hash)
+        elif "__hash__" not in vars(cls):
+            type.__setattr__(cls, "__hash__", None)
+    if frozen:
+        type.__setattr__(cls, "__setattr__", _frozen_setattr)
+        type.__setattr__(cls, "__delattr__", _frozen_delattr)
+    return cls
+
+
+def _with_slots(cls: type[_T], specs: tuple[Field, ...]) -> type[_T]:
+    """The class made again with `__slots__` for its own fields (the bases' have theirs)."""
+    inherited = {name for base in cls.__mro__[1:] for name in vars(base).get("__slots__", ())}
+    namespace = dict(vars(cls))
+    own = tuple(spec.name for spec in specs if spec.name not in inherited)
+    for name in own:
+        namespace.pop(name, None)
+    namespace["__slots__"] = own
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    metaclass: Any = type(cls)
+    made: type[_T] = metaclass(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def _init_for(cls: type, specs: tuple[Field, ...], slots: bool) -> Callable[..., None]:
+    """`__init__`: the values bound as a signature binds them, then set through each slot's
+    descriptor (a frozen class's own `__setattr__` refuses) or into the instance's dict."""
+    names = tuple(spec.name for spec in specs)
+    count = len(names)
+    position = {name: i for i, name in enumerate(names)}
+    defaults = tuple(spec.default for spec in specs)
+    factories = tuple(spec.default_factory for spec in specs)
+    needs_fill = any(d is not MISSING or f is not MISSING for d, f in zip(defaults, factories))
+    qualname = cls.__qualname__
+
+    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> list[Any]:
+        if len(args) > count:
+            raise TypeError(
+                f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given"
+            )
+        values = list(args)
+        values.extend([MISSING] * (count - len(args)))
+        for name, value in keywords.items():
+            at = position.get(name)
+            if at is None:
+                raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {name!r}")
+            if values[at] is not MISSING:
+                raise TypeError(f"{qualname}.__init__() got multiple values for argument {name!r}")
+            values[at] = value
+        if needs_fill or MISSING in values:
+            for at, value in enumerate(values):
+                if value is MISSING:
+                    if defaults[at] is not MISSING:
+                        values[at] = defaults[at]
+                    elif factories[at] is not MISSING:
+                        values[at] = factories[at]()
+                    else:
+                        raise TypeError(f"{qualname}.__init__() missing required argument: {names[at]!r}")
+        return values
+
+    if slots:
+        setters = tuple(_slot_setter(cls, name) for name in names)
+
+        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
+            values = args if not keywords and len(args) == count else bind(args, keywords)
+            for set_value, value in zip(setters, values):
+                set_value(self, value)
+
+    else:
+
+        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
+            values = args if not keywords and len(args) == count else bind(args, keywords)
+            self.__dict__.update(zip(names, values))
+
+    __init__.__qualname__ = f"{qualname}.__init__"
+    return __init__
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    for klass in cls.__mro__:
+        descriptor = vars(klass).get(name)
+        if descriptor is not None and hasattr(descriptor, "__set__") and name in vars(klass).get("__slots__", ()):
+            setter: Callable[[Any, Any], None] = descriptor.__set__
+            return setter
+    raise TypeError(f"{cls.__qualname__}.{name}: a slotted record's field must have a slot")
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """An instance -> the tuple of these fields' values (what equality, hashing and pickling read)."""
+    if len(names) >= 2:
+        many: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+        return many
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda record: (one(record),)
+    return lambda record: ()
+
+
+def _reduce(self: Any) -> tuple[Any, ...]:
+    """Pickled as the class and its fields' values, unpickled by calling the class with them
+    (pickle's own protocol; a frozen record refuses the attribute-by-attribute default)."""
+    return type(self), type(self).__record_values__(self)
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{spec.name}={getattr(self, spec.name)!r}" for spec in getattr(self, _FIELDS) if spec.repr)
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _eq(self: Any, other: object) -> bool:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    cls: Any = type(self)
+    values = cls.__record_compared__
+    if isinstance(values, tuple):  # every field compared: the same getter as pickling's
+        values = cls.__record_values__
+    result: bool = values(self) == values(other)
+    return result
+
+
+def _hash(self: Any) -> int:
+    return hash(type(self).__record_hashed__(self))
+
+
+def _frozen_setattr(self: Any, name: str, value: object) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")

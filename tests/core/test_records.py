@@ -1,0 +1,151 @@
+"""core/support/records.py: `@dataclass` for core's classes without `exec` or the `dataclasses`
+module, behaving as the standard decorator does for every option the project uses."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from scenario_core.support import records
+from scenario_core.support.records import FrozenInstanceError, dataclass, field, fields, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    a: int
+    b: str = "x"
+
+
+@dataclass(frozen=True, slots=True)
+class Sub(Base):
+    c: list[int] = field(default_factory=list, compare=False)
+    d: str = field(default="d", repr=False)
+
+
+@dataclass(eq=False)
+class Mutable:
+    x: int
+    y: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FrozenWithDict:
+    x: int
+    y: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Slotted:
+    x: int
+
+
+# The same classes made by the standard library, to compare behaviour with.
+@dataclasses.dataclass(frozen=True, slots=True)
+class StdBase:
+    a: int
+    b: str = "x"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StdSub(StdBase):
+    c: list[int] = dataclasses.field(default_factory=list, compare=False)
+    d: str = dataclasses.field(default="d", repr=False)
+
+
+def test_records_construct_as_the_standard_dataclass_does():
+    for args, kwargs in [((1,), {}), ((1, "y"), {}), ((), {"a": 2, "c": [3]}), ((1,), {"d": "e", "b": "z"})]:
+        ours, theirs = Sub(*args, **kwargs), StdSub(*args, **kwargs)
+        assert [getattr(ours, f.name) for f in fields(ours)] == [
+            getattr(theirs, f.name) for f in dataclasses.fields(theirs)
+        ]
+        assert repr(ours).replace("Sub", "StdSub", 1) == repr(theirs)
+    assert Sub.__match_args__ == StdSub.__match_args__ == ("a", "b", "c", "d")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda cls: cls(), lambda cls: cls(1, z=2), lambda cls: cls(1, a=2), lambda cls: cls(1, "b", [], "d", 5)],
+    ids=["missing", "unexpected", "twice", "too many"],
+)
+def test_a_wrong_call_is_a_type_error_as_for_the_standard_dataclass(make):
+    with pytest.raises(TypeError):
+        make(StdSub)
+    with pytest.raises(TypeError):
+        make(Sub)
+
+
+def test_equality_and_hashing_follow_the_compared_fields():
+    assert Sub(1, c=[1]) == Sub(1, c=[2])  # c is not compared
+    assert hash(Sub(1, c=[1])) == hash(Sub(1, c=[2]))
+    assert Sub(1) != Sub(2) and Sub(1) != Base(1)
+    one = Base(float("nan"))  # type: ignore[arg-type]
+    # one NaN object in both: compared as tuples are (identity first), as the standard dataclass does
+    assert one == Base(one.a) and StdBase(one.a) == StdBase(one.a)
+    assert Mutable(1) != Mutable(1)  # eq=False: identity
+    with pytest.raises(TypeError):
+        hash(Slotted(1))  # eq without frozen: unhashable, as the standard decorator makes it
+
+
+def test_frozen_records_refuse_assignment_and_deletion():
+    for record in (Sub(1), FrozenWithDict(1)):
+        with pytest.raises(FrozenInstanceError):
+            record.x = 2  # type: ignore[misc, attr-defined]
+        with pytest.raises(AttributeError):
+            del record.b  # type: ignore[attr-defined]
+    mutable = Mutable(1)
+    mutable.x = 5
+    assert mutable.x == 5 and mutable.y == {}
+
+
+def test_slotted_records_have_no_instance_dict():
+    assert not hasattr(Sub(1), "__dict__") and Sub.__slots__ == ("c", "d") and Base.__slots__ == ("a", "b")
+    assert hasattr(FrozenWithDict(1), "__dict__")
+
+
+def test_records_pickle_copy_and_replace():
+    record = Sub(1, "y", [3], "e")
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(record, protocol=protocol))
+        assert again == record and again.c == [3] and again.d == "e"
+    assert copy.copy(record) == record and copy.deepcopy(record).c == [3]
+    assert replace(record, a=7) == Sub(7, "y", [3], "e")
+    assert pickle.loads(pickle.dumps(FrozenWithDict(1, (2,)))) == FrozenWithDict(1, (2,))
+
+
+def test_a_default_factory_makes_a_new_value_for_each_record():
+    first, second = Mutable(1), Mutable(2)
+    first.y["k"] = 1
+    assert second.y == {}
+
+
+def test_what_records_cannot_do_is_refused_when_the_class_is_made():
+    with pytest.raises(TypeError):
+
+        @dataclass
+        class Post:
+            x: int
+
+            def __post_init__(self) -> None: ...
+
+    with pytest.raises(TypeError):
+
+        @dataclass
+        class Order:
+            x: int = 0
+            y: int  # type: ignore[misc]
+
+
+def test_records_never_import_dataclasses_nor_inspect():
+    code = (
+        "import sys; import scenario_core.support.records as r; import scenario_core.run.events;"
+        "import scenario_core.language.nodes.steps;"
+        "print(sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules))"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "[]"
+    assert "exec(" not in open(records.__file__, encoding="utf-8").read()
