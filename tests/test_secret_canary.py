@@ -231,7 +231,7 @@ async def test_canary_never_leaks_from_the_tui_or_its_curl_copy(planted):
         await settle(pilot)
         await pilot.press("c")  # run to the end
         await settle(pilot)
-        tree = app.tree
+        tree = app.file_tree
         for line in tree._tree_lines:  # expand everything: step labels
             line.node.expand_all()
         await settle(pilot)
@@ -310,7 +310,7 @@ async def test_canary_never_leaks_from_the_tui_history(tmp_path, echo_port):
 
     async with app.run_test(size=(160, 60)) as pilot:
         await settle(pilot)
-        tree = app.tree
+        tree = app.file_tree
         for line in tree._tree_lines:
             line.node.expand_all()
         await settle(pilot)

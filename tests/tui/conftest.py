@@ -126,7 +126,7 @@ class UI:
 
     @staticmethod
     def tree_lines(app) -> list[str]:
-        return app.tree.rendered_lines()
+        return app.file_tree.rendered_lines()
 
     @staticmethod
     def line_with(lines: list[str], needle: str) -> str:
@@ -137,7 +137,7 @@ class UI:
     @staticmethod
     async def move_to(pilot, text: str) -> None:
         """Put the tree's cursor on the first visible node whose label contains `text`."""
-        tree = pilot.app.tree
+        tree = pilot.app.file_tree
         for line in tree._tree_lines:
             if text in tree.label_for(line.node).plain:
                 tree.move_cursor(line.node)

@@ -94,7 +94,7 @@ async def test_terminal_escapes_in_the_inspector(evil_server, tmp_path, ui):
         assert "X-Evil: \\x1b[2J\\x1b]0;pwned\\x07" in text
         await ui.press(pilot, "c")
         await ui.move_to(pilot, "evil json")
-        app.tree.cursor_node.expand()
+        app.file_tree.cursor_node.expand()
         await ui.settle(pilot)
         await ui.move_to(pilot, "GET /json")
         await ui.settle(pilot)

@@ -18,7 +18,7 @@ feature: Inventory
 
 def shown_line(app, needle: str) -> str:
     """The tree's line with `needle` in its label, exactly as the screen shows it."""
-    tree = app.tree
+    tree = app.file_tree
     for y, line in enumerate(tree._tree_lines):
         if needle in tree.label_for(line.node).plain:
             return tree.render_line(y - tree.scroll_offset.y).text

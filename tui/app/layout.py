@@ -19,7 +19,7 @@ def tree_width(screen_width: int, share: float) -> int:
     return max(MIN_TREE, min(int(screen_width * share), screen_width - MIN_PANELS))
 
 
-class LayoutMixin(App):
+class LayoutMixin(App[int]):
     """The app's layout actions (its keys are in keys.py)."""
 
     tree_share = TREE_SHARE

@@ -134,7 +134,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     # The widgets, looked up once (see Panels), shared with the controllers.
     @property
-    def tree(self) -> FileTree:
+    def file_tree(self) -> FileTree:
         return self.panels.tree
 
     @property
@@ -160,7 +160,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     def on_mount(self) -> None:
         self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
-        (self.query_one(ErrorsView) if self.invalid else self.tree).focus()
+        (self.query_one(ErrorsView) if self.invalid else self.file_tree).focus()
         if self.watch_file:
             self.set_interval(POLL_SECONDS, self._poll_file)
         self.call_after_refresh(self._first_painted)
@@ -222,10 +222,10 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         shapes = self.reader.index(files)
         switcher.current = "main"
         if self.focused is None or isinstance(self.focused, ErrorsView):
-            self.tree.focus()
-        self.tree.load(files, keep=keep, shapes=shapes)
+            self.file_tree.focus()
+        self.file_tree.load(files, keep=keep, shapes=shapes)
         self.call_after_refresh(self.call_after_refresh, self._analyse)  # after the first paint and what waits for it
-        self.tree.border_title = self.suite_name
+        self.file_tree.border_title = self.suite_name
         self.run_controller.reset_views()
         if broken:  # a suite: the valid files still show and run
             self.status_bar.set(
@@ -241,7 +241,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             )
         else:
             self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
-        self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        self.show_item(self.file_tree.cursor_node.data if self.file_tree.cursor_node else None)
         return not self.invalid
 
     def action_reload(self) -> None:
@@ -276,31 +276,31 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
             scenario = shown.name if shown is not None else None
             inspector.show_step(
-                item.node, run, about_to_run=about, scenario=scenario, warnings=self.tree.warnings.of(item)
+                item.node, run, about_to_run=about, scenario=scenario, warnings=self.file_tree.warnings.of(item)
             )
             return
         if item.kind == "scenario":
             title, lines = scenario_summary(
                 item,
                 self.run_controller.scenario_results.get(item.key),
-                self.tree.statuses.get(item.key),
+                self.file_tree.statuses.get(item.key),
                 self.display_options,
-                breakpoint=item.key in self.tree.breakpoints,
+                breakpoint=item.key in self.file_tree.breakpoints,
             )
         elif item.kind == "file" and item.broken is not None:
             title, lines = broken_file_summary(item.broken)
         elif item.kind == "file":
             title, lines = file_summary(
-                item.node.path, item.node, self.tree.items.scenario_count_of(item.key), self.stepper.finished
+                item.node.path, item.node, self.file_tree.items.scenario_count_of(item.key), self.stepper.finished
             )
         else:
             title, lines = block_summary(item)
-        inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
+        inspector.show_note(title, lines[:1] + warning_lines(self.file_tree.warnings.of(item)) + lines[1:])
 
     @on(RunEvents.Redrawn)
     def _run_redrawn(self, event: RunEvents.Redrawn) -> None:
         """The highlighted node as the run left it, unless the history is on view."""
-        cursor = self.tree.cursor_node
+        cursor = self.file_tree.cursor_node
         item = cursor.data if cursor is not None else None
         if item is not None and (event.files or item.kind != "file") and self.run_controller.history.shown is None:
             self.show_item(item)
@@ -308,8 +308,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     def _analyse(self) -> None:
         """Static scope analysis after the first paint: the tree marks each node a warning is
         about, and the inspector says why, before any run."""
-        self.tree.show_warnings(self.reader.warnings(self.files))
-        cursor = self.tree.cursor_node
+        self.file_tree.show_warnings(self.reader.warnings(self.files))
+        cursor = self.file_tree.cursor_node
         self.show_item(cursor.data if cursor is not None else None)
 
     # ------------------------------------------------------------ stepping (see RunController)
@@ -340,11 +340,11 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     def action_run_to_here(self) -> None:
         """`g`: continue until just before the highlighted step."""
-        self.run_controller.run_to(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        self.run_controller.run_to(self.file_tree.cursor_node.data if self.file_tree.cursor_node else None)
 
     def action_run_only(self) -> None:
         """`o`: a fresh run of the highlighted scenario alone."""
-        self.run_controller.run_only(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        self.run_controller.run_only(self.file_tree.cursor_node.data if self.file_tree.cursor_node else None)
 
     def action_history(self) -> None:
         self.run_controller.history.toggle()
@@ -368,13 +368,13 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         self.run_controller.history.live()
 
     def action_toggle_breakpoint(self) -> None:
-        node = self.tree.cursor_node
+        node = self.file_tree.cursor_node
         item = node.data if node is not None else None
         reason = "no file can run: fix its errors first" if self.invalid else never_pauses(item)
-        if reason and not (item is not None and item.key in self.tree.breakpoints):  # removing one always works
+        if reason and not (item is not None and item.key in self.file_tree.breakpoints):  # removing one always works
             self.status_bar.set(note=f"no breakpoint here: {reason}")
             return
-        self.tree.toggle_breakpoint()
+        self.file_tree.toggle_breakpoint()
 
     @on(FileTree.BreakpointsChanged)
     def _breakpoints_changed(self, event: FileTree.BreakpointsChanged) -> None:
@@ -388,8 +388,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             + (f" on {what}" if what else "")
             + f" ({count} in all)"
         )
-        if self.tree.cursor_node is not None:  # the inspector says whether it has one
-            self.show_item(self.tree.cursor_node.data)
+        if self.file_tree.cursor_node is not None:  # the inspector says whether it has one
+            self.show_item(self.file_tree.cursor_node.data)
 
     @on(VariablesPanel.ValueSelected)
     def _open_value(self, event: VariablesPanel.ValueSelected) -> None:
@@ -433,7 +433,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     def action_edit(self) -> None:
         """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
-        node = self.tree.cursor_node
+        node = self.file_tree.cursor_node
         if node is not None and node.data is not None and node.data.kind != "suite":
             note, ran = open_in_editor(self, node.data)
             self.status_bar.set(note=note)
@@ -450,10 +450,10 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     @on(Input.Changed, "#tree-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         text = event.value.strip()
-        shown = self.tree.set_filter(text)
-        cursor = self.tree.cursor_node  # the cursor may stay on line 0 with another node under it
+        shown = self.file_tree.set_filter(text)
+        cursor = self.file_tree.cursor_node  # the cursor may stay on line 0 with another node under it
         self.show_item(cursor.data if cursor is not None else None)
-        self.tree.border_title = self.suite_name + (
+        self.file_tree.border_title = self.suite_name + (
             f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}" if text else ""
         )
 
@@ -461,7 +461,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     def _filter_done(self, event: FilterInput.Done) -> None:
         if event.cleared:
             self.query_one(FilterInput).remove_class("-shown")
-        self.tree.focus()
+        self.file_tree.focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -473,7 +473,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     # ------------------------------------------------------------ command palette
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield from app_commands(self)
 
@@ -481,7 +481,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 def launch(
     path: str | Sequence[str],
     overrides: RunOverrides,
-    run_variables: dict,
+    run_variables: dict[str, Any],
     fragments: Sequence[str] = (),
     plugins: Sequence[str] = (),
     resource_roots: Sequence[str] = (),

@@ -90,7 +90,7 @@ def print_parameter_tree(
     root = Tree(_label(nodes[0]))
     for line in parameter_lines(nodes[0], every_key):
         root.add(line)
-    feature_branch = None
+    feature_branch = root
     for node in nodes[1:]:
         parent = feature_branch if node.kind == "scenario" and node.feature is not None else root
         branch = parent.add(_label(node))

@@ -159,22 +159,21 @@ class RunPrinter:
         self._live = False
 
     def feed(self, event: ev.Event) -> None:
-        kind = type(event)
-        if kind is ev.StepStarted:  # the hot path: once per step
+        if type(event) is ev.StepStarted:  # the hot path: once per step
             if self._live:
                 self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}", self._indent)
-        elif kind is ev.ScenarioFinished:
+        elif type(event) is ev.ScenarioFinished:
             self.sink.done_running()
             self._indent = "    " if event.feature is not None else "  "
             if self.recorder.last is not None:
                 self._print_scenario(self.recorder.last)
             self._in_scenario = False
             self._print_dropped(self._indent + "    ")
-        elif kind is ev.WebhookCallsDropped:
+        elif type(event) is ev.WebhookCallsDropped:
             self._dropped.append(event.message)
             if not self._in_scenario:  # a feature's webhook: said as its feature ends
                 self._print_dropped("    ")
-        elif kind is ev.ScenarioStarted:
+        elif type(event) is ev.ScenarioStarted:
             self._in_scenario = True
             self._indent = "    " if event.feature is not None else "  "
             self._label = visible(event.scenario.name)
@@ -183,19 +182,19 @@ class RunPrinter:
             self._log_responses = bool(parameter_value(event.parameters, LOG_RESPONSES))
             if self._live:
                 self.sink.running(self._label, "starting", self._indent)
-        elif kind is ev.RequestSent:
+        elif type(event) is ev.RequestSent:
             if self._log_requests:
                 self._log("→ ", request_head(event, self.masker), event.body)
-        elif kind is ev.ResponseReceived:
+        elif type(event) is ev.ResponseReceived:
             if self._log_responses:
                 self._log("← ", response_head(event, "{:.0f}"), event.body)
-        elif kind is ev.RequestRetried:
+        elif type(event) is ev.RequestRetried:
             if self._log_requests or self._log_responses:
                 self._log("↻ ", retry_line(event, self.masker), None)
-        elif kind is ev.FileStarted:
+        elif type(event) is ev.FileStarted:
             self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
             self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
-        elif kind is ev.FeatureStarted:
+        elif type(event) is ev.FeatureStarted:
             own = parameter_value(event.parameters, ENVIRONMENT)
             shown = self._environment(own) if own != self._file_environment else []
             self._line([(f"  {event.feature.name}", "bold cyan")] + shown)
@@ -309,15 +308,14 @@ class ExchangeLog:
         self.limit = VERBOSE_BODY_BYTES * (4 if connection else 1)
 
     def feed(self, event: ev.Event, tag: str | None = None) -> None:
-        kind = type(event)
-        if kind is ev.RequestSent:
+        if type(event) is ev.RequestSent:
             head = "→ " + request_head(event, self.masker)
             if event.operation is not None:
                 head += f"  (^{event.operation.split(' (')[0]})"
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
                 self._line(tag, "  connection: " + _target(self.masker.text(event.url) or ""), "dim")
-        elif kind is ev.ResponseReceived:
+        elif type(event) is ev.ResponseReceived:
             head = "← " + response_head(event, "{:.1f}", "  ")
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
@@ -325,7 +323,7 @@ class ExchangeLog:
                 self._line(
                     tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim"
                 )
-        elif kind is ev.RequestRetried:
+        elif type(event) is ev.RequestRetried:
             self._line(tag, "↻ " + retry_line(event, self.masker), "yellow")
 
     def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -32,7 +33,7 @@ class ErrorsView(VerticalScroll, can_focus=True):
         self.border_title = "Errors"
         self.lines: list[str] = []
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="errors-body")
         yield Static("Fix the file and save it: it is watched and reloads by itself (R reloads now).", id="errors-hint")
 

@@ -6,7 +6,7 @@ once. What each node stands for and its key come from tree_items; its text from 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import AbstractSet, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -138,7 +138,7 @@ class FileTree(Tree[TreeItem]):
             return self.scenario_count
         return sum(1 for key in self.items.scenario_keys() if key in self._by_key)
 
-    def _rebuild(self, keep: bool, open_all: bool = False, reopen: set[Key] = frozenset()) -> None:
+    def _rebuild(self, keep: bool, open_all: bool = False, reopen: AbstractSet[Key] = frozenset()) -> None:
         """Build the nodes again from the items; with `keep`, as expanded as they were (and
         `reopen` too). `open_all`: every shown file and feature opens (a filter's matches)."""
         expanded = {key for key, node in self._by_key.items() if node.is_expanded} | reopen if keep else set()
@@ -281,8 +281,8 @@ class FileTree(Tree[TreeItem]):
 
     # ------------------------------------------------------------ status and breakpoints
 
-    def set_status(self, key: Key, status: str) -> None:
-        if self.statuses.get(key) == status:
+    def set_status(self, key: Key | None, status: str) -> None:
+        if key is None or self.statuses.get(key) == status:
             return
         self.statuses[key] = status
         self._changed(key)

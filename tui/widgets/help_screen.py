@@ -60,7 +60,7 @@ KEYS = [
 ]
 
 
-def app_keys(bindings: Iterable[Binding | tuple]) -> list[tuple[str, str]]:
+def app_keys(bindings: Iterable[Binding | tuple[str, ...]]) -> list[tuple[str, str]]:
     """KEYS, then any key the app binds that KEYS does not name yet (with its footer description)."""
     rows = list(KEYS)
     named = {key for keys, _ in KEYS for key in keys.split()}

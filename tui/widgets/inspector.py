@@ -10,7 +10,7 @@ and shows it to select."""
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
@@ -18,6 +18,7 @@ from rich.highlighter import JSONHighlighter
 from rich.json import JSON
 from rich.text import Text
 from textual.actions import SkipAction
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -38,6 +39,7 @@ from scenario_core.language.nodes.steps import (
     step_label,
 )
 from scenario_core.report.curl import curl_command
+from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display, json_form
@@ -79,24 +81,24 @@ class Inspector(VerticalScroll, can_focus=True):
         self.border_title = "Inspector"
         self.lines: list[str] = []
         self.wrap = True
-        self.request = None  # the RequestSent shown, for `y`
+        self.request: ev.RequestSent | None = None  # the RequestSent shown, for `y`
         self.shown: tuple[Any, StepRun | None] | None = None  # the step on view and its run, for `j`
         self._parts: list[RenderableType] = []
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="inspector-body")
 
     def on_mount(self) -> None:
         self._update([Text("Highlight a step to see what it sent and received.", style="dim")])
 
-    def _update(self, parts: list[RenderableType]) -> None:
+    def _update(self, parts: Sequence[RenderableType]) -> None:
         self.lines = []
         for part in parts:
             if isinstance(part, Text):
                 self.lines.extend(part.plain.splitlines() or [""])
             elif isinstance(part, JSON):
                 self.lines.extend(part.text.plain.splitlines())
-        self._parts = parts
+        self._parts = list(parts)
         self._render_parts()
 
     def _render_parts(self) -> None:
@@ -147,7 +149,7 @@ class Inspector(VerticalScroll, can_focus=True):
 
     # ------------------------------------------------------------ what to show
 
-    def show_note(self, title: str, lines: list[Text]) -> None:
+    def show_note(self, title: str, lines: Sequence[RenderableType]) -> None:
         self.border_title = title
         self.request = self.shown = None
         self._update(lines)
@@ -243,7 +245,7 @@ class Inspector(VerticalScroll, can_focus=True):
 
     # ------------------------------------------------------------ sections
 
-    def _headers(self, headers) -> Text:
+    def _headers(self, headers: Iterable[tuple[str, str]]) -> Text:
         text = Text()
         for name, value in self.display_options.headers(headers):
             text.append(name, "bold")
@@ -318,9 +320,9 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(
                 Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style="cyan")
             )
-            for child, place, value in sent.placements:  # which child went where, as sent
+            for child_name, place, value in sent.placements:  # which child went where, as sent
                 placed = Text()
-                placed.append(visible(child), "bold")
+                placed.append(visible(child_name), "bold")
                 placed.append(f" → {place}: ", "dim")
                 placed.append(self.display_options.line(value))
                 parts.append(placed)
@@ -337,7 +339,7 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.extend(self._response(response))
         return parts
 
-    def _response(self, response, title: str = "response") -> list[RenderableType]:
+    def _response(self, response: ev.ResponseReceived, title: str = "response") -> list[RenderableType]:
         parts: list[RenderableType] = [_rule(title)]
         line = Text()
         ok = 200 <= response.status < 400

@@ -30,6 +30,7 @@ from scenario_core.editor.writeback import (
     is_berrycrush_step,
     write_extract,
 )
+from scenario_core.language.nodes.blocks import FragmentNode
 from scenario_core.language.step_syntax import JsonPathError, compile_json_path
 from scenario_core.run.assertions import json_path_values
 from scenario_core.run.body_paths import matched_nothing, path_matches
@@ -81,7 +82,7 @@ class JsonPlayground(ModalScreen[None]):
         parent: Any,
         display: Display,
         locator: StepLocator | None = None,
-        fragments: tuple = (),
+        fragments: tuple[FragmentNode, ...] = (),
     ) -> None:
         super().__init__()
         self.body = body

@@ -7,11 +7,12 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from scenario_core.parameters.params_report import ParameterNode
-from scenario_core.parameters.resolution import EffectiveValue
+from scenario_core.parameters.resolution import EffectiveParameters, EffectiveValue
 from scenario_core.support.printable import visible
 from scenario_tui.output.params_view import format_value
 from scenario_tui.widgets.display import Display
@@ -50,7 +51,7 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         self.subject = ""
         self.border_title = "Parameters"
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="parameters-body")
 
     def show(self, node: ParameterNode | None, subject: str = "") -> None:
@@ -128,7 +129,12 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         body.update(Group(*parts))
 
 
-def display_value(effective: EffectiveValue, display: Display, parameters=None, key: str | None = None) -> str:
+def display_value(
+    effective: EffectiveValue,
+    display: Display,
+    parameters: EffectiveParameters | None = None,
+    key: str | None = None,
+) -> str:
     """The value as shown: a secret parameter's (`header.Authorization`) masked unless `v` reveals."""
     value = effective.value
     if parameters is not None and key is not None and not display.reveal_secrets:

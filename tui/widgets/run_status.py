@@ -37,7 +37,7 @@ class RunStatus(Static):
         self.subject = ""  # the scenario the state is about: `of 'NAME'` after the state
         self.counts = ""
         self.note = ""
-        self._shown: tuple | None = None
+        self._shown: tuple[object, ...] | None = None
         self._note_below = False  # the note was drawn on a line of its own
 
     def set(

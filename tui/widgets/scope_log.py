@@ -62,7 +62,7 @@ class ScopeLog(RichLog):
         self.clear()
         self.entries = []
         self._events = []
-        self._pending: list[Text] = []
+        self._pending = []
         self.long_lists = []
         self.history.clear()
 
@@ -140,7 +140,7 @@ class ScopeLog(RichLog):
         if len(self._pending) > self.MAX_EVENTS:
             del self._pending[: len(self._pending) - self.MAX_EVENTS]
 
-    def _value(self, name: str, value) -> str:
+    def _value(self, name: str, value: object) -> str:
         shown = self.display_options.variable(name, value)
         return shown if len(shown) <= 60 else shown[:59] + "…"
 
@@ -248,6 +248,6 @@ class ScopeLog(RichLog):
             text.append(f"  ({visible(event.shadowed_by)}'s value still wins here)", "dim")
 
 
-def _store_name(store) -> str:
+def _store_name(store: ev.StoreRef) -> str:
     """`the file store` or `feature 'Pets' store`."""
     return "the file store" if store.feature is None else f"{ev.store_label(store)} store"

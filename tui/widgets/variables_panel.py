@@ -11,8 +11,10 @@ from typing import Any, Mapping
 
 from rich.console import Group
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.events import Click
 from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import Static
@@ -75,7 +77,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         self._y = 0  # lines drawn so far
         self.cursor = 0
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="variables-body")
 
     def on_mount(self) -> None:
@@ -151,7 +153,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
                 first += len(rows)
         body.update(Group(*parts))
 
-    def _table(self, rows: list[tuple], width: int, first: int = 0) -> Text:
+    def _table(self, rows: list[tuple[str, str, str, str, str, bool]], width: int, first: int = 0) -> Text:
         """name, value, type, origin in columns; the value gets what is left (at least 12 cells:
         on a narrow panel the origin goes on a line of its own)."""
         name_w = max(len(r[0]) + len(r[1]) for r in rows)
@@ -206,7 +208,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         title, name, value, origin = self.rows[self.cursor]
         self.post_message(self.ValueSelected(name, value, title, origin))
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: Click) -> None:
         """A click puts the cursor on the variable under the mouse."""
         offset = event.get_content_offset(self)
         if offset is None or not self._row_y:

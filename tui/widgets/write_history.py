@@ -32,7 +32,10 @@ class WriteHistory:
         self.dropped: dict[str, int] = {}
 
     def clear(self) -> None:
-        self.__init__()
+        self._writes.clear()
+        self._old.clear()
+        self._scenario = None
+        self.dropped.clear()
 
     def record(self, event: ev.Event) -> None:
         if isinstance(event, ev.ScenarioStarted):
