@@ -97,6 +97,18 @@ def make_app(demo):
     return make
 
 
+@pytest.fixture
+def snapshot_app(demo, pets_file, monkeypatch):
+    """The app of the SVG snapshots: on pets.scenario (or NAME beside it) by a relative path, the
+    demo API as its base URL, deterministic (no timings, ports as PORT), no file watching."""
+    monkeypatch.chdir(pets_file.parent)
+
+    def make(name: str = "pets.scenario") -> ScenarioApp:
+        return ScenarioApp(name, RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False)
+
+    return make
+
+
 class UI:
     """Helpers for pilot tests (a fixture: with --import-mode=importlib, tests cannot import conftest)."""
 

@@ -15,6 +15,7 @@ from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import PASSED, TreeItem
 from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
+from scenario_tui.widgets.theme_styles import ERROR, ERROR_BOLD, SUCCESS_BOLD, WARNING_BOLD
 
 KINDS = {
     "parameters": "parameters: static settings, resolved most specific first (see the Parameters panel)",
@@ -40,15 +41,15 @@ def scenario_summary(
         lines.append(
             Text(
                 result.status + (f" · {elapsed}" if elapsed else ""),
-                style="bold green" if result.status == PASSED else "bold red",
+                style=SUCCESS_BOLD if result.status == PASSED else ERROR_BOLD,
             )
         )
         if result.message:
-            lines.append(Text(display.text(result.message), style="red"))
+            lines.append(Text(display.text(result.message), style=ERROR))
     elif status == NODE_RUNNING:
-        lines.append(Text("running", style="bold yellow"))
+        lines.append(Text("running", style=WARNING_BOLD))
     elif breakpoint:
-        lines.append(Text("not run yet · breakpoint set — c runs to it", style="bold yellow"))
+        lines.append(Text("not run yet · breakpoint set — c runs to it", style=WARNING_BOLD))
     else:
         lines.append(Text("not run yet — b sets a breakpoint on it", style="dim"))
     lines.append(

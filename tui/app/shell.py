@@ -49,6 +49,7 @@ from scenario_tui.widgets.key_footer import KeyFooter
 from scenario_tui.widgets.parameters_panel import ParametersPanel
 from scenario_tui.widgets.run_status import RunStatus
 from scenario_tui.widgets.scope_log import ScopeLog
+from scenario_tui.widgets.theme_styles import ThemeStyles
 from scenario_tui.widgets.tree_filter import FilterInput
 from scenario_tui.widgets.tree_items import never_pauses
 from scenario_tui.widgets.value_viewer import ValueViewer, variable_viewer
@@ -103,6 +104,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         )
         self.reader = SuiteReader(self.stepper, self.overrides, self.run_variables, self.fragments, self.plugins)
         self.suite_files = SuiteFiles(self.paths, self.reader.read)
+        self.theme_styles = ThemeStyles(self)  # the panels' colours, from the Textual theme
+        self.theme_styles.install()
 
     @property
     def stepper(self) -> Stepper:
@@ -158,6 +161,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         return self.panels.inspector
 
     def on_mount(self) -> None:
+        self.theme_styles.follow()
         self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
         (self.query_one(ErrorsView) if self.invalid else self.file_tree).focus()

@@ -15,6 +15,7 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.params_report import ParameterNode, shown_value
 from scenario_core.parameters.resolution import EffectiveValue
 from scenario_core.support.printable import visible
+from scenario_tui.output.palette import KIND, SUCCESS, VALUE, WARNING
 
 UNWRAPPED = 100_000  # columns: wider than any line we print
 
@@ -58,23 +59,23 @@ def parameter_lines(node: ParameterNode, every_key: bool = True) -> list[Text]:
         line = Text()
         line.append(key.ljust(width), "bold")
         line.append("  ")
-        line.append(format_value(shown_value(node.parameters, key, effective.value)), "cyan")
+        line.append(format_value(shown_value(node.parameters, key, effective.value)), VALUE)
         line.append("  ← ", "dim")
         line.append(provenance_text(effective, node), "dim")
         if not params.is_known(key):  # docs/spec/parameters.md#user-parameters: a user parameter, read as {{param.KEY}}
-            line.append("  (user parameter)", "yellow")
+            line.append("  (user parameter)", WARNING)
         lines.append(line)
     return lines
 
 
 def _label(node: ParameterNode) -> Text:
     label = Text()
-    label.append(node.kind, "magenta")
+    label.append(node.kind, KIND)
     label.append(" ")
     label.append(visible(node.name) if node.kind == "file" else f"'{visible(node.name)}'", "bold")
     if node.kind != "file":
         label.append(f" (line {node.line})", "dim")
-    label.append(f" — {visible(node.sharing)}", "green" if node.store else "yellow")
+    label.append(f" — {visible(node.sharing)}", SUCCESS if node.store else WARNING)
     return label
 
 

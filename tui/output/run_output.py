@@ -31,8 +31,9 @@ from scenario_core.run import events as ev
 from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
+from scenario_tui.output.palette import ERROR, ERROR_BOLD, SUCCESS, VALUE, VALUE_BOLD, WARNING, WARNING_BOLD
 
-MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
+MARKS = {ev.PASSED: ("✓", SUCCESS), ev.FAILED: ("✗", ERROR_BOLD), ev.SKIPPED: ("–", WARNING)}
 LOG_BODY_BYTES = 300  # a body in a logRequests / logResponses line is cut here
 
 Segments = list[tuple[str, str]]  # (text, rich style)
@@ -103,7 +104,7 @@ class RichSink:
             from rich.padding import Padding
             from rich.spinner import Spinner
 
-            self._spinner = Spinner("dots", text=text, style="cyan")
+            self._spinner = Spinner("dots", text=text, style=VALUE)
             self._live = Live(
                 Padding(self._spinner, (0, 0, 0, len(indent))),
                 console=self.console,
@@ -197,12 +198,12 @@ class RunPrinter:
         elif type(event) is ev.FeatureStarted:
             own = parameter_value(event.parameters, ENVIRONMENT)
             shown = self._environment(own) if own != self._file_environment else []
-            self._line([(f"  {event.feature.name}", "bold cyan")] + shown)
+            self._line([(f"  {event.feature.name}", VALUE_BOLD)] + shown)
 
     def _print_dropped(self, indent: str) -> None:
         """One line per hook whose calls were dropped past its webhook's cap."""
         for message in self._dropped:
-            self._line([(indent + "⚠ " + self.masker.text(message), "yellow")])
+            self._line([(indent + "⚠ " + self.masker.text(message), WARNING)])
         self._dropped = []
 
     def _environment(self, environment: str | None) -> Segments:
@@ -240,7 +241,7 @@ class RunPrinter:
         indent = self._indent + "    "
         for text in failure_step_lines(scenario, self.masker):
             for part in text.split("\n"):  # a message's own lines stay lines; any other control is shown
-                self._line([(indent + part, "red")])
+                self._line([(indent + part, ERROR)])
         if scenario.exchange is not None:
             exchange = scenario.exchange
             # Before the bodies are split into lines: a `\r` or `\u2028` must not start a line.
@@ -262,17 +263,17 @@ class RunPrinter:
         rate = requests / elapsed if elapsed > 0 else 0.0
         if interrupted:
             line: Segments = [
-                ("Interrupted", "bold yellow"),
+                ("Interrupted", WARNING_BOLD),
                 (f" after {format_duration(elapsed)}: {counted(total, 'scenario')} finished (", ""),
             ]
         else:
             line = [(counted(total, "scenario"), "bold"), (": ", "")]
         line += [
-            (f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""),
+            (f"{counts[ev.PASSED]} passed", SUCCESS if counts[ev.PASSED] else ""),
             (", ", ""),
-            (f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""),
+            (f"{counts[ev.FAILED]} failed", ERROR_BOLD if counts[ev.FAILED] else ""),
             (", ", ""),
-            (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else ""),
+            (f"{counts[ev.SKIPPED]} skipped", WARNING if counts[ev.SKIPPED] else ""),
         ]
         line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
         line.append((f" · {counted(requests, 'request')}, {rate:.1f} req/s", "dim"))
@@ -324,7 +325,7 @@ class ExchangeLog:
                     tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim"
                 )
         elif type(event) is ev.RequestRetried:
-            self._line(tag, "↻ " + retry_line(event, self.masker), "yellow")
+            self._line(tag, "↻ " + retry_line(event, self.masker), WARNING)
 
     def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:
         self._line(tag, head, "bold")
@@ -336,7 +337,7 @@ class ExchangeLog:
                 self._line(tag, "  " + part, "")
 
     def _line(self, tag: str | None, text: str, style: str) -> None:
-        segments: Segments = [(f"[{visible(tag)}] ", "cyan")] if tag else []
+        segments: Segments = [(f"[{visible(tag)}] ", VALUE)] if tag else []
         self.sink.line(segments + [(visible(text), style)])
 
 

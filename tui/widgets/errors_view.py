@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.theme_styles import ERROR_BOLD
 
 
 class ErrorsView(VerticalScroll, can_focus=True):
@@ -54,13 +55,13 @@ class ErrorsView(VerticalScroll, can_focus=True):
             source = []
         if message:
             message = visible(message)
-            text.append(message + "\n", "bold red")
+            text.append(message + "\n", ERROR_BOLD)
             self.lines.append(message)
         for diagnostic in diagnostics:
             location = diagnostic.location
             head = Text()
             head.append(f"{location.file}:{location.line}:{location.column}: ", "bold")
-            head.append("error: ", "bold red")
+            head.append("error: ", ERROR_BOLD)
             head.append(visible(diagnostic.message))
             text.append_text(head)
             text.append("\n")
@@ -71,7 +72,7 @@ class ErrorsView(VerticalScroll, can_focus=True):
                 text.append(number, "dim")
                 text.append(line + "\n")
                 caret = " " * (len(number) + max(location.column - 1, 0)) + "^"
-                text.append(caret + "\n", "bold red")
+                text.append(caret + "\n", ERROR_BOLD)
                 self.lines.append(number + line)
             text.append("\n")
         self.query_one("#errors-body", Static).update(text)

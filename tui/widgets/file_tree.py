@@ -50,18 +50,19 @@ class FileTree(Tree[TreeItem]):
     DEFAULT_CSS = """
     FileTree {
         background: $surface;
+        /* component colours: the $text-* variants, which the theme makes legible on its background */
         scrollbar-size-vertical: 1;
         overflow-x: hidden;
-        & > .file-tree--pending { color: $text-muted; }
-        & > .file-tree--running { color: $warning; text-style: bold; }
-        & > .file-tree--passed { color: $success; }
-        & > .file-tree--failed { color: $error; text-style: bold; }
-        & > .file-tree--skipped { color: $text-muted; }
-        & > .file-tree--kind { color: $accent; }
-        & > .file-tree--dim { color: $text-muted; }
-        & > .file-tree--tag { color: $secondary; }
-        & > .file-tree--breakpoint { color: $error; }
-        & > .file-tree--warning { color: $warning; }
+        & > .file-tree--pending { color: $foreground-muted; }
+        & > .file-tree--running { color: $text-warning; text-style: bold; }
+        & > .file-tree--passed { color: $text-success; }
+        & > .file-tree--failed { color: $text-error; text-style: bold; }
+        & > .file-tree--skipped { color: $foreground-muted; }
+        & > .file-tree--kind { color: $text-accent; }
+        & > .file-tree--dim { color: $foreground-muted; }
+        & > .file-tree--tag { color: $text-secondary; }
+        & > .file-tree--breakpoint { color: $text-error; }
+        & > .file-tree--warning { color: $text-warning; }
         & > .file-tree--current { background: $warning 30%; text-style: bold; }
     }
     """

@@ -18,8 +18,9 @@ from textual.widgets.option_list import Option
 
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import ERROR, SUCCESS
 
-MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "skipped": ("○", "dim")}
+MARKS = {"passed": ("✓", SUCCESS), "failed": ("✗", ERROR), "skipped": ("○", "dim")}
 
 
 class HistoryList(OptionList):

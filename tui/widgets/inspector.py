@@ -43,6 +43,16 @@ from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display, json_form
+from scenario_tui.widgets.theme_styles import (
+    ERROR,
+    ERROR_BOLD,
+    SUCCESS,
+    SUCCESS_BOLD,
+    VALUE,
+    VALUE_BOLD,
+    WARNING,
+    WARNING_BOLD,
+)
 
 MAX_BODY_CHARS = 20_000
 
@@ -185,11 +195,11 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(Text(visible(f"in step '{step_label(parent)}' (line {parent.location.line})"), style="dim"))
         status = Text()
         if about_to_run:
-            status.append("▶ about to run — n runs it, c continues", "bold yellow")
+            status.append("▶ about to run — n runs it, c continues", WARNING_BOLD)
         elif run is None:
             status.append("not run yet", "dim")
         else:
-            style = {"passed": "bold green", "failed": "bold red", "skipped": "dim"}.get(run.status, "bold yellow")
+            style = {"passed": SUCCESS_BOLD, "failed": ERROR_BOLD, "skipped": "dim"}.get(run.status, WARNING_BOLD)
             status.append(run.status, style)
             elapsed = self.display_options.seconds(run.elapsed) if run.status != "skipped" else ""
             if elapsed:
@@ -198,7 +208,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts.extend(warning_lines(warnings))
         if run is not None and run.message and run.status in ("failed", "skipped"):
             parts.append(_rule("failure" if run.status == "failed" else "skipped"))
-            parts.append(Text(self.display_options.text(run.message), style="red" if run.status == "failed" else "dim"))
+            parts.append(Text(self.display_options.text(run.message), style=ERROR if run.status == "failed" else "dim"))
         if isinstance(step, IncludeStep):
             parts.append(Text(f"runs the steps of fragment '{visible(step.fragment)}' here", style="dim"))
             for argument in step.arguments:
@@ -210,7 +220,7 @@ class Inspector(VerticalScroll, can_focus=True):
         elif isinstance(step, DescribedStep):
             parts.append(Text("a custom step: the Python step registered for this description runs", style="dim"))
         elif isinstance(step, UnreadableStep):  # an invalid path or condition: local to its scenario
-            parts.append(Text(visible(f"cannot be read: {step.message.text}"), style="red"))
+            parts.append(Text(visible(f"cannot be read: {step.message.text}"), style=ERROR))
             parts.append(Text("its scenario ends here as an error; the file's other scenarios run", style="dim"))
         elif isinstance(step, FailStep):
             parts.append(Text("fails the scenario with this message", style="dim"))
@@ -232,7 +242,7 @@ class Inspector(VerticalScroll, can_focus=True):
                         self.display_options.text(
                             f"↻ retry {retry.attempt} after {retry.reason} (waited {retry.delay_s:.1f} s)"
                         ),
-                        style="yellow",
+                        style=WARNING,
                     )
                 )
             if run is not None and run.auto_tests:
@@ -318,7 +328,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts.append(_rule("request"))
         if sent.operation is not None:
             parts.append(
-                Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style="cyan")
+                Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style=VALUE)
             )
             for child_name, place, value in sent.placements:  # which child went where, as sent
                 placed = Text()
@@ -343,7 +353,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = [_rule(title)]
         line = Text()
         ok = 200 <= response.status < 400
-        line.append(visible(f"{response.status} {response.reason}"), "bold green" if ok else "bold red")
+        line.append(visible(f"{response.status} {response.reason}"), SUCCESS_BOLD if ok else ERROR_BOLD)
         elapsed = self.display_options.seconds(response.elapsed)
         if elapsed:
             line.append(f" · {elapsed}", "dim")
@@ -363,7 +373,7 @@ class Inspector(VerticalScroll, can_focus=True):
         tried = {text: (held, why) for text, held, why in (taken.tried if taken else ())}
         for index, branch in enumerate(step.branches):
             line = Text()
-            line.append(("▶ " if taken is not None and taken.branch == index else "  "), "bold green")
+            line.append(("▶ " if taken is not None and taken.branch == index else "  "), SUCCESS_BOLD)
             line.append(branch.keyword, "bold")
             if branch.text:
                 line.append(" " + visible(branch.text))
@@ -373,7 +383,7 @@ class Inspector(VerticalScroll, can_focus=True):
                 and index <= (taken.branch if taken.branch is not None else len(step.branches))
             ):
                 held, why = tried[branch.text]
-                line.append("  held" if held else "  did not hold", "green" if held else "dim")
+                line.append("  held" if held else "  did not hold", SUCCESS if held else "dim")
                 if why and not held:
                     line.append(f": {self.display_options.text(why)}", "dim")
             line.append(f"  ({len(branch.steps)} step{'s' if len(branch.steps) != 1 else ''})", "dim")
@@ -388,11 +398,11 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = [_rule(f"auto tests ({len(run.auto_tests)})")]
         for test in run.auto_tests:
             line = Text()
-            line.append("✓ " if test.passed else "✗ ", "bold green" if test.passed else "bold red")
+            line.append("✓ " if test.passed else "✗ ", SUCCESS_BOLD if test.passed else ERROR_BOLD)
             line.append(f"{test.kind} {test.test_type}", "bold")
             line.append("  " + self.display_options.text(test.description))
             if test.message:
-                line.append(f"  {self.display_options.text(test.message)}", "red")
+                line.append(f"  {self.display_options.text(test.message)}", ERROR)
             parts.append(line)
         return parts
 
@@ -401,13 +411,13 @@ class Inspector(VerticalScroll, can_focus=True):
         line = Text()
         line.append(visible(step.name), "bold")
         line.append(" from ")
-        line.append(visible(f"header {step.path}" if step.source == "header" else step.path), "cyan")
+        line.append(visible(f"header {step.path}" if step.source == "header" else step.path), VALUE)
         parts.append(line)
         if run is not None:
             for extracted in run.extracted:
                 found = Text()
                 found.append("matched ")
-                found.append(self.display_options.variable(extracted.name, extracted.value), "bold cyan")
+                found.append(self.display_options.variable(extracted.name, extracted.value), VALUE_BOLD)
                 found.append(visible(f"  into {', '.join(extracted.layers)}"), "dim")
                 parts.append(found)
             for overwritten in run.overwritten:
@@ -415,7 +425,7 @@ class Inspector(VerticalScroll, can_focus=True):
                     Text(
                         f"overwrote {visible(overwritten.layer)}: {self.display_options.variable(overwritten.name, overwritten.old)}"
                         f" → {self.display_options.variable(overwritten.name, overwritten.new)}",
-                        style="yellow",
+                        style=WARNING,
                     )
                 )
             if run.read_response is not None:
@@ -428,19 +438,19 @@ class Inspector(VerticalScroll, can_focus=True):
         checked = run.assertion if run is not None else None
         if checked is not None and isinstance(step.assertion, SchemaAssertion):
             line = Text()
-            line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
+            line.append("passed" if checked.passed else "failed", SUCCESS_BOLD if checked.passed else ERROR_BOLD)
             line.append("  against ", "dim")
             line.append(visible(str(checked.expected)))
             parts.append(line)
             for problem in checked.actual or ():  # each offending value: where, then what is wrong
                 where, _, why = str(problem).partition(": ")
                 found = Text("  ")
-                found.append(visible(where), "bold yellow")
-                found.append("  " + self.display_options.text(why), "red")
+                found.append(visible(where), WARNING_BOLD)
+                found.append("  " + self.display_options.text(why), ERROR)
                 parts.append(found)
         elif checked is not None:
             line = Text()
-            line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
+            line.append("passed" if checked.passed else "failed", SUCCESS_BOLD if checked.passed else ERROR_BOLD)
             if not (self.display_options.deterministic and isinstance(step.assertion, TimeAssertion)):
                 line.append("  expected ", "dim")
                 line.append(self.display_options.text(json_form(checked.expected)))
@@ -454,4 +464,4 @@ class Inspector(VerticalScroll, can_focus=True):
 
 def warning_lines(warnings: Sequence[Diagnostic]) -> list[Text]:
     """What static analysis expects of a node before it runs (`check` prints the same lines)."""
-    return [Text(visible(f"⚠ line {w.location.line}: {w.message}"), style="yellow") for w in warnings]
+    return [Text(visible(f"⚠ line {w.location.line}: {w.message}"), style=WARNING) for w in warnings]

@@ -11,10 +11,11 @@ from typing import Any, Callable
 from rich.text import Text
 
 from scenario_core.run.body_paths import child_path
+from scenario_tui.widgets.theme_styles import MATCH
 
 MAX_LINES = 2_000
 MAX_DEPTH = 64  # deeper values show as … (the walk recurses once a level)
-MATCH_STYLE = "bold black on yellow"
+MATCH_STYLE = MATCH
 INDENT = "  "
 
 

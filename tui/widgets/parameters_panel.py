@@ -16,6 +16,7 @@ from scenario_core.parameters.resolution import EffectiveParameters, EffectiveVa
 from scenario_core.support.printable import visible
 from scenario_tui.output.params_view import format_value
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import SUCCESS_BOLD, VALUE, WARNING_BOLD
 
 _KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
 
@@ -92,7 +93,7 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         sharing = Text()
         if node.kind == "file":
             sharing.append("standalone scenarios: ", "dim")
-        sharing.append(visible(node.sharing), "bold green" if node.store else "bold yellow")
+        sharing.append(visible(node.sharing), SUCCESS_BOLD if node.store else WARNING_BOLD)
         parts.append(sharing)
         width = self.scrollable_content_region.width or 80
         key_width = max(len(key) for key in node.parameters)
@@ -108,7 +109,7 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         if width >= key_width + value_width + 30:
             table = Table.grid(padding=(0, 2), expand=False)
             table.add_column(no_wrap=True, style="bold")
-            table.add_column(no_wrap=False, style="cyan", overflow="fold")
+            table.add_column(no_wrap=False, style=VALUE, overflow="fold")
             table.add_column(overflow="fold")
             for key, value, where, lower in rows:
                 cell = Text(where)
@@ -121,7 +122,7 @@ class ParametersPanel(VerticalScroll, can_focus=True):
                 line = Text()
                 line.append(key, "bold")
                 line.append("\n  = " if len(key) + 3 + len(value) > width else " = ")
-                line.append(value, "cyan")
+                line.append(value, VALUE)
                 line.append("\n  ← " + where)
                 if lower:
                     line.append(" " + lower, "dim")

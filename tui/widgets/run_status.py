@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.theme_styles import ERROR_BOLD, SUCCESS_BOLD, VALUE_BOLD, WARNING_BOLD
 
 MIN_NAME = 6  # a clipped name keeps this many characters (with its …)
 
@@ -161,11 +162,11 @@ def _clip(text: str, keep: int) -> str:
 
 def _state_style(state: str) -> str:
     if state.startswith("paused"):
-        return "bold yellow"
+        return WARNING_BOLD
     if state.startswith("running"):
-        return "bold cyan"
+        return VALUE_BOLD
     if "failed" in state or state.startswith("invalid") or state.startswith("stopped"):
-        return "bold red"
+        return ERROR_BOLD
     if state.startswith("finished"):
-        return "bold green"
+        return SUCCESS_BOLD
     return ""

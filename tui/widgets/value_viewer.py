@@ -23,6 +23,7 @@ from scenario_core.run.events import Origin
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import EDIT_BOLD, ERROR, SUCCESS, VALUE
 from scenario_tui.widgets.write_history import NEW, Write, WriteHistory
 
 MAX_HISTORY_VALUE = 300  # an old → new line stays readable; the value itself is shown whole above
@@ -123,7 +124,7 @@ def variable_lines(
     """A variable as the viewer shows it: heading, where it was set, the value, its history."""
     head = Text()
     head.append(visible(name), "bold")
-    head.append(f"  {type_name(value)}", "cyan")
+    head.append(f"  {type_name(value)}", VALUE)
     head.append(f"  in {visible(layer)}", "dim")
     lines = [head]
     setter = Text("set by ", style="dim")
@@ -168,7 +169,7 @@ def variable_lines(
     for write in writes:
         where = Text()
         if write.edited:
-            where.append("edited by you", "bold magenta")
+            where.append("edited by you", EDIT_BOLD)
             if write.step is not None:
                 where.append(f"  while paused at line {write.step.location.line}")
         else:
@@ -177,9 +178,9 @@ def variable_lines(
         where.append(f"  · scenario '{visible(write.scenario or '')}' · into {visible(', '.join(write.layers))}", "dim")
         lines.append(where)
         change = Text("    ")
-        change.append(_compact(display, name, write.old), "dim" if write.old is NEW else "red")
+        change.append(_compact(display, name, write.old), "dim" if write.old is NEW else ERROR)
         change.append(" → ")
-        change.append(_compact(display, name, write.new), "green")
+        change.append(_compact(display, name, write.new), SUCCESS)
         lines.append(change)
     return lines
 

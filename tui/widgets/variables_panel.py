@@ -23,6 +23,7 @@ from scenario_core.run.comparison import type_name
 from scenario_core.run.events import SCENARIO, Origin, ScopeSnapshot
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import VALUE
 
 
 def origin_text(origin: Origin | None) -> str:
@@ -174,7 +175,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             text.append(marker + name, "reverse bold" if changed else "bold")
             text.append(" " * (name_w - len(marker) - len(name) + 1))
             cut = shown if len(shown) <= value_w else shown[: value_w - 1] + "…"
-            text.append(cut.ljust(value_w), "cyan")
+            text.append(cut.ljust(value_w), VALUE)
             text.append(" " + kind.ljust(type_w), "dim")
             if origin:
                 text.append(("\n" + " " * (name_w + 1) if origin_below else " ") + origin, "dim")
