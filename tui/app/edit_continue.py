@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scenario_core.run.edits import EditError
-from scenario_core.run.events import RUN_LAYER, SCENARIO_LAYER, store_label
 from scenario_tui.widgets.display import json_form
 from scenario_tui.widgets.variable_editor import VariableEditor
 
@@ -40,20 +39,12 @@ class EditAndContinue:
 
     def _under_cursor(self) -> tuple[str, str, str]:
         """(name, layer, value as typed) of the variable under the panel's cursor, when it has focus."""
-        panel = self.panels.variables_panel
-        snapshot = panel.snapshot
-        if not panel.has_focus or snapshot is None or not panel.rows or panel.cursor >= len(panel.rows):
+        row = self.panels.variables_panel.selected
+        if row is None:
             return "", "", ""
-        title, name, value, _ = panel.rows[panel.cursor]
-        if title == "this scenario":
-            layer = SCENARIO_LAYER
-        elif snapshot.store is not None and title.startswith("shared"):
-            layer = store_label(snapshot.store)
-        else:
-            layer = RUN_LAYER
-        shown = self.display_options.variable(name, value)
-        typed = json_form(value) if shown == json_form(value) else ""  # a masked secret is not prefilled
-        return name, layer, typed
+        shown = self.display_options.variable(row.name, row.value)
+        typed = json_form(row.value) if shown == json_form(row.value) else ""  # a masked secret is not prefilled
+        return row.name, row.layer, typed
 
     def on_variable_editor_applied(self, event: VariableEditor.Applied) -> None:
         """The editor's Enter or ctrl+d: the stepper applies it, or the editor says why not."""

@@ -28,7 +28,7 @@ from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_core.support.collector import collector_paused
 from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.edit_continue import EditAndContinue
-from scenario_tui.app.editor import open_in_editor
+from scenario_tui.app.external_editor import open_in_editor
 from scenario_tui.app.keys import APP_BINDINGS, CoverageKey, app_commands
 from scenario_tui.app.layout import LayoutMixin
 from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from scenario_core.parameters.params_report import ParameterNode
@@ -45,11 +46,13 @@ class ParametersPanel(VerticalScroll, can_focus=True):
     }
     """
 
+    # The highlighted node's parameters and what is highlighted (`step 'GET /pets' line 9`): the
+    # panel is drawn again when they change.
+    shown: reactive[tuple[ParameterNode | None, str]] = reactive((None, ""), always_update=True, init=False)
+
     def __init__(self, display: Display, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.display_options = display
-        self.node: ParameterNode | None = None
-        self.subject = ""
         self.border_title = "Parameters"
 
     def compose(self) -> ComposeResult:
@@ -57,8 +60,14 @@ class ParametersPanel(VerticalScroll, can_focus=True):
 
     def show(self, node: ParameterNode | None, subject: str = "") -> None:
         """Show `node`'s values; `subject` names what is highlighted (`step 'GET /pets' line 9`)."""
-        self.node, self.subject = node, subject
+        self.shown = (node, subject)
+
+    def watch_shown(self) -> None:
         self._refresh_body()
+
+    @property
+    def node(self) -> ParameterNode | None:
+        return self.shown[0]
 
     def on_resize(self) -> None:
         self._refresh_body()
@@ -87,8 +96,8 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         name = display_name = visible(node.name)  # names from the file: shown, never obeyed
         name = display_name if node.kind == "file" else f"'{display_name}'"
         self.border_title = f"Parameters · {_KIND[node.kind]} {name}"
-        if self.subject:
-            self.border_title += f" · {visible(self.subject)}"
+        if self.shown[1]:
+            self.border_title += f" · {visible(self.shown[1])}"
         parts: list[RenderableType] = []
         sharing = Text()
         if node.kind == "file":
