@@ -146,7 +146,7 @@ async def test_a_folder_expands_like_run(tmp_path, monkeypatch):
         opened["path"] = path
         return 0
 
-    monkeypatch.setattr("scenario_tui.app.shell.launch", launch)
+    monkeypatch.setattr("scenario_tui.app.launch.launch", launch)
     assert cli.main([str(tmp_path / "suite")]) == 0
     assert [os.path.relpath(p, tmp_path) for p in opened["path"]] == [
         "suite/a.scenario",

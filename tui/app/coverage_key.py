@@ -38,19 +38,3 @@ class CoverageTap:
     def coverage(self) -> Coverage | None:
         """None before the first run starts."""
         return self._collector.coverage if self._collector is not None else None
-
-
-class CoverageKey:
-    """The app's `C` (a base of ScenarioApp, so shell.py only names it)."""
-
-    run_controller: Any  # ScenarioApp's
-    coverage_tap: CoverageTap
-
-    def on_mount(self) -> None:  # Textual calls each base's on_mount too
-        stepper = self.run_controller.stepper  # reset on restart, never replaced: wrapped once
-        self.coverage_tap = stepper.on_event = CoverageTap(stepper.descriptions, stepper.on_event)
-
-    def action_coverage(self) -> None:
-        from scenario_tui.widgets.coverage_screen import CoverageScreen
-
-        self.push_screen(CoverageScreen(self.coverage_tap.coverage))  # type: ignore[attr-defined]

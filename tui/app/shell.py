@@ -1,12 +1,11 @@
 """The step debugger: a file's tree, the effective parameters of what is highlighted, live
 variables by layer, scope events and an inspector, driven one step at a time.
 
-The app is the shell: layout, keys, loading and watching the file. It computes no rule: the tree
-comes from the parser, parameters and sharing from `parameter_nodes`, everything about a run from
-the executor's events, which `RunController` maps onto the widgets (`EditAndContinue`: `=`, `a`).
-Attributes go down (`show`, `set_status`), messages come up (the tree's, the run controller's):
-no widget or controller imports the app. HTTP runs in a worker, so the UI never waits for it.
-"""
+The app is the shell: keys, loading and watching the file; it computes no rule. The tree comes
+from the parser, parameters from `parameter_nodes`, a run from the executor's events, which
+`RunController` maps onto the widgets; helpers own the rest (`TreeSplit`, `EditAndContinue`,
+`CoverageTap`, `ThemeStyles`). Attributes go down (`show`), messages come up: no widget or
+controller imports the app. HTTP runs in a worker, so the UI never waits for it."""
 
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Tree
 
@@ -26,12 +26,12 @@ from scenario_core.language.tag_expressions import selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_core.support.collector import collector_paused
-from scenario_tui.app.broken_summary import broken_file_summary
+from scenario_tui.app.coverage_key import CoverageTap
 from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.external_editor import open_in_editor
-from scenario_tui.app.keys import APP_BINDINGS, CoverageKey, app_commands
-from scenario_tui.app.layout import LayoutMixin
-from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
+from scenario_tui.app.keys import APP_BINDINGS, app_commands
+from scenario_tui.app.layout import TreeSplit, toggle_maximize
+from scenario_tui.app.node_summary import node_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_playground
 from scenario_tui.app.run_controller import RunController
@@ -53,13 +53,14 @@ from scenario_tui.widgets.theme_styles import ThemeStyles
 from scenario_tui.widgets.tree_filter import FilterInput
 from scenario_tui.widgets.tree_items import never_pauses
 from scenario_tui.widgets.value_viewer import ValueViewer, variable_viewer
+from scenario_tui.widgets.variable_editor import VariableEditor
 from scenario_tui.widgets.variables_panel import VariablesPanel
 
 DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (snapshot tests)
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
+class ScenarioApp(App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
@@ -106,14 +107,17 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         self.suite_files = SuiteFiles(self.paths, self.reader.read)
         self.theme_styles = ThemeStyles(self)  # the panels' colours, from the Textual theme
         self.theme_styles.install()
+        self.tree_split = TreeSplit(self)  # `<`, `>`
+        self.edit_and_continue = EditAndContinue(self, self.run_controller, panels, display)  # `=`
+        stepper = self.stepper  # `C`: the tap sees every event first (reset on restart, never replaced)
+        self.coverage_tap = stepper.on_event = CoverageTap(stepper.descriptions, stepper.on_event)
 
     @property
     def stepper(self) -> Stepper:
         return self.run_controller.stepper
 
     @property
-    def records(self) -> dict[Key, StepRun]:
-        """Each step run, under the tree key of where it ran and where it is written."""
+    def records(self) -> dict[Key, StepRun]:  # each step run, under the tree key of where it ran
         return self.run_controller.records
 
     # ------------------------------------------------------------ layout
@@ -283,22 +287,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
                 item.node, run, about_to_run=about, scenario=scenario, warnings=self.file_tree.warnings.of(item)
             )
             return
-        if item.kind == "scenario":
-            title, lines = scenario_summary(
-                item,
-                self.run_controller.scenario_results.get(item.key),
-                self.file_tree.statuses.get(item.key),
-                self.display_options,
-                breakpoint=item.key in self.file_tree.breakpoints,
-            )
-        elif item.kind == "file" and item.broken is not None:
-            title, lines = broken_file_summary(item.broken)
-        elif item.kind == "file":
-            title, lines = file_summary(
-                item.node.path, item.node, self.file_tree.items.scenario_count_of(item.key), self.stepper.finished
-            )
-        else:
-            title, lines = block_summary(item)
+        result = self.run_controller.scenario_results.get(item.key)
+        title, lines = node_summary(item, self.file_tree, result, self.stepper.finished, self.display_options)
         inspector.show_note(title, lines[:1] + warning_lines(self.file_tree.warnings.of(item)) + lines[1:])
 
     @on(RunEvents.Redrawn)
@@ -475,25 +465,36 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             self.stepper.execution.stop()
         self.exit(0)
 
+    # ------------------------------------------------------------ layout, edit and continue, coverage
+
+    def on_resize(self, event: Resize) -> None:
+        self.tree_split.apply(event.size.width)
+
+    def action_widen_tree(self) -> None:
+        self.tree_split.widen()
+
+    def action_narrow_tree(self) -> None:
+        self.tree_split.narrow()
+
+    def action_toggle_maximize(self) -> None:
+        toggle_maximize(self.screen)
+
+    def action_edit_variable(self) -> None:
+        self.edit_and_continue.open_editor()
+
+    def on_variable_editor_applied(self, event: VariableEditor.Applied) -> None:
+        self.edit_and_continue.apply(event)
+
+    def action_resend_step(self) -> None:  # `a`: the step paused on, with the variables as they are now
+        self.run_controller.resend()
+
+    def action_coverage(self) -> None:
+        from scenario_tui.widgets.coverage_screen import CoverageScreen
+
+        self.push_screen(CoverageScreen(self.coverage_tap.coverage))
+
     # ------------------------------------------------------------ command palette
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield from app_commands(self)
-
-
-def launch(
-    path: str | Sequence[str],
-    overrides: RunOverrides,
-    run_variables: dict[str, Any],
-    fragments: Sequence[str] = (),
-    plugins: Sequence[str] = (),
-    resource_roots: Sequence[str] = (),
-    tags: Any = None,
-) -> int:
-    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
-    app = ScenarioApp(
-        path, overrides, run_variables, fragments=fragments, plugins=plugins, resource_roots=resource_roots, tags=tags
-    )
-    result = app.run()
-    return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)
