@@ -8,24 +8,26 @@ new run (RunStarted: a restart, `o`, a reload) starts a fresh coverage, as a new
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from scenario_core.run import events as ev
 
 if TYPE_CHECKING:
     from scenario_core.parameters.descriptions import DescriptionSet
     from scenario_core.report.coverage import Coverage
+    from scenario_core.report.coverage_collector import CoverageCollector
+    from scenario_core.run.stepper import StepRun
 
 
 class CoverageTap:
     """Feeds a CoverageCollector every event of the run, then hands the event on."""
 
-    def __init__(self, descriptions: DescriptionSet, forward: Callable[[ev.Event, Any], None]) -> None:
+    def __init__(self, descriptions: DescriptionSet, forward: Callable[[ev.Event, StepRun | None], None]) -> None:
         self._descriptions = descriptions  # the stepper's: read once per session, as the run reads them
         self._forward = forward
-        self._collector: Any = None
+        self._collector: CoverageCollector | None = None
 
-    def __call__(self, event: ev.Event, run: Any) -> None:
+    def __call__(self, event: ev.Event, run: StepRun | None) -> None:
         if isinstance(event, ev.RunStarted):
             from scenario_core.report.coverage_collector import CoverageCollector
 

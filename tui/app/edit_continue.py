@@ -5,7 +5,7 @@ stepper applies an edit and reports it as a scope event, which the panels show a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import App
 
@@ -24,7 +24,7 @@ NOT_PAUSED = "Variables can be edited while the run is paused (n, b, g or f paus
 class EditAndContinue:
     """What the app's `=` opens and what the editor's message does (the app routes both here)."""
 
-    def __init__(self, app: App[Any], controller: RunController, panels: Panels, display: Display) -> None:
+    def __init__(self, app: App[int], controller: RunController, panels: Panels, display: Display) -> None:
         self.app = app
         self.run_controller = controller
         self.panels = panels

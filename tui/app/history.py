@@ -6,13 +6,13 @@ to the live view."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 from textual.app import App
 
 from scenario_core.run.stepper import StepRun
 from scenario_tui.app.panels import Panels
-from scenario_tui.widgets.file_tree import Key
+from scenario_tui.widgets.file_tree import Key, TreeItem
 
 
 class History:
@@ -20,7 +20,7 @@ class History:
     (the controller's own dict, cleared in place) and `redraw`, which shows the live run again."""
 
     def __init__(
-        self, app: App[Any], panels: Panels, records: Mapping[Key, StepRun], redraw: Callable[[], None]
+        self, app: App[int], panels: Panels, records: Mapping[Key, StepRun], redraw: Callable[[], None]
     ) -> None:
         self.app = app  # Textual's: notifications
         self.panels = panels
@@ -82,7 +82,7 @@ class History:
         widget.focus()
         widget.highlighted = len(self.runs) - 1  # announces it: shown by `show`
 
-    def tree_highlighted(self, item: Any) -> None:
+    def tree_highlighted(self, item: TreeItem | None) -> None:
         """A node highlighted in the tree while the list is open: a step that ran is shown as it was."""
         widget = self.panels.history_list
         if widget is None or not widget.has_class("-open") or item is None or item.kind != "step":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.app.shell import ScenarioApp
@@ -11,11 +11,11 @@ from scenario_tui.app.shell import ScenarioApp
 def launch(
     path: str | Sequence[str],
     overrides: RunOverrides,
-    run_variables: dict[str, Any],
+    run_variables: dict[str, object],
     fragments: Sequence[str] = (),
     plugins: Sequence[str] = (),
     resource_roots: Sequence[str] = (),
-    tags: Any = None,
+    tags: object = None,
 ) -> int:
     """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
     app = ScenarioApp(

@@ -25,7 +25,7 @@ class TreeSplit:
     """The tree's share of the screen's width (`<`, `>`), owned by the app, which calls `apply`
     on a resize."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[int]) -> None:
         self.app = app
         self.share = TREE_SHARE
 

@@ -13,7 +13,7 @@ from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_playground import JsonPlayground
 
 
-def open_playground(app: App[Any], shown: tuple[Any, StepRun | None] | None, display: Display) -> None:
+def open_playground(app: App[int], shown: tuple[Any, StepRun | None] | None, display: Display) -> None:
     """Open the playground on `shown` (the inspector's step and its run), or say why not."""
     step: Any = shown[0] if shown is not None else None
     run = shown[1] if shown is not None else None

@@ -10,7 +10,7 @@ RunController (run_controller.py) holds the state and drives the run.
 from __future__ import annotations
 
 import gc
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from textual.app import App
 from textual.message import Message
@@ -44,7 +44,7 @@ class RunEvents:
             super().__init__()
             self.files = files  # a file's node too (its summary says how the run ended)
 
-    app: App[Any]  # Textual's: workers, timers, notifications, and where messages go
+    app: App[int]  # Textual's: workers, timers, notifications, and where messages go
     panels: Panels
     display: Display
     stepper: Stepper

@@ -45,6 +45,7 @@ from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from scenario_tui.widgets.help_screen import HelpScreen
 from scenario_tui.widgets.history_list import HistoryList
 from scenario_tui.widgets.inspector import Inspector, warning_lines
+from scenario_tui.widgets.json_playground import JsonPlayground
 from scenario_tui.widgets.key_footer import KeyFooter
 from scenario_tui.widgets.parameters_panel import ParametersPanel
 from scenario_tui.widgets.run_status import RunStatus
@@ -74,7 +75,7 @@ class ScenarioApp(App[int]):
         self,
         path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         overrides: RunOverrides | None = None,
-        run_variables: Mapping[str, Any] | None = None,
+        run_variables: Mapping[str, object] | None = None,
         *,
         deterministic: bool | None = None,
         watch: bool = True,
@@ -300,8 +301,7 @@ class ScenarioApp(App[int]):
             self.show_item(item)
 
     def _analyse(self) -> None:
-        """Static scope analysis after the first paint: the tree marks each node a warning is
-        about, and the inspector says why, before any run."""
+        """Static scope analysis after the first paint: warnings marked in the tree, before any run."""
         self.file_tree.show_warnings(self.reader.warnings(self.files))
         cursor = self.file_tree.cursor_node
         self.show_item(cursor.data if cursor is not None else None)
@@ -349,7 +349,7 @@ class ScenarioApp(App[int]):
     def action_json_playground(self) -> None:
         open_playground(self, self.inspector.shown, self.display_options)
 
-    def on_json_playground_extract_written(self, event: Any) -> None:  # JsonPlayground.ExtractWritten
+    def on_json_playground_extract_written(self, event: JsonPlayground.ExtractWritten) -> None:
         self.notify(f"Wrote '{event.text}' at line {event.line}.")
         self._poll_file()  # reloads now, as the watcher would
 

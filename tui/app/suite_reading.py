@@ -4,7 +4,7 @@ of each operation call, and the warnings of static scope analysis."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from scenario_core.analysis.scope_analysis import analyze
 from scenario_core.language.errors import Diagnostic, InvalidFileError, ScenarioError
@@ -23,7 +23,7 @@ class SuiteReader:
         self,
         stepper: Stepper,
         overrides: RunOverrides,
-        run_variables: Mapping[str, Any],
+        run_variables: Mapping[str, object],
         fragments: Sequence[str],
         plugins: Sequence[str],
     ) -> None:

@@ -14,6 +14,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import PositionCodec, TextDocument
 
 from scenario_core.editor import service
+from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.integrations.lsp_framing import FramedInput, LockedOutput
 from scenario_tui.integrations.lsp_protocol import ScenarioProtocol
 
@@ -53,7 +54,7 @@ class ScenarioLanguageServer(LanguageServer):
         self.documents: dict[str, service.Document] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         # `scenario-tui lsp --param/--base-url/--openapi/--var`: as `run` would be given them
-        self.overrides: Any = None
+        self.overrides: RunOverrides | None = None
         self.run_variables: dict[str, Any] = {}
 
     def path_of(self, uri: str) -> str:
@@ -235,7 +236,7 @@ def document_symbol(ls: ScenarioLanguageServer, params: types.DocumentSymbolPara
     return [convert(symbol) for symbol in service.symbols(document)]
 
 
-def serve(overrides: Any = None, run_variables: dict[str, Any] | None = None) -> int:
+def serve(overrides: RunOverrides | None = None, run_variables: dict[str, Any] | None = None) -> int:
     """Serve one client over standard input and output until it exits; `overrides` and
     `run_variables` apply to every document as to a run. The protocol gets its
     own handle on standard output (pygls closes it at exit); anything else printed meanwhile

@@ -5,7 +5,7 @@ keys something set (a file, a feature, a scenario, a description, the command li
 from __future__ import annotations
 
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -20,7 +20,7 @@ from scenario_tui.output.palette import KIND, SUCCESS, VALUE, WARNING
 UNWRAPPED = 100_000  # columns: wider than any line we print
 
 
-def format_value(value: Any) -> str:
+def format_value(value: object) -> str:
     if value is None:
         return "(none)"
     if isinstance(value, bool):

@@ -20,7 +20,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Iterable, TextIO
+
+if TYPE_CHECKING:  # rich is loaded when a sink is made
+    from rich.console import Console
+    from rich.live import Live
+    from rich.spinner import Spinner
 
 from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
 from scenario_core.report.failures import cut_body, error_context_lines, exchange_head, failure_step_lines
@@ -78,15 +83,15 @@ class PlainSink:
 class RichSink:
     """rich on a terminal; the running line is a transient Live spinner when interactive."""
 
-    def __init__(self, console: Any = None, live: bool | None = None):
+    def __init__(self, console: Console | None = None, live: bool | None = None) -> None:
         from rich.console import Console
 
         self.console = console if console is not None else Console(highlight=False, soft_wrap=True)
         # FORCE_COLOR makes rich call a CI log a terminal: colour is welcome there, redraws are not.
         isatty = getattr(self.console.file, "isatty", None)
         self.live = (self.console.is_interactive and bool(isatty and isatty())) if live is None else live
-        self._live: Any = None
-        self._spinner: Any = None
+        self._live: Live | None = None
+        self._spinner: Spinner | None = None
 
     def line(self, segments: Segments) -> None:
         from rich.text import Text
@@ -114,7 +119,7 @@ class RichSink:
                 redirect_stderr=False,
             )
             self._live.start()
-        else:
+        elif self._spinner is not None:
             self._spinner.update(text=text)  # drawn by Live's own refresh thread, at most 12.5/s
 
     def done_running(self) -> None:
@@ -327,7 +332,7 @@ class ExchangeLog:
         elif type(event) is ev.RequestRetried:
             self._line(tag, "↻ " + retry_line(event, self.masker), WARNING)
 
-    def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:
+    def _lines(self, tag: str | None, head: str, headers: Iterable[tuple[str, str]], body: str | None) -> None:
         self._line(tag, head, "bold")
         for name, value in self.masker.headers(headers):
             self._line(tag, f"  {name}: {value}", "dim")

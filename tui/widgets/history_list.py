@@ -7,7 +7,6 @@ A line shows a request's path and query as sent, so it formats through the app's
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from rich.text import Text
@@ -16,6 +15,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.theme_styles import ERROR, SUCCESS
@@ -43,7 +43,7 @@ class HistoryList(OptionList):
     class Picked(Message):
         """A step run was highlighted: show it as it was."""
 
-        def __init__(self, run: Any) -> None:
+        def __init__(self, run: StepRun) -> None:
             super().__init__()
             self.run = run
 
@@ -54,19 +54,19 @@ class HistoryList(OptionList):
         super().__init__(id=id)
         self.display_options = display
         self.border_title = "History"
-        self.runs: list[Any] = []
+        self.runs: list[StepRun] = []
 
-    def fill(self, runs: list[Any]) -> None:
+    def fill(self, runs: list[StepRun]) -> None:
         self.runs = []
         self.clear_options()
         self.add(runs)
 
-    def add(self, runs: list[Any]) -> None:
+    def add(self, runs: list[StepRun]) -> None:
         self.runs.extend(runs)
         first = len(self.runs) - len(runs) + 1
         self.add_options([Option(_label(first + i, run, self.display_options)) for i, run in enumerate(runs)])
 
-    def pick(self, run: Any) -> None:
+    def pick(self, run: StepRun) -> None:
         """Put the highlight on `run` (a step chosen in the tree), without announcing it again."""
         for index in range(len(self.runs) - 1, -1, -1):
             if self.runs[index] is run:
@@ -87,7 +87,7 @@ class HistoryList(OptionList):
         return [str(self.get_option_at_index(i).prompt) for i in range(self.option_count)]
 
 
-def _label(number: int, run: Any, display: Display) -> Text:
+def _label(number: int, run: StepRun, display: Display) -> Text:
     mark, style = MARKS.get(run.status, ("·", ""))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{number:>3} ", "dim")
@@ -100,7 +100,7 @@ def _label(number: int, run: Any, display: Display) -> Text:
     return text
 
 
-def _what(run: Any, display: Display) -> str:
+def _what(run: StepRun, display: Display) -> str:
     """What the step did, in a few words, masked and with control characters shown as escapes."""
     if run.request is not None:  # the path: the host is the same for every step (and its port varies)
         parts = urlsplit(run.request.url)

@@ -7,7 +7,7 @@ new Textual theme (`ctrl+p` "theme", `--theme`) pushes a new one: see `ThemeStyl
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Mapping, Protocol, runtime_checkable
 
 from rich.style import Style
 from rich.theme import Theme
@@ -61,7 +61,7 @@ class ThemeStyles:
     """Keeps the app console's Rich theme in step with the Textual theme, and has what is on
     screen drawn again when it changes (a Static's content was resolved when it was set)."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[int]) -> None:
         self.app = app
         self._pushed = False
         self._installed: str | None = None  # the Textual theme the pushed styles are made from

@@ -7,9 +7,9 @@ viewer: long values are cut here, the viewer shows them whole."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from typing import Mapping, NamedTuple
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -43,7 +43,7 @@ class VariableRow(NamedTuple):
 
     title: str  # its table's heading: `this scenario`, `shared: feature 'Pets'`, `run variables`
     name: str
-    value: Any
+    value: object
     origin: Origin | None
     layer: str  # the layer it lives in, as the stepper names it (edits go there)
 
@@ -79,7 +79,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
     class ValueSelected(Message):
         """Enter on a variable: the app opens the value viewer."""
 
-        def __init__(self, name: str, value: Any, layer: str, origin: Origin | None) -> None:
+        def __init__(self, name: str, value: object, layer: str, origin: Origin | None) -> None:
             super().__init__()
             self.name, self.value, self.layer, self.origin = name, value, layer, origin
 
@@ -143,7 +143,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         if snapshot is None:
             body.update(Text("Nothing runs yet. Press n to start a run one step at a time, c to run it.", style="dim"))
             return
-        groups: list[tuple[str, str, Mapping[str, Any], Mapping[str, Origin]]] = [
+        groups: list[tuple[str, str, Mapping[str, object], Mapping[str, Origin]]] = [
             ("this scenario", SCENARIO_LAYER, snapshot.scenario, snapshot.scenario_origins),
         ]
         if snapshot.store is not None:
@@ -173,7 +173,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             tables.append((title, values, rows))
         keys = [row[:2] for row in self.rows]  # the cursor stays on its variable while values change
         self.cursor = keys.index(at) if at in keys else min(self.cursor, max(len(self.rows) - 1, 0))
-        parts: list[Any] = []
+        parts: list[RenderableType] = []
         first = 0
         self._y = 0
         for title, values, rows in tables:
