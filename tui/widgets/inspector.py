@@ -21,6 +21,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from scenario_core.language.errors import Diagnostic
@@ -43,6 +44,7 @@ from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display, json_form
+from scenario_tui.widgets.inspector_views import NoteView, StepView
 from scenario_tui.widgets.theme_styles import (
     ERROR,
     ERROR_BOLD,
@@ -91,12 +93,28 @@ class Inspector(VerticalScroll, can_focus=True):
         self.border_title = "Inspector"
         self.lines: list[str] = []
         self.wrap = True
-        self.request: ev.RequestSent | None = None  # the RequestSent shown, for `y`
-        self.shown: tuple[Any, StepRun | None] | None = None  # the step on view and its run, for `j`
         self._parts: list[RenderableType] = []
+
+    # What is on view; setting it draws the panel (always: the same step again after its run moved on).
+    view: reactive[StepView | NoteView | None] = reactive(None, always_update=True, init=False)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="inspector-body")
+
+    @property
+    def shown(self) -> tuple[Any, StepRun | None] | None:
+        """The step on view and its run, for `j`."""
+        view = self.view
+        return (view.step, view.run) if isinstance(view, StepView) else None
+
+    @property
+    def request(self) -> ev.RequestSent | None:
+        """`y`: the request the step on view sent, else the one whose response it read (a then:,
+        an extract:)."""
+        view = self.view
+        if not isinstance(view, StepView) or view.run is None:
+            return None
+        return view.run.request or view.run.read_request
 
     def on_mount(self) -> None:
         self._update([Text("Highlight a step to see what it sent and received.", style="dim")])
@@ -160,9 +178,7 @@ class Inspector(VerticalScroll, can_focus=True):
     # ------------------------------------------------------------ what to show
 
     def show_note(self, title: str, lines: Sequence[RenderableType]) -> None:
-        self.border_title = title
-        self.request = self.shown = None
-        self._update(lines)
+        self.view = NoteView(title, tuple(lines))
 
     def show_step(
         self,
@@ -172,10 +188,20 @@ class Inspector(VerticalScroll, can_focus=True):
         scenario: str | None = None,
         warnings: Sequence[Diagnostic] = (),
     ) -> None:
-        self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
-        # `y`: the request this step sent, else the one whose response it read (a then:, an extract:)
-        self.request = (run.request or run.read_request) if run is not None else None
-        self.shown = (step, run)
+        self.view = StepView(step, run, about_to_run, scenario, tuple(warnings))
+
+    def watch_view(self, view: StepView | NoteView | None) -> None:
+        if isinstance(view, NoteView):
+            self.border_title = view.title
+            self._update(view.lines)
+        elif isinstance(view, StepView):
+            step = view.step
+            self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
+            self._update(self._step_parts(*view))
+
+    def _step_parts(
+        self, step: Any, run: StepRun | None, about_to_run: bool, scenario: str | None, warnings: Sequence[Diagnostic]
+    ) -> list[RenderableType]:
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")
@@ -251,7 +277,7 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.extend(self._extract(step, run))
         elif isinstance(step, AssertStep):
             parts.extend(self._assertion(step, run))
-        self._update(parts)
+        return parts
 
     # ------------------------------------------------------------ sections
 
