@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -39,6 +40,9 @@ class HistoryList(OptionList):
     }
     """
     BINDINGS = [Binding("escape", "live", "Live view", show=False)]
+
+    # On screen (the -open class shows it): `h` opens it, Escape or `l` closes it.
+    is_open: reactive[bool] = reactive(False, toggle_class="-open", init=False)
 
     class Picked(Message):
         """A step run was highlighted: show it as it was."""
