@@ -17,12 +17,13 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import cli
 
 CANARY = "C4N4RY"
 VAR = f'{CANARY}-var"\\x'  # --var apiToken=...
@@ -34,8 +35,6 @@ COOKIE = f"{CANARY}-cookie%22q"  # Set-Cookie: sid="..."
 EXTRACTED = f'{CANARY}-ref"\\x'  # the server's sessionRef, extracted into a `secrets` name
 LISTED = f"{CANARY}-listed\\x"  # --var tenant=...: a name `secrets` lists
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
 
 SCENARIO = """\
 parameters:
@@ -113,8 +112,8 @@ def planted(tmp_path, echo_port) -> Path:
 SHARED = ("--var", f"apiToken={VAR}", "--var", f"tenant={LISTED}", "--param", f"header.X-Auth={CLI_PARAM}")
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=60, env=ENV)
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return cli(*args, timeout=60)  # a run with every report: more than the usual 30 s on a loaded machine
 
 
 def leaks(outputs: dict[str, str]) -> list[tuple[str, str]]:
@@ -126,7 +125,7 @@ def leaks(outputs: dict[str, str]) -> list[tuple[str, str]]:
 
 def test_canary_never_leaks_from_run_and_its_reports(planted, tmp_path):
     reports = {"json": tmp_path / "r.json", "junit": tmp_path / "r.xml", "html": tmp_path / "r.html"}
-    result = cli(
+    result = run_cli(
         "run",
         str(planted),
         *SHARED,
@@ -138,7 +137,7 @@ def test_canary_never_leaks_from_run_and_its_reports(planted, tmp_path):
         str(reports["html"]),
     )
     assert result.returncode == 1, result.stdout + result.stderr  # the last step fails: bodies are shown
-    verbose = cli("run", str(planted), *SHARED, "--very-verbose")
+    verbose = run_cli("run", str(planted), *SHARED, "--very-verbose")
     assert verbose.returncode == 1, verbose.stdout + verbose.stderr
     outputs = {"stdout": result.stdout, "stderr": result.stderr}
     outputs.update({f"-vv {k}": v for k, v in (("stdout", verbose.stdout), ("stderr", verbose.stderr))})
@@ -150,9 +149,9 @@ def test_canary_never_leaks_from_run_and_its_reports(planted, tmp_path):
 
 
 def test_canary_never_leaks_from_params_and_check(planted):
-    text = cli("params", str(planted), "--param", f"header.X-Auth={CLI_PARAM}")
-    as_json = cli("params", str(planted), "--json", "--param", f"header.X-Auth={CLI_PARAM}")
-    checked = cli("check", str(planted))
+    text = run_cli("params", str(planted), "--param", f"header.X-Auth={CLI_PARAM}")
+    as_json = run_cli("params", str(planted), "--json", "--param", f"header.X-Auth={CLI_PARAM}")
+    checked = run_cli("check", str(planted))
     assert text.returncode == as_json.returncode == checked.returncode == 0, text.stderr + checked.stderr
     outputs = {"params": text.stdout + text.stderr, "params --json": as_json.stdout + as_json.stderr}
     outputs["check"] = checked.stdout + checked.stderr
@@ -231,7 +230,7 @@ async def test_canary_never_leaks_from_the_tui_or_its_curl_copy(planted):
         await settle(pilot)
         await pilot.press("c")  # run to the end
         await settle(pilot)
-        tree = app.tree
+        tree = app.file_tree
         for line in tree._tree_lines:  # expand everything: step labels
             line.node.expand_all()
         await settle(pilot)
@@ -310,7 +309,7 @@ async def test_canary_never_leaks_from_the_tui_history(tmp_path, echo_port):
 
     async with app.run_test(size=(160, 60)) as pilot:
         await settle(pilot)
-        tree = app.tree
+        tree = app.file_tree
         for line in tree._tree_lines:
             line.node.expand_all()
         await settle(pilot)

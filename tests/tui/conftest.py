@@ -97,6 +97,18 @@ def make_app(demo):
     return make
 
 
+@pytest.fixture
+def snapshot_app(demo, pets_file, monkeypatch):
+    """The app of the SVG snapshots: on pets.scenario (or NAME beside it) by a relative path, the
+    demo API as its base URL, deterministic (no timings, ports as PORT), no file watching."""
+    monkeypatch.chdir(pets_file.parent)
+
+    def make(name: str = "pets.scenario") -> ScenarioApp:
+        return ScenarioApp(name, RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False)
+
+    return make
+
+
 class UI:
     """Helpers for pilot tests (a fixture: with --import-mode=importlib, tests cannot import conftest)."""
 
@@ -126,7 +138,7 @@ class UI:
 
     @staticmethod
     def tree_lines(app) -> list[str]:
-        return app.tree.rendered_lines()
+        return app.file_tree.rendered_lines()
 
     @staticmethod
     def line_with(lines: list[str], needle: str) -> str:
@@ -137,7 +149,7 @@ class UI:
     @staticmethod
     async def move_to(pilot, text: str) -> None:
         """Put the tree's cursor on the first visible node whose label contains `text`."""
-        tree = pilot.app.tree
+        tree = pilot.app.file_tree
         for line in tree._tree_lines:
             if text in tree.label_for(line.node).plain:
                 tree.move_cursor(line.node)

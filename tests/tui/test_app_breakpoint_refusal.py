@@ -11,11 +11,11 @@ async def test_b_on_parameters_is_refused(pets_file, make_app, ui):
         await ui.settle(pilot)
         await ui.move_to(pilot, "⚙ parameters  :2")
         await ui.press(pilot, "b")
-        assert app.tree.breakpoints == set()
+        assert app.file_tree.breakpoints == set()
         assert "no breakpoint here: parameters are settings and never run" in app.status_bar.text
         await ui.move_to(pilot, "scenario health")
         await ui.press(pilot, "b")  # where one can fire, it is set
-        assert len(app.tree.breakpoints) == 1
+        assert len(app.file_tree.breakpoints) == 1
         assert "breakpoint set" in app.status_bar.text
 
 
@@ -24,5 +24,5 @@ async def test_b_on_the_file_root_pauses_when_the_file_starts(pets_file, make_ap
     async with app.run_test(size=SIZE) as pilot:
         await ui.settle(pilot)
         await ui.press(pilot, "b", "c")
-        assert app.tree.breakpoints == {(0,)}
+        assert app.file_tree.breakpoints == {(0,)}
         assert "paused" in app.status_bar.text

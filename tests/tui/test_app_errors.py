@@ -73,7 +73,7 @@ async def test_saving_reloads_keeping_expansion_and_cursor(pets_file, make_app, 
         await ui.settle(pilot)
         lines = ui.tree_lines(app)
         ui.line_with(lines, "scenario list pets  :23")
-        cursor = app.tree.label_for(app.tree.cursor_node).plain
+        cursor = app.file_tree.label_for(app.file_tree.cursor_node).plain
         assert cursor.startswith("● ") and 'then $.name == "Rex"  :27' in cursor  # breakpoint kept
         assert "when GET /pets/{{petId}}  :26" in "\n".join(lines)  # still expanded
         assert "reloaded" in app.status_bar.text
@@ -88,7 +88,7 @@ async def test_saving_reloads_keeping_expansion_and_cursor(pets_file, make_app, 
         await pilot.pause(0.8)
         await ui.settle(pilot)
         assert app.query_one(ContentSwitcher).current == "main"
-        assert 'then $.name == "Rex"  :27' in app.tree.label_for(app.tree.cursor_node).plain
+        assert 'then $.name == "Rex"  :27' in app.file_tree.label_for(app.file_tree.cursor_node).plain
 
 
 async def test_R_reloads_by_hand_and_stops_the_run(pets_file, make_app, ui):

@@ -18,16 +18,16 @@ async def test_slash_filters_by_name_and_escape_clears(pets_file, make_app, ui):
         ui.line_with(lines, "feature Pets")  # its feature stays, as a path to it
         assert not any("create pet" in line or "health" in line or "Audit" in line for line in lines), lines
         assert not any("background" in line or "parameters" in line for line in lines)
-        assert "/read: 1 scenario" in app.tree.border_title
+        assert "/read: 1 scenario" in app.file_tree.border_title
         await ui.press(pilot, "enter")  # back to the tree, the filter stays
-        assert app.focused is app.tree
+        assert app.focused is app.file_tree
         assert not any("health" in line for line in ui.tree_lines(app))
         await ui.press(pilot, "slash", "escape")  # Escape clears
         lines = ui.tree_lines(app)
         ui.line_with(lines, "scenario health")
         ui.line_with(lines, "scenario create pet")
-        assert app.focused is app.tree
-        assert app.tree.border_title == "pets.scenario"
+        assert app.focused is app.file_tree
+        assert app.file_tree.border_title == "pets.scenario"
 
 
 async def test_filter_by_tag_keeps_a_tagged_features_scenarios(pets_file, make_app, ui):
@@ -60,8 +60,8 @@ async def test_tags_show_dim_after_the_name(pets_file, make_app, ui):
     app = make_app(pets_file)
     async with app.run_test(size=SIZE) as pilot:
         await ui.settle(pilot)
-        node = next(line.node for line in app.tree._tree_lines if line.node.data.kind == "feature")
-        label = app.tree.label_for(node)
+        node = next(line.node for line in app.file_tree._tree_lines if line.node.data.kind == "feature")
+        label = app.file_tree.label_for(node)
         start = label.plain.index("@pets")
         styles = [str(span.style) for span in label.spans if span.start <= start < span.end]
         assert any("dim" in style for style in styles), styles

@@ -8,12 +8,15 @@ from textual.widgets._footer import FooterKey
 
 from scenario_tui.app.shell import ScenarioApp
 from scenario_tui.widgets.help_screen import HelpScreen, app_keys
+from scenario_tui.widgets.theme_styles import rich_theme
 
 SIZE = (160, 50)
 
 
 def help_text(screen) -> str:
-    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    # the app's styles (theme_styles): a table's column style is looked up strictly
+    theme = rich_theme(screen.app.get_css_variables())
+    console = Console(width=200, record=True, file=open("/dev/null", "w"), theme=theme)
     for static in screen.query(Static):
         console.print(static.content)
     return console.export_text()

@@ -201,7 +201,7 @@ async def test_tab_moves_focus_and_z_fills_the_screen_with_a_panel(pets_file, ma
     app = make_app(pets_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.settle(pilot)
-        assert app.focused is app.tree
+        assert app.focused is app.file_tree
         await ui.press(pilot, "tab", "tab", "tab", "tab")
         assert app.focused is app.inspector
         await ui.press(pilot, "z")

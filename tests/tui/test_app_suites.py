@@ -81,13 +81,17 @@ async def test_breakpoint_keys_stay_unique_across_files(tmp_path, make_app, ui):
     async with app.run_test(size=SIZE) as pilot:
         await ui.settle(pilot)
         # the second file's `health`: the run pauses there, not in the first file's
-        nodes = [line.node for line in app.tree._tree_lines if "scenario health" in app.tree.label_for(line.node).plain]
-        app.tree.move_cursor(nodes[1])
+        nodes = [
+            line.node
+            for line in app.file_tree._tree_lines
+            if "scenario health" in app.file_tree.label_for(line.node).plain
+        ]
+        app.file_tree.move_cursor(nodes[1])
         await ui.press(pilot, "b", "c")
-        assert app.tree.breakpoints == {nodes[1].data.key}
+        assert app.file_tree.breakpoints == {nodes[1].data.key}
         assert nodes[1].data.key[0] == 1
         assert "paused" in app.status_bar.text
-        assert "✓" in app.tree.label_for(nodes[0]).plain  # the first file's health ran through
+        assert "✓" in app.file_tree.label_for(nodes[0]).plain  # the first file's health ran through
 
 
 async def test_an_invalid_file_shows_its_errors_without_hiding_the_others(tmp_path, make_app, ui):
@@ -142,7 +146,7 @@ async def test_a_folder_expands_like_run(tmp_path, monkeypatch):
         opened["path"] = path
         return 0
 
-    monkeypatch.setattr("scenario_tui.app.shell.launch", launch)
+    monkeypatch.setattr("scenario_tui.app.launch.launch", launch)
     assert cli.main([str(tmp_path / "suite")]) == 0
     assert [os.path.relpath(p, tmp_path) for p in opened["path"]] == [
         "suite/a.scenario",

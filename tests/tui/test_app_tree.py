@@ -25,7 +25,7 @@ async def test_small_file_opens_expanded_to_its_scenarios(pets_file, make_app, u
         positions = [lines.index(ui.line_with(lines, text)) for text in order]
         assert positions == sorted(positions)
         assert not any("POST /pets" in line for line in lines), "scenarios stay collapsed"
-        assert app.tree.cursor_node.data.kind == "file"  # the file node is highlighted
+        assert app.file_tree.cursor_node.data.kind == "file"  # the file node is highlighted
         assert "○" in ui.line_with(lines, "scenario create pet")  # pending
 
 
@@ -75,7 +75,7 @@ async def test_big_file_builds_children_on_demand(scenario_file, make_app, ui):
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await ui.settle(pilot)
-        tree = app.tree
+        tree = app.file_tree
         assert len(tree._tree_lines) == 3001  # the file and its scenarios, no step yet
         assert len(tree._tree_nodes) == 3002  # and the hidden root of the suite
         await ui.move_to(pilot, "scenario s2  ")
@@ -89,11 +89,11 @@ async def test_the_cursor_follows_the_step_about_to_run(pets_file, make_app, ui)
     app = make_app(pets_file)
     async with app.run_test(size=SIZE) as pilot:
         await ui.press(pilot, "n")
-        cursor = app.tree.label_for(app.tree.cursor_node).plain
+        cursor = app.file_tree.label_for(app.file_tree.cursor_node).plain
         assert cursor.startswith("▶ when POST /login  :6"), cursor  # the file background, first
         assert "paused before when line 6 of 'create pet'" in app.status_bar.text
         await ui.press(pilot, "n", "n", "n")
-        cursor = app.tree.label_for(app.tree.cursor_node).plain
+        cursor = app.file_tree.label_for(app.file_tree.cursor_node).plain
         assert cursor.startswith("▶ when POST /pets  :17"), cursor
         lines = ui.tree_lines(app)
         assert "✓" in ui.line_with(lines, "extract token from $.token")

@@ -10,20 +10,20 @@ async def test_right_expands_then_enters_left_collapses_then_climbs(pets_file, m
     async with app.run_test(size=SIZE) as pilot:
         await ui.settle(pilot)
         await ui.move_to(pilot, "scenario create pet")
-        node = app.tree.cursor_node
+        node = app.file_tree.cursor_node
         assert not node.is_expanded
         await ui.press(pilot, "right")
-        assert node.is_expanded and app.tree.cursor_node is node
+        assert node.is_expanded and app.file_tree.cursor_node is node
         ui.line_with(ui.tree_lines(app), "when POST /pets")
         await ui.press(pilot, "right")
-        assert app.tree.cursor_node is node.children[0]
+        assert app.file_tree.cursor_node is node.children[0]
         await ui.press(pilot, "left")  # a closed child: to its parent
-        assert app.tree.cursor_node is node
+        assert app.file_tree.cursor_node is node
         await ui.press(pilot, "left")  # open: it closes
-        assert not node.is_expanded and app.tree.cursor_node is node
+        assert not node.is_expanded and app.file_tree.cursor_node is node
         await ui.press(pilot, "left")  # closed: to the feature
-        assert app.tree.cursor_node.data.kind == "feature"
+        assert app.file_tree.cursor_node.data.kind == "feature"
         await ui.press(pilot, "left", "left")  # the feature closes, then the file
-        assert app.tree.cursor_node.data.kind == "file"
+        assert app.file_tree.cursor_node.data.kind == "file"
         await ui.press(pilot, "left", "left")  # the file closes; its parent is hidden: stays
-        assert app.tree.cursor_node.data.kind == "file"
+        assert app.file_tree.cursor_node.data.kind == "file"

@@ -105,7 +105,7 @@ async def test_secrets_are_masked_until_revealed(pets_file, make_app, ui):
     app = make_app(pets_file)
     async with app.run_test(size=SIZE) as pilot:
         await ui.press(pilot, *"nnnnn")  # POST /pets has run with the token
-        tree = app.tree
+        tree = app.file_tree
         await ui.move_to(pilot, "when POST /pets")
         inspector = app.query_one("#inspector").text
         assert f"Authorization: Bearer {MASK}" in inspector

@@ -41,7 +41,7 @@ async def test_c_pauses_on_the_failing_step(scenario_file, make_app, ui):
         lines = ui.tree_lines(app)
         assert "✗" in ui.line_with(lines, "then status 404  :6")
         assert "–" not in ui.line_with(lines, "when GET /health  :7")  # not skipped yet
-        assert app.tree.statuses.get(app.tree.cursor_node.data.key) == "failed"
+        assert app.file_tree.statuses.get(app.file_tree.cursor_node.data.key) == "failed"
         await ui.press(pilot, "c")
         assert app.stepper.state == FINISHED
         assert "1 failed" in app.status_bar.text and "2 passed" in app.status_bar.text

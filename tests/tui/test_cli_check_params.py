@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.helpers import main_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
-    env = {**os.environ, "COLUMNS": "200"}  # rich wraps long tree lines at the terminal width
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60, env=env)
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return main_cli(*args, cwd=cwd)
 
 
 def test_check_valid_files_exit_0():

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.helpers import main_cli
 
 WARNED = """\
 scenario: create
@@ -29,11 +30,8 @@ scenario: s
 BROKEN_ERROR = "broken.scenario:2:9: error: unknown HTTP method 'PSOT'; did you mean POST?"
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
-    return subprocess.run(
-        command, capture_output=True, text=True, cwd=cwd, timeout=60, env={**os.environ, "COLUMNS": "200"}
-    )
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return main_cli(*args, cwd=cwd)
 
 
 def files(tmp_path: Path) -> Path:

@@ -10,7 +10,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -19,16 +18,12 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
+from tests.helpers import ENV, SCRIPT, cli
+
 PETSTORE = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
 POSIX = pytest.mark.skipif(os.name != "posix", reason="POSIX files and signals")
 
 SIMPLE = "scenario: s\n  when: GET /health\n  then: status 200\n"
-
-
-def cli(*args: str, timeout: float = 30, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, env=ENV, **kwargs)
 
 
 def one_line_error(result: subprocess.CompletedProcess, status: int = 2) -> str:

@@ -3,15 +3,12 @@ starts with its own name rather than the step debugger's two-line usage."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
+from tests.helpers import ENV, SCRIPT
+
 COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
 
 

@@ -4,20 +4,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.helpers import main_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PETS = str(EXAMPLES / "pets.scenario")
 EVERY_KEY = 25  # the known keys every node resolves
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
-    env = {**os.environ, "COLUMNS": "200"}
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    result = main_cli(*args)
     assert result.returncode == 0 and result.stderr == "", result.stderr
     return result
 

@@ -5,13 +5,9 @@ with the exit status the command chose."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
+from tests.helpers import ENV, SCRIPT
 
 
 def _scenarios(count: int) -> str:

@@ -6,18 +6,16 @@ undocumented 400."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import ENV, SCRIPT
+
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = "tests/fixtures/coverage"
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
 PETSTORE = "core/demo/petstore.yaml"
 
 CALLED = ["getHealth", "login", "listPets", "createPet", "getPetById", "slow"]

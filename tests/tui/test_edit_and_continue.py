@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from scenario_core.run.events import RUN_LAYER, SCENARIO_LAYER
 from scenario_core.run.stepper import PAUSED
 from scenario_tui.widgets.value_viewer import ValueViewer
 from scenario_tui.widgets.variable_editor import VariableEditor
@@ -150,3 +151,49 @@ async def test_the_value_viewer_says_an_edited_value_was_set_by_you(scenario_fil
         assert viewer.lines[1] == f"set by you (edited while paused at line {GET_LINE})  · scenario 'read a pet'"
         assert f"edited by you  while paused at line {GET_LINE}" in viewer.text
         assert f"    {old} → 2" in viewer.text
+
+
+SHARED = """\
+parameters:
+  shareVariablesAcrossScenarios: true
+
+scenario: first
+  when: GET /counter
+  extract: petId from $.value
+
+scenario: second
+  when: GET /counter
+  extract: count from $.value
+  when: GET /pets/{{petId}}
+  then: status 404
+"""
+
+
+async def test_the_editor_opens_on_the_layer_of_the_variable_under_the_cursor(scenario_file, make_app, ui):
+    # the layer comes from the row's data (a store's label, as the stepper names it), not its title
+    app = make_app(scenario_file(SHARED))
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "scenario second")
+        await ui.press(pilot, "space")
+        await ui.move_to(pilot, "when GET /pets/{{petId}}")
+        await ui.press(pilot, "b", "c")
+        assert app.stepper.state == PAUSED
+        panel = app.variables_panel
+        panel.focus()
+        await ui.settle(pilot)
+        opened = {}
+        for index in range(len(panel.rows)):
+            panel.cursor = index
+            row = panel.rows[index]
+            await ui.press(pilot, "equals_sign")
+            editor = app.screen
+            assert isinstance(editor, VariableEditor)
+            opened[row.name] = (row.title, editor.initial[0], editor.initial_layer)
+            await ui.press(pilot, "escape")
+            panel.focus()
+            await ui.settle(pilot)
+        layers = {layer.label for layer in app.stepper.editable_layers()}
+        store = next(label for label in layers if label not in (SCENARIO_LAYER, RUN_LAYER))
+        assert store == "file store"  # titled `shared: file` in the panel
+        assert opened == {"count": ("shared: file", "count", store), "petId": ("shared: file", "petId", store)}

@@ -4,12 +4,9 @@ than Python's recursion limit reach the TUI's widgets without a RecursionError."
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +14,8 @@ from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_tui.app.shell import ScenarioApp
 from scenario_tui.widgets.display import Display, json_form
+from tests.helpers import ENV, SCRIPT
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
 EVIL = "\x1b[2J\x1b]0;pwned\x07\r✓ fake\u2028after"
 RAW = ("\x1b", "\x07", "\r", "\u2028")
 
@@ -94,7 +90,7 @@ async def test_terminal_escapes_in_the_inspector(evil_server, tmp_path, ui):
         assert "X-Evil: \\x1b[2J\\x1b]0;pwned\\x07" in text
         await ui.press(pilot, "c")
         await ui.move_to(pilot, "evil json")
-        app.tree.cursor_node.expand()
+        app.file_tree.cursor_node.expand()
         await ui.settle(pilot)
         await ui.move_to(pilot, "GET /json")
         await ui.settle(pilot)

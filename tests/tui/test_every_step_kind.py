@@ -88,7 +88,7 @@ scenario: cannot be read
 
 async def walk_the_tree(pilot, ui, app) -> list[str]:
     """Expand everything and put the cursor on every node; the inspector's first line of each."""
-    tree = app.tree
+    tree = app.file_tree
     count = -1
     while count != len(tree._tree_lines):  # children are made as their node opens: until none is new
         count = len(tree._tree_lines)
@@ -119,7 +119,7 @@ async def test_the_tui_survives_every_step_kind_of_both_dialects(scenario_file, 
         after = await walk_the_tree(pilot, ui, app)
         assert len(after) == len(before)
         raw = next(i for i, line in enumerate(after) if "call line 36" in line)
-        app.tree.move_cursor(app.tree._tree_lines[raw].node)
+        app.file_tree.move_cursor(app.file_tree._tree_lines[raw].node)
         await ui.settle(pilot)
         assert "GET http://" in app.inspector.text and "── response" in app.inspector.text, app.inspector.text
         await ui.press(pilot, "h")  # the history: every step run, each shown as it was
@@ -127,7 +127,7 @@ async def test_the_tui_survives_every_step_kind_of_both_dialects(scenario_file, 
         for _ in range(len(history.lines)):
             await ui.press(pilot, "up")
         await ui.press(pilot, "l")
-        app.tree.move_cursor(app.tree._tree_lines[raw].node)
+        app.file_tree.move_cursor(app.file_tree._tree_lines[raw].node)
         await ui.press(pilot, "j")  # the playground on the raw call's response
         assert isinstance(app.screen, JsonPlayground)
         await ui.press(pilot, "escape")

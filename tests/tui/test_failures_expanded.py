@@ -16,6 +16,6 @@ async def test_after_a_run_the_first_failure_is_under_the_cursor(scenario_file, 
         assert ui.line_with(lines, "scenario s7 ").lstrip().startswith("▾ ✗")
         assert ui.line_with(lines, "scenario s9 ").lstrip().startswith("▾ ✗")
         assert ui.line_with(lines, "scenario s8 ").lstrip().startswith("▸ ✓")
-        cursor = app.tree.cursor_node.data
+        cursor = app.file_tree.cursor_node.data
         assert cursor.kind == "step" and cursor.line == 3 * 7 + 3  # s7's `then: status 404`
         assert "Inspector · then line 24" in app.inspector.text

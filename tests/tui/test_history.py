@@ -42,7 +42,7 @@ async def test_a_step_that_ran_chosen_in_the_tree_shows_its_scopes(pets_file, ma
     app = make_app(pets_file)
     async with app.run_test(size=SIZE) as pilot:
         await ui.press(pilot, "c", "h")
-        app.tree.focus()
+        app.file_tree.focus()
         await ui.move_to(pilot, "scenario create pet")
         await ui.press(pilot, "space")
         await ui.move_to(pilot, "extract petId")

@@ -51,7 +51,7 @@ async def test_playground_shows_matches_and_writes_the_extract_after_the_step(sc
         )
         assert "reloaded" in app.status_bar.text
         # the reload keeps the tree as it was: the scenario open, the cursor on the same step
-        assert "when POST /echo" in app.tree.label_for(app.tree.cursor_node).plain
+        assert "when POST /echo" in app.file_tree.label_for(app.file_tree.cursor_node).plain
         ui.line_with(ui.tree_lines(app), "then status 200")
 
 

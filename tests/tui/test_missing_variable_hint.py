@@ -4,13 +4,10 @@ as `check` does, in run output, the JSON report and the TUI's inspector (one tex
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
+from tests.helpers import ENV, SCRIPT
+
 HINT = "No step in this file extracts 'petId'; pass it with --var petId=..."
 TEXT = "scenario: read\n  when: GET /pets/{{petId}}\n  then: status 200\n"
 

@@ -10,14 +10,11 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
 from scenario_core.report.masking import MASK
-
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
+from tests.helpers import ENV, SCRIPT, cli
 
 PASSING = """
 feature: Health
@@ -56,8 +53,8 @@ scenario: leaky
 SECRET_VARS = ["--var", "apiKey=sk-live-1234567890", "--var", "password=hunter2hunter2"]
 
 
-def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCRIPT), "run", *args], capture_output=True, text=True, timeout=timeout, env=ENV)
+def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return cli("run", *args, timeout=timeout)
 
 
 def test_exit_0_when_all_selected_pass_and_tag_skips_do_not_fail(demo, write_scenario, tmp_path):

@@ -5,13 +5,9 @@ report or the JUnit report -- and the route `/echo` is not masked for a secret `
 from __future__ import annotations
 
 import base64
-import os
 import subprocess
-import sys
-from pathlib import Path
 
-SCRIPT = Path(sys.executable).with_name("scenario-tui")
-ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
+from tests.helpers import ENV, SCRIPT
 
 SCENARIO = """\
 parameters:

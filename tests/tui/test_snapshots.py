@@ -16,16 +16,6 @@ from scenario_tui.app.shell import ScenarioApp
 WIDE, SMALL = (120, 40), (80, 24)
 
 
-@pytest.fixture
-def snapshot_app(demo, pets_file, monkeypatch):
-    monkeypatch.chdir(pets_file.parent)
-
-    def make(name: str = "pets.scenario") -> ScenarioApp:
-        return ScenarioApp(name, RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False)
-
-    return make
-
-
 def keys(ui, *pressed: str):
     async def run_before(pilot) -> None:
         await ui.settle(pilot)

@@ -5,18 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenario_core.parameters.resolution import RunOverrides
-from scenario_tui.app.shell import ScenarioApp
-
 WIDE, SMALL = (120, 40), (80, 24)
-
-
-@pytest.fixture
-def snapshot_app(demo, pets_file, monkeypatch):
-    monkeypatch.chdir(pets_file.parent)
-    return lambda: ScenarioApp(
-        "pets.scenario", RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False
-    )
 
 
 def open_viewer_on(ui, name: str, steps: str = "nnnnnnn"):

@@ -18,7 +18,7 @@ feature: Inventory
 
 def shown_line(app, needle: str) -> str:
     """The tree's line with `needle` in its label, exactly as the screen shows it."""
-    tree = app.tree
+    tree = app.file_tree
     for y, line in enumerate(tree._tree_lines):
         if needle in tree.label_for(line.node).plain:
             return tree.render_line(y - tree.scroll_offset.y).text
@@ -53,7 +53,7 @@ async def test_the_tree_grows_with_the_terminal(pets_file, make_app, ui):
             widths.append(app.query_one("#left").size.width)
             await pilot.resize_terminal(100, 30)
             await ui.settle(pilot)
-            assert app.query_one("#left").size.width == tree_width(100, app.tree_share)
+            assert app.query_one("#left").size.width == tree_width(100, app.tree_split.share)
     assert widths == [tree_width(80, 0.48), tree_width(120, 0.48), tree_width(200, 0.48)]
     assert widths[0] < widths[1] < widths[2]
     assert widths[2] >= 90  # proportional: no fixed width at 200 columns

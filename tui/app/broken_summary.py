@@ -7,6 +7,7 @@ from pathlib import Path
 from rich.text import Text
 
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.theme_styles import ERROR, ERROR_BOLD
 from scenario_tui.widgets.tree_items import BrokenFile
 
 
@@ -18,11 +19,11 @@ def broken_file_summary(broken: BrokenFile) -> tuple[str, list[Text]]:
             f"{count} error{'s' if count != 1 else ''} — this file cannot run; the others still do"
             if count
             else "cannot open this file",
-            style="bold red",
+            style=ERROR_BOLD,
         ),
     ]
     if broken.message:
-        lines.append(Text(visible(broken.message), style="red"))
+        lines.append(Text(visible(broken.message), style=ERROR))
     for diagnostic in broken.diagnostics:
         lines.append(Text(visible(str(diagnostic))))
     lines.append(

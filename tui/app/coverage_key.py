@@ -8,24 +8,26 @@ new run (RunStarted: a restart, `o`, a reload) starts a fresh coverage, as a new
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from scenario_core.run import events as ev
 
 if TYPE_CHECKING:
     from scenario_core.parameters.descriptions import DescriptionSet
     from scenario_core.report.coverage import Coverage
+    from scenario_core.report.coverage_collector import CoverageCollector
+    from scenario_core.run.stepper import StepRun
 
 
 class CoverageTap:
     """Feeds a CoverageCollector every event of the run, then hands the event on."""
 
-    def __init__(self, descriptions: DescriptionSet, forward: Callable[[ev.Event, Any], None]) -> None:
+    def __init__(self, descriptions: DescriptionSet, forward: Callable[[ev.Event, StepRun | None], None]) -> None:
         self._descriptions = descriptions  # the stepper's: read once per session, as the run reads them
         self._forward = forward
-        self._collector: Any = None
+        self._collector: CoverageCollector | None = None
 
-    def __call__(self, event: ev.Event, run: Any) -> None:
+    def __call__(self, event: ev.Event, run: StepRun | None) -> None:
         if isinstance(event, ev.RunStarted):
             from scenario_core.report.coverage_collector import CoverageCollector
 
@@ -38,19 +40,3 @@ class CoverageTap:
     def coverage(self) -> Coverage | None:
         """None before the first run starts."""
         return self._collector.coverage if self._collector is not None else None
-
-
-class CoverageKey:
-    """The app's `C` (a base of ScenarioApp, so shell.py only names it)."""
-
-    run_controller: Any  # ScenarioApp's
-    coverage_tap: CoverageTap
-
-    def on_mount(self) -> None:  # Textual calls each base's on_mount too
-        stepper = self.run_controller.stepper  # reset on restart, never replaced: wrapped once
-        self.coverage_tap = stepper.on_event = CoverageTap(stepper.descriptions, stepper.on_event)
-
-    def action_coverage(self) -> None:
-        from scenario_tui.widgets.coverage_screen import CoverageScreen
-
-        self.push_screen(CoverageScreen(self.coverage_tap.coverage))  # type: ignore[attr-defined]

@@ -5,10 +5,11 @@ stepper applies an edit and reports it as a scope event, which the panels show a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from textual.app import App
 
 from scenario_core.run.edits import EditError
-from scenario_core.run.events import RUN_LAYER, SCENARIO_LAYER, store_label
 from scenario_tui.widgets.display import json_form
 from scenario_tui.widgets.variable_editor import VariableEditor
 
@@ -21,41 +22,34 @@ NOT_PAUSED = "Variables can be edited while the run is paused (n, b, g or f paus
 
 
 class EditAndContinue:
-    """A mixin of the app (ScenarioApp): its keys' actions and the editor's message."""
+    """What the app's `=` opens and what the editor's message does (the app routes both here)."""
 
-    run_controller: RunController
-    panels: Panels
-    display_options: Display
+    def __init__(self, app: App[int], controller: RunController, panels: Panels, display: Display) -> None:
+        self.app = app
+        self.run_controller = controller
+        self.panels = panels
+        self.display_options = display
 
-    def action_edit_variable(self) -> None:
+    def open_editor(self) -> None:
         """`=`: the variable editor, or why not now."""
-        app: Any = self
         controller = self.run_controller
         layers = [] if controller.advancing else controller.stepper.editable_layers()
         if not layers:
-            app.notify(NOT_PAUSED, severity="warning")
+            self.app.notify(NOT_PAUSED, severity="warning")
             return
         name, layer, value = self._under_cursor()
-        app.push_screen(VariableEditor(layers, _where(controller), name, layer, value))
+        self.app.push_screen(VariableEditor(layers, _where(controller), name, layer, value))
 
     def _under_cursor(self) -> tuple[str, str, str]:
         """(name, layer, value as typed) of the variable under the panel's cursor, when it has focus."""
-        panel = self.panels.variables_panel
-        snapshot = panel.snapshot
-        if not panel.has_focus or snapshot is None or not panel.rows or panel.cursor >= len(panel.rows):
+        row = self.panels.variables_panel.selected
+        if row is None:
             return "", "", ""
-        title, name, value, _ = panel.rows[panel.cursor]
-        if title == "this scenario":
-            layer = SCENARIO_LAYER
-        elif snapshot.store is not None and title.startswith("shared"):
-            layer = store_label(snapshot.store)
-        else:
-            layer = RUN_LAYER
-        shown = self.display_options.variable(name, value)
-        typed = json_form(value) if shown == json_form(value) else ""  # a masked secret is not prefilled
-        return name, layer, typed
+        shown = self.display_options.variable(row.name, row.value)
+        typed = json_form(row.value) if shown == json_form(row.value) else ""  # a masked secret is not prefilled
+        return row.name, row.layer, typed
 
-    def on_variable_editor_applied(self, event: VariableEditor.Applied) -> None:
+    def apply(self, event: VariableEditor.Applied) -> None:
         """The editor's Enter or ctrl+d: the stepper applies it, or the editor says why not."""
         stepper = self.run_controller.stepper
         try:
@@ -68,10 +62,6 @@ class EditAndContinue:
             return
         event.editor.dismiss(None)
         self.run_controller.flush_panels(force=True)
-
-    def action_resend_step(self) -> None:
-        """`a`: run the step paused on with the variables as they are now."""
-        self.run_controller.resend()
 
 
 def _where(controller: RunController) -> str:

@@ -6,13 +6,13 @@ to the live view."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 from textual.app import App
 
 from scenario_core.run.stepper import StepRun
 from scenario_tui.app.panels import Panels
-from scenario_tui.widgets.file_tree import Key
+from scenario_tui.widgets.file_tree import Key, TreeItem
 
 
 class History:
@@ -20,7 +20,7 @@ class History:
     (the controller's own dict, cleared in place) and `redraw`, which shows the live run again."""
 
     def __init__(
-        self, app: App[Any], panels: Panels, records: Mapping[Key, StepRun], redraw: Callable[[], None]
+        self, app: App[int], panels: Panels, records: Mapping[Key, StepRun], redraw: Callable[[], None]
     ) -> None:
         self.app = app  # Textual's: notifications
         self.panels = panels
@@ -33,12 +33,12 @@ class History:
     @property
     def open(self) -> bool:
         widget = self.panels.history_list
-        return widget is not None and widget.has_class("-open")
+        return widget is not None and widget.is_open
 
     def add(self, run: StepRun) -> None:
         self.runs.append(run)
         widget = self.panels.history_list if self._listed else None
-        if widget is not None and widget.has_class("-open"):  # while a run goes on with the list open
+        if widget is not None and widget.is_open:  # while a run goes on with the list open
             widget.add(self.runs[self._listed :])
             self._listed = len(self.runs)
 
@@ -53,7 +53,7 @@ class History:
         if self.shown is old:
             self.shown = new
         widget = self.panels.history_list
-        if widget is not None and widget.has_class("-open"):
+        if widget is not None and widget.is_open:
             widget.fill(self.runs)
             self._listed = len(self.runs)
             widget.pick(new)
@@ -77,15 +77,15 @@ class History:
             return
         widget.fill(self.runs)
         self._listed = len(self.runs)
-        widget.add_class("-open")
+        widget.is_open = True
         self.panels.scope_log.display = False
         widget.focus()
         widget.highlighted = len(self.runs) - 1  # announces it: shown by `show`
 
-    def tree_highlighted(self, item: Any) -> None:
+    def tree_highlighted(self, item: TreeItem | None) -> None:
         """A node highlighted in the tree while the list is open: a step that ran is shown as it was."""
         widget = self.panels.history_list
-        if widget is None or not widget.has_class("-open") or item is None or item.kind != "step":
+        if widget is None or not widget.is_open or item is None or item.kind != "step":
             return
         run = self.records.get(item.key)
         if run is None or run.after is None:
@@ -111,10 +111,10 @@ class History:
         if self.shown is None and not self.open:
             return  # live already
         self.shown = None
-        if widget is not None and widget.has_class("-open"):
+        if widget is not None and widget.is_open:
             if widget.has_focus:
                 self.panels.tree.focus()
-            widget.remove_class("-open")
+            widget.is_open = False
             widget.border_title = "History"
         self.panels.scope_log.display = True
         self.panels.status_bar.set(note="")

@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Iterator, Protocol
 
 from textual.app import SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
-from scenario_tui.app.coverage_key import CoverageKey as CoverageKey  # ScenarioApp's base, named with its keys
-
-APP_BINDINGS = [
+APP_BINDINGS: list[BindingType] = [
     Binding("n", "next_step", "Next"),
     Binding("c", "continue_run", "Continue"),
     Binding("b", "toggle_breakpoint", "Breakpoint"),

@@ -4,8 +4,10 @@ neither side is squeezed below a usable width), and `z`, which fills the screen 
 
 from __future__ import annotations
 
-from textual import events
+from typing import Any
+
 from textual.app import App
+from textual.screen import Screen
 
 TREE_SHARE = 0.48  # of the screen's width, at first
 SHARE_STEP = 0.05  # what one `<` or `>` takes or gives
@@ -19,34 +21,36 @@ def tree_width(screen_width: int, share: float) -> int:
     return max(MIN_TREE, min(int(screen_width * share), screen_width - MIN_PANELS))
 
 
-class LayoutMixin(App):
-    """The app's layout actions (its keys are in keys.py)."""
+class TreeSplit:
+    """The tree's share of the screen's width (`<`, `>`), owned by the app, which calls `apply`
+    on a resize."""
 
-    tree_share = TREE_SHARE
+    def __init__(self, app: App[int]) -> None:
+        self.app = app
+        self.share = TREE_SHARE
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.apply_tree_width(event.size.width)
+    def apply(self, screen_width: int | None = None) -> None:
+        width = tree_width(screen_width or self.app.size.width, self.share)
+        self.app.query_one("#left").styles.width = width
 
-    def apply_tree_width(self, screen_width: int | None = None) -> None:
-        width = tree_width(screen_width or self.size.width, self.tree_share)
-        self.query_one("#left").styles.width = width
-
-    def action_widen_tree(self) -> None:
+    def widen(self) -> None:
         self._change_share(+SHARE_STEP)
 
-    def action_narrow_tree(self) -> None:
+    def narrow(self) -> None:
         self._change_share(-SHARE_STEP)
 
     def _change_share(self, step: float) -> None:
-        before = tree_width(self.size.width, self.tree_share)
-        self.tree_share = min(MAX_SHARE, max(MIN_SHARE, self.tree_share + step))
-        self.apply_tree_width()
-        if tree_width(self.size.width, self.tree_share) == before:
-            self.bell()  # at its bound: nothing changed
+        screen_width = self.app.size.width
+        before = tree_width(screen_width, self.share)
+        self.share = min(MAX_SHARE, max(MIN_SHARE, self.share + step))
+        self.apply()
+        if tree_width(screen_width, self.share) == before:
+            self.app.bell()  # at its bound: nothing changed
 
-    def action_toggle_maximize(self) -> None:
-        screen = self.screen
-        if screen.maximized is not None:
-            screen.minimize()
-        elif screen.focused is not None:
-            screen.maximize(screen.focused)
+
+def toggle_maximize(screen: Screen[Any]) -> None:
+    """`z`: the focused panel fills the screen, or the layout comes back."""
+    if screen.maximized is not None:
+        screen.minimize()
+    elif screen.focused is not None:
+        screen.maximize(screen.focused)

@@ -12,9 +12,11 @@ from scenario_core.run import events as ev
 from scenario_core.run.events import RunFinished
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible
+from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.widgets.display import Display
-from scenario_tui.widgets.file_tree import PASSED, TreeItem
+from scenario_tui.widgets.file_tree import PASSED, FileTree, TreeItem
 from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
+from scenario_tui.widgets.theme_styles import ERROR, ERROR_BOLD, SUCCESS_BOLD, WARNING_BOLD
 
 KINDS = {
     "parameters": "parameters: static settings, resolved most specific first (see the Parameters panel)",
@@ -40,15 +42,15 @@ def scenario_summary(
         lines.append(
             Text(
                 result.status + (f" · {elapsed}" if elapsed else ""),
-                style="bold green" if result.status == PASSED else "bold red",
+                style=SUCCESS_BOLD if result.status == PASSED else ERROR_BOLD,
             )
         )
         if result.message:
-            lines.append(Text(display.text(result.message), style="red"))
+            lines.append(Text(display.text(result.message), style=ERROR))
     elif status == NODE_RUNNING:
-        lines.append(Text("running", style="bold yellow"))
+        lines.append(Text("running", style=WARNING_BOLD))
     elif breakpoint:
-        lines.append(Text("not run yet · breakpoint set — c runs to it", style="bold yellow"))
+        lines.append(Text("not run yet · breakpoint set — c runs to it", style=WARNING_BOLD))
     else:
         lines.append(Text("not run yet — b sets a breakpoint on it", style="dim"))
     lines.append(
@@ -104,3 +106,17 @@ def subject(item: TreeItem) -> str:
     if item.kind == "step":
         return f"{item.node.keyword} line {item.line}"
     return f"{item.label} line {item.line}"
+
+
+def node_summary(
+    item: TreeItem, tree: FileTree, result: ev.ScenarioFinished | None, finished: RunFinished | None, display: Display
+) -> tuple[str, list[Text]]:
+    """What the inspector says about a node that is not a step: its title and lines."""
+    if item.kind == "scenario":
+        status = tree.statuses.get(item.key)
+        return scenario_summary(item, result, status, display, breakpoint=item.key in tree.breakpoints)
+    if item.kind == "file" and item.broken is not None:
+        return broken_file_summary(item.broken)
+    if item.kind == "file":
+        return file_summary(item.node.path, item.node, tree.items.scenario_count_of(item.key), finished)
+    return block_summary(item)

@@ -8,15 +8,17 @@ from typing import Any
 from textual.app import App
 
 from scenario_core.editor.writeback import fragments_for, locate_step
+from scenario_core.run.stepper import StepRun
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_playground import JsonPlayground
 
 
-def open_playground(app: App[Any], shown: Any, display: Display) -> None:
+def open_playground(app: App[int], shown: tuple[Any, StepRun | None] | None, display: Display) -> None:
     """Open the playground on `shown` (the inspector's step and its run), or say why not."""
-    step, run = shown if shown is not None else (None, None)
+    step: Any = shown[0] if shown is not None else None
+    run = shown[1] if shown is not None else None
     response = (run.response or run.read_response) if run is not None else None
-    if response is None:
+    if response is None or run is None:
         app.notify("No response on view: highlight a step that ran (j works on its response).", severity="warning")
     elif not response.is_json:
         app.notify(f"The response is not JSON: {response.json_error}", severity="warning")

@@ -11,7 +11,7 @@ notifications); what the app must know it is told by messages (`RunEvents.Redraw
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from textual.app import App
 from textual.message import Message
@@ -27,7 +27,7 @@ from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_events import FILE_CHANGED, RunEvents
 from scenario_tui.app.run_to import refusal
 from scenario_tui.widgets.display import Display
-from scenario_tui.widgets.file_tree import Key
+from scenario_tui.widgets.file_tree import Key, TreeItem
 
 
 class RunController(RunEvents):
@@ -42,14 +42,14 @@ class RunController(RunEvents):
 
     def __init__(
         self,
-        app: App[Any],
+        app: App[int],
         panels: Panels,
         display: Display,
         files: Callable[[], list[ScenarioFileNode]],
         overrides: RunOverrides,
-        run_variables: Mapping[str, Any],
+        run_variables: Mapping[str, object],
         resource_roots: Sequence[str] = (),
-        tags: Any = None,
+        tags: object = None,
     ) -> None:
         self.app = app
         self.panels = panels
@@ -210,7 +210,7 @@ class RunController(RunEvents):
         stepper.break_on_failure = not stepper.break_on_failure
         self.app.post_message(self.BreakOnFailureChanged(stepper.break_on_failure))
 
-    def run_to(self, item: Any) -> None:
+    def run_to(self, item: TreeItem | None) -> None:
         """`g`: continue until just before the highlighted step."""
         if not self._can_run():
             return
@@ -222,7 +222,7 @@ class RunController(RunEvents):
             results=self.scenario_results,
             records=self.records,
         )
-        if reason:
+        if reason or item is None:  # (no item: the reason says so)
             self.app.notify(reason, severity="warning")
             return
         self._run_to = item.key
@@ -230,7 +230,7 @@ class RunController(RunEvents):
             self._bp_previous = set()
         self.start("continue")
 
-    def run_only(self, item: Any) -> None:
+    def run_only(self, item: TreeItem | None) -> None:
         """`o`: a fresh run of the highlighted scenario alone (the others are not selected)."""
         if not self._can_run():
             return

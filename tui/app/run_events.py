@@ -9,11 +9,12 @@ RunController (run_controller.py) holds the state and drives the run.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Callable, Sequence
 
 from textual.app import App
 from textual.message import Message
 
+from scenario_core.language.nodes.blocks import ScenarioNode
 from scenario_core.run import events as ev
 from scenario_core.run.edits import VariableEdited
 from scenario_core.run.stepper import CONTINUE, IDLE, Stepper, StepRun
@@ -41,11 +42,25 @@ class RunEvents:
             super().__init__()
             self.files = files  # a file's node too (its summary says how the run ended)
 
-    app: App[Any]  # Textual's: workers, timers, notifications, and where messages go
+    app: App[int]  # Textual's: workers, timers, notifications, and where messages go
     panels: Panels
     display: Display
     stepper: Stepper
     history: History
+    # The run's state, set in RunController.__init__:
+    records: dict[Key, StepRun]
+    scenario_results: dict[Key, ev.ScenarioFinished]
+    _feature_results: dict[Key, list[str]]
+    _bp_previous: set[Key] | None
+    _bp_last: tuple[list[Key | None], list[Key]]
+    _run_to: Key | None
+    _stopped_at: int | None
+    _only: ScenarioNode | None
+    _scenario: ev.ScenarioStarted | None
+    _snapshot: ev.ScopeSnapshot | None
+    _panels_dirty: bool
+    _reset_note_seen: bool
+    _unfreeze: Callable[[], None]
 
     def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
         """Where a step run shows in the tree (its key), and where it is written (definitions)."""

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import FINISHED, Stepper, StepRun
-from scenario_tui.widgets.file_tree import FileTree, Key
+from scenario_tui.widgets.file_tree import FileTree, Key, TreeItem
 
 
 def refusal(
-    item: Any,
+    item: TreeItem | None,
     stepper: Stepper,
     tree: FileTree,
     *,
@@ -41,11 +41,14 @@ def refusal(
     return ""
 
 
-def selected(stepper: Stepper, item: Any) -> bool:
+def selected(stepper: Stepper, item: TreeItem) -> bool:
     """Whether the step's scenario runs in this run (--tags, `o`)."""
+    scenario = item.scenario
+    if scenario is None:  # (a step's item always has its scenario)
+        return True
     if stepper.execution is not None:
-        return stepper.execution.selected(item.scenario, item.feature)
+        return stepper.execution.selected(scenario, item.feature)
     if stepper.selected is None:
         return True
-    tags = item.scenario.tags | item.feature.tags if item.feature is not None else item.scenario.tags
+    tags = scenario.tags | item.feature.tags if item.feature is not None else scenario.tags
     return bool(stepper.selected(tags))

@@ -1,12 +1,11 @@
 """The step debugger: a file's tree, the effective parameters of what is highlighted, live
 variables by layer, scope events and an inspector, driven one step at a time.
 
-The app is the shell: layout, keys, loading and watching the file. It computes no rule: the tree
-comes from the parser, parameters and sharing from `parameter_nodes`, everything about a run from
-the executor's events, which `RunController` maps onto the widgets (`EditAndContinue`: `=`, `a`).
-Attributes go down (`show`, `set_status`), messages come up (the tree's, the run controller's):
-no widget or controller imports the app. HTTP runs in a worker, so the UI never waits for it.
-"""
+The app is the shell: keys, loading and watching the file; it computes no rule. The tree comes
+from the parser, parameters from `parameter_nodes`, a run from the executor's events, which
+`RunController` maps onto the widgets; helpers own the rest (`TreeSplit`, `EditAndContinue`,
+`CoverageTap`, `ThemeStyles`). Attributes go down (`show`), messages come up: no widget or
+controller imports the app. HTTP runs in a worker, so the UI never waits for it."""
 
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Tree
 
@@ -26,12 +26,12 @@ from scenario_core.language.tag_expressions import selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_core.support.collector import apply_collector_policy
-from scenario_tui.app.broken_summary import broken_file_summary
+from scenario_tui.app.coverage_key import CoverageTap
 from scenario_tui.app.edit_continue import EditAndContinue
-from scenario_tui.app.editor import open_in_editor
-from scenario_tui.app.keys import APP_BINDINGS, CoverageKey, app_commands
-from scenario_tui.app.layout import LayoutMixin
-from scenario_tui.app.node_summary import block_summary, file_summary, scenario_summary, subject
+from scenario_tui.app.external_editor import open_in_editor
+from scenario_tui.app.keys import APP_BINDINGS, app_commands
+from scenario_tui.app.layout import TreeSplit, toggle_maximize
+from scenario_tui.app.node_summary import node_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_playground
 from scenario_tui.app.run_controller import RunController
@@ -45,20 +45,23 @@ from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
 from scenario_tui.widgets.help_screen import HelpScreen
 from scenario_tui.widgets.history_list import HistoryList
 from scenario_tui.widgets.inspector import Inspector, warning_lines
+from scenario_tui.widgets.json_playground import JsonPlayground
 from scenario_tui.widgets.key_footer import KeyFooter
 from scenario_tui.widgets.parameters_panel import ParametersPanel
 from scenario_tui.widgets.run_status import RunStatus
 from scenario_tui.widgets.scope_log import ScopeLog
+from scenario_tui.widgets.theme_styles import ThemeStyles
 from scenario_tui.widgets.tree_filter import FilterInput
 from scenario_tui.widgets.tree_items import never_pauses
 from scenario_tui.widgets.value_viewer import ValueViewer, variable_viewer
+from scenario_tui.widgets.variable_editor import VariableEditor
 from scenario_tui.widgets.variables_panel import VariablesPanel
 
 DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (snapshot tests)
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
+class ScenarioApp(App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
@@ -72,7 +75,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         self,
         path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         overrides: RunOverrides | None = None,
-        run_variables: Mapping[str, Any] | None = None,
+        run_variables: Mapping[str, object] | None = None,
         *,
         deterministic: bool | None = None,
         watch: bool = True,
@@ -103,14 +106,19 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         )
         self.reader = SuiteReader(self.stepper, self.overrides, self.run_variables, self.fragments, self.plugins)
         self.suite_files = SuiteFiles(self.paths, self.reader.read)
+        self.theme_styles = ThemeStyles(self)  # the panels' colours, from the Textual theme
+        self.theme_styles.install()
+        self.tree_split = TreeSplit(self)  # `<`, `>`
+        self.edit_and_continue = EditAndContinue(self, self.run_controller, panels, display)  # `=`
+        stepper = self.stepper  # `C`: the tap sees every event first (reset on restart, never replaced)
+        self.coverage_tap = stepper.on_event = CoverageTap(stepper.descriptions, stepper.on_event)
 
     @property
     def stepper(self) -> Stepper:
         return self.run_controller.stepper
 
     @property
-    def records(self) -> dict[Key, StepRun]:
-        """Each step run, under the tree key of where it ran and where it is written."""
+    def records(self) -> dict[Key, StepRun]:  # each step run, under the tree key of where it ran
         return self.run_controller.records
 
     # ------------------------------------------------------------ layout
@@ -134,7 +142,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     # The widgets, looked up once (see Panels), shared with the controllers.
     @property
-    def tree(self) -> FileTree:
+    def file_tree(self) -> FileTree:
         return self.panels.tree
 
     @property
@@ -159,9 +167,10 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     def on_mount(self) -> None:
         apply_collector_policy()  # the TUI's entry point: before the files' trees are made
+        self.theme_styles.follow()
         self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
-        (self.query_one(ErrorsView) if self.invalid else self.tree).focus()
+        (self.query_one(ErrorsView) if self.invalid else self.file_tree).focus()
         if self.watch_file:
             self.set_interval(POLL_SECONDS, self._poll_file)
         self.call_after_refresh(self._first_painted)
@@ -220,10 +229,10 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         shapes = self.reader.index(files)
         switcher.current = "main"
         if self.focused is None or isinstance(self.focused, ErrorsView):
-            self.tree.focus()
-        self.tree.load(files, keep=keep, shapes=shapes)
+            self.file_tree.focus()
+        self.file_tree.load(files, keep=keep, shapes=shapes)
         self.call_after_refresh(self.call_after_refresh, self._analyse)  # after the first paint and what waits for it
-        self.tree.border_title = self.suite_name
+        self.file_tree.border_title = self.suite_name
         self.run_controller.reset_views()
         if broken:  # a suite: the valid files still show and run
             self.status_bar.set(
@@ -239,7 +248,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             )
         else:
             self.status_bar.set(state="ready — n steps, c runs", counts="", note="")
-        self.show_item(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        self.show_item(self.file_tree.cursor_node.data if self.file_tree.cursor_node else None)
         return not self.invalid
 
     def action_reload(self) -> None:
@@ -274,40 +283,25 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
             scenario = shown.name if shown is not None else None
             inspector.show_step(
-                item.node, run, about_to_run=about, scenario=scenario, warnings=self.tree.warnings.of(item)
+                item.node, run, about_to_run=about, scenario=scenario, warnings=self.file_tree.warnings.of(item)
             )
             return
-        if item.kind == "scenario":
-            title, lines = scenario_summary(
-                item,
-                self.run_controller.scenario_results.get(item.key),
-                self.tree.statuses.get(item.key),
-                self.display_options,
-                breakpoint=item.key in self.tree.breakpoints,
-            )
-        elif item.kind == "file" and item.broken is not None:
-            title, lines = broken_file_summary(item.broken)
-        elif item.kind == "file":
-            title, lines = file_summary(
-                item.node.path, item.node, self.tree.items.scenario_count_of(item.key), self.stepper.finished
-            )
-        else:
-            title, lines = block_summary(item)
-        inspector.show_note(title, lines[:1] + warning_lines(self.tree.warnings.of(item)) + lines[1:])
+        result = self.run_controller.scenario_results.get(item.key)
+        title, lines = node_summary(item, self.file_tree, result, self.stepper.finished, self.display_options)
+        inspector.show_note(title, lines[:1] + warning_lines(self.file_tree.warnings.of(item)) + lines[1:])
 
     @on(RunEvents.Redrawn)
     def _run_redrawn(self, event: RunEvents.Redrawn) -> None:
         """The highlighted node as the run left it, unless the history is on view."""
-        cursor = self.tree.cursor_node
+        cursor = self.file_tree.cursor_node
         item = cursor.data if cursor is not None else None
         if item is not None and (event.files or item.kind != "file") and self.run_controller.history.shown is None:
             self.show_item(item)
 
     def _analyse(self) -> None:
-        """Static scope analysis after the first paint: the tree marks each node a warning is
-        about, and the inspector says why, before any run."""
-        self.tree.show_warnings(self.reader.warnings(self.files))
-        cursor = self.tree.cursor_node
+        """Static scope analysis after the first paint: warnings marked in the tree, before any run."""
+        self.file_tree.show_warnings(self.reader.warnings(self.files))
+        cursor = self.file_tree.cursor_node
         self.show_item(cursor.data if cursor is not None else None)
 
     # ------------------------------------------------------------ stepping (see RunController)
@@ -338,11 +332,11 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     def action_run_to_here(self) -> None:
         """`g`: continue until just before the highlighted step."""
-        self.run_controller.run_to(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        self.run_controller.run_to(self.file_tree.cursor_node.data if self.file_tree.cursor_node else None)
 
     def action_run_only(self) -> None:
         """`o`: a fresh run of the highlighted scenario alone."""
-        self.run_controller.run_only(self.tree.cursor_node.data if self.tree.cursor_node else None)
+        self.run_controller.run_only(self.file_tree.cursor_node.data if self.file_tree.cursor_node else None)
 
     def action_history(self) -> None:
         self.run_controller.history.toggle()
@@ -353,7 +347,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     def action_json_playground(self) -> None:
         open_playground(self, self.inspector.shown, self.display_options)
 
-    def on_json_playground_extract_written(self, event: Any) -> None:  # JsonPlayground.ExtractWritten
+    def on_json_playground_extract_written(self, event: JsonPlayground.ExtractWritten) -> None:
         self.notify(f"Wrote '{event.text}' at line {event.line}.")
         self._poll_file()  # reloads now, as the watcher would
 
@@ -366,13 +360,13 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         self.run_controller.history.live()
 
     def action_toggle_breakpoint(self) -> None:
-        node = self.tree.cursor_node
+        node = self.file_tree.cursor_node
         item = node.data if node is not None else None
         reason = "no file can run: fix its errors first" if self.invalid else never_pauses(item)
-        if reason and not (item is not None and item.key in self.tree.breakpoints):  # removing one always works
+        if reason and not (item is not None and item.key in self.file_tree.breakpoints):  # removing one always works
             self.status_bar.set(note=f"no breakpoint here: {reason}")
             return
-        self.tree.toggle_breakpoint()
+        self.file_tree.toggle_breakpoint()
 
     @on(FileTree.BreakpointsChanged)
     def _breakpoints_changed(self, event: FileTree.BreakpointsChanged) -> None:
@@ -386,8 +380,8 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             + (f" on {what}" if what else "")
             + f" ({count} in all)"
         )
-        if self.tree.cursor_node is not None:  # the inspector says whether it has one
-            self.show_item(self.tree.cursor_node.data)
+        if self.file_tree.cursor_node is not None:  # the inspector says whether it has one
+            self.show_item(self.file_tree.cursor_node.data)
 
     @on(VariablesPanel.ValueSelected)
     def _open_value(self, event: VariablesPanel.ValueSelected) -> None:
@@ -431,7 +425,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     def action_edit(self) -> None:
         """Open the highlighted node's file at its line in $EDITOR; the app waits, then reloads."""
-        node = self.tree.cursor_node
+        node = self.file_tree.cursor_node
         if node is not None and node.data is not None and node.data.kind != "suite":
             note, ran = open_in_editor(self, node.data)
             self.status_bar.set(note=note)
@@ -448,10 +442,10 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     @on(Input.Changed, "#tree-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         text = event.value.strip()
-        shown = self.tree.set_filter(text)
-        cursor = self.tree.cursor_node  # the cursor may stay on line 0 with another node under it
+        shown = self.file_tree.set_filter(text)
+        cursor = self.file_tree.cursor_node  # the cursor may stay on line 0 with another node under it
         self.show_item(cursor.data if cursor is not None else None)
-        self.tree.border_title = self.suite_name + (
+        self.file_tree.border_title = self.suite_name + (
             f" · /{text}: {shown} scenario{'s' if shown != 1 else ''}" if text else ""
         )
 
@@ -459,7 +453,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
     def _filter_done(self, event: FilterInput.Done) -> None:
         if event.cleared:
             self.query_one(FilterInput).remove_class("-shown")
-        self.tree.focus()
+        self.file_tree.focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -469,25 +463,36 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
             self.stepper.execution.stop()
         self.exit(0)
 
+    # ------------------------------------------------------------ layout, edit and continue, coverage
+
+    def on_resize(self, event: Resize) -> None:
+        self.tree_split.apply(event.size.width)
+
+    def action_widen_tree(self) -> None:
+        self.tree_split.widen()
+
+    def action_narrow_tree(self) -> None:
+        self.tree_split.narrow()
+
+    def action_toggle_maximize(self) -> None:
+        toggle_maximize(self.screen)
+
+    def action_edit_variable(self) -> None:
+        self.edit_and_continue.open_editor()
+
+    def on_variable_editor_applied(self, event: VariableEditor.Applied) -> None:
+        self.edit_and_continue.apply(event)
+
+    def action_resend_step(self) -> None:  # `a`: the step paused on, with the variables as they are now
+        self.run_controller.resend()
+
+    def action_coverage(self) -> None:
+        from scenario_tui.widgets.coverage_screen import CoverageScreen
+
+        self.push_screen(CoverageScreen(self.coverage_tap.coverage))
+
     # ------------------------------------------------------------ command palette
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield from app_commands(self)
-
-
-def launch(
-    path: str | Sequence[str],
-    overrides: RunOverrides,
-    run_variables: dict,
-    fragments: Sequence[str] = (),
-    plugins: Sequence[str] = (),
-    resource_roots: Sequence[str] = (),
-    tags: Any = None,
-) -> int:
-    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
-    app = ScenarioApp(
-        path, overrides, run_variables, fragments=fragments, plugins=plugins, resource_roots=resource_roots, tags=tags
-    )
-    result = app.run()
-    return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

@@ -4,10 +4,10 @@ of each operation call, and the warnings of static scope analysis."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from scenario_core.analysis.scope_analysis import analyze
-from scenario_core.language.errors import InvalidFileError, ScenarioError
+from scenario_core.language.errors import Diagnostic, InvalidFileError, ScenarioError
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.parameters.diagnostics import calls_operations, parameter_diagnostics, read_all_stages
 from scenario_core.parameters.operation_check import operation_shapes
@@ -23,7 +23,7 @@ class SuiteReader:
         self,
         stepper: Stepper,
         overrides: RunOverrides,
-        run_variables: Mapping[str, Any],
+        run_variables: Mapping[str, object],
         fragments: Sequence[str],
         plugins: Sequence[str],
     ) -> None:
@@ -38,7 +38,7 @@ class SuiteReader:
     def read(self, path: str) -> ScenarioFileNode | BrokenFile:
         """The file, or what keeps it from running (every error, as `check` reports them)."""
 
-        def later_stages(file: ScenarioFileNode) -> list:
+        def later_stages(file: ScenarioFileNode) -> list[Diagnostic]:
             problems = parameter_diagnostics(file, self.overrides, self.stepper.descriptions)
             return problems + self._custom_step_problems(file)
 
@@ -51,7 +51,7 @@ class SuiteReader:
             return BrokenFile(path, (), str(error))
         return file
 
-    def _custom_step_problems(self, file: ScenarioFileNode) -> list:
+    def _custom_step_problems(self, file: ScenarioFileNode) -> list[Diagnostic]:
         """Custom steps no plugin matches; the plugins' registry goes to the stepper's runs."""
         from scenario_core.custom_steps.diagnostics import custom_diagnostics, uses_custom_steps
         from scenario_core.custom_steps.plugins import load_registry

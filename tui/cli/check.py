@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.parameters.diagnostics import load_valid
@@ -34,7 +34,7 @@ def check(args: argparse.Namespace) -> int:
     for path in args.variables_file:
         names.update(read_variables_file(path))
     status = 0
-    found: list[dict[str, Any]] = []  # every diagnostic, for --format json
+    found: list[dict[str, object]] = []  # every diagnostic, for --format json
     checked = []  # the valid files, for --coverage
     # a folder is its files, as for run; one file at a time: every valid one still gets its "ok" line
     for path in expand_scenario_paths(args.files):
@@ -96,7 +96,7 @@ def _is_plugin_error(error: UsageError) -> bool:
     return plugins is not None and isinstance(error, plugins.PluginError)
 
 
-def _show(diagnostics: Sequence[Diagnostic], form: str, found: list[dict[str, Any]]) -> None:
+def _show(diagnostics: Sequence[Diagnostic], form: str, found: list[dict[str, object]]) -> None:
     """Diagnostics as `check --format` wants them: text lines on stderr, GitHub annotations on
     stdout, or kept for the one JSON list."""
     if form == "json":
@@ -108,7 +108,7 @@ def _show(diagnostics: Sequence[Diagnostic], form: str, found: list[dict[str, An
         print("\n".join(visible(str(d)) for d in diagnostics), file=sys.stderr)
 
 
-def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+def diagnostic_json(d: Diagnostic) -> dict[str, object]:
     loc = d.location
     return {
         "file": loc.file,

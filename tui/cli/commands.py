@@ -44,7 +44,7 @@ def require_selection(files: Sequence[Any], selected: Any) -> None:
         raise UsageError(f"--tags '{clip(str(selected))}': no scenario of these files is selected")
 
 
-def require_operations(files: list, overrides: Any) -> None:
+def require_operations(files: Sequence[Any], overrides: Any) -> None:
     """`--coverage-min` over no operation at all would be a vacuous pass (0 of 0 is 100%): a usage
     error before anything is sent."""
     from scenario_core.report.coverage_static import static_coverage

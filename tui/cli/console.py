@@ -7,6 +7,7 @@ device, so the interpreter's own flush at exit neither complains nor changes the
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 
 def console() -> int:
@@ -28,7 +29,7 @@ def _flush_standard_streams() -> None:
             _to_null_device(stream)
 
 
-def _to_null_device(stream) -> None:
+def _to_null_device(stream: TextIO) -> None:
     """The descriptor behind `stream` pointed at the null device (the Python documentation's
     advice for a closed pipe, see signal's "Note on SIGPIPE"): a later flush writes nowhere."""
     import os

@@ -28,7 +28,7 @@ def open_tui(args: argparse.Namespace) -> int:
         require_regular_file(path)  # missing, a FIFO: one line before the screen opens
     if getattr(args, "plugins", None):
         plugin_registry(args.plugins)  # fails before the screen opens
-    from scenario_tui.app.shell import launch  # the only place the headless commands would meet textual
+    from scenario_tui.app.launch import launch  # the only place the headless commands would meet textual
 
     selected = tag_selection(getattr(args, "tags", ()))
     return launch(

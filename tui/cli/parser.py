@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.run_inputs import command_line_overrides
@@ -31,7 +31,7 @@ def _help_width() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 0
         except (AttributeError, ValueError, OSError):
             columns = 0
     return (columns or 80) - 2  # argparse's own margin
@@ -39,15 +39,15 @@ def _help_width() -> int:
 
 class _HelpFormatter(argparse.HelpFormatter):
     def __init__(
-        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None, **more
-    ):
-        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width, **more)
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
 
 
 class Parser(argparse.ArgumentParser):
     """Usage errors are one line, like every other error."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
 
@@ -56,10 +56,22 @@ class Parser(argparse.ArgumentParser):
 
 
 class _Version(argparse.Action):
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: str = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None) -> NoReturn:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> NoReturn:
         print(f"scenario-tui {version()}")
         parser.exit()
 
@@ -220,7 +232,7 @@ def build_parser(completion: bool = False, command: str | None = None) -> Parser
     commands = parser.add_subparsers(dest="command", parser_class=Parser, prog="scenario-tui")
     for name, (summary, usage, declare_options) in _COMMAND_PARSERS.items():
         if completion or command in (None, name):
-            declare_options(commands.add_parser(name, help=summary, **({"usage": usage} if usage else {})))
+            declare_options(commands.add_parser(name, help=summary, usage=usage or None))
     return parser
 
 
@@ -362,7 +374,8 @@ def _completion_option(parser: argparse.ArgumentParser) -> None:
 
 def overrides_from(args: argparse.Namespace) -> RunOverrides:
     """--param, --base-url and --openapi as the run's overrides."""
-    return command_line_overrides(args.param, args.base_url, args.openapi)
+    overrides: RunOverrides = command_line_overrides(args.param, args.base_url, args.openapi)
+    return overrides
 
 
 def tag_selection(items: Sequence[str]) -> TagExpression | None:

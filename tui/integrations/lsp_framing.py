@@ -20,7 +20,7 @@ import json
 import logging
 import re
 import threading
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 logger = logging.getLogger("scenario_tui.lsp")
 
@@ -177,7 +177,7 @@ class FramedInput:
         )
         return False
 
-    def _refuse(self, code: int, reason: str, ident: Any) -> None:
+    def _refuse(self, code: int, reason: str, ident: object) -> None:
         logger.warning("scenario-tui lsp: answered %s: %s", _ERROR_NAMES[code], reason)
         answer = json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": reason}}).encode()
         try:
@@ -186,7 +186,7 @@ class FramedInput:
             pass
 
 
-def _not_json_rpc(message: Any) -> str | None:
+def _not_json_rpc(message: object) -> str | None:
     """Why `message` is not a JSON-RPC 2.0 request, notification or response; None if it is."""
     if not isinstance(message, dict):
         return f"a JSON {type(message).__name__}, not an object"
@@ -212,11 +212,11 @@ def _not_json_rpc(message: Any) -> str | None:
     return None
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _usable_id(value: Any) -> bool:
+def _usable_id(value: object) -> bool:
     return _is_int(value) or isinstance(value, str)
 
 

@@ -63,7 +63,7 @@ class ScenarioProtocol(LanguageServerProtocol):
         try:
             return self._converter.structure(data, message_type)
         except Exception as error:  # cattrs' ClassValidationError, or a field's own TypeError/ValueError
-            return UnfitMessage(data.get("id"), method, _reason(error))
+            return UnfitMessage(data.get("id"), str(method), _reason(error))
 
     def handle_message(self, message: Any) -> None:
         if isinstance(message, UnfitMessage):

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import PositionCodec, TextDocument
 
 from scenario_core.editor import service
+from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.integrations.lsp_framing import FramedInput, LockedOutput
 from scenario_tui.integrations.lsp_protocol import ScenarioProtocol
 
@@ -50,9 +52,9 @@ class ScenarioLanguageServer(LanguageServer):
             protocol_cls=ScenarioProtocol,
         )
         self.documents: dict[str, service.Document] = {}
-        self.pending: dict[str, asyncio.Task] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}
         # `scenario-tui lsp --param/--base-url/--openapi/--var`: as `run` would be given them
-        self.overrides: Any = None
+        self.overrides: RunOverrides | None = None
         self.run_variables: dict[str, Any] = {}
 
     def path_of(self, uri: str) -> str:
@@ -110,20 +112,20 @@ class ScenarioLanguageServer(LanguageServer):
         self.pending[uri] = asyncio.get_running_loop().create_task(wait_then_publish())
 
 
-def _position(text_document, position: types.Position) -> service.Position:
+def _position(text_document: TextDocument, position: types.Position) -> service.Position:
     found = text_document.position_codec.position_from_client_units(
         text_document.lines, types.Position(position.line, position.character)
     )
     return service.Position(found.line, found.character)
 
 
-def _client_position(codec, lines: list[str], position: service.Position) -> types.Position:
+def _client_position(codec: PositionCodec, lines: list[str], position: service.Position) -> types.Position:
     if position.line >= len(lines):
         return types.Position(position.line, 0)
     return codec.position_to_client_units(lines, types.Position(position.line, position.character))
 
 
-def _range(text_document, lines: list[str], span: service.Span) -> types.Range:
+def _range(text_document: TextDocument, lines: list[str], span: service.Span) -> types.Range:
     codec = text_document.position_codec
     return types.Range(_client_position(codec, lines, span.start), _client_position(codec, lines, span.end))
 
@@ -234,7 +236,7 @@ def document_symbol(ls: ScenarioLanguageServer, params: types.DocumentSymbolPara
     return [convert(symbol) for symbol in service.symbols(document)]
 
 
-def serve(overrides: Any = None, run_variables: dict[str, Any] | None = None) -> int:
+def serve(overrides: RunOverrides | None = None, run_variables: dict[str, Any] | None = None) -> int:
     """Serve one client over standard input and output until it exits; `overrides` and
     `run_variables` apply to every document as to a run. The protocol gets its
     own handle on standard output (pygls closes it at exit); anything else printed meanwhile
@@ -246,7 +248,8 @@ def serve(overrides: Any = None, run_variables: dict[str, Any] | None = None) ->
     server.overrides, server.run_variables = overrides, dict(run_variables or {})
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
-        server.start_io(FramedInput(sys.stdin.buffer, protocol_out), protocol_out)
+        # pygls only calls readline/read and write/flush on them: the two stand in for its streams
+        server.start_io(cast(BinaryIO, FramedInput(sys.stdin.buffer, protocol_out)), cast(BinaryIO, protocol_out))
     finally:
         sys.stdout = saved
     return 0

@@ -5,7 +5,7 @@ keys something set (a file, a feature, a scenario, a description, the command li
 from __future__ import annotations
 
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -15,11 +15,12 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.params_report import ParameterNode, shown_value
 from scenario_core.parameters.resolution import EffectiveValue
 from scenario_core.support.printable import visible
+from scenario_tui.output.palette import KIND, SUCCESS, VALUE, WARNING
 
 UNWRAPPED = 100_000  # columns: wider than any line we print
 
 
-def format_value(value: Any) -> str:
+def format_value(value: object) -> str:
     if value is None:
         return "(none)"
     if isinstance(value, bool):
@@ -58,23 +59,23 @@ def parameter_lines(node: ParameterNode, every_key: bool = True) -> list[Text]:
         line = Text()
         line.append(key.ljust(width), "bold")
         line.append("  ")
-        line.append(format_value(shown_value(node.parameters, key, effective.value)), "cyan")
+        line.append(format_value(shown_value(node.parameters, key, effective.value)), VALUE)
         line.append("  ← ", "dim")
         line.append(provenance_text(effective, node), "dim")
         if not params.is_known(key):  # docs/spec/parameters.md#user-parameters: a user parameter, read as {{param.KEY}}
-            line.append("  (user parameter)", "yellow")
+            line.append("  (user parameter)", WARNING)
         lines.append(line)
     return lines
 
 
 def _label(node: ParameterNode) -> Text:
     label = Text()
-    label.append(node.kind, "magenta")
+    label.append(node.kind, KIND)
     label.append(" ")
     label.append(visible(node.name) if node.kind == "file" else f"'{visible(node.name)}'", "bold")
     if node.kind != "file":
         label.append(f" (line {node.line})", "dim")
-    label.append(f" — {visible(node.sharing)}", "green" if node.store else "yellow")
+    label.append(f" — {visible(node.sharing)}", SUCCESS if node.store else WARNING)
     return label
 
 
@@ -90,7 +91,7 @@ def print_parameter_tree(
     root = Tree(_label(nodes[0]))
     for line in parameter_lines(nodes[0], every_key):
         root.add(line)
-    feature_branch = None
+    feature_branch = root
     for node in nodes[1:]:
         parent = feature_branch if node.kind == "scenario" and node.feature is not None else root
         branch = parent.add(_label(node))

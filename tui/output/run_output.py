@@ -20,7 +20,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Iterable, TextIO
+
+if TYPE_CHECKING:  # rich is loaded when a sink is made
+    from rich.console import Console
+    from rich.live import Live
+    from rich.spinner import Spinner
 
 from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
 from scenario_core.report.failures import cut_body, error_context_lines, exchange_head, failure_step_lines
@@ -31,8 +36,9 @@ from scenario_core.run import events as ev
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
 from scenario_core.support.records import replace
+from scenario_tui.output.palette import ERROR, ERROR_BOLD, SUCCESS, VALUE, VALUE_BOLD, WARNING, WARNING_BOLD
 
-MARKS = {ev.PASSED: ("✓", "green"), ev.FAILED: ("✗", "red bold"), ev.SKIPPED: ("–", "yellow")}
+MARKS = {ev.PASSED: ("✓", SUCCESS), ev.FAILED: ("✗", ERROR_BOLD), ev.SKIPPED: ("–", WARNING)}
 LOG_BODY_BYTES = 300  # a body in a logRequests / logResponses line is cut here
 
 Segments = list[tuple[str, str]]  # (text, rich style)
@@ -77,15 +83,15 @@ class PlainSink:
 class RichSink:
     """rich on a terminal; the running line is a transient Live spinner when interactive."""
 
-    def __init__(self, console: Any = None, live: bool | None = None):
+    def __init__(self, console: Console | None = None, live: bool | None = None) -> None:
         from rich.console import Console
 
         self.console = console if console is not None else Console(highlight=False, soft_wrap=True)
         # FORCE_COLOR makes rich call a CI log a terminal: colour is welcome there, redraws are not.
         isatty = getattr(self.console.file, "isatty", None)
         self.live = (self.console.is_interactive and bool(isatty and isatty())) if live is None else live
-        self._live: Any = None
-        self._spinner: Any = None
+        self._live: Live | None = None
+        self._spinner: Spinner | None = None
 
     def line(self, segments: Segments) -> None:
         from rich.text import Text
@@ -103,7 +109,7 @@ class RichSink:
             from rich.padding import Padding
             from rich.spinner import Spinner
 
-            self._spinner = Spinner("dots", text=text, style="cyan")
+            self._spinner = Spinner("dots", text=text, style=VALUE)
             self._live = Live(
                 Padding(self._spinner, (0, 0, 0, len(indent))),
                 console=self.console,
@@ -113,7 +119,7 @@ class RichSink:
                 redirect_stderr=False,
             )
             self._live.start()
-        else:
+        elif self._spinner is not None:
             self._spinner.update(text=text)  # drawn by Live's own refresh thread, at most 12.5/s
 
     def done_running(self) -> None:
@@ -159,22 +165,21 @@ class RunPrinter:
         self._live = False
 
     def feed(self, event: ev.Event) -> None:
-        kind = type(event)
-        if kind is ev.StepStarted:  # the hot path: once per step
+        if type(event) is ev.StepStarted:  # the hot path: once per step
             if self._live:
                 self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}", self._indent)
-        elif kind is ev.ScenarioFinished:
+        elif type(event) is ev.ScenarioFinished:
             self.sink.done_running()
             self._indent = "    " if event.feature is not None else "  "
             if self.recorder.last is not None:
                 self._print_scenario(self.recorder.last)
             self._in_scenario = False
             self._print_dropped(self._indent + "    ")
-        elif kind is ev.WebhookCallsDropped:
+        elif type(event) is ev.WebhookCallsDropped:
             self._dropped.append(event.message)
             if not self._in_scenario:  # a feature's webhook: said as its feature ends
                 self._print_dropped("    ")
-        elif kind is ev.ScenarioStarted:
+        elif type(event) is ev.ScenarioStarted:
             self._in_scenario = True
             self._indent = "    " if event.feature is not None else "  "
             self._label = visible(event.scenario.name)
@@ -183,27 +188,27 @@ class RunPrinter:
             self._log_responses = bool(parameter_value(event.parameters, LOG_RESPONSES))
             if self._live:
                 self.sink.running(self._label, "starting", self._indent)
-        elif kind is ev.RequestSent:
+        elif type(event) is ev.RequestSent:
             if self._log_requests:
                 self._log("→ ", request_head(event, self.masker), event.body)
-        elif kind is ev.ResponseReceived:
+        elif type(event) is ev.ResponseReceived:
             if self._log_responses:
                 self._log("← ", response_head(event, "{:.0f}"), event.body)
-        elif kind is ev.RequestRetried:
+        elif type(event) is ev.RequestRetried:
             if self._log_requests or self._log_responses:
                 self._log("↻ ", retry_line(event, self.masker), None)
-        elif kind is ev.FileStarted:
+        elif type(event) is ev.FileStarted:
             self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
             self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
-        elif kind is ev.FeatureStarted:
+        elif type(event) is ev.FeatureStarted:
             own = parameter_value(event.parameters, ENVIRONMENT)
             shown = self._environment(own) if own != self._file_environment else []
-            self._line([(f"  {event.feature.name}", "bold cyan")] + shown)
+            self._line([(f"  {event.feature.name}", VALUE_BOLD)] + shown)
 
     def _print_dropped(self, indent: str) -> None:
         """One line per hook whose calls were dropped past its webhook's cap."""
         for message in self._dropped:
-            self._line([(indent + "⚠ " + self.masker.text(message), "yellow")])
+            self._line([(indent + "⚠ " + self.masker.text(message), WARNING)])
         self._dropped = []
 
     def _environment(self, environment: str | None) -> Segments:
@@ -241,7 +246,7 @@ class RunPrinter:
         indent = self._indent + "    "
         for text in failure_step_lines(scenario, self.masker):
             for part in text.split("\n"):  # a message's own lines stay lines; any other control is shown
-                self._line([(indent + part, "red")])
+                self._line([(indent + part, ERROR)])
         if scenario.exchange is not None:
             exchange = scenario.exchange
             # Before the bodies are split into lines: a `\r` or `\u2028` must not start a line.
@@ -263,17 +268,17 @@ class RunPrinter:
         rate = requests / elapsed if elapsed > 0 else 0.0
         if interrupted:
             line: Segments = [
-                ("Interrupted", "bold yellow"),
+                ("Interrupted", WARNING_BOLD),
                 (f" after {format_duration(elapsed)}: {counted(total, 'scenario')} finished (", ""),
             ]
         else:
             line = [(counted(total, "scenario"), "bold"), (": ", "")]
         line += [
-            (f"{counts[ev.PASSED]} passed", "green" if counts[ev.PASSED] else ""),
+            (f"{counts[ev.PASSED]} passed", SUCCESS if counts[ev.PASSED] else ""),
             (", ", ""),
-            (f"{counts[ev.FAILED]} failed", "red bold" if counts[ev.FAILED] else ""),
+            (f"{counts[ev.FAILED]} failed", ERROR_BOLD if counts[ev.FAILED] else ""),
             (", ", ""),
-            (f"{counts[ev.SKIPPED]} skipped", "yellow" if counts[ev.SKIPPED] else ""),
+            (f"{counts[ev.SKIPPED]} skipped", WARNING if counts[ev.SKIPPED] else ""),
         ]
         line.append((")", "") if interrupted else (f" in {format_duration(elapsed)}", ""))
         line.append((f" · {counted(requests, 'request')}, {rate:.1f} req/s", "dim"))
@@ -309,15 +314,14 @@ class ExchangeLog:
         self.limit = VERBOSE_BODY_BYTES * (4 if connection else 1)
 
     def feed(self, event: ev.Event, tag: str | None = None) -> None:
-        kind = type(event)
-        if kind is ev.RequestSent:
+        if type(event) is ev.RequestSent:
             head = "→ " + request_head(event, self.masker)
             if event.operation is not None:
                 head += f"  (^{event.operation.split(' (')[0]})"
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
                 self._line(tag, "  connection: " + _target(self.masker.text(event.url) or ""), "dim")
-        elif kind is ev.ResponseReceived:
+        elif type(event) is ev.ResponseReceived:
             head = "← " + response_head(event, "{:.1f}", "  ")
             self._lines(tag, head, event.headers, event.body)
             if self.connection:
@@ -325,10 +329,10 @@ class ExchangeLog:
                 self._line(
                     tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim"
                 )
-        elif kind is ev.RequestRetried:
-            self._line(tag, "↻ " + retry_line(event, self.masker), "yellow")
+        elif type(event) is ev.RequestRetried:
+            self._line(tag, "↻ " + retry_line(event, self.masker), WARNING)
 
-    def _lines(self, tag: str | None, head: str, headers: Any, body: str | None) -> None:
+    def _lines(self, tag: str | None, head: str, headers: Iterable[tuple[str, str]], body: str | None) -> None:
         self._line(tag, head, "bold")
         for name, value in self.masker.headers(headers):
             self._line(tag, f"  {name}: {value}", "dim")
@@ -338,7 +342,7 @@ class ExchangeLog:
                 self._line(tag, "  " + part, "")
 
     def _line(self, tag: str | None, text: str, style: str) -> None:
-        segments: Segments = [(f"[{visible(tag)}] ", "cyan")] if tag else []
+        segments: Segments = [(f"[{visible(tag)}] ", VALUE)] if tag else []
         self.sink.line(segments + [(visible(text), style)])
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from typing import Iterable
 
 from scenario_core.report.masking import Masker
 from scenario_core.support.printable import visible, visible_block
@@ -31,7 +31,7 @@ class Display:
     def reveal_secrets(self, reveal: bool) -> None:
         self.masker.enabled = not reveal
 
-    def learn(self, event: Any) -> None:
+    def learn(self, event: object) -> None:
         """Learn the secret values an executor event carries (tokens, auth headers)."""
         self.masker.learn_event(event)
 
@@ -76,16 +76,16 @@ class Display:
             shown.append((visible(name), self.plain(value)))
         return shown
 
-    def variable(self, name: str, value: Any) -> str:
+    def variable(self, name: str, value: object) -> str:
         """A variable's value in its JSON form; secrets (by name or learnt) masked."""
         return self.plain(json_form(self.masker.value(value, name)))
 
-    def value(self, value: Any) -> Any:
+    def value(self, value: object) -> object:
         """A JSON value with secret fields and learnt secrets masked, at any depth."""
         return self.masker.value(value)
 
 
-def json_form(value: Any) -> str:
+def json_form(value: object) -> str:
     """A value in its JSON form, compact: `7`, `"Rex"`, `true`, `[1, 2]`."""
     try:
         return json.dumps(value, ensure_ascii=False)

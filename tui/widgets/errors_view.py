@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.theme_styles import ERROR_BOLD
 
 
 class ErrorsView(VerticalScroll, can_focus=True):
@@ -32,7 +34,7 @@ class ErrorsView(VerticalScroll, can_focus=True):
         self.border_title = "Errors"
         self.lines: list[str] = []
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="errors-body")
         yield Static("Fix the file and save it: it is watched and reloads by itself (R reloads now).", id="errors-hint")
 
@@ -53,13 +55,13 @@ class ErrorsView(VerticalScroll, can_focus=True):
             source = []
         if message:
             message = visible(message)
-            text.append(message + "\n", "bold red")
+            text.append(message + "\n", ERROR_BOLD)
             self.lines.append(message)
         for diagnostic in diagnostics:
             location = diagnostic.location
             head = Text()
             head.append(f"{location.file}:{location.line}:{location.column}: ", "bold")
-            head.append("error: ", "bold red")
+            head.append("error: ", ERROR_BOLD)
             head.append(visible(diagnostic.message))
             text.append_text(head)
             text.append("\n")
@@ -70,7 +72,7 @@ class ErrorsView(VerticalScroll, can_focus=True):
                 text.append(number, "dim")
                 text.append(line + "\n")
                 caret = " " * (len(number) + max(location.column - 1, 0)) + "^"
-                text.append(caret + "\n", "bold red")
+                text.append(caret + "\n", ERROR_BOLD)
                 self.lines.append(number + line)
             text.append("\n")
         self.query_one("#errors-body", Static).update(text)

@@ -6,7 +6,7 @@ once. What each node stands for and its key come from tree_items; its text from 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import AbstractSet, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -50,18 +50,19 @@ class FileTree(Tree[TreeItem]):
     DEFAULT_CSS = """
     FileTree {
         background: $surface;
+        /* component colours: the $text-* variants, which the theme makes legible on its background */
         scrollbar-size-vertical: 1;
         overflow-x: hidden;
-        & > .file-tree--pending { color: $text-muted; }
-        & > .file-tree--running { color: $warning; text-style: bold; }
-        & > .file-tree--passed { color: $success; }
-        & > .file-tree--failed { color: $error; text-style: bold; }
-        & > .file-tree--skipped { color: $text-muted; }
-        & > .file-tree--kind { color: $accent; }
-        & > .file-tree--dim { color: $text-muted; }
-        & > .file-tree--tag { color: $secondary; }
-        & > .file-tree--breakpoint { color: $error; }
-        & > .file-tree--warning { color: $warning; }
+        & > .file-tree--pending { color: $foreground-muted; }
+        & > .file-tree--running { color: $text-warning; text-style: bold; }
+        & > .file-tree--passed { color: $text-success; }
+        & > .file-tree--failed { color: $text-error; text-style: bold; }
+        & > .file-tree--skipped { color: $foreground-muted; }
+        & > .file-tree--kind { color: $text-accent; }
+        & > .file-tree--dim { color: $foreground-muted; }
+        & > .file-tree--tag { color: $text-secondary; }
+        & > .file-tree--breakpoint { color: $text-error; }
+        & > .file-tree--warning { color: $text-warning; }
         & > .file-tree--current { background: $warning 30%; text-style: bold; }
     }
     """
@@ -138,7 +139,7 @@ class FileTree(Tree[TreeItem]):
             return self.scenario_count
         return sum(1 for key in self.items.scenario_keys() if key in self._by_key)
 
-    def _rebuild(self, keep: bool, open_all: bool = False, reopen: set[Key] = frozenset()) -> None:
+    def _rebuild(self, keep: bool, open_all: bool = False, reopen: AbstractSet[Key] = frozenset()) -> None:
         """Build the nodes again from the items; with `keep`, as expanded as they were (and
         `reopen` too). `open_all`: every shown file and feature opens (a filter's matches)."""
         expanded = {key for key, node in self._by_key.items() if node.is_expanded} | reopen if keep else set()
@@ -281,8 +282,8 @@ class FileTree(Tree[TreeItem]):
 
     # ------------------------------------------------------------ status and breakpoints
 
-    def set_status(self, key: Key, status: str) -> None:
-        if self.statuses.get(key) == status:
+    def set_status(self, key: Key | None, status: str) -> None:
+        if key is None or self.statuses.get(key) == status:
             return
         self.statuses[key] = status
         self._changed(key)

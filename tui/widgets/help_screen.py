@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from scenario_tui.widgets.file_tree import KIND_ICONS, STATUS_ICONS
+from scenario_tui.widgets.theme_styles import VALUE_BOLD
 
 KEYS = [
     ("n", "run the next step, then pause (the first n starts the run, paused before its first step)"),
@@ -60,7 +61,7 @@ KEYS = [
 ]
 
 
-def app_keys(bindings: Iterable[Binding | tuple]) -> list[tuple[str, str]]:
+def app_keys(bindings: Iterable[Binding | tuple[str, ...]]) -> list[tuple[str, str]]:
     """KEYS, then any key the app binds that KEYS does not name yet (with its footer description)."""
     rows = list(KEYS)
     named = {key for keys, _ in KEYS for key in keys.split()}
@@ -94,7 +95,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         keys = Table.grid(padding=(0, 2))
-        keys.add_column(style="bold cyan", no_wrap=True)
+        keys.add_column(style=VALUE_BOLD, no_wrap=True)
         keys.add_column()
         for key, what in app_keys(self.app.BINDINGS):
             keys.add_row(key, what)

@@ -7,19 +7,21 @@ A line shows a request's path and query as sent, so it formats through the app's
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import ERROR, SUCCESS
 
-MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "skipped": ("○", "dim")}
+MARKS = {"passed": ("✓", SUCCESS), "failed": ("✗", ERROR), "skipped": ("○", "dim")}
 
 
 class HistoryList(OptionList):
@@ -39,10 +41,13 @@ class HistoryList(OptionList):
     """
     BINDINGS = [Binding("escape", "live", "Live view", show=False)]
 
+    # On screen (the -open class shows it): `h` opens it, Escape or `l` closes it.
+    is_open: reactive[bool] = reactive(False, toggle_class="-open", init=False)
+
     class Picked(Message):
         """A step run was highlighted: show it as it was."""
 
-        def __init__(self, run: Any) -> None:
+        def __init__(self, run: StepRun) -> None:
             super().__init__()
             self.run = run
 
@@ -53,19 +58,19 @@ class HistoryList(OptionList):
         super().__init__(id=id)
         self.display_options = display
         self.border_title = "History"
-        self.runs: list[Any] = []
+        self.runs: list[StepRun] = []
 
-    def fill(self, runs: list[Any]) -> None:
+    def fill(self, runs: list[StepRun]) -> None:
         self.runs = []
         self.clear_options()
         self.add(runs)
 
-    def add(self, runs: list[Any]) -> None:
+    def add(self, runs: list[StepRun]) -> None:
         self.runs.extend(runs)
         first = len(self.runs) - len(runs) + 1
         self.add_options([Option(_label(first + i, run, self.display_options)) for i, run in enumerate(runs)])
 
-    def pick(self, run: Any) -> None:
+    def pick(self, run: StepRun) -> None:
         """Put the highlight on `run` (a step chosen in the tree), without announcing it again."""
         for index in range(len(self.runs) - 1, -1, -1):
             if self.runs[index] is run:
@@ -86,7 +91,7 @@ class HistoryList(OptionList):
         return [str(self.get_option_at_index(i).prompt) for i in range(self.option_count)]
 
 
-def _label(number: int, run: Any, display: Display) -> Text:
+def _label(number: int, run: StepRun, display: Display) -> Text:
     mark, style = MARKS.get(run.status, ("·", ""))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{number:>3} ", "dim")
@@ -99,7 +104,7 @@ def _label(number: int, run: Any, display: Display) -> Text:
     return text
 
 
-def _what(run: Any, display: Display) -> str:
+def _what(run: StepRun, display: Display) -> str:
     """What the step did, in a few words, masked and with control characters shown as escapes."""
     if run.request is not None:  # the path: the host is the same for every step (and its port varies)
         parts = urlsplit(run.request.url)

@@ -10,7 +10,7 @@ and shows it to select."""
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
@@ -18,8 +18,10 @@ from rich.highlighter import JSONHighlighter
 from rich.json import JSON
 from rich.text import Text
 from textual.actions import SkipAction
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from scenario_core.language.errors import Diagnostic
@@ -38,9 +40,21 @@ from scenario_core.language.nodes.steps import (
     step_label,
 )
 from scenario_core.report.curl import curl_command
+from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display, json_form
+from scenario_tui.widgets.inspector_views import NoteView, StepView
+from scenario_tui.widgets.theme_styles import (
+    ERROR,
+    ERROR_BOLD,
+    SUCCESS,
+    SUCCESS_BOLD,
+    VALUE,
+    VALUE_BOLD,
+    WARNING,
+    WARNING_BOLD,
+)
 
 MAX_BODY_CHARS = 20_000
 
@@ -79,24 +93,40 @@ class Inspector(VerticalScroll, can_focus=True):
         self.border_title = "Inspector"
         self.lines: list[str] = []
         self.wrap = True
-        self.request = None  # the RequestSent shown, for `y`
-        self.shown: tuple[Any, StepRun | None] | None = None  # the step on view and its run, for `j`
         self._parts: list[RenderableType] = []
 
-    def compose(self):
+    # What is on view; setting it draws the panel (always: the same step again after its run moved on).
+    view: reactive[StepView | NoteView | None] = reactive(None, always_update=True, init=False)
+
+    def compose(self) -> ComposeResult:
         yield Static("", id="inspector-body")
+
+    @property
+    def shown(self) -> tuple[Any, StepRun | None] | None:
+        """The step on view and its run, for `j`."""
+        view = self.view
+        return (view.step, view.run) if isinstance(view, StepView) else None
+
+    @property
+    def request(self) -> ev.RequestSent | None:
+        """`y`: the request the step on view sent, else the one whose response it read (a then:,
+        an extract:)."""
+        view = self.view
+        if not isinstance(view, StepView) or view.run is None:
+            return None
+        return view.run.request or view.run.read_request
 
     def on_mount(self) -> None:
         self._update([Text("Highlight a step to see what it sent and received.", style="dim")])
 
-    def _update(self, parts: list[RenderableType]) -> None:
+    def _update(self, parts: Sequence[RenderableType]) -> None:
         self.lines = []
         for part in parts:
             if isinstance(part, Text):
                 self.lines.extend(part.plain.splitlines() or [""])
             elif isinstance(part, JSON):
                 self.lines.extend(part.text.plain.splitlines())
-        self._parts = parts
+        self._parts = list(parts)
         self._render_parts()
 
     def _render_parts(self) -> None:
@@ -147,10 +177,8 @@ class Inspector(VerticalScroll, can_focus=True):
 
     # ------------------------------------------------------------ what to show
 
-    def show_note(self, title: str, lines: list[Text]) -> None:
-        self.border_title = title
-        self.request = self.shown = None
-        self._update(lines)
+    def show_note(self, title: str, lines: Sequence[RenderableType]) -> None:
+        self.view = NoteView(title, tuple(lines))
 
     def show_step(
         self,
@@ -160,10 +188,20 @@ class Inspector(VerticalScroll, can_focus=True):
         scenario: str | None = None,
         warnings: Sequence[Diagnostic] = (),
     ) -> None:
-        self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
-        # `y`: the request this step sent, else the one whose response it read (a then:, an extract:)
-        self.request = (run.request or run.read_request) if run is not None else None
-        self.shown = (step, run)
+        self.view = StepView(step, run, about_to_run, scenario, tuple(warnings))
+
+    def watch_view(self, view: StepView | NoteView | None) -> None:
+        if isinstance(view, NoteView):
+            self.border_title = view.title
+            self._update(view.lines)
+        elif isinstance(view, StepView):
+            step = view.step
+            self.border_title = f"Inspector · {step.keyword} line {step.location.line}"
+            self._update(self._step_parts(*view))
+
+    def _step_parts(
+        self, step: Any, run: StepRun | None, about_to_run: bool, scenario: str | None, warnings: Sequence[Diagnostic]
+    ) -> list[RenderableType]:
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"{step.keyword} ", "bold")
@@ -183,11 +221,11 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.append(Text(visible(f"in step '{step_label(parent)}' (line {parent.location.line})"), style="dim"))
         status = Text()
         if about_to_run:
-            status.append("▶ about to run — n runs it, c continues", "bold yellow")
+            status.append("▶ about to run — n runs it, c continues", WARNING_BOLD)
         elif run is None:
             status.append("not run yet", "dim")
         else:
-            style = {"passed": "bold green", "failed": "bold red", "skipped": "dim"}.get(run.status, "bold yellow")
+            style = {"passed": SUCCESS_BOLD, "failed": ERROR_BOLD, "skipped": "dim"}.get(run.status, WARNING_BOLD)
             status.append(run.status, style)
             elapsed = self.display_options.seconds(run.elapsed) if run.status != "skipped" else ""
             if elapsed:
@@ -196,7 +234,7 @@ class Inspector(VerticalScroll, can_focus=True):
         parts.extend(warning_lines(warnings))
         if run is not None and run.message and run.status in ("failed", "skipped"):
             parts.append(_rule("failure" if run.status == "failed" else "skipped"))
-            parts.append(Text(self.display_options.text(run.message), style="red" if run.status == "failed" else "dim"))
+            parts.append(Text(self.display_options.text(run.message), style=ERROR if run.status == "failed" else "dim"))
         if isinstance(step, IncludeStep):
             parts.append(Text(f"runs the steps of fragment '{visible(step.fragment)}' here", style="dim"))
             for argument in step.arguments:
@@ -208,7 +246,7 @@ class Inspector(VerticalScroll, can_focus=True):
         elif isinstance(step, DescribedStep):
             parts.append(Text("a custom step: the Python step registered for this description runs", style="dim"))
         elif isinstance(step, UnreadableStep):  # an invalid path or condition: local to its scenario
-            parts.append(Text(visible(f"cannot be read: {step.message.text}"), style="red"))
+            parts.append(Text(visible(f"cannot be read: {step.message.text}"), style=ERROR))
             parts.append(Text("its scenario ends here as an error; the file's other scenarios run", style="dim"))
         elif isinstance(step, FailStep):
             parts.append(Text("fails the scenario with this message", style="dim"))
@@ -230,7 +268,7 @@ class Inspector(VerticalScroll, can_focus=True):
                         self.display_options.text(
                             f"↻ retry {retry.attempt} after {retry.reason} (waited {retry.delay_s:.1f} s)"
                         ),
-                        style="yellow",
+                        style=WARNING,
                     )
                 )
             if run is not None and run.auto_tests:
@@ -239,11 +277,11 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.extend(self._extract(step, run))
         elif isinstance(step, AssertStep):
             parts.extend(self._assertion(step, run))
-        self._update(parts)
+        return parts
 
     # ------------------------------------------------------------ sections
 
-    def _headers(self, headers) -> Text:
+    def _headers(self, headers: Iterable[tuple[str, str]]) -> Text:
         text = Text()
         for name, value in self.display_options.headers(headers):
             text.append(name, "bold")
@@ -316,11 +354,11 @@ class Inspector(VerticalScroll, can_focus=True):
         parts.append(_rule("request"))
         if sent.operation is not None:
             parts.append(
-                Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style="cyan")
+                Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style=VALUE)
             )
-            for child, place, value in sent.placements:  # which child went where, as sent
+            for child_name, place, value in sent.placements:  # which child went where, as sent
                 placed = Text()
-                placed.append(visible(child), "bold")
+                placed.append(visible(child_name), "bold")
                 placed.append(f" → {place}: ", "dim")
                 placed.append(self.display_options.line(value))
                 parts.append(placed)
@@ -337,11 +375,11 @@ class Inspector(VerticalScroll, can_focus=True):
             parts.extend(self._response(response))
         return parts
 
-    def _response(self, response, title: str = "response") -> list[RenderableType]:
+    def _response(self, response: ev.ResponseReceived, title: str = "response") -> list[RenderableType]:
         parts: list[RenderableType] = [_rule(title)]
         line = Text()
         ok = 200 <= response.status < 400
-        line.append(visible(f"{response.status} {response.reason}"), "bold green" if ok else "bold red")
+        line.append(visible(f"{response.status} {response.reason}"), SUCCESS_BOLD if ok else ERROR_BOLD)
         elapsed = self.display_options.seconds(response.elapsed)
         if elapsed:
             line.append(f" · {elapsed}", "dim")
@@ -361,7 +399,7 @@ class Inspector(VerticalScroll, can_focus=True):
         tried = {text: (held, why) for text, held, why in (taken.tried if taken else ())}
         for index, branch in enumerate(step.branches):
             line = Text()
-            line.append(("▶ " if taken is not None and taken.branch == index else "  "), "bold green")
+            line.append(("▶ " if taken is not None and taken.branch == index else "  "), SUCCESS_BOLD)
             line.append(branch.keyword, "bold")
             if branch.text:
                 line.append(" " + visible(branch.text))
@@ -371,7 +409,7 @@ class Inspector(VerticalScroll, can_focus=True):
                 and index <= (taken.branch if taken.branch is not None else len(step.branches))
             ):
                 held, why = tried[branch.text]
-                line.append("  held" if held else "  did not hold", "green" if held else "dim")
+                line.append("  held" if held else "  did not hold", SUCCESS if held else "dim")
                 if why and not held:
                     line.append(f": {self.display_options.text(why)}", "dim")
             line.append(f"  ({len(branch.steps)} step{'s' if len(branch.steps) != 1 else ''})", "dim")
@@ -386,11 +424,11 @@ class Inspector(VerticalScroll, can_focus=True):
         parts: list[RenderableType] = [_rule(f"auto tests ({len(run.auto_tests)})")]
         for test in run.auto_tests:
             line = Text()
-            line.append("✓ " if test.passed else "✗ ", "bold green" if test.passed else "bold red")
+            line.append("✓ " if test.passed else "✗ ", SUCCESS_BOLD if test.passed else ERROR_BOLD)
             line.append(f"{test.kind} {test.test_type}", "bold")
             line.append("  " + self.display_options.text(test.description))
             if test.message:
-                line.append(f"  {self.display_options.text(test.message)}", "red")
+                line.append(f"  {self.display_options.text(test.message)}", ERROR)
             parts.append(line)
         return parts
 
@@ -399,13 +437,13 @@ class Inspector(VerticalScroll, can_focus=True):
         line = Text()
         line.append(visible(step.name), "bold")
         line.append(" from ")
-        line.append(visible(f"header {step.path}" if step.source == "header" else step.path), "cyan")
+        line.append(visible(f"header {step.path}" if step.source == "header" else step.path), VALUE)
         parts.append(line)
         if run is not None:
             for extracted in run.extracted:
                 found = Text()
                 found.append("matched ")
-                found.append(self.display_options.variable(extracted.name, extracted.value), "bold cyan")
+                found.append(self.display_options.variable(extracted.name, extracted.value), VALUE_BOLD)
                 found.append(visible(f"  into {', '.join(extracted.layers)}"), "dim")
                 parts.append(found)
             for overwritten in run.overwritten:
@@ -413,7 +451,7 @@ class Inspector(VerticalScroll, can_focus=True):
                     Text(
                         f"overwrote {visible(overwritten.layer)}: {self.display_options.variable(overwritten.name, overwritten.old)}"
                         f" → {self.display_options.variable(overwritten.name, overwritten.new)}",
-                        style="yellow",
+                        style=WARNING,
                     )
                 )
             if run.read_response is not None:
@@ -426,19 +464,19 @@ class Inspector(VerticalScroll, can_focus=True):
         checked = run.assertion if run is not None else None
         if checked is not None and isinstance(step.assertion, SchemaAssertion):
             line = Text()
-            line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
+            line.append("passed" if checked.passed else "failed", SUCCESS_BOLD if checked.passed else ERROR_BOLD)
             line.append("  against ", "dim")
             line.append(visible(str(checked.expected)))
             parts.append(line)
             for problem in checked.actual or ():  # each offending value: where, then what is wrong
                 where, _, why = str(problem).partition(": ")
                 found = Text("  ")
-                found.append(visible(where), "bold yellow")
-                found.append("  " + self.display_options.text(why), "red")
+                found.append(visible(where), WARNING_BOLD)
+                found.append("  " + self.display_options.text(why), ERROR)
                 parts.append(found)
         elif checked is not None:
             line = Text()
-            line.append("passed" if checked.passed else "failed", "bold green" if checked.passed else "bold red")
+            line.append("passed" if checked.passed else "failed", SUCCESS_BOLD if checked.passed else ERROR_BOLD)
             if not (self.display_options.deterministic and isinstance(step.assertion, TimeAssertion)):
                 line.append("  expected ", "dim")
                 line.append(self.display_options.text(json_form(checked.expected)))
@@ -452,4 +490,4 @@ class Inspector(VerticalScroll, can_focus=True):
 
 def warning_lines(warnings: Sequence[Diagnostic]) -> list[Text]:
     """What static analysis expects of a node before it runs (`check` prints the same lines)."""
-    return [Text(visible(f"⚠ line {w.location.line}: {w.message}"), style="yellow") for w in warnings]
+    return [Text(visible(f"⚠ line {w.location.line}: {w.message}"), style=WARNING) for w in warnings]

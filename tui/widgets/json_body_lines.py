@@ -6,15 +6,16 @@ from its text, so each line knows the concrete path it stands for — the same p
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Callable
 
 from rich.text import Text
 
 from scenario_core.run.body_paths import child_path
+from scenario_tui.widgets.theme_styles import MATCH
 
 MAX_LINES = 2_000
 MAX_DEPTH = 64  # deeper values show as … (the walk recurses once a level)
-MATCH_STYLE = "bold black on yellow"
+MATCH_STYLE = MATCH
 INDENT = "  "
 
 
@@ -35,7 +36,7 @@ class _Lines:
         self.lines.append((self.shown(text), highlighted))
         return True
 
-    def walk(self, value: Any, path: str, depth: int, lead: str, comma: str, inside: bool) -> bool:
+    def walk(self, value: object, path: str, depth: int, lead: str, comma: str, inside: bool) -> bool:
         """`lead`: the member's `"key": ` or nothing; `inside`: a match around this value."""
         mark = inside or path in self.matched
         pad = INDENT * depth
@@ -61,7 +62,7 @@ class _Lines:
         return self.add(f"{pad}{lead}{json.dumps(value, ensure_ascii=False)}{comma}", mark)
 
 
-def body_lines(body: Any, matched: set[str], shown: Callable[[str], str]) -> tuple[Text, int | None]:
+def body_lines(body: object, matched: set[str], shown: Callable[[str], str]) -> tuple[Text, int | None]:
     """The body as highlighted lines, and the index of the first highlighted line (None: none).
     `shown` makes each line displayable (control characters visible)."""
     lines = _Lines(matched, shown)

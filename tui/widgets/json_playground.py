@@ -30,12 +30,14 @@ from scenario_core.editor.writeback import (
     is_berrycrush_step,
     write_extract,
 )
+from scenario_core.language.nodes.blocks import FragmentNode
 from scenario_core.language.step_syntax import JsonPathError, compile_json_path
 from scenario_core.run.assertions import json_path_values
 from scenario_core.run.body_paths import matched_nothing, path_matches
 from scenario_core.run.comparison import MISSING
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_body_lines import body_lines
+from scenario_tui.widgets.theme_styles import ERROR, VALUE, WARNING
 
 MAX_SHOWN = 50  # matches listed; the rest are counted
 
@@ -81,7 +83,7 @@ class JsonPlayground(ModalScreen[None]):
         parent: Any,
         display: Display,
         locator: StepLocator | None = None,
-        fragments: tuple = (),
+        fragments: tuple[FragmentNode, ...] = (),
     ) -> None:
         super().__init__()
         self.body = body
@@ -136,18 +138,18 @@ class JsonPlayground(ModalScreen[None]):
             matches = path_matches(compiled, self.body)
             stored = json_path_values(compiled, self.body)
         except JsonPathError as error:
-            result.append(str(error), "red")
+            result.append(str(error), ERROR)
             return self._show(result, set())
         except Exception as error:  # jsonpath-ng raises on odd data, as in a run
-            result.append(f"cannot evaluate {path}: {error}", "red")
+            result.append(f"cannot evaluate {path}: {error}", ERROR)
             return self._show(result, set())
         if not matches:
-            result.append(self.display_options.text(f"{path} {matched_nothing(path, self.body)}"), "yellow")
+            result.append(self.display_options.text(f"{path} {matched_nothing(path, self.body)}"), WARNING)
             return self._show(result, set())
         self.path = path
         result.append(f"{len(matches)} match{'es' if len(matches) != 1 else ''}\n", "bold")
         for concrete, value in matches[:MAX_SHOWN]:
-            result.append(self.display_options.plain(concrete), "cyan")
+            result.append(self.display_options.plain(concrete), VALUE)
             result.append(" = " + self.display_options.variable("", value) + "\n")
         if len(matches) > MAX_SHOWN:
             result.append(f"… and {len(matches) - MAX_SHOWN} more\n", "dim")

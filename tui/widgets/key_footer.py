@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -68,7 +69,7 @@ class KeyFooter(Footer):
         compact = width < COMPACT_BELOW
         self.compact = compact
         active = self.screen.active_bindings
-        shown: dict[str, tuple] = {}  # one key per action (f's two bindings: the one enabled shows)
+        shown: dict[str, tuple[Binding, bool, str]] = {}  # one key per action (f's two bindings: the one enabled shows)
         for _, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in shown:
                 shown[binding.action] = (binding, enabled, tooltip)

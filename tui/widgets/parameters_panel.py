@@ -7,14 +7,17 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from scenario_core.parameters.params_report import ParameterNode
-from scenario_core.parameters.resolution import EffectiveValue
+from scenario_core.parameters.resolution import EffectiveParameters, EffectiveValue
 from scenario_core.support.printable import visible
 from scenario_tui.output.params_view import format_value
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import SUCCESS_BOLD, VALUE, WARNING_BOLD
 
 _KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
 
@@ -43,20 +46,28 @@ class ParametersPanel(VerticalScroll, can_focus=True):
     }
     """
 
+    # The highlighted node's parameters and what is highlighted (`step 'GET /pets' line 9`): the
+    # panel is drawn again when they change.
+    shown: reactive[tuple[ParameterNode | None, str]] = reactive((None, ""), always_update=True, init=False)
+
     def __init__(self, display: Display, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.display_options = display
-        self.node: ParameterNode | None = None
-        self.subject = ""
         self.border_title = "Parameters"
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="parameters-body")
 
     def show(self, node: ParameterNode | None, subject: str = "") -> None:
         """Show `node`'s values; `subject` names what is highlighted (`step 'GET /pets' line 9`)."""
-        self.node, self.subject = node, subject
+        self.shown = (node, subject)
+
+    def watch_shown(self) -> None:
         self._refresh_body()
+
+    @property
+    def node(self) -> ParameterNode | None:
+        return self.shown[0]
 
     def on_resize(self) -> None:
         self._refresh_body()
@@ -85,13 +96,13 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         name = display_name = visible(node.name)  # names from the file: shown, never obeyed
         name = display_name if node.kind == "file" else f"'{display_name}'"
         self.border_title = f"Parameters · {_KIND[node.kind]} {name}"
-        if self.subject:
-            self.border_title += f" · {visible(self.subject)}"
+        if self.shown[1]:
+            self.border_title += f" · {visible(self.shown[1])}"
         parts: list[RenderableType] = []
         sharing = Text()
         if node.kind == "file":
             sharing.append("standalone scenarios: ", "dim")
-        sharing.append(visible(node.sharing), "bold green" if node.store else "bold yellow")
+        sharing.append(visible(node.sharing), SUCCESS_BOLD if node.store else WARNING_BOLD)
         parts.append(sharing)
         width = self.scrollable_content_region.width or 80
         key_width = max(len(key) for key in node.parameters)
@@ -107,7 +118,7 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         if width >= key_width + value_width + 30:
             table = Table.grid(padding=(0, 2), expand=False)
             table.add_column(no_wrap=True, style="bold")
-            table.add_column(no_wrap=False, style="cyan", overflow="fold")
+            table.add_column(no_wrap=False, style=VALUE, overflow="fold")
             table.add_column(overflow="fold")
             for key, value, where, lower in rows:
                 cell = Text(where)
@@ -120,7 +131,7 @@ class ParametersPanel(VerticalScroll, can_focus=True):
                 line = Text()
                 line.append(key, "bold")
                 line.append("\n  = " if len(key) + 3 + len(value) > width else " = ")
-                line.append(value, "cyan")
+                line.append(value, VALUE)
                 line.append("\n  ← " + where)
                 if lower:
                     line.append(" " + lower, "dim")
@@ -128,7 +139,12 @@ class ParametersPanel(VerticalScroll, can_focus=True):
         body.update(Group(*parts))
 
 
-def display_value(effective: EffectiveValue, display: Display, parameters=None, key: str | None = None) -> str:
+def display_value(
+    effective: EffectiveValue,
+    display: Display,
+    parameters: EffectiveParameters | None = None,
+    key: str | None = None,
+) -> str:
     """The value as shown: a secret parameter's (`header.Authorization`) masked unless `v` reveals."""
     value = effective.value
     if parameters is not None and key is not None and not display.reveal_secrets:

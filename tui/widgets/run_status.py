@@ -11,9 +11,11 @@ import re
 
 from rich.console import Group
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.theme_styles import ERROR_BOLD, SUCCESS_BOLD, VALUE_BOLD, WARNING_BOLD
 
 MIN_NAME = 6  # a clipped name keeps this many characters (with its …)
 
@@ -30,14 +32,16 @@ class RunStatus(Static):
     }
     """
 
+    # The line's parts; a change draws the line again, once for all the parts set together.
+    file_name: reactive[str] = reactive("", init=False)
+    state: reactive[str] = reactive("", init=False)
+    subject: reactive[str] = reactive("", init=False)  # the scenario the state is about: `of 'NAME'`
+    counts: reactive[str] = reactive("", init=False)
+    note: reactive[str] = reactive("", init=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self.file_name = ""
-        self.state = ""
-        self.subject = ""  # the scenario the state is about: `of 'NAME'` after the state
-        self.counts = ""
-        self.note = ""
-        self._shown: tuple | None = None
+        self._draw_pending = False
         self._note_below = False  # the note was drawn on a line of its own
 
     def set(
@@ -61,21 +65,38 @@ class RunStatus(Static):
             self.counts = counts
         if note is not None:
             self.note = note
-        shown = (self.file_name, self.state, self.subject, self.counts, self.note)
-        if shown == self._shown:
-            return  # a run sets it for every scenario: draw only what changed
-        self._shown = shown
-        self._draw()
+
+    # A run sets the line for every scenario: a part set to what it was draws nothing (reactive
+    # compares), and the parts set by one `set` are drawn once, before the next frame.
+    def watch_file_name(self) -> None:
+        self._draw_soon()
+
+    def watch_state(self) -> None:
+        self._draw_soon()
+
+    def watch_subject(self) -> None:
+        self._draw_soon()
+
+    def watch_counts(self) -> None:
+        self._draw_soon()
+
+    def watch_note(self) -> None:
+        self._draw_soon()
+
+    def _draw_soon(self) -> None:
+        if not self._draw_pending:
+            self._draw_pending = True
+            self.call_next(self._draw)
 
     def on_resize(self) -> None:
         self._draw()
-        self._shown = None
 
     def _width(self) -> int:
         width = self.size.width or (self.app.size.width if self.is_attached else 0)
         return max(width - 2, 20)  # the padding
 
     def _draw(self) -> None:
+        self._draw_pending = False
         width = self._width()
         file_name, state, subject, note, counts = self.parts(width)
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -161,11 +182,11 @@ def _clip(text: str, keep: int) -> str:
 
 def _state_style(state: str) -> str:
     if state.startswith("paused"):
-        return "bold yellow"
+        return WARNING_BOLD
     if state.startswith("running"):
-        return "bold cyan"
+        return VALUE_BOLD
     if "failed" in state or state.startswith("invalid") or state.startswith("stopped"):
-        return "bold red"
+        return ERROR_BOLD
     if state.startswith("finished"):
-        return "bold green"
+        return SUCCESS_BOLD
     return ""

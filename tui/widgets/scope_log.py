@@ -21,6 +21,17 @@ from scenario_core.run import events as ev
 from scenario_core.run.edits import REMOVED, SET, VariableEdited
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import (
+    EDIT,
+    EDIT_BOLD,
+    ERROR,
+    ERROR_BOLD,
+    SUCCESS,
+    SUCCESS_BOLD,
+    VALUE,
+    WARNING,
+    WARNING_BOLD,
+)
 from scenario_tui.widgets.value_viewer import ValueViewer, names_lines
 from scenario_tui.widgets.write_history import WriteHistory
 
@@ -62,7 +73,7 @@ class ScopeLog(RichLog):
         self.clear()
         self.entries = []
         self._events = []
-        self._pending: list[Text] = []
+        self._pending = []
         self.long_lists = []
         self.history.clear()
 
@@ -120,6 +131,10 @@ class ScopeLog(RichLog):
         if self.auto_scroll:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
 
+    def restyle(self) -> None:
+        """The theme changed: draw the lines again in its colours."""
+        self.rerender()
+
     def rerender(self) -> None:
         """Write every line again (after secrets were revealed or masked)."""
         events, self._events = self._events, []
@@ -140,7 +155,7 @@ class ScopeLog(RichLog):
         if len(self._pending) > self.MAX_EVENTS:
             del self._pending[: len(self._pending) - self.MAX_EVENTS]
 
-    def _value(self, name: str, value) -> str:
+    def _value(self, name: str, value: object) -> str:
         shown = self.display_options.variable(name, value)
         return shown if len(shown) <= 60 else shown[:59] + "…"
 
@@ -165,10 +180,10 @@ class ScopeLog(RichLog):
             text.append("▶ ", "bold")
             text.append(f"scenario '{visible(event.scenario.name)}'", "bold")
             if event.store is None:
-                text.append(" started isolated", "yellow")
+                text.append(" started isolated", WARNING)
             else:
-                text.append(" started sharing ", "green")
-                text.append(visible(_store_name(event.store)), "bold green")
+                text.append(" started sharing ", SUCCESS)
+                text.append(visible(_store_name(event.store)), SUCCESS_BOLD)
                 if event.carried:
                     text.append(" — carrying ")
                     self._names(text, f"scenario '{visible(event.scenario.name)}' carrying", event.carried)
@@ -176,19 +191,19 @@ class ScopeLog(RichLog):
                     text.append(" — fresh")
         elif isinstance(event, ev.ScopeCreated):
             text.append("+ ", "bold")
-            text.append(f"{visible(_store_name(event.store))} created (empty)", "green")
+            text.append(f"{visible(_store_name(event.store))} created (empty)", SUCCESS)
         elif isinstance(event, ev.VariableOverwritten):
             text.append("✎ ", "bold")
             text.append(event.name, "bold")
             text.append(f" overwritten in {visible(event.layer)}: ")
-            text.append(self._value(event.name, event.old), "red")
+            text.append(self._value(event.name, event.old), ERROR)
             text.append(" → ")
-            text.append(self._value(event.name, event.new), "green")
+            text.append(self._value(event.name, event.new), SUCCESS)
         elif isinstance(event, ev.VariableExtracted):
             text.append("⇢ ", "bold")
             text.append(event.name, "bold")
             text.append(" = ")
-            text.append(self._value(event.name, event.value), "cyan")
+            text.append(self._value(event.name, event.value), VALUE)
             text.append(f"  into {visible(', '.join(event.layers))}  (line {event.step.location.line})", "dim")
         elif isinstance(event, VariableEdited):
             self._edited(text, event)
@@ -201,7 +216,7 @@ class ScopeLog(RichLog):
                     text,
                     f"feature '{visible(event.feature.name)}' cleared",
                     event.cleared,
-                    "bold red",
+                    ERROR_BOLD,
                     "shared variables",
                 )
                 text.stylize("reverse")
@@ -212,11 +227,11 @@ class ScopeLog(RichLog):
             text.append(f"file '{visible(event.file.location.file.rsplit('/', 1)[-1])}' ended", "bold")
             if event.cleared:
                 text.append(" — cleared " + ("" if len(event.cleared) > LONG_LIST else "shared variables: "), "bold")
-                self._names(text, "the file store cleared", event.cleared, "bold red", "shared variables")
+                self._names(text, "the file store cleared", event.cleared, ERROR_BOLD, "shared variables")
                 text.stylize("reverse")
         elif isinstance(event, ev.WebhookCallsDropped):
-            text.append("⚠ ", "bold yellow")
-            text.append(self.display_options.line(event.message), "yellow")
+            text.append("⚠ ", WARNING_BOLD)
+            text.append(self.display_options.line(event.message), WARNING)
         elif isinstance(event, ev.RunFinished):
             text.append("■ run " + ("stopped" if event.interrupted else "finished"), "bold")
             text.append(f": {event.passed} passed, {event.failed} failed, {event.skipped} skipped", "dim")
@@ -229,25 +244,25 @@ class ScopeLog(RichLog):
 
     def _edited(self, text: Text, event: VariableEdited) -> None:
         """`✎ petId edited by you in scenario: 1 → 42` (`deleted by you from`, `new → 42`)."""
-        text.append("✎ ", "bold magenta")
+        text.append("✎ ", EDIT_BOLD)
         text.append(visible(event.name), "bold")
         if event.action == REMOVED:
-            text.append(f" deleted by {event.by} from {visible(event.layer)}", "magenta")
+            text.append(f" deleted by {event.by} from {visible(event.layer)}", EDIT)
             text.append(" (was ")
-            text.append(self._value(event.name, event.old), "red")
+            text.append(self._value(event.name, event.old), ERROR)
             text.append(")")
         else:
-            text.append(f" edited by {event.by} in {visible(event.layer)}: ", "magenta")
+            text.append(f" edited by {event.by} in {visible(event.layer)}: ", EDIT)
             if event.action == SET:
                 text.append("new", "dim")
             else:
-                text.append(self._value(event.name, event.old), "red")
+                text.append(self._value(event.name, event.old), ERROR)
             text.append(" → ")
-            text.append(self._value(event.name, event.new), "green")
+            text.append(self._value(event.name, event.new), SUCCESS)
         if event.shadowed_by:
             text.append(f"  ({visible(event.shadowed_by)}'s value still wins here)", "dim")
 
 
-def _store_name(store) -> str:
+def _store_name(store: ev.StoreRef) -> str:
     """`the file store` or `feature 'Pets' store`."""
     return "the file store" if store.feature is None else f"{ev.store_label(store)} store"

@@ -9,14 +9,14 @@ scenario shows. Parameters, backgrounds and fragments are hidden while a filter 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Iterable
 
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_tui.widgets.tree_items import TreeItem
+from scenario_tui.widgets.tree_items import BrokenFile, TreeItem
 
 
 class TreeFilter:
@@ -28,7 +28,7 @@ class TreeFilter:
     def __bool__(self) -> bool:
         return bool(self.text)
 
-    def _matches(self, name: str | None, tags: Any = ()) -> bool:
+    def _matches(self, name: str | None, tags: Iterable[str] = ()) -> bool:
         if any(self.text in tag.lower() for tag in tags or ()):
             return True
         return not self.tags_only and name is not None and self.text in name.lower()
@@ -39,7 +39,7 @@ class TreeFilter:
     def _scenario(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return self._matches(scenario.name, scenario.tags) or (feature is not None and self._feature(feature))
 
-    def _file(self, file: Any) -> bool:
+    def _file(self, file: ScenarioFileNode | BrokenFile) -> bool:
         if self._matches(Path(file.path).name):
             return True
         if not isinstance(file, ScenarioFileNode):  # a file that cannot run: by its name only
@@ -61,7 +61,7 @@ class TreeFilter:
             return False
         return True  # under a scenario that shows
 
-    def file_name_matches(self, file: Any) -> bool:
+    def file_name_matches(self, file: ScenarioFileNode | BrokenFile) -> bool:
         return self._matches(Path(file.path).name)
 
 

@@ -21,11 +21,12 @@ from typing import Any, Iterable
 
 from rich.text import Text
 
+from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import ConditionalBranch, ConditionalStep, DescribedStep, IncludeStep
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 
-Key = tuple
+Key = tuple[Any, ...]  # (file number, (kind, name, occurrence)..., step index...): mixed parts
 
 PENDING, RUNNING, PASSED, FAILED, SKIPPED = "pending", "running", "passed", "failed", "skipped"
 STATUS_ICONS = {PENDING: "○", RUNNING: "◉", PASSED: "✓", FAILED: "✗", SKIPPED: "–"}
@@ -46,7 +47,7 @@ class BrokenFile:
     """A file of the suite that cannot run: its root shows the error count, the inspector the errors."""
 
     path: str
-    diagnostics: tuple = ()  # scenario_core.language.errors.Diagnostic
+    diagnostics: tuple[Diagnostic, ...] = ()
     message: str | None = None  # unreadable: gone, not UTF-8 ...
 
     @property
@@ -77,9 +78,9 @@ class TreeItem:
         return self.node if isinstance(self.node, BrokenFile) else None
 
 
-def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple]:
+def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple[str, str, int]]:
     seen: dict[str, int] = {}
-    keys = []
+    keys: list[tuple[str, str, int]] = []
     for name in names:
         count = seen.get(name, 0)
         seen[name] = count + 1
@@ -87,14 +88,14 @@ def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple]:
     return keys
 
 
-def _index_of(block: tuple, step: Any) -> int:
+def _index_of(block: tuple[Any, ...], step: Any) -> int:
     for index, candidate in enumerate(block):
         if candidate is step:
             return index
     return -1
 
 
-def _indexes_of(block: tuple, step: Any) -> list[int]:
+def _indexes_of(block: tuple[Any, ...], step: Any) -> list[int]:
     """Where a step stands in a block: its index, or, for a directive of a described step
     (`call` under `when I create a pet`), the described step's index and its own."""
     index = _index_of(block, step)
@@ -343,6 +344,7 @@ class TreeItems:
         if not isinstance(file, ScenarioFileNode) or skey is None:
             return None, []
         if phase == BACKGROUND_FILE:
+            definition: Key | None
             block, path, definition = (
                 (file.background.steps if file.background else ()),
                 skey + ((phase,),),
@@ -351,7 +353,8 @@ class TreeItems:
         elif phase == BACKGROUND_FEATURE:
             fkey = self.feature_key(feature) if feature else None
             block = feature.background.steps if feature and feature.background else ()
-            path, definition = skey + ((phase,),), (fkey + (("background",),) if fkey else None)
+            path = skey + ((phase,),)
+            definition = fkey + (("background",),) if fkey else None
         else:
             block, path, definition = scenario.steps, skey, None
         definitions: list[Key] = [definition] if definition is not None else []

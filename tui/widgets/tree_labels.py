@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from scenario_core.support.printable import visible
+from scenario_tui.widgets.theme_styles import ERROR_BOLD
 from scenario_tui.widgets.tree_items import KIND_ICONS, TreeItem
 
 
@@ -56,7 +57,7 @@ def styled_label(item: TreeItem, shapes: dict[int, str]) -> Text:
             label.append(" " + visible(" ".join(f"@{t}" for t in sorted(tags))), "dim italic")
     broken = item.broken
     if broken is not None:  # a suite's file that cannot run: the inspector lists its errors
-        label.append(f" — {_errors(broken.count)}", "bold red")
+        label.append(f" — {_errors(broken.count)}", ERROR_BOLD)
     if item.kind != "file":
         label.append(f"  :{node.location.line}", "dim")
     item.styled = label

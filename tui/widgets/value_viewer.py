@@ -18,11 +18,13 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from scenario_core.language.nodes.steps import Step
 from scenario_core.run.comparison import type_name
 from scenario_core.run.events import Origin
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import EDIT_BOLD, ERROR, SUCCESS, VALUE
 from scenario_tui.widgets.write_history import NEW, Write, WriteHistory
 
 MAX_HISTORY_VALUE = 300  # an old → new line stays readable; the value itself is shown whole above
@@ -99,14 +101,14 @@ def _rule(title: str) -> Text:
     return Text(f"── {title} ", style="bold")
 
 
-def _compact(display: Display, name: str, value: Any) -> str:
+def _compact(display: Display, name: str, value: object) -> str:
     if value is NEW:
         return "(new)"
     shown = display.variable(name, value)
     return shown if len(shown) <= MAX_HISTORY_VALUE else shown[: MAX_HISTORY_VALUE - 1] + "…"
 
 
-def _step_text(step: Any, display: Display) -> str:
+def _step_text(step: Step, display: Display) -> str:
     """The step as written, masked like the inspector's (a literal secret in the file)."""
     return display.written(f"{step.keyword} {step.text}") if step is not None else ""
 
@@ -114,7 +116,7 @@ def _step_text(step: Any, display: Display) -> str:
 def variable_lines(
     display: Display,
     name: str,
-    value: Any,
+    value: object,
     layer: str,
     origin: Origin | None,
     writes: Sequence[Write],
@@ -123,7 +125,7 @@ def variable_lines(
     """A variable as the viewer shows it: heading, where it was set, the value, its history."""
     head = Text()
     head.append(visible(name), "bold")
-    head.append(f"  {type_name(value)}", "cyan")
+    head.append(f"  {type_name(value)}", VALUE)
     head.append(f"  in {visible(layer)}", "dim")
     lines = [head]
     setter = Text("set by ", style="dim")
@@ -145,10 +147,9 @@ def variable_lines(
         setter.append(
             f"  · scenario '{visible(origin.scenario)}'" + (" (background)" if origin.phase != "scenario" else "")
         )
-    elif writes and writes[-1].step is not None:
-        last = writes[-1]
-        setter.append(f"line {last.step.location.line}", "bold")
-        setter.append("  " + _step_text(last.step, display) + f"  · scenario '{visible(last.scenario or '')}'")
+    elif writes and (last_step := writes[-1].step) is not None:
+        setter.append(f"line {last_step.location.line}", "bold")
+        setter.append("  " + _step_text(last_step, display) + f"  · scenario '{visible(writes[-1].scenario or '')}'")
     else:
         setter.append("the run: a --var or --variables-file value, not an extract")
     lines.append(setter)
@@ -168,18 +169,18 @@ def variable_lines(
     for write in writes:
         where = Text()
         if write.edited:
-            where.append("edited by you", "bold magenta")
+            where.append("edited by you", EDIT_BOLD)
             if write.step is not None:
                 where.append(f"  while paused at line {write.step.location.line}")
-        else:
+        elif write.step is not None:  # an extract: always its step
             where.append(f"line {write.step.location.line}", "bold")
             where.append(f"  {_step_text(write.step, display)}")
         where.append(f"  · scenario '{visible(write.scenario or '')}' · into {visible(', '.join(write.layers))}", "dim")
         lines.append(where)
         change = Text("    ")
-        change.append(_compact(display, name, write.old), "dim" if write.old is NEW else "red")
+        change.append(_compact(display, name, write.old), "dim" if write.old is NEW else ERROR)
         change.append(" → ")
-        change.append(_compact(display, name, write.new), "green")
+        change.append(_compact(display, name, write.new), SUCCESS)
         lines.append(change)
     return lines
 

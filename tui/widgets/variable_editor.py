@@ -60,7 +60,7 @@ class VariableEditor(ModalScreen[None]):
         & Horizontal > Label { width: 7; padding: 1 0 0 0; }
         & Horizontal > Input { width: 1fr; }
         & #variable-editor-hint { color: $text-muted; }
-        & #variable-editor-error { color: $error; display: none; }
+        & #variable-editor-error { color: $text-error; display: none; }
     }
     """
     BINDINGS = [

@@ -7,20 +7,24 @@ viewer: long values are cut here, the viewer shows them whole."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping, NamedTuple
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.events import Click
 from textual.geometry import Region
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from scenario_core.run.comparison import type_name
-from scenario_core.run.events import SCENARIO, Origin, ScopeSnapshot
+from scenario_core.run.events import RUN_LAYER, SCENARIO, SCENARIO_LAYER, Origin, ScopeSnapshot, store_label
 from scenario_core.support.printable import visible
 from scenario_tui.widgets.display import Display
+from scenario_tui.widgets.theme_styles import VALUE
 
 
 def origin_text(origin: Origin | None) -> str:
@@ -32,6 +36,24 @@ def origin_text(origin: Origin | None) -> str:
     if origin.phase != SCENARIO:
         where += " (background)"  # the file's or the feature's: the line tells which
     return where
+
+
+class VariableRow(NamedTuple):
+    """A variable as the panel lists it."""
+
+    title: str  # its table's heading: `this scenario`, `shared: feature 'Pets'`, `run variables`
+    name: str
+    value: object
+    origin: Origin | None
+    layer: str  # the layer it lives in, as the stepper names it (edits go there)
+
+
+class ScopeView(NamedTuple):
+    """What the panel shows: a scope snapshot, the scenario it is of, the names the step changed."""
+
+    snapshot: ScopeSnapshot | None
+    scenario: str | None = None
+    changed: frozenset[str] = frozenset()
 
 
 class VariablesPanel(VerticalScroll, can_focus=True):
@@ -57,25 +79,26 @@ class VariablesPanel(VerticalScroll, can_focus=True):
     class ValueSelected(Message):
         """Enter on a variable: the app opens the value viewer."""
 
-        def __init__(self, name: str, value: Any, layer: str, origin: Origin | None) -> None:
+        def __init__(self, name: str, value: object, layer: str, origin: Origin | None) -> None:
             super().__init__()
             self.name, self.value, self.layer, self.origin = name, value, layer, origin
+
+    # What is shown; a new value draws the panel again (always: the same snapshot is shown again
+    # after the secrets were revealed).
+    view: reactive[ScopeView] = reactive(ScopeView(None), always_update=True, init=False)
 
     def __init__(self, display: Display, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.display_options = display
         self.border_title = "Variables"
-        self.snapshot: ScopeSnapshot | None = None
-        self.scenario: str | None = None
-        self.changed: frozenset[str] = frozenset()
         self.lines: list[str] = []
-        # Each variable shown: (layer title, name, value, origin), and the line it starts on.
-        self.rows: list[tuple[str, str, Any, Origin | None]] = []
+        # Each variable shown, and the line it starts on.
+        self.rows: list[VariableRow] = []
         self._row_y: list[int] = []
         self._y = 0  # lines drawn so far
         self.cursor = 0
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("", id="variables-body")
 
     def on_mount(self) -> None:
@@ -87,8 +110,21 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         scenario: str | None = None,
         changed: frozenset[str] | set[str] = frozenset(),
     ) -> None:
-        self.snapshot, self.scenario, self.changed = snapshot, scenario, frozenset(changed)
+        self.view = ScopeView(snapshot, scenario, frozenset(changed))
+
+    def watch_view(self) -> None:
         self.refresh_view()
+
+    @property
+    def snapshot(self) -> ScopeSnapshot | None:
+        return self.view.snapshot
+
+    @property
+    def selected(self) -> VariableRow | None:
+        """The variable under the cursor, when the panel has focus."""
+        if not self.has_focus or self.view.snapshot is None or self.cursor >= len(self.rows):
+            return None
+        return self.rows[self.cursor]
 
     def refresh_view(self) -> None:
         if not self.is_mounted:
@@ -98,30 +134,31 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         body = next(bodies, None)
         if body is None:
             return
-        snapshot = self.snapshot
+        snapshot, scenario, changed_names = self.view
         at = self.rows[self.cursor][:2] if self.cursor < len(self.rows) else None
         self.lines = []
         self.rows, self._row_y = [], []
-        self.border_title = f"Variables · scenario '{visible(self.scenario)}'" if self.scenario else "Variables"
+        self.border_title = f"Variables · scenario '{visible(scenario)}'" if scenario else "Variables"
         self.border_subtitle = "secrets shown" if self.display_options.reveal_secrets else ""
         if snapshot is None:
             body.update(Text("Nothing runs yet. Press n to start a run one step at a time, c to run it.", style="dim"))
             return
-        groups: list[tuple[str, Mapping[str, Any], Mapping[str, Origin]]] = [
-            ("this scenario", snapshot.scenario, snapshot.scenario_origins),
+        groups: list[tuple[str, str, Mapping[str, object], Mapping[str, Origin]]] = [
+            ("this scenario", SCENARIO_LAYER, snapshot.scenario, snapshot.scenario_origins),
         ]
         if snapshot.store is not None:
-            groups.append((f"shared: {visible(snapshot.store.owner)}", snapshot.store_values, snapshot.store_origins))
+            title = f"shared: {visible(snapshot.store.owner)}"
+            groups.append((title, store_label(snapshot.store), snapshot.store_values, snapshot.store_origins))
         else:
-            groups.append(("shared: none (isolated)", {}, {}))
-        groups.append(("run variables", snapshot.run, {}))
+            groups.append(("shared: none (isolated)", "", {}, {}))
+        groups.append(("run variables", RUN_LAYER, snapshot.run, {}))
         width = max(self.scrollable_content_region.width, 20)
         tables = []
-        for title, values, origins in groups:
+        for title, layer, values, origins in groups:
             rows = []
             for name in sorted(values):
                 value = values[name]
-                changed = name in self.changed and title != "run variables"
+                changed = name in changed_names and layer != RUN_LAYER
                 rows.append(
                     (
                         "* " if changed else "  ",
@@ -132,11 +169,11 @@ class VariablesPanel(VerticalScroll, can_focus=True):
                         changed,
                     )
                 )
-                self.rows.append((title, name, value, origins.get(name)))
+                self.rows.append(VariableRow(title, name, value, origins.get(name), layer))
             tables.append((title, values, rows))
         keys = [row[:2] for row in self.rows]  # the cursor stays on its variable while values change
         self.cursor = keys.index(at) if at in keys else min(self.cursor, max(len(self.rows) - 1, 0))
-        parts: list[Any] = []
+        parts: list[RenderableType] = []
         first = 0
         self._y = 0
         for title, values, rows in tables:
@@ -151,7 +188,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
                 first += len(rows)
         body.update(Group(*parts))
 
-    def _table(self, rows: list[tuple], width: int, first: int = 0) -> Text:
+    def _table(self, rows: list[tuple[str, str, str, str, str, bool]], width: int, first: int = 0) -> Text:
         """name, value, type, origin in columns; the value gets what is left (at least 12 cells:
         on a narrow panel the origin goes on a line of its own)."""
         name_w = max(len(r[0]) + len(r[1]) for r in rows)
@@ -172,7 +209,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
             text.append(marker + name, "reverse bold" if changed else "bold")
             text.append(" " * (name_w - len(marker) - len(name) + 1))
             cut = shown if len(shown) <= value_w else shown[: value_w - 1] + "…"
-            text.append(cut.ljust(value_w), "cyan")
+            text.append(cut.ljust(value_w), VALUE)
             text.append(" " + kind.ljust(type_w), "dim")
             if origin:
                 text.append(("\n" + " " * (name_w + 1) if origin_below else " ") + origin, "dim")
@@ -203,10 +240,10 @@ class VariablesPanel(VerticalScroll, can_focus=True):
     def action_open_value(self) -> None:
         if not self.rows:
             return
-        title, name, value, origin = self.rows[self.cursor]
-        self.post_message(self.ValueSelected(name, value, title, origin))
+        row = self.rows[self.cursor]
+        self.post_message(self.ValueSelected(row.name, row.value, row.title, row.origin))
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: Click) -> None:
         """A click puts the cursor on the variable under the mouse."""
         offset = event.get_content_offset(self)
         if offset is None or not self._row_y:

@@ -5,8 +5,8 @@ and VariableExtracted events as they flow; cleared with the run."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from scenario_core.language.nodes.steps import Step
 from scenario_core.run import events as ev
 from scenario_core.run.edits import REMOVED, SET, VariableEdited
 
@@ -17,9 +17,9 @@ MAX_WRITES = 1000  # per name: a 2,000-scenario run writing the same name keeps 
 @dataclass(frozen=True, slots=True)
 class Write:
     scenario: str | None  # the scenario that was running
-    step: Any  # the extract: step; for an edit, the step the run was paused at (or None)
-    old: Any  # NEW when the scenario layer did not hold the name yet
-    new: Any
+    step: Step | None  # the extract: step; for an edit, the step the run was paused at (or None)
+    old: object  # NEW when the scenario layer did not hold the name yet
+    new: object
     layers: tuple[str, ...]  # where it went: ("scenario",) or ("scenario", "feature 'Pets'")
     edited: bool = False  # set by the user while paused (edit and continue), not by an extract
 
@@ -27,12 +27,15 @@ class Write:
 class WriteHistory:
     def __init__(self) -> None:
         self._writes: dict[str, list[Write]] = {}
-        self._old: dict[str, Any] = {}  # VariableOverwritten comes right before its VariableExtracted
+        self._old: dict[str, object] = {}  # VariableOverwritten comes right before its VariableExtracted
         self._scenario: str | None = None
         self.dropped: dict[str, int] = {}
 
     def clear(self) -> None:
-        self.__init__()
+        self._writes.clear()
+        self._old.clear()
+        self._scenario = None
+        self.dropped.clear()
 
     def record(self, event: ev.Event) -> None:
         if isinstance(event, ev.ScenarioStarted):

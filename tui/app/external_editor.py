@@ -10,7 +10,7 @@ import os
 import shlex
 import subprocess
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 from textual.app import App, SuspendNotSupported
 
@@ -74,7 +74,7 @@ def source_of(item: TreeItem) -> tuple[str, int]:
     return item.node.path, 1
 
 
-def open_in_editor(app: App[Any], item: TreeItem) -> tuple[str, bool]:
+def open_in_editor(app: App[int], item: TreeItem) -> tuple[str, bool]:
     """Run the editor on `item`'s line with the app's screen handed over to it. Returns what the
     status line should say, and whether the editor ran (then the caller looks for what was saved,
     as the file watcher would)."""

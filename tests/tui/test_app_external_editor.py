@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 
-from scenario_tui.app.editor import editor_command
+from scenario_tui.app.external_editor import editor_command
 
 SIZE = (120, 40)
 
