@@ -16,8 +16,11 @@ from scenario_core.support import input_files
 from scenario_core.support.records import replace
 
 # A scenario file is text a person writes: anything larger is a mistake (a log, an image, a
-# device) that must be refused at once rather than read into memory.
-MAX_FILE_BYTES = 50 * 1024 * 1024
+# device) that must be refused at once rather than read into memory. The limit is what `check`
+# does within 60 s and 1 GiB on 2 cores for the worst shape (the shortest scenarios, ~545,000 of
+# them): ~26 s and ~770 MB measured; at 50 MB a million scenarios took 107 s and 1.75 GB
+# (docs/limits.md, bench/check_at_size_limit.py).
+MAX_FILE_BYTES = 16 * 1024 * 1024
 # A file reports at most this many errors, then one line saying how many more there are: past a
 # hundred, the first ones are what a person fixes (the rest are often the same mistake).
 MAX_ERRORS = 100

@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.parser import MAX_FILE_BYTES
 from scenario_core.language.templates import TemplateError, render_text, text_template
 from scenario_core.run.http.client import RequestFailed
 from scenario_core.support.class_path import CLASSPATH, class_path_folders
 from scenario_core.support.input_files import InputFileError, read_regular_file
+
+# A request body read from a file (`bodyFile:`) is sent, not parsed: it may be larger than a
+# scenario file may be (docs/limits.md).
+MAX_BODY_FILE_BYTES = 50 * 1024 * 1024
 
 
 def read_body_file(
@@ -49,7 +52,7 @@ def find_body_file(name: str, scenario_file: str, resource_roots: Sequence[str] 
 def _rendered(candidate: Path, visible: Mapping[str, Any]) -> str:
     """The file's text, its references rendered."""
     try:
-        data = read_regular_file(candidate, MAX_FILE_BYTES)
+        data = read_regular_file(candidate, MAX_BODY_FILE_BYTES)
         text = data.decode("utf-8")
     except InputFileError as problem:
         raise RequestFailed(f"bodyFile {candidate} {problem}") from None

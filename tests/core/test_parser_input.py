@@ -46,8 +46,20 @@ def test_input_file_over_the_size_limit_is_refused_unread(tmp_path):
     big = tmp_path / "big.scenario"
     with open(big, "wb") as handle:  # sparse: 200 MB on paper, nothing on disk
         handle.truncate(200 * 1024 * 1024)
-    assert _refused(big) == f"{big} is larger than 50 MB, the limit of a .scenario file"
-    assert MAX_FILE_BYTES == 50 * 1024 * 1024
+    assert _refused(big) == f"{big} is larger than 16 MB, the limit of a .scenario file"
+    assert MAX_FILE_BYTES == 16 * 1024 * 1024
+
+
+def test_a_file_one_byte_over_the_size_limit_is_refused_and_one_at_it_is_read(tmp_path):
+    at, over = tmp_path / "at.scenario", tmp_path / "over.scenario"
+    line = b"# a comment line of a file at the limit\n"
+    body = b"scenario: s\n  when: GET /a\n"
+    filler = line * ((MAX_FILE_BYTES - len(body)) // len(line))
+    at.write_bytes(body + filler + b"#" * (MAX_FILE_BYTES - len(body) - len(filler) - 1) + b"\n")
+    assert at.stat().st_size == MAX_FILE_BYTES
+    assert load_file(at).scenarios[0].name == "s"
+    over.write_bytes(at.read_bytes() + b"\n")
+    assert _refused(over) == f"{over} is larger than 16 MB, the limit of a .scenario file"
 
 
 def test_input_file_at_the_size_limit_is_read(tmp_path):
