@@ -51,7 +51,7 @@ replaces a layer's dict when it writes), so consumers may keep them; treat them 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Final, Literal, Mapping
 
 from scenario_core.language.nodes.base import Node, SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -61,7 +61,40 @@ from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep  # noqa: F401 (re-exported)
 from scenario_core.support.records import dataclass, field, fields
 
-PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
+# How a step or a scenario ended: a Literal, so mypy checks every comparison and assignment.
+Status = Literal["passed", "failed", "skipped"]
+PASSED: Final = "passed"
+FAILED: Final = "failed"
+SKIPPED: Final = "skipped"
+
+
+@dataclass(slots=True)
+class Counts:
+    """How many scenarios ended each way. A run's and a file's totals count a scenario a stop
+    cut short as skipped; the TUI counts it apart (`stopped`: a stop is not a failure)."""
+
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    stopped: int = 0
+
+    def add(self, status: Status) -> None:
+        if status == PASSED:
+            self.passed += 1
+        elif status == FAILED:
+            self.failed += 1
+        else:
+            self.skipped += 1
+
+    def total(self) -> int:
+        return self.passed + self.failed + self.skipped + self.stopped
+
+    def merge(self, other: Counts) -> None:
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+        self.stopped += other.stopped
+
 
 # The message of a step or scenario that stop() cut or skipped (see stop() above).
 INTERRUPTED = "interrupted"
@@ -331,7 +364,7 @@ class StepFinished(Event):
     phase: str
     via: tuple[IncludeStep, ...]
     index: int
-    status: str  # PASSED, FAILED or SKIPPED
+    status: Status
     message: str | None  # why it failed or was skipped
     elapsed: float  # seconds (0 for skipped)
     snapshot: ScopeSnapshot  # what is visible after the step
@@ -345,7 +378,7 @@ class ScenarioFinished(Event):
     file: ScenarioFileNode
     scenario: ScenarioNode
     feature: FeatureNode | None
-    status: str  # PASSED, FAILED or SKIPPED (not selected by tags)
+    status: Status  # SKIPPED: not selected by tags, or stopped before it began
     message: str | None  # the failing step's message, prefixed with its line
     elapsed: float
     snapshot: ScopeSnapshot  # visible at the end: scenario layer, the store, run variables

@@ -37,6 +37,7 @@ from scenario_core.run.events import (
     PASSED,
     SCENARIO,
     SKIPPED,
+    Counts,
     Event,
     FeatureFinished,
     FeatureStarted,
@@ -50,6 +51,7 @@ from scenario_core.run.events import (
     ScenarioStarted,
     ScopeCleared,
     ScopeCreated,
+    Status,
     StepFinished,
     StepStarted,
 )
@@ -166,7 +168,7 @@ class Execution:
             raise RuntimeError("an Execution runs once; create a new one to run again")
         self._started = True
         started = time.perf_counter()
-        totals = [0, 0, 0]
+        totals = Counts()
         try:
             yield RunStarted(self.files, self.run_variables, self.tags)
             for file in self.files:
@@ -180,9 +182,10 @@ class Execution:
                         if isinstance(item, FeatureFinished):  # its feature-scoped webhooks
                             yield from self._steps.stop_webhooks(id(item.feature))
                         yield item
-                for i in range(3):
-                    totals[i] += run.counts[i]
-            yield RunFinished(totals[0], totals[1], totals[2], time.perf_counter() - started, self._stopped)
+                totals.merge(run.counts)
+            yield RunFinished(
+                totals.passed, totals.failed, totals.skipped, time.perf_counter() - started, self._stopped
+            )
         finally:
             self._stopped = True
             self._client.close()
@@ -217,7 +220,7 @@ class Execution:
             cleared = run.file_store.names()
             yield ScopeCleared(run.file_store.ref, cleared)
             run.file_store = None
-        passed, failed, skipped = run.counts
+        passed, failed, skipped = run.counts.passed, run.counts.failed, run.counts.skipped
         yield FileFinished(file, passed, failed, skipped, cleared)
 
     def _prepare(
@@ -229,7 +232,7 @@ class Execution:
             record.selected = False
             record.by_tags = not self._by_tags(scenario, feature)
             record.status = SKIPPED
-            run.counts[2] += 1
+            run.counts.skipped += 1
             wanted = (
                 str(self._selected)
                 if self._selected is not None
@@ -339,7 +342,7 @@ class Execution:
             for include in planned.unbind:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
-            status = PASSED if message is None else FAILED
+            status: Status = PASSED if message is None else FAILED
             inside = state.failed_inside if message is not None else None
             yield StepFinished(
                 step,
@@ -375,10 +378,10 @@ class Execution:
             yield from steps.stop_webhooks(id(scenario))
         if failure is None:
             status, summary = PASSED, None
-            run.counts[0] += 1
+            run.counts.passed += 1
         elif failure.kind is FailureKind.STOPPED:  # stopped between steps: nothing failed
             status, summary = SKIPPED, INTERRUPTED
-            run.counts[2] += 1
+            run.counts.skipped += 1
         else:
             status = FAILED
             summary = (
@@ -387,7 +390,7 @@ class Execution:
                 else f"line {failure.line}: {failure.message}"
             )
             record.failed_line, record.failed_message = failure.line, failure.message
-            run.counts[1] += 1
+            run.counts.failed += 1
         record.status = status
         self.running = None
         yield ScenarioFinished(

@@ -15,6 +15,7 @@ from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef, store_for
+from scenario_core.run.events import Status
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
 from scenario_core.support.records import dataclass, field
 
@@ -25,7 +26,7 @@ class ScenarioRecord:
 
     selected: bool = True
     by_tags: bool = True  # when not selected: by the run's tags (else by its caller, e.g. pytest -k)
-    status: str | None = None  # None while running / not reached
+    status: Status | None = None  # None while running / not reached
     failed_line: int | None = None
     failed_message: str | None = None
     extracted: set[str] = field(default_factory=set)

@@ -13,7 +13,7 @@ from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, S
 from scenario_core.language.nodes.steps import Step
 from scenario_core.language.parameter_keys import OPENAPI
 from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
-from scenario_core.run.events import PlannedStep, ResponseReceived
+from scenario_core.run.events import Counts, PlannedStep, ResponseReceived
 from scenario_core.run.explain import Explainer, ScenarioRecord
 from scenario_core.run.plan import plan_scenario
 from scenario_core.run.scopes import Scope, Store
@@ -61,7 +61,7 @@ class FileRun:
         self._plans: dict[int, tuple[PlannedStep, ...]] = {}
         self.records: dict[int, ScenarioRecord] = {}
         self.file_store: Store | None = None
-        self.counts = [0, 0, 0]  # passed, failed, skipped
+        self.counts = Counts()
         self._explainer: Explainer | None = None
 
     def params(

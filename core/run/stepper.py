@@ -32,7 +32,7 @@ handed to `on_event` with the record it belongs to; the app decides what to show
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Final, Iterator, Literal, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import Step
@@ -46,7 +46,11 @@ from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
 from scenario_core.support.records import dataclass, field
 
-IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
+State = Literal["idle", "running", "paused", "finished"]
+IDLE: Final = "idle"
+RUNNING: Final = "running"
+PAUSED: Final = "paused"
+FINISHED: Final = "finished"
 _END = object()  # a batch's last item when the stream has ended
 
 
@@ -63,7 +67,7 @@ class StepRun:
     index: int
     scenario: ScenarioNode
     feature: FeatureNode | None
-    status: str = "running"  # running, passed, failed, skipped
+    status: ev.Status | Literal["running"] = "running"
     message: str | None = None
     elapsed: float = 0.0
     request: ev.RequestSent | None = None
@@ -73,7 +77,7 @@ class StepRun:
     assertion: ev.AssertionChecked | None = None
     branch: ev.BranchTaken | None = None  # an if chain: the branch taken and the conditions tried
     auto_tests: list[ev.AutoTestRan] = field(default_factory=list)
-    retries: list[Any] = field(default_factory=list)  # RequestRetried: each attempt retried, and why
+    retries: list[ev.RequestRetried] = field(default_factory=list)  # each attempt retried, and why
     extracted: list[ev.VariableExtracted] = field(default_factory=list)
     overwritten: list[ev.VariableOverwritten] = field(default_factory=list)
     before: ev.ScopeSnapshot | None = None
@@ -118,7 +122,7 @@ class Stepper:
         # worker thread that pulls: while False, it pulls on past each StepStarted.
         self.pauses_at_steps: Callable[[], bool] = lambda: True
         self.yield_every = yield_every
-        self.state = IDLE
+        self.state: State = IDLE
         self.mode: str | None = None
         self.execution: Execution | None = None
         self._stream: Iterator[ev.Event] | None = None
@@ -458,7 +462,7 @@ class Stepper:
             run.branch = event
         elif isinstance(event, ev.AutoTestRan):
             run.auto_tests.append(event)
-        elif type(event).__name__ == "RequestRetried":
+        elif isinstance(event, ev.RequestRetried):
             run.retries.append(event)
         elif isinstance(event, ev.VariableExtracted):
             run.extracted.append(event)

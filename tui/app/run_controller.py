@@ -60,7 +60,7 @@ class RunController(RunEvents):
         self._feature_results: dict[Key, list[str]] = {}
         self._bp_previous: set[Key] | None = set()  # None: worked out from _bp_last when needed
         self._bp_last: tuple[list[Key | None], list[Key]] = ([], [])  # a step's keys, scenarios started since
-        self._counts = [0, 0, 0, 0]  # passed, failed, skipped, stopped (a stop is not a failure)
+        self._counts = ev.Counts()  # a stop is not a failure: counted apart
         self._run_seconds = 0.0  # time spent pulling events: a pause does not count
         self._stopped_at: int | None = None  # the line of the step the run was stopped at
         self._run_to: Key | None = None  # `g`: pause just before this step

@@ -145,7 +145,10 @@ class RunEvents:
                 self.scenario_results[key] = event
                 if len(key) > 2:  # (file, feature, scenario): a feature's scenario
                     self._feature_results.setdefault(key[:2], []).append(event.status)
-            self._counts[3 if stopped else {PASSED: 0, FAILED: 1}.get(event.status, 2)] += 1
+            if stopped:
+                self._counts.stopped += 1
+            else:
+                self._counts.add(event.status)
             if self._scenario is not None and event.scenario is self._scenario.scenario:
                 self._snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
         elif isinstance(event, ev.FeatureStarted):
@@ -249,7 +252,7 @@ class RunEvents:
         self.scenario_results.clear()
         self._feature_results.clear()
         self._bp_previous = set()
-        self._counts = [0, 0, 0, 0]
+        self._counts = ev.Counts()
         self._run_seconds = 0.0
         self._stopped_at = None
         self._run_to = None

@@ -7,8 +7,7 @@ A step written in a fragment is named by where its line is (`line 14 of fragment
 
 from __future__ import annotations
 
-from typing import Sequence
-
+from scenario_core.run.events import Counts
 from scenario_core.run.stepper import CONTINUE, DRAIN, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
 
 READY = "ready — n steps, c runs"
@@ -58,15 +57,15 @@ def _line(run: StepRun) -> str:
     return line
 
 
-def counts_line(counts: Sequence[int], scenarios: int, interrupted: bool) -> str:
+def counts_line(counts: Counts, scenarios: int, interrupted: bool) -> str:
     """`1 passed · 0 failed · 0 skipped · 1 stopped · 3 not run` (the last two only after a stop)."""
-    passed, failed, skipped, stopped = counts
-    if not any(counts):
+    passed, failed, skipped, stopped = counts.passed, counts.failed, counts.skipped, counts.stopped
+    if not counts.total():
         return ""
     text = f"{passed} passed · {failed} failed · {skipped} skipped"
     if stopped:
         text += f" · {stopped} stopped"
-    not_run = scenarios - sum(counts)
+    not_run = scenarios - counts.total()
     if interrupted and not_run > 0:
         text += f" · {not_run} not run"
     return text
