@@ -97,7 +97,7 @@ async def _first_paint(make) -> float:
                 break
             await pilot.pause(0.005)
         if isinstance(app, ScenarioApp):
-            assert app.tree.scenario_count > 0, "the tree is empty"
+            assert app.file_tree.scenario_count > 0, "the tree is empty"
     return painted - started
 
 
