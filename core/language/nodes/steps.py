@@ -159,9 +159,9 @@ class ExtractStep(Node):
     """`extract: NAME from $.json.path` or `extract: NAME from header Header-Name`."""
 
     name: str
-    source: str  # "body" or "header"
-    path: str  # the JSON path, or the header name
-    compiled: Any = field(compare=False, repr=False)  # compiled JSON path; None for headers
+    source: str  # "body" (a JSON path), "header", "cookie", "text" (`body`), "regex" or "xpath"
+    path: str  # the JSON path or the header name; for the other sources, the source as written
+    compiled: Any = field(compare=False, repr=False)  # compiled JSON path; a cookie name, pattern or XPath
     location: SourceLocation
     keyword: str = "extract"
     arrow: bool = False  # written BerryCrush's way: `extract $.id => petId`
