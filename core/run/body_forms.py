@@ -5,6 +5,7 @@ Every problem is a RequestFailed, one line naming the file."""
 
 from __future__ import annotations
 
+import json
 import mimetypes
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -24,8 +25,15 @@ _BY_EXTENSION = {".json": "application/json", ".xml": "application/xml", ".txt":
 
 class BuiltBody(NamedTuple):
     content: bytes
-    text: str  # as a report shows it: the text sent, or a multipart body's parts, one a line
+    # as a report shows it: the text sent, or a multipart body's parts one a line, never a file's
+    # bytes: `"note": "text"` (a JSON field, so that masking knows a secret one by its name) or
+    # `"photo": file rex.png (image/png, 70 bytes)`
+    text: str
     content_type: str
+
+
+def _json(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 def has_body_form(step: RequestStep) -> bool:
@@ -98,11 +106,11 @@ def _multipart(
         value = render_text(field.value, visible)
         if not field.file:
             parts.append(Part(field.name, value.encode("utf-8")))
-            shown.append(f"{field.name}: {value}")
+            shown.append(f"{_json(field.name)}: {_json(value)}")
             continue
         path, data = read_file(value, scenario_file, resource_roots, f"multipart file of part '{field.name}'")
         media = field.media_type or media_type_of(str(path))
         parts.append(Part(field.name, data, path.name, media))
-        shown.append(f"{field.name}: file {path.name} ({media}, {len(data)} bytes)")
+        shown.append(f"{_json(field.name)}: file {path.name} ({media}, {len(data)} bytes)")
     content, content_type = multipart(parts)
     return BuiltBody(content, "\n".join(shown), content_type)

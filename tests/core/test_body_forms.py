@@ -107,7 +107,11 @@ def test_multipart_sends_text_and_file_parts_with_names_types_and_a_fresh_bounda
     assert parts[1].get_payload(decode=True) == b"\x89PNG\r\n\x00\xff"
     assert parts[2].get_content_type() == "text/plain"
     sent = [e for e in events if isinstance(e, RequestSent)][-1]
-    assert "\x00" not in sent.body and "photo: file my pet.png (image/png, 8 bytes)" in sent.body
+    assert (
+        sent.body.startswith('"note": "file me"\n')
+        and "\x00" not in sent.body
+        and '"photo": file my pet.png (image/png, 8 bytes)' in sent.body
+    )
 
 
 def test_multipart_file_missing_at_run_time_fails_the_step_naming_the_path(echo, write_scenario):
