@@ -163,3 +163,35 @@ def test_multipart_file_that_resolves_to_nothing_is_a_located_check_error(write_
     assert f"{path}:4:19: error: multipart file 'rex.png' of part 'photo' not found" in err
     (path.parent / "rex.png").write_bytes(b"png")
     assert main(["check", str(path)]) == 0
+
+
+def test_copy_as_curl_sends_the_same_form_and_multipart_bodies(echo, write_scenario):
+    import shutil
+    import subprocess
+
+    from scenario_core.report.curl import curl_command
+
+    path = scenario(
+        echo,
+        write_scenario,
+        "  when: POST /login\n    form:\n      name: a b&c\n      tag: é\n"
+        '  when: POST /upload\n    multipart:\n      note: "@not a file"\n      photo: file rex.png image/png\n'
+        "  when: POST /raw\n    bodyFile: rex.png\n    headers:\n      Content-Type: image/png\n",
+    )
+    (path.parent / "rex.png").write_bytes(b"\x89PNG\r\n\x00\xff")
+    finished, events = run(path)
+    assert finished.status == "passed", finished.message
+    commands = [curl_command(e) for e in events if isinstance(e, RequestSent)]
+    assert "--data-urlencode 'name=a b&c'" in commands[0]
+    assert "--form-string 'note=@not a file'" in commands[1] and "-F 'photo=@rex.png;type=image/png'" in commands[1]
+    assert "multipart/form-data" not in commands[1]  # curl makes its own boundary
+    assert "--data-binary @rex.png" in commands[2]
+    if shutil.which("curl") is None:
+        return
+    sent = list(echo.seen)
+    for command in commands:
+        subprocess.run(["sh", "-c", command], cwd=path.parent, check=True, capture_output=True, timeout=30)
+    again = echo.seen[len(sent) :]
+    assert again[0].body == sent[0].body
+    assert again[2].body == sent[2].body
+    assert [p.get_payload(decode=True) for p in parts_of(again[1])] == [p.get_payload(decode=True) for p in parts_of(sent[1])]
