@@ -194,4 +194,6 @@ def test_copy_as_curl_sends_the_same_form_and_multipart_bodies(echo, write_scena
     again = echo.seen[len(sent) :]
     assert again[0].body == sent[0].body
     assert again[2].body == sent[2].body
-    assert [p.get_payload(decode=True) for p in parts_of(again[1])] == [p.get_payload(decode=True) for p in parts_of(sent[1])]
+    assert [p.get_payload(decode=True) for p in parts_of(again[1])] == [
+        p.get_payload(decode=True) for p in parts_of(sent[1])
+    ]
