@@ -1,4 +1,4 @@
-"""Secrets in the new body forms and sources stay out of every report (docs/reports.md): a form
+"""Secrets in the new body forms and sources stay out of every report (docs/spec/requests.md#body-forms): a form
 field or multipart part named like a secret, and a cookie's value, set or extracted."""
 
 from __future__ import annotations
