@@ -247,7 +247,6 @@ class Bench:
         from scenario_core.language.parser import load_file
         from scenario_core.parameters.resolution import RunOverrides
         from scenario_core.run import events as ev
-        from scenario_core.run.blocking import blocking_events
         from scenario_core.run.executor import Execution
         from scenario_tui.cli.run_command import run_files
 
@@ -260,14 +259,15 @@ class Bench:
         overrides = RunOverrides.from_cli([], url, None)
         nodes = {n: load_file(self.tmp / f"chain_{n}.scenario") for n in sizes}
 
-        def executor(n: int) -> None:  # as `run` drives it: without an event loop (run.blocking)
-            for event in blocking_events(Execution([nodes[n]], overrides, blocking=True).events()):
+        def executor(n: int) -> None:  # as `run` drives it: the plain generator, pulled in this thread
+            for event in Execution([nodes[n]], overrides).events():
                 if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
                     raise SystemExit(f"in-process executor: the scenario {event.status}: {event.message}")
 
-        def on_loop(n: int) -> None:  # as the TUI and --jobs drive it
+        def on_loop(n: int) -> None:  # as the TUI drives it: pulled on a worker thread, from an event loop
             async def consume() -> None:
-                async for event in Execution([nodes[n]], overrides).events():
+                events = await asyncio.to_thread(list, Execution([nodes[n]], overrides).events())
+                for event in events:
                     if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
                         raise SystemExit(f"in-process executor: the scenario {event.status}: {event.message}")
 

@@ -91,7 +91,7 @@ async def _headless(path: Path, url: str) -> float:
     gc.collect()  # what the last round left is not this one's to collect
     started = time.perf_counter()
     final = None
-    async for event in Execution([file], RunOverrides.from_cli([], url)).events():
+    for event in Execution([file], RunOverrides.from_cli([], url)).events():
         final = event
     elapsed = time.perf_counter() - started
     assert final is not None and final.passed == final.total, "the headless run failed"

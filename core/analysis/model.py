@@ -3,9 +3,10 @@ visibility) and the `Analysis` of a file. Shared by the walk, the report and the
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.support.light_dataclasses import dataclass, field
 
 # Warning codes (Diagnostic.code), stable for tools: `check --format json|github`, the LSP.
 NEVER_VISIBLE = "never-visible"  # a {{NAME}} no run can resolve at that point

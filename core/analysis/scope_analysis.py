@@ -26,7 +26,6 @@ from scenario_core.analysis.model import (  # noqa: F401 (the public interface)
 from scenario_core.analysis.walk import ALWAYS, NEVER, SOMETIMES
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_core.support.collector import collector_paused
 
 __all__ = [
     "ALWAYS",
@@ -55,10 +54,7 @@ def analyze(
     for its baseUrl); sends nothing."""
     from scenario_core.analysis.report import Report
 
-    # The analysis makes tens of thousands of small objects and no cycles; with a large tree
-    # alive, the collector's passes over it cost as much as the analysis itself.
-    with collector_paused():
-        return Report(file, overrides or RunOverrides(), run_variables).analysis()
+    return Report(file, overrides or RunOverrides(), run_variables).analysis()
 
 
 def visible_at(

@@ -11,6 +11,7 @@ scenarios that use it, so the work is linear in the size of the expanded file.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from scenario_core.language.nodes.assertions import AllOf, AnyOf, CustomAssertion, NotAssertion, VariableAssertion
@@ -31,7 +32,6 @@ from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.explain import via_text
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
-from scenario_core.support.light_dataclasses import dataclass
 
 ALWAYS, SOMETIMES, NEVER = "always", "sometimes", "never"
 

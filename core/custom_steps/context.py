@@ -4,11 +4,10 @@ public plugin API (re-exported by `scenario_core.custom_steps`)."""
 
 from __future__ import annotations
 
+import re
 from collections import ChainMap
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping
-
-from scenario_core.support.lazy_patterns import lazy_compile
 
 
 class StepFailed(Exception):
@@ -72,7 +71,7 @@ class _Headers(Mapping[str, str]):
         return repr(dict(self.items()))
 
 
-_NAME = lazy_compile(r"[^\W\d]\w*")
+_NAME = re.compile(r"[^\W\d]\w*")
 
 
 class StepContext:

@@ -12,8 +12,6 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
-from scenario_core.support.lazy_patterns import lazy_compile
-
 # A step or assertion function: a decorator registers it and hands it back unchanged.
 StepFunction = TypeVar("StepFunction", bound=Callable[..., Any])
 
@@ -25,7 +23,7 @@ _PLACEHOLDERS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "word": (r"(\w+)", str),
     "any": (r"(.*)", str),
 }
-_PLACEHOLDER = lazy_compile(r"\{([A-Za-z_]\w*)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 
 
 # A pattern piece: (literal text, None) or ("", placeholder kind).

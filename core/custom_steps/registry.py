@@ -8,7 +8,6 @@ matches its whole interpolated description; `assert <free text>` runs the matchi
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any, Callable, Sequence
 
@@ -51,7 +50,7 @@ class Match:
     def values(self) -> list[Any]:
         return self.definition.values(self.raw_values)
 
-    async def run(self, ctx: StepContext) -> str | None:
+    def run(self, ctx: StepContext) -> str | None:
         """None when the step passed, else its failure as one line (never a traceback)."""
         if self.others:
             return ambiguous_message(self.definition.kind, self.text, (self.definition,) + self.others)
@@ -63,7 +62,7 @@ class Match:
         try:
             result = definition.function(ctx, *self.values())
             if inspect.isawaitable(result):
-                result = await result if _loop_running() else _awaited_alone(result)
+                result = _awaited_alone(result)
         except (AssertionError, StepFailed) as error:
             message = one_line(str(error))
             if message:
@@ -156,7 +155,7 @@ class Registry:
     def match_assertion(self, text: str) -> Match | None:
         return self._match(self._assertions, text)
 
-    async def run_step(self, description: str, ctx: StepContext) -> str | None:
+    def run_step(self, description: str, ctx: StepContext) -> str | None:
         """Match and run: None when passed, else the one-line failure (no match included)."""
         try:
             match = self.match_step(description)
@@ -164,16 +163,16 @@ class Registry:
             return str(slow)
         if match is None:
             return no_match_message("step", description, self)
-        return await match.run(ctx)
+        return match.run(ctx)
 
-    async def run_assertion(self, text: str, ctx: StepContext) -> str | None:
+    def run_assertion(self, text: str, ctx: StepContext) -> str | None:
         try:
             match = self.match_assertion(text)
         except PatternTooSlow as slow:
             return str(slow)
         if match is None:
             return no_match_message("assertion", text, self)
-        return await match.run(ctx)
+        return match.run(ctx)
 
     def candidates(self, kind: str, template: TextTemplate | str) -> list[Definition]:
         """At check time: the definitions that could match, the `{{references}}` standing for
@@ -226,16 +225,17 @@ def _pieces(template: TextTemplate) -> list[str | None]:
     return pieces
 
 
-def _loop_running() -> bool:
-    asyncio = sys.modules.get("asyncio")
-    return asyncio is not None and asyncio.events._get_running_loop() is not None
-
-
 def _awaited_alone(awaitable: Any) -> Any:
-    """An async step's result in a run without an event loop (run.blocking): on a loop of its own."""
+    """An async step's result, on a private event loop of its own (asyncio.run). In a thread that
+    already runs a loop (a caller of the engine on one), on a short-lived thread of its own."""
     import asyncio
 
     async def wait() -> Any:
         return await awaitable
 
-    return asyncio.run(wait())
+    if asyncio.events._get_running_loop() is None:
+        return asyncio.run(wait())
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, wait()).result()

@@ -6,12 +6,12 @@ each located in the condition's line."""
 from __future__ import annotations
 
 import json
+import re
 
 from scenario_core.language.errors import clip
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
 from scenario_core.language.step_syntax import LineError, check_operand
 from scenario_core.language.templates import JsonTextError, Locate, TemplateError, json_template, text_template
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # The operator words, as written (matched case-insensitively), and what each one means.
 _SPELLED = {
@@ -42,7 +42,7 @@ OPERATOR_LIST = (
     "equals (=), not equals, greaterThan (>), lessThan (<), >=, <=, exists, notEmpty, empty, "
     "contains, in, matches, startsWith, endsWith, hasSize"
 )
-_NUMBER = lazy_compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}  # any other \c is c
 SPACES = " \t"
 

@@ -9,6 +9,7 @@ is real membership, inline JSON keeps its types, and an unquoted `{{n}}` keeps i
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from scenario_core.language.condition_operands import OPERATOR_LIST, SPACES, OperandReader
 from scenario_core.language.errors import JSON_PATH, clip
@@ -38,12 +39,10 @@ from scenario_core.language.templates import (
     TemplateError,
     text_template,
 )
-from scenario_core.support.lazy_patterns import lazy_compile
-from scenario_core.support.light_dataclasses import replace
 from scenario_core.support.text_scan import TopLevelSpaces
 
-_HEADER_NAME = lazy_compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_TIME = lazy_compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(ms|s)?", re.IGNORECASE)
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_TIME = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(ms|s)?", re.IGNORECASE)
 # An `if` joins at most this many conditions: and/or nest, and evaluating them recurses.
 MAX_JOINED = 64
 

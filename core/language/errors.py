@@ -3,8 +3,9 @@ traceback: a `Diagnostic` is one located line, `FILE:LINE:COLUMN: SEVERITY: MESS
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.support.light_dataclasses import dataclass
 
 MAX_MESSAGE = 600
 

@@ -9,27 +9,25 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
-
-from scenario_core.support.lazy_patterns import lazy_compile
-from scenario_core.support.light_dataclasses import dataclass
 
 # Jayway's functions: each ends a path. Those with arguments take JSON literals or `$` paths.
 FUNCTIONS = ("length", "size", "min", "max", "avg", "sum", "stddev", "keys", "first", "last", "concat", "append")
 _TAKE_ARGUMENTS = ("concat", "append")
-_FUNCTION_AT_END = lazy_compile(r"\.([A-Za-z_]\w*)\((.*)\)\s*\Z", re.S)
-_FUNCTION_INSIDE = lazy_compile(r"\.([A-Za-z_]\w*)\(")
+_FUNCTION_AT_END = re.compile(r"\.([A-Za-z_]\w*)\((.*)\)\s*\Z", re.S)
+_FUNCTION_INSIDE = re.compile(r"\.([A-Za-z_]\w*)\(")
 # `@.x in ['a', 2]` inside a filter: the subject is a relative path without spaces.
-_IN_FILTER = lazy_compile(r"(@[^\s()]*)\s+in\s+\[([^\]]*)\]")
+_IN_FILTER = re.compile(r"(@[^\s()]*)\s+in\s+\[([^\]]*)\]")
 # A path is indefinite (its matches are a list) when it has a wildcard, a deep scan, a filter,
 # a union or a slice: a function then applies to the list of what it matched, as in Jayway.
-_INDEFINITE = lazy_compile(r"\*|\.\.|\[\?|\[[^\]]*[,:][^\]]*\]")
+_INDEFINITE = re.compile(r"\*|\.\.|\[\?|\[[^\]]*[,:][^\]]*\]")
 
 
 # Names jsonpath-ng's `ext` lexer reads as something else: such paths are left to jsonpath-ng.
 _NOT_NAMES = frozenset({"where", "wherenot", "null", "true", "false"})
-_DOTTED = lazy_compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?[0-9]+\])*\Z")
-_DOTTED_STEP = lazy_compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]+)\]")
+_DOTTED = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?[0-9]+\])*\Z")
+_DOTTED_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]+)\]")
 
 
 class JsonPathSyntaxError(ValueError):

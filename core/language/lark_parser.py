@@ -47,7 +47,6 @@ from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.parse_cache import private_cache_directory, trusted_entry
 from scenario_core.language.syntax_errors import allowed_lines, syntax_diagnostic
-from scenario_core.support.collector import collector_paused
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -156,25 +155,22 @@ def parse_source(text: str, filename: str, fragments: tuple) -> tuple[ScenarioFi
     source = "\n" + text.rstrip() + "\n"
     with _lock:
         _builder.begin(filename, text, fragments)
-        # The syntax tree is acyclic: pausing the cycle collector while half a million small
-        # objects are made saves ~10% of a large file's parse and frees nothing less.
         tree: object  # what the Builder's start rule built; lark's signature says a Tree
-        with collector_paused():
+        try:
             try:
-                try:
-                    tree = _parser().parse(source)
-                except (UnexpectedInput, IndentationProblem):
-                    # Read again from the start, reporting every error: what the failed parse's
-                    # builder found so far would be found again, so it is dropped.
-                    _builder.begin(filename, text, fragments)
-                    tree = _recovering_parse(source, filename, _builder.diagnostics)
-                    if tree is None and not _builder.diagnostics:  # never expected: still one located line
-                        _builder.diagnostics.append(
-                            Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error", code="syntax")
-                        )
-            except RecursionError:
-                _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
-                tree = None
+                tree = _parser().parse(source)
+            except (UnexpectedInput, IndentationProblem):
+                # Read again from the start, reporting every error: what the failed parse's
+                # builder found so far would be found again, so it is dropped.
+                _builder.begin(filename, text, fragments)
+                tree = _recovering_parse(source, filename, _builder.diagnostics)
+                if tree is None and not _builder.diagnostics:  # never expected: still one located line
+                    _builder.diagnostics.append(
+                        Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "syntax error", code="syntax")
+                    )
+        except RecursionError:
+            _builder.diagnostics.append(Diagnostic(SourceLocation(filename, 1, 1, 1, 1), "nested too deeply"))
+            tree = None
         diagnostics = _builder.end()
     return (tree if isinstance(tree, ScenarioFileNode) else None), diagnostics
 

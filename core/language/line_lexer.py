@@ -13,13 +13,13 @@ one past the end); a line break starts at the end of the previous content line.
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from lark import Token
 from lark.lexer import Lexer
 
 from scenario_core.language.comments import strip_comment
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # A line that starts with one of these (in any case: `Scenario:`, `WHEN:`) is that keyword's
 # token, value and all.
@@ -81,8 +81,8 @@ WORD_NAMES = {
     "FAIL": "fail",
 }
 
-TAG = lazy_compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
-_BLANKS = lazy_compile(r"[ \t]*")
+TAG = re.compile(r"@[^\s@]+")  # tags share a line; anything after them is a token of its own
+_BLANKS = re.compile(r"[ \t]*")
 _NOT_ENTRY_START = ":#@|"  # and whitespace: `name: value` starts with a name; `|` starts a table row
 _TRIPLE = '"""'
 

@@ -5,12 +5,12 @@ Each type's parser is in parameter_values.py."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
-from scenario_core.support.lazy_patterns import lazy_compile
-from scenario_core.support.light_dataclasses import dataclass
 
 SHARE = "shareVariablesAcrossScenarios"
 TIMEOUT = "timeout"
@@ -177,7 +177,7 @@ SPECS: dict[str, ParameterSpec] = {
     )
 }
 
-_DESCRIPTION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def binding_parts(key: str) -> tuple[str, str, str | None] | None:
@@ -212,8 +212,8 @@ _BINDING_SPECS = {
 }
 
 
-_HEADER_NAME = lazy_compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
-_OPTION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
+_OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_SPEC = ParameterSpec(
     "header.NAME",
     "text",
@@ -255,14 +255,14 @@ def is_known(key: str) -> bool:
     return spec_for(key) is not None
 
 
-USER_KEY = lazy_compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # what `{{param.KEY}}` can name
+USER_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # what `{{param.KEY}}` can name
 
 
 # ---------------------------------------------------------------- {{env.NAME}} / {{param.KEY}}
 
 
 ENV, PARAM = "env", "param"
-_ENV_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from scenario_core.support.lazy_patterns import lazy_compile
-
 
 class ParameterValueError(ValueError):
     """A value that does not fit its key; the message names key, expected type and what was found."""
@@ -35,7 +33,7 @@ def boolean(key: str, raw: str) -> bool:
     raise ParameterValueError(f"{key} must be true or false, got {shown(raw)}{hint}")
 
 
-_POSITIVE_INT = lazy_compile(r"[0-9]+")
+_POSITIVE_INT = re.compile(r"[0-9]+")
 # Upper bounds: a longer wait or a larger body is a typo, and a number past the event loop's
 # clock (or past Python's 4,300-digit int() limit) would fail far from the line that wrote it.
 MAX_TIMEOUT = 86_400  # a day
@@ -83,7 +81,7 @@ def path(key: str, raw: str) -> str:
     return value
 
 
-_NAME_LIST = lazy_compile(r"[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*")
+_NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*")
 
 
 def names(key: str, raw: str) -> tuple[str, ...]:
@@ -145,7 +143,7 @@ class Duration(int):
         return int(self) / 1000
 
 
-_DURATION = lazy_compile(r"([0-9]{1,9})(ms|s|m)?")
+_DURATION = re.compile(r"([0-9]{1,9})(ms|s|m)?")
 _UNIT_MS = {None: 1, "ms": 1, "s": 1000, "m": 60_000}
 MAX_DURATION_MS = 86_400_000  # a day
 
@@ -190,7 +188,7 @@ def header_value(key: str, raw: str) -> str:
     return value
 
 
-_ALIAS_TARGET = lazy_compile(r"\^[A-Za-z_][A-Za-z0-9_.-]*|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*")
+_ALIAS_TARGET = re.compile(r"\^[A-Za-z_][A-Za-z0-9_.-]*|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*")
 
 
 def alias(key: str, raw: str) -> str:

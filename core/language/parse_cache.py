@@ -26,15 +26,10 @@ import stat
 import sys
 from typing import TYPE_CHECKING
 
-from scenario_core.support.collector import collector_paused
-
 if TYPE_CHECKING:
     from scenario_core.language.nodes.blocks import ScenarioFileNode
 
-try:  # hashlib's import loads OpenSSL (~5 ms of start-up); blake2b is built in
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
+from hashlib import blake2b
 
 DISABLE_VARIABLE = "SCENARIO_TUI_NO_CACHE"
 # 256 entries: a few projects' files in an edit-run loop. 64 MiB: the 1,000-step chain's entry is
@@ -120,10 +115,8 @@ def load(digest: bytes) -> ScenarioFileNode | None:
         return None
     from scenario_core.language.nodes.blocks import ScenarioFileNode
 
-    # Made of ~10 small objects a request and acyclic: the cycle collector would only slow it down.
     try:
-        with collector_paused():
-            tree = pickle.loads(memoryview(data)[len(header) :])
+        tree = pickle.loads(memoryview(data)[len(header) :])
     except Exception:  # corrupt or truncated: parse again, and the entry is rewritten
         return None
     if not isinstance(tree, ScenarioFileNode):
@@ -140,10 +133,8 @@ def store(digest: bytes, tree: ScenarioFileNode) -> None:
     directory = private_cache_directory("parsed")
     if directory is None:
         return
-    # Each node's state is a new tuple: the cycle collector would walk the whole tree again and again.
     try:
-        with collector_paused():
-            data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+        data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a node holding something that does not pickle: not cached
         return
     if len(data) > MAX_ENTRY_BYTES:

@@ -6,6 +6,7 @@ run of an unchanged file never pays), and its errors capped and made one line ea
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from scenario_core.language import parse_cache
@@ -13,7 +14,6 @@ from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageErr
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.support import input_files
-from scenario_core.support.light_dataclasses import replace
 
 # A scenario file is text a person writes: anything larger is a mistake (a log, an image, a
 # device) that must be refused at once rather than read into memory.

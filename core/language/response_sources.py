@@ -7,11 +7,10 @@ cannot compile is a located error."""
 from __future__ import annotations
 
 import json
-
-from scenario_core.support.lazy_patterns import lazy_compile
+import re
 
 SOURCE_WORDS = ("cookie", "regex", "xpath")
-_COOKIE = lazy_compile(r"cookie(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
+_COOKIE = re.compile(r"cookie(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
 
 
 class SourceError(ValueError):

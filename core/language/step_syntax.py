@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import fields
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -38,8 +39,6 @@ from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
 from scenario_core.language.nodes.steps import AssertStep, ExtractStep
 from scenario_core.language.response_sources import SourceError, read_source, starts_with_source
 from scenario_core.language.templates import NAME, JsonTextError, Locate, TemplateError, json_template
-from scenario_core.support.lazy_patterns import lazy_compile
-from scenario_core.support.light_dataclasses import fields
 from scenario_core.support.text_scan import TopLevelSpaces
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
@@ -57,7 +56,7 @@ class LineError(ValueError):
 
 # ---------------------------------------------------------------- when:
 
-_REQUEST = lazy_compile(r"(\S+)(\s+)(\S.*)?")
+_REQUEST = re.compile(r"(\S+)(\s+)(\S.*)?")
 
 
 def split_request(text: str) -> tuple[str, str, int]:
@@ -150,12 +149,12 @@ _OPERATORS = (
 )
 _NO_OPERAND = ("exists", "not exists", "notEmpty")
 _BODY_OPERATORS = ("contains", "not contains", "matches", "==", "!=")
-_STATUS = lazy_compile(r"status(\s+)(\S+)\s*")
-_TIME = lazy_compile(r"time(\s+)(<=|<|>=|>)(\s*)([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
-_HEADER_NAME = lazy_compile(r"header(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
+_STATUS = re.compile(r"status(\s+)(\S+)\s*")
+_TIME = re.compile(r"time(\s+)(<=|<|>=|>)(\s*)([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
+_HEADER_NAME = re.compile(r"header(\s+)([!#$%&'*+.^_`|~0-9A-Za-z-]+)")
 
 
-_SPACES = lazy_compile(r"[ \t]*")
+_SPACES = re.compile(r"[ \t]*")
 
 
 def _find_operator(text: str, start: int) -> tuple[str, int] | None:
@@ -340,7 +339,7 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
 
 
 # Comparisons written as in other languages (or BerryCrush's `assert`) -> ours in `then:`.
-_OTHER_COMPARISONS = lazy_compile(r"(=|equals\b|not\s+equals\b|is\b)\s*")
+_OTHER_COMPARISONS = re.compile(r"(=|equals\b|not\s+equals\b|is\b)\s*")
 
 
 def _operator_mistake(text: str) -> None:
@@ -359,7 +358,7 @@ def _operator_mistake(text: str) -> None:
         )
 
 
-_STATUS_OPERATOR = lazy_compile(r"(==|!=|<=|>=|=|<|>|:|is\b|equals\b)\s*")
+_STATUS_OPERATOR = re.compile(r"(==|!=|<=|>=|=|<|>|:|is\b|equals\b)\s*")
 
 
 def _status_mistake(text: str) -> None:
@@ -390,8 +389,8 @@ def _status_mistake(text: str) -> None:
     )
 
 
-_STATUS_RANGE = lazy_compile(r"([1-5][0-9][0-9])-([1-5][0-9][0-9])")
-_STATUS_PATTERN = lazy_compile(r"[1-5x][0-9x][0-9x]")
+_STATUS_RANGE = re.compile(r"([1-5][0-9][0-9])-([1-5][0-9][0-9])")
+_STATUS_PATTERN = re.compile(r"[1-5x][0-9x][0-9x]")
 
 
 def status_assertion(value: str, location: SourceLocation, offset: int = 0) -> StatusAssertion | None:
@@ -429,7 +428,7 @@ def _source(text: str, base: int) -> tuple[str, str, int]:
 
 # ---------------------------------------------------------------- extract:
 
-_EXTRACT = lazy_compile(r"(\S+)(\s+from\s+)(.+)")
+_EXTRACT = re.compile(r"(\S+)(\s+from\s+)(.+)")
 
 
 def parse_extract(text: str, locate: Locate, location: SourceLocation) -> ExtractStep:

@@ -13,14 +13,14 @@ problem and its column (1-based)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from scenario_core.language.errors import UsageError
-from scenario_core.support.lazy_patterns import lazy_compile
-from scenario_core.support.light_dataclasses import dataclass
 
 Predicate = Callable[[frozenset[str]], bool]
-_TOKEN = lazy_compile(r"\s*(?:(?P<punct>[(),])|(?P<word>[^\s(),]+))")
+_TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>[^\s(),]+))")
 _WORDS = {"and", "or", "not"}
 MAX_DEPTH = 100  # of parentheses and `not`s: deeper is refused, not a RecursionError
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Union
 
 from scenario_core.language.errors import clip
 from scenario_core.language.nodes.base import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
-from scenario_core.support.lazy_patterns import lazy_compile
 
-NAME = lazy_compile(r"[^\W\d]\w*")
+NAME = re.compile(r"[^\W\d]\w*")
 # What `{{...}}` may hold: a name, dotted (`a.b` is the variable of that name; `env.X` an
 # environment variable, `param.KEY` a parameter, `hooks.h[0].body.f` what a webhook received).
-REF_NAME = lazy_compile(r"[^\W\d]\w*(?:\.[^\W\d][\w-]*|\.[0-9]+|\[[0-9]+\])*")
+REF_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d][\w-]*|\.[0-9]+|\[[0-9]+\])*")
 
 
 class TemplateError(ValueError):
@@ -133,7 +133,7 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
     return JsonTemplate(text, segments, None, location)
 
 
-_LONG_INTEGER = lazy_compile(r"-?[0-9]{4301,}")
+_LONG_INTEGER = re.compile(r"-?[0-9]{4301,}")
 
 
 def _loads(text: str) -> Any:

@@ -11,14 +11,13 @@ import re
 
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.step_syntax import METHODS, LineError, parse_then
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # The words our `then:` and BerryCrush's `assert` start an assertion with.
 _THEN_WORDS = ("status", "header", "body", "time", "schema")
 _ASSERT_WORDS = ("status", "header", "schema", "responseTime", "contains")
 _NOWHERE = SourceLocation("<hint>", 1, 1, 1, 1)
-_EXTRACT_OURS = lazy_compile(r"extract\s+([A-Za-z_][A-Za-z0-9_]*)\s+from\s+(\S.*)", re.IGNORECASE)
-_TARGET = lazy_compile(r"(/|https?://|\{\{)")
+_EXTRACT_OURS = re.compile(r"extract\s+([A-Za-z_][A-Za-z0-9_]*)\s+from\s+(\S.*)", re.IGNORECASE)
+_TARGET = re.compile(r"(/|https?://|\{\{)")
 
 
 def edits(a: str, b: str) -> int:

@@ -8,10 +8,10 @@ Ctrl+C that stops a search at once.
 * **Wall clock**: `regex`'s `timeout=` counts CPU time — on a loaded machine a 1 s timeout took
   4 s. In the main thread an interval timer (SIGALRM) ends the search at the wall-clock deadline;
   `timeout=` stays as the backstop (other threads, or a timer someone else is using).
-* **Interruptible**: a run handles SIGINT / SIGTERM through its event loop, whose handler runs only
-  once control is back in the loop, i.e. after the check; meanwhile `regex` calls Python's signal
-  handlers as it searches, so during a check a handler that raises stops the search at once; the
-  signal then goes on to whoever handled it before (`interruptible`).
+* **Interruptible**: a run's SIGINT / SIGTERM handler only asks the run to stop (it raises
+  nothing), which a search in progress would not notice; `regex` calls Python's signal handlers as
+  it searches, so during a check a handler that raises stops the search at once; the signal then
+  goes on to whoever handled it before (`interruptible`).
 """
 
 from __future__ import annotations
@@ -125,9 +125,8 @@ class PatternClock:
         self._previous = None
 
     def hand_on(self, signum: int) -> None:
-        """After Interrupted: the signal goes on to whoever handled it before. asyncio's handler
-        is a no-op (its wakeup fd already has the signal: the loop sees it next), Python's
-        default raises KeyboardInterrupt, SIG_DFL ends the process."""
+        """After Interrupted: the signal goes on to whoever handled it before (a run's handler
+        stops the run), Python's default raises KeyboardInterrupt, SIG_DFL ends the process."""
         handler = (self._previous or {}).get(signum)
         self.disarm()
         if callable(handler):

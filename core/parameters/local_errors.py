@@ -8,12 +8,12 @@ anything. An error in a background or a fragment is not local: it would end ever
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.walk import walk_steps
-from scenario_core.support.light_dataclasses import replace
 
 
 def _step_lines(scenario: ScenarioNode) -> set[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,6 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides, resolve_parameters
 from scenario_core.parameters.sharing import StoreRef, store_for
-from scenario_core.support.light_dataclasses import dataclass
 
 
 @dataclass(frozen=True)

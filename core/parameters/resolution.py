@@ -9,6 +9,8 @@ type; its provenance names the line and the source (`file line 4, from $API_URL`
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -17,8 +19,6 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
 from scenario_core.language.nodes.blocks import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
 from scenario_core.language.parameter_values import ParameterValueError
-from scenario_core.support.lazy_patterns import lazy_compile
-from scenario_core.support.light_dataclasses import dataclass, field
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
     "command-line",
@@ -207,7 +207,7 @@ class RunOverrides:
         return cls(values)
 
 
-_DESCRIPTION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 class _Levels:

@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import FEATURE, EffectiveParameters
-from scenario_core.support.light_dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from scenario_core.openapi.operations import Operation
 from scenario_core.run import events as ev
-from scenario_core.support.light_dataclasses import dataclass, field
 
 PATH_PARAMETER = re.compile(r"\{[^}/]+\}")
 

@@ -24,7 +24,6 @@ from scenario_core.report.long_secrets import LongSecrets
 from scenario_core.run import events
 from scenario_core.run.edits import VariableEdited
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
-from scenario_core.support.lazy_patterns import lazy_compile
 from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
     AUTH_HEADERS,
     ELLIPSIS,
@@ -57,7 +56,7 @@ from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker 
 )
 
 # A name in a JSON path (`$.json.password`, `$['api-key']`, `$..tokens[0]`).
-_PATH_NAME = lazy_compile(r"[A-Za-z_][\w-]*")
+_PATH_NAME = re.compile(r"[A-Za-z_][\w-]*")
 _MAX_VERDICTS = 1024  # header names (and JSON paths) judged and remembered, at most
 
 

@@ -4,12 +4,12 @@ is shown with. Raw: masking is applied when a report is rendered, not here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scenario_core.language.parameter_keys import ERROR_MAX_BODY, ERROR_REQUEST_BODY, ERROR_RESPONSE_BODY
 from scenario_core.language.parameter_keys import SPECS as PARAMETER_SPECS
 from scenario_core.run import events as ev
-from scenario_core.support.light_dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ set; the call fails when the checks fail for any of them. The call's own request
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
 from scenario_core.language.templates import child_name, render_json, render_text
-from scenario_core.run.events import INTERRUPTED, AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
+from scenario_core.run.events import AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import join_url
 from scenario_core.run.sending import Sender, with_defaults
@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     from scenario_core.openapi.request_builder import RequestPlan
 
 # Runs one step of the scenario (the step runner's `execute`): how a unit's checks run.
-Execute = Callable[[Step, ScenarioState], AsyncIterator[Event]]
+Execute = Callable[[Step, ScenarioState], Iterator[Event]]
 
 # One generated test: (kind, test type, description, its variables, the requests it sends).
 _Run = tuple[str, str, str, dict[str, Any], list["RequestPlan"]]
 
 
-async def run_auto_tests(
+def run_auto_tests(
     step: RequestStep,
     state: ScenarioState,
     visible: Mapping[str, Any],
@@ -36,7 +36,7 @@ async def run_auto_tests(
     base_url: str | None,
     sender: Sender,
     execute: Execute,
-) -> AsyncIterator[Event]:
+) -> Iterator[Event]:
     """Each generated test's requests, responses, checks and AutoTestRan; the call's failure, if
     any of them failed, is left in `state.message`."""
     from scenario_core.openapi.auto_tests import MULTI
@@ -62,13 +62,8 @@ async def run_auto_tests(
                 description,
             )
         started = time.perf_counter()
-        if sender.client.blocking:  # no event loop to send them at once: one after the other
-            results = [await sender.transmit(r, u, state) for r, u in requests]
-        else:
-            import asyncio
-
-            results = await asyncio.gather(*(sender.transmit(r, u, state) for r, u in requests))
-        if state.message == INTERRUPTED:
+        results = [sender.transmit(r, u, state) for r, u in requests]  # one after the other
+        if state.interrupted:
             return
         message = state.message
         state.message = None
@@ -90,7 +85,7 @@ async def run_auto_tests(
         state.overlay = variables
         try:
             for unit_check in checks if message is None else ():
-                async for event in execute(unit_check.step, state):
+                for event in execute(unit_check.step, state):
                     yield event
                 if state.message is not None:
                     message = state.message

@@ -337,6 +337,7 @@ class StepFinished(Event):
     snapshot: ScopeSnapshot  # what is visible after the step
     # An if chain's step that failed inside the branch taken (a `fail "…"`): where the failure is.
     failed_inside: Step | None = None
+    interrupted: bool = False  # cut short by a stop, or skipped because of one (not a failure of the API's)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -348,6 +349,7 @@ class ScenarioFinished(Event):
     message: str | None  # the failing step's message, prefixed with its line
     elapsed: float
     snapshot: ScopeSnapshot  # visible at the end: scenario layer, the store, run variables
+    interrupted: bool = False  # a stop ended it (its message is INTERRUPTED): not the API's failure
 
 
 @dataclass(frozen=True, slots=True, repr=False)

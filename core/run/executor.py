@@ -5,8 +5,8 @@ consumer pauses by not pulling and resumes by pulling. The TUI stepper and the h
 are both thin consumers of `Execution.events()`.
 
     execution = Execution([load_file("pets.scenario")], overrides, run_variables, tags)
-    async for event in execution.events():
-        ...                     # execution.stop() from another task ends the run early
+    for event in execution.events():
+        ...                     # execution.stop(), from any thread, ends the run early
 
 Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
 with a one-line message. Parameters are resolved once per file and feature (and for a scenario
@@ -24,15 +24,13 @@ scenario carry; plan.py lists what a scenario runs.
 from __future__ import annotations
 
 import time
-from contextlib import aclosing
-from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
-from scenario_core.run.blocking import blocking_events, runs_without_event_loop
 from scenario_core.run.events import (
     FAILED,
     INTERRUPTED,
@@ -45,6 +43,7 @@ from scenario_core.run.events import (
     FileFinished,
     FileStarted,
     Origin,
+    PlannedStep,
     RunFinished,
     RunStarted,
     ScenarioFinished,
@@ -58,8 +57,8 @@ from scenario_core.run.explain import ScenarioRecord
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.scopes import Scope, Store
-from scenario_core.run.sending import Sender, StopRequested
-from scenario_core.run.state import FileRun, ScenarioState, one_line
+from scenario_core.run.sending import Sender
+from scenario_core.run.state import Failure, FailureKind, FileRun, ScenarioState, internal_error
 from scenario_core.run.steps import StepRunner
 from scenario_core.support.light_dataclasses import dataclass
 
@@ -68,6 +67,8 @@ if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, c
     from scenario_core.parameters.descriptions import DescriptionSet
 
 __all__ = ["Execution", "run_to_completion"]
+
+_STOPPED = (FailureKind.INTERRUPTED, FailureKind.STOPPED)  # a stop's doing, not the API's failure
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +97,7 @@ class Execution:
         resource_roots: Sequence[str] = (),
         selected: Callable[[frozenset[str]], bool] | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
-        blocking: bool = False,
     ):
-        """`blocking`: driven without an event loop (run.blocking.blocking_events; only for files
-        runs_without_event_loop accepts): the client blocks, and Ctrl+C comes through stop_now."""
         self.files = tuple(files)
         self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
         # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
@@ -110,7 +108,7 @@ class Execution:
         self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
         self._started = False
         self._stopped = False
-        self._client = HttpClient(blocking)  # one per run: connections are kept alive across scenarios
+        self._client = HttpClient()  # one per run: connections are kept alive across scenarios
         self._sender = Sender(self._client)
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
@@ -125,20 +123,14 @@ class Execution:
         return self._stopped
 
     def stop(self) -> None:
-        """End the run early: a request in flight is cancelled at once; the stream then winds down
-        (interrupted step, its scenario, open stores) and ends with RunFinished(interrupted=True).
-        Call it from the event loop's thread (e.g. another task, or the consumer between pulls)."""
+        """End the run early, from any thread (a signal handler in the thread that pulls too): a
+        request in flight ends at once (its socket is shut down), as does a wait between
+        attempts; the stream then winds down (interrupted step, its scenario, open stores) and
+        ends with RunFinished(interrupted=True). It only sets flags and shuts sockets down."""
         self._stopped = True
         self._sender.stop()
 
-    def stop_now(self) -> None:
-        """stop(), from a blocking run's signal handler: a request waiting for its response (or
-        between retries) ends at once, interrupted, by the StopRequested this raises into it."""
-        self.stop()
-        if self._sender.waiting:
-            raise StopRequested()
-
-    async def rerun(self) -> AsyncIterator[Event]:
+    def rerun(self) -> Iterator[Event]:
         """Edit and continue: while the stream is paused right after a step's StepFinished, run
         that step again with the variables as they are now (run/rerun.py); its outcome is the
         step's when the stream is pulled again. ValueError (one line) when it cannot."""
@@ -150,8 +142,7 @@ class Execution:
         reason = cannot_rerun(state.planned)
         if reason is not None:
             raise ValueError(reason)
-        async for event in rerun_step(self._steps, state):
-            yield event
+        yield from rerun_step(self._steps, state)
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return self._by_tags(scenario, feature) and (self._chosen is None or self._chosen(scenario, feature))
@@ -165,12 +156,12 @@ class Execution:
             return True
         return feature is not None and bool(self.tags & feature.tags)
 
-    def __aiter__(self) -> AsyncIterator[Event]:
+    def __iter__(self) -> Iterator[Event]:
         return self.events()
 
     # ------------------------------------------------------------ the stream
 
-    async def events(self) -> AsyncIterator[Event]:
+    def events(self) -> Iterator[Event]:
         if self._started:
             raise RuntimeError("an Execution runs once; create a new one to run again")
         self._started = True
@@ -182,25 +173,20 @@ class Execution:
                 if self._stopped:
                     break
                 run = FileRun(file, self.overrides)
-                # The file's structure is walked by a plain generator (cheap); only scenarios,
-                # which await HTTP, are async generators.
                 for item in self._walk(run):
                     if isinstance(item, _Job):
-                        async with aclosing(self._scenario(run, item)) as stream:
-                            async for event in stream:
-                                yield event
+                        yield from self._scenario(run, item)
                     else:
                         if isinstance(item, FeatureFinished):  # its feature-scoped webhooks
-                            for dropped in await self._steps.stop_webhooks(id(item.feature)):
-                                yield dropped
+                            yield from self._steps.stop_webhooks(id(item.feature))
                         yield item
                 for i in range(3):
                     totals[i] += run.counts[i]
             yield RunFinished(totals[0], totals[1], totals[2], time.perf_counter() - started, self._stopped)
         finally:
             self._stopped = True
-            await self._client.aclose()
-            await self._steps.aclose()
+            self._client.close()
+            self._steps.close()
 
     def _walk(self, run: FileRun) -> Iterator[Event | _Job]:
         """A file's events around its scenarios, in source order; a _Job where a scenario runs."""
@@ -271,7 +257,7 @@ class Execution:
                 store = own[0]
         yield _Job(feature, scenario, params, problem, store, record)
 
-    async def _scenario(self, run: FileRun, job: _Job) -> AsyncGenerator[Event, None]:
+    def _scenario(self, run: FileRun, job: _Job) -> Iterator[Event]:
         feature, scenario, params, problem, store, record = (
             job.feature,
             job.scenario,
@@ -302,16 +288,15 @@ class Execution:
         )
         state = self.running = ScenarioState(run, scenario, feature, params, store, record, scope, plan)
         steps = self._steps
-        failure: tuple[int, str] | None = None  # (line, message) of the failing step
+        failure: Failure | None = None  # why the scenario does not pass (the first failure)
         skip_message: str | None = None
         if problem is not None:
-            failure = (scenario.line, problem)
+            failure = Failure(FailureKind.SETUP, problem, scenario.line)
             skip_message = problem
-        elif (local := local_error_of(run.file, scenario)) is not None:  # semantics.md §5 v3
-            failure = (local.location.line, local.message)
+        elif (local := local_error_of(run.file, scenario)) is not None:  # an error local to the scenario
+            failure = Failure(FailureKind.SETUP, local.message, local.location.line)
             skip_message = local.message
         bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
-        step_failed = False  # a step ran and failed (a request cut by stop() too)
         # A `finally:` block runs after a failed step too, but not in a scenario that never
         # started (a parameter or local error), and a failure inside it ends the block.
         cleanup_may_run = failure is None
@@ -322,20 +307,16 @@ class Execution:
             runs_anyway = planned.cleanup and cleanup_may_run and not cleanup_failed
             if (failure is not None and not runs_anyway) or self._stopped:
                 if failure is None:
-                    failure = (step.line, INTERRUPTED)
+                    failure = Failure(FailureKind.STOPPED, INTERRUPTED, step.line)
                     skip_message = INTERRUPTED
-                yield StepFinished(
-                    step, planned.phase, planned.via, planned.index, SKIPPED, skip_message, 0.0, scope.snapshot()
-                )
+                yield _skipped(planned, skip_message, scope, failure.kind in _STOPPED)
                 for include in planned.unbind:  # restored after a failed fragment too
                     scope.restore(bound.pop(id(include), {}))
                 continue
             yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
             if self._stopped:  # stopped while the consumer paused before it: the step never runs
-                failure, skip_message = (step.line, INTERRUPTED), INTERRUPTED
-                yield StepFinished(
-                    step, planned.phase, planned.via, planned.index, SKIPPED, INTERRUPTED, 0.0, scope.snapshot()
-                )
+                failure, skip_message = Failure(FailureKind.STOPPED, INTERRUPTED, step.line), INTERRUPTED
+                yield _skipped(planned, INTERRUPTED, scope, True)
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
                 continue
@@ -343,6 +324,7 @@ class Execution:
             state.planned = planned
             state.message = None
             state.failed_inside = None
+            state.interrupted = state.internal = False
             try:
                 if planned.index in state.consumed:
                     pass  # an auto-test unit's check: it ran for each generated request of its call
@@ -350,10 +332,10 @@ class Execution:
                     for event in steps.include(step, state, bound):
                         yield event
                 else:
-                    async for event in steps.execute(step, state):
-                        yield event
-            except Exception as error:  # a fault in a step is that step's failure, never the run's
-                state.message = f"internal error: {one_line(error)}"
+                    yield from steps.execute(step, state)
+            except Exception as error:  # a bug of ours: said so, and the run goes on (no traceback)
+                state.message = internal_error(error)
+                state.internal = True
             for include in planned.unbind:
                 scope.restore(bound.pop(id(include), {}))
             message = state.message
@@ -369,36 +351,62 @@ class Execution:
                 time.perf_counter() - step_started,
                 scope.snapshot(),
                 inside,
+                state.interrupted,
             )
             message = state.message  # a step run again while paused here (rerun) has the last word
             if message is not None and failure is not None:  # a clean-up step after the failure
                 cleanup_failed = True
             elif message is not None:
-                step_failed = True
                 cleanup_failed = planned.cleanup
                 line = (inside or step).line
-                failure = (line, message)
-                skip_message = INTERRUPTED if message == INTERRUPTED else f"skipped after the failure at line {line}"
+                kind = (
+                    FailureKind.INTERNAL
+                    if state.internal
+                    else FailureKind.INTERRUPTED
+                    if state.interrupted
+                    else FailureKind.STEP
+                )
+                failure = Failure(kind, message, line)
+                skip_message = (
+                    INTERRUPTED if kind is FailureKind.INTERRUPTED else f"skipped after the failure at line {line}"
+                )
 
         if state.webhooks_started:
-            for dropped in await steps.stop_webhooks(id(scenario)):
-                yield dropped
+            yield from steps.stop_webhooks(id(scenario))
         if failure is None:
             status, summary = PASSED, None
             run.counts[0] += 1
-        elif failure[1] == INTERRUPTED and not step_failed:  # stopped between steps: nothing failed
+        elif failure.kind is FailureKind.STOPPED:  # stopped between steps: nothing failed
             status, summary = SKIPPED, INTERRUPTED
             run.counts[2] += 1
         else:
             status = FAILED
-            summary = failure[1] if failure[1] == INTERRUPTED else f"line {failure[0]}: {failure[1]}"
-            record.failed_line, record.failed_message = failure
+            summary = (
+                failure.message
+                if failure.kind is FailureKind.INTERRUPTED
+                else f"line {failure.line}: {failure.message}"
+            )
+            record.failed_line, record.failed_message = failure.line, failure.message
             run.counts[1] += 1
         record.status = status
         self.running = None
         yield ScenarioFinished(
-            run.file, scenario, feature, status, summary, time.perf_counter() - started, scope.snapshot()
+            run.file,
+            scenario,
+            feature,
+            status,
+            summary,
+            time.perf_counter() - started,
+            scope.snapshot(),
+            failure is not None and failure.kind in _STOPPED,
         )
+
+
+def _skipped(planned: PlannedStep, message: str | None, scope: Scope, interrupted: bool) -> StepFinished:
+    step = planned.step
+    return StepFinished(
+        step, planned.phase, planned.via, planned.index, SKIPPED, message, 0.0, scope.snapshot(), None, interrupted
+    )
 
 
 def run_to_completion(
@@ -407,20 +415,8 @@ def run_to_completion(
     run_variables: Mapping[str, Any] | None = None,
     tags: Iterable[str] | None = None,
 ) -> list[Event]:
-    """Run to the end and return every event (for tests and simple callers). Paths are loaded.
-    Without an event loop when the files allow it, as `run` does (run.blocking)."""
+    """Run to the end and return every event (for tests and simple callers). Paths are loaded."""
     from scenario_core.language.parser import load_file
 
     nodes = [f if isinstance(f, ScenarioFileNode) else load_file(f) for f in files]
-    if runs_without_event_loop(nodes):
-        return list(blocking_events(Execution(nodes, overrides, run_variables, tags, blocking=True).events()))
-    import asyncio
-
-    events: list[Event] = []
-
-    async def collect() -> None:  # returns None: asyncio would repr a returned list on completion
-        async for event in Execution(nodes, overrides, run_variables, tags).events():
-            events.append(event)
-
-    asyncio.run(collect())
-    return events
+    return list(Execution(nodes, overrides, run_variables, tags).events())

@@ -22,7 +22,7 @@ _STEP_HINT = "custom steps are Python functions, see docs/custom-steps.md"
 _ASSERTION_HINT = "custom assertions are Python functions, see docs/custom-steps.md"
 
 
-async def run_custom_step(
+def run_custom_step(
     registry: Registry | None, step: DescribedStep, state: ScenarioState, visible: Mapping[str, Any]
 ) -> list[Event]:
     """Run the Python step registered for the step's description: the events of the variables it
@@ -39,7 +39,7 @@ async def run_custom_step(
         state.message = f'no step matches "{description}"; {_STEP_HINT}'
         return []
     events: list[Event] = []
-    state.message = await match.run(step_context(state, visible, events))
+    state.message = match.run(step_context(state, visible, events))
     return events
 
 
@@ -72,26 +72,7 @@ def custom_assertion(registry: Registry, state: ScenarioState):
             return Outcome(False, text, None, str(slow))
         if match is None:
             return Outcome(False, None, MISSING, f'no assertion matches "{text}"; {_ASSERTION_HINT}')
-        message = _run_sync(match, step_context(state, variables, []))
+        message = match.run(step_context(state, variables, []))  # an async one on a loop of its own
         return Outcome(message is None, text, None, message)
 
     return run
-
-
-def _run_sync(match: Any, context: Any) -> str | None:
-    """A custom assertion inside check() (synchronous): run its coroutine to completion on a
-    private loop when it is async (check runs between awaits, never inside one)."""
-    import inspect
-
-    outcome = match.run(context)
-    if inspect.isawaitable(outcome):
-        import asyncio
-        import concurrent.futures
-
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, _awaited(outcome)).result()
-    return outcome
-
-
-async def _awaited(awaitable: Any) -> Any:
-    return await awaitable

@@ -10,11 +10,11 @@ that passes on its second try does not fail its scenario.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, AsyncIterator
+from typing import TYPE_CHECKING, Iterator
 
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.run.events import FAILED, PASSED, Event, PlannedStep, StepFinished, StepStarted
-from scenario_core.run.state import ScenarioState, one_line
+from scenario_core.run.state import ScenarioState, internal_error
 
 if TYPE_CHECKING:
     from scenario_core.run.steps import StepRunner
@@ -29,19 +29,21 @@ def cannot_rerun(planned: PlannedStep) -> str | None:
     return None
 
 
-async def rerun_step(steps: StepRunner, state: ScenarioState) -> AsyncIterator[Event]:
+def rerun_step(steps: StepRunner, state: ScenarioState) -> Iterator[Event]:
     """The events of `state.planned` run again."""
     planned = state.planned
     step, scope = planned.step, state.scope
     yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
     started = time.perf_counter()
     state.message = None
+    state.interrupted = state.internal = False
     state.consumed.discard(planned.index)  # an auto-test check re-sent: it checks the last response
     try:
-        async for event in steps.execute(step, state):
+        for event in steps.execute(step, state):
             yield event
-    except Exception as error:  # as in the executor: a fault in a step is that step's failure
-        state.message = f"internal error: {one_line(error)}"
+    except Exception as error:  # as in the executor: a bug of ours, said so, never a traceback
+        state.message = internal_error(error)
+        state.internal = True
     yield StepFinished(
         step,
         planned.phase,
@@ -51,4 +53,5 @@ async def rerun_step(steps: StepRunner, state: ScenarioState) -> AsyncIterator[E
         state.message,
         time.perf_counter() - started,
         scope.snapshot(),
+        interrupted=state.interrupted,
     )

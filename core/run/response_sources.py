@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from typing import Any
 
 from scenario_core.run.comparison import MATCH_SECONDS, MISSING
 from scenario_core.run.events import ResponseReceived
-from scenario_core.support.lazy_patterns import lazy_compile
 
-_DECLARATION = lazy_compile(r"\A\s*<\?xml[^>]*\?>")
-_ENTITY = lazy_compile(r"<!ENTITY")
-_NAME = lazy_compile(r"[A-Za-z_][\w.-]*")
+_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
+_ENTITY = re.compile(r"<!ENTITY")
+_NAME = re.compile(r"[A-Za-z_][\w.-]*")
 # XPath 1.0's functions and axes: words of an expression that are not element names.
 _XPATH_WORDS = frozenset(
     "and or div mod text node comment processing-instruction last position count id local-name namespace-uri name "

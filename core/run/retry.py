@@ -14,7 +14,7 @@ delay×2ⁿ, varied by ±20 % with `retry.jitter`, never over maxDelay.
 from __future__ import annotations
 
 import random
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.resolution import Setting
@@ -77,25 +77,26 @@ class RetriesExhausted(RequestFailed):
         self.last = last
 
 
-async def send_with_retry(
+def send_with_retry(
     client: HttpClient,
     request: Any,
     policy: RetryPolicy | None,
     on_retry: Callable[[int, str, float], None],
     *send_args: Any,
-    sleep: Callable[[float], Awaitable[Any]] | None = None,
+    sleep: Callable[[float], Any] | None = None,
     **send_options: Any,
 ) -> HttpResult:
     """`client.send(request, *send_args, **send_options)`, tried again by `policy`;
     `on_retry(attempt, reason, delay_s)` is called before each wait (attempt 1 = the first
-    retry; `sleep` waits between attempts, the client's own pause by default). Raises
+    retry; `sleep` waits between attempts, the client's own pause by default, which a stop
+    ends at once: Interrupted). Raises
     RequestFailed once the attempts are used up."""
     if policy is None:
-        return await client.send(request, *send_args, **send_options)
+        return client.send(request, *send_args, **send_options)
     retry = 0
     while True:
         try:
-            result = await client.send(request, *send_args, **send_options)
+            result = client.send(request, *send_args, **send_options)
         except RequestFailed as failed:
             if not failed.retryable:
                 raise
@@ -112,5 +113,5 @@ async def send_with_retry(
                 raise RetriesExhausted(f"{reason} after {counted(retry + 1, 'attempt')} ({policy.describe()})", result)
         delay = policy.wait(retry)
         on_retry(retry + 1, reason, delay)
-        await (sleep or client.pause)(delay)
+        (sleep or client.pause)(delay)
         retry += 1

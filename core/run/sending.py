@@ -1,15 +1,14 @@
 """Sending a run's requests: building a `when: METHOD path` request from its templates, and
 sending any request under its scenario's timeout and size cap, retried by `retry.*`, following
-redirects as `followRedirects` says, over the run's one HTTP client; `stop()` cancels the
-request in flight at once.
+redirects as `followRedirects` says, over the run's one HTTP client; `stop()`, from any thread,
+ends the request in flight (or the wait between attempts) at once.
 
 An operation call is built by operation_calls.py; both end here to be sent.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.parameter_keys import FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, TIMEOUT
@@ -17,19 +16,10 @@ from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_forms import build_body
 from scenario_core.run.events import INTERRUPTED, RequestRetried
-from scenario_core.run.http.client import HttpClient, HttpResult, RequestFailed, join_url
+from scenario_core.run.http.client import HttpClient, HttpResult, Interrupted, RequestFailed, join_url
 from scenario_core.run.http.request import listed_secrets
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
-
-if TYPE_CHECKING:
-    import asyncio
-
-
-class StopRequested(BaseException):
-    """Raised into a blocking run's wait (run.blocking) by its Ctrl+C handler, through
-    Execution.stop_now: the request in flight ends, interrupted, as a cancelled one does on an
-    event loop. A BaseException, so no `except Exception` on the way takes it for a failure."""
 
 
 def with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -52,28 +42,19 @@ def refuse_line_breaks(headers: Sequence[tuple[str, str]]) -> None:
 
 class Sender:
     """Sends over the run's HTTP client, with what sending needs across requests: the retry
-    options of each set of effective parameters, and the task awaiting a response, for stop()."""
+    options of each set of effective parameters."""
 
     def __init__(self, client: HttpClient) -> None:
         self.client = client
-        self.stopped = False
-        self._inflight: asyncio.Task | None = None  # the consuming task, while awaiting a response
-        self.waiting = False  # a blocking client's request in flight (its wait may be interrupted)
-        self._cancelled_by_stop = False
         self._options: dict[int, tuple[EffectiveParameters, RetryPolicy | None, bool]] = {}
 
-    def stop(self) -> None:
-        """Refuse further requests and cancel the one in flight (from the event loop's thread; a
-        blocking run's wait is ended by its driver, raising StopRequested into it)."""
-        self.stopped = True
-        task = self._inflight
-        if task is None or self._cancelled_by_stop:
-            return
-        import asyncio
+    @property
+    def stopped(self) -> bool:
+        return self.client.interrupted
 
-        if task is not asyncio.current_task():
-            self._cancelled_by_stop = True
-            task.cancel()
+    def stop(self) -> None:
+        """Refuse further requests and end the one in flight at once (from any thread)."""
+        self.client.interrupt()
 
     def build(
         self,
@@ -109,7 +90,7 @@ class Sender:
         refuse_line_breaks(headers)
         return self.client.build(step.method, url, headers, query, content), body_text, url
 
-    async def transmit(
+    def transmit(
         self,
         request: Any,
         url: str,
@@ -122,43 +103,16 @@ class Sender:
         `step` and `retried`, retry.* applies and each retry is appended to `retried` (auto tests
         are not retried); when the attempts run out on a 503, both the failure and that last
         response."""
-        params = state.params
         try:
-            if self.client.blocking:
-                # While `waiting`, a stop raises StopRequested into this request: so `waiting`
-                # is set before `stopped` is looked at (a stop in between would go unseen), and
-                # cleared before any handler below runs (a stop in one would escape it).
-                try:
-                    self.waiting = True
-                    if self.stopped:
-                        raise StopRequested()
-                    return await self._send(step, params, request, retried, url)
-                finally:
-                    self.waiting = False
-            if self.stopped:
-                state.message = INTERRUPTED
-                return None
-            # stop() may cancel this task only while it waits here, never while the consumer
-            # holds an event (it would cancel the consumer's own code).
-            self._inflight = _current_task()
-            return await self._send(step, params, request, retried, url)
+            return self._send(step, state.params, request, retried, url)
         except RetriesExhausted as failed:  # the step fails; its last response is still what came back
             state.message = str(failed)
             return failed.last
         except RequestFailed as failed:
             state.message = str(failed)
-        except StopRequested:
+        except Interrupted:
             state.message = INTERRUPTED
-        except BaseException as error:
-            if not self._cancelled_by_stop or not _is_cancellation(error):
-                raise
-            self._cancelled_by_stop = False
-            task = _current_task()
-            if task is not None and hasattr(task, "uncancel"):
-                task.uncancel()
-            state.message = INTERRUPTED
-        finally:
-            self._inflight = None
+            state.interrupted = True
         return None
 
     def _send(
@@ -168,7 +122,7 @@ class Sender:
         request: Any,
         retried: list[RequestRetried] | None,
         url: str,
-    ):
+    ) -> HttpResult:
         """The one send of a request: tried again by retry.* when `retried` is given (each retry
         appended to it as a RequestRetried), following redirects when followRedirects says so."""
         options = self._options.get(id(params))
@@ -199,14 +153,3 @@ class Sender:
             max_size,
             follow_redirects=follow,
         )
-
-
-def _current_task() -> asyncio.Task | None:
-    import asyncio
-
-    return asyncio.current_task()
-
-
-def _is_cancellation(error: BaseException) -> bool:
-    asyncio = sys.modules.get("asyncio")  # a run on an event loop: loaded; else nothing was cancelled
-    return asyncio is not None and isinstance(error, asyncio.CancelledError)

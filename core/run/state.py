@@ -6,6 +6,7 @@ step modules read and write them. A fault inside a step becomes that step's one-
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -16,6 +17,7 @@ from scenario_core.run.events import PlannedStep, ResponseReceived
 from scenario_core.run.explain import Explainer, ScenarioRecord
 from scenario_core.run.plan import plan_scenario
 from scenario_core.run.scopes import Scope, Store
+from scenario_core.support.light_dataclasses import dataclass
 
 if TYPE_CHECKING:  # the OpenAPI layer is imported only by runs that call operations
     from scenario_core.openapi.operations import Operation
@@ -25,6 +27,28 @@ def one_line(error: BaseException) -> str:
     """A fault as a step's failure message: its type and its text on one line."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def internal_error(error: BaseException) -> str:
+    """A fault of ours caught in a step: said as ours, never as the user's step failing."""
+    return f"internal error: {one_line(error)} (a bug in scenario-tui)"
+
+
+class FailureKind(Enum):
+    """Why a scenario did not pass, as the engine branches on it."""
+
+    SETUP = "setup"  # it could not start: its parameters, or an error local to it
+    STEP = "step"  # a step failed: a check, a request, an extraction, `fail`, a custom step
+    INTERRUPTED = "interrupted"  # a stop cut a running step short
+    STOPPED = "stopped"  # a stop came between steps: nothing failed
+    INTERNAL = "internal"  # a bug of ours, caught in a step
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    kind: FailureKind
+    message: str
+    line: int | None
 
 
 class FileRun:
@@ -103,6 +127,8 @@ class ScenarioState:
         "planned",
         "message",
         "failed_inside",
+        "interrupted",
+        "internal",
         "webhooks_started",
         "plan",
         "consumed",
@@ -131,6 +157,8 @@ class ScenarioState:
         self.message: str | None = None  # the running step's failure
         # The step of an if branch that failed (a `fail "…"`): the failure is told at its line, not the if's.
         self.failed_inside: Step | None = None
+        self.interrupted = False  # the running step's request was cut short by a stop
+        self.internal = False  # the running step's failure is a bug of ours (internal_error)
         self.webhooks_started = False
         self.plan = plan
         self.consumed: set[int] = set()  # plan indexes an auto-test call already ran for each request

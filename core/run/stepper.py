@@ -8,7 +8,7 @@ pulls until a pause point, then simply stops pulling:
 - `resume()`    pulls until a step where `breakpoint_hit` says to pause, or the end;
                 with `break_on_failure`, both also pause right after a step fails, before the
                 scenario's remaining steps are skipped (`paused_after` is that step's record);
-- `stop()`      asks the executor to stop (a request in flight is cancelled at once); the stream
+- `stop()`      asks the executor to stop (a request in flight ends at once); the stream
                 then winds down: the interrupted step, its scenario, the open stores, RunFinished;
 - `reset()`     closes the stream and forgets the run: the next `step()` starts a fresh one.
 
@@ -20,6 +20,10 @@ run, or the one just finished (after a failure, or a re-send) again -- then paus
 replaces). `n` and `c` then go on from there; a step that passes when re-sent does not fail its
 scenario.
 
+The executor is a plain generator: the stepper pulls it on a worker thread (asyncio.to_thread),
+a batch at a time up to the next point where it may pause, so the UI's loop never waits on a
+request; `stop()` from the UI's thread ends the request in flight (Execution.stop).
+
 It also turns the stream into `StepRun` records (request, response, assertion, extracted values,
 outcome of each step run) that the inspector shows. It knows nothing of Textual: every event is
 handed to `on_event` with the record it belongs to; the app decides what to show.
@@ -28,7 +32,7 @@ handed to `on_event` with the record it belongs to; the app decides what to show
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import Step
@@ -37,13 +41,15 @@ from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_core.run.edits import EditableLayer, EditError, EditOrigin, VariableEdited, edit_variable, layers_of
 from scenario_core.run.edits import parse_value as parse_edited_value
-from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.executor import Execution
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
 from scenario_core.support.light_dataclasses import dataclass, field
 
 IDLE, RUNNING, PAUSED, FINISHED = "idle", "running", "paused", "finished"
+_END = object()  # a batch's last item when the stream has ended
+
+
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
 
 
@@ -108,11 +114,14 @@ class Stepper:
         self.run_variables = dict(run_variables)
         self.on_event = on_event
         self.breakpoint_hit = breakpoint_hit
+        # Whether `c` may pause at a step (a breakpoint is set, a run-to is on). Read on the
+        # worker thread that pulls: while False, it pulls on past each StepStarted.
+        self.pauses_at_steps: Callable[[], bool] = lambda: True
         self.yield_every = yield_every
         self.state = IDLE
         self.mode: str | None = None
         self.execution: Execution | None = None
-        self._stream: AsyncIterator[ev.Event] | None = None
+        self._stream: Iterator[ev.Event] | None = None
         self._lock = asyncio.Lock()
         self.current: StepRun | None = None  # the step about to run (paused) or running
         self.scenario: ev.ScenarioStarted | None = None
@@ -160,7 +169,7 @@ class Stepper:
             stream, self._stream = self._stream, None
             if stream is not None:
                 try:
-                    await stream.aclose()  # type: ignore[attr-defined]
+                    await asyncio.to_thread(stream.close)  # type: ignore[attr-defined]
                 except Exception:
                     pass
             self.execution = None
@@ -232,7 +241,7 @@ class Stepper:
             self.state, self.mode = RUNNING, RESEND
             self.pause_reason = None
             try:
-                async for event in events:
+                while (event := await asyncio.to_thread(next, events, None)) is not None:
                     if isinstance(event, ev.StepStarted):
                         run = self._started(event)
                         run.replaces = previous
@@ -249,7 +258,7 @@ class Stepper:
         if self.execution.stopped:  # stop() while it ran: the stream winds down as after any stop
             await self.drain()
 
-    def _rerun_events(self) -> AsyncIterator[ev.Event]:
+    def _rerun_events(self) -> Iterator[ev.Event]:
         """The re-run's events; EditError when the step cannot run again (checked up front)."""
         execution = self.execution
         assert execution is not None
@@ -286,53 +295,107 @@ class Stepper:
             self.state = RUNNING
             self.pause_reason = None
             self.paused_after = None
-            pulled = 0
             try:
-                while True:
-                    try:
-                        event = await stream.__anext__()
-                    except StopAsyncIteration:
-                        self.state = FINISHED
-                        return
-                    pulled += 1
-                    if isinstance(event, ev.StepStarted):
-                        started = self._started(event)
-                        # Asked for every step, so it can tell when the run *enters* a node.
-                        hit = self.mode != DRAIN and self.breakpoint_hit(event, started)
-                        self.on_event(event, started)
-                        if self.mode == STEP or (self.mode == CONTINUE and hit):
-                            self.state = PAUSED  # the step is about to run: stop pulling
-                            self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
-                            return
-                        continue
-                    run = self._record(event)
-                    self.on_event(event, run)
-                    if isinstance(event, ev.StepFinished) and self.mode == RESEND:
-                        self.state = PAUSED  # right after the step re-sent, as after a failure
-                        self.pause_reason = "resent"
-                        self.paused_after = run
-                        return
-                    if (
-                        isinstance(event, ev.StepFinished)
-                        and event.status == ev.FAILED
-                        and self.break_on_failure
-                        and self.mode != DRAIN
-                        and event.message != INTERRUPTED
-                    ):
-                        self.state = PAUSED  # before the scenario's remaining steps are skipped
-                        self.pause_reason = "failure"
-                        self.paused_after = run
-                        return
-                    if isinstance(event, ev.RunFinished):
-                        self.finished = event
-                        self.current = None
-                        self.state = FINISHED
-                        return
-                    if pulled % self.yield_every == 0:
-                        await asyncio.sleep(0)  # a stretch of steps without I/O must not starve the UI
+                while not await self._pull_on(stream):
+                    pass  # the worker stopped where the run might pause, and it did not
             finally:
                 if self.state == RUNNING:
                     self.state = PAUSED
+
+    async def _pull_on(self, stream: Iterator[ev.Event]) -> bool:
+        """One worker thread pulls the stream and posts the events to this loop as it goes (at
+        each StepStarted, so the step about to run is shown while it runs); it stops at the first
+        event the run may pause at. True once the stepper stops pulling (paused, finished)."""
+        loop = asyncio.get_running_loop()
+        batches: asyncio.Queue[tuple[bool, list[Any]]] = asyncio.Queue()
+
+        def post(final: bool, events: list[Any]) -> None:
+            loop.call_soon_threadsafe(batches.put_nowait, (final, events))
+
+        halt: list[bool] = [False]  # set when this side stops listening: the worker pulls no more
+        worker = asyncio.ensure_future(asyncio.to_thread(self._pull, stream, post, halt))
+        try:
+            while True:
+                final, events = await batches.get()
+                if self._take(events, final):
+                    return True
+                if final:
+                    return False
+        finally:
+            halt[0] = True
+            await asyncio.wait([worker])  # the stream is never pulled by two threads
+
+    def _take(self, events: list[Any], final: bool) -> bool:
+        """Hand the events on; True when the stepper stops pulling. It pauses only at the last
+        event of a final batch: the worker went on past any other, whose step has run already."""
+        last = len(events) - 1
+        for index, event in enumerate(events):
+            may_pause = final and index == last
+            if event is _END:
+                self.state = FINISHED
+                return True
+            if isinstance(event, BaseException):  # what pulling raised on the worker thread
+                raise event
+            if isinstance(event, ev.StepStarted):
+                started = self._started(event)
+                # Asked for every step, so it can tell when the run *enters* a node.
+                hit = self.mode != DRAIN and self.breakpoint_hit(event, started)
+                self.on_event(event, started)
+                if may_pause and (self.mode == STEP or (self.mode == CONTINUE and hit)):
+                    self.state = PAUSED  # the step is about to run: stop pulling
+                    self.pause_reason = "breakpoint" if hit and self.mode == CONTINUE else STEP
+                    return True
+                continue
+            run = self._record(event)
+            self.on_event(event, run)
+            if isinstance(event, ev.StepFinished) and may_pause and self.mode == RESEND:
+                self.state = PAUSED  # right after the step re-sent, as after a failure
+                self.pause_reason = "resent"
+                self.paused_after = run
+                return True
+            if isinstance(event, ev.StepFinished) and may_pause and self._pauses_after(event):
+                self.state = PAUSED  # before the scenario's remaining steps are skipped
+                self.pause_reason = "failure"
+                self.paused_after = run
+                return True
+            if isinstance(event, ev.RunFinished):
+                self.finished = event
+                self.current = None
+                self.state = FINISHED
+                return True
+        return False
+
+    def _pauses_after(self, event: ev.StepFinished) -> bool:
+        """With break on failure: right after a step that failed (not one a stop cut short)."""
+        return event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and not event.interrupted
+
+    def _pull(self, stream: Iterator[ev.Event], post: Callable[[bool, list[Any]], None], halt: list[bool]) -> None:
+        """On the worker thread: pull events and post them, a batch at each StepStarted (or every
+        `yield_every` events), until one the run may pause at (a StepStarted in STEP mode or
+        while a breakpoint is set, a StepFinished it pauses after): posted as the final batch.
+        _END ends the last batch when the stream ends; a fault is handed over as it is. It
+        stops early once `halt` is set (the loop no longer listens: finished, or it failed)."""
+        batch: list[Any] = []
+        try:
+            for event in stream:
+                batch.append(event)
+                if halt[0]:
+                    break
+                if isinstance(event, ev.StepStarted):
+                    if self.mode == STEP or (self.mode == CONTINUE and self.pauses_at_steps()):
+                        break
+                    post(False, batch)  # the step about to run is shown while it runs
+                    batch = []
+                elif isinstance(event, ev.StepFinished) and (self.mode == RESEND or self._pauses_after(event)):
+                    break
+                elif len(batch) >= self.yield_every:
+                    post(False, batch)
+                    batch = []
+            else:
+                batch.append(_END)
+        except BaseException as error:  # raised on the loop, as if the stream were pulled there
+            batch.append(error)
+        post(True, batch)
 
     # ------------------------------------------------------------ records
 

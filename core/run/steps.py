@@ -12,7 +12,7 @@ calls, custom steps) is imported by the first step that does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from scenario_core.language.fragment_files import unusable_fragment
 from scenario_core.language.nodes.steps import (
@@ -30,7 +30,6 @@ from scenario_core.language.parameter_keys import AUTO_ENABLED
 from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.assertions import assertion_refs
 from scenario_core.run.events import (
-    INTERRUPTED,
     SCENARIO,
     BranchTaken,
     Event,
@@ -100,14 +99,14 @@ class StepRunner:
 
     # ------------------------------------------------------------ one step
 
-    async def execute(self, step: Step, state: ScenarioState) -> AsyncIterator[Event]:
+    def execute(self, step: Step, state: ScenarioState) -> Iterator[Event]:
         """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
         visible, missing = self.references(step, state)
         if missing is not None and not isinstance(step, (ConditionalStep, DescribedStep)):
             state.message = self.explain(state, missing, visible)
             return
         if isinstance(step, RequestStep):
-            async for event in self._request(step, state, visible):
+            for event in self._request(step, state, visible):
                 yield event
         elif isinstance(step, AssertStep):
             checked = assertion_checked(step, state, visible, self.registry)
@@ -124,19 +123,19 @@ class StepRunner:
                 yield event
             state.record.extracted.add(step.name)
         elif isinstance(step, ConditionalStep):
-            async for event in self._conditional(step, state):
+            for event in self._conditional(step, state):
                 yield event
         elif isinstance(step, FailStep):
             state.message = render_text(step.message, visible)
         elif isinstance(step, WebhookStep):
-            await self._start_webhook(step, state)
+            self._start_webhook(step, state)
         elif isinstance(step, DescribedStep):  # no directives: a custom step
             if missing is not None:
                 state.message = self.explain(state, missing, visible)
                 return
             from scenario_core.run.plugins import run_custom_step
 
-            for event in await run_custom_step(self.registry, step, state, visible):
+            for event in run_custom_step(self.registry, step, state, visible):
                 yield event
         else:
             state.message = f"cannot run a {type(step).__name__} step"
@@ -158,7 +157,7 @@ class StepRunner:
         bound[id(step)] = saved
         return events
 
-    async def _conditional(self, step: ConditionalStep, state: ScenarioState) -> AsyncIterator[Event]:
+    def _conditional(self, step: ConditionalStep, state: ScenarioState) -> Iterator[Event]:
         """The first branch whose condition holds runs its steps; each condition tried is shown."""
         tried: list[tuple[str, bool, str | None]] = []
         chosen = None
@@ -185,7 +184,7 @@ class StepRunner:
         if chosen is None:
             return
         for inner in step.branches[chosen].steps:
-            async for event in self.execute(inner, state):
+            for event in self.execute(inner, state):
                 yield event
             if state.message is not None:
                 if state.failed_inside is None:  # the innermost step that failed, in nested ifs too
@@ -194,9 +193,7 @@ class StepRunner:
 
     # ------------------------------------------------------------ requests
 
-    async def _request(
-        self, step: RequestStep, state: ScenarioState, visible: Mapping[str, Any]
-    ) -> AsyncIterator[Event]:
+    def _request(self, step: RequestStep, state: ScenarioState, visible: Mapping[str, Any]) -> Iterator[Event]:
         params = state.params
         state.operation = operation = None
         try:
@@ -223,7 +220,7 @@ class StepRunner:
             base_url = self.calls.operation(step, params, state.run.file.path, visible)[1]
             from scenario_core.run.auto_tests import run_auto_tests
 
-            async for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
+            for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
                 yield event
             return
         yield RequestSent(
@@ -237,10 +234,10 @@ class StepRunner:
             operation.summary if operation is not None else "",
         )
         retried: list[RequestRetried] = []  # emitted once the attempts are over
-        result = await self.sender.transmit(request, url, state, step, retried)
+        result = self.sender.transmit(request, url, state, step, retried)
         for event in retried:
             yield event
-        if result is None and state.message != INTERRUPTED and no_response_expected(state):
+        if result is None and not state.interrupted and no_response_expected(state):
             state.message = None  # `status -1` below checks that no response came (semantics.md §4)
             state.response = None
             return
@@ -259,28 +256,28 @@ class StepRunner:
 
     # ------------------------------------------------------------ webhooks
 
-    async def _start_webhook(self, step: WebhookStep, state: ScenarioState) -> None:
+    def _start_webhook(self, step: WebhookStep, state: ScenarioState) -> None:
         """Start the webhook's loopback server; it lives until its scope (scenario or feature) ends."""
-        from scenario_core.run.webhooks import Webhooks
+        from scenario_core.run.webhooks import WebhookError, Webhooks
 
         if self.webhooks is None:
             self.webhooks = Webhooks()
         owner = id(state.feature) if step.scope == "feature" and state.feature is not None else id(state.scenario)
         try:
-            await self.webhooks.start(step, owner)
-        except Exception as error:  # a busy port: one line
+            self.webhooks.start(step, owner)
+        except (WebhookError, OSError) as error:  # a busy port: one line (anything else is a bug of ours)
             state.message = one_line(error) if not isinstance(error, OSError) else f"webhook {step.name}: {error}"
             return
         if owner == id(state.scenario):
             state.webhooks_started = True
 
-    async def stop_webhooks(self, owner: int) -> list[WebhookCallsDropped]:
+    def stop_webhooks(self, owner: int) -> list[WebhookCallsDropped]:
         """Stop the webhooks a scenario or feature (by id) started: an event for each hook that
         dropped calls past its webhook's cap."""
         if self.webhooks is None:
             return []
-        return [WebhookCallsDropped(*dropped) for dropped in await self.webhooks.stop(owner)]
+        return [WebhookCallsDropped(*dropped) for dropped in self.webhooks.stop(owner)]
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         if self.webhooks is not None:
-            await self.webhooks.aclose()
+            self.webhooks.close()

@@ -8,21 +8,24 @@ headers as received), across its hooks: past either, its oldest calls are droppe
 Calls keep their numbers (`[0]` is the first call ever, `.length` counts every call received): a
 reference to a dropped call fails saying so, and `{{NAME.h.dropped}}` is how many a hook dropped.
 
-Runs on the executor's event loop (asyncio streams, httptools for request framing): no thread,
-no dependency beyond what the HTTP client already uses.
+Each webhook listens on a daemon thread of its own and answers each connection on another
+(httptools frames the requests: no dependency beyond what the HTTP client already uses). What a
+hook keeps is shared between those threads and the run's: one lock per run guards it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import json
 import re
+import socket
+import threading
 from collections import deque
 from typing import Any, Hashable, Iterator, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
+from scenario_core.run.http.connections import shut_down
 from scenario_core.support.light_dataclasses import dataclass, field
 
 HOST = "127.0.0.1"
@@ -88,10 +91,11 @@ class _Server:
     owner: Hashable
     hooks: tuple[str, ...]
     port: int
-    server: asyncio.AbstractServer | None = None
+    listener: socket.socket | None = None
+    accepting: threading.Thread | None = None
     calls: dict[str, _Hook] = field(default_factory=dict)
-    connections: set[asyncio.StreamWriter] = field(default_factory=set)
-    tasks: set[asyncio.Task] = field(default_factory=set)
+    connections: set[socket.socket] = field(default_factory=set)
+    threads: set[threading.Thread] = field(default_factory=set)
     arrivals: deque[tuple[str, int]] = field(default_factory=deque)  # (hook, size) of each kept call, oldest first
     kept_bytes: int = 0
 
@@ -174,14 +178,15 @@ def _response(status: int, reason: str, payload: dict[str, Any], keep_alive: boo
 
 class Webhooks:
     """The webhook servers of one run, each owned by a scope key (a scenario's or a feature's):
-    `stop(owner)` when that scope ends, `aclose()` when the run ends."""
+    `stop(owner)` when that scope ends, `close()` when the run ends."""
 
     def __init__(self) -> None:
         self._servers: list[_Server] = []  # live, in start order; lookups take the newest of a name
+        self._lock = threading.Lock()  # the servers' threads record calls while the run reads them
 
     # ------------------------------------------------------------ life cycle
 
-    async def start(self, step: WebhookStep, owner: Hashable) -> list[str]:
+    def start(self, step: WebhookStep, owner: Hashable) -> list[str]:
         """Start the server `step` declares for `owner` and return the URLs of its hooks.
         Starting the same NAME again in the same owner does nothing (returns its URLs)."""
         for existing in self._servers:
@@ -191,64 +196,87 @@ class Webhooks:
             raise WebhookError(f"webhook {step.name}: port {step.port} is not a port number (0-65535; 0: a free one)")
         hooks = tuple(dict.fromkeys(step.hooks))
         entry = _Server(step.name, owner, hooks, step.port, calls={h: _Hook() for h in hooks})
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
-            entry.server = await asyncio.start_server(lambda r, w: self._connection(entry, r, w), HOST, step.port)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's servers do
+            listener.bind((HOST, step.port))
+            listener.listen(100)
         except OSError as error:
+            listener.close()
             if error.errno == errno.EADDRINUSE:
                 raise WebhookError(f"webhook {step.name}: port {step.port} on {HOST} is already in use") from None
             reason = " ".join((error.strerror or str(error)).split())
             raise WebhookError(f"webhook {step.name}: cannot listen on {HOST}:{step.port}: {reason}") from None
-        entry.port = entry.server.sockets[0].getsockname()[1]
-        self._servers.append(entry)
+        entry.listener = listener
+        entry.port = listener.getsockname()[1]
+        entry.accepting = threading.Thread(
+            target=self._accept, args=(entry, listener), name=f"webhook {step.name}", daemon=True
+        )
+        entry.accepting.start()
+        with self._lock:
+            self._servers.append(entry)
         return [entry.url(h) for h in hooks]
 
-    async def stop(self, owner: Hashable) -> list[tuple[str, str, int, int, str]]:
+    def stop(self, owner: Hashable) -> list[tuple[str, str, int, int, str]]:
         """Stop the servers `owner` started; their ports are free when this returns. Returns
         (name, hook, dropped, received, one line saying so) for each of their hooks that dropped calls."""
-        ending = [s for s in self._servers if s.owner == owner]
-        self._servers = [s for s in self._servers if s.owner != owner]
+        with self._lock:
+            ending = [s for s in self._servers if s.owner == owner]
+            self._servers = [s for s in self._servers if s.owner != owner]
         for entry in ending:
-            await self._close(entry)
-        return [
-            (entry.name, hook, calls.dropped, calls.received, _dropped_note(entry.name, hook, calls))
-            for entry in ending
-            for hook, calls in entry.calls.items()
-            if calls.dropped
-        ]
+            self._close(entry)
+        with self._lock:
+            return [
+                (entry.name, hook, calls.dropped, calls.received, _dropped_note(entry.name, hook, calls))
+                for entry in ending
+                for hook, calls in entry.calls.items()
+                if calls.dropped
+            ]
 
-    async def aclose(self) -> None:
-        ending, self._servers = self._servers, []
+    def close(self) -> None:
+        with self._lock:
+            ending, self._servers = self._servers, []
         for entry in ending:
-            await self._close(entry)
+            self._close(entry)
 
-    @staticmethod
-    async def _close(entry: _Server) -> None:
-        if entry.server is not None:
-            entry.server.close()
-        for writer in list(entry.connections):  # keep-alive clients would hold wait_closed (3.12)
-            writer.close()  # the handler's read then ends: it finishes on its own
-        if entry.tasks:
-            await asyncio.wait(set(entry.tasks), timeout=1.0)
-        for task in list(entry.tasks):  # one stuck writing to a client that does not read
-            task.cancel()
-        if entry.server is not None:
-            await entry.server.wait_closed()
+    def _close(self, entry: _Server) -> None:
+        """No more connections, and each open one ended (keep-alive clients, one stuck writing
+        to a client that does not read): its socket is shut down, so its thread's wait ends."""
+        if entry.listener is not None:
+            shut_down(entry.listener)  # the accept() waiting on it returns
+            entry.listener.close()
+        if entry.accepting is not None:
+            entry.accepting.join(1.0)
+        with self._lock:
+            connections, threads = list(entry.connections), list(entry.threads)
+        for connection in connections:
+            shut_down(connection)
+        for thread in threads:
+            thread.join(1.0)
 
     # ------------------------------------------------------------ serving
 
-    async def _connection(self, entry: _Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _accept(self, entry: _Server, listener: socket.socket) -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # closed by _close
+                return
+            thread = threading.Thread(target=self._connection, args=(entry, connection), daemon=True)
+            with self._lock:
+                entry.connections.add(connection)
+                entry.threads.add(thread)
+            thread.start()
+
+    def _connection(self, entry: _Server, connection: socket.socket) -> None:
         import httptools
 
-        task = asyncio.current_task()
-        if task is not None:
-            entry.tasks.add(task)
-        entry.connections.add(writer)
         request = _Request()
         parser = httptools.HttpRequestParser(request)
         request.parser = parser
         try:
             while True:
-                data = await reader.read(65536)
+                data = connection.recv(65536)
                 if not data:
                     break
                 upgrade = False
@@ -257,30 +285,29 @@ class Webhooks:
                 except httptools.HttpParserUpgrade:
                     upgrade = True  # no protocol switch here: answered as a request, then closed
                 except httptools.HttpParserError:
-                    writer.write(_response(400, "Bad Request", {"error": "malformed HTTP request"}, False))
+                    connection.sendall(_response(400, "Bad Request", {"error": "malformed HTTP request"}, False))
                     break
                 if request.too_large:
-                    writer.write(_response(413, "Content Too Large", {"error": "request too large"}, False))
+                    connection.sendall(_response(413, "Content Too Large", {"error": "request too large"}, False))
                     break
                 keep_alive = not upgrade
+                answers = []
                 for method, target, headers, body, keep in request.done:
                     keep_alive = keep_alive and keep
-                    writer.write(self._answer(entry, method, target, headers, body, keep_alive))
+                    with self._lock:
+                        answers.append(self._answer(entry, method, target, headers, body, keep_alive))
                 request.done.clear()
-                await writer.drain()
+                if answers:
+                    connection.sendall(b"".join(answers))
                 if not keep_alive:
                     break
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        except asyncio.CancelledError:
-            # Only _close cancels this task (the server's own); ending normally keeps asyncio's
-            # stream callback from logging the cancellation (Python 3.11).
+        except OSError:
             pass
         finally:
-            entry.connections.discard(writer)
-            if task is not None:
-                entry.tasks.discard(task)
-            writer.close()
+            with self._lock:
+                entry.connections.discard(connection)
+                entry.threads.discard(threading.current_thread())
+            connection.close()
 
     @staticmethod
     def _answer(
@@ -306,6 +333,10 @@ class Webhooks:
 
     def names(self) -> list[str]:
         """Every reference worth showing in a variables panel: each hook's URL, its count and its calls."""
+        with self._lock:
+            return self._names()
+
+    def _names(self) -> list[str]:
         names: list[str] = []
         seen: set[str] = set()
         for entry in reversed(self._servers):  # the newest of a name is the one lookups see
@@ -326,9 +357,10 @@ class Webhooks:
 
     def calls(self, name: str, hook: str) -> list[Received]:
         """What hook `hook` of webhook `name` received so far and keeps ([] when there is no such hook)."""
-        entry = self._named(name)
-        kept = entry.calls.get(hook) if entry is not None else None
-        return list(kept.kept) if kept is not None else []
+        with self._lock:
+            entry = self._named(name)
+            kept = entry.calls.get(hook) if entry is not None else None
+            return list(kept.kept) if kept is not None else []
 
     def _named(self, name: str) -> _Server | None:
         for entry in reversed(self._servers):
@@ -341,12 +373,14 @@ class Webhooks:
         (calls so far), `NAME.h[0]` (the first call), `NAME.h[0].method|path|query|headers|body`,
         deeper into the body (`.body.items[0].id`, `.body.items.0.id`) and headers
         (`.headers.Content-Type`, case-insensitive). (False, None) when it does not resolve."""
-        found, value, _ = self._resolve(name)
+        with self._lock:
+            found, value, _ = self._resolve(name)
         return found, value
 
     def why_missing(self, name: str) -> str | None:
         """For a reference that starts with a webhook's name but does not resolve: why, in words."""
-        found, _, reason = self._resolve(name)
+        with self._lock:
+            found, _, reason = self._resolve(name)
         return None if found else reason
 
     def _resolve(self, name: str) -> tuple[bool, Any, str | None]:

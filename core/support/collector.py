@@ -1,27 +1,33 @@
-"""The cyclic garbage collector held off while a block makes many objects that all live on and
-form no cycles (a syntax tree parsed, unpickled or pickled, a scope analysis, start-up's
-imports): its passes would only walk them again and again, finding nothing to free.
+"""The process's one policy for the cyclic garbage collector, `apply_collector_policy()`, applied
+by the entry points only: the console script once a command's modules are imported
+(tui/cli/main.py) and the TUI as it mounts (tui/app/shell.py). No other module touches `gc`.
 
-    with collector_paused():
-        tree = parse(text)
-"""
+- What exists at that point (modules, classes, functions, the parsed arguments: all live as long
+  as the process) is frozen once, so no later collection walks it again.
+- The youngest generation is collected every YOUNG_THRESHOLD allocations instead of Python's 700.
+  A parse, an unpickled tree, a scope analysis and a run each make tens or hundreds of thousands
+  of small objects that live on and form no cycles; at 700 the collector walks them again and
+  again and finds nothing to free. Cycles are still collected, only in bigger batches: the
+  older generations keep Python's own thresholds.
+
+Measured in docs/performance.md ("Start-up without tricks")."""
 
 from __future__ import annotations
 
 import gc
 
+YOUNG_THRESHOLD = 100_000
 
-class collector_paused:  # noqa: N801 - used as a function: `with collector_paused():`
-    """The collector off for the block, and back on after it (only if it was on: a caller that
-    turned it off itself keeps it off). `as` gives whether it was on."""
+_applied = False
 
-    __slots__ = ("was_on",)
 
-    def __enter__(self) -> bool:
-        self.was_on = gc.isenabled()
-        gc.disable()
-        return self.was_on
-
-    def __exit__(self, *exception: object) -> None:
-        if self.was_on:
-            gc.enable()
+def apply_collector_policy() -> None:
+    """Freeze what exists now and raise the young generation's threshold, once per process (a
+    process calling an entry point again, a test, would otherwise freeze its garbage for good)."""
+    global _applied
+    if _applied:
+        return
+    _applied = True
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, middle, old)

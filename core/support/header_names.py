@@ -4,10 +4,10 @@ file) and for the transport (every name a request sends, however it was made).""
 
 from __future__ import annotations
 
-from scenario_core.support.lazy_patterns import lazy_compile
+import re
 
 HEADER_NAME_CHARACTERS = "letters, digits and !#$%&'*+-.^_`|~ only"
-_TOKEN = lazy_compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 
 
 def is_header_name(name: str) -> bool:

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import re
 
-from scenario_core.support.lazy_patterns import lazy_compile
-
 # C0 and C1 controls, DEL, line/paragraph separators, bidirectional overrides and isolates
 # (which reorder what follows them on screen), zero-width characters that can hide text.
 _OTHERS = "\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff"
-_UNSAFE_INLINE = lazy_compile(f"[\x00-\x1f{_OTHERS}]")
-_UNSAFE_BLOCK = lazy_compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")  # keeps \t and \n
+_UNSAFE_INLINE = re.compile(f"[\x00-\x1f{_OTHERS}]")
+_UNSAFE_BLOCK = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")  # keeps \t and \n
 # XML 1.0 allows tab, LF, CR and everything from U+0020 except surrogates, U+FFFE and U+FFFF.
-_XML_FORBIDDEN = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -41,7 +39,7 @@ def visible_block(text: str) -> str:
     return _UNSAFE_BLOCK.sub(_escape, text)
 
 
-_UNSAFE_JSON = lazy_compile(f"[{_OTHERS}]")  # json.dumps already escapes \x00-\x1f
+_UNSAFE_JSON = re.compile(f"[{_OTHERS}]")  # json.dumps already escapes \x00-\x1f
 
 
 def visible_json(text: str) -> str:

@@ -43,8 +43,6 @@ import re
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote, quote_plus
 
-from scenario_core.support.lazy_patterns import lazy_compile
-
 MASK = "••••••"
 SECRET_HEADERS = frozenset(
     {
@@ -73,24 +71,24 @@ LONG_SECRET_LENGTH = 8  # from this length on, a learnt value is masked wherever
 ELLIPSIS = "…"  # how messages and excerpts mark clipped text
 
 AUTH_HEADERS = frozenset({"authorization", "proxy-authorization"})
-SECRET_NAME = lazy_compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
+SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
 # "name": "value" in JSON text (also when the text is cut short, as in a printed excerpt).
-JSON_FIELD = lazy_compile(r'"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"')
+JSON_FIELD = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"')
 # name=value in a query string or form body.
-QUERY_FIELD = lazy_compile(r"(^|[?&;])([^=&;?#\s]+)=([^&;#\s]*)")
+QUERY_FIELD = re.compile(r"(^|[?&;])([^=&;?#\s]+)=([^&;#\s]*)")
 # scheme://user:password@ -- the password of a URL's userinfo.
-USERINFO = lazy_compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@\"'<>]*:)([^/\s@\"'<>]*)(@)")
+USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@\"'<>]*:)([^/\s@\"'<>]*)(@)")
 # A character of a JSON string inside a JSON string, as the outer one writes it: `\\\\` (an escaped
 # backslash), `\\\"` (an escaped quote), or a character after at most two backslashes (`\\n`).
 _ESCAPED_CHAR = r'(?:\\\\\\\\|\\\\\\"|\\{0,2}[^"\\])'
 # JSON_FIELD inside a JSON string that holds JSON: `\"password\": \"pw\"`.
-ESCAPED_JSON_FIELD = lazy_compile(rf'\\"({_ESCAPED_CHAR}*)\\"(\s*:\s*)\\"({_ESCAPED_CHAR}*)\\"')
+ESCAPED_JSON_FIELD = re.compile(rf'\\"({_ESCAPED_CHAR}*)\\"(\s*:\s*)\\"({_ESCAPED_CHAR}*)\\"')
 # Where a short secret can stand as a whole value (each checked against a set, never searched):
-JSON_STRING = lazy_compile(r'"((?:[^"\\\n]|\\.)*)"')
-ESCAPED_JSON_STRING = lazy_compile(rf'\\"({_ESCAPED_CHAR}*)\\"')
-JSON_SCALAR = lazy_compile(r"([:\[,]\s*)(-?[0-9][0-9.eE+-]*)(?=\s*(?:[,\]}]|$))")
-PATH_SEGMENT = lazy_compile(r"(?<=/)([^/?#\s\"'<>\\]+)(?=[/?#\s\"'<>\\]|$)")
-HEADER_LINE = lazy_compile(r"^([A-Za-z0-9-]+:[ \t]*)(.*?)[ \t]*$", re.MULTILINE)
+JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+ESCAPED_JSON_STRING = re.compile(rf'\\"({_ESCAPED_CHAR}*)\\"')
+JSON_SCALAR = re.compile(r"([:\[,]\s*)(-?[0-9][0-9.eE+-]*)(?=\s*(?:[,\]}]|$))")
+PATH_SEGMENT = re.compile(r"(?<=/)([^/?#\s\"'<>\\]+)(?=[/?#\s\"'<>\\]|$)")
+HEADER_LINE = re.compile(r"^([A-Za-z0-9-]+:[ \t]*)(.*?)[ \t]*$", re.MULTILINE)
 
 
 # What an HTTP client leaves unencoded in a URL path: RFC 3986 `pchar` and `/`.

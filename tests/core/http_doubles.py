@@ -1,14 +1,9 @@
-"""Helpers for the transport tests, so that every client-level behaviour is checked for both
-transports: HttpClient() on the test's event loop and HttpClient(blocking=True), which a run
-drives without one (run.blocking).
+"""Helpers for the transport tests.
 
-- LoopbackServer: an asyncio server on an event loop of its own, in a background thread. A
-  blocking client waits in the test's thread; a server on the test's own loop would never get
-  to answer it.
-- `sent`: awaits a client's coroutine as its run would: on the loop, or, for a blocking client,
-  stepped by hand -- it must finish in one step (never suspend), as run.blocking requires.
-- `opened`: a client of either kind, always closed.
-- `run_events`: a whole file run either way (without an event loop, as `run` does, or on one).
+- LoopbackServer: an asyncio server on an event loop of its own, in a background thread, so the
+  client (blocking sockets) can wait in the test's thread.
+- `opened`: a client, always closed.
+- `run_events`: a whole file run (run_to_completion).
 - `self_signed_certificate`, `tls_server_context`: a LoopbackServer serving https."""
 
 from __future__ import annotations
@@ -18,67 +13,29 @@ import shutil
 import ssl
 import subprocess
 import threading
-from contextlib import asynccontextmanager
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, TypeVar
+from typing import Any, Iterator
 
 import pytest
 
 from scenario_core.run.http.client import HttpClient
 
-T = TypeVar("T")
 
-# Every client-level test takes `blocking` and runs for both transports.
-both_transports = pytest.mark.parametrize("blocking", [False, True], ids=["asyncio", "blocking"])
+def run_events(path: str) -> list[Any]:
+    """Every event of running the file at `path`."""
+    from scenario_core.run.executor import run_to_completion
 
-
-def run_events(path: str, blocking: bool) -> list[Any]:
-    """Every event of running the file at `path`: driven without an event loop as `run` does
-    (run_to_completion), or on one, as the TUI and `--jobs` do."""
-    from scenario_core.language.parser import load_file
-    from scenario_core.run.executor import Execution, run_to_completion
-
-    if blocking:
-        return run_to_completion([path])
-    events: list[Any] = []
-
-    async def collect() -> None:
-        async for event in Execution([load_file(path)]).events():
-            events.append(event)
-
-    asyncio.run(collect())
-    return events
+    return run_to_completion([path])
 
 
-class NeverSuspends(AssertionError):
-    """A blocking client's coroutine waited for an event loop."""
-
-
-def stepped(awaitable: Awaitable[T]) -> T:
-    """The result of a coroutine that must not suspend, stepped by hand (as run.blocking does)."""
-    coroutine: Any = awaitable
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return done.value
-    coroutine.close()
-    raise NeverSuspends("a blocking client's coroutine suspended")
-
-
-async def sent(client: HttpClient, awaitable: Awaitable[T]) -> T:
-    """`awaitable` (a call on `client`), awaited as the client's kind of run does."""
-    if client.blocking:
-        return stepped(awaitable)
-    return await awaitable
-
-
-@asynccontextmanager
-async def opened(blocking: bool) -> AsyncIterator[HttpClient]:
-    client = HttpClient(blocking)
+@contextmanager
+def opened() -> Iterator[HttpClient]:
+    client = HttpClient()
     try:
         yield client
     finally:
-        await sent(client, client.aclose())
+        client.close()
 
 
 class LoopbackServer:

@@ -902,8 +902,6 @@ def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
 
 
 def test_unmatched_custom_steps_and_assertions_fail_pointing_at_the_docs(demo, write_scenario):
-    import asyncio
-
     from scenario_core.custom_steps.registry import Registry
     from scenario_core.run.executor import Execution
 
@@ -919,19 +917,19 @@ def test_unmatched_custom_steps_and_assertions_fail_pointing_at_the_docs(demo, w
     )
     path = write_scenario(text.replace("BASE", demo.url), "test.scenario")
 
-    async def collect(registry):
-        return [e async for e in Execution([load_file(path)], registry=registry).events()]
+    def collect(registry):
+        return list(Execution([load_file(path)], registry=registry).events())
 
     def failures(events):
         return [message for _, status, message in finished(events) if status == "failed"]
 
-    unmatched = failures(asyncio.run(collect(Registry())))
+    unmatched = failures(collect(Registry()))
     assert unmatched == [
         'no step matches "a pet called "Biscuit""; custom steps are Python functions, see docs/custom-steps.md',
         'no assertion matches "the pets look healthy"; custom assertions are Python functions, '
         "see docs/custom-steps.md",
     ]
-    assert failures(asyncio.run(collect(None)))[0] == unmatched[0]  # no plugins loaded at all: the same hint
+    assert failures(collect(None))[0] == unmatched[0]  # no plugins loaded at all: the same hint
 
 
 def test_run_and_check_with_the_fragments_option(demo, tmp_path):

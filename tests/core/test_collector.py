@@ -1,33 +1,34 @@
-"""support.collector: the cycle collector off for a block, back on after only if it was on."""
+"""support.collector: the one collector policy, applied once per process by an entry point."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+CODE = """
 import gc
-
-import pytest
-
-from scenario_core.support.collector import collector_paused
-
-
-@pytest.fixture(autouse=True)
-def collector_restored():
-    was_on = gc.isenabled()
-    yield
-    (gc.enable if was_on else gc.disable)()
+from scenario_core.support.collector import YOUNG_THRESHOLD, apply_collector_policy
+before = gc.get_threshold()
+apply_collector_policy()
+frozen, threshold = gc.get_freeze_count(), gc.get_threshold()
+garbage = [[] for _ in range(1000)]
+apply_collector_policy()
+print(frozen > 1000, gc.get_freeze_count() == frozen, threshold == (YOUNG_THRESHOLD, *before[1:]), gc.isenabled())
+"""
 
 
-def test_the_collector_is_off_in_the_block_and_on_after_it_even_after_an_error():
-    gc.enable()
-    with collector_paused() as was_on:
-        assert was_on and not gc.isenabled()
-    assert gc.isenabled()
-    with pytest.raises(ValueError), collector_paused():
-        raise ValueError
-    assert gc.isenabled()
+def test_the_policy_freezes_start_up_once_raises_the_young_threshold_and_keeps_the_collector_on():
+    result = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["True", "True", "True", "True"], result.stderr
 
 
-def test_a_collector_turned_off_by_the_caller_stays_off():
-    gc.disable()
-    with collector_paused() as was_on:
-        assert not was_on
-    assert not gc.isenabled()
+def test_cycles_are_still_collected_under_the_policy():
+    code = CODE + (
+        "import weakref\n"
+        "class Node: pass\n"
+        "probe = Node(); probe.self = probe; alive = weakref.ref(probe); del probe\n"
+        "junk = [[] for _ in range(5 * YOUNG_THRESHOLD)]\n"
+        "print('GONE', alive() is None)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.splitlines()[-1] == "GONE True", result.stderr

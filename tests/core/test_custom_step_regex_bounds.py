@@ -5,13 +5,11 @@ for minutes), and a match that runs out fails the step with one line."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import regex
 
 from scenario_core.custom_steps.context import StepContext
-from scenario_core.custom_steps.patterns import MATCH_SECONDS
 from scenario_core.custom_steps.registry import Registry
 
 
@@ -24,8 +22,8 @@ def test_custom_step_patterns_on_a_long_text_match_in_bounded_time():
 
     started = time.monotonic()
     assert registry.match_step("x" * 3000) is None  # re: minutes; regex: at once
-    assert registry.match_step("x" * 3000 + " done").definition.pattern.endswith(" done")
-    assert time.monotonic() - started < 2 * MATCH_SECONDS
+    assert registry.match_step("x" * 3000 + " done").definition.pattern.endswith(" done")  # not stopped
+    assert time.monotonic() - started < 60  # only so that a runaway match fails instead of hanging
 
 
 def test_custom_step_pattern_matching_is_bounded_by_one_deadline_and_fails_in_one_line():
@@ -43,9 +41,9 @@ def test_custom_step_pattern_matching_is_bounded_by_one_deadline_and_fails_in_on
     for definition in registry._steps + registry._assertions:
         definition.regex = regex.compile("^(a|a)*$")
     started = time.monotonic()
-    message = asyncio.run(registry.run_step("a" * 40 + "!", StepContext()))
-    assert time.monotonic() - started < MATCH_SECONDS + 3
+    message = registry.run_step("a" * 40 + "!", StepContext())
+    assert time.monotonic() - started < 60  # only so that a runaway match fails instead of hanging
     assert message.startswith('matching "aaaa') and "took longer than 1 s and was stopped" in message
     assert "\n" not in message
-    assert "took longer than" in asyncio.run(registry.run_assertion("a" * 40 + "!", StepContext()))
+    assert "took longer than" in registry.run_assertion("a" * 40 + "!", StepContext())
     assert registry.candidates("step", "a" * 40 + "!") == registry._steps  # check cannot tell: no false error

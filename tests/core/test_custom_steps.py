@@ -53,20 +53,20 @@ def template(text: str, line: int = 1) -> TextTemplate:
     )
 
 
-async def run(registry: Registry, text: str, ctx: StepContext | None = None) -> str | None:
-    return await registry.run_step(text, ctx or StepContext())
+def run(registry: Registry, text: str, ctx: StepContext | None = None) -> str | None:
+    return registry.run_step(text, ctx or StepContext())
 
 
 # ---------------------------------------------------------------- patterns and values
 
 
-async def test_each_placeholder_passes_its_value_converted():
+def test_each_placeholder_passes_its_value_converted():
     seen = []
     registry = Registry()
     registry.step("s {string} i {int} f {float} w {word} a {any}.")(lambda ctx, *values: seen.append(values))
-    assert await run(registry, 's "two words" i -12 f 3.5 w snake_1 a the rest, anything.') is None
-    assert await run(registry, "s 'single' i 7 f .25 w x a .") is None
-    assert await run(registry, 's "" i 0 f -2 w y a {{not a ref}}.') is None
+    assert run(registry, 's "two words" i -12 f 3.5 w snake_1 a the rest, anything.') is None
+    assert run(registry, "s 'single' i 7 f .25 w x a .") is None
+    assert run(registry, 's "" i 0 f -2 w y a {{not a ref}}.') is None
     assert seen == [
         ("two words", -12, 3.5, "snake_1", "the rest, anything"),
         ("single", 7, 0.25, "x", ""),
@@ -86,7 +86,7 @@ async def test_each_placeholder_passes_its_value_converted():
         "the pet \"Rex' is sold",  # mismatched quotes
     ],
 )
-async def test_patterns_match_the_whole_text_exactly(text):
+def test_patterns_match_the_whole_text_exactly(text):
     registry = Registry()
     registry.step("the pet {string} is {word}")(lambda ctx, name, status: None)
     assert registry.match_step(text) is None
@@ -94,7 +94,7 @@ async def test_patterns_match_the_whole_text_exactly(text):
     assert registry.match_step('  the pet "Rex" is sold  ') is not None  # outer blanks do not count
 
 
-async def test_literal_text_is_not_a_regular_expression():
+def test_literal_text_is_not_a_regular_expression():
     registry = Registry()
     registry.step("the price is $5 (about.) [x]*")(lambda ctx: None)
     assert registry.match_step("the price is $5 (about.) [x]*") is not None
@@ -124,7 +124,7 @@ def test_unknown_placeholder_and_empty_pattern_fail_at_the_decorator():
 # ---------------------------------------------------------------- running: pass and fail
 
 
-async def test_assertion_error_fails_with_its_message_in_one_line():
+def test_assertion_error_fails_with_its_message_in_one_line():
     registry = Registry()
 
     # `raise`, not `assert`: pytest rewrites this module's assert statements (not a plugin's).
@@ -137,13 +137,13 @@ async def test_assertion_error_fails_with_its_message_in_one_line():
     def bare(ctx):
         raise AssertionError
 
-    assert await run(registry, "check 2") is None
-    assert await run(registry, "check 5") == "too many: 5"
-    message = await run(registry, "bare")
+    assert run(registry, "check 2") is None
+    assert run(registry, "check 5") == "too many: 5"
+    message = run(registry, "bare")
     assert message.startswith('step "bare" failed (test_custom_steps.py:') and "\n" not in message
 
 
-async def test_step_failed_and_other_exceptions_are_one_line_never_a_traceback():
+def test_step_failed_and_other_exceptions_are_one_line_never_a_traceback():
     registry = Registry()
 
     @registry.step("refuse")
@@ -162,34 +162,34 @@ async def test_step_failed_and_other_exceptions_are_one_line_never_a_traceback()
     def via_ctx(ctx):
         ctx.fail("said so")
 
-    assert await run(registry, "refuse") == "no pets today"
-    assert await run(registry, "crash") == "KeyError: 'missing'"
-    assert await run(registry, "explode") == "RuntimeError: line one line two line three"
-    assert await run(registry, "fail via ctx") == "said so"
+    assert run(registry, "refuse") == "no pets today"
+    assert run(registry, "crash") == "KeyError: 'missing'"
+    assert run(registry, "explode") == "RuntimeError: line one line two line three"
+    assert run(registry, "fail via ctx") == "said so"
 
 
-async def test_async_steps_are_awaited_and_fail_the_same_way():
+def test_async_steps_are_awaited_and_fail_the_same_way():
     registry = Registry()
     calls = []
 
     @registry.step("async ok {word}")
-    async def ok(ctx, word):
+    def ok(ctx, word):
         calls.append(word)
 
     @registry.step("async broken")
-    async def broken(ctx):
+    def broken(ctx):
         raise AssertionError("async says no")
 
     @registry.step("async crash")
-    async def crash(ctx):
+    def crash(ctx):
         raise ZeroDivisionError("division by zero")
 
-    assert await run(registry, "async ok hi") is None and calls == ["hi"]
-    assert await run(registry, "async broken") == "async says no"
-    assert await run(registry, "async crash") == "ZeroDivisionError: division by zero"
+    assert run(registry, "async ok hi") is None and calls == ["hi"]
+    assert run(registry, "async broken") == "async says no"
+    assert run(registry, "async crash") == "ZeroDivisionError: division by zero"
 
 
-async def test_assertions_pass_on_true_or_none_fail_on_false_or_raise():
+def test_assertions_pass_on_true_or_none_fail_on_false_or_raise():
     registry = Registry()
     registry.assertion("yes")(lambda ctx: True)
     registry.assertion("nothing")(lambda ctx: None)
@@ -197,38 +197,38 @@ async def test_assertions_pass_on_true_or_none_fail_on_false_or_raise():
     registry.assertion("raises")(lambda ctx: 1 / 0)
 
     @registry.assertion("value is {int}")
-    async def value(ctx, n):
+    def value(ctx, n):
         return n == 3
 
     registry.assertion("odd")(lambda ctx: "yes")
     ctx = StepContext()
-    assert await registry.run_assertion("yes", ctx) is None
-    assert await registry.run_assertion("nothing", ctx) is None
-    assert (await registry.run_assertion("no", ctx)).startswith('assertion "no" is false (')
-    assert await registry.run_assertion("raises", ctx) == "ZeroDivisionError: division by zero"
-    assert await registry.run_assertion("value is 3", ctx) is None
-    assert (await registry.run_assertion("value is 4", ctx)).startswith('assertion "value is 4" is false')
-    assert "an assertion returns True, False or None" in await registry.run_assertion("odd", ctx)
+    assert registry.run_assertion("yes", ctx) is None
+    assert registry.run_assertion("nothing", ctx) is None
+    assert (registry.run_assertion("no", ctx)).startswith('assertion "no" is false (')
+    assert registry.run_assertion("raises", ctx) == "ZeroDivisionError: division by zero"
+    assert registry.run_assertion("value is 3", ctx) is None
+    assert (registry.run_assertion("value is 4", ctx)).startswith('assertion "value is 4" is false')
+    assert "an assertion returns True, False or None" in registry.run_assertion("odd", ctx)
     assert registry.match_step("yes") is None  # steps and assertions are separate
 
 
-async def test_no_match_says_how_to_add_one_and_the_closest_pattern():
+def test_no_match_says_how_to_add_one_and_the_closest_pattern():
     registry = Registry()
     registry.step("the pet {string} is {word}")(lambda ctx, a, b: None)
-    message = await run(registry, 'the pet "Rex" is sold out')
+    message = run(registry, 'the pet "Rex" is sold out')
     assert message.startswith('no step matches "the pet "Rex" is sold out"; custom steps are Python functions')
     assert "see docs/custom-steps.md" in message
     assert 'closest: "the pet {string} is {word}" (test_custom_steps.py:' in message
-    assert (await registry.run_assertion("anything", StepContext())).startswith('no assertion matches "anything"')
+    assert (registry.run_assertion("anything", StepContext())).startswith('no assertion matches "anything"')
 
 
-async def test_two_patterns_matching_one_text_is_ambiguous():
+def test_two_patterns_matching_one_text_is_ambiguous():
     registry = Registry()
     registry.step("the pet {string} is {word}")(lambda ctx, a, b: None)
     registry.step("the pet {any}")(lambda ctx, a: None)
     match = registry.match_step('the pet "Rex" is sold')
     assert match.ambiguous and match.definition.pattern == "the pet {string} is {word}"
-    message = await match.run(StepContext())
+    message = match.run(StepContext())
     assert message.startswith('ambiguous custom step "the pet "Rex" is sold": "the pet {string} is {word}" (')
     assert '"the pet {any}"' in message and message.endswith("both match")
     assert not registry.match_step("the pet is here").ambiguous  # only {any} matches
@@ -237,7 +237,7 @@ async def test_two_patterns_matching_one_text_is_ambiguous():
 # ---------------------------------------------------------------- what ctx offers
 
 
-async def test_ctx_variables_are_read_only_and_set_writes_through_the_callback():
+def test_ctx_variables_are_read_only_and_set_writes_through_the_callback():
     written = []
     registry = Registry()
 
@@ -250,12 +250,12 @@ async def test_ctx_variables_are_read_only_and_set_writes_through_the_callback()
         assert ctx.variables["token"] == "t0"
 
     ctx = StepContext({"token": "t0"}, lambda name, value: written.append((name, value)))
-    assert await run(registry, "remember Rex as petName", ctx) is None
+    assert run(registry, "remember Rex as petName", ctx) is None
     assert written == [("petName", "Rex")]
     assert ctx.text == "remember Rex as petName"
 
     registry.step("bad name")(lambda ctx: ctx.set("1x", 2))
-    assert (await run(registry, "bad name", ctx)).startswith("ctx.set: '1x' is not a variable name")
+    assert (run(registry, "bad name", ctx)).startswith("ctx.set: '1x' is not a variable name")
     assert written == [("petName", "Rex")]
 
 
@@ -609,37 +609,37 @@ def test_files_without_custom_steps_are_not_affected():
 # ---------------------------------------------------------------- the worked example
 
 
-async def test_the_example_plugin_against_the_demo_api(demo):
+def test_the_example_plugin_against_the_demo_api(demo):
     registry = load_registry([str(EXAMPLE_PLUGIN)], entry_points=False)
-    async with httpx.AsyncClient(base_url=demo.url) as client:
-        token = (await client.post("/login", json={"username": "demo", "password": "demo"})).json()["token"]
+    with httpx.Client(base_url=demo.url) as client:
+        token = (client.post("/login", json={"username": "demo", "password": "demo"})).json()["token"]
     variables = {"token": token}
     ctx = StepContext(variables, variables.__setitem__, parameters={"baseUrl": demo.url, "timeout": 5})
-    assert await registry.run_step('a pet named "Rex" tagged dog exists', ctx) is None
+    assert registry.run_step('a pet named "Rex" tagged dog exists', ctx) is None
     pet_id = variables["petId"]
-    async with httpx.AsyncClient(base_url=demo.url) as client:
-        got = await client.get(f"/pets/{pet_id}")
-        listed = await client.get("/pets")
+    with httpx.Client(base_url=demo.url) as client:
+        got = client.get(f"/pets/{pet_id}")
+        listed = client.get("/pets")
     received = SimpleNamespace(
         status=got.status_code, headers=tuple(got.headers.items()), body=got.text, json=got.json(), json_error=None
     )
     ctx = StepContext(variables, variables.__setitem__, response=received)
-    assert await registry.run_assertion('the pet should be called "Rex"', ctx) is None
-    assert (await registry.run_assertion('the pet should be called "Max"', ctx)).startswith(
+    assert registry.run_assertion('the pet should be called "Rex"', ctx) is None
+    assert (registry.run_assertion('the pet should be called "Max"', ctx)).startswith(
         'assertion "the pet should be called "Max"" is false (pet_steps.py:'
     )
-    assert await registry.run_step("I remember the pet's tag as petTag", ctx) is None
+    assert registry.run_step("I remember the pet's tag as petTag", ctx) is None
     assert variables["petTag"] == "dog"
-    assert await registry.run_step("I remember the pet's colour as c", ctx) == "the response has no field 'colour'"
-    assert await registry.run_step("I wait 0.01 seconds", ctx) is None
+    assert registry.run_step("I remember the pet's colour as c", ctx) == "the response has no field 'colour'"
+    assert registry.run_step("I wait 0.01 seconds", ctx) is None
     many = SimpleNamespace(status=200, headers=(), body=listed.text, json=listed.json(), json_error=None)
     ctx = StepContext(variables, response=many)
-    assert await registry.run_assertion("the response lists at least 1 pets", ctx) is None
-    assert await registry.run_assertion("the response lists at least 999 pets", ctx) == (
+    assert registry.run_assertion("the response lists at least 1 pets", ctx) is None
+    assert registry.run_assertion("the response lists at least 999 pets", ctx) == (
         f"the response lists {len(listed.json())} pets, expected at least 999"
     )
     no_token = StepContext({}, parameters={"baseUrl": demo.url})
-    assert (await registry.run_step('a pet named "Max" tagged cat exists', no_token)).startswith("needs the baseUrl")
+    assert (registry.run_step('a pet named "Max" tagged cat exists', no_token)).startswith("needs the baseUrl")
 
 
 # ---------------------------------------------------------------- the command line

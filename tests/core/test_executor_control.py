@@ -3,7 +3,7 @@ the shape of the stream (one ScenarioFinished per scenario, counts in RunFinishe
 
 from __future__ import annotations
 
-import asyncio
+import threading
 import time
 
 import httpx
@@ -51,7 +51,7 @@ scenario: never reached either
 """
 
 
-async def test_nothing_runs_until_the_consumer_pulls(demo, write_scenario):
+def test_nothing_runs_until_the_consumer_pulls(demo, write_scenario):
     file = load(
         demo,
         write_scenario,
@@ -59,37 +59,39 @@ async def test_nothing_runs_until_the_consumer_pulls(demo, write_scenario):
     )
     stream = Execution([file]).events()
     try:
-        event = await stream.__anext__()
+        event = next(stream)
         while not isinstance(event, StepStarted):
-            event = await stream.__anext__()
-        await asyncio.sleep(0.2)  # paused: the consumer does not pull
-        async with httpx.AsyncClient() as client:
-            assert (await client.get(demo.url + "/counter")).json() == {"value": 1}
-        rest = [e async for e in stream]
+            event = next(stream)
+        time.sleep(0.2)  # paused: the consumer does not pull
+        with httpx.Client() as client:
+            assert (client.get(demo.url + "/counter")).json() == {"value": 1}
+        rest = [e for e in stream]
     finally:
-        await stream.aclose()
+        stream.close()
     assert [r.json["value"] for r in rest if hasattr(r, "json") and isinstance(r.json, dict)] == [2, 3]
     assert rest[-1].passed == 1
 
 
-async def test_stop_cancels_the_request_in_flight_and_ends_interrupted(demo, write_scenario):
+def test_stop_cancels_the_request_in_flight_and_ends_interrupted(demo, write_scenario):
     execution = Execution([load(demo, write_scenario, SLOW)])
     events = []
     started = time.perf_counter()
 
-    async def consume():
-        async for event in execution.events():
-            events.append(event)
-            if isinstance(event, RequestSent) and "/slow" in event.url:
-                asyncio.get_running_loop().call_later(0.2, execution.stop)
-
-    await asyncio.wait_for(consume(), 3)
+    stopper = threading.Timer(0.2, execution.stop)  # from another thread, while recv waits
+    for event in execution.events():
+        events.append(event)
+        if isinstance(event, RequestSent) and "/slow" in event.url:
+            stopper.start()
+    stopper.join()
     took = time.perf_counter() - started
     assert took < 1.5  # /slow would have taken 5 s
-    interrupted = [e for e in of(events, StepFinished) if e.message == "interrupted"]
-    assert [(e.step.line, e.status) for e in interrupted] == [(8, "failed"), (9, "skipped")]
-    assert [(e.scenario.name, e.status, e.message) for e in of(events, ScenarioFinished)] == [
-        ("waits", "failed", "interrupted")
+    interrupted = [e for e in of(events, StepFinished) if e.interrupted]
+    assert [(e.step.line, e.status, e.message) for e in interrupted] == [
+        (8, "failed", "interrupted"),
+        (9, "skipped", "interrupted"),
+    ]
+    assert [(e.scenario.name, e.status, e.message, e.interrupted) for e in of(events, ScenarioFinished)] == [
+        ("waits", "failed", "interrupted", True)
     ]
     assert [e.scenario.name for e in of(events, ScenarioStarted)] == ["waits"]
     # The open stores are still reported cleared, and the run ends interrupted.
@@ -100,7 +102,7 @@ async def test_stop_cancels_the_request_in_flight_and_ends_interrupted(demo, wri
     assert execution._client._client is None  # the HTTP client was closed
 
 
-async def test_stop_between_steps_skips_the_rest(demo, write_scenario):
+def test_stop_between_steps_skips_the_rest(demo, write_scenario):
     file = load(
         demo,
         write_scenario,
@@ -108,7 +110,7 @@ async def test_stop_between_steps_skips_the_rest(demo, write_scenario):
     )
     execution = Execution([file])
     events = []
-    async for event in execution.events():
+    for event in execution.events():
         events.append(event)
         if isinstance(event, StepFinished) and event.step.line == 4:
             execution.stop()  # from the consumer itself, between pulls
@@ -119,34 +121,27 @@ async def test_stop_between_steps_skips_the_rest(demo, write_scenario):
     ]
     assert len(of(events, RequestSent)) == 1
     assert [(e.status, e.message) for e in of(events, ScenarioFinished)] == [("skipped", "interrupted")]
-    assert events[-1].interrupted
+    assert [e.interrupted for e in of(events, StepFinished)] == [False, True, True]
+    assert of(events, ScenarioFinished)[0].interrupted and events[-1].interrupted
 
 
-async def test_cancelling_the_consumer_cancels_the_request_and_closes_the_client(demo, write_scenario):
+def test_closing_the_stream_closes_the_client_and_sends_nothing_more(demo, write_scenario):
     execution = Execution([load(demo, write_scenario, SLOW)])
-    sent = asyncio.Event()
-
-    async def consume():
-        async for event in execution.events():
-            if isinstance(event, RequestSent) and "/slow" in event.url:
-                sent.set()
-
-    task = asyncio.create_task(consume())
-    await asyncio.wait_for(sent.wait(), 2)
-    await asyncio.sleep(0.1)
-    started = time.perf_counter()
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert time.perf_counter() - started < 0.5
+    stream = execution.events()
+    for event in stream:
+        if isinstance(event, RequestSent) and "/slow" in event.url:
+            break
+    stream.close()  # the consumer gives up: the stream's `finally:` blocks run
     assert execution._client._client is None
+    with httpx.Client() as client:  # /counter was called once (the first step), /slow never
+        assert client.get(demo.url + "/counter").json() == {"value": 2}
 
 
-async def test_an_execution_runs_once(demo, write_scenario):
+def test_an_execution_runs_once(demo, write_scenario):
     execution = Execution([load(demo, write_scenario, "scenario: s\n  when: GET BASE/health\n")])
-    assert isinstance([e async for e in execution][0], RunStarted)
+    assert isinstance([e for e in execution][0], RunStarted)
     with pytest.raises(RuntimeError):
-        async for _ in execution.events():
+        for _ in execution.events():
             pass
 
 
@@ -240,17 +235,17 @@ scenario: s
     ]
 
 
-async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer(demo, write_scenario):
+def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer(demo, write_scenario):
     file = load(
         demo, write_scenario, 'parameters:\n  baseUrl: "BASE"\nscenario: s\n  when: GET /health\n  then: status 200\n'
     )
     execution = Execution([file])
     events = []
-    async for event in execution.events():
+    for event in execution.events():
         events.append(event)
         if type(event).__name__ == "ResponseReceived":
-            asyncio.get_running_loop().call_later(0.05, execution.stop)
-            await asyncio.sleep(0.2)  # the consumer's own wait: stop() must not cancel it
+            threading.Timer(0.05, execution.stop).start()
+            time.sleep(0.2)  # the consumer's own wait: stop() must not cut it short
     assert [(e.step.line, e.status, e.message) for e in of(events, StepFinished)] == [
         (4, "passed", None),
         (5, "skipped", "interrupted"),
@@ -258,7 +253,7 @@ async def test_stop_while_the_consumer_holds_an_event_never_cancels_the_consumer
     assert events[-1].interrupted
 
 
-async def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenario):
+def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenario):
     # A debugger pauses right after StepStarted: a stop there is not that step's failure.
     file = load(
         demo,
@@ -267,7 +262,7 @@ async def test_stop_while_paused_before_a_step_never_runs_it(demo, write_scenari
     )
     execution = Execution([file])
     events = []
-    async for event in execution.events():
+    for event in execution.events():
         events.append(event)
         if isinstance(event, StepStarted) and event.step.line == 5:
             execution.stop()

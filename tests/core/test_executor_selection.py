@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from scenario_core.language.parser import load_file
 from scenario_core.run.events import RequestSent, ScenarioFinished
 from scenario_core.run.executor import Execution
@@ -27,14 +25,7 @@ scenario: other
 
 def run(demo, write_scenario, selected, tags=None) -> list:
     node = load_file(write_scenario(TEXT.replace("BASE", demo.url)))
-    events: list = []
-
-    async def collect() -> None:
-        async for event in Execution([node], tags=tags, include=selected).events():
-            events.append(event)
-
-    asyncio.run(collect())
-    return events
+    return list(Execution([node], tags=tags, include=selected).events())
 
 
 def finished(events) -> dict[str, ScenarioFinished]:

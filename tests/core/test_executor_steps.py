@@ -464,7 +464,7 @@ scenario: never gets going
     assert len(of(events, RequestSent)) == 1
 
 
-def test_an_unexpected_fault_inside_a_step_fails_only_that_step(demo, write_scenario, monkeypatch):
+def test_a_bug_of_ours_inside_a_step_is_said_so_and_fails_only_that_step(demo, write_scenario, monkeypatch):
     import scenario_core.run.step_checks as executor
 
     def broken(*args, **kwargs):
@@ -485,7 +485,7 @@ scenario: fine
 """,
     )
     assert results(events) == {
-        "faulty": ("failed", "line 5: internal error: ZeroDivisionError: boom second line"),
+        "faulty": ("failed", "line 5: internal error: ZeroDivisionError: boom second line (a bug in scenario-tui)"),
         "fine": ("passed", None),
     }
 

@@ -1,6 +1,6 @@
 """The HTTP layer: URL joining, one deadline per request, one-line transport messages, and the
-HTTP/1.1 keep-alive transport (against the demo API, and a raw socket server for framing cases),
-each exchange for both transports: on the event loop and blocking (tests/core/http_doubles.py)."""
+HTTP/1.1 keep-alive transport (against the demo API, and a raw socket server for framing cases).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import HttpClient, describe_timeout, join_url
 from scenario_core.run.http.errors import RequestFailed, transport_message
-from tests.core.http_doubles import LoopbackServer, both_transports, opened, sent
+from tests.core.http_doubles import LoopbackServer, opened
 
 
 @pytest.mark.parametrize(
@@ -78,43 +78,40 @@ def test_transport_messages_are_one_line():
     assert transport_message(RuntimeError("odd\nthing"), url) == f"request to {url} failed: RuntimeError: odd thing"
 
 
-async def request(client: HttpClient, url: str, *, method="GET", timeout=5.0, body=None):
-    return await sent(client, client.send(client.build(method, url, [], [], body), timeout))
+def request(client: HttpClient, url: str, *, method="GET", timeout=5.0, body=None):
+    return client.send(client.build(method, url, [], [], body), timeout)
 
 
-@both_transports
-async def test_requests_reuse_one_connection(demo, blocking):
-    async with opened(blocking) as client:
+def test_requests_reuse_one_connection(demo):
+    with opened() as client:
         for _ in range(10):
-            result = await request(client, demo.url + "/health")
+            result = request(client, demo.url + "/health")
             assert (result.status, result.body) == (200, '{"status": "ok"}')
-        posted = await request(client, demo.url + "/echo", method="POST", body=b'{"a": 1}')
+        posted = request(client, demo.url + "/echo", method="POST", body=b'{"a": 1}')
         assert '"json": {"a": 1}' in posted.body
     assert demo.connections_accepted == 1
 
 
-@both_transports
-async def test_one_deadline_bounds_the_whole_request(demo, blocking):
+def test_one_deadline_bounds_the_whole_request(demo):
     started = time.perf_counter()
-    async with opened(blocking) as client:
+    with opened() as client:
         with pytest.raises(RequestFailed) as caught:
             trickle = client.build("GET", demo.url + "/trickle?ms=200&chunks=20", [], [], None)
-            await sent(client, client.send(trickle, 1, Setting(1, "file", 3)))
+            client.send(trickle, 1, Setting(1, "file", 3))
         took = time.perf_counter() - started
         assert str(caught.value) == "timed out after 1 s (timeout: file, line 3)"
         assert 0.9 < took < 1.5
         # The connection that timed out is dropped; the next request gets a fresh one and works.
-        assert (await request(client, demo.url + "/health")).status == 200
+        assert (request(client, demo.url + "/health")).status == 200
 
 
-@both_transports
-async def test_a_refused_connection(blocking):
+def test_a_refused_connection():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    async with opened(blocking) as client:
+    with opened() as client:
         with pytest.raises(RequestFailed) as caught:
-            await request(client, f"http://127.0.0.1:{port}/")
+            request(client, f"http://127.0.0.1:{port}/")
     assert str(caught.value) == f"cannot connect to 127.0.0.1:{port}: connection refused"
 
 
@@ -147,61 +144,56 @@ class RawServer(LoopbackServer):
                 break
 
 
-async def fetch(url: str, blocking: bool, method: str = "GET"):
-    async with opened(blocking) as client:
-        return await request(client, url, method=method)
+def fetch(url: str, method: str = "GET"):
+    with opened() as client:
+        return request(client, url, method=method)
 
 
-@both_transports
-async def test_chunked_bodies_with_trailers(blocking):
+def test_chunked_bodies_with_trailers():
     reply = (
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
         b'4;ext=1\r\n{"a"\r\n5\r\n: 12}\r\n0\r\nX-Trailer: t\r\n\r\n'
     )
     with RawServer([reply]) as server:
-        result = await fetch(server.url + "/x", blocking)
+        result = fetch(server.url + "/x")
     assert (result.status, result.body) == (200, '{"a": 12}')
 
 
-@both_transports
-async def test_interim_responses_are_skipped(blocking):
+def test_interim_responses_are_skipped():
     reply = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
     with RawServer([reply]) as server:
-        result = await fetch(server.url, blocking)
+        result = fetch(server.url)
     assert (result.status, result.reason, result.body) == (201, "Created", "ok")
 
 
-@both_transports
-async def test_a_body_delimited_by_the_end_of_the_connection(blocking):
+def test_a_body_delimited_by_the_end_of_the_connection():
     with RawServer([b"HTTP/1.0 200 OK\r\n\r\nall of it"], close_after=True) as server:
-        result = await fetch(server.url, blocking)
+        result = fetch(server.url)
     assert result.body == "all of it"
 
 
-@both_transports
-async def test_no_body_for_head_and_204_even_with_a_length(blocking):
+def test_no_body_for_head_and_204_even_with_a_length():
     replies = [
         b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n",
         b"HTTP/1.1 204 No Content\r\n\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
     ]
     with RawServer(replies) as server:
-        async with opened(blocking) as client:
-            head = await request(client, server.url, method="HEAD")
-            empty = await request(client, server.url, method="DELETE")
-            after = await request(client, server.url)
+        with opened() as client:
+            head = request(client, server.url, method="HEAD")
+            empty = request(client, server.url, method="DELETE")
+            after = request(client, server.url)
     assert (head.status, head.body, empty.status, empty.body, after.body) == (200, "", 204, "", "ok")
     assert server.connections == 1
 
 
-@both_transports
-async def test_a_kept_alive_connection_closed_by_the_server_is_replaced(blocking):
+def test_a_kept_alive_connection_closed_by_the_server_is_replaced():
     replies = [b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na", b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb"]
     with RawServer(replies, close_after=True) as server:
-        async with opened(blocking) as client:
-            first = await request(client, server.url)
-            await asyncio.sleep(0.05)  # the server has closed the connection meanwhile
-            second = await request(client, server.url)
+        with opened() as client:
+            first = request(client, server.url)
+            time.sleep(0.05)  # the server has closed the connection meanwhile
+            second = request(client, server.url)
     assert (first.body, second.body, server.connections) == ("a", "b", 2)
 
 
@@ -224,17 +216,15 @@ class ClosesOnItsSecondRequest(LoopbackServer):
             await writer.drain()
 
 
-@both_transports
-async def test_a_request_a_kept_alive_connection_drops_unanswered_goes_again_on_a_fresh_one(blocking):
+def test_a_request_a_kept_alive_connection_drops_unanswered_goes_again_on_a_fresh_one():
     with ClosesOnItsSecondRequest() as server:
-        async with opened(blocking) as client:
-            first = await request(client, server.url)
-            second = await request(client, server.url)
+        with opened() as client:
+            first = request(client, server.url)
+            second = request(client, server.url)
     assert (first.body, second.body, server.connections, len(server.requests)) == ("1", "3", 2, 3)
 
 
-@both_transports
-async def test_connection_close_is_honoured_and_gzip_is_decoded(blocking):
+def test_connection_close_is_honoured_and_gzip_is_decoded():
     payload = gzip.compress(b'{"z": 1}')
     replies = [
         b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Encoding: gzip\r\nContent-Length: "
@@ -244,14 +234,13 @@ async def test_connection_close_is_honoured_and_gzip_is_decoded(blocking):
         b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb",
     ]
     with RawServer(replies) as server:
-        async with opened(blocking) as client:
-            first = await request(client, server.url)
-            second = await request(client, server.url)
+        with opened() as client:
+            first = request(client, server.url)
+            second = request(client, server.url)
     assert (first.body, first.content, second.body) == ('{"z": 1}', b'{"z": 1}', "b")
     assert server.connections == 2
 
 
-@both_transports
 @pytest.mark.parametrize(
     "reply, message",
     [
@@ -261,26 +250,24 @@ async def test_connection_close_is_honoured_and_gzip_is_decoded(blocking):
         (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "invalid chunk size"),
     ],
 )
-async def test_broken_responses_fail_with_one_line(reply, message, blocking):
+def test_broken_responses_fail_with_one_line(reply, message):
     with RawServer([reply], close_after=True) as server:
         with pytest.raises(RequestFailed) as caught:
-            await fetch(server.url, blocking)
+            fetch(server.url)
     assert message in str(caught.value) and "\n" not in str(caught.value)
 
 
-@both_transports
-async def test_the_request_is_sent_as_built(blocking):
+def test_the_request_is_sent_as_built():
     with RawServer([b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"]) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             built = client.build("POST", server.url + "/p?a=1", [("X-A", "b")], [("q", "x y")], b"{}")
-            await sent(client, client.send(built, 5))
+            client.send(built, 5)
     sent_bytes = server.requests[0]
     assert sent_bytes.startswith(b"POST /p?a=1&q=x+y HTTP/1.1\r\n")
     assert b"\r\nX-A: b\r\n" in sent_bytes and b"\r\nContent-Length: 2\r\n" in sent_bytes
     assert sent_bytes.endswith(b"\r\n\r\n{}") and b"\r\nUser-Agent: scenario-tui\r\n" in sent_bytes
 
 
-@both_transports
 @pytest.mark.parametrize(
     "content_type, raw, text",
     [
@@ -290,7 +277,7 @@ async def test_the_request_is_sent_as_built(blocking):
         (b"application/octet-stream", b"\xff\xfeok", "\ufffd\ufffdok"),
     ],
 )
-async def test_bodies_decode_with_the_named_charset(content_type, raw, text, blocking):
+def test_bodies_decode_with_the_named_charset(content_type, raw, text):
     reply = (
         b"HTTP/1.1 200 OK\r\nContent-Type: "
         + content_type
@@ -300,7 +287,7 @@ async def test_bodies_decode_with_the_named_charset(content_type, raw, text, blo
         + raw
     )
     with RawServer([reply]) as server:
-        result = await fetch(server.url, blocking)
+        result = fetch(server.url)
     assert result.body == text
 
 
@@ -340,14 +327,13 @@ def through(monkeypatch, proxied: bool, server: LoopbackServer) -> str:
 both_routes = pytest.mark.parametrize("proxied", [False, True], ids=["plain", "httpx"])
 
 
-async def timed_failure(client: HttpClient, url: str, timeout: float) -> tuple[str, float]:
+def timed_failure(client: HttpClient, url: str, timeout: float) -> tuple[str, float]:
     started = time.perf_counter()
     with pytest.raises(RequestFailed) as caught:
-        await sent(client, client.send(client.build("GET", url, [], [], None), timeout, Setting(timeout, "file", 2)))
+        client.send(client.build("GET", url, [], [], None), timeout, Setting(timeout, "file", 2))
     return str(caught.value), time.perf_counter() - started
 
 
-@both_transports
 @both_routes
 @pytest.mark.parametrize(
     "parts",
@@ -359,11 +345,11 @@ async def timed_failure(client: HttpClient, url: str, timeout: float) -> tuple[s
     ],
     ids=["no-answer", "head-only", "stalls-mid-body", "stalls-mid-head"],
 )
-async def test_one_deadline_bounds_a_server_that_stalls(monkeypatch, blocking, proxied, parts):
+def test_one_deadline_bounds_a_server_that_stalls(monkeypatch, proxied, parts):
     with Stalling(*parts) as server:
         url = through(monkeypatch, proxied, server)
-        async with opened(blocking) as client:
-            message, took = await timed_failure(client, url, 1)
+        with opened() as client:
+            message, took = timed_failure(client, url, 1)
     assert message == "timed out after 1 s (timeout: file, line 2)"
     assert 0.9 < took < 1.45  # not the whole timeout again after the last byte (1.6 s)
 
@@ -389,9 +375,8 @@ def full_accept_queue() -> Iterator[int]:
                 pending.close()
 
 
-@both_transports
 @both_routes
-async def test_one_deadline_bounds_a_slow_connect(monkeypatch, blocking, proxied):
+def test_one_deadline_bounds_a_slow_connect(monkeypatch, proxied):
     with full_accept_queue() as port:
         url = f"http://127.0.0.1:{port}/"
         if proxied:  # the proxy is the one that does not answer
@@ -399,22 +384,21 @@ async def test_one_deadline_bounds_a_slow_connect(monkeypatch, blocking, proxied
             monkeypatch.delenv("NO_PROXY", raising=False)
             monkeypatch.delenv("no_proxy", raising=False)
             url = "http://api.example.test/"
-        async with opened(blocking) as client:
-            message, took = await timed_failure(client, url, 0.5)
+        with opened() as client:
+            message, took = timed_failure(client, url, 0.5)
     if "refused" in message:
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
     assert 0.4 < took < 1.0
 
 
-@both_transports
-async def test_one_deadline_bounds_a_connect_across_the_hosts_addresses(monkeypatch, blocking):
+def test_one_deadline_bounds_a_connect_across_the_hosts_addresses(monkeypatch):
     # Each address that does not answer takes from the same deadline, not a timeout of its own.
     with full_accept_queue() as port:
         twice = [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port))] * 2
         monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: twice)
-        async with opened(blocking) as client:
-            message, took = await timed_failure(client, f"http://twice.test:{port}/", 0.5)
+        with opened() as client:
+            message, took = timed_failure(client, f"http://twice.test:{port}/", 0.5)
     if "refused" in message:
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
@@ -428,14 +412,13 @@ def redirect(status: int, location: str) -> bytes:
     return f"HTTP/1.1 {status} Moved\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode()
 
 
-@both_transports
-async def test_redirects_are_followed_across_origins_as_a_browser_would(blocking):
+def test_redirects_are_followed_across_origins_as_a_browser_would():
     with RawServer([b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nthere"]) as other:
         replies = [redirect(307, "/kept"), redirect(303, f"{other.url}/elsewhere")]
         with RawServer(replies) as first:
-            async with opened(blocking) as client:
+            with opened() as client:
                 built = client.build("POST", first.url + "/start", [("Authorization", "Bearer t")], [], b"{}")
-                result = await sent(client, client.send(built, 5, follow_redirects=True))
+                result = client.send(built, 5, follow_redirects=True)
     assert (result.status, result.body) == (200, "there")
     assert first.requests[1].startswith(b"POST /kept HTTP/1.1\r\n") and first.requests[1].endswith(b"{}")
     moved = other.requests[0]
@@ -443,47 +426,43 @@ async def test_redirects_are_followed_across_origins_as_a_browser_would(blocking
     assert first.connections == 1  # both hops to the first server on one kept-alive connection
 
 
-@both_transports
-async def test_a_redirect_is_answered_as_it_is_unless_followed(blocking):
+def test_a_redirect_is_answered_as_it_is_unless_followed():
     with RawServer([redirect(302, "/next")]) as server:
-        result = await fetch(server.url, blocking)
+        result = fetch(server.url)
     assert (result.status, dict(result.headers)["Location"]) == (302, "/next")
 
 
-@both_transports
-async def test_endless_redirects_stop_with_one_line(blocking):
+def test_endless_redirects_stop_with_one_line():
     with RawServer([redirect(302, f"/hop{i}") for i in range(20)]) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             with pytest.raises(RequestFailed) as caught:
-                await sent(client, client.send(client.build("GET", server.url, [], [], None), 5, follow_redirects=True))
+                client.send(client.build("GET", server.url, [], [], None), 5, follow_redirects=True)
     assert str(caught.value) == "stopped after 10 redirects (followRedirects: true); the last went to /hop10"
 
 
-@both_transports
 @both_routes
-async def test_one_deadline_bounds_sending_a_body_the_server_never_reads(monkeypatch, blocking, proxied):
+def test_one_deadline_bounds_sending_a_body_the_server_never_reads(monkeypatch, proxied):
     with Stalling() as server:  # reads the head only: the body fills the buffers, then waits
         url = through(monkeypatch, proxied, server)
-        async with opened(blocking) as client:
+        with opened() as client:
             started = time.perf_counter()
             with pytest.raises(RequestFailed) as caught:
                 request = client.build("POST", url, [], [], b"b" * (32 << 20))
-                await sent(client, client.send(request, 0.8, Setting(0.8, "file", 2)))
+                client.send(request, 0.8, Setting(0.8, "file", 2))
             took = time.perf_counter() - started
     assert str(caught.value) == "timed out after 0.8 s (timeout: file, line 2)"
     assert 0.7 < took < 1.3
 
 
-@both_transports
-async def test_cookies_go_back_to_their_server_until_reset(blocking):
+def test_cookies_go_back_to_their_server_until_reset():
     replies = [b"HTTP/1.1 200 OK\r\nSet-Cookie: session=abc; Path=/\r\nContent-Length: 0\r\n\r\n"]
     replies += [b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"] * 2
     with RawServer(replies) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             for _ in range(2):
-                await request(client, server.url + "/a")
+                request(client, server.url + "/a")
             client.reset_cookies()  # a new scenario
-            await request(client, server.url + "/a")
+            request(client, server.url + "/a")
     cookies = [b"\r\nCookie: session=abc\r\n" in sent_request for sent_request in server.requests]
     assert cookies == [False, True, False]
 
@@ -493,8 +472,7 @@ def _name(host: str | bytes) -> str:
     return host.decode("ascii") if isinstance(host, bytes) else host
 
 
-@both_transports
-async def test_one_deadline_bounds_a_slow_name_lookup(monkeypatch, blocking):
+def test_one_deadline_bounds_a_slow_name_lookup(monkeypatch):
     resolve = socket.getaddrinfo
 
     def slow(host, port, family=0, kind=0, protocol=0, flags=0):
@@ -503,14 +481,13 @@ async def test_one_deadline_bounds_a_slow_name_lookup(monkeypatch, blocking):
         return resolve(host, port, family, kind, protocol, flags)
 
     monkeypatch.setattr(socket, "getaddrinfo", slow)
-    async with opened(blocking) as client:
-        message, took = await timed_failure(client, "http://slow-dns.test/", 0.5)
+    with opened() as client:
+        message, took = timed_failure(client, "http://slow-dns.test/", 0.5)
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
     assert 0.4 < took < 1.0
 
 
-@both_transports
-async def test_a_name_that_does_not_resolve_is_one_line(monkeypatch, blocking):
+def test_a_name_that_does_not_resolve_is_one_line(monkeypatch):
     resolve = socket.getaddrinfo
 
     def unknown(host, port, family=0, kind=0, protocol=0, flags=0):
@@ -519,6 +496,6 @@ async def test_a_name_that_does_not_resolve_is_one_line(monkeypatch, blocking):
         return resolve(host, port, family, kind, protocol, flags)
 
     monkeypatch.setattr(socket, "getaddrinfo", unknown)
-    async with opened(blocking) as client:
-        message, _ = await timed_failure(client, "http://nowhere.test/x", 5)
+    with opened() as client:
+        message, _ = timed_failure(client, "http://nowhere.test/x", 5)
     assert message == "cannot resolve host of http://nowhere.test/x: Name or service not known"

@@ -21,7 +21,7 @@ from scenario_core.run.events import ResponseReceived, StepFinished
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
-from tests.core.http_doubles import LoopbackServer, both_transports, opened, run_events, sent
+from tests.core.http_doubles import LoopbackServer, opened, run_events
 
 MiB = 1 << 20
 
@@ -58,17 +58,17 @@ class Misbehaving(LoopbackServer):
                 break
 
 
-async def get(
+def get(
     client: HttpClient, url: str, *, timeout: float = 5, max_size: int | None = None, method: str = "GET"
 ) -> HttpResult:
     extra = {} if max_size is None else {"max_size": max_size, "max_size_setting": Setting(max_size, "file", 3)}
     request = client.build(method, url, [], [], None)
-    return await sent(client, client.send(request, timeout, Setting(timeout, "file", 2), **extra))
+    return client.send(request, timeout, Setting(timeout, "file", 2), **extra)
 
 
-async def fetch_one(url: str, blocking: bool, **options) -> HttpResult:
-    async with opened(blocking) as client:
-        return await get(client, url, **options)
+def fetch_one(url: str, **options) -> HttpResult:
+    with opened() as client:
+        return get(client, url, **options)
 
 
 def ok(body: bytes, *headers: bytes) -> bytes:
@@ -86,9 +86,9 @@ def chunked(*pieces: bytes) -> bytes:
     return b"".join(f"{len(p):x}\r\n".encode() + p + b"\r\n" for p in pieces) + b"0\r\n\r\n"
 
 
-async def failure(url: str, blocking: bool, **options) -> str:
+def failure(url: str, **options) -> str:
     with pytest.raises(RequestFailed) as caught:
-        await fetch_one(url, blocking, **options)
+        fetch_one(url, **options)
     message = str(caught.value)
     assert "\n" not in message
     return message
@@ -97,52 +97,47 @@ async def failure(url: str, blocking: bool, **options) -> str:
 # ---------------------------------------------------------------- 5. limits on what a server sends
 
 
-@both_transports
-async def test_body_over_cap_content_length(blocking):
+def test_body_over_cap_content_length():
     with Misbehaving([ok(b"x" * 2000)]) as server:
-        message = await failure(server.url, blocking, max_size=1000)
+        message = failure(server.url, max_size=1000)
     assert message == (
         "the response body (2000 bytes, its Content-Length) is over the limit of 1000 bytes "
         "(maxResponseSize: file, line 3)"
     )
 
 
-@both_transports
-async def test_body_over_cap_chunked(blocking):
+def test_body_over_cap_chunked():
     reply = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(*[b"y" * 300] * 10)
     with Misbehaving([reply]) as server:
-        message = await failure(server.url, blocking, max_size=1000)
+        message = failure(server.url, max_size=1000)
     assert message == "the response body is over the limit of 1000 bytes (maxResponseSize: file, line 3)"
 
 
-@both_transports
-async def test_body_over_cap_close_delimited(blocking):
+def test_body_over_cap_close_delimited():
     with Misbehaving([b"HTTP/1.1 200 OK\r\n\r\n" + b"z" * 5000], close=True) as server:
-        message = await failure(server.url, blocking, max_size=1000)
+        message = failure(server.url, max_size=1000)
     assert message.startswith("the response body is over the limit of 1000 bytes")
 
 
-@both_transports
-async def test_body_at_the_cap_is_accepted(blocking):
+def test_body_at_the_cap_is_accepted():
     with Misbehaving(
         [ok(b"x" * 1000), b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(b"a" * 500, b"b" * 500)]
     ) as server:
-        async with opened(blocking) as client:
-            first = await get(client, server.url, max_size=1000)
-            second = await get(client, server.url, max_size=1000)
+        with opened() as client:
+            first = get(client, server.url, max_size=1000)
+            second = get(client, server.url, max_size=1000)
     assert (len(first.content), second.content) == (1000, b"a" * 500 + b"b" * 500)
 
 
-@both_transports
-async def test_a_stated_length_over_the_cap_without_a_body_is_fine(blocking):
+def test_a_stated_length_over_the_cap_without_a_body_is_fine():
     replies = [
         b"HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n",
         b"HTTP/1.1 304 Not Modified\r\nContent-Length: 999999999\r\n\r\n",
     ]
     with Misbehaving(replies) as server:
-        async with opened(blocking) as client:
-            head = await get(client, server.url, method="HEAD", max_size=10)
-            cached = await get(client, server.url, max_size=10)
+        with opened() as client:
+            head = get(client, server.url, method="HEAD", max_size=10)
+            cached = get(client, server.url, max_size=10)
     assert (head.status, head.content, cached.status, cached.content) == (200, b"", 304, b"")
 
 
@@ -157,19 +152,17 @@ def _gzip_bomb(inflated: int) -> bytes:
     return first + block * (inflated // MiB - 1) + compressor.flush()
 
 
-@both_transports
-async def test_gzip_bomb_over_cap_decoded(blocking):
+def test_gzip_bomb_over_cap_decoded():
     bomb = _gzip_bomb(1 << 30)  # about 1 MB that inflates to 1 GiB; the default cap is 100 MiB
     assert len(bomb) < 1_100_000
     with Misbehaving([ok(bomb, b"Content-Encoding: gzip")]) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             with pytest.raises(RequestFailed) as caught:
-                await sent(client, client.send(client.build("GET", server.url, [], [], None), 10))
+                client.send(client.build("GET", server.url, [], [], None), 10)
     assert str(caught.value) == "the response body, decoded (gzip), is over the limit of 104857600 bytes"
 
 
-@both_transports
-async def test_gzip_and_deflate_bodies_within_the_cap_are_decoded(blocking):
+def test_gzip_and_deflate_bodies_within_the_cap_are_decoded():
     raw_deflate = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
     replies = [
         ok(gzip.compress(b'{"a": 1}' * 100), b"Content-Encoding: gzip"),
@@ -178,16 +171,15 @@ async def test_gzip_and_deflate_bodies_within_the_cap_are_decoded(blocking):
         ok(b"not gzip at all", b"Content-Encoding: gzip"),
     ]
     with Misbehaving(replies) as server:
-        async with opened(blocking) as client:
-            results = [await get(client, server.url, max_size=800) for _ in range(3)]
+        with opened() as client:
+            results = [get(client, server.url, max_size=800) for _ in range(3)]
             with pytest.raises(RequestFailed) as caught:
-                await get(client, server.url)
+                get(client, server.url)
     assert [r.content for r in results] == [b'{"a": 1}' * 100, b"zlib" * 10, b"raw" * 10]
     assert str(caught.value).startswith("the response body is not valid gzip: ")
 
 
-@both_transports
-async def test_a_highly_compressed_body_within_the_cap_is_decoded_whole(blocking):
+def test_a_highly_compressed_body_within_the_cap_is_decoded_whole():
     body = bytes(5 * MiB) + b"end"  # each small piece of input inflates to several 1 MiB steps
     raw = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
     replies = [
@@ -195,21 +187,19 @@ async def test_a_highly_compressed_body_within_the_cap_is_decoded_whole(blocking
         ok(raw.compress(body) + raw.flush(), b"Content-Encoding: deflate"),
     ]
     with Misbehaving(replies) as server:
-        async with opened(blocking) as client:
-            results = [await get(client, server.url, max_size=len(body)) for _ in range(2)]
+        with opened() as client:
+            results = [get(client, server.url, max_size=len(body)) for _ in range(2)]
     assert [r.content == body for r in results] == [True, True]
 
 
-@both_transports
-async def test_stacked_content_encodings_are_decoded_last_applied_first(blocking):
+def test_stacked_content_encodings_are_decoded_last_applied_first():
     stacked = gzip.compress(zlib.compress(b"two layers"))
     with Misbehaving([ok(stacked, b"Content-Encoding: deflate", b"Content-Encoding: gzip")]) as server:
-        result = await fetch_one(server.url, blocking)
+        result = fetch_one(server.url)
     assert result.content == b"two layers"
 
 
-@both_transports
-async def test_slow_endless_body_stops_at_the_timeout(blocking):
+def test_slow_endless_body_stops_at_the_timeout():
     async def endless(writer):
         writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
         while True:
@@ -219,14 +209,13 @@ async def test_slow_endless_body_stops_at_the_timeout(blocking):
 
     with Misbehaving([endless]) as server:
         started = time.perf_counter()
-        message = await failure(server.url, blocking, timeout=1)
+        message = failure(server.url, timeout=1)
         took = time.perf_counter() - started
     assert message == "timed out after 1 s (timeout: file, line 2)"
     assert took < 2
 
 
-@both_transports
-async def test_fast_endless_body_stops_at_the_cap(blocking):
+def test_fast_endless_body_stops_at_the_cap():
     async def flood(writer):
         writer.write(b"HTTP/1.1 200 OK\r\n\r\n")
         piece = b"f" * MiB
@@ -236,13 +225,12 @@ async def test_fast_endless_body_stops_at_the_cap(blocking):
 
     with Misbehaving([flood]) as server:
         started = time.perf_counter()
-        message = await failure(server.url, blocking, timeout=8, max_size=20 * MiB)
+        message = failure(server.url, timeout=8, max_size=20 * MiB)
     assert message.startswith("the response body is over the limit of 20971520 bytes")
     assert time.perf_counter() - started < 8
 
 
-@both_transports
-def test_max_response_size_is_a_scenario_parameter(write_scenario, blocking):
+def test_max_response_size_is_a_scenario_parameter(write_scenario):
     with Misbehaving([ok(b"x" * 600)]) as server:
         path = write_scenario(f"""
             parameters:
@@ -251,7 +239,7 @@ def test_max_response_size_is_a_scenario_parameter(write_scenario, blocking):
             scenario: big
               when: GET /
             """)
-        events = run_events(str(path), blocking)
+        events = run_events(str(path))
     step = next(e for e in events if isinstance(e, StepFinished))
     assert step.message == (
         "the response body (600 bytes, its Content-Length) is over the limit of 500 bytes "
@@ -287,94 +275,85 @@ def test_max_response_size_from_the_command_line():
     ],
     ids=["negative-length", "conflicting-lengths", "length-and-chunked", "negative-chunk", "chunk-overflow", "status"],
 )
-@both_transports
-async def test_negative_or_conflicting_lengths_are_one_line_protocol_errors(reply, problem, blocking):
+def test_negative_or_conflicting_lengths_are_one_line_protocol_errors(reply, problem):
     with Misbehaving([reply], close=True) as server:
-        message = await failure(server.url, blocking)
+        message = failure(server.url)
     host = server.url[len("http://") : -1]
     assert message.startswith(f"{host} broke the HTTP protocol: {problem}")
 
 
-@both_transports
-async def test_control_characters_in_a_header_value_are_kept_for_the_user_to_see(blocking):
+def test_control_characters_in_a_header_value_are_kept_for_the_user_to_see():
     # RFC 9110 forbids them, but a debugger must show what the server sent (as escapes), not
     # drop the response; the framing around them stays strict.
     with Misbehaving([ok(b"{}", b"X-Evil: a\x00b\x1b[2J")], close=True) as server:
-        result = await fetch_one(server.url, blocking)
+        result = fetch_one(server.url)
     assert ("X-Evil", "a\x00b\x1b[2J") in result.headers
 
 
-@both_transports
-async def test_response_headers_too_large(blocking):
+def test_response_headers_too_large():
     reply = b"HTTP/1.1 200 OK\r\n" + b"X-Big: " + b"h" * (2 * MiB) + b"\r\n\r\n"
     with Misbehaving([reply], close=True) as server:
-        message = await failure(server.url, blocking)
+        message = failure(server.url)
     assert message.endswith("broke the HTTP protocol: response headers too large")
 
 
-@both_transports
-async def test_a_too_long_content_length_does_not_poison_the_next_response(blocking):
+def test_a_too_long_content_length_does_not_poison_the_next_response():
     # The first reply promises 10 bytes and sends 5: it times out; the next request must not
     # read the rest of that connection as its response.
     replies = [[b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", 3.0, b"HTTP/1.1 200 OK\r\n"], ok(b"second")]
     with Misbehaving(replies) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             with pytest.raises(RequestFailed):
-                await get(client, server.url, timeout=1)
-            second = await get(client, server.url)
+                get(client, server.url, timeout=1)
+            second = get(client, server.url)
     assert (second.content, server.connections) == (b"second", 2)
 
 
-@both_transports
-async def test_bytes_after_a_complete_response_are_never_read_as_the_next_one(blocking):
+def test_bytes_after_a_complete_response_are_never_read_as_the_next_one():
     # Bytes beyond Content-Length, in the same segment or arriving later, leave the
     # connection unusable: it is closed, not pooled.
     replies = [ok(b"ok") + b"EXTRA", ok(b"two"), [ok(b"three"), 0.05, b"HTTP/1.1 404 Junk\r\n\r\n"], ok(b"four")]
     with Misbehaving(replies) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             bodies = []
             for _ in range(4):
-                bodies.append((await get(client, server.url)).content)
-                await asyncio.sleep(0.1)
+                bodies.append((get(client, server.url)).content)
+                time.sleep(0.1)
     assert bodies == [b"ok", b"two", b"three", b"four"]
     assert server.connections == 3
 
 
-@both_transports
-async def test_a_body_over_the_cap_closes_its_connection(blocking):
+def test_a_body_over_the_cap_closes_its_connection():
     # (A body over the cap that came whole with its head leaves a clean connection; this one cannot.)
     with Misbehaving([ok(b"x" * 500_000), ok(b"next")]) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             with pytest.raises(RequestFailed):
-                await get(client, server.url, max_size=100_000)
-            after = await get(client, server.url)
+                get(client, server.url, max_size=100_000)
+            after = get(client, server.url)
     assert (after.content, server.connections) == (b"next", 2)
 
 
-@both_transports
-async def test_a_half_read_chunked_body_closes_its_connection(blocking):
+def test_a_half_read_chunked_body_closes_its_connection():
     big = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(*[b"c" * 40_000] * 5)
     with Misbehaving([big, ok(b"next")]) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             with pytest.raises(RequestFailed):
-                await get(client, server.url, max_size=100_000)
-            after = await get(client, server.url)
+                get(client, server.url, max_size=100_000)
+            after = get(client, server.url)
     assert (after.content, server.connections) == (b"next", 2)
 
 
-@both_transports
-async def test_a_large_body_within_the_cap_is_read_whole_and_the_connection_kept(blocking):
+def test_a_large_body_within_the_cap_is_read_whole_and_the_connection_kept():
     body = bytes(range(256)) * 4096  # 1 MiB, many reads
     chunked_reply = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(body[:300_000], body[300_000:])
     with Misbehaving([ok(body), chunked_reply, ok(b"last")]) as server:
-        async with opened(blocking) as client:
-            results = [await get(client, server.url) for _ in range(3)]
+        with opened() as client:
+            results = [get(client, server.url) for _ in range(3)]
     assert [r.content for r in results] == [body, body, b"last"]
     assert server.connections == 1
 
 
-@both_transports
-async def test_head_responses_and_interim_responses_keep_the_connection(blocking):
+def test_head_responses_and_interim_responses_keep_the_connection():
     replies = [
         b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n",
         b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" + ok(b"after 1xx"),
@@ -382,11 +361,11 @@ async def test_head_responses_and_interim_responses_keep_the_connection(blocking
         ok(b"last"),
     ]
     with Misbehaving(replies) as server:
-        async with opened(blocking) as client:
-            head = await get(client, server.url, method="HEAD")
-            interim = await get(client, server.url)
-            cached = await get(client, server.url)
-            last = await get(client, server.url)
+        with opened() as client:
+            head = get(client, server.url, method="HEAD")
+            interim = get(client, server.url)
+            cached = get(client, server.url)
+            last = get(client, server.url)
     assert (head.status, head.content, interim.status, interim.content) == (200, b"", 200, b"after 1xx")
     assert (cached.status, cached.content, last.content, server.connections) == (304, b"", b"last", 1)
     assert dict(interim.headers).get("Link") is None  # the interim response's headers are not kept
@@ -422,8 +401,7 @@ def test_deeply_nested_json_does_not_raise(depth):
     ],
     ids=["huge-integer", "100000-levels"],
 )
-@both_transports
-def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body, message, blocking):
+def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body, message):
     with Misbehaving([ok(body, b"Content-Type: application/json")]) as server:
         path = write_scenario(f"""
             parameters:
@@ -433,7 +411,7 @@ def test_a_scenario_fails_one_line_on_json_python_declines(write_scenario, body,
               then: status 200
               extract: v from $.id
             """)
-        events = run_events(str(path), blocking)
+        events = run_events(str(path))
     assert next(e for e in events if isinstance(e, ResponseReceived)).status == 200
     steps = [e for e in events if isinstance(e, StepFinished)]
     assert [s.status for s in steps] == ["passed", "passed", "failed"]
@@ -501,21 +479,20 @@ def mutated_responses(draw):
     return bytes(data), draw(st.booleans())
 
 
-async def _exchange_twice(reply: bytes, keep_open: bool, blocking: bool) -> list[object]:
+def _exchange_twice(reply: bytes, keep_open: bool) -> list[object]:
     """Two requests on one client: the second shows whether the first left the pool sound."""
     outcomes: list[object] = []
     with Misbehaving([reply, reply], close=not keep_open) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             for _ in range(2):
                 try:
-                    outcomes.append(await get(client, server.url, timeout=0.25, max_size=4096))
+                    outcomes.append(get(client, server.url, timeout=0.25, max_size=4096))
                 except RequestFailed as failed:
                     outcomes.append(failed)
     return outcomes
 
 
 @pytest.mark.fuzz
-@both_transports
 @settings(
     max_examples=100 * int(os.environ.get("SCENARIO_FUZZ_SCALE", "1")),  # .ci/run's fuzz budget scales it
     deadline=None,
@@ -524,11 +501,11 @@ async def _exchange_twice(reply: bytes, keep_open: bool, blocking: bool) -> list
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(case=mutated_responses())
-def test_fuzz_mutated_http_responses(case, blocking):
+def test_fuzz_mutated_http_responses(case):
     """Any bytes a server sends end in a response or the project's one-line failure; nothing hangs
     (a short deadline) and nothing else escapes."""
     started = time.perf_counter()
-    for outcome in asyncio.run(_exchange_twice(*case, blocking)):
+    for outcome in _exchange_twice(*case):
         if isinstance(outcome, RequestFailed):
             assert str(outcome) and "\n" not in str(outcome)
         else:

@@ -1,6 +1,5 @@
 """Plain http:// is sent as bytes we build (run.http.request, run.http.pool); https:// and
-proxied requests go through httpx (run.http.via_httpx). Each exchange is checked for both
-transports: on the event loop and blocking (tests/core/http_doubles.py)."""
+proxied requests go through httpx (run.http.via_httpx)."""
 
 from __future__ import annotations
 
@@ -13,10 +12,8 @@ from scenario_core.run.http.errors import RequestFailed
 from scenario_core.run.http.request import build_request
 from tests.core.http_doubles import (
     LoopbackServer,
-    both_transports,
     opened,
     self_signed_certificate,
-    sent,
     tls_server_context,
 )
 
@@ -37,15 +34,14 @@ class Recorder(LoopbackServer):
             await writer.drain()
 
 
-@both_transports
-async def test_a_proxy_named_by_the_environment_carries_plain_http(monkeypatch, blocking):
+def test_a_proxy_named_by_the_environment_carries_plain_http(monkeypatch):
     with Recorder() as proxy:
         monkeypatch.setenv("HTTP_PROXY", proxy.url)
         monkeypatch.delenv("NO_PROXY", raising=False)
         monkeypatch.delenv("no_proxy", raising=False)
-        async with opened(blocking) as client:
+        with opened() as client:
             request = client.build("GET", "http://api.example.test/pets", [], [], None)
-            result = await sent(client, client.send(request, 5))
+            result = client.send(request, 5)
     assert result.status == 200 and result.body == "ok"
     assert proxy.heads[0].startswith(b"GET http://api.example.test/pets HTTP/1.1\r\n")
 
@@ -72,27 +68,25 @@ class Redirecting(LoopbackServer):
             await writer.drain()
 
 
-@both_transports
-async def test_cookies_set_before_a_redirect_go_with_the_redirected_request(blocking):
+def test_cookies_set_before_a_redirect_go_with_the_redirected_request():
     replies = [
         b"HTTP/1.1 302 Found\r\nLocation: /next\r\nSet-Cookie: s=1; Path=/\r\nContent-Length: 0\r\n\r\n",
         OK,
     ]
     with Redirecting(replies) as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             request = client.build("GET", f"{server.url}/first", [], [], None)
-            result = await sent(client, client.send(request, 5, follow_redirects=True))
+            result = client.send(request, 5, follow_redirects=True)
     assert result.status == 200
     assert server.heads[1].startswith(b"GET /next HTTP/1.1\r\n") and b"\r\nCookie: s=1\r\n" in server.heads[1]
 
 
-@both_transports
-async def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire(blocking):
+def test_a_url_userinfo_is_sent_as_basic_credentials_never_on_the_wire():
     # docs/cli.md: a URL's userinfo produces an Authorization: Basic header (masked when shown).
     with Recorder() as server:
-        async with opened(blocking) as client:
+        with opened() as client:
             url = f"http://ad%40min:s3cr%3At@127.0.0.1:{server.port}/pets"
-            result = await sent(client, client.send(client.build("GET", url, [], [], None), 5))
+            result = client.send(client.build("GET", url, [], [], None), 5)
     assert result.status == 200
     head = server.heads[0].decode()
     assert "Authorization: Basic YWRAbWluOnMzY3I6dA==\r\n" in head  # base64 of "ad@min:s3cr:t"
@@ -125,43 +119,40 @@ class Silent(LoopbackServer):
         await asyncio.sleep(3600)
 
 
-@both_transports
-async def test_https_requests_share_one_connection(trusted, blocking):
+def test_https_requests_share_one_connection(trusted):
     server = Recorder()
     server.tls = tls_server_context(*trusted)
     with server:
-        async with opened(blocking) as client:
-            results = [await sent(client, client.send(client.build("GET", server.url + "/p", [], [], None), 5))]
-            results.append(await sent(client, client.send(client.build("GET", server.url + "/q", [], [], None), 5)))
+        with opened() as client:
+            results = [client.send(client.build("GET", server.url + "/p", [], [], None), 5)]
+            results.append(client.send(client.build("GET", server.url + "/q", [], [], None), 5))
     assert [(r.status, r.body) for r in results] == [(200, "ok"), (200, "ok")]
     assert [h.split(b"\r\n")[0] for h in server.heads] == [b"GET /p HTTP/1.1", b"GET /q HTTP/1.1"]
     assert server.connections == 1
 
 
-@both_transports
-async def test_an_untrusted_https_certificate_is_a_one_line_tls_error(certificate, monkeypatch, blocking):
+def test_an_untrusted_https_certificate_is_a_one_line_tls_error(certificate, monkeypatch):
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
     server = Recorder()
     server.tls = tls_server_context(*certificate)
     with server:
-        async with opened(blocking) as client:
+        with opened() as client:
             with pytest.raises(RequestFailed) as caught:
-                await sent(client, client.send(client.build("GET", server.url, [], [], None), 5))
+                client.send(client.build("GET", server.url, [], [], None), 5)
     message = str(caught.value)
     assert message.startswith(f"TLS error talking to 127.0.0.1:{server.port}: ") and "\n" not in message
     assert not caught.value.retryable
 
 
-@both_transports
-async def test_one_deadline_bounds_an_https_server_that_never_answers(trusted, blocking):
+def test_one_deadline_bounds_an_https_server_that_never_answers(trusted):
     server = Silent()
     server.tls = tls_server_context(*trusted)
     with server:
-        async with opened(blocking) as client:
+        with opened() as client:
             started = time.perf_counter()
             with pytest.raises(RequestFailed) as caught:
-                await sent(client, client.send(client.build("GET", server.url, [], [], None), 0.6))
+                client.send(client.build("GET", server.url, [], [], None), 0.6)
             took = time.perf_counter() - started
     assert str(caught.value) == "timed out after 0.6 s"
     assert 0.5 < took < 1.0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -167,10 +166,8 @@ i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]
 def test_alias_bomb_is_refused_quickly(tmp_path):
     path = tmp_path / "bomb.yaml"
     path.write_text(BOMB)
-    started = time.perf_counter()
     with pytest.raises(OpenApiError) as caught:
         DescriptionCache().load(path)
-    assert time.perf_counter() - started < 1
     assert "refusing a possible alias bomb" in str(caught.value)
     assert "would expand it by more than 100,000 nodes" in str(caught.value)
     assert "\n" not in str(caught.value)
@@ -211,8 +208,7 @@ def test_size_cap_refuses_big_files_without_reading_them(tmp_path):
 
 def test_fifo_and_devices_are_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe.yaml"
-    os.mkfifo(fifo)
-    started = time.perf_counter()
+    os.mkfifo(fifo)  # opened, it would block until a writer came: refused by its kind instead
     with pytest.raises(OpenApiError, match=r"pipe.yaml' is a FIFO, not a regular file$"):
         DescriptionCache().load(fifo)
     if os.path.exists("/dev/zero"):
@@ -220,7 +216,6 @@ def test_fifo_and_devices_are_refused_at_once(tmp_path):
             read_capped("/dev/zero")
     with pytest.raises(OpenApiError, match=r"' is a directory$"):
         read_capped(str(tmp_path))
-    assert time.perf_counter() - started < 1
 
 
 def test_cache_reuses_until_a_file_changes(tmp_path):
@@ -276,11 +271,6 @@ def test_a_big_description_is_parsed_once(tmp_path):
     path = tmp_path / "big.yaml"
     path.write_text("\n".join(lines) + "\n")
     cache = DescriptionCache()
-    started = time.perf_counter()
     description = cache.load(path)
     assert len(description.operations) == i
-    elapsed = time.perf_counter() - started
-    assert elapsed < 30  # ~2 s on a busy 2-core machine
-    started = time.perf_counter()
-    assert cache.load(path) is description
-    assert time.perf_counter() - started < 0.05
+    assert cache.load(path) is description  # parsed once: the second load is the same object

@@ -843,7 +843,7 @@ def test_follow_redirects_is_resolved_per_scenario(fixture_server, write_scenari
 
 
 def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scenario):
-    import asyncio
+    import threading
 
     from scenario_core.run.events import INTERRUPTED
     from scenario_core.run.executor import Execution
@@ -861,22 +861,12 @@ def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scena
         )
     )
 
-    async def go():
-        execution = Execution([file])
-        seen = []
-
-        async def stop_soon():
-            await asyncio.sleep(0.5)
-            execution.stop()
-
-        stopper = asyncio.create_task(stop_soon())
-        async for event in execution.events():
-            seen.append(event)
-        await stopper
-        return seen
-
+    execution = Execution([file])
+    stopper = threading.Timer(0.5, execution.stop)  # stop() from another thread, during the wait
     started = time.monotonic()
-    events = asyncio.run(go())
+    stopper.start()
+    events = list(execution.events())
+    stopper.join()
     assert time.monotonic() - started < 5
     (when,) = step_results(events)
     assert when[1:] == ("failed", INTERRUPTED)

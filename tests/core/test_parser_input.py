@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 import pytest
 
@@ -14,10 +13,8 @@ from scenario_core.language.parser import MAX_FILE_BYTES, load_file
 
 
 def _refused(path) -> str:
-    started = time.monotonic()
     with pytest.raises(UsageError) as raised:
-        load_file(path)
-    assert time.monotonic() - started < 1
+        load_file(path)  # refused by its kind, before it is opened (a FIFO would block here)
     message = str(raised.value)
     assert "\n" not in message
     return message

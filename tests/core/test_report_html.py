@@ -4,12 +4,12 @@ the scope timeline's content, masking, no external reference, the interrupted ba
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -199,17 +199,12 @@ def test_interrupted_runs_get_a_banner(demo, write_scenario, tmp_path):
     execution = Execution([load_file(str(path))], RunOverrides.from_cli([], demo.url, None))
     recorder = RunRecorder()
 
-    async def drive():
-        async def stop_soon():
-            await asyncio.sleep(0.2)
-            execution.stop()
-
-        async for event in execution.events():
-            recorder.feed(event)
-            if isinstance(event, RequestSent) and "/slow" in event.url:
-                asyncio.get_running_loop().create_task(stop_soon())
-
-    asyncio.run(drive())
+    stopper = threading.Timer(0.2, execution.stop)  # from another thread, while the request waits
+    for event in execution.events():
+        recorder.feed(event)
+        if isinstance(event, RequestSent) and "/slow" in event.url:
+            stopper.start()
+    stopper.join()
     write_html_report(tmp_path / "r.html", recorder)
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="interrupted"' in page and "Run interrupted" in page

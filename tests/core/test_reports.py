@@ -3,9 +3,9 @@ JUnit XML read back with ElementTree, atomic writes, interrupted runs, masking."
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
+import threading
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -242,7 +242,7 @@ def test_atomic_write_interrupted_while_writing_cleans_up(tmp_path, monkeypatch)
     assert os.listdir(tmp_path) == []
 
 
-async def test_interrupted_run_report(demo, write_scenario):
+def test_interrupted_run_report(demo, write_scenario):
     path = write_scenario("""
         scenario: quick
           when: GET /health
@@ -255,14 +255,12 @@ async def test_interrupted_run_report(demo, write_scenario):
     execution = Execution([load_file(str(path))], RunOverrides.from_cli([], demo.url, None))
     recorder = RunRecorder()
 
-    async def stop_soon():
-        await asyncio.sleep(0.2)
-        execution.stop()
-
-    async for event in execution.events():
+    stopper = threading.Timer(0.2, execution.stop)  # from another thread, while the request waits
+    for event in execution.events():
         recorder.feed(event)
         if isinstance(event, RequestSent) and "/slow" in event.url:
-            asyncio.get_running_loop().create_task(stop_soon())
+            stopper.start()
+    stopper.join()
     report = json_report(recorder)
     assert report["interrupted"] is True
     assert report["summary"]["duration_s"] < 4

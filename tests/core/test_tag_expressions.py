@@ -85,7 +85,7 @@ def test_deep_nesting_is_an_error_not_a_crash():
         parse_tag_expression("not " * 5000 + "a")
 
 
-async def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, write_scenario):
+def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, write_scenario):
     from scenario_core.language.parser import load_file
     from scenario_core.parameters.resolution import RunOverrides
     from scenario_core.run import events as ev
@@ -108,7 +108,7 @@ async def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo
     expression = parse_tag_expression("pets and not slow")
     finished = [
         e
-        async for e in Execution([load_file(str(path))], overrides, selected=expression).events()
+        for e in Execution([load_file(str(path))], overrides, selected=expression).events()
         if isinstance(e, ev.ScenarioFinished)
     ]
     assert [(e.scenario.name, e.status) for e in finished] == [

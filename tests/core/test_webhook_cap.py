@@ -20,25 +20,23 @@ MIB = 1024 * 1024
 
 
 @pytest.fixture
-async def hooks():
+def hooks():
     servers = Webhooks()
     yield servers
-    await servers.aclose()
+    servers.close()
 
 
-async def start(hooks: Webhooks, *names: str) -> list[str]:
-    return await hooks.start(WebhookStep("srv", names or ("h",), 0, "scenario", LOCATION), "scenario 1")
+def start(hooks: Webhooks, *names: str) -> list[str]:
+    return hooks.start(WebhookStep("srv", names or ("h",), 0, "scenario", LOCATION), "scenario 1")
 
 
-async def test_webhook_cap_keeps_a_byte_budget(hooks):
+def test_webhook_cap_keeps_a_byte_budget(hooks):
     """Before: every call was kept (600 POSTs of 1 MiB: 691 MiB). 80 POSTs of 1 MiB of JSON."""
-    (url,) = await start(hooks)
-    async with httpx.AsyncClient() as client:
+    (url,) = start(hooks)
+    with httpx.Client() as client:
         for n in range(80):
             body = json.dumps({"n": n, "data": "x" * MIB}).encode()
-            assert (
-                await client.post(url, content=body, headers={"Content-Type": "application/json"})
-            ).status_code == 200
+            assert (client.post(url, content=body, headers={"Content-Type": "application/json"})).status_code == 200
     kept = hooks.calls("srv", "h")
     assert sum(len(call.body["data"]) for call in kept) <= webhooks.MAX_BYTES_KEPT
     assert hooks.lookup("srv.h.length") == (True, 80)
@@ -52,12 +50,12 @@ async def test_webhook_cap_keeps_a_byte_budget(hooks):
     assert f"dropped its oldest {dropped} of 80 (kept: [{dropped}] to [79])" in reason
 
 
-async def test_webhook_cap_keeps_a_count(hooks):
-    (url,) = await start(hooks)
+def test_webhook_cap_keeps_a_count(hooks):
+    (url,) = start(hooks)
     total = webhooks.MAX_CALLS_KEPT + 50
-    async with httpx.AsyncClient() as client:
+    with httpx.Client() as client:
         for n in range(total):
-            assert (await client.post(url, json={"n": n})).status_code == 200
+            assert (client.post(url, json={"n": n})).status_code == 200
     assert len(hooks.calls("srv", "h")) == webhooks.MAX_CALLS_KEPT
     assert hooks.lookup("srv.h.length") == (True, total)
     assert hooks.lookup("srv.h.dropped") == (True, 50)
@@ -68,12 +66,12 @@ async def test_webhook_cap_keeps_a_count(hooks):
     assert names[-1] == f"srv.h[{total - 1}]" and names[3] == "srv.h[50]"
 
 
-async def test_webhook_cap_drops_the_oldest_call_of_any_hook(hooks, monkeypatch):
+def test_webhook_cap_drops_the_oldest_call_of_any_hook(hooks, monkeypatch):
     monkeypatch.setattr(webhooks, "MAX_CALLS_KEPT", 3)
-    first, second = await start(hooks, "a", "b")
-    async with httpx.AsyncClient() as client:
+    first, second = start(hooks, "a", "b")
+    with httpx.Client() as client:
         for url, n in ((first, 0), (second, 1), (first, 2), (second, 3), (second, 4)):
-            assert (await client.post(url, json={"n": n})).status_code == 200
+            assert (client.post(url, json={"n": n})).status_code == 200
     # a: 0, 2; b: 1, 3, 4 arrived in the order 0 1 2 3 4: the last three are kept (2, 3, 4)
     assert [c.body["n"] for c in hooks.calls("srv", "a")] == [2]
     assert [c.body["n"] for c in hooks.calls("srv", "b")] == [3, 4]
@@ -82,9 +80,9 @@ async def test_webhook_cap_drops_the_oldest_call_of_any_hook(hooks, monkeypatch)
     assert hooks.lookup("srv.a[1].body.n") == (True, 2)
 
 
-async def test_webhook_cap_nothing_dropped_says_zero(hooks):
-    (url,) = await start(hooks)
-    async with httpx.AsyncClient() as client:
-        await client.post(url, json={"n": 0})
+def test_webhook_cap_nothing_dropped_says_zero(hooks):
+    (url,) = start(hooks)
+    with httpx.Client() as client:
+        client.post(url, json={"n": 0})
     assert hooks.lookup("srv.h.dropped") == (True, 0)
     assert "srv.h.dropped" not in hooks.names()  # the variables panel lists it once there is something to say

@@ -173,7 +173,7 @@ def test_ctrl_c_stops_cleanly_writes_reports_and_exits_130(demo, write_scenario,
         scenario: quick
           when: GET /health
         scenario: slow
-          when: GET /slow?ms=5000
+          when: GET /slow?ms=60000
           then: status 200
         scenario: never reached
           when: GET /health
@@ -199,11 +199,9 @@ def test_ctrl_c_stops_cleanly_writes_reports_and_exits_130(demo, write_scenario,
     first = process.stdout.readline()  # plain output is flushed line by line
     second = process.stdout.readline()
     assert second.startswith("  ✓ quick"), first + second
-    time.sleep(0.5)  # well inside GET /slow?ms=5000
-    interrupted_at = time.monotonic()
+    time.sleep(0.5)  # well inside GET /slow?ms=60000
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=10)
-    assert time.monotonic() - interrupted_at < 3  # the request in flight was cancelled, not waited for
+    out, err = process.communicate(timeout=30)  # the request in flight was cancelled: waiting takes 60 s
     assert process.returncode == 130
     assert "Traceback" not in err and err == ""
     assert out.splitlines()[-1].startswith("Interrupted after ")
@@ -266,9 +264,9 @@ def test_an_executor_fault_is_one_line_and_still_writes_the_report(demo, write_s
     real = executor.Execution
 
     class Faulty(real):
-        async def events(self):
+        def events(self):
             count = 0
-            async for event in super().events():
+            for event in super().events():
                 count += 1
                 if count == 4:
                     raise RuntimeError("boom")

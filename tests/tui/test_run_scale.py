@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scenario_core.report.masking import MASK
+from tests.core.http_doubles import LoopbackServer
 from tests.tui.test_run_command import ENV, SCRIPT, run
 
 OK = "scenario: {name}\n  when: GET /health\n  then: status 200\n"
@@ -198,23 +200,60 @@ def test_verbose_lines_name_their_file_when_several_run(demo, tmp_path, jobs):
 # ---------------------------------------------------------------- --jobs
 
 
-def test_jobs_run_files_at_once_and_keep_their_order(demo, tmp_path):
-    # The last file is the quickest: it finishes first, yet is printed and reported last.
+class Rendezvous(LoopbackServer):
+    """Answers GET /file/N only once `expected` requests are in flight at the same time (or after
+    a generous wait, so a run one file after another fails the test instead of hanging it): the
+    quick file (`first`) is answered at once, the others only after it. `most` is the largest
+    number of requests it saw in flight together."""
+
+    def __init__(self, expected: int, first: str) -> None:
+        super().__init__()
+        self.expected, self.first = expected, first
+        self.in_flight = self.most = 0
+        self.answered_first: asyncio.Event | None = None
+        self.all_here: asyncio.Event | None = None
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.all_here is None:
+            self.all_here, self.answered_first = asyncio.Event(), asyncio.Event()
+        head = await reader.readuntil(b"\r\n\r\n")
+        path = head.split(b" ", 2)[1].decode()
+        self.in_flight += 1
+        self.most = max(self.most, self.in_flight)
+        if self.in_flight >= self.expected:
+            self.all_here.set()
+        try:
+            await asyncio.wait_for(self.all_here.wait(), 20)
+        except asyncio.TimeoutError:
+            pass  # not all at once: answered anyway, and `most` says so
+        if path != self.first:
+            try:
+                await asyncio.wait_for(self.answered_first.wait(), 20)
+            except asyncio.TimeoutError:
+                pass
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        await writer.drain()
+        self.in_flight -= 1
+        if path == self.first:
+            self.answered_first.set()
+
+
+def test_jobs_run_files_at_once_and_keep_their_order(tmp_path):
+    # The last file is answered first, yet is printed and reported last.
+    names = [f"/file/{i}" for i in range(4)]
     paths = [
-        write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=ms)) for i, ms in enumerate((600, 600, 600, 10))
+        write(tmp_path, f"{i}.scenario", f"scenario: s{i}\n  when: GET {name}\n  then: status 200\n")
+        for i, name in enumerate(names)
     ]
     report = tmp_path / "r.json"
-    started = time.monotonic()  # the baseline, in this same run: start-up and one quick file
-    run(str(paths[-1]), "--base-url", demo.url)
-    alone = time.monotonic() - started
-    started = time.monotonic()
-    result = run(*map(str, paths), "--base-url", demo.url, "--jobs", "4", "--report-json", str(report))
-    elapsed = time.monotonic() - started
+    with Rendezvous(expected=4, first=names[-1]) as server:
+        result = run(
+            *map(str, paths), "--base-url", server.url, "--jobs", "4", "--report-json", str(report), timeout=60
+        )
     assert result.returncode == 0, result.stderr
+    assert server.most == 4  # at once: the server had the four requests in flight together
     assert file_lines(result.stdout) == [str(p) for p in paths]
     assert [f["path"] for f in json.loads(report.read_text())["files"]] == [str(p) for p in paths]
-    # At once: one 600 ms wait over the quick file's run; one after another would add 1.8 s.
-    assert elapsed - alone < 1.3, (elapsed, alone)
     assert result.stdout.splitlines()[-1].startswith("4 scenarios: 4 passed")
 
 
@@ -227,7 +266,7 @@ def test_jobs_auto_and_bad_values(demo, tmp_path):
 
 
 def test_ctrl_c_stops_every_file_of_a_parallel_run(demo, tmp_path):
-    paths = [write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=5000)) for i in range(3)]
+    paths = [write(tmp_path, f"{i}.scenario", SLOW.format(name=f"s{i}", ms=60000)) for i in range(3)]
     report = tmp_path / "r.json"
     process = subprocess.Popen(
         [str(SCRIPT), "run", *map(str, paths), "--base-url", demo.url, "--jobs", "3", "--report-json", str(report)],
@@ -236,11 +275,14 @@ def test_ctrl_c_stops_every_file_of_a_parallel_run(demo, tmp_path):
         text=True,
         env=ENV,
     )
-    time.sleep(1.0)
-    interrupted_at = time.monotonic()
+    # Ctrl+C once the server has the three files' requests (not after a guessed delay: on a busy
+    # machine the run could still be starting, and a Ctrl+C then ends it before any file ran).
+    deadline = time.monotonic() + 30  # only so that a run that never sends fails instead of hanging
+    while demo.connections_accepted < 3:
+        assert time.monotonic() < deadline and process.poll() is None, "the three requests were not sent"
+        time.sleep(0.02)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=10)
-    assert time.monotonic() - interrupted_at < 3
+    out, err = process.communicate(timeout=30)  # every file stopped: waiting takes the server's 60 s
     assert process.returncode == 130, err
     assert err == "" and out.splitlines()[-1].startswith("Interrupted after ")
     data = json.loads(report.read_text())

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from scenario_core.run import events as ev
-from scenario_core.run.events import INTERRUPTED
 from scenario_core.run.stepper import StepRun
 from scenario_tui.widgets.file_tree import FAILED, FileTree, Key
 
@@ -15,7 +14,7 @@ MAX_EXPANDED = 50  # this many failed scenarios are expanded (a tree of thousand
 
 def show_failures(tree: FileTree, results: Mapping[Key, ev.ScenarioFinished], runs: Iterable[StepRun]) -> None:
     """Expand the failed scenarios and put the cursor on the first failed step."""
-    failed = [key for key, result in results.items() if result.status == FAILED and result.message != INTERRUPTED]
+    failed = [key for key, result in results.items() if result.status == FAILED and not result.interrupted]
     if not failed:
         return
     for key in failed[:MAX_EXPANDED]:

@@ -10,7 +10,6 @@ notifications); what the app must know it is told by messages (`RunEvents.Redraw
 
 from __future__ import annotations
 
-import gc
 import time
 from typing import Any, Callable, Mapping, Sequence
 
@@ -72,11 +71,12 @@ class RunController(RunEvents):
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
         self._panels_dirty = False
-        self._frozen = False  # gc.freeze() while `c` runs on
         self._queued_steps = 0
         self._reset_note_seen = True
         self.advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
+        # (read on the stepper's worker thread: a set's truth and an attribute, nothing more)
+        self.stepper.pauses_at_steps = lambda: bool(panels.tree.breakpoints) or self._run_to is not None
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
         # `redraw` is a direct call, not a message: History is part of this controller, and its
@@ -92,12 +92,6 @@ class RunController(RunEvents):
         return True
 
     async def _advance(self, how: str) -> None:
-        if how == "continue":
-            # What exists when `c` starts (the syntax tree, the tree's nodes, the widgets, what ran
-            # so far) outlives the run: out of the collector's way while it runs, full collections
-            # walk only what the run makes (see flush_panels). Given back when it pauses or ends.
-            gc.freeze()
-            self._frozen = True
         self.advancing = True
         self.update_status()
         started = time.perf_counter()
@@ -110,13 +104,7 @@ class RunController(RunEvents):
                 await self.stepper.drain()
         finally:
             self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
-            self._unfreeze()
             self._after_advance()
-
-    def _unfreeze(self) -> None:
-        if self._frozen:
-            gc.unfreeze()
-            self._frozen = False
 
     def _after_advance(self) -> None:
         app, tree = self.app, self.panels.tree

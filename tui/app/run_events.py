@@ -9,7 +9,6 @@ RunController (run_controller.py) holds the state and drives the run.
 
 from __future__ import annotations
 
-import gc
 from typing import Any, Sequence
 
 from textual.app import App
@@ -17,7 +16,6 @@ from textual.message import Message
 
 from scenario_core.run import events as ev
 from scenario_core.run.edits import VariableEdited
-from scenario_core.run.executor import INTERRUPTED
 from scenario_core.run.stepper import CONTINUE, IDLE, Stepper, StepRun
 from scenario_tui.app.history import History
 from scenario_tui.app.panels import Panels
@@ -126,7 +124,7 @@ class RunEvents:
                 panels.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
             self._reset_note_seen = True
             key = tree.scenario_key(event.scenario)
-            stopped = event.message == INTERRUPTED  # (skipped when stopped between steps)
+            stopped = event.interrupted  # (skipped when stopped between steps)
             if key is not None:
                 tree.set_status(key, event.status)
                 self.scenario_results[key] = event
@@ -211,13 +209,6 @@ class RunEvents:
         if not self._panels_dirty:
             return
         self._panels_dirty = False
-        if self.stepper.busy and self.stepper.mode == CONTINUE:
-            # What the run keeps (step records, snapshots, log lines) only grows: collect the young
-            # garbage and set the survivors aside, so that full collections do not walk them again
-            # and again (reset_views gives them back to the collector).
-            gc.collect(1)
-            gc.freeze()
-            self._frozen = True
         scenario = self._scenario.scenario.name if self._scenario is not None else None
         if self.history.shown is None:
             panels.variables_panel.show(self._snapshot, scenario, self._changed)
@@ -238,7 +229,6 @@ class RunEvents:
 
     def reset_views(self) -> None:
         panels = self.panels
-        self._unfreeze()  # (a reload while `c` runs: the old tree may be garbage now)
         self._queued_steps = 0
         self.records.clear()
         self.scenario_results.clear()
@@ -256,12 +246,6 @@ class RunEvents:
         panels.tree.clear_statuses()
         panels.variables_panel.show(None)
         panels.scope_log.reset()
-        # Called as a file is loaded (the collector off): what the load made (the syntax tree, the
-        # tree's nodes) all lives on. Set aside, the first young collection does not walk it
-        # before the first paint; given back after it, to the old generation where it belongs.
-        gc.freeze()
-        self._frozen = True
-        self.app.call_after_refresh(self._unfreeze)
 
 
 def _overall(statuses: list[str]) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from scenario_core.run import events as ev
-from scenario_core.run.executor import INTERRUPTED
 from scenario_core.run.stepper import FINISHED, Stepper, StepRun
 from scenario_tui.widgets.file_tree import FileTree, Key
 
@@ -34,7 +33,7 @@ def refusal(
     if not selected(stepper, item):
         return f"Line {item.line} never runs in this run: its scenario is not selected."
     result = results.get(scenario_key)
-    if result is not None and result.message == INTERRUPTED:
+    if result is not None and result.interrupted:
         return f"The run stopped in line {item.line}'s scenario: r restarts it."
     run = records.get(item.key)
     if result is not None or (run is not None and run is not stepper.current):

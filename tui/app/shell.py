@@ -25,7 +25,7 @@ from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.tag_expressions import selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
-from scenario_core.support.collector import collector_paused
+from scenario_core.support.collector import apply_collector_policy
 from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.editor import open_in_editor
@@ -158,6 +158,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
         return self.panels.inspector
 
     def on_mount(self) -> None:
+        apply_collector_policy()  # the TUI's entry point: before the files' trees are made
         self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
         (self.query_one(ErrorsView) if self.invalid else self.tree).focus()
@@ -195,10 +196,7 @@ class ScenarioApp(EditAndContinue, CoverageKey, LayoutMixin, App[int]):
 
     def _load(self, keep: bool) -> bool:
         """Read the files; show their tree, or a lone file's errors. Whether any file can run."""
-        # Building a big syntax tree and its tree nodes makes hundreds of thousands of objects
-        # that all live on: the cyclic collector would only walk them again and again.
-        with collector_paused():
-            return self._load_files(keep)
+        return self._load_files(keep)
 
     def _load_files(self, keep: bool) -> bool:
         self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed

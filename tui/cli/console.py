@@ -1,29 +1,41 @@
-"""The `scenario-tui` console script: main(), then, for the headless commands, an exit that skips
-tearing the interpreter down. Freeing every object of a run one by one (a 1,000-request run's
-syntax tree, events and records) and clearing every module took ~55 ms of a ~600 ms run; the
-operating system reclaims a process's memory at once. Nothing is lost: the reports were written
-(atomically) and closed by the command, standard output and error are flushed here, and these
-commands start no thread and register no atexit hook. The TUI, `lsp` and the demo server exit
-the ordinary way (their threads and terminal state are theirs to wind down)."""
+"""The `scenario-tui` console script: main(), and what must hold around it for the process to
+end cleanly. A Ctrl+C while main's own modules are still importing (before main() can catch
+it) ends in one line and status 130. Standard output is flushed here, not at exit: when the
+reader has gone (`scenario-tui params --json | head -1`), what is left is sent to the null
+device, so the interpreter's own flush at exit neither complains nor changes the status."""
 
 from __future__ import annotations
 
-import os
 import sys
-
-# No threads, no atexit hooks, every file written and closed before main() returns.
-_FAST_EXIT = frozenset({"run", "check", "params"})
 
 
 def console() -> int:
-    from scenario_tui.cli.main import main
-
+    try:
+        from scenario_tui.cli.main import main
+    except KeyboardInterrupt:  # nothing has started: nothing to wind down, nothing buffered to keep
+        sys.stderr.write("scenario-tui: interrupted\n")
+        return 130
     status = main()
-    if len(sys.argv) > 1 and sys.argv[1] in _FAST_EXIT:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said
-                pass
-        os._exit(status)
+    _flush_standard_streams()
     return status
+
+
+def _flush_standard_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said there
+            _to_null_device(stream)
+
+
+def _to_null_device(stream) -> None:
+    """The descriptor behind `stream` pointed at the null device (the Python documentation's
+    advice for a closed pipe, see signal's "Note on SIGPIPE"): a later flush writes nowhere."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

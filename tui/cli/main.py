@@ -3,47 +3,27 @@ to their command (parser.py, check.py, commands.py, open_tui.py). Headless comma
 `params`, `run`, `demo-server`) never import textual: the TUI is imported only when it is opened.
 
 Nothing prints a traceback: usage errors, unreadable files, a busy port, a closed pipe and an
-early Ctrl+C all end in at most one line on standard error."""
+early Ctrl+C all end in at most one line on standard error (a Ctrl+C while this module itself
+is still importing is console.py's to catch)."""
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
+from typing import Any, Callable, Sequence
 
-
-def _interrupted_while_starting(signum, frame) -> None:
-    # Ctrl+C while this module is still importing, before main() can catch KeyboardInterrupt:
-    # nothing has started, so there is nothing to wind down (nor buffered output to keep).
-    os.write(2, b"scenario-tui: interrupted\n")
-    os._exit(130)
-
-
-# Installed only for the length of this module's imports (restored at its end), so a process
-# that merely imports it (a test run) keeps its own Ctrl+C; a shell that started us with SIGINT
-# ignored (`cmd &`) keeps it ignored.
-_STARTING = signal.getsignal(signal.SIGINT) is signal.default_int_handler
-if _STARTING:
-    try:
-        signal.signal(signal.SIGINT, _interrupted_while_starting)
-    except ValueError:  # not the main thread
-        _STARTING = False
-
-import gc  # noqa: E402
-from typing import Any, Callable, Sequence  # noqa: E402
-
-from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError  # noqa: E402
-from scenario_core.support.collector import collector_paused  # noqa: E402
-from scenario_core.support.printable import visible  # noqa: E402
-from scenario_tui.cli.errors import interrupted, print_error  # noqa: E402
-from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require  # noqa: E402
+from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError
+from scenario_core.support.collector import apply_collector_policy
+from scenario_core.support.printable import visible
+from scenario_tui.cli.errors import interrupted, print_error
+from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require
 
 Command = Callable[[Any], int]
 
 
 # Each command's function, imported only when that command runs (`check` never loads the
 # executor, `run` never the scope analysis), with the modules every run of it imports anyway:
-# loaded here, they load while the collector is off (see _command_and_arguments).
+# loaded here, they are frozen out of the collector's way with the rest of start-up
+# (see _command_and_arguments).
 def _run() -> Command:
     import scenario_core.run.executor  # noqa: F401
     import scenario_tui.cli.run_command  # noqa: F401
@@ -54,7 +34,7 @@ def _run() -> Command:
 
 def _check() -> Command:
     import scenario_core.analysis.scope_analysis  # noqa: F401
-    import scenario_core.language.parser  # noqa: F401 (every check parses: loaded with the collector off)
+    import scenario_core.language.parser  # noqa: F401 (every check parses)
     from scenario_tui.cli.check import check
 
     return check
@@ -89,8 +69,6 @@ def _open_tui() -> Command:
 
     return open_tui
 
-
-_started = False  # whether this process has run _command_and_arguments
 
 _COMMANDS: dict[str, Callable[[], Command]] = {
     "run": _run,
@@ -138,32 +116,20 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _command_and_arguments(argv: list[str]) -> tuple[Command, Any]:
-    """The command's function (its modules imported) and its parsed arguments. The cyclic
-    garbage collector is off meanwhile, and what the process's first start-up made is then
-    frozen (left out of every later collection): modules, classes and functions that live as
-    long as the process, which the collector scanned again and again, finding nothing, for ~10 ms
-    of a one-request run. Only the first: a process calling main() again (a test) would
-    otherwise freeze, for good, whatever garbage it holds at each call."""
-    global _started
-    with collector_paused() as collecting:
-        try:
-            if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
-                args = build_parser(argv[0] in ("-h", "--help", "--print-completion"), argv[0]).parse_args(argv)
-                if args.command is None:
-                    raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-                command = _COMMANDS[args.command]()
-            elif not argv:
+    """The command's function (its modules imported) and its parsed arguments; then the
+    process's collector policy (support/collector.py), once start-up's objects exist."""
+    try:
+        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
+            args = build_parser(argv[0] in ("-h", "--help", "--print-completion"), argv[0]).parse_args(argv)
+            if args.command is None:
                 raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
-            else:
-                args = build_tui_parser().parse_args(argv)
-                require(args, "files")
-                command = _open_tui()
-            return command, args
-        finally:
-            if collecting and not _started:
-                gc.freeze()  # while still off; collector_paused turns it back on
-            _started = True
-
-
-if _STARTING:  # imports done: main() catches KeyboardInterrupt from here on
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+            command = _COMMANDS[args.command]()
+        elif not argv:
+            raise UsageError("expected FILE or a command: " + ", ".join(COMMANDS) + " (see --help)")
+        else:
+            args = build_tui_parser().parse_args(argv)
+            require(args, "files")
+            command = _open_tui()
+        return command, args
+    finally:
+        apply_collector_policy()

@@ -68,7 +68,6 @@ def run_files(
     after the summary, add it to the reports; below the minimum the run exits 1. `fragments`,
     `variables_files` and `plugins` (as given on the command line) are inputs no report may
     replace, as are the files and what they read."""
-    from scenario_core.run.blocking import runs_without_event_loop
     from scenario_core.run.executor import Execution
 
     reports: list[tuple[str, Callable]] = []
@@ -107,7 +106,7 @@ def run_files(
     def not_after_a_failure(scenario: Any, feature: Any) -> bool:
         return not failed[0]
 
-    def make(chunk: list, blocking: bool = False) -> Any:
+    def make(chunk: list) -> Any:
         return Execution(
             chunk,
             overrides,
@@ -117,7 +116,6 @@ def run_files(
             resource_roots=resource_roots,
             selected=selected,
             include=not_after_a_failure if fail_fast else None,
-            blocking=blocking,
         )
 
     def live(event: Any, tag: str | None = None) -> None:
@@ -169,17 +167,13 @@ def run_files(
 
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
-        if not parallel and runs_without_event_loop(files):
-            return _drive_blocking(make(files, blocking=True), feed)
-        import asyncio
-
         if not parallel:
-            return asyncio.run(_drive(make(files), feed))
+            return _drive(make(files), feed)
         printer.quiet_running()  # a spinner line means nothing when several files run at once
         executions = [make([f]) for f in files]
         shown = [visible(f.path) if tagged else None for f in files]
         started = ev.RunStarted(tuple(files), run_variables, executions[0].tags)
-        return asyncio.run(_drive_files(executions, shown, live, ordered, jobs, started))
+        return _drive_files(executions, shown, live, ordered, jobs, started)
 
     signum: int | None = None
     error: BaseException | None = None
@@ -248,133 +242,100 @@ def _print_coverage(coverage: Any, minimum: float | None) -> bool:
 
 
 class _WindDownAbandoned(BaseException):
-    """A second Ctrl+C in a blocking run: stop waiting for the wind-down."""
+    """A second Ctrl+C: stop waiting for the wind-down (a step that is not a request, such as a
+    custom step, may hold it). Only this second signal raises; the first only stops the run."""
 
 
-def _drive_blocking(execution: Execution, feed: Callable[[Any], None]) -> int | None:
-    """Consume the stream without an event loop (run.blocking); return the signal that
-    interrupted it, or None. The first Ctrl+C (or SIGTERM) stops the run and ends the wait of a
-    request in flight (Execution.stop_now); a second one stops waiting for the wind-down."""
-    from scenario_core.run.blocking import blocking_events
-    from scenario_core.run.sending import StopRequested
+class _Signals:
+    """SIGINT and SIGTERM while a run goes on (main thread only): the first stops every running
+    execution (Execution.stop: flags set, sockets shut down, nothing raised); a second stops
+    waiting for the wind-down (_WindDownAbandoned, in the main thread's wait)."""
 
-    received: list[int] = []
+    def __init__(self, executions: Sequence[Any]) -> None:
+        self.executions = executions
+        self.received: list[int] = []
+        self._previous: dict[int, Any] = {}
 
-    def on_signal(signum: int, frame: Any) -> None:
-        received.append(signum)
-        if len(received) == 1:
-            execution.stop_now()
-        elif len(received) == 2:
+    def __enter__(self) -> _Signals:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._previous[signum] = signal.signal(signum, self._on_signal)
+            except (ValueError, OSError):  # not the main thread
+                pass
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        self.received.append(signum)
+        if len(self.received) == 1:
+            for execution in self.executions:
+                execution.stop()  # the request in flight ends; each stream winds down
+        elif len(self.received) == 2:
             raise _WindDownAbandoned()
         # a third one: the wind-down is being abandoned already (an exception now would escape it)
 
-    previous = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    @property
+    def first(self) -> int | None:
+        return self.received[0] if self.received else None
+
+
+def _drive(execution: Execution, feed: Callable[[Any], None]) -> int | None:
+    """Consume the stream in this thread; return the signal that interrupted it, or None."""
+    with _Signals([execution]) as signals:
+        events = execution.events()
         try:
-            previous[signum] = signal.signal(signum, on_signal)
-        except (ValueError, OSError):  # not the main thread
-            pass
-    events = blocking_events(execution.events())
-    try:
-        for event in events:
-            feed(event)
-    except (_WindDownAbandoned, StopRequested):  # a signal's, past the point the run could take it in
-        if not received:
-            raise
-    finally:
-        try:
-            events.close()
+            for event in events:
+                feed(event)
+        except _WindDownAbandoned:  # a signal's, past the point the run could take it in
+            if not signals.received:
+                raise
         finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-    return received[0] if received else None
+            events.close()
+    return signals.first
 
 
-async def _drive(execution: Any, feed: Callable[[Any], None]) -> int | None:
-    """Consume the stream; return the signal that interrupted it, or None."""
-    import asyncio
+class _Ended:
+    """A file's stream has ended (`error`: what it raised, if anything)."""
 
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
-    received: list[int] = []
+    __slots__ = ("error",)
 
-    def on_signal(signum: int) -> None:
-        received.append(signum)
-        if len(received) == 1:
-            execution.stop()  # cancels the request in flight; the stream winds down
-        elif task is not None:
-            task.cancel()  # a second signal: stop waiting for the wind-down
-
-    installed = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(signum, on_signal, signum)
-            installed.append(signum)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-            pass
-    try:
-        async for event in execution.events():
-            feed(event)
-        # A signal that came while the last step computed (a long schema check) waits in the
-        # loop's self-pipe: a few turns of the loop let it reach on_signal before we leave.
-        for _ in range(3):
-            await asyncio.sleep(0)
-    except asyncio.CancelledError:
-        if not received:
-            raise
-    finally:
-        for signum in installed:
-            loop.remove_signal_handler(signum)
-    return received[0] if received else None
+    def __init__(self, error: BaseException | None) -> None:
+        self.error = error
 
 
-def _signal_handlers(on_signal: Callable[[int], None]) -> list[int]:
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    installed = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(signum, on_signal, signum)
-            installed.append(signum)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-            pass
-    return installed
-
-
-async def _drive_files(
+def _drive_files(
     executions: list, tags: list, live: Callable[..., None], ordered: Callable[[Any], None], jobs: int, started: Any
 ) -> int | None:
-    """--jobs: one Execution per file, at most `jobs` at once, as tasks of this loop. Events reach
-    `live` as they happen; `ordered` gets each file's events once that file and every file before
-    it are done, so the lines and the reports keep the order given. Return the signal that
-    interrupted the run, or None. Ctrl+C stops every file; a second one stops waiting."""
-    import asyncio
+    """--jobs: one Execution per file, at most `jobs` at once, each pulled on a worker thread.
+    Every event comes back to this thread through one queue: `live` sees it as it happens;
+    `ordered` gets each file's events once that file and every file before it are done, so the
+    lines and the reports keep the order given. Return the signal that interrupted the run, or
+    None. Ctrl+C stops every file; a second one stops waiting (the workers are daemon threads:
+    an abandoned one does not hold the exit)."""
+    import itertools
+    import queue
+    import threading
 
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
-    received: list[int] = []
-    gate = asyncio.Semaphore(jobs)
+    count = len(executions)
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    indexes = itertools.count()  # next() on it is atomic: each worker takes the next file
     buffers: list[list[Any]] = [[] for _ in executions]
+    ended = [False] * count
 
-    def on_signal(signum: int) -> None:
-        received.append(signum)
-        if len(received) == 1:
-            for execution in executions:
-                execution.stop()  # requests in flight are cancelled; each stream winds down
-        elif task is not None:
-            task.cancel()
-
-    async def one(index: int) -> None:
-        async with gate:
-            buffer, tag = buffers[index], tags[index]
-            async for event in executions[index].events():
-                live(event, tag)
-                buffer.append(event)
-
-    installed = _signal_handlers(on_signal)
-    workers = [asyncio.ensure_future(one(i)) for i in range(len(executions))]
-    fed = 0
+    def work() -> None:
+        for index in iter(indexes.__next__, None):
+            if index >= count:
+                return
+            error: BaseException | None = None
+            try:
+                for event in executions[index].events():
+                    events.put((index, event))
+            except BaseException as exc:  # handed to the main thread, raised there
+                error = exc
+            events.put((index, _Ended(error)))
 
     def flush(index: int) -> None:
         for event in buffers[index]:
@@ -382,24 +343,34 @@ async def _drive_files(
                 ordered(event)
         buffers[index] = []
 
-    try:
-        ordered(started)
-        for index, worker in enumerate(workers):
-            await worker
-            flush(index)
-            fed = index + 1
-    except asyncio.CancelledError:
-        if not received:
-            raise
-    finally:
-        for signum in installed:
-            loop.remove_signal_handler(signum)
-        for worker in workers:
-            worker.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
-        for index in range(fed, len(executions)):  # what the interrupted files got to
-            flush(index)
-    return received[0] if received else None
+    fed = 0
+    with _Signals(executions) as signals:
+        try:
+            ordered(started)
+            for n in range(min(jobs, count)):
+                threading.Thread(target=work, name=f"run job {n + 1}", daemon=True).start()
+            while fed < count:
+                index, item = events.get()
+                if type(item) is _Ended:
+                    if item.error is not None:
+                        raise item.error
+                    ended[index] = True
+                    while fed < count and ended[fed]:
+                        flush(fed)
+                        fed += 1
+                    continue
+                live(item, tags[index])
+                buffers[index].append(item)
+        except _WindDownAbandoned:
+            if not signals.received:
+                raise
+        finally:
+            if fed < count:  # interrupted, or a fault: the files still running stop
+                for execution in executions:
+                    execution.stop()
+            for index in range(fed, count):  # what the interrupted files got to
+                flush(index)
+    return signals.first
 
 
 def silence_stdout() -> None:

@@ -321,19 +321,16 @@ class ScenarioItem(pytest.Item):
 
 
 class _FileRun:
-    """A file's Execution, pulled event by event across items: without an event loop when the
-    file allows it (run.blocking, as `scenario-tui run` does), else on a loop of its own."""
+    """A file's Execution, pulled event by event across items, as `scenario-tui run` pulls it."""
 
     def __init__(self, node: Any, settings: _Settings, wanted: set[int]):
         from scenario_core.report.masking import Masker
         from scenario_core.report.recorder import RunRecorder
-        from scenario_core.run.blocking import blocking_events, runs_without_event_loop
         from scenario_core.run.events import ScenarioFinished
         from scenario_core.run.executor import Execution
 
         self.masker = Masker(enabled=not settings.show_secrets)
         self.recorder = RunRecorder(every_step=False)  # an item's failure is all pytest shows
-        blocking = runs_without_event_loop([node])
         self.execution = Execution(
             [node],
             settings.overrides,
@@ -342,20 +339,13 @@ class _FileRun:
             registry=settings.registry(node),
             resource_roots=settings.resource_roots,
             include=lambda scenario, feature: id(scenario) in wanted,
-            blocking=blocking,
         )
         self.coverage = None  # --scenario-coverage: this file's collector (pytest_coverage.py)
         if settings.coverage:
             from scenario_core.report.coverage_collector import CoverageCollector
 
             self.coverage = CoverageCollector()
-        self.stream = self.execution.events()
-        self.events: Iterator[Any] | None = blocking_events(self.stream) if blocking else None
-        self.loop: Any = None
-        if not blocking:
-            import asyncio
-
-            self.loop = asyncio.new_event_loop()
+        self.events: Iterator[Any] = self.execution.events()
         self.outcomes: dict[int, tuple[Any, Any]] = {}
         self.done = False
         self.closed = False
@@ -376,24 +366,10 @@ class _FileRun:
 
     def _until(self, key: int | None) -> None:
         """Pull events until scenario `key` has finished (None: to the end)."""
-        if self.events is None:
-            self.loop.run_until_complete(self._until_on_loop(key))
-            return
         for event in self.events:
             if self._take(event, key):
                 return
         self.done = True
-
-    async def _until_on_loop(self, key: int | None) -> None:
-        """_until in one task of the file's loop: a run costs no more per event here than under `run`."""
-        while True:
-            try:
-                event = await self.stream.__anext__()
-            except StopAsyncIteration:
-                self.done = True
-                return
-            if self._take(event, key):
-                return
 
     def outcome(self, scenario: Any) -> tuple[Any, Any, Any]:
         if id(scenario) not in self.outcomes and not self.done:
@@ -421,11 +397,6 @@ class _FileRun:
             pass
         finally:
             try:
-                if self.events is not None:
-                    self.events.close()
-                else:
-                    self.loop.run_until_complete(self.stream.aclose())
+                self.events.close()
             except BaseException:
                 pass
-            if self.loop is not None:
-                self.loop.close()

@@ -6,6 +6,7 @@ call's and an include's parameters read theirs the same way."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from lark import Token
@@ -13,10 +14,9 @@ from lark import Token
 from scenario_core.language.builder.context import BuildContext, Raw, column_of, present, unquoted
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation, TextTemplate
 from scenario_core.language.templates import JsonTextError, TemplateError, json_template, text_template
-from scenario_core.support.lazy_patterns import lazy_compile
 
 _TRIPLE = '"""'
-_BARE_JSON = lazy_compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null|\{\{[^{}]*\}\}")
+_BARE_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null|\{\{[^{}]*\}\}")
 
 
 def json_value_text(raw: str) -> str:

@@ -7,6 +7,7 @@ Problems are collected, not raised, so one pass reports every error of a file it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from lark import Token
@@ -16,7 +17,6 @@ from scenario_core.language.nodes.base import SourceLocation, TextTemplate
 from scenario_core.language.nodes.blocks import FragmentNode
 from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
-from scenario_core.support.light_dataclasses import dataclass
 
 
 @dataclass(slots=True)

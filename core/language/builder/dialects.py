@@ -5,17 +5,18 @@ other step line is BerryCrush's described step, its directives below. Also our `
 
 from __future__ import annotations
 
+import re
+
 from scenario_core.language.builder.context import BuildContext, Raw
 from scenario_core.language.builder.directives import described
 from scenario_core.language.builder.requests import request
 from scenario_core.language.errors import CONDITION, JSON_PATH, clip
 from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.language.step_syntax import METHODS, LineError, parse_extract, parse_then
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # `when: VERB target` reads as our request when the target is a path, a URL or a reference
 # (or its verb is a method: `when: GET health`; a lone upper-case word is a method missing its path).
-REQUEST_LIKE = lazy_compile(r"[A-Za-z]+\s+(/|https?://|\{\{)|(" + "|".join(METHODS) + r")\s|[A-Z]+\s*$")
+REQUEST_LIKE = re.compile(r"[A-Za-z]+\s+(/|https?://|\{\{)|(" + "|".join(METHODS) + r")\s|[A-Z]+\s*$")
 _ASSERTION_WORDS = ("status", "header", "body", "time", "schema", "cookie", "regex", "xpath")
 
 

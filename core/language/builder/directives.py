@@ -31,10 +31,9 @@ from scenario_core.language.nodes.walk import leaf_conditions, walk_steps
 from scenario_core.language.step_syntax import JsonPathError, LineError, compile_json_path
 from scenario_core.language.templates import REF_NAME
 from scenario_core.language.typo_hints import extract_typo
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # `extract $.path => name` (the path may be quoted, the name written {{name}}).
-_ARROW = lazy_compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
+_ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
 
 
 def has_custom(condition: Any) -> bool:

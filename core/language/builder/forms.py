@@ -5,14 +5,14 @@ text part (`note: "file me"` sends `file me`)."""
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from scenario_core.language.builder.context import BuildContext, Entry, unquoted
 from scenario_core.language.nodes.steps import FormField
-from scenario_core.support.lazy_patterns import lazy_compile
 
 BODY_FORMS = ("form", "multipart")
-_MEDIA_TYPE = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?")
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?")
 
 
 def form_fields(ctx: BuildContext, entry: Entry) -> tuple[FormField, ...] | None:

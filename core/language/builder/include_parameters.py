@@ -7,6 +7,7 @@ set nowhere, or whose value is not one word, is a located error."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from scenario_core.language.builder.context import BuildContext
@@ -19,9 +20,8 @@ from scenario_core.language.nodes.blocks import (
 )
 from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, IncludeStep, Step
 from scenario_core.language.nodes.walk import walk_steps
-from scenario_core.support.lazy_patterns import lazy_compile
 
-_PARAMETER = lazy_compile(r"\{\{\s*param\.([^{}\s]+)\s*\}\}")
+_PARAMETER = re.compile(r"\{\{\s*param\.([^{}\s]+)\s*\}\}")
 
 Blocks = tuple[ParametersNode | None, ...]  # innermost first
 

@@ -4,19 +4,20 @@ near miss of a known key (decided once the whole file is read)."""
 
 from __future__ import annotations
 
+import re
+
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.builder.context import BuildContext, Entry, Raw, present, unquoted
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # Where a parameters: block may go, for every message about one that is misplaced.
 PARAMETERS_GO = (
     "parameters: may go at the top of the file (before the first feature:, scenario:, fragment: "
     "or background:) or directly after a feature: line (and its description:)"
 )
-_PARAM_REF = lazy_compile(r"\{\{\s*param\.([A-Za-z_][\w.-]*?)\s*\}\}")
+_PARAM_REF = re.compile(r"\{\{\s*param\.([A-Za-z_][\w.-]*?)\s*\}\}")
 
 
 def _dotted(ctx: BuildContext, entries: list[Entry], prefix: str = "") -> list[tuple[str, Entry]]:
@@ -109,7 +110,7 @@ def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]
     return tuple(unread)
 
 
-_COLUMN_REF = lazy_compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
+_COLUMN_REF = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 
 
 def _reads_columns(raw: str) -> bool:

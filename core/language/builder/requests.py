@@ -38,16 +38,15 @@ from scenario_core.language.parameter_values import ParameterValueError
 from scenario_core.language.step_syntax import METHODS, LineError, split_request
 from scenario_core.language.templates import JsonTextError, TemplateError, json_template
 from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
-from scenario_core.support.lazy_patterns import lazy_compile
 
-_OPERATION = lazy_compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
+_OPERATION = re.compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
 # BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (docs/openapi.md);
 # newer BerryCrush also takes either name as a `{{NAME}}` chosen at run time, and
 # `call [using NAME] raw METHOD /path`, a request with no operationId (berrycrush/junit tests).
 _REF = r"\{\{[^{}]*\}\}"
 _USING = rf"""using\s+(?:["']?([A-Za-z_][A-Za-z0-9_-]*)["']?|({_REF}))\s+"""
-_CALL = lazy_compile(rf"(?:{_USING})?\^?([A-Za-z_][A-Za-z0-9_.-]*|{_REF})\s*")
-_RAW_CALL = lazy_compile(rf"(?:{_USING})?raw\s+(\S+)\s+(\S+)\s*")
+_CALL = re.compile(rf"(?:{_USING})?\^?([A-Za-z_][A-Za-z0-9_.-]*|{_REF})\s*")
+_RAW_CALL = re.compile(rf"(?:{_USING})?raw\s+(\S+)\s+(\S+)\s*")
 
 
 def _entries(

@@ -8,13 +8,14 @@ nothing here: it is an include step like any other."""
 
 from __future__ import annotations
 
+import re
+
 from scenario_core.language.builder.context import BuildContext, Raw, line_of
 from scenario_core.language.builder.directives import described
 from scenario_core.language.nodes.steps import FINALLY, DescribedStep
-from scenario_core.support.lazy_patterns import lazy_compile
 
 # `tags: smoke, health` or `tags: @smoke @health`: names split at commas and spaces.
-_TAG_SEPARATORS = lazy_compile(r"[\s,]+")
+_TAG_SEPARATORS = re.compile(r"[\s,]+")
 
 # One empty set of tags for every untagged node: a frozenset() costs 216 bytes, and a file at the
 # size limit holds up to a million scenarios.

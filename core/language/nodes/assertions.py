@@ -3,10 +3,10 @@ check (conditions.py), `not`, `and` and `or` included."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 from scenario_core.language.nodes.base import JsonTemplate, Node, SourceLocation, TextTemplate, VariableRef
-from scenario_core.support.light_dataclasses import dataclass, field
 
 # Assertion operators. `exists` / `not exists` / `notEmpty` take no operand. Our `then:` writes
 # the first row; BerryCrush's conditions (`assert`, `if`; conditions.py) use the words of the second

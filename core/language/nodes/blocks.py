@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from scenario_core.language.nodes.base import Node, SourceLocation
 from scenario_core.language.nodes.steps import Step
-from scenario_core.support.light_dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,11 @@ parameters), assertions, extracts, includes (and the limits of what they expand 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 from scenario_core.language.nodes.assertions import Assertion
 from scenario_core.language.nodes.base import JsonTemplate, Node, SourceLocation, TextTemplate
-from scenario_core.support.light_dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)

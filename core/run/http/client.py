@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import time
-from typing import TYPE_CHECKING, AsyncIterator, Awaitable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.body import CODINGS, BadEncoding, Inflater, TooLarge, decode_into, decode_text
 from scenario_core.run.http.cookies import Cookies
-from scenario_core.run.http.errors import RequestFailed, one_line, transport_message, transport_retryable
+from scenario_core.run.http.errors import Interrupted, RequestFailed, one_line, transport_message, transport_retryable
 from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_request, redirected
 from scenario_core.support.light_dataclasses import dataclass
 
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
     from scenario_core.run.http.pool import Http11Pool
     from scenario_core.run.http.via_httpx import HttpxSender
 
-__all__ = ["USER_AGENT", "HttpClient", "HttpResult", "OutgoingRequest", "RequestFailed", "join_url"]
+__all__ = ["USER_AGENT", "HttpClient", "HttpResult", "Interrupted", "OutgoingRequest", "RequestFailed", "join_url"]
 DEFAULT_MAX_SIZE: int = SPECS[MAX_RESPONSE_SIZE].default
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -70,20 +69,34 @@ def describe_timeout(setting: Setting) -> str:
     return f"timeout: {setting.describe(before_line=', ')}"
 
 
-class _Response(Protocol):
-    """What both senders answer with (pool.PlainResponse, via_httpx.HttpxResponse)."""
+class Response(Protocol):
+    """What a transport answers with (pool.PlainResponse, via_httpx.HttpxResponse): the head,
+    and the body as it arrives."""
 
     status: int
     reason: str
     headers: tuple[tuple[str, str], ...]
 
-    def chunks(self) -> AsyncIterator[bytes]: ...
+    def chunks(self) -> Iterator[bytes]: ...
 
-    async def aclose(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class Transport(Protocol):
+    """One way to send: our HTTP/1.1 over blocking sockets for plain http:// (pool.Http11Pool),
+    httpx.Client for https:// and proxies (via_httpx.HttpxSender). Every wait is bounded by
+    `deadline` (time.monotonic() seconds); `interrupt()`, from any thread, ends the request in
+    flight at once (its socket shut down) and refuses further ones (Interrupted)."""
+
+    def send(self, request: OutgoingRequest, deadline: float | None) -> Any: ...
+
+    def interrupt(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 # (the response, its decoded body)
-_Received = tuple[_Response, bytes]
+_Received = tuple[Response, bytes]
 
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
@@ -97,19 +110,29 @@ def proxies_configured() -> bool:
 
 class HttpClient:
     """A run's client: connections kept alive across requests, cookies for one scenario, made
-    on first use and always closed by `aclose`.
+    on first use and always closed by `close`. Every wait blocks the thread, bounded by the
+    request's deadline; `interrupt()` (from any thread, a signal handler too) ends the request in
+    flight, or the pause between attempts, at once: Interrupted."""
 
-    `blocking`: for a run driven without an event loop (run.blocking): every wait blocks the
-    thread, bounded by the request's deadline, and no coroutine of this client ever suspends;
-    asyncio is not even imported. Otherwise the client runs on the caller's event loop."""
-
-    def __init__(self, blocking: bool = False) -> None:
-        self.blocking = blocking
+    def __init__(self) -> None:
         self._client: Http11Pool | None = None
         self._httpx: HttpxSender | None = None
         self.cookies = Cookies()
         self._proxied: bool | None = None
-        self._deadline: float | None = None  # a blocking send's, in time.monotonic() seconds
+        self._deadline: float | None = None  # the send in flight's, in time.monotonic() seconds
+        self.interrupted = False
+        self._pausing: Any = None  # a threading.Event, once a pause between attempts waited
+
+    def interrupt(self) -> None:
+        """End the request in flight and any pause at once; refuse further requests. The flag
+        first, then what waits (each waiter sets itself up before it looks at the flag)."""
+        self.interrupted = True
+        for transport in (self._client, self._httpx):
+            if transport is not None:
+                transport.interrupt()
+        pausing = self._pausing
+        if pausing is not None:
+            pausing.set()
 
     def reset_cookies(self) -> None:
         """Cookies live for one scenario: isolated scenarios must not share a session through them."""
@@ -131,7 +154,7 @@ class HttpClient:
         self.cookies.add_to(request)
         return request
 
-    async def send(
+    def send(
         self,
         request: OutgoingRequest,
         timeout: float,
@@ -144,17 +167,20 @@ class HttpClient:
         """Send and read the whole body within `timeout` seconds, and at most `max_size` bytes of
         it, as received and as decoded (gzip, deflate). With `follow_redirects`, a 3xx with a
         Location is followed (at most MAX_REDIRECTS), all within the one deadline, and the final
-        response is the result. Raises RequestFailed (one-line message) or CancelledError (stop)."""
+        response is the result. Raises RequestFailed (one-line message) or Interrupted (stop)."""
         started = time.perf_counter()
         request.max_size = max_size  # trailers count with the body (run.http.framing)
-        exchange = self._follow(request, max_size) if follow_redirects else self._exchange(request, max_size)
+        self._deadline = time.monotonic() + timeout
         try:
-            if self.blocking:
-                self._deadline = time.monotonic() + timeout
-                response, content = await exchange
-            else:
-                response, content = await _within(exchange, timeout)
-        except TimeoutError:  # asyncio.TimeoutError is TimeoutError on 3.11 (and caught by _within on 3.10)
+            try:
+                if self.interrupted:
+                    raise Interrupted()
+                response, content = (self._follow if follow_redirects else self._exchange)(request, max_size)
+            except BaseException:
+                if self.interrupted:  # whatever the shut-down socket made of it
+                    raise Interrupted() from None
+                raise
+        except TimeoutError:
             where = f" ({describe_timeout(timeout_setting)})" if timeout_setting is not None else ""
             raise RequestFailed(f"timed out after {_seconds(timeout)} s{where}", retryable=True) from None
         except TooLarge as error:
@@ -166,7 +192,7 @@ class HttpClient:
             raise RequestFailed(f"{error} is over the limit of {max_size} bytes{where}") from None
         except (BadEncoding, _TooManyRedirects) as error:
             raise RequestFailed(str(error)) from None
-        except RequestFailed:
+        except (RequestFailed, Interrupted):
             raise
         except Exception as error:
             raise RequestFailed(transport_message(error, url or request.url), transport_retryable(error)) from None
@@ -174,18 +200,18 @@ class HttpClient:
         headers = response.headers
         return HttpResult(response.status, response.reason, headers, decode_text(content, headers), content, elapsed)
 
-    async def pause(self, seconds: float) -> None:
-        """Wait between attempts (retry.*): the thread sleeps in a blocking run."""
-        if self.blocking:
-            time.sleep(seconds)
-        else:
-            import asyncio
+    def pause(self, seconds: float) -> None:
+        """Wait between attempts (retry.*); Interrupted at once when interrupt() comes."""
+        if self._pausing is None:
+            import threading
 
-            await asyncio.sleep(seconds)
+            self._pausing = threading.Event()
+        if self.interrupted or self._pausing.wait(seconds):
+            raise Interrupted()
 
-    async def _follow(self, request: OutgoingRequest, max_size: int) -> _Received:
+    def _follow(self, request: OutgoingRequest, max_size: int) -> _Received:
         """_exchange, then each redirect it answers with (request.redirected says how)."""
-        response, content = await self._exchange(request, max_size)
+        response, content = self._exchange(request, max_size)
         for hop in range(MAX_REDIRECTS + 1):
             location = next((v for k, v in response.headers if k.lower() == "location"), None)
             if response.status not in REDIRECTS or location is None:
@@ -200,29 +226,33 @@ class HttpClient:
             except Exception as error:
                 raise RequestFailed(transport_message(error, location)) from None
             self.cookies.add_to(request)
-            response, content = await self._exchange(request, max_size)
+            response, content = self._exchange(request, max_size)
         return response, content
 
-    async def _open(self, request: OutgoingRequest) -> _Response:
+    def _open(self, request: OutgoingRequest) -> Response:
         if self._proxied is None:
             self._proxied = proxies_configured()
         if request.scheme == "http" and not self._proxied:
             if self._client is None:
                 from scenario_core.run.http.pool import Http11Pool
 
-                self._client = Http11Pool(self.blocking)
-            return await self._client.send(request, self._deadline)
+                self._client = Http11Pool()
+                if self.interrupted:  # interrupt() may have looked before the pool was there
+                    self._client.interrupt()
+            return self._client.send(request, self._deadline)
         if self._httpx is None:
             from scenario_core.run.http.via_httpx import HttpxSender
 
-            self._httpx = HttpxSender(self.blocking)
-        return await self._httpx.send(request, self._deadline)
+            self._httpx = HttpxSender()
+            if self.interrupted:
+                self._httpx.interrupt()
+        return self._httpx.send(request, self._deadline)
 
-    async def _exchange(self, request: OutgoingRequest, max_size: int) -> _Received:
+    def _exchange(self, request: OutgoingRequest, max_size: int) -> _Received:
         """(response, its decoded body). The body is read piece by piece, so the deadline can
         end it between pieces and a body over the cap stops being read (and its connection is
         dropped)."""
-        response = await self._open(request)
+        response = self._open(request)
         try:
             headers = response.headers
             self.cookies.take_from(request, headers)
@@ -247,7 +277,7 @@ class HttpClient:
                 raise TooLarge(f"the response body ({length} bytes, its Content-Length)")
             pieces: list[bytes] = []
             received = size = 0
-            async for piece in response.chunks():
+            for piece in response.chunks():
                 received += len(piece)
                 if received > max_size:
                     raise TooLarge("the response body")
@@ -259,29 +289,16 @@ class HttpClient:
             for index, decoder in enumerate(decoders):  # what the decoders still hold
                 size = decode_into(pieces, size, decoder.flush(max_size - size), decoders[index + 1 :], max_size, label)
         finally:
-            await response.aclose()
+            response.close()
         return response, pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         pool, self._client = self._client, None
         sender, self._httpx = self._httpx, None
         if pool is not None:
-            await pool.aclose()
+            pool.close()
         if sender is not None:
-            await sender.aclose()
-
-
-async def _within(exchange: Awaitable[_Received], timeout: float) -> _Received:
-    """`exchange` on the event loop, cancelled once `timeout` seconds have passed (TimeoutError)."""
-    import asyncio
-
-    if sys.version_info >= (3, 11):
-        async with asyncio.timeout(timeout):
-            return await exchange
-    try:  # pragma: no cover - 3.10 has no asyncio.timeout; wait_for costs a task per request
-        return await asyncio.wait_for(exchange, timeout)
-    except asyncio.TimeoutError:  # pragma: no cover - not TimeoutError before 3.11
-        raise TimeoutError() from None
+            sender.close()
 
 
 class _TooManyRedirects(Exception):

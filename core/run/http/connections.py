@@ -1,60 +1,18 @@
-"""The two ways the plain-HTTP transport (run.http.pool) talks to a server: asyncio streams, for
-runs that share an event loop (the TUI, `--jobs`, webhooks), and a blocking socket, for the
-headless sequential run driven without one (run.blocking). Both have the same coroutine methods;
-the blocking ones never suspend, so a run driven without an event loop can await them.
+"""How the plain-HTTP transport (run.http.pool) talks to a server: a blocking socket.
 
-A blocking connection bounds each wait by the request's deadline (`time.monotonic()` seconds),
-so the whole exchange stays under one timeout, as `asyncio.timeout` bounds the streams."""
+Each wait is bounded by the request's deadline (`time.monotonic()` seconds), so the whole
+exchange stays under one timeout. A stop from another thread (or a signal handler) shuts the
+socket down (`shut_down`): a blocked connect, send or recv then returns at once."""
 
 from __future__ import annotations
 
 import socket
 import time
-from typing import TYPE_CHECKING
+from typing import Callable
 
 from scenario_core.run.http.errors import ConnectFailed, connect_problem
 
-if TYPE_CHECKING:
-    import asyncio
-
 READ_SIZE = 1 << 16
-
-
-class StreamConnection:
-    """A connection over asyncio streams (`deadline` is the event loop's business: unused)."""
-
-    __slots__ = ("reader", "writer", "used")
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        self.reader, self.writer, self.used = reader, writer, False
-
-    @classmethod
-    async def open(cls, host: str, port: int, deadline: float | None) -> StreamConnection:
-        import asyncio
-
-        try:
-            reader, writer = await asyncio.open_connection(host, port, limit=READ_SIZE)
-        except OSError as error:
-            raise ConnectFailed(connect_problem(error)) from error
-        return cls(reader, writer)
-
-    def usable(self) -> bool:
-        # Bytes that arrived while the connection sat idle answer no request of ours: reading
-        # them as the next response would poison it. (StreamReader has no public peek.)
-        return not self.reader.at_eof() and not self.writer.is_closing() and not getattr(self.reader, "_buffer", None)
-
-    async def write(self, payload: bytes, deadline: float | None) -> None:
-        self.writer.write(payload)
-        await self.writer.drain()
-
-    async def read(self, deadline: float | None) -> bytes:
-        return await self.reader.read(READ_SIZE)
-
-    def close(self) -> None:
-        try:
-            self.writer.close()
-        except Exception:  # closing a broken transport must not mask the real problem
-            pass
 
 
 class SocketConnection:
@@ -66,9 +24,12 @@ class SocketConnection:
         self.sock, self.used = sock, False
 
     @classmethod
-    async def open(cls, host: str, port: int, deadline: float | None) -> SocketConnection:
+    def open(
+        cls, host: str, port: int, deadline: float | None, watch: Callable[[socket.socket], None]
+    ) -> SocketConnection:
+        """`watch` is told of each socket before it connects (so a stop can shut it down)."""
         try:
-            sock = _connected(host, port, deadline)
+            sock = _connected(host, port, deadline, watch)
         except TimeoutError:
             raise
         except OSError as error:
@@ -78,7 +39,8 @@ class SocketConnection:
         return cls(sock)
 
     def usable(self) -> bool:
-        """Still open, with nothing waiting to be read (see StreamConnection.usable)."""
+        """Still open, with nothing waiting to be read: bytes that arrived while the connection sat
+        idle answer no request of ours, and reading them as the next response would poison it."""
         sock = self.sock
         try:
             sock.settimeout(0.0)
@@ -89,11 +51,11 @@ class SocketConnection:
             return False
         return False  # b"" the server closed it, or stray bytes
 
-    async def write(self, payload: bytes, deadline: float | None) -> None:
+    def write(self, payload: bytes, deadline: float | None) -> None:
         self.sock.settimeout(time_left(deadline))
         self.sock.sendall(payload)
 
-    async def read(self, deadline: float | None) -> bytes:
+    def read(self, deadline: float | None) -> bytes:
         self.sock.settimeout(time_left(deadline))
         return self.sock.recv(READ_SIZE)
 
@@ -104,15 +66,23 @@ class SocketConnection:
             pass
 
 
-def _connected(host: str, port: int, deadline: float | None) -> socket.socket:
+def shut_down(sock: socket.socket) -> None:
+    """End every wait on `sock` at once, from any thread: its blocked calls return (recv: b"")."""
+    try:
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the fd's: an SSLSocket's TLS state is left alone
+    except OSError:
+        pass
+
+
+def _connected(host: str, port: int, deadline: float | None, watch: Callable[[socket.socket], None]) -> socket.socket:
     """A socket connected to the first of the host's addresses that answers, as
     socket.create_connection would, but each attempt waits only what is left of `deadline`
-    (not the whole timeout again), and a socket is closed whatever ends its attempt (Ctrl+C's
-    StopRequested too)."""
+    (not the whole timeout again), and a socket is closed whatever ends its attempt."""
     last: OSError | None = None
     for family, kind, protocol, _, address in _addresses(host, port, deadline):
         sock = socket.socket(family, kind, protocol)
         try:
+            watch(sock)
             sock.settimeout(time_left(deadline))
             sock.connect(address)
             return sock
@@ -131,7 +101,7 @@ def _connected(host: str, port: int, deadline: float | None) -> socket.socket:
 def _addresses(host: str, port: int, deadline: float | None) -> list[tuple]:
     """The host's addresses (getaddrinfo), found within `deadline`: a numeric host at once; a
     name in a thread of its own, waited for no longer than the deadline (a resolver that hangs
-    is left to finish alone, as asyncio leaves it in its executor), and Ctrl+C still heard."""
+    is left to finish alone), and Ctrl+C still heard."""
     # As bytes: a str host is encoded by the idna codec, whose import costs a run ~3 ms (the
     # request's host is ASCII already: run.http.request made it so).
     host_name: str | bytes = host.encode("ascii") if host.isascii() else host

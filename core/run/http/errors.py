@@ -22,6 +22,10 @@ class RequestFailed(Exception):
         self.retryable = retryable
 
 
+class Interrupted(Exception):
+    """A request cut short by a stop (Execution.stop): its step ends interrupted, not failed."""
+
+
 class InvalidRequest(ValueError):
     """A URL or header that cannot be sent; `unsupported`: a scheme other than http(s)."""
 

@@ -1,22 +1,25 @@
 """The plain-HTTP transport: HTTP/1.1 with a pool of kept-alive connections per (host, port) and
-a connection dropped whenever its state is in doubt, over asyncio streams or blocking sockets
+a connection dropped whenever its state is in doubt, over blocking sockets
 (run.http.connections). Requests are the bytes
 run.http.request builds; responses are framed by run.http.framing. No httpx objects: they cost
 more than the exchange itself on a loopback API (https:// and proxies go through run.http.via_httpx).
+
+`interrupt()`, from any thread, ends the exchange in flight at once: the socket it waits on is
+shut down, and nothing more is sent (Interrupted).
 
 The client imports this module when it first sends something."""
 
 from __future__ import annotations
 
-from typing import AsyncIterator, Union
+import socket
+from typing import Iterator
 
-from scenario_core.run.http.connections import SocketConnection, StreamConnection
-from scenario_core.run.http.errors import ProtocolBroken, ReadFailed
+from scenario_core.run.http.connections import SocketConnection, shut_down
+from scenario_core.run.http.errors import Interrupted, ProtocolBroken, ReadFailed
 from scenario_core.run.http.framing import ResponseMessage, decode_headers
 from scenario_core.run.http.request import OutgoingRequest
 
 _Key = tuple[str, int]  # (host, port): the connections that can carry a request
-_Connection = Union[StreamConnection, SocketConnection]
 
 
 class _StaleConnection(Exception):
@@ -28,13 +31,28 @@ class Http11Pool:
     (llhttp, uvicorn's C parser). h11, pure Python, cost about 0.1 ms more a request, and
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) several hundred."""
 
-    def __init__(self, blocking: bool = False) -> None:
-        self._idle: dict[_Key, list[_Connection]] = {}
-        self._connection = SocketConnection if blocking else StreamConnection
+    def __init__(self) -> None:
+        self._idle: dict[_Key, list[SocketConnection]] = {}
+        self._active: socket.socket | None = None  # the socket the exchange in flight waits on
+        self.interrupted = False
 
-    async def send(self, request: OutgoingRequest, deadline: float | None = None) -> PlainResponse:
+    def interrupt(self) -> None:
+        """From any thread: end the exchange in flight at once, and refuse any further one.
+        (The flag is set before the socket is looked at, and `_watch` sets the socket before it
+        looks at the flag: whichever comes second sees the other.)"""
+        self.interrupted = True
+        sock = self._active
+        if sock is not None:
+            shut_down(sock)
+
+    def _watch(self, sock: socket.socket) -> None:
+        self._active = sock
+        if self.interrupted:
+            raise Interrupted()
+
+    def send(self, request: OutgoingRequest, deadline: float | None = None) -> PlainResponse:
         """The response's head; its body is read through the response (`chunks`). `deadline`
-        (time.monotonic() seconds) bounds a blocking connection's every wait."""
+        (time.monotonic() seconds) bounds every wait."""
         host, port = request.host, request.port
         payload = request.head_bytes() + request.content
         head_only = request.method == "HEAD"
@@ -45,19 +63,19 @@ class Http11Pool:
             connection = idle.pop()
             if connection.usable():
                 try:
-                    return await self._exchange(connection, key, head_only, payload, deadline, limit)
+                    return self._exchange(connection, key, head_only, payload, deadline, limit)
                 except _StaleConnection:
                     continue
             connection.close()
-        fresh = await self._connection.open(host, port, deadline)
+        fresh = SocketConnection.open(host, port, deadline, self._watch)
         try:
-            return await self._exchange(fresh, key, head_only, payload, deadline, limit)
+            return self._exchange(fresh, key, head_only, payload, deadline, limit)
         except _StaleConnection as stale:
             raise ProtocolBroken("the server closed the connection without a response") from stale.__cause__
 
-    async def _exchange(
+    def _exchange(
         self,
-        connection: _Connection,
+        connection: SocketConnection,
         key: _Key,
         head_only: bool,
         payload: bytes,
@@ -69,9 +87,10 @@ class Http11Pool:
         message = ResponseMessage(head_only, limit)
         got_bytes = False
         try:
-            await connection.write(payload, deadline)
+            self._watch(connection.sock)
+            connection.write(payload, deadline)
             while not message.head_done:
-                data = await connection.read(deadline)
+                data = connection.read(deadline)
                 if not data:
                     if not got_bytes and reused:
                         raise _StaleConnection()
@@ -84,7 +103,7 @@ class Http11Pool:
                 raise _StaleConnection() from error
             raise ReadFailed(f"connection reset: {error}") from error
         except BaseException:
-            connection.close()  # cancelled or broken mid-exchange: its state is unknown
+            connection.close()  # interrupted or broken mid-exchange: its state is unknown
             raise
         keep = message.keep_alive(message.parser.get_http_version())
         response = PlainResponse(self, connection, key, message, keep, deadline)
@@ -93,14 +112,14 @@ class Http11Pool:
             self.release(connection, key, keep)
         return response
 
-    def release(self, connection: _Connection, key: _Key, keep: bool) -> None:
+    def release(self, connection: SocketConnection, key: _Key, keep: bool) -> None:
         """A connection whose exchange is over: back to the pool, or closed."""
         if keep:
             self._idle.setdefault(key, []).append(connection)
         else:
             connection.close()
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         for connections in self._idle.values():
             for connection in connections:
                 connection.close()
@@ -117,7 +136,7 @@ class PlainResponse:
     def __init__(
         self,
         pool: Http11Pool,
-        connection: _Connection,
+        connection: SocketConnection,
         key: _Key,
         message: ResponseMessage,
         keep: bool,
@@ -130,7 +149,7 @@ class PlainResponse:
         self.finished = False
         self.deadline = deadline
 
-    async def chunks(self) -> AsyncIterator[bytes]:
+    def chunks(self) -> Iterator[bytes]:
         message, connection, deadline = self.message, self.connection, self.deadline
         try:
             while True:
@@ -140,7 +159,7 @@ class PlainResponse:
                         yield piece
                 if message.done:
                     break
-                data = await connection.read(deadline)
+                data = connection.read(deadline)
                 if not data:
                     if not message.ends_at_eof():
                         raise ProtocolBroken("the server closed the connection in the middle of the body")
@@ -153,7 +172,7 @@ class PlainResponse:
             self.finished = True
             self.pool.release(self.connection, self.key, self.keep and not message.trailing)
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         if not self.finished:
             self.finished = True
             self.connection.close()

@@ -1,18 +1,21 @@
-"""https:// and proxied requests, sent through httpx (TLS, certificate checks, proxies from the
-environment are where it earns its place); plain http:// goes through run.http.pool without it.
-Imported only when such a request is first sent: with click installed, `import httpx` loads rich.
+"""https:// and proxied requests, sent through httpx.Client (TLS, certificate checks, proxies
+from the environment are where it earns its place); plain http:// goes through run.http.pool
+without it. Imported only when such a request is first sent: with click installed, `import httpx`
+loads rich.
 
 The response is given the shape of pool.PlainResponse (status, reason, text headers, `chunks`,
-`aclose`), so the client reads both alike. A blocking client (run.blocking) sends through
-httpx.Client instead: its coroutines never suspend; each wait is bounded by what is left of the
-request's deadline, and the deadline is checked between the body's pieces."""
+`close`), so the client reads both alike. Each wait is bounded by what is left of the request's
+deadline, and the deadline is checked between the body's pieces. `interrupt()`, from any thread,
+shuts down the socket of the request in flight (recorded by the network backend below when it
+connects and when TLS starts): its blocked read returns at once."""
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from scenario_core.run.http.connections import time_left
+from scenario_core.run.http.connections import shut_down, time_left
+from scenario_core.run.http.errors import Interrupted
 from scenario_core.run.http.request import OutgoingRequest
 
 if TYPE_CHECKING:
@@ -30,24 +33,38 @@ def _no_sniffio() -> None:
 
 
 class HttpxSender:
-    """One httpx client (AsyncClient, or Client when `blocking`), made on first use; cookies are
-    the client's business (its own jar is never sent from: requests arrive with their Cookie header)."""
+    """One httpx.Client, made on first use; cookies are the client's business (its own jar is
+    never sent from: requests arrive with their Cookie header)."""
 
-    def __init__(self, blocking: bool = False) -> None:
+    def __init__(self) -> None:
         import httpx
 
         _no_sniffio()
-        self.blocking = blocking
-        self.deadline: float | None = None  # the blocking request in flight's (time.monotonic() seconds)
-        self.client: Any = (httpx.Client if blocking else httpx.AsyncClient)(timeout=None, follow_redirects=False)
-        self._bounded = blocking and _bound_by_deadline(self.client, self)
+        self.deadline: float | None = None  # the request in flight's (time.monotonic() seconds)
+        self.interrupted = False
+        self.active: Any = None  # the socket the request in flight waits on
+        self.client: Any = httpx.Client(timeout=None, follow_redirects=False)
+        self._bounded = _bound_by_deadline(self.client, self)
 
-    async def send(self, request: OutgoingRequest, deadline: float | None = None) -> HttpxResponse:
+    def interrupt(self) -> None:
+        """From any thread: end the request in flight at once, and refuse any further one."""
+        self.interrupted = True
+        sock = self.active
+        if sock is not None:
+            shut_down(sock)
+
+    def watch(self, sock: Any) -> None:
+        """The socket the request in flight now waits on (see Http11Pool.interrupt for the order)."""
+        self.active = sock
+        if self.interrupted:
+            raise Interrupted()
+
+    def send(self, request: OutgoingRequest, deadline: float | None = None) -> HttpxResponse:
         import httpx
 
+        if self.interrupted:
+            raise Interrupted()
         built = httpx.Request(request.method, request.url, headers=request.headers, content=request.content or None)
-        if not self.blocking:
-            return HttpxResponse(await self.client.send(built, stream=True), None)
         self.deadline = deadline
         if not self._bounded:  # each of httpx's phases bounded by the whole timeout, at least
             built.extensions["timeout"] = httpx.Timeout(time_left(deadline)).as_dict()
@@ -56,11 +73,8 @@ class HttpxSender:
         except httpx.TimeoutException:
             raise TimeoutError() from None
 
-    async def aclose(self) -> None:
-        if self.blocking:
-            self.client.close()
-        else:
-            await self.client.aclose()
+    def close(self) -> None:
+        self.client.close()
 
 
 class HttpxResponse:
@@ -72,21 +86,16 @@ class HttpxResponse:
         self.reason = response.reason_phrase
         encoding = response.headers.encoding
         self.headers = tuple((k.decode(encoding), v.decode(encoding)) for k, v in response.headers.raw)
-        self.deadline = deadline  # set for a blocking client's response only
+        self.deadline = deadline
 
-    def chunks(self) -> AsyncIterator[bytes]:
-        if self.deadline is None:
-            return self.response.aiter_raw()
+    def chunks(self) -> Iterator[bytes]:
         return _each_in_time(self.response.iter_raw(), self.deadline)
 
-    async def aclose(self) -> None:
-        if self.deadline is None:
-            await self.response.aclose()
-        else:
-            self.response.close()
+    def close(self) -> None:
+        self.response.close()
 
 
-async def _each_in_time(pieces: Iterator[bytes], deadline: float) -> AsyncIterator[bytes]:
+def _each_in_time(pieces: Iterator[bytes], deadline: float | None) -> Iterator[bytes]:
     """The body's pieces, TimeoutError once the deadline has passed (between two of them, or
     while httpx waits for one: its ReadTimeout)."""
     import httpx
@@ -99,11 +108,11 @@ async def _each_in_time(pieces: Iterator[bytes], deadline: float) -> AsyncIterat
         raise TimeoutError() from None
 
 
-# A blocking request's one deadline. httpx takes the timeout of each of its phases (connect,
+# A request's one deadline. httpx takes the timeout of each of its phases (connect,
 # write, the head, the body) once, at the phase's start, and gives it again to every read of
 # the phase: a server trickling or stalling part-way would get the whole timeout again after
 # each piece. So each transport's network backend is wrapped to give every connect, read and
-# write only what is left of the request's deadline (asyncio.timeout does this for AsyncClient).
+# write only what is left of the request's deadline.
 
 
 def _bound_by_deadline(client: Any, sender: HttpxSender) -> bool:
@@ -136,13 +145,20 @@ class _DeadlineBackend:
 
 
 class _DeadlineStream:
+    """A connection's stream: each wait bounded by the deadline, and its socket watched by the
+    sender before each (a kept-alive connection too), so interrupt() can shut it down."""
+
     def __init__(self, stream: Any, sender: HttpxSender):
         self.stream, self.sender = stream, sender
+        self.sock = stream.get_extra_info("socket")
+        sender.watch(self.sock)
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        self.sender.watch(self.sock)
         return self.stream.read(max_bytes, time_left(self.sender.deadline))
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.sender.watch(self.sock)
         self.stream.write(buffer, time_left(self.sender.deadline))
 
     def close(self) -> None:

@@ -1,8 +1,8 @@
-"""Issue 22: a sequential headless `run` drives the executor without an event loop (run.blocking).
-Checked as whole processes against the demo API: it never imports asyncio and still works;
-SIGTERM and Ctrl+C end a request in flight or a retry wait at once, a second Ctrl+C ends the
-wind-down, and the reports are always written; webhooks and --jobs keep the event loop; an
-async custom step runs on a loop of its own."""
+"""A headless `run` drives the engine, a plain generator, without an event loop. Checked as
+whole processes against the demo API: it never imports asyncio (nor with webhooks or --jobs) and
+still works; SIGTERM and Ctrl+C end a request in flight or a retry wait at once, a second Ctrl+C
+ends the wind-down, and the reports are always written; an async custom step runs on a loop of
+its own."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ QUICK_THEN_SLOW = """
 scenario: quick
   when: GET /health
 scenario: slow
-  when: GET /slow?ms=8000
+  when: GET /slow?ms=60000
   then: status 200
 scenario: never reached
   when: GET /health
@@ -73,7 +73,7 @@ scenario: never reached
 
 
 def test_a_sequential_run_never_imports_asyncio(demo, tmp_path):
-    path = write(tmp_path, "a.scenario", QUICK_THEN_SLOW.replace("/slow?ms=8000", "/slow?ms=10"))
+    path = write(tmp_path, "a.scenario", QUICK_THEN_SLOW.replace("/slow?ms=60000", "/slow?ms=10"))
     status, asyncio_loaded = in_process("run", str(path), "--base-url", demo.url, "--report-json", str(tmp_path / "r"))
     assert (status, asyncio_loaded) == (0, False)
     data = json.loads((tmp_path / "r").read_text())
@@ -92,11 +92,10 @@ def test_sigterm_during_a_slow_request_exits_143_with_reports(demo, tmp_path):
     report, junit = tmp_path / "r.json", tmp_path / "j.xml"
     process = started(str(path), "--base-url", demo.url, "--report-json", str(report), "--report-junit", str(junit))
     wait_for_line(process, "✓ quick")
-    time.sleep(0.5)  # well inside GET /slow?ms=8000
-    signalled = time.monotonic()
+    time.sleep(0.5)  # well inside GET /slow?ms=60000
     process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=15)
-    assert time.monotonic() - signalled < 3  # the request in flight ended, not waited for
+    # The request in flight ended, not waited for: waiting would take the server's 60 s.
+    out, err = process.communicate(timeout=30)
     assert (process.returncode, err) == (143, "")
     assert out.splitlines()[-1].startswith("Interrupted after ")
     scenarios = _interrupted_report(report)
@@ -128,7 +127,7 @@ def test_a_second_ctrl_c_during_the_wind_down_writes_reports_and_exits_130(demo,
         """
         scenario: naps
           when: GET /health
-          given I nap 8 seconds
+          given I nap 60 seconds
           when: GET /health
         scenario: never reached
           when: GET /health
@@ -138,13 +137,11 @@ def test_a_second_ctrl_c_during_the_wind_down_writes_reports_and_exits_130(demo,
     process = started(str(path), "--base-url", demo.url, "--plugins", str(plugin), "--report-json", str(report))
     wait_for_line(process, "napping")
     time.sleep(0.3)
-    first = time.monotonic()
     process.send_signal(signal.SIGINT)
     time.sleep(0.5)
     assert process.poll() is None  # still waiting for the step
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=15)
-    assert time.monotonic() - first < 3
+    out, err = process.communicate(timeout=30)  # the step naps 60 s: the second Ctrl+C stopped waiting
     assert (process.returncode, err) == (130, "")
     assert out.splitlines()[-1].startswith("Interrupted after ")
     # The stream ended without the scenario's end: it is absent, the file still listed (recorder.py).
@@ -160,7 +157,7 @@ def test_ctrl_c_during_a_retry_wait_ends_at_once_interrupted(demo, tmp_path):
         """
         parameters:
           retry.maxAttempts: 3
-          retry.delay: 10000
+          retry.delay: 60000
           retry.backoff: fixed
           retry.jitter: false
         scenario: unavailable
@@ -171,11 +168,9 @@ def test_ctrl_c_during_a_retry_wait_ends_at_once_interrupted(demo, tmp_path):
     report = tmp_path / "r.json"
     process = started(str(path), "--base-url", demo.url, "--report-json", str(report))
     wait_for_line(process, str(path))
-    time.sleep(1.0)  # the first attempt answered 503 at once: waiting 10 s for the next
-    signalled = time.monotonic()
+    time.sleep(1.0)  # the first attempt answered 503 at once: waiting 60 s for the next
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=15)
-    assert time.monotonic() - signalled < 3
+    out, err = process.communicate(timeout=30)  # ended at once: the wait was not finished
     assert (process.returncode, err) == (130, "")
     (scenario,) = _interrupted_report(report)
     assert scenario["status"] == "failed" and scenario["steps"][0]["message"] == "interrupted"
@@ -196,14 +191,14 @@ scenario: a webhook receives what is posted to it
 """
 
 
-def test_a_file_with_a_webhook_still_runs_on_the_event_loop(demo, tmp_path):
+def test_a_file_with_a_webhook_runs_without_asyncio(demo, tmp_path):
     path = write(tmp_path, "hook.scenario", WEBHOOK)
-    assert in_process("run", str(path), "--base-url", demo.url) == (0, True)
+    assert in_process("run", str(path), "--base-url", demo.url) == (0, False)
 
 
-def test_a_parallel_run_still_runs_on_the_event_loop(demo, tmp_path):
-    paths = [str(write(tmp_path, f"{i}.scenario", QUICK_THEN_SLOW.replace("ms=8000", "ms=10"))) for i in range(2)]
-    assert in_process("run", *paths, "--base-url", demo.url, "--jobs", "2") == (0, True)
+def test_a_parallel_run_runs_without_asyncio(demo, tmp_path):
+    paths = [str(write(tmp_path, f"{i}.scenario", QUICK_THEN_SLOW.replace("ms=60000", "ms=10"))) for i in range(2)]
+    assert in_process("run", *paths, "--base-url", demo.url, "--jobs", "2") == (0, False)
 
 
 ASYNC_STEP = """
@@ -219,7 +214,7 @@ async def remember(ctx, word):
 """
 
 
-def test_an_async_custom_step_works_in_a_blocking_run(demo, tmp_path):
+def test_an_async_custom_step_works_in_a_headless_run(demo, tmp_path):
     plugin = write(tmp_path, "async_steps.py", ASYNC_STEP)
     path = write(
         tmp_path,
