@@ -197,3 +197,16 @@ def test_copy_as_curl_sends_the_same_form_and_multipart_bodies(echo, write_scena
     assert [p.get_payload(decode=True) for p in parts_of(again[1])] == [
         p.get_payload(decode=True) for p in parts_of(sent[1])
     ]
+
+
+def test_form_and_multipart_values_are_reads_for_scope_analysis(write_scenario, capsys):
+    from scenario_tui.cli.main import main
+
+    path = write_scenario(
+        "scenario: s\n  when: POST http://127.0.0.1:1/a\n    form:\n      user: {{nobody}}\n"
+        "  extract: sid from cookie session\n  when: POST http://127.0.0.1:1/b\n    multipart:\n      s: {{sid}}\n"
+    )
+    main(["check", str(path)])
+    err = capsys.readouterr().err
+    assert f"{path}:4:15: warning: " in err and "nobody" in err  # an undefined read is seen
+    assert "sid" not in err  # a cookie extract defines sid; the multipart value reads it
