@@ -16,8 +16,6 @@ MISSING_PART_FILE = "missing-part-file"
 
 
 def missing_part_files(file: ScenarioFileNode, resource_roots: Sequence[str] = ()) -> list[Diagnostic]:
-    from scenario_core.run.body_files import find_body_file
-
     found: list[Diagnostic] = []
     seen: set[tuple[int, int]] = set()
     for steps in step_blocks(file):
@@ -29,6 +27,8 @@ def missing_part_files(file: ScenarioFileNode, resource_roots: Sequence[str] = (
                 if not part.file or part.value.refs or where is None or (where.line, where.column) in seen:
                     continue
                 seen.add((where.line, where.column))
+                from scenario_core.run.body_files import find_body_file  # only files with a file part pay for it
+
                 source = where.file or file.path
                 path = part.value.text
                 if find_body_file(path, source, resource_roots) is None:
