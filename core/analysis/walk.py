@@ -108,6 +108,8 @@ def step_refs(step: Step) -> list[VariableRef]:
             found += _refs(query.value)
         found += _refs(step.body)
         found += _refs(step.body_raw)
+        for field in (step.form or ()) + (step.multipart or ()):
+            found += _refs(field.value)
         for template in step.name_templates:  # `call using {{spec}} {{op}}`, `raw {{method}} {{path}}`
             found += template.refs
         return found

@@ -37,6 +37,7 @@ class State:
         self.next_id = 1
         self.tokens: dict[str, str] = {}  # token -> user
         self.counter = 0
+        self.csrf: dict[str, str] = {}  # session cookie -> the CSRF token its page gave (forms_api)
 
 
 class ApiServer(ThreadingHTTPServer):

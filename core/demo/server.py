@@ -21,7 +21,8 @@ import threading
 from socketserver import TCPServer
 from urllib.parse import parse_qsl, urlsplit
 
-from scenario_core.demo.api import ApiServer, Endpoints, HTTPError
+from scenario_core.demo.api import ApiServer, HTTPError
+from scenario_core.demo.forms_api import FormEndpoints
 
 __all__ = ["DemoServer", "ListenError", "serve_forever"]
 
@@ -96,6 +97,14 @@ _ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
     (re.compile(r"/status/(\d{3})"), {"GET": "status"}),
     (re.compile(r"/echo"), None),
     (re.compile(r"/counter"), {"GET": "counter"}),
+    (re.compile(r"/upload"), {"POST": "upload"}),  # forms_api.py, documented in petstore.yaml
+]
+# Bodies beyond JSON (forms_api.py): forms, OAuth 2 tokens, uploads, XML, an HTML page with a CSRF token.
+_FORM_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
+    (re.compile(r"/form/login"), {"POST": "form_login"}),
+    (re.compile(r"/oauth/token"), {"POST": "oauth_token"}),
+    (re.compile(r"/pets\.xml"), {"GET": "pets_xml"}),
+    (re.compile(r"/csrf"), {"GET": "csrf_page", "POST": "csrf_post"}),
 ]
 # The auth API (core/demo/auth.yaml), a second description over the same server.
 _AUTH_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
@@ -104,7 +113,7 @@ _AUTH_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
 ]
 
 
-class _Handler(Endpoints):
+class _Handler(FormEndpoints):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
     server: _HTTPServer
@@ -156,7 +165,7 @@ class _Handler(Endpoints):
             self._send(*result)
 
     def _route(self):
-        for pattern, methods in _ROUTES + _AUTH_ROUTES:
+        for pattern, methods in _ROUTES + _AUTH_ROUTES + _FORM_ROUTES:
             match = pattern.fullmatch(self.url_path)
             if match is None:
                 continue
@@ -214,7 +223,7 @@ class _Handler(Endpoints):
         else:
             body, content_type = json.dumps(payload).encode(), "application/json"
         self.send_response(status)
-        if content_type:
+        if content_type and not any(name.lower() == "content-type" for name, _ in headers):
             self.send_header("Content-Type", content_type)
         if status not in _NO_BODY_STATUSES:
             self.send_header("Content-Length", str(len(body)))

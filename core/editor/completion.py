@@ -24,6 +24,7 @@ from scenario_core.editor.document import (
     _same_file,
 )
 from scenario_core.editor.hover import _parameters_of, _value_text, fragment_markdown
+from scenario_core.editor.source_help import BODY_FORM_HELP, source_completions
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
@@ -37,7 +38,7 @@ from scenario_core.parameters.sharing import StoreRef, store_for
 _TOP = ("feature:", "scenario:", "outline:", "fragment:", "background:", "parameters:")
 _IN_FEATURE = ("description:", "parameters:", "background:", "scenario:", "outline:")
 _STEPS = ("when:", "then:", "extract:", "include:", "given", "when", "then", "and", "but")
-_IN_REQUEST = ("headers:", "query:", "body:", "bodyFile:")
+_IN_REQUEST = ("headers:", "query:", "body:", "bodyFile:", "form:", "multipart:")
 _DIRECTIVES = ("call", "assert", "extract", "include", "if", "else", "fail", "webhook:")
 _HELP = {
     "feature:": "a group of scenarios, with its own parameters and background",
@@ -53,8 +54,8 @@ _HELP = {
     "include:": "a fragment's steps, as if written here",
     "headers:": "request headers, one `Name: value` a line",
     "query:": "query parameters, one `name: value` a line",
-    "body:": "the request body (JSON)",
-    "bodyFile:": "the request body, read from a file",
+    "body:": 'the request body: JSON, or a `"""` block sent as written',
+    **BODY_FORM_HELP,
     "examples:": "the outline's table: a header row, then one row per scenario",
 }
 
@@ -107,6 +108,9 @@ def completions(document: Document, position: Position) -> list[Completion]:
         return _fragment_completions(document)
     if re.match(r"^\s*when:\s*[A-Za-z]*$", before, re.IGNORECASE):
         return [Completion(m, "method", "HTTP method", insert_text=f"{m} ") for m in METHODS]
+    sources = source_completions(before)  # extract: NAME from …, then: …
+    if sources is not None:
+        return sources
     if before.strip() and (" " in before.strip() or ":" in before):
         return []  # past the keyword: values are free text
     kind, _ = _context(document.lines, position.line, position.character)

@@ -309,7 +309,9 @@ def hover(document: Document, position: Position) -> HoverText | None:
                 f"← {_provenance(effective, parameters)}"
             )
         return HoverText(on_line, text)
-    return None
+    from scenario_core.editor.source_help import source_hover  # form:, multipart:, cookie, xpath…
+
+    return source_hover(position.line, line, position.character)
 
 
 def fragment_markdown(fragment: FragmentNode, path: str) -> str:

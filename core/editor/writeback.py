@@ -294,6 +294,10 @@ def _end_of(step: Any, lines: list[tuple[str, str]], indent: int) -> int:
     return end
 
 
+# Response sources the playground writes extracts of besides a JSON path (docs/spec/requests.md#response-sources).
+_SOURCES = ("xpath ", "regex ")
+
+
 def write_extract(
     source_text: str, locator: StepLocator, path: str, name: str | None = None, fragments: tuple = ()
 ) -> Insertion:
@@ -303,7 +307,8 @@ def write_extract(
     name = name or extract_name(path)
     tree = parse_source(source_text, locator.file, fragments)
     step, parent = find_step(tree, locator)
-    line = extract_text(path, name, is_berrycrush_step(step, parent))
+    source = path.startswith(_SOURCES)  # `xpath "…"`, `regex "…"`: our line in either dialect
+    line = extract_text(path, name, is_berrycrush_step(step, parent) and not source)
     where = f"{locator.file}:{step.location.line}"
     if line is None:
         raise WriteBackError(
@@ -315,7 +320,8 @@ def write_extract(
     except InvalidFileError:
         written = None
     added = _step_at(written, locator.file, insertion.line) if written is not None else None
-    if not (isinstance(added, ExtractStep) and added.source == "body" and (added.path, added.name) == (path, name)):
+    kind = path.split(None, 1)[0] if source else "body"
+    if not (isinstance(added, ExtractStep) and added.source == kind and (added.path, added.name) == (path, name)):
         raise WriteBackError(f"{where}: '{visible(line)}' would not read back as written; nothing written")
     return insertion
 

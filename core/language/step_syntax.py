@@ -30,11 +30,13 @@ from scenario_core.language.nodes.assertions import (
     HeaderAssertion,
     JsonPathAssertion,
     SchemaAssertion,
+    SourceAssertion,
     StatusAssertion,
     TimeAssertion,
 )
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
 from scenario_core.language.nodes.steps import AssertStep, ExtractStep
+from scenario_core.language.response_sources import SourceError, read_source, starts_with_source
 from scenario_core.language.templates import NAME, JsonTextError, Locate, TemplateError, json_template
 from scenario_core.support.records import fields
 from scenario_core.support.text_scan import TopLevelSpaces
@@ -294,6 +296,14 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
             )
         op, offset = found
         return HeaderAssertion(match.group(2), op, _expected(text, offset + len(op), op, locate, location), location)
+    if starts_with_source(text):  # cookie NAME, regex "…", xpath "…"
+        kind, argument, end = _source(text, 0)
+        found = _find_operator(text, end)
+        if not found or text[end : found[1]].strip():
+            raise LineError(f"expected an operator after '{text[:end]}': " + ", ".join(_OPERATORS), end, 1)
+        op, offset = found
+        expected = _expected(text, offset + len(op), op, locate, location)
+        return SourceAssertion(kind, argument, text[:end], op, expected, location)
     if text.startswith("body"):
         found = _find_operator(text, 4)
         if not found or found[0] in _NO_OPERAND or text[4 : found[1]].strip():
@@ -322,7 +332,7 @@ def _parse_assertion(text: str, locate: Locate, location: SourceLocation) -> Ass
         return JsonPathAssertion(path, compiled, op, _expected(text, offset + len(op), op, locate, location), location)
     word = text.split()[0] if text.split() else text
     raise LineError(
-        f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, body, time or schema",
+        f"unknown assertion '{word}': use status, a JSON path ($.name == \"Rex\"), header, cookie, body, regex, xpath, time or schema",
         0,
         len(word),
     )
@@ -409,6 +419,13 @@ def parse_then(text: str, locate: Locate, location: SourceLocation) -> AssertSte
     return AssertStep(text, parse_assertion(text, locate, location), location)
 
 
+def _source(text: str, base: int) -> tuple[str, str, int]:
+    try:
+        return read_source(text)
+    except SourceError as problem:
+        raise LineError(str(problem), base + problem.offset, problem.length) from None
+
+
 # ---------------------------------------------------------------- extract:
 
 _EXTRACT = re.compile(r"(\S+)(\s+from\s+)(.+)")
@@ -424,6 +441,13 @@ def parse_extract(text: str, locate: Locate, location: SourceLocation) -> Extrac
             f"'{name}' is not a variable name: letters, digits and _, not starting with a digit", 0, len(name)
         )
     start = match.start(3)
+    if source == "body" or starts_with_source(source):  # the value is read by run/response_sources.py
+        if source == "body":
+            return ExtractStep(name, "text", source, None, location)
+        kind, argument, end = _source(source, start)
+        if source[end:].strip():
+            raise LineError(f"unexpected text after '{source[:end]}'", start + end, len(source) - end)
+        return ExtractStep(name, kind, source, argument, location)
     if source.startswith("header"):
         header = source[len("header") :].strip()
         if not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", header):

@@ -244,8 +244,18 @@ def sent_properties(body: str | None, headers: tuple[tuple[str, str], ...]) -> s
         data = json.loads(body)
     except ValueError:
         kind = next((v for k, v in headers if k.lower() == "content-type"), "")
+        if "multipart/form-data" in kind:  # shown one part a line: `"name": …` (run/body_forms.py)
+            return {_part_name(line) for line in body.split("\n") if line.startswith('"')} - {""}
         return {k for k, _ in parse_qsl(body)} if "form-urlencoded" in kind else set()
     return set(data) if isinstance(data, dict) else set()
+
+
+def _part_name(line: str) -> str:
+    try:
+        name = json.loads(line.split('": ', 1)[0] + '"')
+    except ValueError:
+        return ""
+    return name if isinstance(name, str) else ""
 
 
 def record_request(counts: OperationCoverage, operation: Operation, event: ev.RequestSent) -> None:

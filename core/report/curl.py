@@ -13,6 +13,8 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
+from scenario_core.report.curl_forms import form_body_words
+
 if TYPE_CHECKING:
     from scenario_core.report.masking import Masker
     from scenario_core.run.events import RequestSent
@@ -56,8 +58,13 @@ def curl_command(request: RequestSent, masker: Masker | None = None) -> str:
     first = "curl"
     if request.method != "GET" or body is not None:
         first += f" -X {shlex.quote(request.method)}"
+    forms = form_body_words(request.step, body) if body is not None else None  # form:, multipart:, bodyFile:
+    if forms is not None and forms[1]:  # curl writes a multipart body with its own boundary
+        headers = tuple((n, v) for n, v in headers if n.lower() != "content-type")
     header_words, compressed = _header_words(headers)
     words = [f"{first} {shlex.quote(url)}", *(["--compressed"] if compressed else []), *header_words]
-    if body is not None:
+    if forms is not None:
+        words += forms[0]
+    elif body is not None:
         words.append("--data-raw " + shlex.quote(body))
     return " \\\n  ".join(words)

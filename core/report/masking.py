@@ -249,12 +249,14 @@ class Masker:
                 self.learn(value)
 
     def _extracts_a_secret(self, step: Any) -> bool:
-        """An extraction from a secret header, or from a JSON path whose last name is secret."""
+        """An extraction from a secret header or a cookie, or from a JSON path whose last name is secret."""
         path = getattr(step, "path", None)
         if not isinstance(path, str):
             return False
         if getattr(step, "source", None) == "header":
             return self.is_secret_header(path)
+        if getattr(step, "source", None) == "cookie":  # Cookie and Set-Cookie values are masked: so is one extracted
+            return True
         verdict = self._path_verdicts.get(path)
         if verdict is None:
             names = _PATH_NAME.findall(path)

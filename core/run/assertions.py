@@ -20,6 +20,7 @@ from scenario_core.language.nodes.assertions import (
     JsonPathAssertion,
     NotAssertion,
     SchemaAssertion,
+    SourceAssertion,
     StatusAssertion,
     TimeAssertion,
     VariableAssertion,
@@ -49,11 +50,12 @@ def describe(assertion: Assertion) -> str:
     """An assertion as one line of text, for messages that cannot quote the file."""
     if isinstance(assertion, StatusAssertion):
         return f"status {assertion.expectation}"
-    if isinstance(assertion, (JsonPathAssertion, HeaderAssertion, BodyAssertion, VariableAssertion)):
+    if isinstance(assertion, (JsonPathAssertion, HeaderAssertion, BodyAssertion, SourceAssertion, VariableAssertion)):
         subject = {
             JsonPathAssertion: lambda a: a.path,
             HeaderAssertion: lambda a: f"header {a.name}",
             BodyAssertion: lambda a: "body",
+            SourceAssertion: lambda a: a.written,
             VariableAssertion: lambda a: "{{" + a.ref.name + "}}",
         }[type(assertion)](assertion)
         value = f" {assertion.expected.text}" if assertion.expected is not None else ""
@@ -158,6 +160,10 @@ def check(
         return _header(assertion, response, variables, time_limit)
     if isinstance(assertion, BodyAssertion):
         return _body(assertion, response, variables, time_limit)
+    if isinstance(assertion, SourceAssertion):  # cookie, regex, xpath
+        from scenario_core.run.response_sources import check_source
+
+        return check_source(assertion, response, variables, time_limit)
     if isinstance(assertion, TimeAssertion):
         return _time(assertion, response)
     if isinstance(assertion, SchemaAssertion):

@@ -15,6 +15,7 @@ from scenario_core.language.parameter_keys import AUTO_CONTENT_TYPE, AUTO_SCHEMA
 from scenario_core.language.templates import child_name, render_json, render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_files import read_body_file
+from scenario_core.run.body_forms import build_body, has_body_form
 from scenario_core.run.comparison import MATCH_SECONDS
 from scenario_core.run.events import ResponseReceived
 from scenario_core.run.http.client import HttpClient, RequestFailed, join_url
@@ -38,6 +39,7 @@ class OperationCalls:
         self._client = client
         self._descriptions = descriptions
         self._resource_roots = resource_roots  # --resource-root: where bodyFile names are looked up first
+        self.resource_roots = resource_roots
         # (step, params[, names a {{NAME}} chose]) -> operation, base URL
         self._found: dict[tuple, tuple[Operation, str | None]] = {}
         # per set of parameters: its descriptions, their aliases, each description's base URL
@@ -117,6 +119,9 @@ class OperationCalls:
         if params.headers:  # a header_NAME child replaces a same-named one (build_request)
             headers = with_defaults(headers, params.headers)
         body = self.body(step, visible, scenario_file)
+        form, shown = body.pop("form", None), body.pop("shown", None)
+        if form is not None and not any(name.lower() == "content-type" for name, _ in headers):
+            headers.append(("Content-Type", form))
         try:
             plan = build_request(operation, children, headers=headers, **body)
         except OpenApiError as error:
@@ -125,7 +130,7 @@ class OperationCalls:
         refuse_line_breaks(plan.headers)
         request = self._client.build(plan.method, url, list(plan.headers), [], plan.body)
         placements = tuple((p.child, p.location, p.sent) for p in plan.placements)
-        return request, plan.body_text, url, operation, placements
+        return request, shown if shown is not None else plan.body_text, url, operation, placements
 
     def body(self, step: RequestStep, visible: Mapping[str, Any], scenario_file: str) -> dict[str, Any]:
         """A call's body as build_request takes it: `structured_body` (name: value lines) or `body` (text)."""
@@ -135,6 +140,10 @@ class OperationCalls:
             return {"body": render_json_text(step.body, visible) if step.body.refs else step.body.text}
         if step.body_raw is not None:
             return {"body": render_text(step.body_raw, visible)}
+        if has_body_form(step):  # form: or multipart:, with its own Content-Type
+            built = build_body(step, visible, scenario_file, self._resource_roots)
+            assert built is not None
+            return {"body": built.content, "form": built.content_type, "shown": built.text}
         if step.body_file is not None:
             name = render_text(step.body_file, visible)
             return {"body": read_body_file(name, scenario_file, visible, self._resource_roots)}

@@ -95,6 +95,8 @@ def step_refs(step: Step) -> StepRefs:
             refs += [(r.name, f"the body of {text}") for r in step.body.refs]
         if step.body_raw is not None:
             refs += [(r.name, f"the body of {text}") for r in step.body_raw.refs]
+        for field in (step.form or ()) + (step.multipart or ()):
+            refs += [(r.name, f"{field.name} of {text}") for r in field.value.refs]
     elif isinstance(step, AssertStep):
         refs += [(r.name, step.text) for r in assertion_refs(step.assertion)]
     elif isinstance(step, FailStep):

@@ -14,6 +14,7 @@ from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.parameter_keys import FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, TIMEOUT
 from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
+from scenario_core.run.body_forms import build_body
 from scenario_core.run.events import INTERRUPTED, RequestRetried
 from scenario_core.run.http.client import HttpClient, HttpResult, Interrupted, RequestFailed, join_url
 from scenario_core.run.http.request import listed_secrets
@@ -56,9 +57,15 @@ class Sender:
         self.client.interrupt()
 
     def build(
-        self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters
+        self,
+        step: RequestStep,
+        visible: Mapping[str, Any],
+        params: EffectiveParameters,
+        scenario_file: str = "",
+        resource_roots: Sequence[str] = (),
     ) -> tuple[Any, str | None, str]:
-        """A `when: METHOD path` request: (the request, its body as text, its URL)."""
+        """A `when: METHOD path` request: (the request, its body as text, its URL). A triple-quoted body
+        goes as `text/plain; charset=utf-8` unless `headers:` gives a Content-Type."""
         assert step.method is not None and step.url is not None  # the path form has both
         url = join_url(params.base_url, render_text(step.url, visible).strip())
         headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
@@ -71,10 +78,15 @@ class Sender:
             body_text = render_json_text(step.body, visible) if step.body.refs else step.body.text
         elif step.body_raw is not None:
             body_text = render_text(step.body_raw, visible)
+        default_type = "application/json" if step.body is not None else "text/plain; charset=utf-8"
+        if body_text is None:  # form:, multipart: or bodyFile: (run.body_forms)
+            built = build_body(step, visible, scenario_file, resource_roots)
+            if built is not None:
+                body_text, content, default_type = built.text, built.content, built.content_type
         if body_text is not None:
-            content = body_text.encode("utf-8")
+            content = body_text.encode("utf-8") if content is None else content
             if not any(name.lower() == "content-type" for name, _ in headers):
-                headers.append(("Content-Type", "application/json"))
+                headers.append(("Content-Type", default_type))
         refuse_line_breaks(headers)
         return self.client.build(step.method, url, headers, query, content), body_text, url
 

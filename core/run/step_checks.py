@@ -13,6 +13,7 @@ from scenario_core.language.nodes.assertions import (
     HeaderAssertion,
     JsonPathAssertion,
     SchemaAssertion,
+    SourceAssertion,
     StatusAssertion,
     TimeAssertion,
     VariableAssertion,
@@ -31,7 +32,9 @@ if TYPE_CHECKING:
     from scenario_core.custom_steps.registry import Registry
 
 # Assertions check() evaluates on its own (no custom or schema hook inside).
-_PLAIN_ASSERTIONS = frozenset((StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, TimeAssertion))
+_PLAIN_ASSERTIONS = frozenset(
+    (StatusAssertion, JsonPathAssertion, HeaderAssertion, BodyAssertion, SourceAssertion, TimeAssertion)
+)
 
 
 def checks_without_response(assertion: Assertion) -> bool:
@@ -102,6 +105,10 @@ def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any
     """The value an extract step takes from the response: (value, None) or (None, why not)."""
     if response is None:
         return None, "no response to extract from: extract needs a when: step before it"
+    if step.source in ("cookie", "text", "regex", "xpath"):
+        from scenario_core.run.response_sources import extract_source
+
+        return extract_source(step.source, step.compiled, step.path, step.name, response)
     if step.source == "header":
         value = response.header(step.path)
         if value is None:

@@ -208,7 +208,9 @@ class StepRunner:
                     self.calls, step, visible, params, state.run.file.path
                 )
             else:
-                request, body_text, url = self.sender.build(step, visible, params)
+                request, body_text, url = self.sender.build(
+                    step, visible, params, state.run.file.path, self.calls.resource_roots
+                )
                 placements = ()
         except RequestFailed as failed:
             state.message = str(failed)

@@ -476,7 +476,7 @@ def test_call_body_inline_structured_triple_quoted_and_body_file():
         ),
         (
             ["call ^createPet", '  body: {"a": 1}', '  bodyFile: "x.json"'],
-            "t.scenario:4:7: error: a request has either body: or bodyFile:, not both",
+            "t.scenario:5:7: error: a request takes one body form; bodyFile: follows body: on line 4",
         ),
         (["call ^createPet", '  body: {"a": '], "t.scenario:4:17: error: body: invalid JSON: Expecting value"),
         (

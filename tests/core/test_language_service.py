@@ -254,7 +254,7 @@ def test_completion_offers_the_keywords_of_the_cursors_block(pets):
         "and",
         "but",
     ]
-    assert labels(document, 14, 6) == ["headers:", "query:", "body:", "bodyFile:"]
+    assert labels(document, 14, 6) == ["headers:", "query:", "body:", "bodyFile:", "form:", "multipart:"]
 
 
 def test_completion_offers_parameter_keys_with_type_and_default(pets):
@@ -381,3 +381,29 @@ def test_hover_on_env_and_param_references(tmp_path, monkeypatch):
         service.hover(document, Position(6, 32)).markdown
         == "**`{{env.PETS_MISSING}}`** — environment variable `PETS_MISSING`, **not set** in the server's environment"
     )
+
+
+FORMS = textwrap.dedent("""\
+    scenario: forms
+      when: POST http://127.0.0.1:1/login
+        form:
+          user: demo
+      extract: sid from cookie session
+      then: xpath "//name" == "Rex"
+    """)
+
+
+def test_completion_offers_the_response_sources_after_extract_from_and_then(tmp_path):
+    path = str(tmp_path / "f.scenario")
+    document = read(path, FORMS + "  extract: x from \n  then: \n")
+    assert labels(document, 6, len("  extract: x from ")) == ["cookie", "body", "regex", "xpath", "header"]
+    assert labels(document, 7, len("  then: ")) == ["cookie", "regex", "xpath", "body"]
+
+
+def test_hover_explains_form_multipart_and_the_response_sources(tmp_path):
+    document = read(str(tmp_path / "f.scenario"), FORMS)
+    form = service.hover(document, Position(2, 6))
+    assert form.span == span(2, 4, 9) and "x-www-form-urlencoded" in form.markdown
+    cookie = service.hover(document, Position(4, 22))
+    assert cookie.span == span(4, 20, 26) and "Set-Cookie" in cookie.markdown
+    assert "XPath 1.0" in service.hover(document, Position(5, 9)).markdown

@@ -89,7 +89,7 @@ def test_operation_model_of_swagger_2(cache):
 
 def test_demo_descriptions_name_every_operation(specs):
     assert specs.names == ["default", "auth"]
-    assert specs.operation_ids("auth") == ["login", "whoAmI"]
+    assert specs.operation_ids("auth") == ["login", "oauthToken", "whoAmI"]
     assert {"createPet", "getPetById", "listPets", "updatePet", "patchPet", "deletePet", "login"} <= set(
         specs.operation_ids("default")
     )
@@ -143,7 +143,7 @@ def test_find_not_found_with_did_you_mean(specs):
     with pytest.raises(OperationLookupError) as caught:
         specs.find("^getPetById", using="auth")
     assert str(caught.value) == (
-        "operation 'getPetById' not found in OpenAPI description 'auth' (operations there: login, whoAmI)"
+        "operation 'getPetById' not found in OpenAPI description 'auth' (operations there: login, oauthToken, whoAmI)"
     )
 
 

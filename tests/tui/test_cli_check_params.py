@@ -21,7 +21,7 @@ def test_check_valid_files_exit_0():
     assert result.returncode == 0, result.stderr
     # only the warnings of static scope analysis (they do not fail a check)
     assert all(": warning: " in line for line in result.stderr.splitlines())
-    assert "pets.scenario: ok (3 features, 7 scenarios, 2 fragments)" in result.stdout
+    assert "pets.scenario: ok (3 features, 7 scenarios, 3 fragments)" in result.stdout
 
 
 def test_check_invalid_file_exit_2_with_one_located_line_per_error_in_file_order(tmp_path):

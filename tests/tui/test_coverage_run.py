@@ -1,6 +1,6 @@
 """`run --coverage`, `--coverage-min`, the reports' coverage, `check --coverage` and `--jobs`,
 against the demo API's description and the suite in tests/fixtures/coverage, which leaves known
-gaps: 6 of the 19 operations called, patchPet only by `auto:` tests, /slow answering an
+gaps: 6 of the 20 operations called, patchPet only by `auto:` tests, /slow answering an
 undocumented 400."""
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ NOT_CALLED = [
     "echoPost (POST /echo)",
     "echoDelete (DELETE /echo)",
     "echoPatch (PATCH /echo)",
+    "uploadFiles (POST /upload)",
     "incrementCounter (GET /counter)",
 ]
 GAPS = [
@@ -58,8 +59,8 @@ def test_run_coverage_prints_each_operation_and_the_exact_gaps(demo):
     result = scenario_tui("run", SUITE, "--base-url", demo.url, "--coverage")
     assert result.returncode == 0, result.stdout + result.stderr
     block = coverage_block(result.stdout)
-    assert block[0] == "Coverage: 6 of 19 operations called (31.6%)"
-    assert block[1] == f"  {PETSTORE}  6/19"
+    assert block[0] == "Coverage: 6 of 20 operations called (30%)"
+    assert block[1] == f"  {PETSTORE}  6/20"
     assert "    ✓ listPets (GET /pets)  1 call · responses 1/2 · parameters 1/2" in block
     assert "    ✓ login (POST /login)  2 calls · responses 1/2 · body 2/2" in block
     assert "    ✗ patchPet (PATCH /pets/{id}) (auto: tests only, 5 requests)" in block
@@ -73,7 +74,7 @@ def test_coverage_min_exits_1_below_the_share_of_operations_and_lists_what_is_mi
     result = scenario_tui("run", SUITE, "--base-url", demo.url, "--coverage-min", "80")
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    at = lines.index("Coverage 31.6% of operations is below --coverage-min 80%; not called:")
+    at = lines.index("Coverage 30% of operations is below --coverage-min 80%; not called:")
     assert lines[at + 1 :] == [f"  {PETSTORE}: {label}" for label in NOT_CALLED]
 
 
@@ -115,7 +116,7 @@ def test_json_report_gains_a_coverage_object(demo, tmp_path):
     result = scenario_tui("run", SUITE, "--base-url", demo.url, "--coverage", "--report-json", str(report))
     assert result.returncode == 0, result.stdout
     coverage = json.loads(report.read_text())["coverage"]
-    assert coverage["operations"] == {"called": 6, "total": 19, "percent": 31.6}
+    assert coverage["operations"] == {"called": 6, "total": 20, "percent": 30.0}
     (description,) = coverage["descriptions"]
     assert description["path"] == PETSTORE
     assert json_gaps(coverage) == expected_json_gaps()
@@ -177,7 +178,7 @@ def test_html_report_has_a_coverage_section_readable_without_scripts(demo, tmp_p
     assert called["createPet"] == ["400, 401, 422", "", "age", ""]
     assert called["listPets"] == ["400", "query tag", "", ""]
     assert called["slow"] == ["200", "", "", "400 (1×)"]
-    assert '<p class="counts" id="coverage-total">6 of 19 operations called (31.6%)</p>' in report.read_text()
+    assert '<p class="counts" id="coverage-total">6 of 20 operations called (30%)</p>' in report.read_text()
 
 
 @pytest.mark.parametrize("jobs", ["4"])
@@ -195,7 +196,7 @@ def test_check_coverage_lists_the_operations_no_scenario_calls_without_sending_a
     result = scenario_tui("check", *files, "--coverage")  # no --base-url, no server: nothing is sent
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    at = lines.index("Coverage (static): 6 of 19 operations called by some scenario (31.6%)")
+    at = lines.index("Coverage (static): 6 of 20 operations called by some scenario (30%)")
     assert lines[at + 1] == "  not called:"
     assert lines[at + 2 :] == [
         f"    {PETSTORE}: {label}" + (" (auto: tests only)" if label.startswith("patchPet") else "")

@@ -39,7 +39,7 @@ def test_readme_ci_recipe_passes_on_the_examples(demo, tmp_path):
     words[words.index("junit.xml")] = str(junit)
     ran = _run(words)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert "18 scenarios: 18 passed, 0 failed" in ran.stdout and NOTE in ran.stderr
+    assert "23 scenarios: 23 passed, 0 failed" in ran.stdout and NOTE in ran.stderr
 
 
 def test_pets_example_passes_check_strict():
@@ -52,4 +52,4 @@ def test_pytest_examples_passes_and_says_what_it_leaves_out(demo):
     result = _run([*words, "-p", "no:xdist"], timeout=180)
     assert result.returncode == 0, result.stdout[-3000:]
     assert "examples/_fails-on-purpose/ is not collected: its files fail on purpose" in result.stdout
-    assert "18 passed" in result.stdout
+    assert "23 passed" in result.stdout

@@ -20,8 +20,19 @@ def open_playground(app: App[int], shown: tuple[Any, StepRun | None] | None, dis
     response = (run.response or run.read_response) if run is not None else None
     if response is None or run is None:
         app.notify("No response on view: highlight a step that ran (j works on its response).", severity="warning")
-    elif not response.is_json:
-        app.notify(f"The response is not JSON: {response.json_error}", severity="warning")
+    elif not response.is_json:  # XPath mode on XML or HTML, regex mode on other text
+        if not response.body:
+            app.notify(f"The response is not JSON: {response.json_error}", severity="warning")
+            return
+        from scenario_tui.widgets.source_playground import SourcePlayground
+
+        media = (response.header("Content-Type") or "").lower()
+        kind = "xpath" if "xml" in media or "html" in media else "regex"
+        files = getattr(app, "files", ())
+        locator = locate_step(files, step)
+        app.push_screen(
+            SourcePlayground(kind, response, step, display, locator, fragments_for(files, step.location.file))
+        )
     else:
         files = getattr(app, "files", ())  # the syntax trees loaded
         locator = locate_step(files, step)  # the step's place in them, for ctrl+s

@@ -53,6 +53,12 @@ def check(args: argparse.Namespace) -> int:
         if node.local_errors:  # errors local to one scenario: run still runs the others (§5 v3)
             _show(node.local_errors, args.format, found)
             status = 2
+        from scenario_core.analysis.part_files import missing_part_files
+
+        missing = missing_part_files(node, getattr(args, "resource_root", ()))
+        if missing:  # a multipart file part that names no file: never an empty part
+            _show(missing, args.format, found)
+            status = 2
         checked.append(node)
         warnings = analyze(node, overrides, names).diagnostics
         if args.strict:
@@ -67,7 +73,7 @@ def check(args: argparse.Namespace) -> int:
             warnings = [replace(d, severity=ERROR) for d in warnings]
             status = 2
         _show(warnings, args.format, found)
-        if args.format == "json" or (args.strict and warnings) or node.local_errors:
+        if args.format == "json" or (args.strict and warnings) or node.local_errors or missing:
             continue
         scenarios = len(node.scenarios) + sum(len(f.scenarios) for f in node.features)
         print(

@@ -43,6 +43,7 @@ from scenario_core.report.curl import curl_command
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
+from scenario_tui.widgets.body_views import request_body_view, xml_view
 from scenario_tui.widgets.display import Display, json_form
 from scenario_tui.widgets.inspector_views import NoteView, StepView
 from scenario_tui.widgets.theme_styles import (
@@ -368,8 +369,8 @@ class Inspector(VerticalScroll, can_focus=True):
         parts.append(line)
         if sent.headers:
             parts.append(self._headers(sent.headers))
-        if sent.body is not None:
-            parts.extend(self._body(sent.body))
+        if sent.body is not None:  # a form or multipart body as a table
+            parts.extend(request_body_view(step, sent.body, self.display_options) or self._body(sent.body))
         response = run.response if run is not None else None
         if response is not None:
             parts.extend(self._response(response))
@@ -389,7 +390,7 @@ class Inspector(VerticalScroll, can_focus=True):
         if response.is_json:
             parts.extend(self._body(response.body, response.json, True))
         else:
-            parts.extend(self._body(response.body, None, False))
+            parts.extend(xml_view(response, self.display_options) or self._body(response.body, None, False))
         return parts
 
     def _conditional(self, step: ConditionalStep, run: StepRun | None) -> list[RenderableType]:

@@ -17,7 +17,7 @@ from scenario_core.language.step_syntax import METHODS, LineError, parse_extract
 # `when: VERB target` reads as our request when the target is a path, a URL or a reference
 # (or its verb is a method: `when: GET health`; a lone upper-case word is a method missing its path).
 REQUEST_LIKE = re.compile(r"[A-Za-z]+\s+(/|https?://|\{\{)|(" + "|".join(METHODS) + r")\s|[A-Z]+\s*$")
-_ASSERTION_WORDS = ("status", "header", "body", "time", "schema")
+_ASSERTION_WORDS = ("status", "header", "body", "time", "schema", "cookie", "regex", "xpath")
 
 
 def when(ctx: BuildContext, children: list) -> Step | None:

@@ -22,6 +22,7 @@ from scenario_core.language.builder.context import (
     read_entry,
     unquoted,
 )
+from scenario_core.language.builder.forms import BODY_FORMS, form_fields
 from scenario_core.language.builder.parameter_blocks import PARAMETERS_GO
 from scenario_core.language.nodes.base import SourceLocation, TextTemplate
 from scenario_core.language.nodes.steps import (
@@ -141,14 +142,29 @@ def request(
             ctx.error(ctx.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
         else:
             found[item.kind] = item
+    forms: dict[str, tuple] = {}
+    written: list[tuple[str, Token]] = [(f"{item.kind}:", item.token) for item in found.values() if item.kind == "body"]
+    for entry in [e for e in entries if e.key in BODY_FORMS or e.key == "bodyFile"]:
+        written.append((f"{entry.key}:", entry.token))
+        if entry.key in BODY_FORMS:
+            entries.remove(entry)
+            fields = form_fields(ctx, entry)
+            if fields is None:
+                return None
+            forms[entry.key] = fields
     call_parameters, body_file, auto, excludes, counts = _call_entries(ctx, entries, operation, text, raw is not None)
     if (url is None and operation is None and raw is None) or any(
         item.node is None for item in found.values() if item.kind == "body"
     ):
         return None
     body = found.get("body")
-    if body is not None and body_file is not None:
-        ctx.error(ctx.loc(body.token), "a request has either body: or bodyFile:, not both")
+    if len(written) > 1:  # one body form per request (docs/spec/requests.md#body-forms)
+        earlier, later = sorted(written, key=lambda w: (line_of(w[1]), w[1].column or 0))[:2]
+        ctx.error(
+            ctx.loc(later[1]),
+            f"a request takes one body form; {later[0]} follows {earlier[0]} on line {line_of(earlier[1])}",
+        )
+        return None
     raw_body = body.node if body is not None and isinstance(body.node, TextTemplate) else None
     return RequestStep(
         method,
@@ -167,6 +183,8 @@ def request(
         raw_body,
         counts,
         raw,
+        forms.get("form"),
+        forms.get("multipart"),
     )
 
 
@@ -246,13 +264,10 @@ def _call_entries(
     for entry in entries:
         name, value = entry.key, entry.value
         name_location = ctx.loc(entry.token, 0, len(name))
-        if name == "bodyFile" and not takes_children:
-            # A request by path takes headers:, query: and body: (docs/spec/requests.md#request-by-path); sending
-            # nothing where a file was named would be a silent pass.
+        if entry.children:
             ctx.error(
-                name_location,
-                f"bodyFile: goes under an operation call (when: ^createPet or call ^createPet); "
-                f'\'{request}\' is a request by path: give its body with body: (JSON or a """ block)',
+                ctx.loc(entry.children[0].token),
+                f"'{name}:' takes no indented lines; only form: and multipart: do",
             )
             continue
         if name == "bodyFile":

@@ -110,6 +110,20 @@ class BodyAssertion(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class SourceAssertion(Node):
+    """`cookie NAME OP V`, `regex "PATTERN" OP V`, `xpath "EXPR" OP V`: every operator a JSON
+    path takes, on the value that source reads from the response (run/response_sources.py).
+    `argument` is the cookie's name or the pattern or expression; `written` the source as written."""
+
+    source: str  # "cookie", "regex" or "xpath"
+    argument: str
+    written: str
+    operator: str
+    expected: JsonTemplate | None
+    location: SourceLocation
+
+
+@dataclass(frozen=True, slots=True)
 class SchemaAssertion(Node):
     """`then: schema`: the last response matches the response schema its operation declares
     for its status and Content-Type."""
@@ -177,6 +191,7 @@ Assertion = Union[
     JsonPathAssertion,
     HeaderAssertion,
     BodyAssertion,
+    SourceAssertion,
     TimeAssertion,
     SchemaAssertion,
     VariableAssertion,

@@ -77,6 +77,18 @@ class CallParameter(Node):
     name_template: TextTemplate | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class FormField(Node):
+    """`name: value` under `form:` (urlencoded) or `multipart:` (a text part, or with `file` set,
+    a file part: `value` is then the file's path and `media_type` the type written after it)."""
+
+    name: str
+    value: TextTemplate
+    location: SourceLocation
+    file: bool = False
+    media_type: str | None = None
+
+
 # What `auto: [...]` under a call may name (docs/spec/berrycrush.md#auto-tests); auto_tests.py generates them.
 AUTO_KINDS = ("invalid", "security", "multi")
 
@@ -85,8 +97,9 @@ AUTO_KINDS = ("invalid", "security", "multi")
 class RequestStep(Node):
     """One request, in either dialect: `when: METHOD path` (method and url), or an operation call
     (`when: ^op`, BerryCrush's `call ^op`) whose method and path come from its description. Both
-    may have `headers:`, `query:` and a body: JSON (`body:`), structured (`body:` over indented
-    `name: value` lines, merged over the operation's schema defaults), or a file (`bodyFile:`)."""
+    may have `headers:`, `query:` and one body: JSON (`body:`), structured (`body:` over indented
+    `name: value` lines, merged over the operation's schema defaults), a triple-quoted block, a
+    file (`bodyFile:`), a form (`form:`) or a multipart form (`multipart:`)."""
 
     method: str | None
     url: TextTemplate | None
@@ -106,6 +119,9 @@ class RequestStep(Node):
     # `multiTestSequentialCount: 5` / `multiTestConcurrentCount: 2` under the call (auto: [multi])
     repeats: tuple[tuple[str, int], ...] = ()
     raw: RawTarget | None = None  # `call using NAME raw GET /path`
+    # `form:` (urlencoded) / `multipart:` (form-data) lines, in written order; None when not written
+    form: tuple[FormField, ...] | None = None
+    multipart: tuple[FormField, ...] | None = None
 
     @property
     def name_templates(self) -> tuple[TextTemplate, ...]:
@@ -143,9 +159,9 @@ class ExtractStep(Node):
     """`extract: NAME from $.json.path` or `extract: NAME from header Header-Name`."""
 
     name: str
-    source: str  # "body" or "header"
-    path: str  # the JSON path, or the header name
-    compiled: Any = field(compare=False, repr=False)  # compiled JSON path; None for headers
+    source: str  # "body" (a JSON path), "header", "cookie", "text" (`body`), "regex" or "xpath"
+    path: str  # the JSON path or the header name; for the other sources, the source as written
+    compiled: Any = field(compare=False, repr=False)  # compiled JSON path; a cookie name, pattern or XPath
     location: SourceLocation
     keyword: str = "extract"
     arrow: bool = False  # written BerryCrush's way: `extract $.id => petId`
