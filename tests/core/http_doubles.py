@@ -4,6 +4,8 @@
   client (blocking sockets) can wait in the test's thread.
 - `opened`: a client, always closed.
 - `run_events`: a whole file run (run_to_completion).
+- `through`, `both_routes`: reach a server by our HTTP/1.1 transport, or through it as a proxy
+  (then httpx sends: run.http.via_httpx).
 - `self_signed_certificate`, `tls_server_context`: a LoopbackServer serving https."""
 
 from __future__ import annotations
@@ -27,6 +29,22 @@ def run_events(path: str) -> list[Any]:
     from scenario_core.run.executor import run_to_completion
 
     return run_to_completion([path])
+
+
+def through(
+    monkeypatch: pytest.MonkeyPatch, proxied: bool, server: LoopbackServer, host: str = "api.example.test"
+) -> str:
+    """The base URL to ask for `server` at: itself, or through it as the proxy (https and proxied
+    requests go through httpx: run.http.via_httpx)."""
+    if not proxied:
+        return server.url
+    monkeypatch.setenv("HTTP_PROXY", server.url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    return f"http://{host}"
+
+
+both_routes = pytest.mark.parametrize("proxied", [False, True], ids=["plain", "httpx"])
 
 
 @contextmanager

@@ -53,12 +53,14 @@ class StallsOnce(LoopbackServer):
     def __init__(self) -> None:
         super().__init__()
         self.requests = 0
+        self.stalled = threading.Event()  # set once the first request has arrived
 
     async def handle(self, reader, writer):
         while True:
             await reader.readuntil(b"\r\n\r\n")
             self.requests += 1
             if self.requests == 1:
+                self.stalled.set()
                 await asyncio.sleep(3600)
             writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
             await writer.drain()
@@ -93,16 +95,35 @@ def test_a_stop_while_a_request_failure_is_recorded_keeps_the_failure():
     assert sender.stopped
 
 
+class once(threading.Thread):
+    """A thread that runs `action(*args)` once `event` is set: the request is waiting for its
+    answer by then, however long it took to send (the first request through httpx imports it).
+    `end()`: it never runs the action after that (the request ended without being seen)."""
+
+    def __init__(self, event: threading.Event, action, *args) -> None:
+        super().__init__(daemon=True)
+        self.event, self.action, self.args, self.ended = event, action, args, False
+        self.start()
+
+    def run(self) -> None:
+        if self.event.wait(30) and not self.ended:
+            self.action(*self.args)
+
+    def end(self) -> None:
+        self.ended = True
+        self.event.set()
+        self.join()
+
+
 @contextmanager
-def ctrl_c_after(seconds: float, sender: Sender) -> Iterator[None]:
-    """SIGINT to this process after `seconds`, handled as a run's first Ctrl+C is: stop() only."""
+def ctrl_c_when(event: threading.Event, sender: Sender) -> Iterator[None]:
+    """SIGINT to this process once `event` is set, handled as a run's first Ctrl+C is: stop() only."""
     previous = signal.signal(signal.SIGINT, lambda signum, frame: sender.stop())
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
+    killer = once(event, os.kill, os.getpid(), signal.SIGINT)
     try:
         yield
     finally:
-        timer.cancel()
+        killer.end()
         signal.signal(signal.SIGINT, previous)
 
 
@@ -127,13 +148,12 @@ def test_a_stop_ends_a_request_waiting_for_its_answer_at_once(monkeypatch, tmp_p
         state = State(parameters("parameters:\n  timeout: 60\n"))
         try:
             if stopped_by == "signal":
-                with ctrl_c_after(0.3, sender):
+                with ctrl_c_when(server.stalled, sender):
                     stalled = sender.transmit(client.build("GET", url, [], [], None), url, state)
             else:
-                timer = threading.Timer(0.3, sender.stop)
-                timer.start()
+                stopper = once(server.stalled, sender.stop)
                 stalled = sender.transmit(client.build("GET", url, [], [], None), url, state)
-                timer.join()
+                stopper.end()
             assert (stalled, state.message, server.requests) == (None, INTERRUPTED, 1)
             # A stopped client sends nothing more.
             refused = State(parameters())

@@ -5,7 +5,6 @@ one-line failure, and trailers over maxResponseSize always fail."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import pytest
@@ -14,7 +13,6 @@ from hypothesis import strategies as st
 
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
-from tests.core.http_doubles import both_transports
 from tests.core.test_http_hardening import Misbehaving, get, opened
 
 SCALE = int(os.environ.get("SCENARIO_FUZZ_SCALE", "1"))  # .ci/run's fuzz budget scales it
@@ -26,7 +24,7 @@ texts = st.text(alphabet=st.sampled_from(TRICKY) | st.characters(max_codepoint=0
 @settings(max_examples=100 * SCALE, deadline=None, derandomize=True, database=None)
 @given(name=texts, value=texts)
 def test_fuzz_header_names_and_values_never_reach_the_wire_raw(name, value):
-    client = HttpClient(blocking=True)
+    client = HttpClient()
     try:
         request = client.build("GET", "http://127.0.0.1:9/x", [("X-Fixed", "1"), (name, value)], [], None)
     except RequestFailed as failed:
@@ -51,7 +49,6 @@ def trailer_sections(draw):
 
 
 @pytest.mark.fuzz
-@both_transports
 @settings(
     max_examples=50 * SCALE,
     deadline=None,
@@ -60,7 +57,7 @@ def trailer_sections(draw):
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(trailers=trailer_sections())
-def test_fuzz_chunked_trailers_are_bounded(trailers, blocking):
+def test_fuzz_chunked_trailers_are_bounded(trailers):
     reply = (
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
         + b"".join(t + b"\r\n" for t in trailers)
@@ -68,15 +65,15 @@ def test_fuzz_chunked_trailers_are_bounded(trailers, blocking):
     )
     limit = 2000
 
-    async def exchange() -> object:
+    def exchange() -> object:
         with Misbehaving([reply], close=True) as server:
-            async with opened(blocking) as client:
+            with opened() as client:
                 try:
-                    return await get(client, server.url, timeout=2, max_size=limit)
+                    return get(client, server.url, timeout=2, max_size=limit)
                 except RequestFailed as failed:
                     return failed
 
-    outcome = asyncio.run(exchange())
+    outcome = exchange()
     size = 5 + sum(len(t.rstrip(b" \t")) + 2 for t in trailers)  # llhttp drops trailing blanks
     if isinstance(outcome, RequestFailed):
         assert "\n" not in str(outcome)

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from tests.core.http_doubles import LoopbackServer, both_transports
+from tests.core.http_doubles import LoopbackServer
 from tests.core.test_http_hardening import Misbehaving, failure, fetch_one
 
 CHUNKED_HEAD = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
@@ -29,30 +27,27 @@ async def one_endless_trailer_line(writer: asyncio.StreamWriter) -> None:
         await writer.drain()
 
 
-@both_transports
-async def test_endless_trailer_lines_stop_at_the_response_size_limit(blocking):
+def test_endless_trailer_lines_stop_at_the_response_size_limit():
     with Misbehaving([endless_trailer_lines]) as server:
-        message = await failure(server.url, blocking, max_size=100_000)
+        message = failure(server.url, max_size=100_000)
     assert message == (
         "the response (its body and trailers) is over the limit of 100000 bytes (maxResponseSize: file, line 3)"
     )
 
 
-@both_transports
-async def test_one_endless_trailer_line_stops_at_the_header_line_limit(blocking):
+def test_one_endless_trailer_line_stops_at_the_header_line_limit():
     with Misbehaving([one_endless_trailer_line]) as server:
-        message = await failure(server.url, blocking)
+        message = failure(server.url)
     assert message.endswith(
         "broke the HTTP protocol: a chunk or trailer line of the response is over 1048576 bytes (built-in limit)"
     )
 
 
-@both_transports
-async def test_trailers_within_the_limit_are_read_and_the_connection_kept(blocking):
+def test_trailers_within_the_limit_are_read_and_the_connection_kept():
     reply = CHUNKED_HEAD + b"X-Trailer: t\r\n\r\n"
     with Misbehaving([reply, reply]) as server:
-        first = await fetch_one(server.url, blocking, max_size=100)
-        second = await fetch_one(server.url, blocking, max_size=100)
+        first = fetch_one(server.url, max_size=100)
+        second = fetch_one(server.url, max_size=100)
     assert (first.content, second.content) == (b"hello", b"hello")
     assert "X-Trailer" not in dict(first.headers)
 
@@ -65,11 +60,10 @@ class Proxy(LoopbackServer):
         await endless_trailer_lines(writer)
 
 
-@pytest.mark.parametrize("blocking", [False, True], ids=["asyncio", "blocking"])
-async def test_endless_trailers_through_httpx_are_a_one_line_failure(monkeypatch, blocking):
+def test_endless_trailers_through_httpx_are_a_one_line_failure(monkeypatch):
     with Proxy() as server:
         monkeypatch.setenv("HTTP_PROXY", server.url)
         monkeypatch.delenv("NO_PROXY", raising=False)
         monkeypatch.delenv("no_proxy", raising=False)
-        message = await failure("http://api.example.test/", blocking, max_size=100_000)
+        message = failure("http://api.example.test/", max_size=100_000)
     assert message.startswith("api.example.test broke the HTTP protocol:")

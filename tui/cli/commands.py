@@ -76,9 +76,11 @@ def run(args: argparse.Namespace) -> int:
         from scenario_core.custom_steps.plugins import plugin_registry
 
         registry = plugin_registry(args.plugins)
-    from scenario_tui.cli.held_signals import HeldSignals
+    from scenario_tui.cli.held_signals import RunSignals
 
-    with HeldSignals() as held:  # a signal while the reports are written: they are written first
+    # One owner of SIGINT/SIGTERM from here to the exit: the run stops on the first, the reports
+    # are written whatever comes, and the status says a signal came (held_signals).
+    with RunSignals(process_ends=True) as held:
         status = run_files(
             files,
             overrides,

@@ -1,46 +1,86 @@
-"""Ctrl+C (SIGINT) and SIGTERM held off while `run` winds down and writes its reports: a signal
-that comes then is remembered, not obeyed, so the reports a run was asked for always describe
-that run (a signal mid-write used to leave the previous run's reports in place) and the exit
-status still says the run was stopped (128 + the signal). Writing the reports takes
-milliseconds; while the run itself goes on, run_command's own handlers take each signal."""
+"""The one owner of SIGINT and SIGTERM while `run` goes on, in three states:
+
+- running: the first signal stops every running execution (Execution.stop: flags set, sockets
+  shut down, nothing raised); a second stops waiting for the wind-down (WindDownAbandoned,
+  raised in the main thread's wait); any later one is recorded only.
+- held (from the end of the run until the reports are written, and after): a signal is
+  recorded, not obeyed, so the reports a run was asked for always describe that run (a signal
+  mid-write used to leave the previous run's reports in place), and the exit status still says
+  the run was stopped (128 + the first signal).
+- after the run in the CLI (`process_ends`), once a signal came, both are ignored for good: the process is ending with a
+  status that already says so, and a signal in its last moments (the interpreter resets its
+  handlers to the defaults while it shuts down) must not end it by the default action.
+
+One handler is installed for the whole run, so no signal falls between two owners. Outside the
+main thread nothing is installed (signals are the main thread's)."""
 
 from __future__ import annotations
 
 import signal
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
-_HELD = (signal.SIGINT, signal.SIGTERM)
-_active: list[HeldSignals] = []
+_OWNED = (signal.SIGINT, signal.SIGTERM)
+_active: list[RunSignals] = []
 
 
-class HeldSignals:
-    """`with HeldSignals() as held:` SIGINT and SIGTERM only recorded (in `received`) inside;
-    the handlers they had are back after it. Outside the main thread it holds nothing."""
+class WindDownAbandoned(BaseException):
+    """A second signal while the run winds down: stop waiting for it (a step that is not a
+    request, such as a custom step, may hold it). Only this second signal raises."""
 
-    def __init__(self) -> None:
+
+class RunSignals:
+    """`with RunSignals() as signals:` the process's SIGINT and SIGTERM handler for one run
+    (held to begin with); `with signals.running(executions):` the run itself."""
+
+    def __init__(self, process_ends: bool = False) -> None:
+        self.process_ends = process_ends  # the CLI's: ignore both after it once a signal came
         self.received: list[int] = []
+        self._executions: Sequence[Any] | None = None  # set while running
         self._previous: dict[int, Any] = {}
 
-    def _record(self, signum: int, frame: Any) -> None:
+    def _on_signal(self, signum: int, frame: Any) -> None:
         self.received.append(signum)
+        executions = self._executions
+        if executions is None:
+            return  # held: recorded only
+        if len(self.received) == 1:
+            for execution in executions:
+                execution.stop()  # the request in flight ends; each stream winds down
+        elif len(self.received) == 2:
+            raise WindDownAbandoned()
+        # a third one: the wind-down is being abandoned already (an exception now would escape it)
 
-    def hold(self) -> None:
-        for signum in _HELD:
+    @contextmanager
+    def running(self, executions: Sequence[Any]) -> Iterator[RunSignals]:
+        """The run goes on inside; held again after it (a signal that came before it is taken
+        now: the run stops at once)."""
+        self._executions = executions
+        try:
+            if self.received:
+                for execution in executions:
+                    execution.stop()
+            yield self
+        finally:
+            self._executions = None
+
+    @property
+    def first(self) -> int | None:
+        return self.received[0] if self.received else None
+
+    def __enter__(self) -> RunSignals:
+        for signum in _OWNED:
             try:
-                previous = signal.signal(signum, self._record)
+                self._previous[signum] = signal.signal(signum, self._on_signal)
             except (ValueError, OSError):  # not the main thread
                 continue
-            self._previous.setdefault(signum, previous)
-
-    def __enter__(self) -> HeldSignals:
-        self.hold()
         _active.append(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
         _active.remove(self)
         for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
+            signal.signal(signum, signal.SIG_IGN if self.received and self.process_ends else handler)
         self._previous.clear()
 
     def exit_status(self, status: int) -> int:
@@ -51,8 +91,14 @@ class HeldSignals:
         return status
 
 
-def hold_again() -> None:
-    """Hold the signals again after something set its own handlers and left the defaults behind
-    (an asyncio loop's signal handlers, once removed)."""
+@contextmanager
+def run_signals(executions: Sequence[Any]) -> Iterator[RunSignals]:
+    """The run of `executions`, under the RunSignals in force (the CLI's), or under one of its
+    own (a caller that set none, such as a test calling run_files): held after it either way
+    until its owner ends."""
     if _active:
-        _active[-1].hold()
+        with _active[-1].running(executions) as signals:
+            yield signals
+        return
+    with RunSignals() as own, own.running(executions):
+        yield own

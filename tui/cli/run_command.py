@@ -25,7 +25,7 @@ from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
 from scenario_core.support.printable import visible
 from scenario_core.support.records import replace
-from scenario_tui.cli.held_signals import hold_again
+from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def run_files(
     except BrokenPipeError:  # closed while the last lines were flushed
         silence_stdout()
         signum = signum or SIGPIPE
-    hold_again()  # SIGINT/SIGTERM held off from here: the reports are written whatever comes
+    # SIGINT/SIGTERM are held from here (held_signals): the reports are written whatever comes
     interrupted = signum is not None or error is not None
     recorder.finish(interrupted)
     interrupted = recorder.interrupted
@@ -241,55 +241,14 @@ def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     return bool(shortfall)
 
 
-class _WindDownAbandoned(BaseException):
-    """A second Ctrl+C: stop waiting for the wind-down (a step that is not a request, such as a
-    custom step, may hold it). Only this second signal raises; the first only stops the run."""
-
-
-class _Signals:
-    """SIGINT and SIGTERM while a run goes on (main thread only): the first stops every running
-    execution (Execution.stop: flags set, sockets shut down, nothing raised); a second stops
-    waiting for the wind-down (_WindDownAbandoned, in the main thread's wait)."""
-
-    def __init__(self, executions: Sequence[Any]) -> None:
-        self.executions = executions
-        self.received: list[int] = []
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> _Signals:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            try:
-                self._previous[signum] = signal.signal(signum, self._on_signal)
-            except (ValueError, OSError):  # not the main thread
-                pass
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-
-    def _on_signal(self, signum: int, frame: Any) -> None:
-        self.received.append(signum)
-        if len(self.received) == 1:
-            for execution in self.executions:
-                execution.stop()  # the request in flight ends; each stream winds down
-        elif len(self.received) == 2:
-            raise _WindDownAbandoned()
-        # a third one: the wind-down is being abandoned already (an exception now would escape it)
-
-    @property
-    def first(self) -> int | None:
-        return self.received[0] if self.received else None
-
-
 def _drive(execution: Execution, feed: Callable[[Any], None]) -> int | None:
     """Consume the stream in this thread; return the signal that interrupted it, or None."""
-    with _Signals([execution]) as signals:
+    with run_signals([execution]) as signals:
         events = execution.events()
         try:
             for event in events:
                 feed(event)
-        except _WindDownAbandoned:  # a signal's, past the point the run could take it in
+        except WindDownAbandoned:  # a signal's, past the point the run could take it in
             if not signals.received:
                 raise
         finally:
@@ -344,7 +303,7 @@ def _drive_files(
         buffers[index] = []
 
     fed = 0
-    with _Signals(executions) as signals:
+    with run_signals(executions) as signals:
         try:
             ordered(started)
             for n in range(min(jobs, count)):
@@ -361,7 +320,7 @@ def _drive_files(
                     continue
                 live(item, tags[index])
                 buffers[index].append(item)
-        except _WindDownAbandoned:
+        except WindDownAbandoned:
             if not signals.received:
                 raise
         finally:

@@ -138,10 +138,20 @@ class _DeadlineBackend:
     ) -> _DeadlineStream:
         left = time_left(self.sender.deadline)
         stream = self.backend.connect_tcp(host, port, left, local_address, socket_options)
-        return _DeadlineStream(stream, self.sender)
+        return _watched(stream, self.sender)
 
     def __getattr__(self, name: str) -> Any:  # connect_unix_socket, sleep: as they are
         return getattr(self.backend, name)
+
+
+def _watched(stream: Any, sender: HttpxSender) -> _DeadlineStream:
+    """`stream`, bounded and watched; closed if the sender was interrupted meanwhile (httpcore
+    never sees it then, so would never close it)."""
+    try:
+        return _DeadlineStream(stream, sender)
+    except Interrupted:
+        stream.close()
+        raise
 
 
 class _DeadlineStream:
@@ -166,7 +176,7 @@ class _DeadlineStream:
 
     def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
         left = time_left(self.sender.deadline)
-        return _DeadlineStream(self.stream.start_tls(ssl_context, server_hostname, left), self.sender)
+        return _watched(self.stream.start_tls(ssl_context, server_hostname, left), self.sender)
 
     def get_extra_info(self, info: str) -> Any:
         return self.stream.get_extra_info(info)
