@@ -1,4 +1,4 @@
-"""How much of BerryCrush's own `.scenario` corpus scenario-tui reads unmodified (issue 20).
+"""How much of BerryCrush's own `.scenario` corpus scenario-tui reads unmodified.
 
 Run by hand, never by the test suite, and it fetches nothing: point it at a folder holding
 BerryCrush's files as its repository lays them out (a checkout, or the files of one sample):
@@ -12,7 +12,7 @@ and put in one of three classes:
 - clean: `check` passes;
 - read: the file parses and builds, and its only errors need what BerryCrush configures outside
   the file -- an OpenAPI description (`--openapi`, as the JUnit class names it), a Kotlin custom
-  step or assertion (issue 20: "count as read when the only errors say so");
+  step or assertion ("count as read when the only errors say so");
 - refused: anything else (the language itself does not read it), with the first such error.
 
 Files under a folder named `invalid` are BerryCrush's own parse-error fixtures: they are counted

@@ -1,4 +1,4 @@
-"""How many scenarios of BerryCrush's petstore sample end as BerryCrush ends them (issue 20).
+"""How many scenarios of BerryCrush's petstore sample end as BerryCrush ends them.
 
 Run by hand, never by the test suite, and it fetches nothing: give it the sample's
 `src/test/resources` folder from a local copy of BerryCrush's repository, with the descriptions
@@ -14,7 +14,7 @@ base URLs, `@BerryCrushTags(exclude = "ignore")` as `--tags 'not ignore'`.
 
 BerryCrush's own outcome is taken to be what its CI shows for the sample: every selected scenario
 passes (its Kotlin custom steps included) and `@ignore` ones are not run, but for the few that
-berrycrush.md says fail there too (BERRYCRUSH_FAILS). A scenario whose status
+a reading of BerryCrush's code says fail there too (BERRYCRUSH_FAILS). A scenario whose status
 differs is listed with our message: a deliberate difference (docs/berrycrush.md), a custom step
 that needs Kotlin, or a gap. The stand-in is an approximation of the application, so a mismatch
 may also be the stand-in's.
@@ -38,10 +38,10 @@ from urllib.parse import parse_qs, urlsplit
 from scenario_tui.cli.main import main as scenario_tui
 
 STATUSES = ("available", "pending", "sold")
-# Where BerryCrush's outcome is not "passed" (code reading, berrycrush.md): scenario -> status.
+# Where BerryCrush's outcome is not "passed" (a reading of BerryCrush's code): scenario -> status.
 BERRYCRUSH_FAILS = {
     # `assert $.name equals {{expectedName}}` with nothing setting it: BerryCrush compares with
-    # the literal text (berrycrush.md §1, an unresolved reference stays), so it fails too.
+    # the literal text (docs/spec/berrycrush.md#keywords-and-comments, an unresolved reference stays), so it fails too.
     "test file for copilot": "failed",
 }
 

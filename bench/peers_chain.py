@@ -1,4 +1,4 @@
-"""Benchmark (issue 22): one chained workload through Hurl, a bare http.client loop, a bare httpx loop
+"""Benchmark: one chained workload through Hurl, a bare http.client loop, a bare httpx loop
 and `scenario-tui run`, against one loopback server, in one sitting; each as a ratio to Hurl and to
 the http.client floor. Also per-request cost in one process, start-up, and peak memory.
 
@@ -433,7 +433,7 @@ def main() -> int:
             bench.profile()
 
     big, small = args.sizes[0], args.sizes[-1]
-    print(f"\n### issue 22's targets (load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
+    print(f"\n### the speed targets (load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
     print(f"- chain of {big:,}: scenario-tui run / hurl --test = {verdict(ratios.get(big), TARGETS['chain_big'])}")
     print(
         f"- chain of {small:,}: scenario-tui run / hurl --test = {verdict(ratios.get(small), TARGETS['chain_small'])}"

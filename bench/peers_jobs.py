@@ -1,4 +1,4 @@
-"""Benchmark (issue 22): `scenario-tui run --jobs N` against `hurl --test --jobs N` on a
+"""Benchmark: `scenario-tui run --jobs N` against `hurl --test --jobs N` on a
 latency-bound suite, whole processes, one sitting.
 
     python bench/peers_jobs.py [--files 8] [--requests 25] [--ms 20] [--rounds 3] [--hurl PATH | --no-hurl]

@@ -1,4 +1,4 @@
-"""Issue 21, the canary: one secret value planted in every channel a secret can enter, and every
+"""The canary: one secret value planted in every channel a secret can enter, and every
 output grepped for it. The channels: a `--var` with a secret name and one whose name `secrets`
 lists, a secret `header.` parameter (in the file and on the command line), a URL password in
 `baseUrl`, a `Set-Cookie` from the server, a JSON field named `password` in a request body

@@ -1,4 +1,4 @@
-"""Static scope analysis (semantics.md §3, issue #14 §1): for every `{{NAME}}` of a file, whether
+"""Static scope analysis (docs/spec/scopes.md): for every `{{NAME}}` of a file, whether
 NAME is always, sometimes or never visible there, decided from the syntax tree alone (no HTTP),
 and the warnings `check`, the TUI and the language server show before anything runs.
 

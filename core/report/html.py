@@ -1,7 +1,7 @@
 """`run --report-html PATH`: the run as one self-contained HTML page -- a summary, every file,
 feature and scenario with its steps, requests and responses, and per file the scope timeline:
 the stores as lanes, what each scenario carried in, extracted and overwrote, and what was cleared
-at each feature's and the file's end (semantics.md §3).
+at each feature's and the file's end (docs/spec/scopes.md#scope-events).
 
 Decisions:
 - Rendered from `json_report`'s dict, so the page shows exactly what the JSON report holds, masked

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from scenario_core.report.masking import Masker
     from scenario_core.report.recorder import RunRecorder
 
-FAILED = ("failed", "error")  # an error ends a scenario and counts as failed (cli.md)
+FAILED = ("failed", "error")  # an error ends a scenario and counts as failed (docs/spec/cli.md#scenario-status)
 MESSAGE_CHARS = 240  # a message in the list; the scenario below has it whole, with the bodies
 
 

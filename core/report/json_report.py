@@ -1,4 +1,4 @@
-"""The JSON report of cli.md, rendered from a RunRecorder and masked, and written atomically."""
+"""The JSON report (docs/spec/cli.md#json-report), rendered from a RunRecorder and masked, and written atomically."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from scenario_core.support.json_depth import cut_depth
 
 
 def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str, Any]:
-    """The cli.md report; `"interrupted"` is always present (false on a complete run), `"coverage"`
+    """The report of docs/spec/cli.md#json-report; `"interrupted"` is always present (false on a complete run), `"coverage"`
     when the run collected it (--coverage)."""
     masker = masker or Masker(enabled=False)
     counts = recorder.counts()
@@ -49,14 +49,15 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
         "line": scenario.line,
         # Only where it differs from the file's (a feature or the scenario set its own).
         **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
-        "status": "error" if scenario.local_error else scenario.status,  # cli.md: error, counted as failed
+        # docs/spec/cli.md#scenario-status: error, counted as failed
+        "status": "error" if scenario.local_error else scenario.status,
         "steps": [
             {
                 "line": s.line,
                 "keyword": s.keyword,
                 "status": s.status,
                 "message": step_message(scenario, s, masker),
-                # after cli.md's fields: the step as written (`call ^createPet`, `when: GET /pets`)
+                # after the fields of docs/spec/cli.md#json-report: the step as written (`call ^createPet`, `when: GET /pets`)
                 "label": masker.text(s.label or f"{s.keyword}: {s.text}"),
                 **({"operation": s.operation} if s.operation is not None else {}),
                 **({"branch": s.branch} if s.branch is not None else {}),
@@ -77,7 +78,7 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
         # Cut before masking: the Masker walks values recursively, and json.dumps dies on a
         # response nested 1000 levels deep, which would take the whole report with it.
         "variables": _jsonable(masker.variables({k: cut_depth(v) for k, v in scenario.variables.items()})),
-        # after cli.md's fields: how the scenario met the stores (semantics.md §3)
+        # after the fields of docs/spec/cli.md#json-report: how the scenario met the stores (docs/spec/scopes.md#scope-events)
         "scope_events": [json_scope_event(e, masker) for e in scenario.scope_events],
     }
 

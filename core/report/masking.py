@@ -3,7 +3,7 @@ events and text with the rules of support/secrets.py (what is secret, how it is 
 
 What it learns of one value is bounded: the value and its secret_forms, each made from the value
 itself -- never a form of a form, which for a value holding `\\`, `"` or a control character
-grew without end (issue 21). A value is long or short (masked anywhere, or as a whole value
+grew without end. A value is long or short (masked anywhere, or as a whole value
 only) by its own length, and so are all its forms.
 
 Cost: learning a secret is O(1); masking text costs one pass per regex group, whatever the

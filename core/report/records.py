@@ -105,13 +105,13 @@ class ScenarioRecord:
     error_context: ErrorContext = field(default_factory=ErrorContext)
     store: str | None = None  # the sharing store it used ("file store", "feature 'Pets'"), None: isolated
     scope_events: list[ScopeEvent] = field(default_factory=list)
-    # Ended by an error local to it (semantics.md §5 v3): reported as `error`, counted as failed.
+    # Ended by an error local to it (docs/spec/steps.md#errors-local-to-one-scenario): reported as `error`, counted as failed.
     local_error: bool = False
 
 
 @dataclass
 class ScopeEvent:
-    """One change of scope around a scenario (semantics.md §3), raw: masked when rendered.
+    """One change of scope around a scenario (docs/spec/scopes.md#scope-events), raw: masked when rendered.
 
     kind: "created" (a store comes into use right before this scenario), "started" (the scenario
     starts with `store`, carrying `names`), "extracted" (`name` = `value` into `layers`),

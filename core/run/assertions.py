@@ -1,5 +1,5 @@
 """Checking a `then:` assertion, or a BerryCrush condition (`assert`, `if`), against the last
-response (semantics.md §4, §5): the status, a JSON path, a header, the body, the time, a variable,
+response (docs/spec/steps.md#assertions, docs/spec/berrycrush.md#conditions): the status, a JSON path, a header, the body, the time, a variable,
 and `not` / `and` / `or` over them; what an assertion reads (`assertion_refs`) and how it reads in
 a message (`describe`). How two values compare is comparison.py's.
 """

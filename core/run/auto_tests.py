@@ -1,4 +1,4 @@
-"""Running an operation call's auto tests (`auto: [invalid security multi]`, berrycrush.md §3.5):
+"""Running an operation call's auto tests (`auto: [invalid security multi]`, docs/spec/berrycrush.md#auto-tests):
 the requests openapi/auto_tests.py generates, each sent and followed by the unit's checks (the
 `assert` / `if` directives after the call, up to the next call) with `test.*` (or `multiTest.*`)
 set; the call fails when the checks fail for any of them. The call's own request is never sent.
@@ -169,7 +169,7 @@ def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, An
 
 def _with_test(variables: dict[str, Any], mode: str, description: str) -> dict[str, Any]:
     """A multi repeat's variables with `test.*` set as for the other kinds (test.type `multi`), so
-    one if chain serves a call's invalid, security and multi requests alike (berrycrush.md §3.6)."""
+    one if chain serves a call's invalid, security and multi requests alike (docs/spec/berrycrush.md#auto-tests)."""
     from scenario_core.openapi.auto_tests import MULTI
 
     test = {"type": MULTI, "testType": mode, "field": None, "description": description, "value": None, "location": None}

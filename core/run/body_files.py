@@ -2,7 +2,7 @@
 other name in each --resource-root, then on the standalone class path: beside the scenario file
 and in each folder above it, with their src/test/resources and src/main/resources; BerryCrush's
 `classpath:` prefix is dropped), reading it safely and rendering its `{{NAME}}`
-references (berrycrush.md §3.2). Every problem is a RequestFailed, one line."""
+references (docs/openapi.md). Every problem is a RequestFailed, one line."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def read_body_file(
     name: str, scenario_file: str, visible: Mapping[str, Any], resource_roots: Sequence[str] = ()
 ) -> str:
     """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
-    file's text with its {{NAME}} references rendered (berrycrush.md §3.2). `file:` is relative to
+    file's text with its {{NAME}} references rendered (docs/openapi.md). `file:` is relative to
     the working directory; any other relative name is looked up in each --resource-root, then on
     the standalone class path (support/class_path.py)."""
     found = find_body_file(name, scenario_file, resource_roots)

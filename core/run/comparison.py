@@ -1,5 +1,5 @@
 """Comparing values as JSON values, the operators of `then:` and of BerryCrush's conditions
-(semantics.md §4, §5), and how a value reads in a message.
+(docs/spec/steps.md#assertions, docs/spec/berrycrush.md#conditions), and how a value reads in a message.
 
 `1 == 1.0`, but `true != 1`; ordering needs two numbers or two strings (lexicographic); a JSON path
 matching several values compares the list of them. A condition's `equals` also takes a string for

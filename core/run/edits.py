@@ -1,18 +1,18 @@
-"""Edit and continue (issue 23): while a run is paused, the user sets, changes or deletes a
+"""Edit and continue (docs/spec/scopes.md#editing-while-paused): while a run is paused, the user sets, changes or deletes a
 variable in one layer of what the paused scenario sees, and the change is an event of its own
 (`VariableEdited`), which the scope log shows as an edit ("edited by you").
 
-Which layers may be edited, by semantics.md §3:
+Which layers may be edited, by docs/spec/scopes.md#editing-while-paused:
 - **this scenario** (`scenario`): always. It is the innermost layer, so a value set here is the
   one the scenario's next steps read, even where a store or `--var` has the name too.
 - **the sharing store** (`file store` or `feature 'F'`), when one applies: the value is shared
   as an extract's would be — the scenarios that share the store after this one see it; the
   store is cleared at its feature's (or the file's) end as always. A value of the same name in
   this scenario's layer still wins here: the event says so (`shadowed_by`).
-- **run variables** (`--var`): read-only (§3). To try another value, set the name in this
+- **run variables** (`--var`): read-only (docs/spec/scopes.md#run-variables). To try another value, set the name in this
   scenario's layer, which overrides it for this scenario only.
 - **parameters** (`{{param.KEY}}`, `{{env.NAME}}`) are not variables: they are fixed before a
-  scenario starts (§1), so they cannot be edited.
+  scenario starts (docs/spec/parameters.md#references-in-values), so they cannot be edited.
 
 A value is read as `--var` reads one: JSON when it parses as JSON (`7`, `true`, `[1, 2]`,
 `"7"`), otherwise the text as typed.

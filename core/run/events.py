@@ -326,7 +326,7 @@ class BranchTaken(Event):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class AutoTestRan(Event):
-    """One generated request of a call's `auto:` tests (berrycrush.md §3.6) and whether the unit's
+    """One generated request of a call's `auto:` tests (docs/spec/berrycrush.md#auto-tests) and whether the unit's
     checks held for it; its RequestSent / ResponseReceived events come just before."""
 
     step: Step

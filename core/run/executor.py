@@ -8,7 +8,7 @@ are both thin consumers of `Execution.events()`.
     for event in execution.events():
         ...                     # execution.stop(), from any thread, ends the run early
 
-Scopes follow semantics.md §3, steps §4. Nothing raised inside a step escapes: it fails the step
+Scopes follow docs/spec/scopes.md, steps docs/spec/steps.md. Nothing raised inside a step escapes: it fails the step
 with a one-line message. Parameters are resolved once per file and feature (and for a scenario
 with its own parameters: block), plans once per scenario; per step the work is rendering
 templates that have references and sending.

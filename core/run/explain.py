@@ -1,4 +1,4 @@
-"""Why a `{{NAME}}` is undefined at a step (semantics.md §4): what is visible, and, when the name
+"""Why a `{{NAME}}` is undefined at a step (docs/spec/steps.md#undefined-variables): what is visible, and, when the name
 is extracted elsewhere in the file, the rule that keeps it out of reach here.
 
 The index of every extract in the file is built only when a variable turns out undefined, so

@@ -1,4 +1,4 @@
-"""Jayway's JSON path functions (berrycrush.md §3.3), evaluated on what the path before the
+"""Jayway's JSON path functions (docs/spec/berrycrush.md#conditions), evaluated on what the path before the
 function matched (language/json_paths.py compiles them). As in Jayway, a definite path gives the
 function its one value, an indefinite one (wildcard, filter, deep scan) the list of its matches.
 A function that does not apply (min() of text, first() of an empty list) matches nothing."""

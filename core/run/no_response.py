@@ -1,4 +1,4 @@
-"""`status -1` (semantics.md §4 v3, BerryCrush's way to expect no response): whether the running
+"""`status -1` (docs/spec/steps.md#expecting-no-response, BerryCrush's way to expect no response): whether the running
 request's failure to get a response is what the scenario expects, so it does not fail the step."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edit and continue (issue 23): run the step a paused run has just finished once more, with the
+"""Edit and continue (docs/spec/scopes.md#editing-while-paused): run the step a paused run has just finished once more, with the
 variables as they are now (`Execution.rerun`, which the stepper's `resend` calls).
 
 The executor's stream is paused right after the step's StepFinished; this runs the same planned

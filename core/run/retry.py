@@ -1,4 +1,4 @@
-"""Trying a request again (the `retry.*` parameters, berrycrush.md §2.3).
+"""Trying a request again (the `retry.*` parameters, docs/parameters.md).
 
 What is retried: a response of 429, 502, 503 or 504, and a request that got no response because
 its connection failed (refused, reset, closed) or it timed out -- each attempt under the whole

@@ -1,4 +1,4 @@
-"""Variable scopes of a running scenario (semantics.md §3): the scenario layer, the sharing store
+"""Variable scopes of a running scenario (docs/spec/scopes.md): the scenario layer, the sharing store
 that applies (if any) and the read-only run variables, looked up innermost first.
 
 Every layer's dict is replaced, never mutated, when written (copy on write). Writes are rare
@@ -104,7 +104,7 @@ class Scope:
 
     def restore(self, saved: Mapping[str, Any]) -> None:
         """Undo `bind`: names that existed get their old values back; new names stay (BerryCrush's
-        rule, berrycrush.md §2.6)."""
+        rule, docs/spec/scopes.md#fragments-run-in-place)."""
         values, origins = dict(self.values), dict(self.origins)
         for name, old in saved.items():
             if old is not _UNSET:

@@ -39,7 +39,7 @@ _PLAIN_ASSERTIONS = frozenset(
 
 def checks_without_response(assertion: Assertion) -> bool:
     """A condition on variables alone (`{{x}} equals 1`, also under not / and / or) needs no
-    response; neither does `status -1`, which expects none (semantics.md §4 v3)."""
+    response; neither does `status -1`, which expects none (docs/spec/steps.md#expecting-no-response)."""
     return all(
         isinstance(node, VariableAssertion) or (isinstance(node, StatusAssertion) and node.expects_no_response)
         for node in leaf_conditions(assertion)

@@ -12,7 +12,7 @@ pulls until a pause point, then simply stops pulling:
                 then winds down: the interrupted step, its scenario, the open stores, RunFinished;
 - `reset()`     closes the stream and forgets the run: the next `step()` starts a fresh one.
 
-Edit and continue (issue 23; the rules in run/edits.py): while PAUSED, `edit_variable()` /
+Edit and continue (the rules in run/edits.py): while PAUSED, `edit_variable()` /
 `delete_variable()` change one layer of what the paused scenario sees (a `VariableEdited` event),
 and `resend()` runs the step paused on with the variables as they are now -- the step about to
 run, or the one just finished (after a failure, or a re-send) again -- then pauses right after it

@@ -238,7 +238,8 @@ class StepRunner:
         for event in retried:
             yield event
         if result is None and not state.interrupted and no_response_expected(state):
-            state.message = None  # `status -1` below checks that no response came (semantics.md §4)
+            # `status -1` below checks that no response came (docs/spec/steps.md#expecting-no-response)
+            state.message = None
             state.response = None
             return
         if result is not None:

@@ -1,4 +1,4 @@
-"""Webhook servers (berrycrush.md §3.7): `webhook: NAME` with `hook: h` / `hooks: [a, b]`,
+"""Webhook servers (docs/spec/berrycrush.md#webhooks): `webhook: NAME` with `hook: h` / `hooks: [a, b]`,
 `port: 0` (any free port) and `scope: scenario|feature` starts a loopback HTTP server that
 records what it receives, so a scenario can hand `{{NAME.h}}` (the hook's URL) to the API under
 test and then check `{{NAME.h.length}}` (calls so far) and `{{NAME.h[0].body.f}}`.

@@ -1,4 +1,4 @@
-"""A standalone class path for BerryCrush's `classpath:` names (berrycrush.md §2.3, §3.2): JUnit
+"""A standalone class path for BerryCrush's `classpath:` names (docs/spec/berrycrush.md#configuration-outside-the-file): JUnit
 finds `classpath:x.yaml` in the module's resources; scenario-tui, run outside the JVM, looks in
 the scenario file's folder, then each folder above it, and at each of them in the Gradle/Maven
 resource folders `src/test/resources` and `src/main/resources` too. The walk ends at the project

@@ -1,4 +1,4 @@
-"""`then:` assertions on a response (semantics.md §4): JSON values compare as JSON, ordering needs
+"""`then:` assertions on a response (docs/spec/steps.md): JSON values compare as JSON, ordering needs
 two numbers or two strings, several matches compare as a list, messages say expected and got."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""BerryCrush files as BerryCrush users write them (issue 20): our own fixture set in
+"""BerryCrush files as BerryCrush users write them: our own fixture set in
 tests/fixtures/berrycrush_corpus/, one file per construct that BerryCrush's repository uses and
 that `check` or `run` mishandles today (what each file exercises: that folder's README.md).
 
@@ -20,7 +20,7 @@ from scenario_tui.cli.main import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "berrycrush_corpus"
 
-xfail = pytest.mark.xfail(strict=True, reason="issue 20: not implemented yet (see the test's docstring)")
+xfail = pytest.mark.xfail(strict=True, reason="not implemented yet (see the test's docstring)")
 
 
 def check(capsys, name: str) -> tuple[int, list[str]]:
@@ -64,7 +64,7 @@ def nowhere() -> str:
 
 
 def test_unknown_key_far_from_known_keys_is_a_user_parameter(capsys, tmp_path, demo):
-    """semantics.md §1 "User keys (v3)": `tenant:` + `port: 8443`, `apiFlavour`, `retries`, `spec`
+    """docs/spec/parameters.md#user-parameters: `tenant:` + `port: 8443`, `apiFlavour`, `retries`, `spec`
     are far from every known key, so they are user parameters even when nothing reads them (today:
     "unknown parameter 'tenant.port'; known parameters: …", "'retries'; did you mean 'retry.jitter'?",
     "'spec'; did you mean 'secrets'?" — core/language/builder.py Builder._check_user_keys and
@@ -93,7 +93,7 @@ def test_a_near_miss_of_a_known_key_stays_an_error(write_scenario, capsys, key, 
 
 
 def test_an_outline_parameters_block_may_read_its_example_columns(capsys, tmp_path, demo):
-    """semantics.md §1: a parameter value may read, "in an outline's own block its example
+    """docs/spec/parameters.md#references-in-values: a parameter value may read, "in an outline's own block its example
     columns". Today: "binding.api.location cannot use {{spec}}: parameters are static, …"
     (core/parameters/resolution.py _Levels via parameter_keys.parse_template). Behind it: check
     resolves operations with file and feature parameters only, so a description named in a
@@ -105,8 +105,8 @@ def test_an_outline_parameters_block_may_read_its_example_columns(capsys, tmp_pa
 
 
 def test_a_classpath_binding_location_is_found_from_the_scenario_folder(capsys, tmp_path, demo):
-    """berrycrush.md §2.3 `binding.NAME.location` with §3.2's standalone class path (the scenario
-    file's folder, then each folder above it; semantics.md §5 --resource-root). Today the value is
+    """docs/parameters.md `binding.NAME.location` with the standalone class path (the scenario
+    file's folder, then each folder above it; docs/spec/berrycrush.md#configuration-outside-the-file: --resource-root). Today the value is
     joined to the folder as written: "OpenAPI description 'classpath:/echo-api.yaml' cannot be
     read" (core/parameters/descriptions.py description_paths)."""
     assert check(capsys, "classpath_binding.scenario") == (0, [])
@@ -119,7 +119,7 @@ def test_a_classpath_binding_location_is_found_from_the_scenario_folder(capsys, 
 
 
 def test_status_minus_one_expects_no_response(capsys, tmp_path, nowhere):
-    """semantics.md §4 `status -1` (v3), in `assert` and in `if`. Today: "status takes a code
+    """docs/spec/steps.md#expecting-no-response, in `assert` and in `if`. Today: "status takes a code
     (200), a class (2xx), a range (201-204) or a pattern (20x), got '-1'" (core/language/conditions.py)."""
     assert check(capsys, "status_minus_one.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "status_minus_one.scenario", nowhere)) == {
@@ -139,7 +139,7 @@ def test_status_minus_one_fails_naming_the_status_when_a_response_comes(capsys, 
 
 
 def test_a_jayway_function_may_end_a_json_path(capsys, tmp_path, demo):
-    """berrycrush.md §3.3: JSON paths are Jayway's, so `$.endpoints.length() >= 1` (and in `if`).
+    """docs/spec/berrycrush.md#conditions: JSON paths are Jayway's, so `$.endpoints.length() >= 1` (and in `if`).
     Today: "invalid JSON path '$.endpoints.length()': Parse error at 1:18 near token (" — jsonpath-ng
     has no such function (core/language/step_syntax.py compile_json_path)."""
     assert check(capsys, "jayway_functions.scenario") == (0, [])
@@ -163,7 +163,7 @@ def local_error(capsys, tmp_path, demo, name: str, message: str, broken: str, so
 
 
 def test_a_step_no_custom_step_matches_ends_only_its_scenario(capsys, tmp_path, demo):
-    """semantics.md §5 "Errors local to one scenario (v3)". check already reports the one error;
+    """docs/spec/steps.md#errors-local-to-one-scenario. check already reports the one error;
     run refuses the whole file (tui/cli/main.py load_valid: _custom_step_diagnostics)."""
     local_error(
         capsys,
@@ -177,7 +177,7 @@ def test_a_step_no_custom_step_matches_ends_only_its_scenario(capsys, tmp_path, 
 
 
 def test_an_operation_no_description_has_ends_only_its_scenario(capsys, tmp_path, demo):
-    """semantics.md §5 "Errors local to one scenario (v3)". Today run refuses the whole file for
+    """docs/spec/steps.md#errors-local-to-one-scenario. Today run refuses the whole file for
     "operation 'listInventory' not found …" (tui/cli/main.py load_valid: parameter_diagnostics ->
     core/parameters/operation_check.py operation_diagnostics)."""
     local_error(
@@ -199,7 +199,7 @@ def test_auto_invalid_and_multi_on_one_call_passes_check(capsys):
 
 
 def test_multi_requests_run_the_if_chain_that_reads_test_type(capsys, tmp_path, demo):
-    """berrycrush.md §3.6 with `auto: [invalid multi]` and `if test.type equals invalid and status
+    """docs/spec/berrycrush.md#auto-tests with `auto: [invalid multi]` and `if test.type equals invalid and status
     4xx`: today each repeated request fails with "undefined variable 'test.type' in if test.type
     equals invalid and status 4xx; visible here: multiTest.count, …" — the multi runs set only
     multiTest.* (core/run/executor.py Executor._auto_tests). BerryCrush passes the scenario."""
@@ -212,8 +212,8 @@ def test_multi_requests_run_the_if_chain_that_reads_test_type(capsys, tmp_path, 
 
 
 def test_description_and_tags_lines_in_a_scenario_body_are_read(capsys, tmp_path, demo):
-    """Samples 08-retry, 03-retry-resilience, parallel/01 and /03 (no rule yet in berrycrush.md or
-    semantics.md). Today: "'description:' is not allowed here; expected parameters:, when:, …"
+    """Samples 08-retry, 03-retry-resilience, parallel/01 and /03 (no rule yet when
+    this test was written). Today: "'description:' is not allowed here; expected parameters:, when:, …"
     (core/language/parser.py)."""
     assert check(capsys, "description_and_tags_lines.scenario") == (0, [])
     assert statuses(run(capsys, tmp_path, "description_and_tags_lines.scenario", demo.url)) == {
@@ -249,7 +249,7 @@ def test_every_fixture_is_described_in_the_readme():
 
 
 def test_the_newest_berrycrush_forms_read_and_run(capsys, tmp_path, demo):
-    """Forms newer than berrycrush.md, from BerryCrush's own JUnit resources: `call using
+    """Forms of newer BerryCrush versions, from BerryCrush's own JUnit resources: `call using
     {{spec}} {{op}}`, `call using NAME raw METHOD /path`, a `{{NAME}}: value` child and
     `include {{param.NAME}}` (tests/core/test_berrycrush_newest_forms.py has one test per rule)."""
     assert check(capsys, "newest_forms.scenario") == (0, [])

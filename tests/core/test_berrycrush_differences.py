@@ -1,4 +1,4 @@
-"""Where BerryCrush behaves otherwise, we keep semantics.md (berrycrush.md §5): one test per row,
+"""Where BerryCrush behaves otherwise, we keep our rules (docs/spec/berrycrush.md#differences): one test per row,
 each written in BerryCrush's dialect and run against the demo API, asserting our rule."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""BerryCrush's newest forms (issue 20), newer than berrycrush.md: `call using {{spec}} {{op}}`
+"""BerryCrush's newest forms, of newer BerryCrush versions: `call using {{spec}} {{op}}`
 (names chosen at run time), `call using NAME raw METHOD /path` (a request with no operationId)
 and `include {{param.NAME}}` (the fragment chosen by a parameter). Runs go against the demo API
 on loopback; never a mocked client."""

@@ -1,4 +1,4 @@
-"""Running BerryCrush's dialect against the demo API (semantics.md §5, berrycrush.md §2-§3): a
+"""Running BerryCrush's dialect against the demo API (docs/spec/berrycrush.md, docs/spec/berrycrush.md): a
 described step's directives in order, if chains and the branch they take, `fail`, include
 arguments, outline rows, auto tests, webhooks, custom steps, and what `run` and its JSON report
 show of them. Real HTTP on loopback (the demo server fixture), never a mocked client.
@@ -373,7 +373,7 @@ def test_fail_fails_with_its_message_interpolated(demo, write_scenario):
         ("if status 404 · else if status 200 · else", "failed", "pet 999 is gone"),
         ("then: status 200", "skipped", f"skipped after the failure at line {HEAD_LINES + 6}"),
     ]
-    # told at the `fail` line, not the `if` line (issue 21)
+    # told at the `fail` line, not the `if` line
     assert of(events, StepFinished)[1].failed_inside.line == HEAD_LINES + 6
     assert of(events, ScenarioFinished)[0].message == f"line {HEAD_LINES + 6}: pet 999 is gone"
 
@@ -894,8 +894,8 @@ def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
     scenario = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["files"][0]["scenarios"][0]
     assert scenario["variables"]["petName"] == "Biscuit"
     assert [s["keyword"] for s in scenario["steps"]] == ["call", "assert", "extract", "given", "call", "assert"]
-    # Without the plugin the step matches nothing: an error local to its scenario (semantics.md §5
-    # v3), which ends failed at that line; the file is not refused.
+    # Without the plugin the step matches nothing: an error local to its scenario
+    # (docs/spec/steps.md#errors-local-to-one-scenario), which ends failed at that line; the file is not refused.
     without = cli("run", "f.scenario", cwd=tmp_path)
     assert without.returncode == 1
     assert f'line {HEAD_LINES + 7}: no step matches "a pet called "Biscuit""' in without.stdout

@@ -1,4 +1,4 @@
-"""Lines BerryCrush samples write in a scenario's body besides its steps (issue 20): a `finally:`
+"""Lines BerryCrush samples write in a scenario's body besides its steps: a `finally:`
 block that runs after the scenario's steps whether they passed or failed, `description:` and
 `tags:` lines, and `include NAME` straight under the scenario. Runs go against the demo API on
 loopback; the counter endpoint proves a request really went out."""
@@ -116,7 +116,7 @@ def test_a_failing_finally_fails_a_passing_scenario_and_ends_its_block(write_sce
 
 
 def test_finally_does_not_run_in_a_scenario_a_local_error_ends(write_scenario, demo, tmp_path, capsys):
-    """semantics.md §5 v3: a local error ends its scenario before it sends anything; its finally:
+    """docs/spec/steps.md#errors-local-to-one-scenario: a local error ends its scenario before it sends anything; its finally:
     block cleans up after steps that ran, so it does not run either."""
     text = textwrap.dedent(
         """
@@ -132,7 +132,8 @@ def test_finally_does_not_run_in_a_scenario_a_local_error_ends(write_scenario, d
     main(["run", str(path), "--base-url", demo.url, "--report-json", str(report)])
     capsys.readouterr()
     (file,) = json.loads(report.read_text(encoding="utf-8"))["files"]
-    assert [s["status"] for s in file["scenarios"]] == ["error", "passed"]  # cli.md: a local error is `error`
+    # docs/spec/cli.md#scenario-status: a local error is `error`
+    assert [s["status"] for s in file["scenarios"]] == ["error", "passed"]
 
 
 def test_finally_comes_last_and_once():

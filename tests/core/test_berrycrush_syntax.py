@@ -1,4 +1,4 @@
-"""Reading BerryCrush's dialect beside ours (semantics.md §5, berrycrush.md §1-§3): the node each
+"""Reading BerryCrush's dialect beside ours (docs/spec/berrycrush.md, docs/spec/berrycrush.md): the node each
 line becomes, and the located error, with its exact message, for each mistake.
 
 Conditions and parameter keys appear only as far as the structure needs them (`status 201`,

@@ -1,6 +1,6 @@
-"""The v3 rules that let BerryCrush users' files run as BerryCrush runs them (issue 20): user
-parameters (semantics.md §1), `status -1` (§4), Jayway JSON paths (berrycrush.md §3.3), errors
-local to one scenario (§5) and `test.*` during multi repeats (berrycrush.md §3.6). Runs go
+"""The v3 rules that let BerryCrush users' files run as BerryCrush runs them: user
+parameters (docs/spec/parameters.md), `status -1` (docs/spec/steps.md#expecting-no-response), Jayway JSON paths (docs/spec/berrycrush.md#conditions), errors
+local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario) and `test.*` during multi repeats (docs/spec/berrycrush.md#auto-tests). Runs go
 against the demo API on loopback, or a port where nothing listens; never a mocked client."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def nowhere() -> str:
     return f"http://127.0.0.1:{port}"
 
 
-# ---------------------------------------------------------------- user parameters (§1)
+# ---------------------------------------------------------------- user parameters (docs/spec/parameters.md#user-parameters)
 
 
 def test_a_user_parameter_resolves_and_reads_as_param_key(write_scenario, demo):
@@ -81,7 +81,7 @@ def test_params_marks_a_user_parameter_with_its_provenance(write_scenario, capsy
     assert '"user": true' in capsys.readouterr().out
 
 
-# ---------------------------------------------------------------- status -1 (§4)
+# ---------------------------------------------------------------- status -1 (docs/spec/steps.md#expecting-no-response)
 
 
 def test_status_minus_one_passes_when_no_response_comes(write_scenario, nowhere):
@@ -152,7 +152,7 @@ def test_then_status_minus_one_parses_in_our_dialect(write_scenario, nowhere):
     assert statuses(events) == {"s": "passed"}
 
 
-# ---------------------------------------------------------------- Jayway JSON paths (berrycrush.md §3.3)
+# ---------------------------------------------------------------- Jayway JSON paths (docs/spec/berrycrush.md#conditions)
 
 
 def test_a_jayway_function_ends_a_path_in_extract_assert_if_and_then(write_scenario, demo):
@@ -229,7 +229,7 @@ def test_the_language_service_reads_jayway_paths_without_problems():
     assert [p.message for p in service.diagnostics(document) if p.severity == "error"] == []
 
 
-# ---------------------------------------------------------------- errors local to one scenario (§5)
+# ---------------------------------------------------------------- errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario)
 
 TWO_SCENARIOS = """
 scenario: broken
@@ -273,7 +273,7 @@ def test_check_reports_an_error_local_to_one_scenario_and_exits_2(write_scenario
     assert "test.scenario:5:10: error: operation 'listInventory' not found" in capsys.readouterr().err
 
 
-# ---------------------------------------------------------------- auto: multi and test.* (berrycrush.md §3.6)
+# ---------------------------------------------------------------- auto: multi and test.* (docs/spec/berrycrush.md#auto-tests)
 
 
 def test_multi_repeats_set_test_type_multi_as_the_other_kinds_do(write_scenario, demo):
@@ -314,7 +314,7 @@ def test_check_warns_when_an_if_reads_a_test_name_the_calls_auto_kinds_never_set
     assert "13:8: warning: 'test.type' is never set here: the call has no auto:, which sets no test.* names" in err
 
 
-# ---------------------------------------------------------------- an outline's block reads its columns (§1)
+# ---------------------------------------------------------------- an outline's block reads its columns (docs/spec/parameters.md#references-in-values)
 
 
 def test_an_outline_parameters_block_reads_its_example_columns_per_row(write_scenario, demo):

@@ -1,4 +1,4 @@
-"""A `.fragment` file that does not parse (issue 20): its error is reported, located in that
+"""A `.fragment` file that does not parse: its error is reported, located in that
 file, at each include of one of its fragments, and ends only the including scenarios; every
 other scenario of the file runs (BerryCrush skips such a file with a warning). Runs go through
 `scenario-tui run` against the demo API on loopback."""
@@ -59,7 +59,7 @@ def test_a_broken_fragment_file_ends_only_the_scenarios_that_include_it(tmp_path
     found = {s["name"]: s for s in file["scenarios"]}
     assert {name: s["status"] for name, s in found.items()} == {
         "the health endpoint answers": "passed",
-        "log in first": "error",  # cli.md: ended by an error local to it
+        "log in first": "error",  # docs/spec/cli.md#scenario-status: ended by an error local to it
     }
     assert MESSAGE in json.dumps(found["log in first"])
 
@@ -74,7 +74,7 @@ def test_a_broken_fragment_file_fails_its_include_when_run_unchecked(tmp_path, m
 
 
 def test_a_broken_fragment_file_included_by_a_background_refuses_the_file(tmp_path, monkeypatch, capsys):
-    """An include in a background runs for every scenario: not local (semantics.md §5 v3)."""
+    """An include in a background runs for every scenario: not local (docs/spec/steps.md#errors-local-to-one-scenario)."""
     scenario = project(tmp_path, monkeypatch)
     scenario.write_text(
         SCENARIOS.replace("scenario: the health", "background:\n  include login\n\nscenario: the health")

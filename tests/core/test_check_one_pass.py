@@ -1,4 +1,4 @@
-"""`check` reports every error of a file in one pass, all stages (semantics.md §1, issue #21):
+"""`check` reports every error of a file in one pass, all stages (docs/spec/steps.md#every-error-at-once):
 syntax, parameters, environment, operations, custom steps, JSON paths and conditions. A syntax
 error no longer hides the later stages: they run on the tree read around the lines in error."""
 

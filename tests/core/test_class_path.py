@@ -1,4 +1,4 @@
-"""BerryCrush's `classpath:` names outside the JVM (issue 20; berrycrush.md §2.3, §3.2): looked
+"""BerryCrush's `classpath:` names outside the JVM (docs/spec/berrycrush.md#configuration-outside-the-file): looked
 up in the scenario file's folder, then each folder above it, each with its `src/test/resources`
 and `src/main/resources`, up to the project root (`.git`, `settings.gradle(.kts)`)."""
 

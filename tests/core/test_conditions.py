@@ -1,4 +1,4 @@
-"""BerryCrush's conditions after `assert` and `if` (berrycrush.md §3.3, §3.5; semantics.md §5): each form
+"""BerryCrush's conditions after `assert` and `if` (docs/spec/berrycrush.md#conditions): each form
 and operator parses into its node, malformed ones raise a located one-line LineError, and check()
 evaluates them against responses (or none, for variables), with `in` as real membership and
 `matches` as a whole-value match."""

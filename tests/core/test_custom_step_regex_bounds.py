@@ -1,4 +1,4 @@
-"""Issue 21: custom steps' patterns are matched against step text that may hold values from
+"""Custom steps' patterns are matched against step text that may hold values from
 responses; the match runs with the `regex` package under one deadline for all the patterns of
 a registry (`re` backtracked polynomially, `(.*)(.*)(.*)(.*)(.*)(.*) done` on 300 characters ran
 for minutes), and a match that runs out fails the step with one line."""

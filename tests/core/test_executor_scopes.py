@@ -1,4 +1,4 @@
-"""Variable scopes while running (semantics.md §3), against the real demo API.
+"""Variable scopes while running (docs/spec/scopes.md), against the real demo API.
 
 Every row of the store table, store lifetimes as events, background reset, write-through,
 overwrite, source order, fragments in place, run variables, nothing shared between files.

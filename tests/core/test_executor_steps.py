@@ -1,4 +1,4 @@
-"""Steps against the real demo API (semantics.md §4): requests, assertions, extraction, timeouts
+"""Steps against the real demo API (docs/spec/steps.md): requests, assertions, extraction, timeouts
 and transport failures, each failing its step with one line and never escaping the executor."""
 
 from __future__ import annotations

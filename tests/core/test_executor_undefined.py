@@ -1,4 +1,4 @@
-"""Undefined variables (semantics.md §4): the step fails before anything is sent, saying what is
+"""Undefined variables (docs/spec/steps.md): the step fails before anything is sent, saying what is
 visible and, when the name is extracted elsewhere in the file, why it is not visible here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing OpenAPI descriptions (issue 21): random mutations of real descriptions — of their data
+"""Fuzzing OpenAPI descriptions: random mutations of real descriptions — of their data
 (a `$ref` to anywhere or to itself, evil or broken patterns, text where a schema goes, keywords
 of the wrong shape, deleted keys) and of their text — go through loading, `check`'s description
 checks and `then: schema` against random values. Every outcome is a result or the project's

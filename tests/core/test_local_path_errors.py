@@ -1,5 +1,5 @@
-"""An invalid JSON path or condition in one step is local to its scenario (semantics.md §5 v3,
-issue #20): still a `check` error (exit 2), but a run goes on with every other scenario and ends
+"""An invalid JSON path or condition in one step is local to its scenario (docs/spec/steps.md#errors-local-to-one-scenario):
+still a `check` error (exit 2), but a run goes on with every other scenario and ends
 that one as an error at its line, before it sends anything. Runs go against the demo API."""
 
 from __future__ import annotations
@@ -126,7 +126,8 @@ def test_run_of_a_file_with_an_invalid_json_path_runs_the_other_scenarios(write_
     assert main(["run", str(path), "--report-json", str(report)]) == 1
     scenarios = json.loads(report.read_text())["files"][0]["scenarios"]
     statuses = {s["name"]: s["status"] for s in scenarios}
-    assert statuses == {"first": "passed", "middle": "error", "last": "passed"}  # cli.md: error, counted as failed
+    # docs/spec/cli.md#scenario-status: error, counted as failed
+    assert statuses == {"first": "passed", "middle": "error", "last": "passed"}
     assert json.loads(report.read_text())["summary"]["failed"] == 1
     assert "line 10: invalid JSON path '$.[[bad'" in capsys.readouterr().out
 

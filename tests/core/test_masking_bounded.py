@@ -1,4 +1,4 @@
-"""Issue 21, the critical one: a secret holding `\\`, `"` or a control character made the masker
+"""The critical one: a secret holding `\\`, `"` or a control character made the masker
 learn its JSON-escaped form, then that form's escaped form, forever, and the run died of
 MemoryError (or ate the machine). Real runs against real loopback servers, each in a process
 capped at 1 GiB of address space and a timeout, so a regression fails here instead of eating

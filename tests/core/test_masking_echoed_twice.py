@@ -1,4 +1,4 @@
-"""Issue 21, masking property: a secret sent in a JSON body that the server echoes back as a JSON
+"""Masking property: a secret sent in a JSON body that the server echoes back as a JSON
 string (`"body": "{\\"t\\": \\"…\\"}"`) is escaped twice; before, a secret holding `"` or `\\`
 showed there in full (the masker knew it once escaped, not twice). For any secret value, any
 mix of escaping at either level and any number of echoes: the secret never shows, the JSON stays

@@ -1,4 +1,4 @@
-"""Every error is one line in file order (cli.md), whatever the file holds: a quoted triple-quoted
+"""Every error is one line in file order (docs/spec/cli.md#error-lines), whatever the file holds: a quoted triple-quoted
 block is cut at its first line break, and errors of different stages come out sorted."""
 
 from __future__ import annotations

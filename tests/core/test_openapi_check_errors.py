@@ -1,4 +1,4 @@
-"""Issue 21: a broken OpenAPI description is found by `check`, located in the description, not at
+"""A broken OpenAPI description is found by `check`, located in the description, not at
 run time as `internal error: …`: patterns that do not compile (or compile only in ECMA), `$ref`
 cycles, `$ref`s to nothing and refused `$ref`s, and response schemas that are text. A run fails
 the one assertion that needs such a schema, with the same located message. Recursive schemas

@@ -1,4 +1,4 @@
-"""BerryCrush's parameter keys (berrycrush.md §2.3, semantics.md §1-§2): each known, validated with a
+"""BerryCrush's parameter keys (docs/parameters.md, docs/spec/parameters.md): each known, validated with a
 located one-line error, resolved with provenance, and doing what it says against a real server on
 loopback (the demo API, or the small fixture server below for retries and redirects)."""
 
@@ -310,7 +310,7 @@ def test_every_key_appears_with_provenance_in_params_json(write_scenario):
     assert file["parameters"]["followRedirects"] == {"value": False, "source": "default", "line": None}
 
 
-# ---------------------------------------------------------------- scenario-level parameters (§1, §2 level 2)
+# ---------------------------------------------------------------- scenario-level parameters (docs/spec/parameters.md#placement)
 
 
 SCOPED = """
@@ -390,7 +390,7 @@ def test_executor_runs_a_scenario_with_its_own_parameters(demo, write_scenario):
     assert started[1].parameters["header.X-Level"].source == "file"
 
 
-# ---------------------------------------------------------------- user keys (§1)
+# ---------------------------------------------------------------- user keys (docs/spec/parameters.md#user-parameters)
 
 
 def test_user_keys_resolve_with_provenance_like_any_other():
@@ -420,7 +420,7 @@ def test_command_line_user_key_is_taken_when_it_is_no_near_miss_of_a_known_key()
             RunOverrides.from_cli([item])
 
 
-# ---------------------------------------------------------------- {{env.NAME}} / {{param.KEY}} in values (§1)
+# ---------------------------------------------------------------- {{env.NAME}} / {{param.KEY}} in values (docs/spec/parameters.md#references-in-values)
 
 
 ENV_FILE = """parameters:

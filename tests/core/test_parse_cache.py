@@ -1,4 +1,4 @@
-"""The cache of parsed files (issue 22): a second parse of the same input returns an equal tree
+"""The cache of parsed files: a second parse of the same input returns an equal tree
 without lark; any change to what the tree is made of misses; an entry that cannot be trusted or
 read is ignored; the cache is bounded, can be turned off, and never holds a file with errors."""
 

@@ -54,7 +54,7 @@ scenario: operation calls
     bodyFile: "x.json"
   then: schema
 """
-# Issue 20's v3 forms: user parameters, status -1, Jayway functions and filters.
+# The v3 forms: user parameters, status -1, Jayway functions and filters.
 SEED += """
 scenario: v3 forms
   parameters:
@@ -72,7 +72,7 @@ scenario: v3 forms
   then: status -1
   then: $.pets[*].n.stddev() < 2
 """
-# BerryCrush's dialect (semantics.md §5): described steps and their directives, if chains, outlines,
+# BerryCrush's dialect (docs/spec/berrycrush.md): described steps and their directives, if chains, outlines,
 # include arguments, webhooks, scenario parameters, triple-quoted bodies, comments after content;
 # a scenario's description:, tags:, finally: lines and include straight under it.
 BERRY = r'''

@@ -1,4 +1,4 @@
-"""Every error at once (issue #14 §2): after a syntax or indentation error the parser goes on at the
+"""Every error at once (docs/spec/steps.md#every-error-at-once): after a syntax or indentation error the parser goes on at the
 next line of the same or a lower indentation, so a file's errors are all reported, in file order,
 each once, with no follow-on errors made up by the recovery; at most 100, then how many more."""
 
@@ -42,7 +42,7 @@ def test_a_syntax_error_no_longer_hides_the_errors_after_it():
 
 
 def test_a_tab_no_longer_hides_the_errors_after_it():
-    # `status 20x` is a valid pattern here (200-209, semantics.md §4), so the line after the tab
+    # `status 20x` is a valid pattern here (200-209, docs/spec/steps.md#assertions), so the line after the tab
     # has a real mistake: a four-character code.
     text = "scenario: s\n  when: GET http://127.0.0.1:9/x\n\tthen: status 200\n  then: status 20xx\n"
     assert errors(text) == [
@@ -237,7 +237,7 @@ def test_recovery_is_linear_on_a_file_full_of_errors():
 @pytest.mark.parametrize(
     "text, expected",
     [
-        # A scenario's own parameters: go first (semantics.md §1): listed only before its first step.
+        # A scenario's own parameters: go first (docs/spec/parameters.md#placement): listed only before its first step.
         # (A scenario takes description:, tags: and finally: lines, BerryCrush samples' forms, unlisted.)
         (
             "scenario: s\n  headers: d\n",
@@ -328,7 +328,7 @@ def test_a_tag_before_fragment_is_reported_on_the_tag():
             "then: status = 2xx",
             "3:16: error: status takes a code such as 200 or 2xx, with no operator before it: then: status 2xx",
         ),
-        # semantics.md §5: `#` starts a comment after whitespace; glued to the code it does not.
+        # docs/spec/steps.md#keywords-and-comments: `#` starts a comment after whitespace; glued to the code it does not.
         (
             "then: status 200# ok",
             "3:19: error: status takes a code such as 200 or 2xx, got '200# ok'; a # starts a "

@@ -1,5 +1,5 @@
-"""A JSON path that matches nothing names the closest paths that exist in the body
-(issue 23): in the executor's message, so the TUI, `run`, reports and pytest all show it."""
+"""A JSON path that matches nothing names the closest paths that exist in the body:
+in the executor's message, so the TUI, `run`, reports and pytest all show it."""
 
 from __future__ import annotations
 

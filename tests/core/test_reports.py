@@ -1,4 +1,4 @@
-"""Reports built from the event stream of real runs against the demo API: the cli.md JSON shape,
+"""Reports built from the event stream of real runs against the demo API: the JSON shape of docs/spec/cli.md#json-report,
 JUnit XML read back with ElementTree, atomic writes, interrupted runs, masking."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def step(line, keyword, status="passed", message=None):
 
 
 def core(steps):
-    """cli.md's fields of each step (the report adds each step's label after them)."""
+    """The fields of each step in docs/spec/cli.md#json-report (the report adds each step's label after them)."""
     return [{key: s[key] for key in ("line", "keyword", "status", "message")} for s in steps]
 
 
@@ -105,10 +105,11 @@ def test_json_report_has_exactly_the_cli_md_shape(mixed):
     scenarios = file["scenarios"]
     assert [s["name"] for s in scenarios] == ["create", "wrong name", "tagged out", "standalone"]  # source order
     for scenario in scenarios:
-        # cli.md's fields first, in its order; what the report adds comes after them.
+        # The fields of docs/spec/cli.md#json-report first, in its order; what the report adds comes after them.
         assert list(scenario) == ["name", "feature", "line", "status", "steps", "variables", "scope_events"]
         for s in scenario["steps"]:
-            assert list(s)[:5] == ["line", "keyword", "status", "message", "label"]  # cli.md's, then the label
+            # docs/spec/cli.md#json-report's, then the label
+            assert list(s)[:5] == ["line", "keyword", "status", "message", "label"]
             assert list(s)[5:] == (
                 ["request", "response"] if s["keyword"] == "when" and s["status"] != "skipped" else []
             )

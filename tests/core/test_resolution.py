@@ -1,4 +1,4 @@
-"""Resolving a parameter, most specific first (semantics.md §2), and which store applies (§3)."""
+"""Resolving a parameter, most specific first (docs/spec/parameters.md#resolution), and which store applies (docs/spec/scopes.md#which-store-applies)."""
 
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ def test_unreadable_openapi_description_is_a_located_error(tmp_path):
     assert str(problem).startswith(f"{path}:2:3: error: OpenAPI description ") and "cannot be read" in str(problem)
 
 
-# ---------------------------------------------------------------- which store applies (§3 table)
+# ---------------------------------------------------------------- which store applies (docs/spec/scopes.md#which-store-applies)
 
 
 def store(file_share, feature_share, standalone=False):

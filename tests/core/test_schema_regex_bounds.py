@@ -1,4 +1,4 @@
-"""Issue 21: every regular expression a response schema runs on a response (`pattern`,
+"""Every regular expression a response schema runs on a response (`pattern`,
 `patternProperties`, `format: regex`) is bounded by the request's deadline and stops on Ctrl+C.
 `^(a+)+$` against a long `aaaa…b` used to run for 669 s, deaf to SIGINT and SIGTERM. Real runs
 against a loopback server; the signal test runs the real console script."""

@@ -1,4 +1,4 @@
-"""Static scope analysis (issue #14 §1, semantics.md §3): each rule of visibility, decided from the
+"""Static scope analysis (docs/spec/scopes.md): each rule of visibility, decided from the
 syntax tree alone, and each warning with its exact message and location."""
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def test_a_feature_background_is_visible_only_in_its_own_features_scenarios():
     ]
 
 
-# ---------------------------------------------------------------- stores (semantics.md §3's table)
+# ---------------------------------------------------------------- stores (docs/spec/scopes.md#which-store-applies)
 
 SHARED_FILE = """
     parameters:

@@ -1,4 +1,4 @@
-"""The scope layers of a running scenario (semantics.md §3): lookup innermost first, write-through
+"""The scope layers of a running scenario (docs/spec/scopes.md): lookup innermost first, write-through
 into the store, overwrite events, and snapshots that never change after they are taken."""
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ def _step(url: str):
 
 
 def test_a_secret_fields_value_is_masked_where_it_is_copied():
-    """Issue 21: `"password": "..."` was masked in that field only; the echo of the body, a
+    """`"password": "..."` was masked in that field only; the echo of the body, a
     variable extracted under another name and the report's variables showed it."""
     masker = Masker()
     body = '{"username": "demo", "password": "hunter2-pass", "sortKey": "name"}'
@@ -216,7 +216,7 @@ def _response(body: str) -> ResponseReceived:
 
 
 def test_a_url_password_in_a_parameter_is_masked_by_params_text_and_json(tmp_path):
-    """Issue 21: `baseUrl: http://u:secret@host` showed its password in `params` (text and JSON)."""
+    """`baseUrl: http://u:secret@host` showed its password in `params` (text and JSON)."""
     import json
     import subprocess
     import sys

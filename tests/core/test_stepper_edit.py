@@ -1,4 +1,4 @@
-"""Edit and continue (issue 23) through the stepper, against the demo API: while paused, a variable
+"""Edit and continue (docs/spec/scopes.md#editing-while-paused) through the stepper, against the demo API: while paused, a variable
 is set, changed or deleted in the layer the user picks (run/edits.py has the rules), the change is a
 `VariableEdited` scope event, and `resend()` runs the step paused on with the edited variables."""
 

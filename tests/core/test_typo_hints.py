@@ -1,4 +1,4 @@
-"""Typos get the best hint (issue #21): a mistyped assertion word, a request without `when:`, our
+"""Typos get the best hint: a mistyped assertion word, a request without `when:`, our
 extract without its colon, `=` for `==`. A custom step's real sentence keeps the custom-step hint."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from scenario_core.parameters.diagnostics import load_valid
 
 
 def messages(write_scenario, text: str) -> dict[int, str]:
-    """What `check` says, by line: the file's errors, or those local to one scenario (§5 v3)."""
+    """What `check` says, by line: the file's errors, or those local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario)."""
     try:
         (file,) = load_valid([str(write_scenario(text))])
         found = file.local_errors

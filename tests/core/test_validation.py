@@ -1,4 +1,4 @@
-"""Invalid input: each case with its exact message and location (semantics.md §1 and the language)."""
+"""Invalid input: each case with its exact message and location (docs/spec/parameters.md and the language)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def error(text: str, dedent: bool = True) -> str:
     return found[0]
 
 
-# ---------------------------------------------------------------- parameters (semantics.md §1)
+# ---------------------------------------------------------------- parameters (docs/spec/parameters.md)
 
 
 def test_unknown_key_error_names_closest_known_key():
@@ -43,7 +43,7 @@ def test_keys_are_case_sensitive_and_hint_names_the_right_case():
 
 
 def test_unknown_key_far_from_every_known_key_is_a_user_parameter():
-    """semantics.md §1 v3 (was: an error listing the known keys): `colour` is near no known key,
+    """docs/spec/parameters.md#user-parameters (was: an error listing the known keys): `colour` is near no known key,
     so it is a user parameter, kept as written and noted as read by nothing."""
     file = parse_text("parameters:\n  colour: 3\n", "t.scenario")
     assert [(e.key, e.value) for e in file.parameters.entries] == [("colour", "3")]

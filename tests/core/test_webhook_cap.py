@@ -1,4 +1,4 @@
-"""Issue 21, webhooks: a `webhook:` keeps at most MAX_CALLS_KEPT calls and MAX_BYTES_KEPT bytes of
+"""Webhooks: a `webhook:` keeps at most MAX_CALLS_KEPT calls and MAX_BYTES_KEPT bytes of
 them; past either its oldest calls are dropped and counted (`.dropped`), calls keep their
 numbers (`.length` counts every call), and a reference to a dropped call fails saying so.
 Real loopback HTTP: the webhook's own server, POSTs sent with httpx."""

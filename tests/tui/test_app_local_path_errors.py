@@ -1,4 +1,4 @@
-"""The TUI runs a file whose one scenario has an invalid JSON path (semantics.md §5 v3): the
+"""The TUI runs a file whose one scenario has an invalid JSON path (docs/spec/steps.md#errors-local-to-one-scenario): the
 others pass, that one fails at its line, and the inspector says why the step cannot be read."""
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ scenario: health
 """
 
 # A structural error refuses the file (an invalid condition such as `then: status banana` would
-# only end its scenario: semantics.md §5 v3).
+# only end its scenario: docs/spec/steps.md#errors-local-to-one-scenario).
 BROKEN = """\
 scenario: broken
   when: GET /health

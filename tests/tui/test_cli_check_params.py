@@ -1,4 +1,4 @@
-"""`check` and `params` through a real process: exit codes and output shapes (cli.md)."""
+"""`check` and `params` through a real process: exit codes and output shapes (docs/spec/cli.md)."""
 
 from __future__ import annotations
 

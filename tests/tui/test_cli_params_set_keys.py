@@ -1,5 +1,5 @@
 """`params` through a real process prints only the keys something set (with where each came from);
-`--all` prints every key, and `--json` keeps every key in every node (cli.md)."""
+`--all` prints every key, and `--json` keeps every key in every node (docs/spec/cli.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Edit and continue (issue 23) through the TUI on a real file against the demo API: paused at a
+"""Edit and continue (docs/spec/scopes.md#editing-while-paused) through the TUI on a real file against the demo API: paused at a
 step whose request uses {{petId}}, `=` edits petId in a layer, the Variables panel and the Scope
 events log show the edit at once, and `a` re-sends the step: the request shows the new URL and its
 new run replaces the old one in the inspector and the history. Deleting the variable makes the

@@ -1,4 +1,4 @@
-"""`j`: the JSON-path playground on a real response from the demo API (issue 23): a path typed
+"""`j`: the JSON-path playground on a real response from the demo API: a path typed
 shows its matches and what extract would store; ctrl+s writes the extract after the step, in the
 file's dialect, and the app reloads keeping the tree as it was."""
 

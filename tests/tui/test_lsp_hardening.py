@@ -1,4 +1,4 @@
-"""Issue 21, the language server: its memory stays flat over a long editing session, and no input
+"""The language server: its memory stays flat over a long editing session, and no input
 an editor (or anything else) writes to it can kill it, print a traceback or break its framing.
 A real `scenario-tui lsp` subprocess, spoken to byte by byte over stdin/stdout (pygls's client
 cannot send a malformed frame), its memory read from /proc/PID/status."""

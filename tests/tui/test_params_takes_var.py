@@ -1,4 +1,4 @@
-"""cli.md: `--var` is shared by `run`, `params` and the TUI. `params` takes it, checks it as `run`
+"""docs/spec/cli.md#shared-options: `--var` is shared by `run`, `params` and the TUI. `params` takes it, checks it as `run`
 does, and names the run variables (never their values: a value may be a secret)."""
 
 from __future__ import annotations

@@ -202,7 +202,7 @@ def test_a_bad_option_is_one_usage_line(pytester):
 
 def test_a_file_with_errors_is_one_collection_error(pytester, demo):
     # A structural error (an unknown parameter near a known key) refuses the file; errors local
-    # to one scenario (semantics.md §5 v3) do not: see test_an_error_local_to_one_scenario_...
+    # to one scenario (docs/spec/steps.md#errors-local-to-one-scenario) do not: see test_an_error_local_to_one_scenario_...
     pytester.makefile(
         ".scenario", broken="parameters:\n  timout: 5\nscenario: one\n  when: GET /health\n  then: status 200\n"
     )
@@ -254,7 +254,7 @@ def test_xdist_workers_give_the_results_of_one_process(pytester, demo):
 
 
 def test_an_error_local_to_one_scenario_fails_only_its_item(pytester, demo):
-    """semantics.md §5 v3: an operation no description has ends its scenario; the file is not refused."""
+    """docs/spec/steps.md#errors-local-to-one-scenario: an operation no description has ends its scenario; the file is not refused."""
     petstore = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
     pytester.makefile(
         ".scenario",

@@ -1,4 +1,4 @@
-"""Issue 21, the pytest plugin: scenarios of one name are as many results under xdist as in one
+"""The pytest plugin: scenarios of one name are as many results under xdist as in one
 process (each node id is unique: `name [2]` for the second), and a run without pytest-xdist
 accepts `--strict-markers` (the plugin adds xdist's group marker only where xdist is). Real
 pytest runs (`pytester`), real xdist workers, the demo API."""

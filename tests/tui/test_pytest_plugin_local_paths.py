@@ -1,4 +1,4 @@
-"""The pytest plugin runs a file whose one scenario has an invalid JSON path (semantics.md §5 v3):
+"""The pytest plugin runs a file whose one scenario has an invalid JSON path (docs/spec/steps.md#errors-local-to-one-scenario):
 that item fails at its line with the path's message, the others run and pass."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21, inputs never overwritten: `--report-json`, `--report-junit` and `--report-html` refuse,
+"""Inputs never overwritten: `--report-json`, `--report-junit` and `--report-html` refuse,
 before anything is sent, a path that is a file the run reads besides its scenario and OpenAPI
 files: a `bodyFile`, a `.fragment`, the `--variables-file`, a `--plugins` file; through a symlink
 too. One line on standard error, exit 2, nothing written. The whole command, against the demo API."""

@@ -1,4 +1,4 @@
-"""The inspector on BerryCrush's scenario-body lines (issue 20): a scenario's `description:` is
+"""The inspector on BerryCrush's scenario-body lines: a scenario's `description:` is
 shown with it, and a `finally:` block says when it runs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21, small lies: what `scenario-tui run` and its reports said that was not so. Each test runs
+"""Small lies: what `scenario-tui run` and its reports said that was not so. Each test runs
 the whole command against a real loopback server (the demo API, or a tiny one of its own) and
 reads what it printed and wrote."""
 

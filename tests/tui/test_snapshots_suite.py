@@ -11,7 +11,7 @@ FILES = {
     "a_health.scenario": 'scenario: health\n  when: GET /health\n  then: $.status == "ok"\n',
     "b_pets.scenario": "@pets\nfeature: Pets\n  @smoke\n  scenario: list pets\n    when: GET /pets\n"
     "    then: status 200\n",
-    # a structural error: `then: status banana` would only end its scenario (semantics.md §5 v3)
+    # a structural error: `then: status banana` would only end its scenario (docs/spec/steps.md#errors-local-to-one-scenario)
     "c_broken.scenario": "scenario: broken\n  when: GET /health\n  then status 200\n",
 }
 

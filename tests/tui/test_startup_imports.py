@@ -1,4 +1,4 @@
-"""Start-up (issue 22): a headless run imports only what its options use. Each test is a fresh
+"""Start-up: a headless run imports only what its options use. Each test is a fresh
 process, since what a module imports is only visible the first time."""
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ def check(args: argparse.Namespace) -> int:
             print_error(str(error))
             status = 2
             continue
-        if node.local_errors:  # errors local to one scenario: run still runs the others (§5 v3)
+        # errors local to one scenario: run still runs the others (docs/spec/steps.md#errors-local-to-one-scenario)
+        if node.local_errors:
             _show(node.local_errors, args.format, found)
             status = 2
         from scenario_core.analysis.part_files import missing_part_files

@@ -1,4 +1,4 @@
-"""The `scenario-tui` console script (cli.md): its entry point, `main`, which hands the arguments
+"""The `scenario-tui` console script (docs/spec/cli.md): its entry point, `main`, which hands the arguments
 to their command (parser.py, check.py, commands.py, open_tui.py). Headless commands (`check`,
 `params`, `run`, `demo-server`) never import textual: the TUI is imported only when it is opened.
 

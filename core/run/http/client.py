@@ -1,5 +1,5 @@
 """Sending one request with an overall deadline, and turning every transport problem into a
-one-line message (semantics.md §4). One client per run, so connections are kept alive.
+one-line message (docs/spec/requests.md#transport-problems). One client per run, so connections are kept alive.
 
 Timeouts per phase (connect, each read, ...) do not bound the request as a whole: a server
 trickling one byte per second would never trip a 10 s read timeout. So the whole exchange

@@ -1,4 +1,4 @@
-"""Why a request got no response, as one line for the user (semantics.md §4): RequestFailed, and
+"""Why a request got no response, as one line for the user (docs/spec/requests.md#transport-problems): RequestFailed, and
 the messages and retry verdicts drawn from whatever the transport raised (httpx's errors, the
 socket's, TLS's, and the plain-HTTP transport's own).
 
@@ -15,7 +15,7 @@ from typing import Any, Iterator
 class RequestFailed(Exception):
     """A request that produced no response; the message is one line, ready for the user.
     `retryable`: a timeout or a connection that failed (refused, reset, closed): what
-    `retry.maxAttempts` tries again (berrycrush.md §2.3)."""
+    `retry.maxAttempts` tries again (docs/parameters.md)."""
 
     def __init__(self, message: str, retryable: bool = False):
         super().__init__(message)
