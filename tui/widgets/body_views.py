@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from scenario_core.support.printable import visible, visible_block
+from scenario_tui.widgets.theme_styles import VALUE
 
 MAX_SHOWN_CHARS = 20_000
 
@@ -62,7 +63,7 @@ def xml_view(response: Any, display: Any) -> list[RenderableType] | None:
     shown = etree.tostring(tree, encoding="unicode", pretty_print=True).rstrip()
     if len(shown) > MAX_SHOWN_CHARS:
         shown = shown[:MAX_SHOWN_CHARS] + "\n… (cut)"
-    return [Text(display.text(visible_block(shown)), style="green")]
+    return [Text(display.text(visible_block(shown)), style=VALUE)]
 
 
 def _table(columns: tuple[str, ...], rows: list[tuple[str, ...]], title: str) -> Table:

@@ -25,6 +25,7 @@ from scenario_core.run.comparison import MISSING
 from scenario_core.run.response_sources import SourceFailure, read
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_playground import JsonPlayground
+from scenario_tui.widgets.theme_styles import ERROR, WARNING
 
 MAX_BODY_SHOWN = 20_000
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -97,10 +98,10 @@ class SourcePlayground(ModalScreen[None]):
             read_source(written)
             value, nothing = read(self.kind, expression, self.response)
         except (SourceError, SourceFailure) as error:
-            result.append(self.display_options.text(str(error)), "red")
+            result.append(self.display_options.text(str(error)), ERROR)
             return self._show(result)
         if value is MISSING:
-            result.append(self.display_options.text(nothing), "yellow")
+            result.append(self.display_options.text(nothing), WARNING)
             return self._show(result)
         self.source = written
         name = default_name(self.kind, expression)
