@@ -58,17 +58,23 @@ def _rendered(candidate: Path, visible: Mapping[str, Any]) -> str:
         raise RequestFailed(f"bodyFile {candidate} {problem}") from None
     except UnicodeDecodeError:
         raise RequestFailed(f"bodyFile {candidate} is not UTF-8 text") from None
+    return render_file_text(candidate, text, visible)
+
+
+def render_file_text(path: Path, text: str, visible: Mapping[str, Any]) -> str:
+    """A file's text with its `{{NAME}}` references rendered (a bodyFile's, a multipart file
+    part's); a reference is located in the file, on its one "line"."""
     if "{{" not in text:
         return text
-    path = str(candidate)  # a reference is located in the file, on its one "line"
+    where = str(path)
     try:
-        template = text_template(text, lambda o, n: SourceLocation(path, 1, o + 1, 1, o + 1 + n))
+        template = text_template(text, lambda o, n: SourceLocation(where, 1, o + 1, 1, o + 1 + n))
     except TemplateError as problem:
-        raise RequestFailed(f"bodyFile {candidate}: {problem}") from None
+        raise RequestFailed(f"bodyFile {path}: {problem}") from None
     missing = [r.name for r in template.refs if r.name not in visible]
     if missing:
         raise RequestFailed(
-            f"undefined variable '{missing[0]}' in bodyFile {candidate}; "
+            f"undefined variable '{missing[0]}' in bodyFile {path}; "
             f"visible here: {', '.join(sorted(visible)) or 'nothing'}"
         )
     return render_text(template, visible)

@@ -10,10 +10,9 @@ import mimetypes
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.steps import FormField, RequestStep
-from scenario_core.language.templates import TemplateError, render_text, text_template
-from scenario_core.run.body_files import MAX_BODY_FILE_BYTES, find_body_file
+from scenario_core.language.templates import render_text
+from scenario_core.run.body_files import MAX_BODY_FILE_BYTES, find_body_file, render_file_text
 from scenario_core.run.http.client import RequestFailed
 from scenario_core.run.http.forms import FORM_TYPE, Part, multipart, urlencoded
 from scenario_core.support.input_files import InputFileError, read_regular_file
@@ -84,17 +83,7 @@ def _rendered(path: Path, data: bytes, visible: Mapping[str, Any]) -> str | None
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if "{{" not in text:
-        return text
-    where = str(path)
-    try:
-        template = text_template(text, lambda o, n: SourceLocation(where, 1, o + 1, 1, o + 1 + n))
-    except TemplateError as problem:
-        raise RequestFailed(f"bodyFile {path}: {problem}") from None
-    missing = [r.name for r in template.refs if r.name not in visible]
-    if missing:
-        raise RequestFailed(f"undefined variable '{missing[0]}' in bodyFile {path}")
-    return render_text(template, visible)
+    return render_file_text(path, text, visible)
 
 
 def _multipart(
