@@ -161,3 +161,34 @@ class UI:
 @pytest.fixture
 def ui() -> type[UI]:
     return UI
+
+
+async def screen_settled(pilot, seconds: float = 10) -> None:
+    """Wait until the screen stops changing: workers done and three looks in a row the same. A
+    snapshot taken on a busy machine otherwise catches a timer or a deferred refresh (a scroll,
+    the static analysis's marks) that has not fired yet; the wait is longer when the machine
+    is slower, never shorter than the state needs."""
+    deadline = time.perf_counter() + seconds
+    looks: list[str] = []
+    while len(looks) < 3 or len(set(looks[-3:])) > 1:
+        assert time.perf_counter() < deadline, f"the screen kept changing for {seconds} s"
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.03)
+        looks.append(pilot.app.export_screenshot())
+
+
+@pytest.fixture
+def snap_compare(snap_compare):
+    """pytest-textual-snapshot's snap_compare, its screenshot taken once the screen has settled."""
+
+    def compare(app, press=(), terminal_size=(80, 24), run_before=None):
+        async def settled_first(pilot) -> None:
+            if run_before is not None:
+                result = run_before(pilot)
+                if result is not None:
+                    await result
+            await screen_settled(pilot)
+
+        return snap_compare(app, press=press, terminal_size=terminal_size, run_before=settled_first)
+
+    return compare

@@ -136,3 +136,18 @@ def test_coverage_min_without_an_openapi_description_is_a_usage_error(tmp_path):
     alone = cli_bytes(b"run", b"s.scenario", b"--coverage", cwd=tmp_path)
     assert b"Coverage:" not in alone.stdout and alone.stderr.count(b"\n") == 1
     assert alone.stderr.startswith(b"scenario-tui: --coverage: no file of this run has an OpenAPI description")
+
+
+def test_a_main_run_in_process_leaves_sigint_as_it_found_it_after_a_signal():
+    """Only the console script ignores SIGINT and SIGTERM for good after a signal (its process is
+    ending); run in-process (a test, a plugin), the handlers it found come back, or every process
+    started later would inherit an ignored Ctrl+C."""
+    code = (
+        "import os, signal\n"
+        "from scenario_tui.cli.held_signals import RunSignals, process_ends_after_main\n"
+        "with RunSignals(process_ends=process_ends_after_main()) as held:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "print(held.first, signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert shown.split() == [str(int(signal.SIGINT)), "True"]

@@ -76,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
         from scenario_core.custom_steps.plugins import plugin_registry
 
         registry = plugin_registry(args.plugins)
-    from scenario_tui.cli.held_signals import RunSignals
+    from scenario_tui.cli.held_signals import RunSignals, process_ends_after_main
 
     # One owner of SIGINT/SIGTERM from here to the exit: the run stops on the first, the reports
     # are written whatever comes, and the status says a signal came (held_signals).
-    with RunSignals(process_ends=True) as held:
+    with RunSignals(process_ends=process_ends_after_main()) as held:
         status = run_files(
             files,
             overrides,

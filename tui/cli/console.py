@@ -12,10 +12,12 @@ from typing import TextIO
 
 def console() -> int:
     try:
+        from scenario_tui.cli.held_signals import console_owns_the_process
         from scenario_tui.cli.main import main
     except KeyboardInterrupt:  # nothing has started: nothing to wind down, nothing buffered to keep
         sys.stderr.write("scenario-tui: interrupted\n")
         return 130
+    console_owns_the_process()
     status = main()
     _flush_standard_streams()
     return status

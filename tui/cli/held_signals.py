@@ -7,9 +7,12 @@
   recorded, not obeyed, so the reports a run was asked for always describe that run (a signal
   mid-write used to leave the previous run's reports in place), and the exit status still says
   the run was stopped (128 + the first signal).
-- after the run in the CLI (`process_ends`), once a signal came, both are ignored for good: the process is ending with a
+- after the run, when the console script owns the process (`console_owns_the_process()`, so
+  `process_ends`), once a signal came, both are ignored for good: the process is ending with a
   status that already says so, and a signal in its last moments (the interpreter resets its
-  handlers to the defaults while it shuts down) must not end it by the default action.
+  handlers to the defaults while it shuts down) must not end it by the default action. Called
+  in-process (a test, a plugin), `main` restores the handlers it found instead: an ignored
+  SIGINT would be inherited by every process started later.
 
 One handler is installed for the whole run, so no signal falls between two owners. Outside the
 main thread nothing is installed (signals are the main thread's)."""
@@ -22,6 +25,17 @@ from typing import Any, Iterator, Sequence
 
 _OWNED = (signal.SIGINT, signal.SIGTERM)
 _active: list[RunSignals] = []
+_console = False  # the console script runs main() and then the process ends
+
+
+def console_owns_the_process() -> None:
+    """Said by the console script before it runs main(): the process ends when main returns."""
+    global _console
+    _console = True
+
+
+def process_ends_after_main() -> bool:
+    return _console
 
 
 class WindDownAbandoned(BaseException):
