@@ -285,6 +285,8 @@ def test_a_closed_pipe_ends_quietly(command, tmp_path):
 SITE_HOOK = """
 import os, signal, sys
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl+C as a terminal gives it, whatever started us
+
 class _InterruptOnImport:
     def find_spec(self, name, path=None, target=None):
         if name == {module!r}:
@@ -297,7 +299,9 @@ sys.meta_path.insert(0, _InterruptOnImport())
 
 
 STARTED_HOOK = """
-import sys
+import signal, sys
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl+C as a terminal gives it, whatever started us
 
 class _MarkStart:
     def find_spec(self, name, path=None, target=None):

@@ -144,6 +144,7 @@ def test_a_main_run_in_process_leaves_sigint_as_it_found_it_after_a_signal():
     started later would inherit an ignored Ctrl+C."""
     code = (
         "import os, signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"  # as a terminal gives it
         "from scenario_tui.cli.held_signals import RunSignals, process_ends_after_main\n"
         "with RunSignals(process_ends=process_ends_after_main()) as held:\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"

@@ -5,6 +5,7 @@ and a pause on failure with its notification showing, which never covers the fai
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,11 @@ scenario: breaks
 
 
 @pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x40", "80x24"])
-def test_the_examples_tree(snap_compare, demo, monkeypatch, ui, size):
-    monkeypatch.chdir(EXAMPLES)
+def test_the_examples_tree(snap_compare, demo, monkeypatch, ui, size, tmp_path):
+    # A copy: other tests (on other xdist workers) may write beside the examples while this runs.
+    copy = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+    monkeypatch.chdir(copy)
     app = ScenarioApp("pets.scenario", RunOverrides.from_cli([], demo.url), {}, deterministic=True, watch=False)
 
     async def run_before(pilot) -> None:
