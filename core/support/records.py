@@ -181,7 +181,7 @@ def _make(cls: type[_T], with_repr: bool, eq: bool, frozen: bool, slots: bool) -
         type.__setattr__(cls, "__reduce__", _reduce)
     if eq:
         compared = tuple(spec.name for spec in specs if spec.compare)
-        type.__setattr__(cls, "__record_compared__", compared if compared == names else _getter(compared))
+        type.__setattr__(cls, "__record_compared__", _getter(compared))
         type.__setattr__(cls, "__eq__", _eq)
         if frozen:
             hashed = tuple(spec.name for spec in specs if (spec.compare if spec.hash is None else spec.hash))
@@ -300,9 +300,7 @@ def _eq(self: Any, other: object) -> bool:
     if other.__class__ is not self.__class__:
         return NotImplemented
     cls: Any = type(self)
-    values = cls.__record_compared__
-    if isinstance(values, tuple):  # every field compared: the same getter as pickling's
-        values = cls.__record_values__
+    values: Callable[[Any], tuple[Any, ...]] = cls.__record_compared__
     result: bool = values(self) == values(other)
     return result
 
