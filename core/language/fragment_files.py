@@ -16,8 +16,10 @@ from scenario_core.language.nodes.blocks import FragmentNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.language.nodes.walk import walk_steps
 
-# (path, size, mtime) -> its fragments: a TUI session reloads its file often, fragments rarely change.
-_CACHE: dict[tuple[str, int, int], tuple[FragmentNode, ...]] = {}
+# (path as shown, real path, size, mtime) -> its fragments: a TUI session reloads its file often,
+# fragments rarely change. The shown path is part of the key because every location in the
+# fragments carries it: the same file reached from another working directory is named otherwise.
+_CACHE: dict[tuple[str, str, int, int], tuple[FragmentNode, ...]] = {}
 
 
 def nearest_fragment_folder(scenario_file: str | Path) -> Path | None:
@@ -78,7 +80,7 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
             stat = path.stat()
         except OSError as error:
             raise UsageError(f"{path}: {error.strerror or error}") from None
-        key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+        key = (str(path), str(path.resolve()), stat.st_size, stat.st_mtime_ns)
         cached = _CACHE.get(key)
         if cached is None:
             try:

@@ -1339,3 +1339,14 @@ def test_a_shared_fragment_folder_is_checked_only_where_a_file_includes_it(tmp_p
     )
     found = [d.message for d in parameter_diagnostics(load_file(user))]
     assert found and "no OpenAPI description named 'auth'" in found[0]
+
+
+def test_fragment_files_are_named_from_the_working_directory_of_each_load(tmp_path, monkeypatch):
+    # the same unchanged file loaded twice from two working directories: each load names it as
+    # seen from its own (an in-process cache once handed the second the first one's name)
+    write(tmp_path / "project" / "fragments" / "auth.fragment", SIGN_IN)
+    scenario = write(tmp_path / "project" / "t.scenario", USES_SIGN_IN)
+    monkeypatch.chdir(tmp_path)
+    assert load_file(scenario).fragments[0].location.file == os.path.join("project", "fragments", "auth.fragment")
+    monkeypatch.chdir(tmp_path / "project")
+    assert load_file(scenario).fragments[0].location.file == os.path.join("fragments", "auth.fragment")

@@ -85,9 +85,6 @@ def berrycrush_app(demo, monkeypatch):
 
     folder = Path(__file__).resolve().parents[2] / "examples" / "berrycrush-dialect"
     monkeypatch.chdir(folder)
-    # Parsed afresh: in a full run a tree another worker cached showed the fragment's path as
-    # that worker saw it (`examples/berrycrush-dialect/fragments/…`); not yet understood.
-    monkeypatch.setenv("SCENARIO_TUI_NO_CACHE", "1")
 
     def make() -> ScenarioApp:
         return ScenarioApp(
