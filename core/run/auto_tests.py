@@ -52,14 +52,14 @@ def run_auto_tests(
             request = sender.client.build(plan.method, url, list(plan.headers), [], plan.body)
             requests.append((request, url))
             yield RequestSent(
-                step,
-                request.method,
-                request.url,
-                tuple(request.headers),
-                plan.body.decode("utf-8", "replace") if plan.body else None,
-                operation.label,
-                (),
-                description,
+                step=step,
+                method=request.method,
+                url=request.url,
+                headers=tuple(request.headers),
+                body=plan.body.decode("utf-8", "replace") if plan.body else None,
+                operation=operation.label,
+                placements=(),
+                summary=description,
             )
         started = time.perf_counter()
         results = [sender.transmit(r, u, state) for r, u in requests]  # one after the other
@@ -72,7 +72,14 @@ def run_auto_tests(
                 continue
             data, json_error = parse_json(result.content)
             state.response = ResponseReceived(
-                step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
+                step=step,
+                status=result.status,
+                reason=result.reason,
+                headers=result.headers,
+                body=result.body,
+                elapsed=result.elapsed,
+                json=data,
+                json_error=json_error,
             )
             yield state.response
         if kind == MULTI:
@@ -93,7 +100,16 @@ def run_auto_tests(
         finally:
             state.overlay = None
             state.message = None
-        yield AutoTestRan(step, number, len(runs), kind, test_type, description, message is None, message)
+        yield AutoTestRan(
+            step=step,
+            number=number,
+            total=len(runs),
+            kind=kind,
+            test_type=test_type,
+            description=description,
+            passed=message is None,
+            message=message,
+        )
         if message is not None:
             failed.append(f"{test_type} {description}: {message}")
     if failed:

@@ -170,7 +170,7 @@ class Execution:
         started = time.perf_counter()
         totals = Counts()
         try:
-            yield RunStarted(self.files, self.run_variables, self.tags)
+            yield RunStarted(files=self.files, run_variables=self.run_variables, tags=self.tags)
             for file in self.files:
                 if self._stopped:
                     break
@@ -184,7 +184,11 @@ class Execution:
                         yield item
                 totals.merge(run.counts)
             yield RunFinished(
-                totals.passed, totals.failed, totals.skipped, time.perf_counter() - started, self._stopped
+                passed=totals.passed,
+                failed=totals.failed,
+                skipped=totals.skipped,
+                duration=time.perf_counter() - started,
+                interrupted=self._stopped,
             )
         finally:
             self._stopped = True
@@ -195,14 +199,14 @@ class Execution:
         """A file's events around its scenarios, in source order; a _Job where a scenario runs."""
         file = run.file
         file_params, _ = run.params(None)
-        yield FileStarted(file, file_params, store_for(file_params))
+        yield FileStarted(file=file, parameters=file_params, store=store_for(file_params))
         for item in file.items:
             if self._stopped:
                 break
             if isinstance(item, FeatureNode):
                 params, _ = run.params(item)
                 ref = store_for(params, item.line)
-                yield FeatureStarted(file, item, params, ref)
+                yield FeatureStarted(file=file, feature=item, parameters=params, store=ref)
                 own: list[Store] = []  # the feature's own store, once its first scenario starts
                 for scenario in item.scenarios:
                     if self._stopped:
@@ -211,17 +215,17 @@ class Execution:
                 cleared: tuple[str, ...] = ()
                 if own:
                     cleared = own[0].names()
-                    yield ScopeCleared(own[0].ref, cleared)
-                yield FeatureFinished(file, item, ref, cleared)
+                    yield ScopeCleared(store=own[0].ref, names=cleared)
+                yield FeatureFinished(file=file, feature=item, store=ref, cleared=cleared)
             else:
                 yield from self._prepare(run, None, item, None)
         cleared = ()
         if run.file_store is not None:
             cleared = run.file_store.names()
-            yield ScopeCleared(run.file_store.ref, cleared)
+            yield ScopeCleared(store=run.file_store.ref, names=cleared)
             run.file_store = None
         passed, failed, skipped = run.counts.passed, run.counts.failed, run.counts.skipped
-        yield FileFinished(file, passed, failed, skipped, cleared)
+        yield FileFinished(file=file, passed=passed, failed=failed, skipped=skipped, cleared=cleared)
 
     def _prepare(
         self, run: FileRun, feature: FeatureNode | None, scenario: ScenarioNode, own: list[Store] | None
@@ -240,7 +244,13 @@ class Execution:
             )
             message = f"not selected by tags (wanted {wanted})" if record.by_tags else "not selected"
             yield ScenarioFinished(
-                run.file, scenario, feature, SKIPPED, message, 0.0, Scope(None, self.run_variables).snapshot()
+                file=run.file,
+                scenario=scenario,
+                feature=feature,
+                status=SKIPPED,
+                message=message,
+                elapsed=0.0,
+                snapshot=Scope(None, self.run_variables).snapshot(),
             )
             return
         params, problem = run.params(feature, scenario)
@@ -250,13 +260,13 @@ class Execution:
             if ref.feature is None:
                 if run.file_store is None:
                     run.file_store = Store(ref)
-                    yield ScopeCreated(ref)
+                    yield ScopeCreated(store=ref)
                 store = run.file_store
             else:
                 assert own is not None  # a feature's own store only applies to its scenarios
                 if not own:
                     own.append(Store(ref))
-                    yield ScopeCreated(ref)
+                    yield ScopeCreated(store=ref)
                 store = own[0]
         yield _Job(feature, scenario, params, problem, store, record)
 
@@ -280,14 +290,14 @@ class Execution:
             scope = Scope(store, self.run_variables)
         self._client.reset_cookies()
         yield ScenarioStarted(
-            run.file,
-            scenario,
-            feature,
-            params,
-            store.ref if store is not None else None,
-            scope.carried(),
-            plan,
-            scope.snapshot(),
+            file=run.file,
+            scenario=scenario,
+            feature=feature,
+            parameters=params,
+            store=store.ref if store is not None else None,
+            carried=scope.carried(),
+            steps=plan,
+            snapshot=scope.snapshot(),
         )
         state = self.running = ScenarioState(run, scenario, feature, params, store, record, scope, plan)
         steps = self._steps
@@ -316,7 +326,9 @@ class Execution:
                 for include in planned.unbind:  # restored after a failed fragment too
                     scope.restore(bound.pop(id(include), {}))
                 continue
-            yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
+            yield StepStarted(
+                step=step, phase=planned.phase, via=planned.via, index=planned.index, snapshot=scope.snapshot()
+            )
             if self._stopped:  # stopped while the consumer paused before it: the step never runs
                 failure, skip_message = Failure(FailureKind.STOPPED, INTERRUPTED, step.line), INTERRUPTED
                 yield _skipped(planned, INTERRUPTED, scope, True)
@@ -345,16 +357,16 @@ class Execution:
             status: Status = PASSED if message is None else FAILED
             inside = state.failed_inside if message is not None else None
             yield StepFinished(
-                step,
-                planned.phase,
-                planned.via,
-                planned.index,
-                status,
-                message,
-                time.perf_counter() - step_started,
-                scope.snapshot(),
-                inside,
-                state.interrupted,
+                step=step,
+                phase=planned.phase,
+                via=planned.via,
+                index=planned.index,
+                status=status,
+                message=message,
+                elapsed=time.perf_counter() - step_started,
+                snapshot=scope.snapshot(),
+                failed_inside=inside,
+                interrupted=state.interrupted,
             )
             message = state.message  # a step run again while paused here (rerun) has the last word
             if message is not None and failure is not None:  # a clean-up step after the failure
@@ -394,21 +406,30 @@ class Execution:
         record.status = status
         self.running = None
         yield ScenarioFinished(
-            run.file,
-            scenario,
-            feature,
-            status,
-            summary,
-            time.perf_counter() - started,
-            scope.snapshot(),
-            failure is not None and failure.kind in _STOPPED,
+            file=run.file,
+            scenario=scenario,
+            feature=feature,
+            status=status,
+            message=summary,
+            elapsed=time.perf_counter() - started,
+            snapshot=scope.snapshot(),
+            interrupted=failure is not None and failure.kind in _STOPPED,
         )
 
 
 def _skipped(planned: PlannedStep, message: str | None, scope: Scope, interrupted: bool) -> StepFinished:
     step = planned.step
     return StepFinished(
-        step, planned.phase, planned.via, planned.index, SKIPPED, message, 0.0, scope.snapshot(), None, interrupted
+        step=step,
+        phase=planned.phase,
+        via=planned.via,
+        index=planned.index,
+        status=SKIPPED,
+        message=message,
+        elapsed=0.0,
+        snapshot=scope.snapshot(),
+        failed_inside=None,
+        interrupted=interrupted,
     )
 
 

@@ -33,7 +33,7 @@ def rerun_step(steps: StepRunner, state: ScenarioState) -> Iterator[Event]:
     """The events of `state.planned` run again."""
     planned = state.planned
     step, scope = planned.step, state.scope
-    yield StepStarted(step, planned.phase, planned.via, planned.index, scope.snapshot())
+    yield StepStarted(step=step, phase=planned.phase, via=planned.via, index=planned.index, snapshot=scope.snapshot())
     started = time.perf_counter()
     state.message = None
     state.interrupted = state.internal = False
@@ -45,13 +45,13 @@ def rerun_step(steps: StepRunner, state: ScenarioState) -> Iterator[Event]:
         state.message = internal_error(error)
         state.internal = True
     yield StepFinished(
-        step,
-        planned.phase,
-        planned.via,
-        planned.index,
-        PASSED if state.message is None else FAILED,
-        state.message,
-        time.perf_counter() - started,
-        scope.snapshot(),
+        step=step,
+        phase=planned.phase,
+        via=planned.via,
+        index=planned.index,
+        status=PASSED if state.message is None else FAILED,
+        message=state.message,
+        elapsed=time.perf_counter() - started,
+        snapshot=scope.snapshot(),
         interrupted=state.interrupted,
     )

@@ -120,18 +120,22 @@ class Scope:
         store at once (write-through). Returns the VariableOverwritten / VariableExtracted events."""
         events: list[Event] = []
         if name in self.values:
-            events.append(VariableOverwritten(step, name, self.values[name], value, SCENARIO_LAYER))
+            events.append(
+                VariableOverwritten(step=step, name=name, old=self.values[name], new=value, layer=SCENARIO_LAYER)
+            )
         self.values = {**self.values, name: value}
         self.origins = {**self.origins, name: origin}
         layers: tuple[str, ...] = (SCENARIO_LAYER,)
         store = self.store
         if write_store and store is not None:
             if name in store.values:
-                events.append(VariableOverwritten(step, name, store.values[name], value, store.label))
+                events.append(
+                    VariableOverwritten(step=step, name=name, old=store.values[name], new=value, layer=store.label)
+                )
             store.values = {**store.values, name: value}
             store.origins = {**store.origins, name: origin}
             layers = (SCENARIO_LAYER, store.label)
-        events.append(VariableExtracted(step, name, value, layers))
+        events.append(VariableExtracted(step=step, name=name, value=value, layers=layers))
         self._visible = None
         self._snapshot = None
         return events

@@ -145,7 +145,9 @@ class Sender:
             self.client,
             request,
             policy,
-            lambda attempt, reason, delay: retried.append(RequestRetried(step, attempt, reason, delay)),
+            lambda attempt, reason, delay: retried.append(
+                RequestRetried(step=step, attempt=attempt, reason=reason, delay_s=delay)
+            ),
             timeout,
             timeout_setting,
             url,

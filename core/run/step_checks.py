@@ -62,17 +62,19 @@ def assertion_checked(
         state.message = message
         # `actual`: each offending value as `$.path: expected …, got …`, for the TUI.
         return AssertionChecked(
-            step,
-            message is None,
-            "the response schema of " + (operation.label if operation else "an operation"),
-            problems or None,
-            message,
+            step=step,
+            passed=message is None,
+            expected="the response schema of " + (operation.label if operation else "an operation"),
+            actual=problems or None,
+            message=message,
         )
     outcome = check_in_run(step.assertion, state, visible, registry)
     actual = None if outcome.actual is MISSING else outcome.actual
     if not outcome.passed:
         state.message = outcome.message or "assertion failed"
-    return AssertionChecked(step, outcome.passed, outcome.expected, actual, outcome.message)
+    return AssertionChecked(
+        step=step, passed=outcome.passed, expected=outcome.expected, actual=actual, message=outcome.message
+    )
 
 
 def check_in_run(

@@ -173,14 +173,14 @@ class StepRunner:
             elif state.response is None and not checks_without_response(branch.condition):
                 state.message = f"no response to check: if {branch.text} needs a call before it"
             if state.message is not None:
-                yield BranchTaken(step, None, tuple(tried))
+                yield BranchTaken(step=step, branch=None, tried=tuple(tried))
                 return
             outcome = check_in_run(branch.condition, state, visible, self.registry)
             tried.append((branch.text, outcome.passed, outcome.message))
             if outcome.passed:
                 chosen = index
                 break
-        yield BranchTaken(step, chosen, tuple(tried))
+        yield BranchTaken(step=step, branch=chosen, tried=tuple(tried))
         if chosen is None:
             return
         for inner in step.branches[chosen].steps:
@@ -224,14 +224,14 @@ class StepRunner:
                 yield event
             return
         yield RequestSent(
-            step,
-            request.method,
-            request.url,
-            tuple(request.headers),
-            body_text,
-            operation.label if operation is not None else None,
-            placements,
-            operation.summary if operation is not None else "",
+            step=step,
+            method=request.method,
+            url=request.url,
+            headers=tuple(request.headers),
+            body=body_text,
+            operation=operation.label if operation is not None else None,
+            placements=placements,
+            summary=operation.summary if operation is not None else "",
         )
         retried: list[RequestRetried] = []  # emitted once the attempts are over
         result = self.sender.transmit(request, url, state, step, retried)
@@ -245,7 +245,14 @@ class StepRunner:
         if result is not None:
             data, json_error = parse_json(result.content)
             response = ResponseReceived(
-                step, result.status, result.reason, result.headers, result.body, result.elapsed, data, json_error
+                step=step,
+                status=result.status,
+                reason=result.reason,
+                headers=result.headers,
+                body=result.body,
+                elapsed=result.elapsed,
+                json=data,
+                json_error=json_error,
             )
             if state.message is not None:  # retries ran out: shown with the failure, never checked
                 yield response
@@ -277,7 +284,10 @@ class StepRunner:
         dropped calls past its webhook's cap."""
         if self.webhooks is None:
             return []
-        return [WebhookCallsDropped(*dropped) for dropped in self.webhooks.stop(owner)]
+        return [
+            WebhookCallsDropped(name=name, hook=hook, dropped=dropped, received=received, message=message)
+            for name, hook, dropped, received, message in self.webhooks.stop(owner)
+        ]
 
     def close(self) -> None:
         if self.webhooks is not None:

@@ -11,17 +11,17 @@ class's fields, so nothing is compiled.
 What a class gets, as the standard decorator gives it: `__init__` (positional or keyword
 arguments, defaults, `field(default_factory=...)`), `__repr__`, `__eq__` (same class, compared
 fields), `__hash__` (frozen and compared: the compared fields; eq without frozen: unhashable),
-`__match_args__`, `__slots__` with `slots=True`, and frozen instances (`FrozenInstanceError`, an
+`__match_args__`, `__slots__` with `slots=True`, keyword-only fields with `kw_only=True`, and frozen instances (`FrozenInstanceError`, an
 `AttributeError`). `fields()` and `replace()` here work on these classes. mypy sees a dataclass
 (PEP 681 `dataclass_transform`), so type checking is exactly a dataclass's.
 
 Not supported (nothing here uses them; a class that needs one uses `dataclasses` itself):
-`InitVar`, `KW_ONLY`, `field(init=False)`, `order=True`, `__post_init__`.
+`InitVar`, the `KW_ONLY` marker and per-field `kw_only`, `field(init=False)`, `order=True`, `__post_init__`.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def dataclass(cls: type[_T], /) -> type[_T]: ...
 
 @overload
 def dataclass(
-    *, repr: bool = True, eq: bool = True, frozen: bool = False, slots: bool = False
+    *, repr: bool = True, eq: bool = True, frozen: bool = False, slots: bool = False, kw_only: bool = False
 ) -> Callable[[type[_T]], type[_T]]: ...
 
 
@@ -123,11 +123,13 @@ def dataclass(
     eq: bool = True,
     frozen: bool = False,
     slots: bool = False,
+    kw_only: bool = False,
 ) -> Any:
-    """Make `cls` a record class (the standard `@dataclass`'s options that this project uses)."""
+    """Make `cls` a record class (the standard `@dataclass`'s options that this project uses).
+    `kw_only`: every field is given by keyword (the events: a call names what it sets)."""
 
     def wrap(cls: type[_T]) -> type[_T]:
-        return _make(cls, repr, eq, frozen, slots)
+        return _make(cls, repr, eq, frozen, slots, kw_only)
 
     return wrap if cls is None else wrap(cls)
 
@@ -151,14 +153,14 @@ def _collect(cls: type) -> tuple[Field, ...]:
     return tuple(collected.values())
 
 
-def _make(cls: type[_T], with_repr: bool, eq: bool, frozen: bool, slots: bool) -> type[_T]:
+def _make(cls: type[_T], with_repr: bool, eq: bool, frozen: bool, slots: bool, kw_only: bool = False) -> type[_T]:
     specs = _collect(cls)
     if "__post_init__" in vars(cls):
         raise TypeError(f"{cls.__name__}: __post_init__ needs the standard dataclasses")
     seen_default = False
     for spec in specs:  # the standard decorator's rule, so that the signature stays valid
         has_default = spec.default is not MISSING or spec.default_factory is not MISSING
-        if seen_default and not has_default:
+        if seen_default and not has_default and not kw_only:
             raise TypeError(f"non-default argument {spec.name!r} follows default argument")
         seen_default = seen_default or has_default
     if slots:
@@ -171,14 +173,14 @@ def _make(cls: type[_T], with_repr: bool, eq: bool, frozen: bool, slots: bool) -
                 else:
                     setattr(cls, spec.name, spec.default)
     type.__setattr__(cls, _FIELDS, specs)
-    type.__setattr__(cls, "__init__", _init_for(cls, specs, slots))
-    type.__setattr__(cls, "__match_args__", tuple(spec.name for spec in specs))
+    type.__setattr__(cls, "__init__", _init_for(cls, specs, slots, kw_only))
+    type.__setattr__(cls, "__match_args__", () if kw_only else tuple(spec.name for spec in specs))
     if with_repr:
         type.__setattr__(cls, "__repr__", _repr)
     names = tuple(spec.name for spec in specs)
     type.__setattr__(cls, "__record_values__", _getter(names))
     if not any("__reduce__" in vars(base) for base in cls.__mro__[:-1]):
-        type.__setattr__(cls, "__reduce__", _reduce)
+        type.__setattr__(cls, "__reduce__", _reduce_by_keyword if kw_only else _reduce)
     if eq:
         compared = tuple(spec.name for spec in specs if spec.compare)
         type.__setattr__(cls, "__record_compared__", _getter(compared))
@@ -211,18 +213,28 @@ def _with_slots(cls: type[_T], specs: tuple[Field, ...]) -> type[_T]:
     return made
 
 
-def _init_for(cls: type, specs: tuple[Field, ...], slots: bool) -> Callable[..., None]:
+def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -> Callable[..., None]:
     """`__init__`: the values bound as a signature binds them, then set through each slot's
-    descriptor (a frozen class's own `__setattr__` refuses) or into the instance's dict."""
+    descriptor (a frozen class's own `__setattr__` refuses) or into the instance's dict. Every
+    field given by keyword is the fast path (one C-level lookup of them all), as every field given
+    by position is."""
     names = tuple(spec.name for spec in specs)
     count = len(names)
+    every_keyword: Callable[[dict[str, Any]], Any] = itemgetter(*names) if count >= 2 else lambda keywords: ()
     position = {name: i for i, name in enumerate(names)}
     defaults = tuple(spec.default for spec in specs)
     factories = tuple(spec.default_factory for spec in specs)
     needs_fill = any(d is not MISSING or f is not MISSING for d, f in zip(defaults, factories))
     qualname = cls.__qualname__
 
-    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> list[Any]:
+    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> Any:
+        if args and kw_only:
+            raise TypeError(f"{qualname}.__init__() takes keyword arguments only ({len(args)} given by position)")
+        if not args and len(keywords) == count and count >= 2:
+            try:
+                return every_keyword(keywords)
+            except KeyError:
+                pass  # a name that is no field: said below
         if len(args) > count:
             raise TypeError(
                 f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given"
@@ -251,14 +263,14 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool) -> Callable[...,
         setters = tuple(_slot_setter(cls, name) for name in names)
 
         def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
-            values = args if not keywords and len(args) == count else bind(args, keywords)
+            values = args if not keywords and len(args) == count and not kw_only else bind(args, keywords)
             for set_value, value in zip(setters, values):
                 set_value(self, value)
 
     else:
 
         def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
-            values = args if not keywords and len(args) == count else bind(args, keywords)
+            values = args if not keywords and len(args) == count and not kw_only else bind(args, keywords)
             self.__dict__.update(zip(names, values))
 
     __init__.__qualname__ = f"{qualname}.__init__"
@@ -289,6 +301,15 @@ def _reduce(self: Any) -> tuple[Any, ...]:
     """Pickled as the class and its fields' values, unpickled by calling the class with them
     (pickle's own protocol; a frozen record refuses the attribute-by-attribute default)."""
     return type(self), type(self).__record_values__(self)
+
+
+def _reduce_by_keyword(self: Any) -> tuple[Any, ...]:
+    """A keyword-only record: unpickled by `_from_values`, which names each field."""
+    return _from_values, (type(self), type(self).__record_values__(self))
+
+
+def _from_values(cls: Any, values: tuple[Any, ...]) -> Any:
+    return cls(**dict(zip((spec.name for spec in fields(cls)), values)))
 
 
 def _repr(self: Any) -> str:

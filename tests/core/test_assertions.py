@@ -25,7 +25,16 @@ def response(body=None, *, status=200, text=None, headers=(("Content-Type", "app
         data, problem = json.loads(raw), None
     except ValueError:
         data, problem = None, "the response body is not JSON (Expecting value at line 1 column 1)"
-    return ResponseReceived(None, status, "OK", tuple(headers), raw, elapsed, data, problem)
+    return ResponseReceived(
+        step=None,
+        status=status,
+        reason="OK",
+        headers=tuple(headers),
+        body=raw,
+        elapsed=elapsed,
+        json=data,
+        json_error=problem,
+    )
 
 
 def outcome(text: str, resp: ResponseReceived, variables=None):

@@ -136,7 +136,7 @@ feature: Pets
     ]
     assert kinds == [FeatureStarted, ScopeCreated, ScenarioStarted, ScenarioStarted, ScopeCleared, FeatureFinished]
     assert of(events, ScopeCreated)[0].store == own
-    assert of(events, ScopeCleared)[0] == ScopeCleared(own, ("n",))
+    assert of(events, ScopeCleared)[0] == ScopeCleared(store=own, names=("n",))
     assert of(events, FeatureFinished)[0].cleared == ("n",)
 
 
@@ -225,8 +225,8 @@ feature: H
         assert started(events, name).store == StoreRef(None)
     assert started(events, "uses b").carried == ("a", "b")
     # One file store for the whole file: created once, cleared at the end of the file.
-    assert of(events, ScopeCreated) == [ScopeCreated(StoreRef(None))]
-    assert of(events, ScopeCleared) == [ScopeCleared(StoreRef(None), ("a", "b"))]
+    assert of(events, ScopeCreated) == [ScopeCreated(store=StoreRef(None))]
+    assert of(events, ScopeCleared) == [ScopeCleared(store=StoreRef(None), names=("a", "b"))]
     assert of(events, FileFinished)[0].cleared == ("a", "b")
     assert [f.cleared for f in of(events, FeatureFinished)] == [(), ()]
 

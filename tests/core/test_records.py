@@ -149,3 +149,37 @@ def test_records_never_import_dataclasses_nor_inspect():
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.strip() == "[]"
     assert "exec(" not in open(records.__file__, encoding="utf-8").read()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Named:
+    a: int
+    b: str = "x"
+    c: int
+
+
+def test_kw_only_records_take_keywords_only_as_the_standard_decorator_does():
+    @dataclasses.dataclass(frozen=True, kw_only=True)
+    class Standard:
+        a: int
+        b: str = "x"
+        c: int
+
+    for cls in (Named, Standard):
+        assert cls(a=1, c=2) == cls(c=2, a=1, b="x")
+        assert cls(a=1, b="y", c=2).b == "y"
+        with pytest.raises(TypeError):
+            cls(1, c=2)
+        with pytest.raises(TypeError):
+            cls(a=1)
+        with pytest.raises(TypeError):
+            cls(a=1, c=2, d=3)
+        assert cls.__match_args__ == ()
+    assert replace(Named(a=1, c=2), b="z") == Named(a=1, b="z", c=2)
+    assert pickle.loads(pickle.dumps(Named(a=1, c=2))) == Named(a=1, c=2)
+
+
+def test_every_field_by_keyword_equals_every_field_by_position():
+    assert Sub(a=1, b="y", c=[2], d="e") == Sub(1, "y", [2], "e")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        Sub(a=1, b="y", c=[2], z="e")

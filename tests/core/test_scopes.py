@@ -29,7 +29,7 @@ def test_an_extract_writes_through_into_the_store_at_once():
     store = Store(StoreRef("Pets", 4))
     scope = Scope(store, {})
     events = scope.extract(STEP, "petId", 7, ORIGIN, write_store=True)
-    assert events == [VariableExtracted(STEP, "petId", 7, ("scenario", "feature 'Pets'"))]
+    assert events == [VariableExtracted(step=STEP, name="petId", value=7, layers=("scenario", "feature 'Pets'"))]
     assert store.values == {"petId": 7} and store.origins == {"petId": ORIGIN}
     # A later scenario sharing the store sees it; it carries the name in.
     later = Scope(store, {})
@@ -50,11 +50,11 @@ def test_re_extracting_reports_the_old_and_new_value_for_each_layer():
     store.values = {"n": 1}
     scope = Scope(store, {})
     first = scope.extract(STEP, "n", 2, ORIGIN, write_store=True)
-    assert first[0] == VariableOverwritten(STEP, "n", 1, 2, "file store")
+    assert first[0] == VariableOverwritten(step=STEP, name="n", old=1, new=2, layer="file store")
     second = scope.extract(STEP, "n", 3, ORIGIN, write_store=True)
     assert second[:2] == [
-        VariableOverwritten(STEP, "n", 2, 3, "scenario"),
-        VariableOverwritten(STEP, "n", 2, 3, "file store"),
+        VariableOverwritten(step=STEP, name="n", old=2, new=3, layer="scenario"),
+        VariableOverwritten(step=STEP, name="n", old=2, new=3, layer="file store"),
     ]
 
 

@@ -75,7 +75,7 @@ async def test_two_thousand_names_stay_one_short_line(scenario_file, make_app, u
         await ui.settle(pilot)
         file = app.file
         names = tuple(f"c{i}" for i in range(2000))
-        app.scope_log.record(ev.FeatureFinished(file, file.features[0], None, names))
+        app.scope_log.record(ev.FeatureFinished(file=file, feature=file.features[0], store=None, cleared=names))
         app.scope_log.flush()
         line = app.scope_log.entries[-1]
         assert line == "■ feature 'Many' ended — cleared 2,000 shared variables: c0, c1, c2, … — Enter lists them"

@@ -172,7 +172,7 @@ def run_files(
         printer.quiet_running()  # a spinner line means nothing when several files run at once
         executions = [make([f]) for f in files]
         shown = [visible(f.path) if tagged else None for f in files]
-        started = ev.RunStarted(tuple(files), run_variables, executions[0].tags)
+        started = ev.RunStarted(files=tuple(files), run_variables=run_variables, tags=executions[0].tags)
         return _drive_files(executions, shown, live, ordered, jobs, started)
 
     signum: int | None = None
