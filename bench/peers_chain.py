@@ -248,6 +248,7 @@ class Bench:
         from scenario_core.parameters.resolution import RunOverrides
         from scenario_core.run import events as ev
         from scenario_core.run.executor import Execution
+        from scenario_core.run.options import RunOptions
         from scenario_tui.cli.run_command import run_files
 
         # The very scripts the whole-process rows ran, as modules (not __main__): their chain() functions.
@@ -260,13 +261,13 @@ class Bench:
         nodes = {n: load_file(self.tmp / f"chain_{n}.scenario") for n in sizes}
 
         def executor(n: int) -> None:  # as `run` drives it: the plain generator, pulled in this thread
-            for event in Execution([nodes[n]], overrides).events():
+            for event in Execution([nodes[n]], RunOptions(overrides=overrides)).events():
                 if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
                     raise SystemExit(f"in-process executor: the scenario {event.status}: {event.message}")
 
         def on_loop(n: int) -> None:  # as the TUI drives it: pulled on a worker thread, from an event loop
             async def consume() -> None:
-                events = await asyncio.to_thread(list, Execution([nodes[n]], overrides).events())
+                events = await asyncio.to_thread(list, Execution([nodes[n]], RunOptions(overrides=overrides)).events())
                 for event in events:
                     if type(event) is ev.ScenarioFinished and event.status != ev.PASSED:
                         raise SystemExit(f"in-process executor: the scenario {event.status}: {event.message}")
@@ -275,7 +276,7 @@ class Bench:
 
         def headless(n: int) -> None:  # what `run` does after parsing: executor, masking, recorder, printer
             with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
-                status = run_files([nodes[n]], overrides, {})
+                status = run_files([nodes[n]], RunOptions(overrides=overrides))
             if status != 0:
                 raise SystemExit(f"in-process run_files: exit status {status}")
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.executor import Execution
+from scenario_core.run.options import RunOptions
 from scenario_core.run.stepper import FINISHED
 from scenario_tui.app.shell import ScenarioApp
 
@@ -91,7 +92,7 @@ async def _headless(path: Path, url: str) -> float:
     gc.collect()  # what the last round left is not this one's to collect
     started = time.perf_counter()
     final = None
-    for event in Execution([file], RunOverrides.from_cli([], url)).events():
+    for event in Execution([file], RunOptions(overrides=RunOverrides.from_cli([], url))).events():
         final = event
     elapsed = time.perf_counter() - started
     assert final is not None and final.passed == final.total, "the headless run failed"

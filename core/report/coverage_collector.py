@@ -26,6 +26,7 @@ from scenario_core.report.coverage import (
     url_path,
 )
 from scenario_core.run import events as ev
+from scenario_core.run.consumers import EventConsumer
 
 
 class OperationsInForce:
@@ -104,7 +105,7 @@ def context_key(params: EffectiveParameters, scenario_file: str) -> tuple:
     return tuple(sorted(description_paths(params, scenario_file).items())), bases
 
 
-class CoverageCollector:
+class CoverageCollector(EventConsumer):
     """Feed it every event of a run (`feed`); read `coverage` at the end."""
 
     def __init__(self, descriptions: DescriptionSet | None = None) -> None:
@@ -115,17 +116,13 @@ class CoverageCollector:
         # requests of the running step awaiting their response: (operation, counts, auto)
         self._pending: list[tuple[Operation, OperationCoverage, bool]] = []
 
-    def feed(self, event: ev.Event) -> None:
-        if isinstance(event, ev.RequestSent):
-            self._request(event)
-        elif isinstance(event, ev.ResponseReceived):
-            if self._pending:
-                operation, counts, auto = self._pending.pop(0)
-                record_response(counts, operation, event.status, auto)
-        elif isinstance(event, (ev.StepStarted, ev.StepFinished)):
-            self._pending.clear()
-        elif isinstance(event, ev.ScenarioStarted):
-            self._scenario(event)
+    def _response(self, event: ev.ResponseReceived) -> None:
+        if self._pending:
+            operation, counts, auto = self._pending.pop(0)
+            record_response(counts, operation, event.status, auto)
+
+    def _step_boundary(self, event: ev.StepStarted | ev.StepFinished) -> None:
+        self._pending.clear()
 
     def _scenario(self, event: ev.ScenarioStarted) -> None:
         key = context_key(event.parameters, event.file.path)
@@ -156,3 +153,12 @@ class CoverageCollector:
         else:
             record_request(counts, operation, event)
         self._pending.append((operation, counts, auto))
+
+
+CoverageCollector.receivers = {
+    ev.RequestSent: CoverageCollector._request,
+    ev.ResponseReceived: CoverageCollector._response,
+    ev.StepStarted: CoverageCollector._step_boundary,
+    ev.StepFinished: CoverageCollector._step_boundary,
+    ev.ScenarioStarted: CoverageCollector._scenario,
+}

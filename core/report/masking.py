@@ -16,12 +16,13 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any, Callable, Iterable, Mapping, overload
+from typing import Any, Iterable, Mapping, overload
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
 from scenario_core.report.long_secrets import LongSecrets
 from scenario_core.run import events
+from scenario_core.run.consumers import EventConsumer
 from scenario_core.run.edits import VariableEdited
 from scenario_core.support.json_depth import MAX_DEPTH, cut_marker
 from scenario_core.support.secrets import (  # noqa: F401 (the rules the Masker applies, re-exported)
@@ -69,11 +70,10 @@ def _kept(verdicts: dict[str, bool], key: str, verdict: bool) -> bool:
     return verdict
 
 
-class Masker:
+class Masker(EventConsumer):
     """Scrubs text with what it has learnt: the secret values seen so far in the run.
 
-    Feed it as the run goes (`learn_variables`, `learn_headers`, or `learn_event` with executor
-    events); `enabled=False` (--show-secrets) makes every method return its input unchanged.
+    Feed it as the run goes (`learn_variables`, `learn_headers`, or `feed` with executor events); `enabled=False` (--show-secrets) makes every method return its input unchanged.
     `names`: more secret names (the `secrets` parameter), for variables, headers, fields and
     query parameters.
     """
@@ -191,13 +191,6 @@ class Masker:
             self._templates_seen.add(template)
             path = template.partition("?")[0].partition("#")[0]
             self._literal_segments.update(s for s in path.split("/") if s and "{{" not in s)
-
-    def learn_event(self, event: Any) -> None:
-        """Learn from an executor event: run variables, extracted secret variables, secret
-        headers sent or received, URL credentials, the `secrets` parameter."""
-        learner = _LEARNERS.get(type(event))  # exact types, one lookup: this runs for every event of a run
-        if learner is not None:
-            learner(self, event)
 
     def _from_request(self, event: events.RequestSent) -> None:
         self.learn_headers(event.headers)
@@ -414,8 +407,9 @@ class Masker:
         return {k: self.value(v, k) for k, v in variables.items()}
 
 
-# What each kind of event teaches the Masker (Masker.learn_event); other events teach nothing.
-_LEARNERS: dict[type, Callable[[Masker, Any], None]] = {
+# What each kind of event teaches the Masker; other events teach nothing. Fed every event (`feed`), it learns run variables, extracted secret variables, secret headers
+# sent or received, URL credentials and the `secrets` parameter.
+Masker.receivers = {
     events.RequestSent: Masker._from_request,
     events.ResponseReceived: Masker._from_response,
     events.VariableExtracted: Masker._from_extraction,

@@ -13,7 +13,7 @@ Decisions:
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from scenario_core.language.nodes.steps import step_label
 from scenario_core.language.parameter_keys import BASE_URL, ENVIRONMENT
@@ -28,13 +28,14 @@ from scenario_core.report.records import (
     parameter_value,
 )
 from scenario_core.run import events as ev
+from scenario_core.run.consumers import EventConsumer, Receivers
 
 
 def step_text(step: Any) -> str:
     return getattr(step, "text", "") or ""
 
 
-class RunRecorder:
+class RunRecorder(EventConsumer):
     """Keeps what the reports and the run summary need, event by event.
 
     `every_step=False` (a run that writes no report): only what the printed results need -- each
@@ -43,7 +44,7 @@ class RunRecorder:
     in a headless run, and memory that would grow with the run."""
 
     def __init__(self, every_step: bool = True) -> None:
-        self._handlers = self._HANDLERS if every_step else self._FAILURES_ONLY
+        self.receivers = self.EVERY_STEP if every_step else self.FAILURES_ONLY
         self.files: list[FileRecord] = []
         self.requests = 0
         self.interrupted = False
@@ -65,11 +66,6 @@ class RunRecorder:
         self.coverage: Any = None  # a Coverage when the run collects it (--coverage): the reports add it
 
     # ---- feeding
-
-    def feed(self, event: ev.Event) -> None:
-        handler = self._handlers.get(type(event))
-        if handler is not None:
-            handler(self, event)
 
     def _run_started(self, e: ev.RunStarted) -> None:
         for file in e.files:
@@ -233,7 +229,7 @@ class RunRecorder:
     def _run_finished(self, e: ev.RunFinished) -> None:
         self.finish(e.interrupted, e.duration)
 
-    _HANDLERS: ClassVar[dict[type[ev.Event], Callable[[RunRecorder, Any], None]]] = {
+    EVERY_STEP: ClassVar[Receivers] = {
         ev.RunStarted: _run_started,
         ev.FileStarted: _file_started,
         ev.ScenarioStarted: _scenario_started,
@@ -250,9 +246,9 @@ class RunRecorder:
         ev.ScenarioFinished: _scenario_finished,
         ev.RunFinished: _run_finished,
     }
-    _FAILURES_ONLY: ClassVar[dict[type[ev.Event], Callable[[RunRecorder, Any], None]]] = {
+    FAILURES_ONLY: ClassVar[Receivers] = {
         kind: handler
-        for kind, handler in {**_HANDLERS, ev.StepFinished: _step_failed}.items()
+        for kind, handler in {**EVERY_STEP, ev.StepFinished: _step_failed}.items()
         if kind not in (ev.ScopeCreated, ev.ScopeCleared, ev.VariableExtracted, ev.VariableOverwritten)
     }
 

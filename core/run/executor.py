@@ -4,7 +4,7 @@ The stream is pull-based: nothing happens until the consumer asks for the next e
 consumer pauses by not pulling and resumes by pulling. The TUI stepper and the headless runner
 are both thin consumers of `Execution.events()`.
 
-    execution = Execution([load_file("pets.scenario")], overrides, run_variables, tags)
+    execution = Execution([load_file("pets.scenario")], RunOptions(overrides=overrides, run_variables=variables))
     for event in execution.events():
         ...                     # execution.stop(), from any thread, ends the run early
 
@@ -24,7 +24,7 @@ scenario carry; plan.py lists what a scenario runs.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep
@@ -58,6 +58,7 @@ from scenario_core.run.events import (
 from scenario_core.run.explain import ScenarioRecord
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
+from scenario_core.run.options import RunOptions, run_options
 from scenario_core.run.scopes import Scope, Store
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import Failure, FailureKind, FileRun, ScenarioState, internal_error
@@ -65,7 +66,6 @@ from scenario_core.run.steps import StepRunner
 from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, custom steps)
-    from scenario_core.custom_steps.registry import Registry
     from scenario_core.parameters.descriptions import DescriptionSet
 
 __all__ = ["Execution", "run_to_completion"]
@@ -91,23 +91,25 @@ class Execution:
     def __init__(
         self,
         files: Sequence[ScenarioFileNode],
-        overrides: RunOverrides | None = None,
-        run_variables: Mapping[str, Any] | None = None,
-        tags: Iterable[str] | None = None,
+        options: RunOptions | None = None,
+        *,
         descriptions: DescriptionSet | None = None,
-        registry: Registry | None = None,
-        resource_roots: Sequence[str] = (),
-        selected: Callable[[frozenset[str]], bool] | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
     ):
+        """`options`: what runs and with what (RunOptions; its output fields are the front end's).
+        `descriptions`: OpenAPI descriptions already read (a TUI session keeps them across runs);
+        `include`: beside the tags, a caller's own choice of scenarios (--fail-fast, the pytest
+        plugin's -k/-m): a scenario runs when both agree."""
+        options = options or RunOptions()
+        self.options = options
         self.files = tuple(files)
-        self._selected = selected  # a tag expression (tag_expressions.py) over scenario + feature tags; wins over tags
-        # Beside tags, a caller's own choice (the pytest plugin's -k/-m): a scenario runs when both agree.
+        self._selected = options.selected  # a tag expression (tag_expressions.py); wins over tags
         self._chosen = include
-        self.resource_roots = tuple(resource_roots)  # --resource-root: where bodyFile names are looked up first
-        self.overrides = overrides or RunOverrides()
-        self.run_variables: dict[str, Any] = dict(run_variables or {})
-        self.tags = frozenset(t.lstrip("@") for t in tags) if tags is not None else None
+        self.resource_roots = options.resource_roots
+        self.overrides = options.overrides
+        self.run_variables: dict[str, Any] = dict(options.run_variables)
+        self.tags = options.tags
+        registry = options.registry
         self._started = False
         self._stopped = False
         self._client = HttpClient()  # one per run: connections are kept alive across scenarios
@@ -163,7 +165,7 @@ class Execution:
 
     # ------------------------------------------------------------ the stream
 
-    def events(self) -> Iterator[Event]:
+    def events(self) -> Generator[Event, None, None]:
         if self._started:
             raise RuntimeError("an Execution runs once; create a new one to run again")
         self._started = True
@@ -443,4 +445,5 @@ def run_to_completion(
     from scenario_core.language.parser import load_file
 
     nodes = [f if isinstance(f, ScenarioFileNode) else load_file(f) for f in files]
-    return list(Execution(nodes, overrides, run_variables, tags).events())
+    options = run_options(overrides=overrides or RunOverrides(), run_variables=run_variables, tags=tags)
+    return list(Execution(nodes, options).events())

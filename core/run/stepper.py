@@ -42,6 +42,7 @@ from scenario_core.run import events as ev
 from scenario_core.run.edits import EditableLayer, EditError, EditOrigin, VariableEdited, edit_variable, layers_of
 from scenario_core.run.edits import parse_value as parse_edited_value
 from scenario_core.run.executor import Execution
+from scenario_core.run.options import run_options
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
 from scenario_core.support.records import dataclass, field
@@ -283,15 +284,15 @@ class Stepper:
             if self.state == FINISHED:
                 return
             if self._stream is None:
-                self.execution = Execution(
-                    list(self._files()),
-                    self.overrides,
-                    self.run_variables,
-                    descriptions=self.descriptions,
+                options = run_options(
+                    overrides=self.overrides or RunOverrides(),
+                    run_variables=self.run_variables,
                     registry=self.registry,
                     resource_roots=self.resource_roots,
                     selected=self.selected,
-                    include=self.include,
+                )
+                self.execution = Execution(
+                    list(self._files()), options, descriptions=self.descriptions, include=self.include
                 )
                 self._stream = self.execution.events()
             stream = self._stream

@@ -904,6 +904,7 @@ def test_custom_step_with_a_matching_plugin_runs(demo, tmp_path):
 def test_unmatched_custom_steps_and_assertions_fail_pointing_at_the_docs(demo, write_scenario):
     from scenario_core.custom_steps.registry import Registry
     from scenario_core.run.executor import Execution
+    from scenario_core.run.options import RunOptions
 
     text = source(
         """\
@@ -918,7 +919,7 @@ def test_unmatched_custom_steps_and_assertions_fail_pointing_at_the_docs(demo, w
     path = write_scenario(text.replace("BASE", demo.url), "test.scenario")
 
     def collect(registry):
-        return list(Execution([load_file(path)], registry=registry).events())
+        return list(Execution([load_file(path)], RunOptions(registry=registry)).events())
 
     def failures(events):
         return [message for _, status, message in finished(events) if status == "failed"]

@@ -55,7 +55,7 @@ def test_headers_curl_computes_are_left_out():
 def test_secrets_are_masked_by_a_masker_and_shown_without_one():
     sent = _sent("POST", headers=[("Authorization", "Bearer tok-123456789")], body='{"password": "hunter2"}')
     masker = Masker()
-    masker.learn_event(sent)
+    masker.feed(sent)
     masked = curl_command(sent, masker)
     assert "tok-123456789" not in masked and "hunter2" not in masked and "Authorization: Bearer" in masked
     shown = curl_command(sent, Masker(enabled=False))

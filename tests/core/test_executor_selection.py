@@ -6,6 +6,7 @@ from __future__ import annotations
 from scenario_core.language.parser import load_file
 from scenario_core.run.events import RequestSent, ScenarioFinished
 from scenario_core.run.executor import Execution
+from scenario_core.run.options import run_options
 
 TEXT = """\
 parameters:
@@ -25,7 +26,7 @@ scenario: other
 
 def run(demo, write_scenario, selected, tags=None) -> list:
     node = load_file(write_scenario(TEXT.replace("BASE", demo.url)))
-    return list(Execution([node], tags=tags, include=selected).events())
+    return list(Execution([node], run_options(tags=tags), include=selected).events())
 
 
 def finished(events) -> dict[str, ScenarioFinished]:

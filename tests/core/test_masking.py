@@ -103,13 +103,13 @@ def test_disabled_masker_is_the_identity():
 
 def test_masker_learns_from_events():
     masker = Masker()
-    masker.learn_event(RunStarted(files=(), run_variables={"apiKey": "run-key-1"}, tags=None))
-    masker.learn_event(VariableExtracted(step=None, name="authToken", value="extracted-1", layers=("scenario",)))
-    masker.learn_event(VariableExtracted(step=None, name="petId", value="pet-value", layers=("scenario",)))
-    masker.learn_event(
+    masker.feed(RunStarted(files=(), run_variables={"apiKey": "run-key-1"}, tags=None))
+    masker.feed(VariableExtracted(step=None, name="authToken", value="extracted-1", layers=("scenario",)))
+    masker.feed(VariableExtracted(step=None, name="petId", value="pet-value", layers=("scenario",)))
+    masker.feed(
         RequestSent(step=None, method="GET", url="http://h/", headers=(("Authorization", "Bearer sent-1"),), body=None)
     )
-    masker.learn_event(
+    masker.feed(
         ResponseReceived(
             step=None,
             status=200,

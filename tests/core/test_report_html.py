@@ -23,6 +23,7 @@ from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import Exchange, FileRecord, ScenarioRecord, StepRecord
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
+from scenario_core.run.options import RunOptions
 
 SCOPES = """
 parameters:
@@ -109,7 +110,7 @@ def recorded(paths, demo, run_variables=None, masker=None):
     recorder = RunRecorder()
     for event in events:
         if masker is not None:
-            masker.learn_event(event)
+            masker.feed(event)
         recorder.feed(event)
     return recorder
 
@@ -196,7 +197,7 @@ def test_interrupted_runs_get_a_banner(demo, write_scenario, tmp_path):
         scenario: slow
           when: GET /slow?ms=5000
     """)
-    execution = Execution([load_file(str(path))], RunOverrides.from_cli([], demo.url, None))
+    execution = Execution([load_file(str(path))], RunOptions(overrides=RunOverrides.from_cli([], demo.url, None)))
     recorder = RunRecorder()
 
     stopper = threading.Timer(0.2, execution.stop)  # from another thread, while the request waits

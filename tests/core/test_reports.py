@@ -19,6 +19,7 @@ from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.writing import atomic_write
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
+from scenario_core.run.options import RunOptions
 
 MIXED = """
 parameters:
@@ -78,7 +79,7 @@ def mixed(demo, write_scenario):
     events = run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None), RUN_VARS, {"smoke"})
     masker = Masker()
     for event in events:
-        masker.learn_event(event)
+        masker.feed(event)
     return path, record(events), masker
 
 
@@ -253,7 +254,7 @@ def test_interrupted_run_report(demo, write_scenario):
         scenario: never reached
           when: GET /health
     """)
-    execution = Execution([load_file(str(path))], RunOverrides.from_cli([], demo.url, None))
+    execution = Execution([load_file(str(path))], RunOptions(overrides=RunOverrides.from_cli([], demo.url, None)))
     recorder = RunRecorder()
 
     stopper = threading.Timer(0.2, execution.stop)  # from another thread, while the request waits

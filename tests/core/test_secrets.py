@@ -45,7 +45,7 @@ def test_short_secrets_masked_as_whole_values_only():
     assert masker.text('{"v": "ab", "w": "abc", "x": "lab"}') == f'{{"v": "{MASK}", "w": "abc", "x": "lab"}}'
     assert masker.headers([("X-Thing", "ab"), ("X-Other", "abba")]) == (("X-Thing", MASK), ("X-Other", "abba"))
     # no over-masking: `echo` inside words, inside a longer string, or the file's own route
-    masker.learn_event(RequestSent(step=_step("/echo"), method="POST", url="http://h/echo", headers=(), body=None))
+    masker.feed(RequestSent(step=_step("/echo"), method="POST", url="http://h/echo", headers=(), body=None))
     assert (
         masker.text('POST http://h/echo → 200; {"path": "/echo", "m": "echoed"}')
         == 'POST http://h/echo → 200; {"path": "/echo", "m": "echoed"}'
@@ -77,7 +77,7 @@ def test_secrets_parameter_names_more_secrets():
     with pytest.raises(params.ParameterValueError):
         params.parse_value("secrets", "{not a name}")
     masker = Masker()
-    masker.learn_event(RunStarted(files=(), run_variables={"sessionRef": "sess-1234567", "petId": 3}, tags=None))
+    masker.feed(RunStarted(files=(), run_variables={"sessionRef": "sess-1234567", "petId": 3}, tags=None))
     assert masker.text("sess-1234567") == "sess-1234567"  # not a secret name, yet
     masker.learn_parameters({"secrets": _Effective(("sessionRef", "X-Tenant"))})
     assert masker.text("id sess-1234567") == f"id {MASK}"  # the run variable, learnt back
@@ -101,9 +101,7 @@ def test_secrets_parameter_is_learnt_from_run_events(write_scenario):
     file = load_file(str(path))
     feature = file.features[0]
     masker = Masker()
-    masker.learn_event(
-        FeatureStarted(file=file, feature=feature, parameters=resolve_parameters(file, feature), store=None)
-    )
+    masker.feed(FeatureStarted(file=file, feature=feature, parameters=resolve_parameters(file, feature), store=None))
     assert "tenantid" in masker.names
 
 
@@ -175,10 +173,10 @@ def test_a_secret_fields_value_is_masked_where_it_is_copied():
     variable extracted under another name and the report's variables showed it."""
     masker = Masker()
     body = '{"username": "demo", "password": "hunter2-pass", "sortKey": "name"}'
-    masker.learn_event(
+    masker.feed(
         RequestSent(step=None, method="POST", url="http://h/echo?api_key=query-secret-1", headers=(), body=body)
     )
-    masker.learn_event(_response('{"token": "resp-token-123", "user": "demo"}'))
+    masker.feed(_response('{"token": "resp-token-123", "user": "demo"}'))
     assert masker.secrets == {"hunter2-pass", "query-secret-1", "resp-token-123"}  # short `name`: not learnt
     echoed = json.dumps({"body": body, "query": "api_key=query-secret-1", "note": "resp-token-123"})
     assert "hunter2" not in masker.text(echoed) and "query-secret" not in masker.text(echoed)
@@ -197,7 +195,7 @@ def test_an_extraction_from_a_secret_field_or_header_learns_the_value_whatever_i
         ("Content-Type", "header", "text/plain"),
     ):
         step = SimpleNamespace(path=path, source=source)
-        masker.learn_event(VariableExtracted(step=step, name="v", value=value, layers=("scenario",)))
+        masker.feed(VariableExtracted(step=step, name="v", value=value, layers=("scenario",)))
     assert masker.secrets == {"pw1", "k2", "t3", "h4"}
     assert masker.variables({"a": "pw1", "b": "demo"}) == {"a": MASK, "b": "demo"}
 

@@ -197,7 +197,7 @@ async def test_a_secret_edited_stays_masked(demo, write_scenario):
     await driven.step_to_line(FIRST_ECHO)
     event = driven.stepper.edit_variable("scenario", "apiToken", "s3cr3t-value-long-enough")
     masker = Masker()
-    masker.learn_event(event)
+    masker.feed(event)
     assert "s3cr3t-value-long-enough" not in masker.text("sent s3cr3t-value-long-enough")
     assert masker.value(event.new, "apiToken") != "s3cr3t-value-long-enough"
 

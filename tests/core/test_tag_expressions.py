@@ -90,6 +90,7 @@ def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, writ
     from scenario_core.parameters.resolution import RunOverrides
     from scenario_core.run import events as ev
     from scenario_core.run.executor import Execution
+    from scenario_core.run.options import RunOptions
 
     path = write_scenario("""
         @pets
@@ -108,7 +109,7 @@ def test_execution_takes_an_expression_over_scenario_and_feature_tags(demo, writ
     expression = parse_tag_expression("pets and not slow")
     finished = [
         e
-        for e in Execution([load_file(str(path))], overrides, selected=expression).events()
+        for e in Execution([load_file(str(path))], RunOptions(overrides=overrides, selected=expression)).events()
         if isinstance(e, ev.ScenarioFinished)
     ]
     assert [(e.scenario.name, e.status) for e in finished] == [

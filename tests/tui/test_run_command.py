@@ -256,6 +256,7 @@ def test_an_executor_fault_is_one_line_and_still_writes_the_report(demo, write_s
     import scenario_core.run.executor as executor
     from scenario_core.language.parser import load_file
     from scenario_core.parameters.resolution import RunOverrides
+    from scenario_core.run.options import run_options
     from scenario_tui.cli.run_command import run_files
 
     real = executor.Execution
@@ -271,7 +272,9 @@ def test_an_executor_fault_is_one_line_and_still_writes_the_report(demo, write_s
 
     monkeypatch.setattr(executor, "Execution", Faulty)
     files = [load_file(str(write_scenario(FAILING)))]
-    status = run_files(files, RunOverrides.from_cli([], demo.url, None), {}, report_json=str(tmp_path / "r.json"))
+    status = run_files(
+        files, run_options(overrides=RunOverrides.from_cli([], demo.url, None), report_json=str(tmp_path / "r.json"))
+    )
     captured = capsys.readouterr()
     assert status == 1
     assert captured.err == "scenario-tui: error: internal error: RuntimeError: boom\n"

@@ -184,11 +184,12 @@ def test_webhook_that_dropped_calls_says_so_in_one_line(demo, write_scenario, mo
     from scenario_core.run import events as ev
     from scenario_core.run import webhooks
     from scenario_core.run.executor import run_to_completion
+    from scenario_core.run.options import run_options
     from scenario_tui.cli.run_command import run_files
 
     monkeypatch.setattr(webhooks, "MAX_CALLS_KEPT", 2)
     path = write_scenario(WEBHOOK_FLOOD)
-    status = run_files([load_file(str(path))], RunOverrides.from_cli([], demo.url, None), {})
+    status = run_files([load_file(str(path))], run_options(overrides=RunOverrides.from_cli([], demo.url, None)))
     out = capsys.readouterr().out
     assert status == 0, out
     note = (

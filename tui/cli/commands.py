@@ -56,6 +56,7 @@ def require_operations(files: Sequence[Any], overrides: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scenario_core.parameters.run_inputs import expand_scenario_paths, read_variables_file
+    from scenario_core.run.options import run_options
     from scenario_tui.cli.errors import say_folders_left_out
     from scenario_tui.cli.run_command import run_files
 
@@ -76,31 +77,31 @@ def run(args: argparse.Namespace) -> int:
         from scenario_core.custom_steps.plugins import plugin_registry
 
         registry = plugin_registry(args.plugins)
+    options = run_options(
+        overrides=overrides,
+        run_variables=variables,
+        selected=selected,
+        registry=registry,
+        resource_roots=args.resource_root,
+        fragments=args.fragments,
+        variables_files=args.variables_file,
+        plugins=args.plugins,
+        report_json=args.report_json,
+        report_junit=args.report_junit,
+        report_html=args.report_html,
+        show_secrets=args.show_secrets,
+        fail_fast=args.fail_fast,
+        verbose=2 if args.very_verbose else 1 if args.verbose else 0,
+        jobs=args.jobs,
+        coverage=args.coverage,
+        coverage_min=args.coverage_min,
+    )
     from scenario_tui.cli.held_signals import RunSignals, process_ends_after_main
 
     # One owner of SIGINT/SIGTERM from here to the exit: the run stops on the first, the reports
     # are written whatever comes, and the status says a signal came (held_signals).
     with RunSignals(process_ends=process_ends_after_main()) as held:
-        status = run_files(
-            files,
-            overrides,
-            variables,
-            selected=selected,
-            report_json=args.report_json,
-            report_junit=args.report_junit,
-            show_secrets=args.show_secrets,
-            registry=registry,
-            resource_roots=args.resource_root,
-            report_html=args.report_html,
-            fail_fast=args.fail_fast,
-            verbose=2 if args.very_verbose else 1 if args.verbose else 0,
-            jobs=args.jobs,
-            coverage=args.coverage,
-            coverage_min=args.coverage_min,
-            fragments=args.fragments,
-            variables_files=args.variables_file,
-            plugins=args.plugins,
-        )
+        status = run_files(files, options)
     return held.exit_status(status)
 
 

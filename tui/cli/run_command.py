@@ -17,12 +17,14 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
+from scenario_core.run.consumers import EventConsumer, feed_all
+from scenario_core.run.options import RunOptions
 from scenario_core.support.printable import visible
 from scenario_core.support.records import replace
 from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
@@ -37,143 +39,125 @@ SIGPIPE = getattr(signal, "SIGPIPE", 13)
 FAIL_FAST_SKIP = "not run: --fail-fast stopped the run after a failure"
 
 
-def _tags_of(event: Any) -> frozenset[str]:
-    return event.scenario.tags | event.feature.tags if event.feature is not None else event.scenario.tags
+def _tags_of(event: ev.ScenarioFinished) -> frozenset[str]:
+    tags: frozenset[str] = event.scenario.tags
+    return tags | event.feature.tags if event.feature is not None else tags
 
 
-def run_files(
-    files: list,
-    overrides: Any,
-    run_variables: dict,
-    tags: set | None = None,
-    report_json: str | None = None,
-    report_junit: str | None = None,
-    show_secrets: bool = False,
-    registry: Any = None,
-    resource_roots: Sequence[str] = (),
-    report_html: str | None = None,
-    selected: Callable[[frozenset[str]], bool] | None = None,
-    fail_fast: bool = False,
-    verbose: int = 0,
-    jobs: int = 1,
-    coverage: bool = False,
-    coverage_min: float | None = None,
-    fragments: Sequence[str] = (),
-    variables_files: Sequence[str] = (),
-    plugins: Sequence[str] = (),
-) -> int:
-    """`selected`: a --tags expression; `verbose`: 1 --verbose, 2 --very-verbose; `jobs`: files
-    run at once (one Execution per file; each file's lines print together, in the order given);
-    `coverage` / `coverage_min`: collect OpenAPI coverage (--coverage-min implies it), print it
-    after the summary, add it to the reports; below the minimum the run exits 1. `fragments`,
-    `variables_files` and `plugins` (as given on the command line) are inputs no report may
-    replace, as are the files and what they read."""
-    from scenario_core.run.executor import Execution
+class FailFast(EventConsumer):
+    """--fail-fast: after the first failed scenario no later one is selected (the executor's
+    `include`, not a tag predicate: a scenario left out by --tags still says which expression it
+    missed), and each one so skipped says why (`relabel`, on the ordered stream)."""
 
-    reports: list[tuple[str, Callable]] = []
-    if report_json:  # each writer imported only by a run that writes its report
+    __slots__ = ("failed", "selected")
+
+    def __init__(self, selected: Callable[[frozenset[str]], bool] | None) -> None:
+        self.failed = False
+        self.selected = selected
+
+    def include(self, scenario: Any, feature: Any) -> bool:
+        return not self.failed
+
+    def _scenario_finished(self, event: ev.ScenarioFinished) -> None:
+        if event.status == ev.FAILED:
+            self.failed = True
+
+    def relabel(self, event: ev.Event) -> ev.Event:
+        if (
+            self.failed
+            and type(event) is ev.ScenarioFinished
+            and event.status == ev.SKIPPED
+            and (self.selected is None or self.selected(_tags_of(event)))
+        ):
+            return replace(event, message=FAIL_FAST_SKIP)
+        return event
+
+
+FailFast.receivers = {ev.ScenarioFinished: FailFast._scenario_finished}
+
+
+def _report_writers(options: RunOptions) -> list[tuple[str, Callable[..., None]]]:
+    """(path, writer) of each report asked for; each writer imported only by a run that writes it."""
+    reports: list[tuple[str, Callable[..., None]]] = []
+    if options.report_json:
         from scenario_core.report.json_report import write_json_report
 
-        reports.append((report_json, write_json_report))
-    if report_junit:
+        reports.append((options.report_json, write_json_report))
+    if options.report_junit:
         from scenario_core.report.junit import write_junit_report
 
-        reports.append((report_junit, write_junit_report))
-    if report_html:
+        reports.append((options.report_junit, write_junit_report))
+    if options.report_html:
         from scenario_core.report.html import write_html_report
 
-        reports.append((report_html, write_html_report))
-    inputs = run_inputs(files, overrides, resource_roots, fragments, variables_files, plugins)
+        reports.append((options.report_html, write_html_report))
+    return reports
+
+
+def run_files(files: list[Any], options: RunOptions) -> int:
+    """Run the files as `options` say (RunOptions: the engine's inputs and what this run prints
+    and writes) and return the exit status. `jobs` > 1 runs files at once (one Execution per
+    file; each file's lines print together, in the order given); coverage is printed after the
+    summary and added to the reports, and below `coverage_min` the run exits 1. The inputs the
+    run reads (files, descriptions, fragments, variables files, plugins) are never a report's
+    path."""
+    from scenario_core.run.executor import Execution
+
+    reports = _report_writers(options)
+    inputs = run_inputs(
+        files, options.overrides, options.resource_roots, options.fragments, options.variables_files, options.plugins
+    )
     check_report_paths(
-        (("--report-json", report_json), ("--report-junit", report_junit), ("--report-html", report_html)), inputs
+        (
+            ("--report-json", options.report_json),
+            ("--report-junit", options.report_junit),
+            ("--report-html", options.report_html),
+        ),
+        inputs,
     )
 
-    masker = Masker(enabled=not show_secrets)
+    masker = Masker(enabled=not options.show_secrets)
     recorder = RunRecorder(every_step=bool(reports))  # no report: only what the printed results need
     collector = None
-    if coverage or coverage_min is not None:  # imported only by a run that collects it
+    if options.collects_coverage:  # imported only by a run that collects it
         from scenario_core.report.coverage_collector import CoverageCollector
 
         collector = CoverageCollector()
         recorder.coverage = collector.coverage
     printer = RunPrinter(make_sink(), masker, recorder)
-    parallel = jobs > 1 and len(files) > 1
-    log = ExchangeLog(printer.sink, masker, connection=verbose > 1) if verbose else None
-    failed = [False]  # --fail-fast: a scenario failed; later scenarios are not selected
+    parallel = options.jobs > 1 and len(files) > 1
+    name_files = bool(options.verbose) and len(files) > 1  # --verbose lines name their file when several run
+    log = ExchangeLog(printer.sink, masker, connection=options.verbose > 1) if options.verbose else None
+    fail_fast = FailFast(options.selected) if options.fail_fast else None
 
-    # --fail-fast is the executor's `include`, not a tag predicate: a scenario left out by --tags
-    # still says which expression it missed (`wanted smoke`), not the name of a closure.
-    def not_after_a_failure(scenario: Any, feature: Any) -> bool:
-        return not failed[0]
+    # As each event happens, whichever file it comes from: the masker first (what is printed for
+    # this event may hold its secrets), --fail-fast, --verbose. In file order: the reports, the
+    # lines of results, coverage. One file at a time, both are the same moment.
+    live = feed_all([c for c in (masker, fail_fast, log) if c is not None])
+    deliver = feed_all([c for c in (recorder, printer, collector) if c is not None])
+    ordered = deliver if fail_fast is None else lambda event: deliver(fail_fast.relabel(event))
+    include = fail_fast.include if fail_fast is not None else None
 
-    def make(chunk: list) -> Any:
-        return Execution(
-            chunk,
-            overrides,
-            run_variables,
-            tags,
-            registry=registry,
-            resource_roots=resource_roots,
-            selected=selected,
-            include=not_after_a_failure if fail_fast else None,
-        )
-
-    def live(event: Any, tag: str | None = None) -> None:
-        """As the event happens, whichever file it comes from."""
-        masker.learn_event(event)  # first: what is printed for this event may hold its secrets
-        if fail_fast and type(event) is ev.ScenarioFinished and event.status == ev.FAILED:
-            failed[0] = True
-        if log is not None:
-            log.feed(event, tag)
-
-    def ordered(event: Any) -> None:
-        """In file order: the reports and the lines of results."""
-        if (
-            fail_fast
-            and failed[0]
-            and type(event) is ev.ScenarioFinished
-            and event.status == ev.SKIPPED
-            and (selected is None or selected(_tags_of(event)))
-        ):
-            event = replace(event, message=FAIL_FAST_SKIP)
-        recorder.feed(event)
-        printer.feed(event)
-        if collector is not None:
-            collector.feed(event)
-
-    tagged = bool(verbose) and len(files) > 1  # --verbose lines name their file when several run
-    current: list[str | None] = [None]
-
-    if fail_fast or verbose:
-
-        def feed(event: Any) -> None:
-            if tagged and type(event) is ev.FileStarted:
-                current[0] = visible(event.file.path)
-            live(event, current[0])
-            ordered(event)
-    elif collector is not None:
-
-        def feed(event: Any) -> None:  # --coverage: the usual run, and the collector
-            masker.learn_event(event)
-            recorder.feed(event)
-            printer.feed(event)
-            collector.feed(event)
-    else:
-
-        def feed(event: Any) -> None:  # the usual run: as few calls per event as before these options
-            masker.learn_event(event)  # first: what is printed for this event may hold its secrets
-            recorder.feed(event)
-            printer.feed(event)
+    def make(chunk: list[Any]) -> Execution:
+        return Execution(chunk, options, include=include)
 
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
         if not parallel:
-            return _drive(make(files), feed)
+            if log is None:
+                return _drive(make(files), live, ordered)
+            return _drive(make(files), _naming_files(log, live, name_files), ordered)
         printer.quiet_running()  # a spinner line means nothing when several files run at once
         executions = [make([f]) for f in files]
-        shown = [visible(f.path) if tagged else None for f in files]
-        started = ev.RunStarted(files=tuple(files), run_variables=run_variables, tags=executions[0].tags)
-        return _drive_files(executions, shown, live, ordered, jobs, started)
+        shown = [visible(f.path) if name_files else None for f in files]
+
+        def live_from(index: int, event: ev.Event) -> None:
+            if log is not None:
+                log.tag = shown[index]
+            live(event)
+
+        started = ev.RunStarted(files=tuple(files), run_variables=options.run_variables, tags=executions[0].tags)
+        return _drive_files(executions, live_from, ordered, options.jobs, started)
 
     signum: int | None = None
     error: BaseException | None = None
@@ -210,7 +194,7 @@ def run_files(
     try:
         printer.print_summary(interrupted, written)
         if collector is not None:
-            below_minimum = _print_coverage(collector.coverage, coverage_min)
+            below_minimum = _print_coverage(collector.coverage, options.coverage_min)
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
@@ -227,6 +211,19 @@ def run_files(
     return EXIT_FAILED if recorder.counts()["failed"] or below_minimum else EXIT_OK
 
 
+def _naming_files(log: ExchangeLog, live: Callable[[ev.Event], None], name_files: bool) -> Callable[[ev.Event], None]:
+    """One file after another with --verbose: each line names the file that runs now."""
+    if not name_files:
+        return live
+
+    def feed(event: ev.Event) -> None:
+        if type(event) is ev.FileStarted:
+            log.tag = visible(event.file.path)
+        live(event)
+
+    return feed
+
+
 def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     """The coverage table, and with --coverage-min what is missing; True when below it."""
     from scenario_tui.output.coverage_view import NOTHING_TO_COVER, coverage_lines, minimum_lines
@@ -241,13 +238,15 @@ def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     return bool(shortfall)
 
 
-def _drive(execution: Execution, feed: Callable[[Any], None]) -> int | None:
-    """Consume the stream in this thread; return the signal that interrupted it, or None."""
+def _drive(execution: Execution, live: Callable[[ev.Event], None], ordered: Callable[[ev.Event], None]) -> int | None:
+    """Consume the stream in this thread (each event live, then in order: one file at a time they
+    are the same moment); return the signal that interrupted it, or None."""
     with run_signals([execution]) as signals:
         events = execution.events()
         try:
             for event in events:
-                feed(event)
+                live(event)
+                ordered(event)
         except WindDownAbandoned:  # a signal's, past the point the run could take it in
             if not signals.received:
                 raise
@@ -266,10 +265,15 @@ class _Ended:
 
 
 def _drive_files(
-    executions: list, tags: list, live: Callable[..., None], ordered: Callable[[Any], None], jobs: int, started: Any
+    executions: list[Execution],
+    live: Callable[[int, ev.Event], None],
+    ordered: Callable[[ev.Event], None],
+    jobs: int,
+    started: ev.RunStarted,
 ) -> int | None:
     """--jobs: one Execution per file, at most `jobs` at once, each pulled on a worker thread.
-    Every event comes back to this thread through one queue: `live` sees it as it happens;
+    Every event comes back to this thread through one queue: `live` sees it as it happens (with
+    the index of its file);
     `ordered` gets each file's events once that file and every file before it are done, so the
     lines and the reports keep the order given. Return the signal that interrupted the run, or
     None. Ctrl+C stops every file; a second one stops waiting (the workers are daemon threads:
@@ -279,7 +283,7 @@ def _drive_files(
     import threading
 
     count = len(executions)
-    events: queue.SimpleQueue = queue.SimpleQueue()
+    events: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
     indexes = itertools.count()  # next() on it is atomic: each worker takes the next file
     buffers: list[list[Any]] = [[] for _ in executions]
     ended = [False] * count
@@ -318,7 +322,7 @@ def _drive_files(
                         flush(fed)
                         fed += 1
                     continue
-                live(item, tags[index])
+                live(index, item)
                 buffers[index].append(item)
         except WindDownAbandoned:
             if not signals.received:

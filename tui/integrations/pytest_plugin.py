@@ -328,18 +328,17 @@ class _FileRun:
         from scenario_core.report.recorder import RunRecorder
         from scenario_core.run.events import ScenarioFinished
         from scenario_core.run.executor import Execution
+        from scenario_core.run.options import run_options
 
         self.masker = Masker(enabled=not settings.show_secrets)
         self.recorder = RunRecorder(every_step=False)  # an item's failure is all pytest shows
-        self.execution = Execution(
-            [node],
-            settings.overrides,
-            settings.variables,
-            None,
+        options = run_options(
+            overrides=settings.overrides,
+            run_variables=settings.variables,
             registry=settings.registry(node),
             resource_roots=settings.resource_roots,
-            include=lambda scenario, feature: id(scenario) in wanted,
         )
+        self.execution = Execution([node], options, include=lambda scenario, feature: id(scenario) in wanted)
         self.coverage = None  # --scenario-coverage: this file's collector (pytest_coverage.py)
         if settings.coverage:
             from scenario_core.report.coverage_collector import CoverageCollector
@@ -355,7 +354,7 @@ class _FileRun:
 
     def _take(self, event: Any, key: int | None) -> bool:
         """Feed one event to the masker, recorder and coverage; True once scenario `key` finished."""
-        self.masker.learn_event(event)  # first: a report of this event may hold its secrets
+        self.masker.feed(event)  # first: a report of this event may hold its secrets
         self.recorder.feed(event)
         if self.coverage is not None:
             self.coverage.feed(event)

@@ -33,6 +33,7 @@ from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import ScenarioRecord, parameter_value
 from scenario_core.run import events as ev
+from scenario_core.run.consumers import EventConsumer
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
 from scenario_core.support.records import replace
@@ -143,7 +144,7 @@ def make_sink(file: TextIO | None = None) -> PlainSink | RichSink:
 # ---------------------------------------------------------------- the printer
 
 
-class RunPrinter:
+class RunPrinter(EventConsumer):
     """Feed it every event after the recorder has seen it (it prints the recorder's records)."""
 
     def __init__(self, sink: PlainSink | RichSink, masker: Masker, recorder: RunRecorder):
@@ -164,46 +165,53 @@ class RunPrinter:
         """No spinner line (`--jobs`: a file's events arrive in a burst once it is done)."""
         self._live = False
 
-    def feed(self, event: ev.Event) -> None:
-        if type(event) is ev.StepStarted:  # the hot path: once per step
-            if self._live:
-                self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}", self._indent)
-        elif type(event) is ev.ScenarioFinished:
-            self.sink.done_running()
-            self._indent = "    " if event.feature is not None else "  "
-            if self.recorder.last is not None:
-                self._print_scenario(self.recorder.last)
-            self._in_scenario = False
-            self._print_dropped(self._indent + "    ")
-        elif type(event) is ev.WebhookCallsDropped:
-            self._dropped.append(event.message)
-            if not self._in_scenario:  # a feature's webhook: said as its feature ends
-                self._print_dropped("    ")
-        elif type(event) is ev.ScenarioStarted:
-            self._in_scenario = True
-            self._indent = "    " if event.feature is not None else "  "
-            self._label = visible(event.scenario.name)
-            self._plan_size = len(event.steps)
-            self._log_requests = bool(parameter_value(event.parameters, LOG_REQUESTS))
-            self._log_responses = bool(parameter_value(event.parameters, LOG_RESPONSES))
-            if self._live:
-                self.sink.running(self._label, "starting", self._indent)
-        elif type(event) is ev.RequestSent:
-            if self._log_requests:
-                self._log("→ ", request_head(event, self.masker), event.body)
-        elif type(event) is ev.ResponseReceived:
-            if self._log_responses:
-                self._log("← ", response_head(event, "{:.0f}"), event.body)
-        elif type(event) is ev.RequestRetried:
-            if self._log_requests or self._log_responses:
-                self._log("↻ ", retry_line(event, self.masker), None)
-        elif type(event) is ev.FileStarted:
-            self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
-            self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
-        elif type(event) is ev.FeatureStarted:
-            own = parameter_value(event.parameters, ENVIRONMENT)
-            shown = self._environment(own) if own != self._file_environment else []
-            self._line([(f"  {event.feature.name}", VALUE_BOLD)] + shown)
+    def _step_started(self, event: ev.StepStarted) -> None:  # the hot path: once per step
+        if self._live:
+            self.sink.running(self._label, f"running step {event.index + 1}/{self._plan_size}", self._indent)
+
+    def _scenario_finished(self, event: ev.ScenarioFinished) -> None:
+        self.sink.done_running()
+        self._indent = "    " if event.feature is not None else "  "
+        if self.recorder.last is not None:
+            self._print_scenario(self.recorder.last)
+        self._in_scenario = False
+        self._print_dropped(self._indent + "    ")
+
+    def _webhook_calls_dropped(self, event: ev.WebhookCallsDropped) -> None:
+        self._dropped.append(event.message)
+        if not self._in_scenario:  # a feature's webhook: said as its feature ends
+            self._print_dropped("    ")
+
+    def _scenario_started(self, event: ev.ScenarioStarted) -> None:
+        self._in_scenario = True
+        self._indent = "    " if event.feature is not None else "  "
+        self._label = visible(event.scenario.name)
+        self._plan_size = len(event.steps)
+        self._log_requests = bool(parameter_value(event.parameters, LOG_REQUESTS))
+        self._log_responses = bool(parameter_value(event.parameters, LOG_RESPONSES))
+        if self._live:
+            self.sink.running(self._label, "starting", self._indent)
+
+    def _request_sent(self, event: ev.RequestSent) -> None:
+        if self._log_requests:
+            self._log("→ ", request_head(event, self.masker), event.body)
+
+    def _response_received(self, event: ev.ResponseReceived) -> None:
+        if self._log_responses:
+            self._log("← ", response_head(event, "{:.0f}"), event.body)
+
+    def _request_retried(self, event: ev.RequestRetried) -> None:
+        if self._log_requests or self._log_responses:
+            self._log("↻ ", retry_line(event, self.masker), None)
+
+    def _file_started(self, event: ev.FileStarted) -> None:
+        self._file_environment = parameter_value(event.parameters, ENVIRONMENT)
+        self._line([(event.file.path, "bold")] + self._environment(self._file_environment))
+
+    def _feature_started(self, event: ev.FeatureStarted) -> None:
+        own = parameter_value(event.parameters, ENVIRONMENT)
+        shown = self._environment(own) if own != self._file_environment else []
+        self._line([(f"  {event.feature.name}", VALUE_BOLD)] + shown)
 
     def _print_dropped(self, indent: str) -> None:
         """One line per hook whose calls were dropped past its webhook's cap."""
@@ -301,49 +309,70 @@ class RunPrinter:
 VERBOSE_BODY_BYTES = 2000  # a body in a --verbose line is cut here (--very-verbose: 4x)
 
 
-class ExchangeLog:
+RunPrinter.receivers = {
+    ev.StepStarted: RunPrinter._step_started,
+    ev.ScenarioFinished: RunPrinter._scenario_finished,
+    ev.WebhookCallsDropped: RunPrinter._webhook_calls_dropped,
+    ev.ScenarioStarted: RunPrinter._scenario_started,
+    ev.RequestSent: RunPrinter._request_sent,
+    ev.ResponseReceived: RunPrinter._response_received,
+    ev.RequestRetried: RunPrinter._request_retried,
+    ev.FileStarted: RunPrinter._file_started,
+    ev.FeatureStarted: RunPrinter._feature_started,
+}
+
+
+class ExchangeLog(EventConsumer):
     """`run --verbose`: every request and response as it happens -- method, URL, headers, the body
     (masked, cut), the time -- and with `connection=True` (--very-verbose) where it went (host
     and port, the connection header the server answered with). `tag` names the file when several
-    files run, so interleaved lines of `--jobs` stay readable."""
+    files run, so interleaved lines of `--jobs` stay readable: the driver sets it before it feeds
+    a file's event."""
 
     def __init__(self, sink: PlainSink | RichSink, masker: Masker, connection: bool = False):
         self.sink = sink
         self.masker = masker
         self.connection = connection
         self.limit = VERBOSE_BODY_BYTES * (4 if connection else 1)
+        self.tag: str | None = None
 
-    def feed(self, event: ev.Event, tag: str | None = None) -> None:
-        if type(event) is ev.RequestSent:
-            head = "→ " + request_head(event, self.masker)
-            if event.operation is not None:
-                head += f"  (^{event.operation.split(' (')[0]})"
-            self._lines(tag, head, event.headers, event.body)
-            if self.connection:
-                self._line(tag, "  connection: " + _target(self.masker.text(event.url) or ""), "dim")
-        elif type(event) is ev.ResponseReceived:
-            head = "← " + response_head(event, "{:.1f}", "  ")
-            self._lines(tag, head, event.headers, event.body)
-            if self.connection:
-                answered = [v for n, v in event.headers if n.lower() in ("connection", "keep-alive")]
-                self._line(
-                    tag, "  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim"
-                )
-        elif type(event) is ev.RequestRetried:
-            self._line(tag, "↻ " + retry_line(event, self.masker), WARNING)
+    def _request_sent(self, event: ev.RequestSent) -> None:
+        head = "→ " + request_head(event, self.masker)
+        if event.operation is not None:
+            head += f"  (^{event.operation.split(' (')[0]})"
+        self._lines(head, event.headers, event.body)
+        if self.connection:
+            self._line("  connection: " + _target(self.masker.text(event.url) or ""), "dim")
 
-    def _lines(self, tag: str | None, head: str, headers: Iterable[tuple[str, str]], body: str | None) -> None:
-        self._line(tag, head, "bold")
+    def _response_received(self, event: ev.ResponseReceived) -> None:
+        head = "← " + response_head(event, "{:.1f}", "  ")
+        self._lines(head, event.headers, event.body)
+        if self.connection:
+            answered = [v for n, v in event.headers if n.lower() in ("connection", "keep-alive")]
+            self._line("  connection: " + (", ".join(answered) if answered else "kept open (HTTP/1.1 default)"), "dim")
+
+    def _request_retried(self, event: ev.RequestRetried) -> None:
+        self._line("↻ " + retry_line(event, self.masker), WARNING)
+
+    def _lines(self, head: str, headers: Iterable[tuple[str, str]], body: str | None) -> None:
+        self._line(head, "bold")
         for name, value in self.masker.headers(headers):
-            self._line(tag, f"  {name}: {value}", "dim")
+            self._line(f"  {name}: {value}", "dim")
         if body:
             text = visible_block(cut_body(body, self.masker, self.limit))
             for part in text.split("\n"):
-                self._line(tag, "  " + part, "")
+                self._line("  " + part, "")
 
-    def _line(self, tag: str | None, text: str, style: str) -> None:
-        segments: Segments = [(f"[{visible(tag)}] ", VALUE)] if tag else []
+    def _line(self, text: str, style: str) -> None:
+        segments: Segments = [(f"[{visible(self.tag)}] ", VALUE)] if self.tag else []
         self.sink.line(segments + [(visible(text), style)])
+
+
+ExchangeLog.receivers = {
+    ev.RequestSent: ExchangeLog._request_sent,
+    ev.ResponseReceived: ExchangeLog._response_received,
+    ev.RequestRetried: ExchangeLog._request_retried,
+}
 
 
 # The heads of request, response and retry lines: one wording for logRequests / logResponses

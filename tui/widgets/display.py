@@ -10,6 +10,7 @@ import re
 from typing import Iterable
 
 from scenario_core.report.masking import Masker
+from scenario_core.run.events import Event
 from scenario_core.support.printable import visible, visible_block
 
 # A loopback or local host with a port: what changes from run to run in tests and demos.
@@ -31,9 +32,9 @@ class Display:
     def reveal_secrets(self, reveal: bool) -> None:
         self.masker.enabled = not reveal
 
-    def learn(self, event: object) -> None:
+    def learn(self, event: Event) -> None:
         """Learn the secret values an executor event carries (tokens, auth headers)."""
-        self.masker.learn_event(event)
+        self.masker.feed(event)
 
     # ------------------------------------------------------------ text
 
