@@ -95,16 +95,20 @@ class Execution:
         *,
         descriptions: DescriptionSet | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
+        only: frozenset[int] | None = None,
     ):
         """`options`: what runs and with what (RunOptions; its output fields are the front end's).
         `descriptions`: OpenAPI descriptions already read (a TUI session keeps them across runs);
         `include`: beside the tags, a caller's own choice of scenarios (--fail-fast, the pytest
-        plugin's -k/-m): a scenario runs when both agree."""
+        plugin's -k/-m): a scenario runs when both agree. `only`: the ids of the features and
+        scenarios of one scope unit (units.py): the others give no event at all and are not
+        counted."""
         options = options or RunOptions()
         self.options = options
         self.files = tuple(files)
         self._selected = options.selected  # a tag expression (tag_expressions.py); wins over tags
         self._chosen = include
+        self._only = only
         self.resource_roots = options.resource_roots
         self.overrides = options.overrides
         self.run_variables: dict[str, Any] = dict(options.run_variables)
@@ -202,9 +206,12 @@ class Execution:
         file = run.file
         file_params, _ = run.params(None)
         yield FileStarted(file=file, parameters=file_params, store=store_for(file_params))
+        only = self._only
         for item in file.items:
             if self._stopped:
                 break
+            if only is not None and id(item) not in only:
+                continue
             if isinstance(item, FeatureNode):
                 params, _ = run.params(item)
                 ref = store_for(params, item.line)
@@ -213,7 +220,8 @@ class Execution:
                 for scenario in item.scenarios:
                     if self._stopped:
                         break
-                    yield from self._prepare(run, item, scenario, own)
+                    if only is None or id(scenario) in only:
+                        yield from self._prepare(run, item, scenario, own)
                 cleared: tuple[str, ...] = ()
                 if own:
                     cleared = own[0].names()

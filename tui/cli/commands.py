@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         fail_fast=args.fail_fast,
         verbose=2 if args.very_verbose else 1 if args.verbose else 0,
         jobs=args.jobs,
+        dist=args.dist,
         coverage=args.coverage,
         coverage_min=args.coverage_min,
     )

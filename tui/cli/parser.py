@@ -201,7 +201,14 @@ def _run_scale_options(run: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=1,
         metavar="N|auto",
-        help="run N files at once in one process (auto: CPUs x 4, at most 32); default 1",
+        help="run N files (with --dist scope: scope units) at once in one process (auto: CPUs x 4, at most 32); default 1",
+    )
+    run.add_argument(
+        "--dist",
+        choices=("file", "scope"),
+        default="file",
+        help="what --jobs runs at once: whole files (default), or scope units -- isolated scenarios, "
+        "sharing features, sharing files -- so one file's independent scenarios run at once",
     )
     run.add_argument(
         "--variables-file",

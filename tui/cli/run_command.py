@@ -25,6 +25,7 @@ from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
 from scenario_core.run.consumers import EventConsumer, feed_all
 from scenario_core.run.options import RunOptions
+from scenario_core.run.units import UnitMerge, file_units, scope_units
 from scenario_core.support.printable import visible
 from scenario_core.support.records import replace
 from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
@@ -125,7 +126,8 @@ def run_files(files: list[Any], options: RunOptions) -> int:
         collector = CoverageCollector()
         recorder.coverage = collector.coverage
     printer = RunPrinter(make_sink(), masker, recorder)
-    parallel = options.jobs > 1 and len(files) > 1
+    units = file_units(files) if options.dist == "file" else scope_units(files, options.overrides)
+    parallel = options.jobs > 1 and len(units) > 1
     name_files = bool(options.verbose) and len(files) > 1  # --verbose lines name their file when several run
     log = ExchangeLog(printer.sink, masker, connection=options.verbose > 1) if options.verbose else None
     fail_fast = FailFast(options.selected) if options.fail_fast else None
@@ -138,8 +140,8 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     ordered = deliver if fail_fast is None else lambda event: deliver(fail_fast.relabel(event))
     include = fail_fast.include if fail_fast is not None else None
 
-    def make(chunk: list[Any]) -> Execution:
-        return Execution(chunk, options, include=include)
+    def make(chunk: list[Any], only: frozenset[int] | None = None) -> Execution:
+        return Execution(chunk, options, include=include, only=only)
 
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
@@ -147,9 +149,9 @@ def run_files(files: list[Any], options: RunOptions) -> int:
             if log is None:
                 return _drive(make(files), live, ordered)
             return _drive(make(files), _naming_files(log, live, name_files), ordered)
-        printer.quiet_running()  # a spinner line means nothing when several files run at once
-        executions = [make([f]) for f in files]
-        shown = [visible(f.path) if name_files else None for f in files]
+        printer.quiet_running()  # a spinner line means nothing when several units run at once
+        executions = [make([unit.file], unit.nodes) for unit in units]
+        shown = [visible(unit.file.path) if name_files else None for unit in units]
 
         def live_from(index: int, event: ev.Event) -> None:
             if log is not None:
@@ -157,7 +159,7 @@ def run_files(files: list[Any], options: RunOptions) -> int:
             live(event)
 
         started = ev.RunStarted(files=tuple(files), run_variables=options.run_variables, tags=executions[0].tags)
-        return _drive_files(executions, live_from, ordered, options.jobs, started)
+        return _drive_units(executions, UnitMerge(units), live_from, ordered, options.jobs, started)
 
     signum: int | None = None
     error: BaseException | None = None
@@ -264,27 +266,28 @@ class _Ended:
         self.error = error
 
 
-def _drive_files(
+def _drive_units(
     executions: list[Execution],
+    merge: UnitMerge,
     live: Callable[[int, ev.Event], None],
     ordered: Callable[[ev.Event], None],
     jobs: int,
     started: ev.RunStarted,
 ) -> int | None:
-    """--jobs: one Execution per file, at most `jobs` at once, each pulled on a worker thread.
-    Every event comes back to this thread through one queue: `live` sees it as it happens (with
-    the index of its file);
-    `ordered` gets each file's events once that file and every file before it are done, so the
-    lines and the reports keep the order given. Return the signal that interrupted the run, or
-    None. Ctrl+C stops every file; a second one stops waiting (the workers are daemon threads:
-    an abandoned one does not hold the exit)."""
+    """--jobs: one Execution per unit (a file, or with --dist scope a scope unit), at most `jobs`
+    at once, each pulled on a worker thread, taken in order. Every event comes back to this thread
+    through one queue: `live` sees it as it happens (with the index of its unit); `ordered` gets
+    each unit's events once that unit and every unit before it are done, merged into the stream
+    one run would give (`merge`), so the lines and the reports keep source order. Return the
+    signal that interrupted the run, or None. Ctrl+C stops every unit; a second one stops
+    waiting (the workers are daemon threads: an abandoned one does not hold the exit)."""
     import itertools
     import queue
     import threading
 
     count = len(executions)
     events: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
-    indexes = itertools.count()  # next() on it is atomic: each worker takes the next file
+    indexes = itertools.count()  # next() on it is atomic: each worker takes the next unit
     buffers: list[list[Any]] = [[] for _ in executions]
     ended = [False] * count
 
@@ -301,9 +304,8 @@ def _drive_files(
             events.put((index, _Ended(error)))
 
     def flush(index: int) -> None:
-        for event in buffers[index]:
-            if type(event) not in (ev.RunStarted, ev.RunFinished):  # one run: the recorder sees `started` only
-                ordered(event)
+        for event in merge.events(index, buffers[index]):  # one run: the recorder sees `started` only
+            ordered(event)
         buffers[index] = []
 
     fed = 0
