@@ -48,6 +48,20 @@ class Unit:
     feature_opens: frozenset[int] = frozenset()
     feature_closes: frozenset[int] = frozenset()
 
+    @property
+    def scenarios(self) -> int:
+        """How many scenarios it runs: what its run is expected to cost."""
+        if self.nodes is None:
+            return sum(len(f.scenarios) for f in self.file.features) + len(self.file.scenarios)
+        return len(self.nodes - {id(f) for f in self.file.features})
+
+
+def schedule(units: Sequence[Unit]) -> list[int]:
+    """The order to start units in: the longest first (a sharing feature's scenarios run one
+    after another, so it starts while the isolated ones fill the other workers), source order
+    among equals. Output keeps source order whatever the schedule."""
+    return sorted(range(len(units)), key=lambda index: (-units[index].scenarios, index))
+
 
 def scope_units(files: Sequence[ScenarioFileNode], overrides: RunOverrides) -> list[Unit]:
     units: list[Unit] = []

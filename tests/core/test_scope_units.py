@@ -73,3 +73,17 @@ def test_scope_parallel_runs_a_file_with_a_webhook_whole():
     )
     text = ISOLATED_AND_SHARING.replace("scenario: alone\n  when: GET /a\n", webhook)
     assert [u[0] for u in units_of(text)] == ["f.scenario"]
+
+
+def test_scope_parallel_runs_start_the_longest_unit_first_and_keep_source_order_among_equals():
+    from scenario_core.run.units import schedule
+
+    file = parse_text(ISOLATED_AND_SHARING, "f.scenario")
+    units = scope_units([file], RunOverrides())
+    assert [units[i].label for i in schedule(units)] == [
+        "f.scenario › Pets",  # two scenarios, one after the other: started first
+        "f.scenario › alone",
+        "f.scenario › Lookups › one",
+        "f.scenario › Lookups › two",
+        "f.scenario › Empty",
+    ]

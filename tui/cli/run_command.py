@@ -25,7 +25,7 @@ from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
 from scenario_core.run.consumers import EventConsumer, feed_all
 from scenario_core.run.options import RunOptions
-from scenario_core.run.units import UnitMerge, file_units, scope_units
+from scenario_core.run.units import UnitMerge, file_units, schedule, scope_units
 from scenario_core.support.printable import visible
 from scenario_core.support.records import replace
 from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
@@ -281,20 +281,17 @@ def _drive_units(
     one run would give (`merge`), so the lines and the reports keep source order. Return the
     signal that interrupted the run, or None. Ctrl+C stops every unit; a second one stops
     waiting (the workers are daemon threads: an abandoned one does not hold the exit)."""
-    import itertools
     import queue
     import threading
 
     count = len(executions)
     events: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
-    indexes = itertools.count()  # next() on it is atomic: each worker takes the next unit
+    indexes = iter(schedule(merge.units))  # next() on it is atomic: each worker takes the next unit
     buffers: list[list[Any]] = [[] for _ in executions]
     ended = [False] * count
 
     def work() -> None:
-        for index in iter(indexes.__next__, None):
-            if index >= count:
-                return
+        for index in indexes:
             error: BaseException | None = None
             try:
                 for event in executions[index].events():
