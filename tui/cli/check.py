@@ -64,9 +64,11 @@ def check(args: argparse.Namespace) -> int:
         warnings = analyze(node, overrides, names).diagnostics
         if args.strict:
             from scenario_core.analysis.checks import unread_user_parameters
+            from scenario_core.analysis.portability import berrycrush_portability
 
             warnings = sorted(
-                [*warnings, *unread_user_parameters(node)], key=lambda d: (d.location.line, d.location.column)
+                [*warnings, *unread_user_parameters(node), *berrycrush_portability(node)],
+                key=lambda d: (d.location.line, d.location.column),
             )
         if args.strict and warnings:
             from scenario_core.support.records import replace
