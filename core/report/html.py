@@ -162,8 +162,11 @@ def _message(kind: str, message: dict[str, Any]) -> Iterable[str]:
     for name, value in message["headers"]:
         yield f"<tr><td>{text(name)}</td><td>{text(value)}</td></tr>"
     yield "</table>"
-    if message["body"]:
-        yield f'<pre class="body">{block(message["body"])}</pre>'
+    body = message["body"]
+    if body is not None and body != "":
+        if not isinstance(body, str):  # a JSON response body, as the JSON report holds it
+            body = json.dumps(body, indent=2, ensure_ascii=False)
+        yield f'<pre class="body">{block(body)}</pre>'
     yield "</div>"
 
 
