@@ -279,7 +279,7 @@ def diff_lines(old: str, new: str) -> list[Change]:
         note = [Change(NOTE, new=f"compared the first {MAX_DIFF_LINES:,} changed lines only")]
     lines: list[str] = []
     extra = 0
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, a, b)  # autojunk: popular lines do not make it quadratic
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
