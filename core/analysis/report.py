@@ -264,7 +264,7 @@ class Report:
     def _never(self, name: str, place: Seen, walk: Walk) -> str:
         """Why a name is never visible here: the run's own explanation (explain.py), with what
         only a static view knows (a later step of an `if`, another branch)."""
-        from scenario_core.run.explain import later_in_scenario, nowhere
+        from scenario_core.run.explain import did_you_mean, later_in_scenario, nowhere
 
         sites = [
             (sequence, step, via)
@@ -285,8 +285,15 @@ class Report:
             except Exception:  # an explanation must never turn a warning into a crash
                 reason = ""
         if not reason or reason == nowhere(name):
-            return f"no step in this file extracts '{name}'; pass it with --var {name}=..."
+            known = [*self._extracted(walk), *self.run_variables, *self._cells()]
+            close = did_you_mean(name, known)
+            lead = f"did you mean '{close}'? " if close else ""
+            return f"{lead}no step in this file extracts '{name}'; pass it with --var {name}=..."
         return reason.rstrip(".")
+
+    def _cells(self) -> set[str]:
+        """The names of every outline's examples columns."""
+        return {cell for scenario, _ in self.scenarios() if scenario.outline for cell, _ in scenario.outline.variables}
 
     # ------------------------------------------------------------ steps without a response
 
