@@ -316,6 +316,9 @@ class Report:
     # ------------------------------------------------------------ baseUrl
 
     def _base_urls(self, walk: Walk) -> None:
+        """One warning per file, at its first request with a relative path and no baseUrl,
+        counting the others: every one of them has the same fix."""
+        found: list[tuple[SourceLocation, SourceLocation, str, EffectiveParameters]] = []
         for step, url, via, scenario, feature in walk.relative:
             if self._base_url_set(feature, scenario):
                 continue
@@ -323,38 +326,24 @@ class Report:
             if params is None or params.base_url is not None:
                 continue
             location = url.location if step.location.file == self.file.path else via[0].location
-            because = self._no_base_url(params, feature, scenario)
-            self._add(
-                Diagnostic(
-                    location, f"relative path '{url.text}' has no baseUrl to join: {because}", WARNING, NO_BASE_URL
-                ),
-                step.location if location is url.location else location,
-            )
-
-    def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:
-        """The resolution that gave none, level by level (docs/spec/parameters.md#resolution)."""
-        levels = ["--base-url"]
-        if scenario.parameters is not None:
-            levels.append(
-                f"scenario '{scenario.outline.outline if scenario.outline else scenario.name}' "
-                f"parameters (line {scenario.parameters.line})"
-            )
-        if feature is not None and feature.parameters is not None:
-            levels.append(f"feature '{feature.name}' parameters (line {feature.parameters.line})")
-        if self.file.parameters is not None:
-            levels.append(f"the file's parameters (line {self.file.parameters.line})")
-        else:
-            levels.append("a file parameters: block")
+            found.append((location, step.location if location is url.location else location, url.text, params))
+        if not found:
+            return
+        places = {(loc.line, loc.column) for loc, *_ in found}
+        location, anchor, path, params = min(found, key=lambda f: (f[0].file != self.file.path, f[0].line, f[0].column))
+        others = len(places) - 1
+        more = f" (nor do {others} more request{'s' if others > 1 else ''} in this file)" if others else ""
         openapi = params.get(OPENAPI_KEY)
-        if openapi is not None and openapi.value:
-            spec = f"the OpenAPI description {Path(str(openapi.value)).name} has no servers"
-        else:
-            spec = "no OpenAPI description is named"
-        sets = "sets" if len(levels) > 1 else "set"
-        return (
-            f"none of {', '.join(levels[:-1])} or {levels[-1]} {sets} baseUrl, and {spec}; "
-            "set baseUrl in parameters: or pass --base-url"
+        servers = (
+            f" (the OpenAPI description {Path(str(openapi.value)).name} has no servers)"
+            if openapi is not None and openapi.value
+            else ""
         )
+        message = (
+            f"relative path '{path}' has no baseUrl to join{more}: "
+            f"set baseUrl in parameters: or pass --base-url{servers}"
+        )
+        self._add(Diagnostic(location, message, WARNING, NO_BASE_URL), anchor)
 
 
 def _store_name(store: StoreRef | None) -> str:
