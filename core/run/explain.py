@@ -7,7 +7,6 @@ runs that never hit one pay nothing for it.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
@@ -74,6 +73,8 @@ def did_you_mean(name: str, known: Iterable[str]) -> str | None:
     slips = [k for k in candidates if _one_slip(folded, k.casefold())]
     if slips:
         return slips[0]
+    import difflib  # only for a name that is undefined: `check` of a sound file never loads it
+
     best: tuple[float, str] | None = None
     for candidate in candidates:
         ratio = difflib.SequenceMatcher(None, folded, candidate.casefold()).ratio()
