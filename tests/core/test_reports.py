@@ -13,7 +13,7 @@ import pytest
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.report.json_report import json_report, write_json_report
-from scenario_core.report.junit import junit_report, write_junit_report
+from scenario_core.report.junit import junit_classname, junit_report, write_junit_report
 from scenario_core.report.masking import MASK, Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import RESPONSE_BODY_LIMIT
@@ -180,7 +180,9 @@ def test_junit_xml_reads_back(mixed):
     assert float(pets.get("time")) >= 0
     cases = pets.findall("testcase")
     assert [c.get("name") for c in cases] == ["create", "wrong name", "tagged out"]
-    assert {c.get("classname") for c in cases} == {f"{path}.Pets"}
+    classname = junit_classname(str(path), None)
+    assert {c.get("classname") for c in cases} == {f"{classname}.Pets"} and "." not in classname
+    assert {c.get("file") for c in cases} == {str(path)}  # the path as given stays in file=
     assert all(float(c.get("time")) >= 0 for c in cases)
     assert cases[0].find("failure") is None and cases[0].find("skipped") is None
     failure = cases[1].find("failure")
@@ -191,7 +193,21 @@ def test_junit_xml_reads_back(mixed):
     assert '"name": "Rex"' in details[3]
     assert cases[2].find("skipped").get("message").startswith("not selected by tags")
     (case,) = standalone.findall("testcase")
-    assert (case.get("classname"), case.get("name"), case.get("line")) == (str(path), "standalone", "36")
+    assert (case.get("classname"), case.get("name"), case.get("line")) == (classname, "standalone", "36")
+
+
+@pytest.mark.parametrize(
+    "path, feature, classname",
+    [
+        ("../mine/shop.scenario", "Cats", "mine/shop.Cats"),
+        ("./shop.scenario", None, "shop"),
+        ("/abs/v1.2/api.v2.scenario", "Pets v1.0", "abs/v1_2/api_v2.Pets v1_0"),
+        ("C:\\suite\\x.scenario", None, "C:/suite/x"),
+        (".scenario", None, "_scenario"),
+    ],
+)
+def test_junit_classnames_keep_no_path_dots(path, feature, classname):
+    assert junit_classname(path, feature) == classname
 
 
 def test_junit_escapes_markup_in_names_and_messages(demo, write_scenario, tmp_path):
