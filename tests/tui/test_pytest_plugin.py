@@ -87,6 +87,24 @@ def outcomes(result: pytest.RunResult) -> dict[str, str]:
     return found
 
 
+def test_connection_refused_says_which_base_url_it_expects(pytester):
+    pytester.makefile(".scenario", down="scenario: health\n  when: GET /health\n  then: status 200\n")
+    pytester.makeini("[pytest]\nscenario_base_url = http://127.0.0.1:9\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    hints = [line for line in result.outlines if line.startswith("hint: ")]
+    assert hints == [
+        "hint: nothing answers at http://127.0.0.1:9, the base URL this scenario sends to: start the API there,"
+        " or pass --scenario-base-url URL (or set scenario_base_url in the pytest ini)"
+    ]
+
+
+def test_other_failures_get_no_such_hint(suite):
+    result = suite.runpytest()
+    result.assert_outcomes(passed=3, failed=1)
+    assert not [line for line in result.outlines if line.startswith("hint: ")]
+
+
 def test_collection_names_follow_the_tree(suite):
     result = suite.runpytest("--collect-only", "-q")
     assert result.outlines[:4] == [
