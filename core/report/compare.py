@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 
 from scenario_core.report.json_report import json_response
 from scenario_core.report.masking import Masker
-from scenario_core.report.records import ScenarioRecord, StepRecord
+from scenario_core.report.records import Exchange, ScenarioRecord, StepRecord
 from scenario_core.run.body_paths import child_path
 from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.support.records import dataclass
@@ -192,6 +192,16 @@ def diff_responses(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None)
     elif before is not None:
         changes.extend(diff_json(before, after))
     return changes
+
+
+def diff_exchanges(old: Exchange | None, new: Exchange | None, masker: Masker | None = None) -> list[Change]:
+    """diff_responses for two exchanges of this session (the TUI's history): each response
+    rendered, masked, as the JSON report writes it (None, or no status: no response came)."""
+    masker = masker or Masker(enabled=False)
+    return diff_responses(
+        json_response(old, masker) if old is not None else None,
+        json_response(new, masker) if new is not None else None,
+    )
 
 
 def _body(response: Mapping[str, Any]) -> Any:

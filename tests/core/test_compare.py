@@ -22,6 +22,7 @@ from scenario_core.report.compare import (
     Change,
     CompareError,
     Comparer,
+    diff_exchanges,
     diff_json,
     diff_lines,
     diff_responses,
@@ -30,6 +31,7 @@ from scenario_core.report.compare import (
 from scenario_core.report.json_report import json_report
 from scenario_core.report.masking import MASK, Masker
 from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.records import Exchange
 from scenario_core.run.executor import run_to_completion
 from scenario_tui.cli.main import main
 from tests.core.echo_server import EchoServer
@@ -221,6 +223,17 @@ def test_a_body_that_changed_kind_and_a_response_that_came_back():
     assert (
         format_changes([Change(UNMATCHED), Change(ADDED, "$.x", new="y" * 100)])[1] == "+ $.x: " + '"' + "y" * 58 + "…"
     )
+
+
+def test_two_exchanges_of_a_session_compare_masked():
+    def exchange(status, body):
+        return Exchange(0, "GET", "http://h/x", (), None, status=status, body=body)
+
+    masker = Masker()
+    masker.learn("s3cret-value")
+    old, new = exchange(200, '{"a": 1, "k": "s3cret-value"}'), exchange(200, '{"a": 2, "k": "other"}')
+    assert diff_exchanges(old, new, masker) == [Change(CHANGED, "$.a", 1, 2), Change(CHANGED, "$.k", MASK, "other")]
+    assert diff_exchanges(old, exchange(None, None)) == [Change(STATUS, old=200, new=None)]
 
 
 @pytest.mark.parametrize(
