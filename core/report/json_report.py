@@ -133,8 +133,8 @@ def response_body(text: str | None, size: int | None, masker: Masker) -> tuple[A
     if not text:
         return None, False
     if size is None and len(text) <= RESPONSE_BODY_LIMIT and text.lstrip()[:1] in ("{", "["):
-        try:
-            value = json.loads(text)
+        try:  # NaN and Infinity parse, but would make the report itself invalid JSON: kept as text
+            value = json.loads(text, parse_constant=_no_constant)
         except (ValueError, RecursionError):
             pass
         else:
@@ -142,6 +142,10 @@ def response_body(text: str | None, size: int | None, masker: Masker) -> tuple[A
     whole = len(text.encode("utf-8"))
     shown = cut_body(text, masker, RESPONSE_BODY_LIMIT, size)
     return shown, size is not None or whole > RESPONSE_BODY_LIMIT or shown.endswith(f" ({whole} bytes in all)")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def json_scope_event(event: ScopeEvent, masker: Masker) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from scenario_core.report.compare import (
     diff_responses,
     format_changes,
 )
-from scenario_core.report.json_report import json_report
+from scenario_core.report.json_report import json_report, response_body
 from scenario_core.report.masking import MASK, Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import Exchange
@@ -186,6 +186,7 @@ def test_the_report_carries_each_response_body_as_json_masked_and_text_cut_at_64
     assert notes["body_cut"] is True and notes["body"].endswith(" … (70000 bytes in all)")
     assert len(notes["body"].split(" … ")[0]) == 64 * 1024
     assert login["body"] == "<a>\n</a>"
+    assert response_body('{"x": NaN}', None, Masker())[0] == '{"x": NaN}'  # kept as text: the report stays JSON
     assert pets["headers"][0][0] and ["Content-Type", "application/json"] in pets["headers"]
 
 
