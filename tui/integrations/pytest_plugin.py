@@ -153,6 +153,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if getattr(config, "workerinput", {}).get("scenario_loadgroup"):
         config.option.loadgroup = True
     config.stash[_SETTINGS] = settings = _Settings(config)
+    if getattr(config.option, "xmlpath", None) and not hasattr(config, "workerinput"):  # --junitxml
+        from scenario_tui.integrations.pytest_junit import JunitClassnames
+
+        config.pluginmanager.register(JunitClassnames(config), "scenario-junit-classnames")
     if settings.coverage:
         from scenario_tui.integrations.pytest_coverage import CoverageHooks
 
