@@ -264,7 +264,7 @@ class Report:
     def _never(self, name: str, place: Seen, walk: Walk) -> str:
         """Why a name is never visible here: the run's own explanation (explain.py), with what
         only a static view knows (a later step of an `if`, another branch)."""
-        from scenario_core.run.explain import later_in_scenario, nowhere
+        from scenario_core.run.explain import did_you_mean, later_in_scenario, nowhere
 
         sites = [
             (sequence, step, via)
@@ -285,8 +285,15 @@ class Report:
             except Exception:  # an explanation must never turn a warning into a crash
                 reason = ""
         if not reason or reason == nowhere(name):
-            return f"no step in this file extracts '{name}'; pass it with --var {name}=..."
+            known = [*self._extracted(walk), *self.run_variables, *self._cells()]
+            close = did_you_mean(name, known)
+            lead = f"did you mean '{close}'? " if close else ""
+            return f"{lead}no step in this file extracts '{name}'; pass it with --var {name}=..."
         return reason.rstrip(".")
+
+    def _cells(self) -> set[str]:
+        """The names of every outline's examples columns."""
+        return {cell for scenario, _ in self.scenarios() if scenario.outline for cell, _ in scenario.outline.variables}
 
     # ------------------------------------------------------------ steps without a response
 
@@ -309,6 +316,9 @@ class Report:
     # ------------------------------------------------------------ baseUrl
 
     def _base_urls(self, walk: Walk) -> None:
+        """One warning per file, at its first request with a relative path and no baseUrl,
+        counting the others: every one of them has the same fix."""
+        found: list[tuple[SourceLocation, SourceLocation, str, EffectiveParameters]] = []
         for step, url, via, scenario, feature in walk.relative:
             if self._base_url_set(feature, scenario):
                 continue
@@ -316,38 +326,24 @@ class Report:
             if params is None or params.base_url is not None:
                 continue
             location = url.location if step.location.file == self.file.path else via[0].location
-            because = self._no_base_url(params, feature, scenario)
-            self._add(
-                Diagnostic(
-                    location, f"relative path '{url.text}' has no baseUrl to join: {because}", WARNING, NO_BASE_URL
-                ),
-                step.location if location is url.location else location,
-            )
-
-    def _no_base_url(self, params: EffectiveParameters, feature: FeatureNode | None, scenario: ScenarioNode) -> str:
-        """The resolution that gave none, level by level (docs/spec/parameters.md#resolution)."""
-        levels = ["--base-url"]
-        if scenario.parameters is not None:
-            levels.append(
-                f"scenario '{scenario.outline.outline if scenario.outline else scenario.name}' "
-                f"parameters (line {scenario.parameters.line})"
-            )
-        if feature is not None and feature.parameters is not None:
-            levels.append(f"feature '{feature.name}' parameters (line {feature.parameters.line})")
-        if self.file.parameters is not None:
-            levels.append(f"the file's parameters (line {self.file.parameters.line})")
-        else:
-            levels.append("a file parameters: block")
+            found.append((location, step.location if location is url.location else location, url.text, params))
+        if not found:
+            return
+        places = {(loc.line, loc.column) for loc, *_ in found}
+        location, anchor, path, params = min(found, key=lambda f: (f[0].file != self.file.path, f[0].line, f[0].column))
+        others = len(places) - 1
+        more = f" (nor do {others} more request{'s' if others > 1 else ''} in this file)" if others else ""
         openapi = params.get(OPENAPI_KEY)
-        if openapi is not None and openapi.value:
-            spec = f"the OpenAPI description {Path(str(openapi.value)).name} has no servers"
-        else:
-            spec = "no OpenAPI description is named"
-        sets = "sets" if len(levels) > 1 else "set"
-        return (
-            f"none of {', '.join(levels[:-1])} or {levels[-1]} {sets} baseUrl, and {spec}; "
-            "set baseUrl in parameters: or pass --base-url"
+        servers = (
+            f" (the OpenAPI description {Path(str(openapi.value)).name} has no servers)"
+            if openapi is not None and openapi.value
+            else ""
         )
+        message = (
+            f"relative path '{path}' has no baseUrl to join{more}: "
+            f"set baseUrl in parameters: or pass --base-url{servers}"
+        )
+        self._add(Diagnostic(location, message, WARNING, NO_BASE_URL), anchor)
 
 
 def _store_name(store: StoreRef | None) -> str:

@@ -30,6 +30,7 @@ from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
 
 VALUE_CHARS = 120  # a value in the timeline; the JSON report has it whole
+BODY_CHARS = 16 * 1024  # a response body on the page; the JSON report keeps up to 64 KiB
 
 
 def text(value: Any) -> str:
@@ -162,8 +163,13 @@ def _message(kind: str, message: dict[str, Any]) -> Iterable[str]:
     for name, value in message["headers"]:
         yield f"<tr><td>{text(name)}</td><td>{text(value)}</td></tr>"
     yield "</table>"
-    if message["body"]:
-        yield f'<pre class="body">{block(message["body"])}</pre>'
+    body = message["body"]
+    if body is not None and body != "":
+        if not isinstance(body, str):  # a JSON response body, as the JSON report holds it
+            body = json.dumps(body, indent=2, ensure_ascii=False)
+        if len(body) > BODY_CHARS:
+            body = body[:BODY_CHARS] + f"\n… ({len(body):,} characters in all: the JSON report has the rest)"
+        yield f'<pre class="body">{block(body)}</pre>'
     yield "</div>"
 
 

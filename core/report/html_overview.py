@@ -59,6 +59,21 @@ def run_facts(report: dict[str, Any], recorder: RunRecorder, masker: Masker) -> 
     yield "</table>"
 
 
+def cut_at_word(message: str, limit: int) -> str:
+    """`message` in at most `limit` characters: whole, or cut after its last whole word that fits
+    (after a space, or a `,` `;` inside a long token such as JSON), then `…`. Only a word longer
+    than half the limit is cut inside."""
+    if len(message) <= limit:
+        return message
+    head = message[: limit - 1]
+    # where the next word would start: a space, or after , ; inside a long token
+    breaks = [head.rfind(" ")] + [head.rfind(mark) + 1 for mark in ",;" if head.rfind(mark) >= 0]
+    at = max(breaks)
+    if at >= limit // 2:
+        head = head[:at]
+    return head.rstrip(" ,;:") + "…"
+
+
 def failure_list(report: dict[str, Any]) -> Iterable[str]:
     """Every failed scenario, in run order, linking to its `<details>` below with the first
     failing step's line and message."""
@@ -81,7 +96,7 @@ def failure_list(report: dict[str, Any]) -> Iterable[str]:
         )
         if step is not None:
             message = step["message"]
-            message = message if len(message) <= MESSAGE_CHARS else message[: MESSAGE_CHARS - 1] + "…"
+            message = cut_at_word(message, MESSAGE_CHARS)
             yield f'<div class="message">{text(message)}</div>'
         yield "</li>"
     yield "</ol></nav>"

@@ -9,15 +9,16 @@ from typing import Any
 from scenario_core.report.failures import cut_body, step_message
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
-from scenario_core.report.records import Exchange, ScenarioRecord, ScopeEvent
+from scenario_core.report.records import RESPONSE_BODY_LIMIT, Exchange, ScenarioRecord, ScopeEvent
 from scenario_core.report.writing import atomic_write
 from scenario_core.run import events as ev
 from scenario_core.support.json_depth import cut_depth
 
 
-def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str, Any]:
+def json_report(recorder: RunRecorder, masker: Masker | None = None, comparer: Any = None) -> dict[str, Any]:
     """The report of docs/spec/cli.md#json-report; `"interrupted"` is always present (false on a complete run), `"coverage"`
-    when the run collected it (--coverage)."""
+    when the run collected it (--coverage); with a `comparer` (report.compare, `run --compare`), each
+    step that sent a request has `changes` against the earlier report."""
     masker = masker or Masker(enabled=False)
     counts = recorder.counts()
     coverage = {"coverage": recorder.coverage.to_json()} if recorder.coverage is not None else {}
@@ -33,7 +34,7 @@ def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str
             {
                 "path": file.path,
                 **({"environment": file.environment} if file.environment is not None else {}),
-                "scenarios": [_json_scenario(s, masker, file.environment) for s in file.scenarios],
+                "scenarios": [_json_scenario(s, masker, file.environment, comparer) for s in file.scenarios],
             }
             for file in recorder.files
         ],
@@ -42,11 +43,14 @@ def json_report(recorder: RunRecorder, masker: Masker | None = None) -> dict[str
     }
 
 
-def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: str | None = None) -> dict[str, Any]:
+def _json_scenario(
+    scenario: ScenarioRecord, masker: Masker, file_environment: str | None = None, comparer: Any = None
+) -> dict[str, Any]:
     return {
         "name": scenario.name,
         "feature": scenario.feature,
         "line": scenario.line,
+        **({"outline": scenario.outline, "row": scenario.row} if scenario.row is not None else {}),
         # Only where it differs from the file's (a feature or the scenario set its own).
         **({"environment": scenario.environment} if scenario.environment != file_environment else {}),
         # docs/spec/cli.md#scenario-status: error, counted as failed
@@ -72,6 +76,11 @@ def _json_scenario(scenario: ScenarioRecord, masker: Masker, file_environment: s
                     else {}
                 ),
                 **(json_exchange(s.exchange, masker, scenario.error_context.max_body_size) if s.exchange else {}),
+                **(
+                    {"changes": [c.to_json() for c in comparer.changes(scenario, s, masker)]}
+                    if comparer is not None and s.exchange
+                    else {}
+                ),
             }
             for s in scenario.steps
         ],
@@ -98,16 +107,45 @@ def json_exchange(exchange: Exchange, masker: Masker, body_limit: int) -> dict[s
     }
     if exchange.operation is not None:
         request["operation"] = exchange.operation
-    response = None
-    if exchange.status is not None:
-        response = {
-            "status": exchange.status,
-            "reason": exchange.reason,
-            "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
-            "body": body(exchange.body, exchange.body_size),
-            "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None,
-        }
-    return {"request": request, "response": response}
+    return {"request": request, "response": json_response(exchange, masker)}
+
+
+def json_response(exchange: Exchange, masker: Masker) -> dict[str, Any] | None:
+    """A step's `response` (None when none came), masked: the body as its JSON value when it is
+    JSON and whole, else as text cut at RESPONSE_BODY_LIMIT bytes (then `body_cut` says so).
+    Also what `--compare` compares (report.compare)."""
+    if exchange.status is None:
+        return None
+    body, cut = response_body(exchange.body, exchange.body_size, masker)
+    return {
+        "status": exchange.status,
+        "reason": exchange.reason,
+        "headers": [list(pair) for pair in masker.headers(exchange.response_headers)],
+        "body": body,
+        **({"body_cut": True} if cut else {}),
+        "elapsed_s": round(exchange.elapsed, 4) if exchange.elapsed is not None else None,
+    }
+
+
+def response_body(text: str | None, size: int | None, masker: Masker) -> tuple[Any, bool]:
+    """(the body as the report shows it, whether it was cut). A JSON body under the limit is its
+    value, secrets masked by name and by learnt value; anything else is text."""
+    if not text:
+        return None, False
+    if size is None and len(text) <= RESPONSE_BODY_LIMIT and text.lstrip()[:1] in ("{", "["):
+        try:  # NaN and Infinity parse, but would make the report itself invalid JSON: kept as text
+            value = json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            return _jsonable(masker.value(cut_depth(value))), False
+    whole = len(text.encode("utf-8"))
+    shown = cut_body(text, masker, RESPONSE_BODY_LIMIT, size)
+    return shown, size is not None or whole > RESPONSE_BODY_LIMIT or shown.endswith(f" ({whole} bytes in all)")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def json_scope_event(event: ScopeEvent, masker: Masker) -> dict[str, Any]:
@@ -172,6 +210,8 @@ def _jsonable(value: Any) -> Any:
     return root[0]
 
 
-def write_json_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
-    text = json.dumps(json_report(recorder, masker), indent=2, ensure_ascii=False) + "\n"
+def write_json_report(
+    path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None, comparer: Any = None
+) -> None:
+    text = json.dumps(json_report(recorder, masker, comparer), indent=2, ensure_ascii=False) + "\n"
     atomic_write(path, text.encode("utf-8", "backslashreplace"))  # a lone surrogate (argv) as its escape

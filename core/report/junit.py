@@ -23,8 +23,9 @@ def junit_report(recorder: RunRecorder, masker: Masker | None = None) -> ET.Elem
     """`<testsuites>` holding a `<testsuite>` per feature and one per file for its standalone
     scenarios, in order of first appearance; a `<testcase>` per scenario.
 
-    classname is `PATH.FEATURE` (just PATH for standalone scenarios): Jenkins splits classname at
-    its last dot into package and class, which gives package = the file, class = the feature.
+    classname is the file's path without its dots, then `.FEATURE` (see `classname`): Jenkins
+    and GitLab split a classname at its dots into packages and a class, which gives package = the
+    file, class = the feature; the path as given stays in `file=`.
     """
     import xml.etree.ElementTree as ET
 
@@ -92,7 +93,7 @@ def _junit_suite(
             "file": path,
         },
     )
-    classname = path if feature is None else f"{path}.{feature}"
+    classname = junit_classname(path, feature)
     for scenario in scenarios:
         case = ET.SubElement(
             suite,
@@ -115,6 +116,17 @@ def _junit_suite(
         elif scenario.status == ev.SKIPPED:
             ET.SubElement(case, "skipped", {"message": masker.text(scenario.message) or "skipped"})
     return suite
+
+
+def junit_classname(path: str, feature: str | None) -> str:
+    """`shop/cats` for `../shop/cats.scenario`, `shop/cats.Cats` with feature `Cats`: the path's
+    folders (none of `.`, `..` or the root) and the file's name without `.scenario`, every other
+    dot of the path or the feature written `_`, so the one dot left parts file from feature."""
+    parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".", "..")]
+    if parts and parts[-1].endswith(".scenario") and len(parts[-1]) > len(".scenario"):
+        parts[-1] = parts[-1][: -len(".scenario")]
+    file = "/".join(part.replace(".", "_") for part in parts) or "scenarios"
+    return file if feature is None else f"{file}.{feature.replace('.', '_')}"
 
 
 def write_junit_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:

@@ -35,6 +35,13 @@ def step_text(step: Any) -> str:
     return getattr(step, "text", "") or ""
 
 
+def outline_row(scenario: Any) -> tuple[str | None, int | None]:
+    """The outline and examples row (1-based) an outline's scenario comes from; (None, None) for
+    a plain scenario."""
+    outline = getattr(scenario, "outline", None)
+    return (outline.outline, outline.row) if outline is not None else (None, None)
+
+
 class RunRecorder(EventConsumer):
     """Keeps what the reports and the run summary need, event by event.
 
@@ -89,6 +96,7 @@ class RunRecorder(EventConsumer):
             e.file.path, e.scenario.name, e.feature.name if e.feature else None, e.scenario.location.line
         )
         self._current.environment = parameter_value(e.parameters, ENVIRONMENT)
+        self._current.outline, self._current.row = outline_row(e.scenario)
         self._current.error_context = ErrorContext.from_parameters(e.parameters)
         self._current_node = e.scenario
         self._step_index, self._last = -1, None
@@ -218,6 +226,7 @@ class RunRecorder(EventConsumer):
             scenario = ScenarioRecord(
                 e.file.path, e.scenario.name, e.feature.name if e.feature else None, e.scenario.location.line
             )
+            scenario.outline, scenario.row = outline_row(e.scenario)
         scenario.status, scenario.message, scenario.elapsed = e.status, e.message, e.elapsed
         scenario.local_error = e.status == ev.FAILED and local_error_of(e.file, e.scenario) is not None
         scenario.variables = e.snapshot.visible()

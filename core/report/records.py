@@ -36,6 +36,11 @@ def parameter_value(parameters: Any, key: str) -> Any:
     return found.value if found is not None else None
 
 
+# Where a report cuts a step's response body (docs/formats.md#the-json-report-run---report-json-path):
+# enough for `--compare` to see what changed, bounded so a report stays readable.
+RESPONSE_BODY_LIMIT = 64 * 1024
+
+
 @dataclass
 class Exchange:
     """One request and, when it came, its response."""
@@ -56,15 +61,17 @@ class Exchange:
     request_body_size: int | None = None
     body_size: int | None = None
 
-    def kept(self, limit: int) -> "Exchange":
-        """A copy holding only the heads of its bodies that a report cut at `limit` bytes shows."""
+    def kept(self, limit: int, response_limit: int = RESPONSE_BODY_LIMIT) -> "Exchange":
+        """A copy holding only the heads of its bodies that a report shows: the request's cut at
+        `limit` bytes, the response's at the larger of `limit` and `response_limit`."""
 
-        def head(body: str | None) -> tuple[str | None, int | None]:
+        def head(body: str | None, limit: int) -> tuple[str | None, int | None]:
             if not body or len(body) <= limit * 4 + 64:  # whole: nothing to keep beside it
                 return body, None
             return body_head(body, limit), len(body.encode("utf-8"))
 
-        (request_body, request_size), (body, body_size) = head(self.request_body), head(self.body)
+        request_body, request_size = head(self.request_body, limit)
+        body, body_size = head(self.body, max(limit, response_limit))
         if request_size is None and body_size is None:
             return self
         return replace(self, request_body=request_body, body=body, request_body_size=request_size, body_size=body_size)
@@ -107,6 +114,8 @@ class ScenarioRecord:
     scope_events: list[ScopeEvent] = field(default_factory=list)
     # Ended by an error local to it (docs/spec/steps.md#errors-local-to-one-scenario): reported as `error`, counted as failed.
     local_error: bool = False
+    outline: str | None = None  # an outline's scenario: the outline's name (the row's name has its cells)
+    row: int | None = None  # and its examples row (1-based)
 
 
 @dataclass

@@ -18,7 +18,12 @@ MAX_NODES = 20_000
 MAX_SUGGESTIONS = 3
 _RESEMBLES = 0.75  # difflib ratio from which a key "resembles" the wanted one
 
+MAX_TOP_KEYS = 8  # a body object with at most this many keys is named by its keys too
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# The first key a path names: `$.data…` or `$['data']…`.
+_FIRST_KEY = re.compile(r"""\$\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*['"]([^'"]+)['"]\s*\])""")
+# The words of a key: `petId`, `pet_id`, `pet-id` and `PetID` all hold `pet` and `id`.
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # The last key a path names: `.id`, `['id']` or `["id"]`, before any trailing `[0]` / `[*]`.
 _LAST_KEY = re.compile(
     r"""(?:\.\s*([A-Za-z_][\w-]*)|\[\s*['"]([^'"]+)['"]\s*\])\s*(?:\[\s*(?:\*|-?\d*:?-?\d*)\s*\]\s*)*\Z"""
@@ -64,15 +69,35 @@ def _keyed_paths(body: Any) -> Iterator[tuple[str, str, str]]:
                 queue.append((value, child_path(path, index), f"{shape}[*]", depth + 1))
 
 
+def key_words(key: str) -> set[str]:
+    """The words of a key, case-folded (`petId` → {pet, id}); a key with no word boundary is
+    its one word (`petid`)."""
+    return {word.casefold() for word in _WORDS.findall(key)} or {key.casefold()}
+
+
+def _shares_a_word(wanted: str, key: str) -> bool:
+    """`key` is one of `wanted`'s words or `wanted` one of its (`id` in `petId`, `petid` or
+    `pet_id`; `petId` for `id`); a word must have two characters to count."""
+    folded_wanted, folded_key = wanted.casefold(), key.casefold()
+    if len(folded_key) >= 2 and (folded_key in key_words(wanted) or folded_wanted.endswith(folded_key)):
+        return True
+    if len(folded_wanted) >= 2 and (folded_wanted in key_words(key) or folded_key.endswith(folded_wanted)):
+        return True
+    words = {w for w in key_words(wanted) if len(w) >= 2}
+    return bool(words & key_words(key))
+
+
 def closest_paths(path: str, body: Any) -> list[str]:
-    """Up to MAX_SUGGESTIONS concrete paths in `body` whose last key equals the last key of
-    `path`, then ones whose last key resembles it; shortest first, one per shape (of a list of
-    objects, the first item's), never `path` itself."""
+    """Up to MAX_SUGGESTIONS concrete paths in `body`, at any depth, whose last key equals the
+    last key of `path`, then ones whose last key resembles it (by spelling, or sharing a word of
+    its name: `$.id` for `$.petid`); shortest first, one per shape (of a list of objects, the
+    first item's), never `path` itself."""
     wanted = last_key(path)
     if wanted is None:
         return []
     equal: list[str] = []
     similar: list[tuple[float, str]] = []
+    related: list[str] = []
     shapes: set[str] = set()
     folded = wanted.casefold()
     for concrete, shape, key in _keyed_paths(body):
@@ -86,15 +111,45 @@ def closest_paths(path: str, body: Any) -> list[str]:
         if ratio >= _RESEMBLES:
             shapes.add(shape)
             similar.append((ratio, concrete))
+        elif _shares_a_word(wanted, key):
+            shapes.add(shape)
+            related.append(concrete)
     equal.sort(key=len)
     similar.sort(key=lambda pair: (len(pair[1]), -pair[0]))
-    return (equal + [concrete for _, concrete in similar])[:MAX_SUGGESTIONS]
+    if equal or similar:  # a word in common is a hint only when nothing is closer
+        related = []
+    related.sort(key=len)
+    return (equal + [concrete for _, concrete in similar] + related)[:MAX_SUGGESTIONS]
+
+
+def top_level_keys(body: Any) -> list[str] | None:
+    """The keys of a body object small enough to name whole (at most MAX_TOP_KEYS), else None."""
+    if isinstance(body, dict) and 0 < len(body) <= MAX_TOP_KEYS:
+        return [_key_text(str(key)) for key in body]
+    return None
+
+
+def _key_text(key: str) -> str:
+    """A key as a path writes it after `$.` (`id`, `['a b']`), cut when long."""
+    if len(key) > 40:
+        key = key[:39] + "…"
+    return key if _PLAIN_KEY.match(key) else child_path("$", key)[1:]
 
 
 def matched_nothing(path: str, body: Any) -> str:
-    """The words after a path that matched nothing: where, and the closest paths that exist."""
+    """The words after a path that matched nothing: where, the closest paths that exist, and
+    the body's keys when it is a small object (`top-level keys: id, name`)."""
     suggestions = closest_paths(path, body)
     has = f"; the body has {', '.join(suggestions)}" if suggestions else ""
+    first = _FIRST_KEY.match(path.strip())
+    went_wrong_at_the_top = (
+        not isinstance(body, dict) or first is None or (first.group(1) or first.group(2)) not in body
+    )
+    keys = top_level_keys(body) if went_wrong_at_the_top else None
+    if keys is not None:
+        has += f"; its top-level keys: {', '.join(keys)}"
+    elif isinstance(body, list) and first is not None:
+        has += f"; the body is a list of {len(body)}"
     return f"matched nothing in the response body{has}"
 
 

@@ -57,6 +57,53 @@ def nowhere(name: str) -> str:
     return f"No step in this file extracts '{name}'; pass it with --var {name}=..."
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str | None:
+    """The one name of `known` that `name` is most likely a slip of -- the same letters in
+    another case (`catid` for `catId`) first, else one typing slip away (a letter added, lost,
+    changed or two swapped: `knid` for `kind`), else the closest spelling (difflib ratio at least
+    0.8 between the case-folded names) -- or None. Shared by `run`'s failure, the TUI (which
+    shows the engine's message) and `check`'s warning, so all three suggest the same name."""
+    folded = name.casefold()
+    candidates = sorted({k for k in known if isinstance(k, str) and k and k != name})
+    same_letters = [k for k in candidates if k.casefold() == folded]
+    if same_letters:
+        return same_letters[0]
+    if len(name) < 3:
+        return None
+    slips = [k for k in candidates if _one_slip(folded, k.casefold())]
+    if slips:
+        return slips[0]
+    import difflib  # only for a name that is undefined: `check` of a sound file never loads it
+
+    best: tuple[float, str] | None = None
+    for candidate in candidates:
+        ratio = difflib.SequenceMatcher(None, folded, candidate.casefold()).ratio()
+        if ratio >= 0.8 and (best is None or ratio > best[0]):
+            best = (ratio, candidate)
+    return best[1] if best is not None else None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether `b` is `a` with one letter added, lost or changed, or two neighbours swapped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    if len(a) == len(b):
+        rest_a, rest_b = a[head + 1 :], b[head + 1 :]
+        swapped = a[head + 2 :] == b[head + 2 :] and a[head : head + 2] == b[head : head + 2][::-1]
+        return rest_a == rest_b or swapped
+    shorter, longer = (a, b) if len(a) < len(b) else (b, a)
+    return shorter[head:] == longer[head + 1 :]
+
+
+def nowhere_but(name: str, known: Iterable[str]) -> str:
+    """`nowhere`, led by a did-you-mean when a known name is a likely slip of `name`."""
+    close = did_you_mean(name, known)
+    return f"Did you mean '{close}'? {nowhere(name)}" if close else nowhere(name)
+
+
 class Explainer:
     """Explains undefined variables for one file; `records` is updated by the executor as it runs."""
 
@@ -129,6 +176,8 @@ class Explainer:
         message = f"undefined variable '{name}' in {where}; visible here: {', '.join(names) if names else 'nothing'}."
         try:
             reason = self.reason(name, scenario, feature, index, store)
+            if reason == nowhere(name):  # extracted nowhere: perhaps a slip of a name that is
+                reason = nowhere_but(name, [*names, *self.sites()])
         except Exception:  # an explanation must never turn a failed step into a crash
             reason = None
         return f"{message} {reason}" if reason else message

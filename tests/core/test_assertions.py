@@ -102,10 +102,10 @@ def test_failure_messages_say_expected_and_got():
     body = {"name": "Max", "age": 3}
     assert outcome('$.name == "Rex"', response(body)).message == 'expected $.name == "Rex", got "Max"'
     assert outcome("$.nope == 1", response(body)).message == (
-        "expected $.nope == 1, but $.nope matched nothing in the response body"
+        "expected $.nope == 1, but $.nope matched nothing in the response body; its top-level keys: name, age"
     )
     assert outcome("$.nope exists", response(body)).message == (
-        "expected $.nope to exist, it matched nothing in the response body"
+        "expected $.nope to exist, it matched nothing in the response body; its top-level keys: name, age"
     )
     assert outcome("$.age not exists", response(body)).message == "expected $.age not to exist, got 3"
     assert outcome('$.age < "5"', response(body)).message == (

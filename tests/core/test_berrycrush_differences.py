@@ -171,7 +171,7 @@ def test_difference_6_extract_matching_nothing_fails_the_step(demo, write_scenar
 {HEALTH}    extract $.nothing => x
 """,
     )
-    assert failures(events) == ["$.nothing matched nothing in the response body"]
+    assert failures(events) == ["$.nothing matched nothing in the response body; its top-level keys: status"]
 
 
 def test_difference_7_an_undefined_reference_fails_before_sending(demo, write_scenario):

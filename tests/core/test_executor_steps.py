@@ -318,7 +318,7 @@ scenario: types
 
 def test_extract_that_matches_nothing_fails(demo, write_scenario):
     events = run(demo, write_scenario, "scenario: s\n  when: GET BASE/health\n  extract: id from $.id\n")
-    assert failures(events) == ["$.id matched nothing in the response body"]
+    assert failures(events) == ["$.id matched nothing in the response body; its top-level keys: status"]
 
 
 def test_extract_from_a_body_that_is_not_json_fails_with_one_line(demo, write_scenario):

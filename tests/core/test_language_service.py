@@ -103,7 +103,7 @@ def test_the_scope_analysis_warnings_are_problems_with_their_code(pets):
         service.Problem(
             span(20, 22, 27),
             "warning",
-            "'petID' is never visible here: no step in this file extracts 'petID'; pass it with --var petID=...",
+            "'petID' is never visible here: did you mean 'petId'? no step in this file extracts 'petID'; pass it with --var petID=...",
             "never-visible",
         ),
     ]
@@ -188,7 +188,7 @@ def test_hover_on_a_variable_gives_the_analysis_verdict_and_the_extracting_step(
 def test_hover_on_a_variable_that_is_never_visible_says_why(pets):
     document = read(pets, PETS.replace("{{petId}}", "{{petID}}"))
     assert service.hover(document, Position(20, 22)).markdown == (
-        "**`{{petID}}`** — never visible here\n\nno step in this file extracts 'petID'; pass it with --var petID=..."
+        "**`{{petID}}`** — never visible here\n\ndid you mean 'petId'? no step in this file extracts 'petID'; pass it with --var petID=..."
     )
 
 

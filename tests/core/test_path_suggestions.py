@@ -14,6 +14,7 @@ from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.body_paths import MAX_NODES, closest_paths, last_key, matched_nothing, path_matches
 from scenario_core.run.events import StepFinished
 from scenario_core.run.executor import run_to_completion
+from tests.core.echo_server import EchoServer
 
 SCRIPT = Path(sys.executable).with_name("scenario-tui")
 ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")}
@@ -32,10 +33,32 @@ def failures(demo, write_scenario, step: str) -> list[str]:
     return [e.message for e in events if isinstance(e, StepFinished) and e.status == "failed"]
 
 
+ECHO_KEYS = "; its top-level keys: method, path, query, headers, json, body"
+
+
 def test_extract_that_matches_nothing_names_the_paths_with_that_last_key(demo, write_scenario):
     assert failures(demo, write_scenario, "extract: petId from $.id") == [
-        "$.id matched nothing in the response body; the body has $.json.data.id, $.json.items[0].id"
+        "$.id matched nothing in the response body; the body has $.json.data.id, $.json.items[0].id" + ECHO_KEYS
     ]
+
+
+def test_a_key_named_after_another_suggests_it_and_a_small_body_names_its_keys(write_scenario):
+    with EchoServer() as server:
+        server.answer("/pets/1", '{"id": 1, "name": "Rex"}', ("Content-Type", "application/json"))
+        path = write_scenario(f"scenario: s\n  when: GET {server.url}/pets/1\n  extract: petId from $.petid\n")
+        events = run_to_completion([load_file(path)], RunOverrides({}), None)
+    (message,) = [e.message for e in events if isinstance(e, StepFinished) and e.status == "failed"]
+    assert message == "$.petid matched nothing in the response body; the body has $.id; its top-level keys: id, name"
+
+
+def test_suggestions_by_a_word_of_the_name_only_when_nothing_is_closer():
+    assert closest_paths("$.petid", {"id": 1, "name": "Rex"}) == ["$.id"]
+    assert closest_paths("$.pet_id", {"owner": {"id": 2}}) == ["$.owner.id"]
+    assert closest_paths("$.id", {"petId": 1, "width": 2}) == ["$.petId"]
+    assert closest_paths("$.petId", {"petIds": 1, "id": 2}) == ["$.petIds"]
+    assert matched_nothing("$.name.first", {"name": "Rex"}) == "matched nothing in the response body"
+    assert matched_nothing("$.x", {f"k{n}": n for n in range(9)}) == "matched nothing in the response body"
+    assert matched_nothing("$.x", 7) == "matched nothing in the response body"
 
 
 def test_path_assertion_that_matches_nothing_names_the_closest_paths(demo, write_scenario):
@@ -47,13 +70,13 @@ def test_path_assertion_that_matches_nothing_names_the_closest_paths(demo, write
 def test_exists_that_matches_nothing_names_the_closest_paths(demo, write_scenario):
     assert failures(demo, write_scenario, "then: $.id exists") == [
         "expected $.id to exist, it matched nothing in the response body;"
-        " the body has $.json.data.id, $.json.items[0].id"
+        " the body has $.json.data.id, $.json.items[0].id" + ECHO_KEYS
     ]
 
 
 def test_no_resembling_key_leaves_the_message_as_it_was(demo, write_scenario):
     assert failures(demo, write_scenario, "extract: x from $.zzzzzz") == [
-        "$.zzzzzz matched nothing in the response body"
+        "$.zzzzzz matched nothing in the response body" + ECHO_KEYS
     ]
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_core.report.html import html_report, write_html_report
+from scenario_core.report.html import BODY_CHARS, html_report, write_html_report
 from scenario_core.report.masking import MASK, Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.records import Exchange, FileRecord, ScenarioRecord, StepRecord
@@ -316,3 +316,11 @@ def test_chromium_reads_the_page_as_intended(demo, write_scenario, tmp_path):
 def test_a_files_count_of_one_scenario_is_singular():
     page = html_report(_hand_made("{}", "failed"))
     assert '<p class="counts">1 scenario: 0 passed, 1 failed, 0 skipped</p>' in page
+
+
+def test_a_json_response_body_is_shown_indented_and_a_long_one_cut():
+    page = html_report(_hand_made('{"name": "Rex", "tags": ["a"]}', "failed"))
+    assert "{\n  &quot;name&quot;: &quot;Rex&quot;,\n  &quot;tags&quot;: [\n    &quot;a&quot;\n  ]\n}" in page
+    page = html_report(_hand_made("y" * 40_000, "failed"))
+    assert "y" * BODY_CHARS + "\n… (40,000 characters in all: the JSON report has the rest)" in page
+    assert "y" * (BODY_CHARS + 1) not in page

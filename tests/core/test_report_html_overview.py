@@ -15,6 +15,7 @@ import pytest
 
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.report.html import html_report
+from scenario_core.report.html_overview import cut_at_word
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.run.executor import run_to_completion
 
@@ -112,6 +113,18 @@ def test_html_report_lists_every_failure_linking_to_its_scenario(demo, write_sce
     assert "Failures (2)" in text and "test.scenario › Pets › wrong status" in text
     assert "wrong status line 9" in text and "test.scenario › health line 12" in text
     assert "expected status 418, got 200" in text and len(text) < 700  # messages cut, not the bodies whole
+
+
+def test_a_long_failure_message_is_cut_after_a_whole_word():
+    message = "expected status 201, got 500 " + " ".join(f"word{n}" for n in range(100))
+    cut = cut_at_word(message, 60)
+    assert len(cut) <= 60 and cut.endswith("…")
+    assert message.startswith(cut[:-1]) and message[len(cut) - 1] == " "  # the next character starts a word
+    json_body = "got " + '{"a": 1, "b": 2,"c": 3}' * 20
+    cut = cut_at_word(json_body.replace(" ", ""), 40)
+    assert cut.endswith(",…") is False and cut[-2] in "0123456789}"  # after a , the word before it is whole
+    assert cut_at_word("x" * 100, 10) == "x" * 9 + "…"  # one long word: cut inside, nothing better
+    assert cut_at_word("short", 10) == "short"
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

@@ -13,9 +13,10 @@ import pytest
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.report.json_report import json_report, write_json_report
-from scenario_core.report.junit import junit_report, write_junit_report
+from scenario_core.report.junit import junit_classname, junit_report, write_junit_report
 from scenario_core.report.masking import MASK, Masker
 from scenario_core.report.recorder import RunRecorder
+from scenario_core.report.records import RESPONSE_BODY_LIMIT
 from scenario_core.report.writing import atomic_write
 from scenario_core.run.events import RequestSent
 from scenario_core.run.executor import Execution, run_to_completion
@@ -180,7 +181,9 @@ def test_junit_xml_reads_back(mixed):
     assert float(pets.get("time")) >= 0
     cases = pets.findall("testcase")
     assert [c.get("name") for c in cases] == ["create", "wrong name", "tagged out"]
-    assert {c.get("classname") for c in cases} == {f"{path}.Pets"}
+    classname = junit_classname(str(path), None)
+    assert {c.get("classname") for c in cases} == {f"{classname}.Pets"} and "." not in classname
+    assert {c.get("file") for c in cases} == {str(path)}  # the path as given stays in file=
     assert all(float(c.get("time")) >= 0 for c in cases)
     assert cases[0].find("failure") is None and cases[0].find("skipped") is None
     failure = cases[1].find("failure")
@@ -191,7 +194,21 @@ def test_junit_xml_reads_back(mixed):
     assert '"name": "Rex"' in details[3]
     assert cases[2].find("skipped").get("message").startswith("not selected by tags")
     (case,) = standalone.findall("testcase")
-    assert (case.get("classname"), case.get("name"), case.get("line")) == (str(path), "standalone", "36")
+    assert (case.get("classname"), case.get("name"), case.get("line")) == (classname, "standalone", "36")
+
+
+@pytest.mark.parametrize(
+    "path, feature, classname",
+    [
+        ("../mine/shop.scenario", "Cats", "mine/shop.Cats"),
+        ("./shop.scenario", None, "shop"),
+        ("/abs/v1.2/api.v2.scenario", "Pets v1.0", "abs/v1_2/api_v2.Pets v1_0"),
+        ("C:\\suite\\x.scenario", None, "C:/suite/x"),
+        (".scenario", None, "_scenario"),
+    ],
+)
+def test_junit_classnames_keep_no_path_dots(path, feature, classname):
+    assert junit_classname(path, feature) == classname
 
 
 def test_junit_escapes_markup_in_names_and_messages(demo, write_scenario, tmp_path):
@@ -406,7 +423,7 @@ def test_request_steps_carry_their_request_and_response_masked(mixed, demo):
     assert request["body"] == f'{{"username": "ann", "password": "{MASK}"}}'
     assert list(response) == ["status", "reason", "headers", "body", "elapsed_s"]
     assert (response["status"], response["reason"]) == (200, "OK")
-    assert response["body"] == f'{{"token": "{MASK}", "user": "ann"}}'
+    assert response["body"] == {"token": MASK, "user": "ann"}  # a JSON body as its value
     assert isinstance(response["elapsed_s"], float) and 0 <= response["elapsed_s"] < 10
     post = next(s for s in create["steps"] if s["label"] == "when: POST /pets")
     assert ["Authorization", f"Bearer {MASK}"] in post["request"]["headers"]
@@ -416,10 +433,10 @@ def test_request_steps_carry_their_request_and_response_masked(mixed, demo):
     (token,) = demo._server.state.tokens
     assert token not in json.dumps(report)
     shown = json_report(recorder, Masker(enabled=False))["files"][0]["scenarios"][0]["steps"]
-    assert token in next(s for s in shown if s["label"] == "when: POST /login")["response"]["body"]
+    assert next(s for s in shown if s["label"] == "when: POST /login")["response"]["body"]["token"] == token
 
 
-def test_response_bodies_are_cut_at_the_scenarios_max_body_size(demo, write_scenario):
+def test_request_bodies_are_cut_at_the_scenarios_max_body_size_responses_at_64_kib(demo, write_scenario):
     path = write_scenario("""
         scenario: long
           parameters:
@@ -429,9 +446,9 @@ def test_response_bodies_are_cut_at_the_scenarios_max_body_size(demo, write_scen
     """)
     report = json_report(record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None))))
     (step,) = report["files"][0]["scenarios"][0]["steps"]
-    assert step["request"]["body"].startswith('{"text": "012345') and "bytes in all)" in step["request"]["body"]
-    body = step["response"]["body"]
+    body = step["request"]["body"]
     assert len(body.split(" … ")[0].encode()) == 16 and body.endswith("bytes in all)")
+    assert step["response"]["body"]["json"] == {"text": "0123456789012345678901234567890123456789"}
 
 
 def test_a_request_that_got_no_response_has_response_null(write_scenario):
@@ -551,16 +568,18 @@ def test_a_step_keeps_only_the_head_of_a_large_body_and_reports_its_whole_size(d
           when: POST /echo
             body: {"text": "%s"}
     """
-        % ("x" * 100_000)
+        % ("x" * 300_000)
     )
     recorder = record(run_to_completion([str(path)], RunOverrides.from_cli([], demo.url, None)))
     (kept,) = recorder.scenarios[0].steps
-    assert len(kept.exchange.body) < 1000 and len(kept.exchange.request_body) < 1000  # not 100 KB each
+    assert len(kept.exchange.request_body) < 1000  # not 300 KB; the response's head the report shows
+    assert len(kept.exchange.body) <= 4 * RESPONSE_BODY_LIMIT + 64
     (step,) = json_report(recorder)["files"][0]["scenarios"][0]["steps"]
     assert step["request"]["body"].endswith(f" … ({kept.exchange.request_body_size} bytes in all)")
-    assert kept.exchange.request_body_size == len('{"text": ""}') + 100_000
+    assert kept.exchange.request_body_size == len('{"text": ""}') + 300_000
     assert step["response"]["body"].endswith(f" … ({kept.exchange.body_size} bytes in all)")
-    assert kept.exchange.body_size > 200_000  # the echo holds the body twice
+    assert step["response"]["body_cut"] is True
+    assert kept.exchange.body_size > 600_000  # the echo holds the body twice
 
 
 def test_a_run_without_reports_records_only_each_scenarios_failing_step(demo, write_scenario):

@@ -507,7 +507,7 @@ def test_a_request_in_a_background_or_fragment_counts_and_variable_conditions_ne
     assert lines(found) == []
 
 
-def test_a_relative_path_with_no_base_url_names_the_levels_that_set_none():
+def test_relative_paths_with_no_base_url_get_one_short_warning_per_file():
     found = analysis("""
         parameters:
           timeout: 5
@@ -517,14 +517,20 @@ def test_a_relative_path_with_no_base_url_names_the_levels_that_set_none():
             timeout: 9
           scenario: s
             when: GET /pets
+            when: GET /pets/1
+        scenario: t
+          when: POST /pets
         """)
     assert lines(found) == [
-        "t.scenario:9:5: warning: relative path '/pets' has no baseUrl to join: none of "
-        "--base-url, feature 'F' parameters (line 6) or the file's parameters (line 2) sets "
-        "baseUrl, and no OpenAPI description is named; set baseUrl in parameters: or pass "
-        "--base-url"
+        "t.scenario:9:5: warning: relative path '/pets' has no baseUrl to join (nor do 2 more requests in this"
+        " file): set baseUrl in parameters: or pass --base-url"
     ]
     assert found.diagnostics[0].code == NO_BASE_URL
+    one = analysis("scenario: s\n  when: GET /pets\n")
+    assert lines(one) == [
+        "t.scenario:2:3: warning: relative path '/pets' has no baseUrl to join: set baseUrl in parameters: or pass"
+        " --base-url"
+    ]
 
 
 def test_a_base_url_from_the_command_line_or_any_level_silences_it():

@@ -168,7 +168,7 @@ async def test_diagnostics_include_the_scope_analysis_warnings(client: LanguageC
             rng(20, 22, 27),
             types.DiagnosticSeverity.Warning,
             "never-visible",
-            "'petID' is never visible here: no step in this file extracts 'petID'; pass it with --var petID=...",
+            "'petID' is never visible here: did you mean 'petId'? no step in this file extracts 'petID'; pass it with --var petID=...",
         ),
     ]
 

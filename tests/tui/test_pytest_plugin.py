@@ -87,6 +87,24 @@ def outcomes(result: pytest.RunResult) -> dict[str, str]:
     return found
 
 
+def test_connection_refused_says_which_base_url_it_expects(pytester):
+    pytester.makefile(".scenario", down="scenario: health\n  when: GET /health\n  then: status 200\n")
+    pytester.makeini("[pytest]\nscenario_base_url = http://127.0.0.1:9\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    hints = [line for line in result.outlines if line.startswith("hint: ")]
+    assert hints == [
+        "hint: nothing answers at http://127.0.0.1:9, the base URL this scenario sends to: start the API there,"
+        " or pass --scenario-base-url URL (or set scenario_base_url in the pytest ini)"
+    ]
+
+
+def test_other_failures_get_no_such_hint(suite):
+    result = suite.runpytest()
+    result.assert_outcomes(passed=3, failed=1)
+    assert not [line for line in result.outlines if line.startswith("hint: ")]
+
+
 def test_collection_names_follow_the_tree(suite):
     result = suite.runpytest("--collect-only", "-q")
     assert result.outlines[:4] == [
@@ -220,7 +238,9 @@ def test_junitxml(suite):
     root = ET.parse(suite.path / "out.xml").getroot()
     cases = {case.get("name"): case for case in root.iter("testcase")}
     assert set(cases) == {"health", "create pet", "read pet", "echo fails"}
-    assert cases["create pet"].get("classname") == "pets.scenario.Pets"
+    # the path's dots left out, as run's JUnit report writes it; the file stays in file=
+    assert cases["create pet"].get("classname") == "pets.Pets"
+    assert cases["health"].get("classname") == "pets"
     failure = cases["echo fails"].find("failure")
     assert failure is not None and "line 35  then: status 404" in failure.text
     assert "Traceback" not in failure.text
@@ -240,8 +260,10 @@ def test_xdist_workers_give_the_results_of_one_process(pytester, demo):
     for n in range(4):  # each file creates its own pet and reads it back through its store
         pytester.makefile(".scenario", **{f"file{n}": PETS.replace('"Rex"', f'"Rex{n}"')})
     serial = pytester.runpytest_subprocess("-v", "-n", "0")
-    parallel = pytester.runpytest_subprocess("-v", "-n", "2")
+    parallel = pytester.runpytest_subprocess("-v", "-n", "2", "--junitxml=out.xml")
     assert len(outcomes(serial)) == 16
+    classnames = {case.get("classname") for case in ET.parse(pytester.path / "out.xml").getroot().iter("testcase")}
+    assert classnames == {f"file{n}{feature}" for n in range(4) for feature in ("", ".Pets")}  # set in the controller
     assert outcomes(parallel) == outcomes(serial)
     parallel.assert_outcomes(passed=12, failed=4)
     # loadgroup is the default: every file ran on one worker.

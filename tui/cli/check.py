@@ -113,8 +113,10 @@ def _show(diagnostics: Sequence[Diagnostic], form: str, found: list[dict[str, ob
     elif form == "github":
         for d in diagnostics:
             print(github_annotation(d))
-    elif diagnostics:
-        print("\n".join(visible(str(d)) for d in diagnostics), file=sys.stderr)
+    elif diagnostics:  # on a terminal, each with its source line and a caret
+        from scenario_tui.output.source_excerpt import print_diagnostics
+
+        print_diagnostics(diagnostics)
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, object]:

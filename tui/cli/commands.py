@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         verbose=2 if args.very_verbose else 1 if args.verbose else 0,
         jobs=args.jobs,
         dist=args.dist,
+        compare=args.compare,
         coverage=args.coverage,
         coverage_min=args.coverage_min,
     )

@@ -13,7 +13,6 @@ from typing import Any, Callable, Sequence
 
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError
 from scenario_core.support.collector import apply_collector_policy
-from scenario_core.support.printable import visible
 from scenario_tui.cli.errors import interrupted, print_error
 from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require
 
@@ -97,8 +96,10 @@ def _main(argv: Sequence[str] | None) -> int:
     except UsageError as error:
         print_error(str(error))
         return 2
-    except InvalidFileError as error:
-        print("\n".join(visible(str(d)) for d in error.diagnostics), file=sys.stderr)
+    except InvalidFileError as error:  # on a terminal, each with its source line and a caret
+        from scenario_tui.output.source_excerpt import print_diagnostics
+
+        print_diagnostics(error.diagnostics)
         return 2
     except ScenarioError as error:
         print_error(str(error))

@@ -204,6 +204,13 @@ def _run_scale_options(run: argparse.ArgumentParser) -> None:
         help="run N files (with --dist scope: scope units) at once in one process (auto: CPUs x 4, at most 32); default 1",
     )
     run.add_argument(
+        "--compare",
+        metavar="REPORT.json",
+        help="after each step that sent a request, what changed since the same step in an earlier "
+        "--report-json (status, JSON paths added, removed or changed; masked); the JSON report gains "
+        "`changes` per step. It informs: it never fails a step",
+    )
+    run.add_argument(
         "--dist",
         choices=("file", "scope"),
         default="file",

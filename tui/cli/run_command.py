@@ -32,6 +32,7 @@ from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
 if TYPE_CHECKING:
+    from scenario_core.report.compare import Comparer
     from scenario_core.run.executor import Execution
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
@@ -77,13 +78,16 @@ class FailFast(EventConsumer):
 FailFast.receivers = {ev.ScenarioFinished: FailFast._scenario_finished}
 
 
-def _report_writers(options: RunOptions) -> list[tuple[str, Callable[..., None]]]:
+def _report_writers(options: RunOptions, comparer: Comparer | None) -> list[tuple[str, Callable[..., None]]]:
     """(path, writer) of each report asked for; each writer imported only by a run that writes it."""
     reports: list[tuple[str, Callable[..., None]]] = []
     if options.report_json:
         from scenario_core.report.json_report import write_json_report
 
-        reports.append((options.report_json, write_json_report))
+        if comparer is not None:  # each step's `changes` against the earlier report
+            reports.append((options.report_json, lambda path, r, m: write_json_report(path, r, m, comparer)))
+        else:
+            reports.append((options.report_json, write_json_report))
     if options.report_junit:
         from scenario_core.report.junit import write_junit_report
 
@@ -104,7 +108,16 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     path."""
     from scenario_core.run.executor import Execution
 
-    reports = _report_writers(options)
+    comparer = None
+    if options.compare is not None:  # read before anything runs: an unreadable report is a usage error
+        from scenario_core.language.errors import UsageError
+        from scenario_core.report.compare import CompareError, Comparer
+
+        try:
+            comparer = Comparer.load(options.compare)
+        except CompareError as unreadable:
+            raise UsageError(f"--compare {visible(str(unreadable))}") from None
+    reports = _report_writers(options, comparer)
     inputs = run_inputs(
         files, options.overrides, options.resource_roots, options.fragments, options.variables_files, options.plugins
     )
@@ -118,14 +131,15 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     )
 
     masker = Masker(enabled=not options.show_secrets)
-    recorder = RunRecorder(every_step=bool(reports))  # no report: only what the printed results need
+    # no report and no comparison: only what the printed results need
+    recorder = RunRecorder(every_step=bool(reports) or comparer is not None)
     collector = None
     if options.collects_coverage:  # imported only by a run that collects it
         from scenario_core.report.coverage_collector import CoverageCollector
 
         collector = CoverageCollector()
         recorder.coverage = collector.coverage
-    printer = RunPrinter(make_sink(), masker, recorder)
+    printer = RunPrinter(make_sink(), masker, recorder, comparer)
     units = file_units(files) if options.dist == "file" else scope_units(files, options.overrides)
     parallel = options.jobs > 1 and len(units) > 1
     name_files = bool(options.verbose) and len(files) > 1  # --verbose lines name their file when several run

@@ -153,6 +153,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if getattr(config, "workerinput", {}).get("scenario_loadgroup"):
         config.option.loadgroup = True
     config.stash[_SETTINGS] = settings = _Settings(config)
+    if getattr(config.option, "xmlpath", None) and not hasattr(config, "workerinput"):  # --junitxml
+        from scenario_tui.integrations.pytest_junit import JunitClassnames
+
+        config.pluginmanager.register(JunitClassnames(config), "scenario-junit-classnames")
     if settings.coverage:
         from scenario_tui.integrations.pytest_coverage import CoverageHooks
 
@@ -305,7 +309,8 @@ class ScenarioItem(pytest.Item):
             return
         if finished.status == FAILED:
             lines = failure_details(record, masker) if record is not None else [masker.text(finished.message)]
-            raise ScenarioFailure("\n".join(line for line in lines if line is not None) or "failed")
+            lines.append(refused_hint(record, masker))
+            raise ScenarioFailure("\n".join(line for line in lines if line) or "failed")
         pytest.skip(masker.text(finished.message) or "skipped")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -315,6 +320,24 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.scenario.location.line - 1, f"scenario: {self.scenario.name}"
+
+
+def refused_hint(record: Any, masker: Any) -> str | None:
+    """For a scenario whose request found no server (connection refused): one line naming the
+    base URL it was sent to and how to point the run elsewhere; else None. `pytest examples/`
+    with no API running fails every scenario so, and the hint says which server it expects."""
+    from urllib.parse import urlsplit
+
+    step = record.failed_step if record is not None else None
+    exchange = record.exchange if record is not None else None
+    if step is None or exchange is None or "connection refused" not in (step.message or ""):
+        return None
+    url = urlsplit(exchange.url)
+    base = masker.text(f"{url.scheme}://{url.netloc}")
+    return (
+        f"hint: nothing answers at {base}, the base URL this scenario sends to: start the API there, "
+        "or pass --scenario-base-url URL (or set scenario_base_url in the pytest ini)"
+    )
 
 
 # ---------------------------------------------------------------- running

@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # rich is loaded when a sink is made
     from rich.live import Live
     from rich.spinner import Spinner
 
+    from scenario_core.report.compare import Comparer
+
 from scenario_core.language.parameter_keys import ENVIRONMENT, LOG_REQUESTS, LOG_RESPONSES
 from scenario_core.report.failures import cut_body, error_context_lines, exchange_head, failure_step_lines
 from scenario_core.report.masking import Masker
@@ -147,10 +149,13 @@ def make_sink(file: TextIO | None = None) -> PlainSink | RichSink:
 class RunPrinter(EventConsumer):
     """Feed it every event after the recorder has seen it (it prints the recorder's records)."""
 
-    def __init__(self, sink: PlainSink | RichSink, masker: Masker, recorder: RunRecorder):
+    def __init__(
+        self, sink: PlainSink | RichSink, masker: Masker, recorder: RunRecorder, comparer: Comparer | None = None
+    ):
         self.sink = sink
         self.masker = masker
         self.recorder = recorder
+        self.comparer = comparer  # run --compare: each step's changes against an earlier report
         self._live = sink.live
         self._plan_size = 0
         self._label = ""
@@ -249,6 +254,8 @@ class RunPrinter(EventConsumer):
         else:
             line.append((f"  {format_duration(scenario.elapsed)}", "dim"))
         self._line(line)
+        if self.comparer is not None:
+            self._print_changes(scenario, self.comparer)
         if scenario.status != ev.FAILED:
             return
         indent = self._indent + "    "
@@ -267,6 +274,21 @@ class RunPrinter(EventConsumer):
             # The bodies errorContext.* asks for (request and response, cut at maxBodySize).
             for text in error_context_lines(exchange, scenario.error_context, self.masker):
                 self._line([(indent + "  " + text, "dim")])
+
+    def _print_changes(self, scenario: ScenarioRecord, comparer: Comparer) -> None:
+        """run --compare: under the scenario's line, each step that sent a request and whose
+        response differs from the same step of the earlier report, with what changed (masked)."""
+        from scenario_core.report.compare import format_changes
+
+        indent = self._indent + "    "
+        for step in scenario.steps:
+            lines = format_changes(comparer.changes(scenario, step, self.masker))
+            if not lines:
+                continue
+            self._line([(f"{indent}≠ line {step.line}  {self.masker.text(step.label or step.text)}", WARNING)])
+            for text in lines:
+                for part in text.split("\n"):
+                    self._line([(f"{indent}  {self.masker.text(part)}", "dim")])
 
     def summary(self, interrupted: bool) -> Segments:
         counts = self.recorder.counts()

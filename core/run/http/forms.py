@@ -36,7 +36,8 @@ def _quoted(text: str) -> str:
 def multipart(parts: Sequence[Part], boundary: str | None = None) -> tuple[bytes, str]:
     """The body and its Content-Type (with the boundary)."""
     while True:
-        chosen = boundary or f"----scenario-tui-{os.urandom(16).hex()}"  # what secrets.token_hex does, without its imports
+        # os.urandom(16).hex() is what secrets.token_hex(16) does, without importing random and hmac
+        chosen = boundary or f"----scenario-tui-{os.urandom(16).hex()}"
         marker = chosen.encode("ascii")
         if boundary is not None or not any(marker in part.data for part in parts):
             break
