@@ -42,6 +42,16 @@ MULTI_TEST = "multiTest."  # multiTest.X: options of `auto: [multi]`
 BINDING = "binding."  # binding.NAME.location / binding.NAME.baseUrl / binding[.NAME].alias.X
 DEFAULT_DESCRIPTION = "default"
 
+# BerryCrush keeps the run's base URL and its unnamed description as the binding named `default`:
+# `binding.default.baseUrl` is `baseUrl` and `binding.default.location` is `openapi`, written or
+# read as `{{param.KEY}}` (docs/spec/berrycrush.md#the-default-binding).
+ALIASES = {f"{BINDING}{DEFAULT_DESCRIPTION}.baseUrl": BASE_URL, f"{BINDING}{DEFAULT_DESCRIPTION}.location": OPENAPI}
+
+
+def canonical_key(key: str) -> str:
+    """The key a BerryCrush alias stands for (`binding.default.baseUrl` -> `baseUrl`), else the key."""
+    return ALIASES.get(key, key)
+
 
 @dataclass(frozen=True, slots=True)
 class ParameterSpec:

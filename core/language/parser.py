@@ -117,9 +117,9 @@ def load_file(
     name = str(path)
     external: tuple = ()
     if fragments is not None and not name.endswith(".fragment"):
-        from scenario_core.language.fragment_files import fragment_files, load_fragments
+        from scenario_core.language.fragment_files import fragment_files, load_external
 
-        external = load_fragments(fragment_files(path, fragments), load_file)
+        external = load_external(fragment_files(path, fragments), load_file)
     data = read_input(path)
     try:
         text = data.decode("utf-8")

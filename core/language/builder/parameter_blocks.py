@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.builder.context import BuildContext, Entry, Raw, present, unquoted
+from scenario_core.language.builder.context import BuildContext, Entry, Raw, column_of, present, unquoted
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.nodes.blocks import ParameterEntry, ParametersNode
+from scenario_core.language.nodes.blocks import NamedParametersNode, ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
 
 # Where a parameters: block may go, for every message about one that is misplaced.
@@ -45,11 +45,22 @@ def _dotted(ctx: BuildContext, entries: list[Entry], prefix: str = "") -> list[t
 
 
 def parameters(ctx: BuildContext, children: list) -> Raw:
-    keyword, entries = children[0], present(children[1:])
-    ctx.bare(keyword, "parameters:")
+    keyword, lines = children[0], present(children[1:])
+    name, name_offset = ctx.value(keyword, len("parameters:"))
+    if name and column_of(keyword) != 1:
+        ctx.error(
+            ctx.loc(keyword, name_offset, len(name)),
+            "'parameters: NAME' (a named block) goes at the top level of a file, a .fragment file's or "
+            "this one's; a block inside another stands alone on its line",
+        )
+    elif name and not _BLOCK_NAME.fullmatch(name):
+        ctx.error(ctx.loc(keyword, name_offset, len(name)), f"'{name}' cannot name a parameters block: {_NAMES}")
+    entries = [line for line in lines if isinstance(line, Entry)]
+    merged = _merged(ctx, [line for line in lines if not isinstance(line, Entry)])
     built: list[ParameterEntry] = []
     seen: dict[str, int] = {}
-    for key, entry in _dotted(ctx, entries):
+    for written, entry in _dotted(ctx, entries):
+        key = params.canonical_key(written)  # `binding.default.baseUrl` is `baseUrl`
         raw = entry.value
         key_location = ctx.loc(entry.token, 0, len(entry.key))
         if ":" not in str(entry.token):
@@ -89,8 +100,58 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
             built.append(pending)
             continue
         built.append(ParameterEntry(key, value, raw, ctx.whole(entry.token)))
-    last = entries[-1].token if entries else keyword
-    return Raw("parameters", keyword, ParametersNode(tuple(built), ctx.span(keyword, last)))
+    if merged:  # the block's own keys win over the ones it takes in
+        own = {entry.key for entry in built}
+        built = [entry for entry in merged if entry.key not in own] + built
+    last = lines[-1] if lines else keyword
+    node = ParametersNode(tuple(built), ctx.span(keyword, last.token if isinstance(last, Entry) else last))
+    if name and column_of(keyword) == 1 and _BLOCK_NAME.fullmatch(name):
+        named = NamedParametersNode(name, node, ctx.whole(keyword))
+        ctx.named_parameters.setdefault(name, named)
+        return Raw("named_parameters", keyword, named)
+    return Raw("parameters", keyword, node)
+
+
+_BLOCK_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+_NAMES = "a name starts with a letter or _, then letters, digits, _, - or ."
+_MERGE = re.compile(r"<<[ \t]*(\S*)")
+
+
+def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
+    """The entries that `<< NAME` lines take in, in order: a named block of this file written
+    above the line, or of a .fragment file (docs/spec/berrycrush.md#named-parameter-blocks).
+    A later `<<` wins over an earlier one for the same key."""
+    taken: dict[str, ParameterEntry] = {}
+    for token in lines:
+        match = _MERGE.fullmatch(str(token))
+        if match is None:
+            ctx.error(ctx.whole(token), f"'{token}' is not allowed here; expected a 'name: value' line or '<< NAME'")
+            continue
+        name = match.group(1)
+        if not name:
+            ctx.error(ctx.whole(token), "'<<' needs the name of a 'parameters: NAME' block")
+            continue
+        block = ctx.named_parameters.get(name)
+        if block is None:
+            known = ", ".join(sorted(ctx.named_parameters)) or "none"
+            ctx.error(
+                ctx.loc(token, match.start(1), len(name)),
+                f"no parameters block named '{name}' (named blocks: {known}); 'parameters: {name}' goes at "
+                "the top level of a .fragment file, or of this file above this line",
+            )
+            continue
+        if block.problem is not None:
+            where = block.problem.location
+            ctx.error(
+                ctx.loc(token, match.start(1), len(name)),
+                f"parameters block '{name}' cannot be used: {where.file}:{where.line}:{where.column}: "
+                f"{block.problem.message}",
+            )
+            continue
+        for entry in block.block.entries:
+            taken.pop(entry.key, None)
+            taken[entry.key] = entry
+    return list(taken.values())
 
 
 def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:
@@ -110,7 +171,9 @@ def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]
     return tuple(unread)
 
 
-_COLUMN_REF = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
+# A column's name may hold dots (`custom.value`, as BerryCrush's examples write them); `env.X` and
+# `param.X` stay references to the environment and to parameters.
+_COLUMN_REF = re.compile(r"\{\{\s*(?!(?:env|param)\.)([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*\}\}")
 
 
 def _reads_columns(raw: str) -> bool:

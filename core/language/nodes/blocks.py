@@ -33,6 +33,17 @@ class ParametersNode(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class NamedParametersNode(Node):
+    """`parameters: NAME` at file level (a .fragment file's or a .scenario file's): a block that
+    any `parameters:` block takes in with a `<< NAME` line (docs/spec/berrycrush.md#named-parameter-blocks)."""
+
+    name: str
+    block: ParametersNode
+    location: SourceLocation  # the `parameters: NAME` line
+    problem: Any = None  # the first error of its .fragment file when that file does not parse
+
+
+@dataclass(frozen=True, slots=True)
 class BackgroundNode(Node):
     steps: tuple[Step, ...]
     location: SourceLocation
@@ -96,6 +107,8 @@ class ScenarioFileNode(Node):
     unread_user_keys: tuple[tuple[str, SourceLocation], ...] = ()
     # Errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario), set by load_valid: what ends that scenario.
     local_errors: tuple[Any, ...] = ()
+    # `parameters: NAME` blocks written in this file (a .fragment file's are what includes see).
+    named_parameters: tuple[NamedParametersNode, ...] = ()
 
     @property
     def path(self) -> str:

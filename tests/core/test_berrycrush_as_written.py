@@ -1,0 +1,310 @@
+"""BerryCrush's files as written, round 3: outline columns named with dots
+(docs/spec/parameters.md#references-in-values), the binding named `default`
+(docs/spec/berrycrush.md#the-default-binding) and named parameter blocks taken in with `<< NAME`
+(docs/spec/berrycrush.md#named-parameter-blocks). Each in both dialects where it applies; runs go
+against the demo API on loopback, never a mocked client."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from scenario_core.language.parser import load_file
+from scenario_core.parameters.resolution import RunOverrides
+from scenario_core.run.events import ScenarioFinished, StepFinished
+from scenario_core.run.executor import run_to_completion
+from scenario_tui.cli.main import main
+
+PETSTORE = Path(__file__).resolve().parents[2] / "core" / "demo" / "petstore.yaml"
+
+
+def run_file(path: Path, overrides: RunOverrides | None = None):
+    return run_to_completion([load_file(path)], overrides or RunOverrides({}))
+
+
+def statuses(events) -> list[tuple[str, str]]:
+    return [(e.scenario.name, e.status) for e in events if isinstance(e, ScenarioFinished)]
+
+
+def messages(events) -> list[str]:
+    return [e.message for e in events if isinstance(e, StepFinished) and e.message]
+
+
+def check(path: Path, capsys) -> tuple[int, str]:
+    code = main(["check", str(path)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+# ---------------------------------------------------------------- outline columns named with dots
+
+
+def test_outline_column_with_a_dot_is_readable_in_the_outlines_own_parameters(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+          custom:
+            value: file
+
+        outline: a dotted column
+          parameters:
+            custom:
+              value: "{{{{custom.value}}}}"
+          when I echo the parameter
+            call raw GET /echo
+              seen: "{{{{param.custom.value}}}}"
+              cell: "{{{{custom.value}}}}"
+          then the server saw the row's value as the parameter and as the cell
+            assert status 200
+            assert $.query.seen equals "{{{{custom.value}}}}"
+            assert $.query.cell equals "{{{{custom.value}}}}"
+          examples:
+            | custom.value |
+            | first        |
+            | second       |
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed", "passed"], messages(events)
+
+
+def test_outline_column_with_a_dot_in_compact_steps(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          baseUrl: {demo.url}
+
+        outline: compact steps reading a dotted column
+          parameters:
+            header.X-Tier: "{{{{plan.tier}}}}"
+          when: GET /echo
+          then: status 200
+          then: $.headers.x-tier == "{{{{plan.tier}}}}"
+          examples:
+            | plan.tier |
+            | gold      |
+            | silver    |
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed", "passed"], messages(events)
+
+
+def test_a_dotted_name_that_is_no_column_keeps_the_static_parameters_error(write_scenario, capsys):
+    path = write_scenario(
+        """
+        outline: o
+          parameters:
+            custom.value: "{{other.value}}"
+          when: GET /echo
+          examples:
+            | custom.value |
+            | a            |
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:3:19: error: custom.value cannot use {{other.value}}: parameters are static" in out
+
+
+# ---------------------------------------------------------------- the binding named default
+
+
+def test_binding_default_base_url_reads_the_runs_base_url(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        outline: a binding built from the default one
+          parameters:
+            binding.pets:
+              baseUrl: "{{{{param.binding.default.baseUrl}}}}"
+              location: "{{{{file}}}}"
+          when I list pets through it
+            call using pets ^listPets
+            assert status 200
+          then a step reads it too
+            call using pets raw GET /echo
+              base: "{{{{param.binding.default.baseUrl}}}}"
+            assert $.query.base equals "{demo.url}"
+          examples:
+            | file       |
+            | {PETSTORE} |
+        """
+    )
+    events = run_file(path)
+    assert statuses(events) == [(statuses(events)[0][0], "passed")], messages(events)
+
+
+def test_binding_default_base_url_reads_the_command_lines_base_url(write_scenario, demo, capsys):
+    path = write_scenario(
+        """
+        scenario: compact
+          when: GET /echo?base={{param.binding.default.baseUrl}}
+          then: status 200
+          then: $.query.base matches "^http://127"
+        """
+    )
+    code = main(["run", str(path), "--base-url", demo.url])
+    assert code == 0, capsys.readouterr().out
+
+
+def test_binding_default_written_as_keys_sets_base_url_and_openapi(write_scenario, demo, capsys):
+    path = write_scenario(
+        f"""
+        parameters:
+          binding.default:
+            baseUrl: {demo.url}
+            location: {PETSTORE}
+
+        scenario: the default binding written out
+          when I list pets
+            call ^listPets
+            assert status 200
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+    assert main(["params", str(path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    text = json.dumps(shown)
+    assert demo.url in text and "binding.default.baseUrl" not in text
+
+
+def test_binding_default_and_base_url_in_one_block_are_a_duplicate_key(write_scenario, capsys):
+    path = write_scenario(
+        """
+        parameters:
+          baseUrl: http://127.0.0.1:1
+          binding.default.baseUrl: http://127.0.0.1:2
+        scenario: s
+          when: GET /health
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:3:3: error: duplicate parameter 'baseUrl'; it is already set on line 2" in out
+
+
+# ---------------------------------------------------------------- named parameter blocks
+
+
+def _fragment_file(tmp_path: Path, text: str) -> None:
+    folder = tmp_path / "fragments"
+    folder.mkdir(exist_ok=True)
+    (folder / "shared.fragment").write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def test_named_parameters_block_of_a_fragment_file_is_taken_in_with_merge_line(write_scenario, tmp_path, demo):
+    _fragment_file(
+        tmp_path,
+        f"""
+        fragment: health
+          when I ask for health
+            call raw GET /health
+            assert status 200
+
+        parameters: server
+          baseUrl: {demo.url}
+          openapi: {PETSTORE}
+          header.X-From: fragment
+        """,
+    )
+    path = write_scenario(
+        """
+        parameters:
+          << server
+          header.X-From: scenario
+
+        scenario: uses the named block
+          parameters:
+            fragment-name: health
+          when I call it
+            include {{param.fragment-name}}
+          then the scenario's own key won
+            call raw GET /echo
+            assert $.headers.x-from equals "scenario"
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+def test_named_parameters_block_in_compact_steps_and_at_each_level(write_scenario, tmp_path, demo):
+    _fragment_file(tmp_path, f"parameters: server\n  baseUrl: {demo.url}\n  retry:\n    maxAttempts: 2\n")
+    path = write_scenario(
+        """
+        parameters: local
+          header.X-Level: named
+
+        feature: f
+          parameters:
+            << server
+          scenario: compact
+            parameters:
+              << local
+            when: GET /echo
+            then: status 200
+            then: $.headers.x-level == "named"
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+def test_merge_of_an_unknown_block_is_a_located_error(write_scenario, capsys):
+    path = write_scenario(
+        """
+        parameters:
+          << nowhere
+        scenario: s
+          when: GET /health
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:2:6: error: no parameters block named 'nowhere' (named blocks: none)" in out
+
+
+def test_two_named_blocks_with_one_name_are_an_error_naming_both(write_scenario, tmp_path, capsys):
+    _fragment_file(tmp_path, "parameters: server\n  timeout: 5\n")
+    path = write_scenario(
+        """
+        parameters: server
+          timeout: 6
+        scenario: s
+          when: GET /health
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "parameters block 'server' is defined twice:" in out
+    assert "shared.fragment:1 and " in out and "test.scenario:1" in out
+
+
+def test_named_block_inside_another_block_is_a_located_error(write_scenario, capsys):
+    path = write_scenario(
+        """
+        scenario: s
+          parameters: inner
+            timeout: 5
+          when: GET /health
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:2:15: error: 'parameters: NAME' (a named block) goes at the top level" in out
+
+
+def test_a_taken_in_value_is_checked_where_the_named_block_wrote_it(write_scenario, tmp_path, capsys):
+    _fragment_file(tmp_path, "parameters: server\n  timeout: soon\n")
+    path = write_scenario("parameters:\n  << server\nscenario: s\n  when: GET /health\n")
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:2:6: error: parameters block 'server' cannot be used: " in out
+    assert 'shared.fragment:2:12: timeout must be a positive integer number of seconds, got "soon"' in out
