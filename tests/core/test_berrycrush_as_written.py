@@ -12,7 +12,7 @@ from pathlib import Path
 
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_core.run.events import ScenarioFinished, StepFinished
+from scenario_core.run.events import RequestSent, ScenarioFinished, StepFinished
 from scenario_core.run.executor import run_to_completion
 from scenario_tui.cli.main import main
 
@@ -308,3 +308,81 @@ def test_a_taken_in_value_is_checked_where_the_named_block_wrote_it(write_scenar
     assert code == 2
     assert "test.scenario:2:6: error: parameters block 'server' cannot be used: " in out
     assert 'shared.fragment:2:12: timeout must be a positive integer number of seconds, got "soon"' in out
+
+
+# ---------------------------------------------------------------- a call child the operation does not declare
+
+
+def test_call_child_no_parameter_declares_is_an_error_local_to_its_scenario(write_scenario, demo, capsys):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        scenario: a child nothing declares
+          when I create a pet
+            call ^createPet
+              nickname: "Fluffy"
+            assert status 201
+
+        scenario: the file's other scenarios run
+          when I list pets
+            call ^listPets
+            assert status 200
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:8:7: error: ^createPet: 'nickname' is not a parameter of createPet" in out
+    events = run_to_completion([_load_valid(path)], RunOverrides({}))
+    assert [s for _, s in statuses(events)] == ["failed", "passed"], messages(events)
+    assert "^createPet: 'nickname' is not a parameter of createPet" in messages(events)[0]
+    assert [e.method for e in events if isinstance(e, RequestSent)] == ["GET"]  # it ended before sending
+
+
+def test_call_child_no_parameter_declares_in_compact_steps_is_local_too(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        scenario: compact call with a stray child
+          when: ^listPets
+            colour: red
+          then: status 200
+
+        scenario: compact call as declared
+          when: ^listPets
+          then: status 200
+        """
+    )
+    events = run_to_completion([_load_valid(path)], RunOverrides({}))
+    assert [s for _, s in statuses(events)] == ["failed", "passed"], messages(events)
+    assert len([e for e in events if isinstance(e, RequestSent)]) == 1
+
+
+def test_call_child_no_parameter_declares_in_a_background_refuses_the_file(write_scenario, capsys):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+        background:
+          when: ^listPets
+            colour: red
+        scenario: s
+          when: GET /health
+        """
+    )
+    code = main(["run", str(path)])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "test.scenario:5:5: error: ^listPets: 'colour' is not a parameter of listPets" in out.out + out.err
+
+
+def _load_valid(path: Path):
+    from scenario_core.parameters.diagnostics import load_valid
+
+    (node,) = load_valid([str(path)])
+    return node
