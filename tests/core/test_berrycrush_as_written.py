@@ -7,12 +7,13 @@ against the demo API on loopback, never a mocked client."""
 from __future__ import annotations
 
 import json
+import socket
 import textwrap
 from pathlib import Path
 
 from scenario_core.language.parser import load_file
 from scenario_core.parameters.resolution import RunOverrides
-from scenario_core.run.events import RequestSent, ScenarioFinished, StepFinished
+from scenario_core.run.events import AutoTestRan, RequestSent, ScenarioFinished, StepFinished
 from scenario_core.run.executor import run_to_completion
 from scenario_tui.cli.main import main
 
@@ -386,3 +387,133 @@ def _load_valid(path: Path):
 
     (node,) = load_valid([str(path)])
     return node
+
+
+# ---------------------------------------------------------------- auto: [multi] repeats (docs/spec/berrycrush.md#auto-tests)
+
+
+def _nowhere() -> str:
+    """A loopback URL where nothing listens (the port was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def test_status_minus_one_is_checked_in_each_multi_repeat(write_scenario):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {_nowhere()}
+
+        scenario: repeats to a server that is not there
+          given the repeats expect no response
+            call ^getHealth
+              auto: [multi]
+              multiTestSequentialCount: 2
+              multiTestConcurrentCount: 2
+            assert status -1
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+    ran = [e for e in events if isinstance(e, AutoTestRan)]
+    assert [(e.test_type, e.passed) for e in ran] == [("SEQUENTIAL", True), ("SEQUENTIAL", True), ("CONCURRENT", True)]
+
+
+def test_status_minus_one_in_multi_repeats_fails_when_a_response_comes(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        scenario: repeats that get answers
+          given the repeats expect no response
+            call ^getHealth
+              auto: [multi]
+              excludes: [concurrent]
+            assert status -1
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["failed"]
+    assert "expected no response (status -1), got status 200" in messages(events)[0]
+
+
+def test_unit_checks_run_for_each_response_of_a_concurrent_repeat(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        scenario: every concurrent response is checked
+          given three at once
+            call ^incrementCounter
+              auto: [multi]
+              excludes: [sequential]
+              multiTestConcurrentCount: 3
+            assert status 200
+            if $.value equals 2
+              fail "the response holding 2 was checked"
+        """
+    )
+    events = run_file(path)  # the counter starts at 0: the three responses hold 1, 2 and 3, in any order
+    assert [s for _, s in statuses(events)] == ["failed"]
+    ran = [e for e in events if isinstance(e, AutoTestRan)]
+    assert [(e.test_type, e.passed) for e in ran] == [("CONCURRENT", False)]
+    assert "the response holding 2 was checked" in messages(events)[0]
+
+
+def test_multi_test_variables_stay_set_after_the_multi_test(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        scenario: kept after the repeats
+          given the repeats run
+            call ^getHealth
+              auto: [multi]
+              multiTestSequentialCount: 2
+              multiTestConcurrentCount: 3
+            assert status 200
+          then what they set is still there
+            call raw GET /echo
+              mode: "{{{{multiTest.mode}}}}"
+              count: "{{{{multiTest.count}}}}"
+              result: "{{{{multiTest.result}}}}"
+            assert $.query.mode equals "CONCURRENT"
+            assert $.query.count equals "3"
+            assert $.query.result equals "true"
+            if multiTest.mode equals CONCURRENT
+              assert status 200
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+def test_multi_test_variables_stay_set_in_compact_steps(write_scenario, demo, capsys):
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {demo.url}
+
+        scenario: compact
+          when: ^getHealth
+            auto: [multi]
+            excludes: [concurrent]
+          when: GET /echo?mode={{{{multiTest.mode}}}}&count={{{{multiTest.count}}}}
+          then: $.query.mode == "SEQUENTIAL"
+          then: $.query.count == "3"
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+    assert main(["check", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().err
