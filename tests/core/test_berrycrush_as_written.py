@@ -517,3 +517,45 @@ def test_multi_test_variables_stay_set_in_compact_steps(write_scenario, demo, ca
     assert [s for _, s in statuses(events)] == ["passed"], messages(events)
     assert main(["check", str(path)]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- webhooks (docs/spec/berrycrush.md#webhooks)
+
+
+def test_webhook_hooks_written_as_a_dash_list_each_receive_calls(write_scenario, demo):
+    path = write_scenario(
+        """
+        scenario: hooks as a list
+          given a webhook with two hooks
+            webhook: events
+              port: 0
+              hooks:
+                - started
+                - "finished"
+          when: POST {{events.finished}}
+            body: {"done": true}
+          then: status 200
+          when: POST {base}/echo
+            body: {"finished": {{events.finished.length}}, "started": {{events.started.length}}}
+          then: $.json.finished == 1
+          then: $.json.started == 0
+        """.replace("{base}", demo.url)
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+def test_webhook_hooks_dash_list_with_a_bad_line_is_a_located_error(write_scenario, capsys):
+    path = write_scenario(
+        """
+        scenario: s
+          given a webhook
+            webhook: events
+              hooks:
+                - ok
+                - two words
+        """
+    )
+    code, out = check(path, capsys)
+    assert code == 2
+    assert "test.scenario:6:9: error: hooks: takes '- name' lines (letters, digits, _ and -), got - two words" in out

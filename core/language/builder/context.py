@@ -38,6 +38,7 @@ class Entry:
     value: str
     value_offset: int
     children: list[Entry] | None = None  # a nested block: `retry:` + indented entries
+    items: list[Token] | None = None  # `- name` lines below it (a webhook's `hooks:`)
 
 
 def present(children: list) -> list:
