@@ -559,3 +559,77 @@ def test_webhook_hooks_dash_list_with_a_bad_line_is_a_located_error(write_scenar
     code, out = check(path, capsys)
     assert code == 2
     assert "test.scenario:6:9: error: hooks: takes '- name' lines (letters, digits, _ and -), got - two words" in out
+
+
+# ---------------------------------------------------------------- user parameter values keep their type (docs/spec/parameters.md#user-parameters)
+
+
+def test_user_parameter_value_keeps_its_scalar_type_in_params_json(write_scenario, capsys):
+    path = write_scenario(
+        """
+        parameters:
+          custom:
+            port: 9090
+            ratio: 1.5
+            on: true
+            label: "9090"
+            host: localhost
+        scenario: s
+          when: GET /health?p={{param.custom.port}}&r={{param.custom.ratio}}&o={{param.custom.on}}
+        """
+    )
+    assert main(["params", str(path), "--json", "--param", "custom.extra=7"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    values = {k: v["value"] for k, v in _flat_params(shown).items() if k.startswith("custom.")}
+    assert values == {
+        "custom.port": 9090,
+        "custom.ratio": 1.5,
+        "custom.on": True,
+        "custom.label": "9090",
+        "custom.host": "localhost",
+        "custom.extra": 7,
+    }
+
+
+def _flat_params(shown) -> dict:
+    """`params --json`'s entries by key, wherever the output nests them."""
+    found: dict = {}
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, dict) and "value" in value and "source" in value:
+                    found.setdefault(key, value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(shown)
+    return found
+
+
+def test_user_parameter_number_and_boolean_are_sent_typed_and_read_as_text(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          baseUrl: {demo.url}
+          custom:
+            port: 9090
+            on: true
+            label: "9090"
+
+        scenario: typed in a body, text in a path
+          when I send them
+            call raw POST /echo?port={{{{param.custom.port}}}}&on={{{{param.custom.on}}}}
+              body: {{"port": {{{{param.custom.port}}}}, "on": {{{{param.custom.on}}}}, "label": {{{{param.custom.label}}}}}}
+            assert $.json.port equals 9090
+            assert $.json.on equals true
+            assert $.json.label equals "9090"
+            assert $.query.port equals "9090"
+            assert $.query.on equals "true"
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)

@@ -74,7 +74,8 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
                 continue
             seen[key] = key_location.line
             ctx.user_keys.append((key, key_location))
-            user_entry = ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token))
+            value = unquoted(raw) if "{{" in raw else params.parse_user_value(key, raw)  # 9090 is a number
+            user_entry = ParameterEntry(key, value, raw, ctx.whole(entry.token))
             if _reads_columns(raw):
                 try:
                     params.parse_template(key, raw)
