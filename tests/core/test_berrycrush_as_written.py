@@ -633,3 +633,206 @@ def test_user_parameter_number_and_boolean_are_sent_typed_and_read_as_text(write
     )
     events = run_file(path)
     assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+# ---------------------------------------------------------------- asked by BerryCrush's users: verified here
+# Swagger 2.0 descriptions and external $ref schema files (docs/openapi.md), whole-line custom step
+# patterns (docs/spec/steps.md#custom-steps), references resolved per examples row
+# (docs/spec/parameters.md#references-in-values).
+
+SWAGGER = """\
+swagger: "2.0"
+info: {title: demo in Swagger 2.0, version: "1"}
+host: HOST
+basePath: /
+schemes: [http]
+paths:
+  /echo:
+    post:
+      operationId: echoBody
+      consumes: [application/json]
+      parameters:
+        - {name: payload, in: body, required: true, schema: {$ref: "#/definitions/Payload"}}
+      responses:
+        "200": {description: what it got, schema: {$ref: "#/definitions/Echo"}}
+  /status/{code}:
+    get:
+      operationId: statusOf
+      parameters:
+        - {name: code, in: path, required: true, type: integer}
+      responses:
+        "418": {description: a teapot, schema: {$ref: "#/definitions/Status"}}
+definitions:
+  Payload: {type: object, required: [name], properties: {name: {type: string}}}
+  Echo:
+    type: object
+    required: [method, json]
+    properties: {method: {type: string}, json: {$ref: "#/definitions/Payload"}}
+  Status: {type: object, required: [status], properties: {status: {type: integer, minimum: 400}}}
+"""
+
+
+def test_swagger_2_description_calls_run_against_its_host_and_base_path(write_scenario, tmp_path, demo):
+    (tmp_path / "swagger.yaml").write_text(SWAGGER.replace("HOST", demo.url.split("//", 1)[1]), encoding="utf-8")
+    path = write_scenario(
+        """
+        parameters:
+          openapi: swagger.yaml
+
+        scenario: BerryCrush steps on a Swagger 2.0 description
+          when I send a body parameter
+            call ^echoBody
+              body:
+                name: Rex
+            assert status 200
+            assert schema
+            assert $.json.name equals "Rex"
+
+        scenario: compact steps on a Swagger 2.0 description
+          when: ^statusOf
+            code: 418
+          then: status 418
+          then: schema
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed", "passed"], messages(events)
+    sent = [e.url for e in events if isinstance(e, RequestSent)]
+    assert sent == [f"{demo.url}/echo", f"{demo.url}/status/418"]
+
+
+def _external_ref_description(tmp_path: Path, required: str) -> None:
+    (tmp_path / "schemas").mkdir(exist_ok=True)
+    (tmp_path / "schemas" / "echo.yaml").write_text(
+        f"type: object\nrequired: [{required}]\nproperties:\n  method: {{type: string}}\n  path: {{type: string}}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "api.yaml").write_text(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /echo:\n    get:\n      operationId: echoGet\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema: {$ref: 'schemas/echo.yaml'}\n",
+        encoding="utf-8",
+    )
+
+
+def test_external_ref_schema_file_checks_the_response(write_scenario, tmp_path, demo):
+    _external_ref_description(tmp_path, "method, path")
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: api.yaml
+          baseUrl: {demo.url}
+        scenario: BerryCrush steps
+          when I echo
+            call ^echoGet
+            assert schema
+        scenario: compact steps
+          when: ^echoGet
+          then: schema
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed", "passed"], messages(events)
+
+
+def test_external_ref_schema_file_failing_names_what_is_missing(write_scenario, tmp_path, demo):
+    _external_ref_description(tmp_path, "method, colour")
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: api.yaml
+          baseUrl: {demo.url}
+        scenario: s
+          when I echo
+            call ^echoGet
+            assert schema
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["failed"]
+    assert "colour" in messages(events)[0]
+
+
+def test_custom_step_pattern_matches_the_whole_line_only(tmp_path, demo):
+    (tmp_path / "steps.py").write_text(
+        textwrap.dedent(
+            """
+            from scenario_core.custom_steps import step
+
+            @step("I have {int} pets")
+            def have(ctx, count):
+                ctx.set("count", count)
+            """
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "f.scenario").write_text(
+        "scenario: whole line\n  given I have 3 pets\n"
+        "scenario: more text after the pattern\n  given I have 3 pets today\n"
+        "scenario: more text before it\n  given now I have 3 pets\n",
+        encoding="utf-8",
+    )
+    result = _cli("run", "--plugins", "steps.py", "f.scenario", "--report-json", "r.json", cwd=tmp_path)
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    outcome = {s["name"]: s["status"] for s in report["files"][0]["scenarios"]}
+    assert outcome["whole line"] == "passed", result.stdout
+    assert outcome["more text after the pattern"] != "passed"
+    assert outcome["more text before it"] != "passed"
+    assert 'no step matches "I have 3 pets today"' in result.stdout
+
+
+def _cli(*args: str, cwd: Path):
+    import os
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", "import sys; from scenario_tui.cli.main import main; sys.exit(main())", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120, env=dict(os.environ))
+
+
+def test_description_and_parameters_read_from_example_rows_resolve_per_row(write_scenario, tmp_path, demo):
+    (tmp_path / "pets.yaml").write_text(PETSTORE.read_text(encoding="utf-8"), encoding="utf-8")
+    _external_ref_description(tmp_path, "method")
+    path = write_scenario(
+        f"""
+        parameters:
+          baseUrl: {demo.url}
+
+        outline: each row its own description, alias and fragment
+          parameters:
+            binding.rowSpec:
+              baseUrl: "{{{{param.binding.default.baseUrl}}}}"
+              location: "{{{{location}}}}"
+              alias:
+                probe: "{{{{endpoint}}}}"
+            fragment-name: "{{{{fragment}}}}"
+          when I call through the row's description
+            call using rowSpec ^probe
+            assert status 200
+          then the row's fragment runs
+            include {{{{param.fragment-name}}}}
+          examples:
+            | location  | endpoint  | fragment |
+            | pets.yaml | GET /pets | first    |
+            | api.yaml  | GET /echo | second   |
+
+        fragment: first
+          when I count
+            call raw GET /echo?row=first
+            assert $.query.row equals "first"
+
+        fragment: second
+          when I count
+            call raw GET /echo?row=second
+            assert $.query.row equals "second"
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed", "passed"], messages(events)
+    sent = [e.url for e in events if isinstance(e, RequestSent)]
+    assert sent == [
+        f"{demo.url}/pets",
+        f"{demo.url}/echo?row=first",
+        f"{demo.url}/echo",
+        f"{demo.url}/echo?row=second",
+    ]
