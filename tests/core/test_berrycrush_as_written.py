@@ -836,3 +836,21 @@ def test_description_and_parameters_read_from_example_rows_resolve_per_row(write
         f"{demo.url}/echo",
         f"{demo.url}/echo?row=second",
     ]
+
+
+def test_named_block_description_path_is_relative_to_the_file_that_wrote_it(write_scenario, tmp_path, demo):
+    (tmp_path / "fragments" / "specs").mkdir(parents=True)
+    (tmp_path / "fragments" / "specs" / "pets.yaml").write_text(PETSTORE.read_text(encoding="utf-8"), encoding="utf-8")
+    _fragment_file(tmp_path, f"parameters: server\n  openapi: specs/pets.yaml\n  baseUrl: {demo.url}\n")
+    path = write_scenario(
+        """
+        parameters:
+          << server
+        scenario: the description beside the fragment file
+          when I list pets
+            call ^listPets
+            assert status 200
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)

@@ -4,6 +4,7 @@ near miss of a known key (decided once the whole file is read)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from scenario_core.language import parameter_keys as params
@@ -11,6 +12,7 @@ from scenario_core.language.builder.context import BuildContext, Entry, Raw, col
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import NamedParametersNode, ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
+from scenario_core.support.records import replace
 
 # Where a parameters: block may go, for every message about one that is misplaced.
 PARAMETERS_GO = (
@@ -151,8 +153,23 @@ def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
             continue
         for entry in block.block.entries:
             taken.pop(entry.key, None)
-            taken[entry.key] = entry
+            taken[entry.key] = _located_from(entry, ctx.filename)
     return list(taken.values())
+
+
+def _located_from(entry: ParameterEntry, filename: str) -> ParameterEntry:
+    """A description location taken in from another file's named block: a relative path is that
+    file's (as it reads where it is written), so it is made absolute; `classpath:` names and
+    references stay as written."""
+    if entry.location.file == filename or not isinstance(entry.value, str):
+        return entry
+    parts = params.binding_parts(entry.key)
+    if entry.key != params.OPENAPI and (parts is None or parts[1] != "location"):
+        return entry
+    value = entry.value
+    if value.startswith("classpath:") or "{{" in value or os.path.isabs(value):
+        return entry
+    return replace(entry, value=os.path.join(os.path.dirname(os.path.abspath(entry.location.file)), value))
 
 
 def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:
