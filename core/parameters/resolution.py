@@ -249,10 +249,12 @@ class _Levels:
                 setting = Setting(
                     value,
                     source,
-                    entry.line,
+                    entry.line if entry.taken_at is None else entry.taken_at,
                     feature_name if source != FILE else None,
                     None,
                     scenario_name if source == SCENARIO else None,
+                    # taken in with `<< NAME`: the `<<` line is this file's, the value's is there
+                    None if entry.taken_at is None else f"{Path(entry.location.file).name} line {entry.line}",
                 )
                 self.by_key.setdefault(params.canonical_key(entry.key), []).append(setting)
                 self.where[id(setting)] = entry

@@ -854,3 +854,12 @@ def test_named_block_description_path_is_relative_to_the_file_that_wrote_it(writ
     )
     events = run_file(path)
     assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+def test_a_taken_in_value_shows_the_merge_line_and_where_the_block_wrote_it(write_scenario, tmp_path, capsys):
+    _fragment_file(tmp_path, "# shared\nparameters: server\n  timeout: 7\n")
+    path = write_scenario("parameters:\n  << server\nscenario: s\n  when: GET /health\n")
+    assert main(["params", str(path), "--json"]) == 0
+    timeout = _flat_params(json.loads(capsys.readouterr().out))["timeout"]
+    assert (timeout["value"], timeout["source"], timeout["line"]) == (7, "file", 2)
+    assert timeout["from"] == "shared.fragment line 3"

@@ -8,7 +8,7 @@ import os
 import re
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.builder.context import BuildContext, Entry, Raw, column_of, present, unquoted
+from scenario_core.language.builder.context import BuildContext, Entry, Raw, column_of, line_of, present, unquoted
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import NamedParametersNode, ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
@@ -153,7 +153,9 @@ def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
             continue
         for entry in block.block.entries:
             taken.pop(entry.key, None)
-            taken[entry.key] = _located_from(entry, ctx.filename)
+            if entry.location.file != ctx.filename:
+                entry = replace(_located_from(entry, ctx.filename), taken_at=line_of(token))
+            taken[entry.key] = entry
     return list(taken.values())
 
 
@@ -161,7 +163,7 @@ def _located_from(entry: ParameterEntry, filename: str) -> ParameterEntry:
     """A description location taken in from another file's named block: a relative path is that
     file's (as it reads where it is written), so it is made absolute; `classpath:` names and
     references stay as written."""
-    if entry.location.file == filename or not isinstance(entry.value, str):
+    if not isinstance(entry.value, str):
         return entry
     parts = params.binding_parts(entry.key)
     if entry.key != params.OPENAPI and (parts is None or parts[1] != "location"):
@@ -169,7 +171,9 @@ def _located_from(entry: ParameterEntry, filename: str) -> ParameterEntry:
     value = entry.value
     if value.startswith("classpath:") or "{{" in value or os.path.isabs(value):
         return entry
-    return replace(entry, value=os.path.join(os.path.dirname(os.path.abspath(entry.location.file)), value))
+    return replace(
+        entry, value=os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(entry.location.file)), value))
+    )
 
 
 def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:

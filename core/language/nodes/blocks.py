@@ -18,6 +18,8 @@ class ParameterEntry(Node):
     value: Any
     raw: str
     location: SourceLocation
+    # Taken in from another file's named block: the line of the `<< NAME` that took it in
+    taken_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
