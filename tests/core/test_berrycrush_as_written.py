@@ -863,3 +863,29 @@ def test_a_taken_in_value_shows_the_merge_line_and_where_the_block_wrote_it(writ
     timeout = _flat_params(json.loads(capsys.readouterr().out))["timeout"]
     assert (timeout["value"], timeout["source"], timeout["line"]) == (7, "file", 2)
     assert timeout["from"] == "shared.fragment line 3"
+
+
+def test_python_step_reads_param_names_whatever_its_text_references(tmp_path):
+    """BerryCrush's junit parameters.scenario checks `param.custom.port` from a Kotlin step whose
+    text reads only `{{parameterName}}`; ours read param.* only when the text held a dotted name."""
+    (tmp_path / "steps.py").write_text(
+        textwrap.dedent(
+            """
+            from scenario_core.custom_steps import step
+
+            @step("the value named {string} is {any}")
+            def named(ctx, name, expected):
+                assert str(ctx.variables[name]) == expected, f"{name} is {ctx.variables[name]!r}"
+            """
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "f.scenario").write_text(
+        "parameters:\n  custom:\n    port: 8080\n"
+        "outline: o\n"
+        '  then the value named "{{name}}" is {{value}}\n'
+        "  examples:\n    | name              | value |\n    | param.custom.port | 8080  |\n",
+        encoding="utf-8",
+    )
+    result = _cli("run", "--plugins", "steps.py", "f.scenario", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
