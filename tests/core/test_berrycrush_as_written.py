@@ -270,6 +270,7 @@ def test_merge_of_an_unknown_block_is_a_located_error(write_scenario, capsys):
     code, out = check(path, capsys)
     assert code == 2
     assert "test.scenario:2:6: error: no parameters block named 'nowhere' (named blocks: none)" in out
+    assert out.count("no parameters block named") == 1
 
 
 def test_two_named_blocks_with_one_name_are_an_error_naming_both(write_scenario, tmp_path, capsys):
@@ -889,3 +890,22 @@ def test_python_step_reads_param_names_whatever_its_text_references(tmp_path):
     )
     result = _cli("run", "--plugins", "steps.py", "f.scenario", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_named_block_of_the_same_file_may_be_used_above_where_it_is_written(write_scenario, demo):
+    path = write_scenario(
+        f"""
+        parameters:
+          << server
+
+        scenario: the block comes later in the file
+          when: GET /echo
+          then: $.headers.x-from == "below"
+
+        parameters: server
+          baseUrl: {demo.url}
+          header.X-From: below
+        """
+    )
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)

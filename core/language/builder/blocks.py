@@ -287,6 +287,8 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
             continue
         if item.kind == "named_parameters":
             block = ctx.named_parameters[item.node.name]
+            if block is not item.node and block.location == item.node.location:  # read ahead (parser.py)
+                block = ctx.named_parameters[item.node.name] = item.node
             if block is not item.node:
                 ctx.error(
                     item.node.location,

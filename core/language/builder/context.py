@@ -145,10 +145,10 @@ class BuildContext:
         assert line is not None and column is not None and end_line is not None and end_column is not None
         return SourceLocation(self.filename, line - 1, column, end_line - 1, end_column)
 
-    def error(self, location: SourceLocation, message: str) -> None:
+    def error(self, location: SourceLocation, message: str, code: str = "") -> None:
         if "\n" in message:  # one quoting a """ block's token: an error is one line
             message = " ".join(message.split("\n"))
-        self.diagnostics.append(Diagnostic(location, message))
+        self.diagnostics.append(Diagnostic(location, message, code=code))
 
     def unreadable(
         self, token: Token, keyword: str, location: SourceLocation, message: str, code: str

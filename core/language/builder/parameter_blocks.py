@@ -115,14 +115,17 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
     return Raw("parameters", keyword, node)
 
 
+# A `<< NAME` no block answers: the parser reads the file once more when this file defines NAME
+# further down (parser.py), so a named block may be used above where it is written.
+UNKNOWN_PARAMETERS_BLOCK = "unknown-parameters-block"
 _BLOCK_NAME = re.compile(r"[A-Za-z_][\w.-]*")
 _NAMES = "a name starts with a letter or _, then letters, digits, _, - or ."
 _MERGE = re.compile(r"<<[ \t]*(\S*)")
 
 
 def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
-    """The entries that `<< NAME` lines take in, in order: a named block of this file written
-    above the line, or of a .fragment file (docs/spec/berrycrush.md#named-parameter-blocks).
+    """The entries that `<< NAME` lines take in, in order: a named block of this file or of a
+    .fragment file (docs/spec/berrycrush.md#named-parameter-blocks).
     A later `<<` wins over an earlier one for the same key."""
     taken: dict[str, ParameterEntry] = {}
     for token in lines:
@@ -140,7 +143,8 @@ def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
             ctx.error(
                 ctx.loc(token, match.start(1), len(name)),
                 f"no parameters block named '{name}' (named blocks: {known}); 'parameters: {name}' goes at "
-                "the top level of a .fragment file, or of this file above this line",
+                "the top level of a .fragment file, or of this file",
+                code=UNKNOWN_PARAMETERS_BLOCK,
             )
             continue
         if block.problem is not None:
