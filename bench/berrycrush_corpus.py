@@ -40,6 +40,7 @@ CONFIGURATION = (
     "no assertion matches",
     "custom assertion",
     "custom step",
+    "baseUrl has no value here",  # @BerryCrushSpec(baseUrl = ...) gives it
 )
 
 
@@ -48,15 +49,17 @@ def configuration_only(diagnostics: list[Diagnostic]) -> bool:
 
 
 def classify(path: Path, overrides) -> tuple[str, str]:
-    """(clean | read | refused, the first error that decided it)."""
+    """(clean | read | refused, the first error that decided it). The `.fragment` files beside a
+    scenario are given as `--fragments` would give them: BerryCrush's JUnit class names them."""
+    beside = tuple(str(p) for p in sorted(path.parent.glob("*.fragment")))
     try:
-        load_file(path)
+        load_file(path, beside)
     except InvalidFileError as error:
         return "refused", str(error.diagnostics[0])
     except ScenarioError as error:
         return "refused", str(error)
     try:
-        (node,) = load_valid([str(path)], overrides)
+        (node,) = load_valid([str(path)], overrides, fragments=beside)
     except InvalidFileError as error:
         found = list(error.diagnostics)
     else:

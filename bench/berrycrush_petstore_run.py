@@ -7,10 +7,11 @@ its JUnit class names (`petstore.yaml`, `auth.yaml`) in it:
     .venv/bin/python bench/berrycrush_petstore_run.py COPY/samples/petstore/scenario/src/test/resources
 
 It starts a loopback stand-in for the sample's Spring application (written from its controllers'
-documented behaviour: pets under /api/v1 with pet 1 "Max" seeded, upsert on PUT, login under
-/auth/api/v1 accepting test/test and admin/admin) and runs every `scenarios/**/*.scenario` with
-`scenario-tui run`, the way the JUnit class configures BerryCrush: the two descriptions with their
-base URLs, `@BerryCrushTags(exclude = "ignore")` as `--tags 'not ignore'`.
+documented behaviour: pets under /api/v1 with pet 1 "Max" seeded, upsert on PUT, the OpenAPI 3.1
+controller under /api/v2, login under /auth/api/v1 accepting test/test and admin/admin) and runs
+every `scenarios/**/*.scenario` with `scenario-tui run`, the way the JUnit class and its bindings
+class configure BerryCrush: the three descriptions with their base URLs,
+`@BerryCrushTags(exclude = "ignore")` as `--tags 'not ignore'`.
 
 BerryCrush's own outcome is taken to be what its CI shows for the sample: every selected scenario
 passes (its Kotlin custom steps included) and `@ignore` ones are not run, but for the few that
@@ -78,6 +79,38 @@ def _new_pet(body: object) -> tuple[dict | None, tuple[int, dict] | None]:
     return pet, None
 
 
+_V2_TYPES = {
+    "nickname": str,
+    "species": str,
+    "status": str,
+    "age": int,
+    "vaccinated": bool,
+    "vaccinationDate": str,
+    "coordinates": list,
+}
+
+
+def _new_pet_v2(body: object) -> tuple[dict | None, tuple[int, dict] | None]:
+    """A NewPetV2 as the application reads it: a value of the wrong JSON type (or a date that is
+    not ISO) fails deserialisation, which the sample's scenarios expect as 500; then NewPet's rules."""
+    if isinstance(body, dict):
+        for key, kind in _V2_TYPES.items():
+            value = body.get(key)
+            wrong = value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool)))
+            if key == "vaccinationDate" and isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                wrong = True
+            if key == "coordinates" and isinstance(value, list):
+                wrong = any(not isinstance(c, (int, float)) or isinstance(c, bool) for c in value)
+            if wrong:
+                return None, _error(500, "Internal Server Error", f"cannot read {key}")
+    pet, problem = _new_pet(body)
+    if pet is None:
+        return None, problem
+    assert isinstance(body, dict)
+    pet.update({key: body.get(key) for key in _V2_TYPES if key != "status"})
+    return pet, None
+
+
 def handler_for(store: Petstore) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:  # quiet
@@ -117,6 +150,21 @@ def handler_for(store: Petstore) -> type[BaseHTTPRequestHandler]:
             if url.path == "/auth/api/v1/logout" and method == "POST":
                 return 200, {"message": "Logout successful"}
             with store.lock:
+                if url.path == "/api/v2/pets":  # the OpenAPI 3.1 controller: apiVersion, more fields
+                    if method == "GET":
+                        found = list(store.pets.values())
+                        return 200, {"pets": found[:20], "apiVersion": "v2", "total": len(found)}
+                    if method == "POST":
+                        pet, problem = _new_pet_v2(body)
+                        if problem:
+                            return problem
+                        assert pet is not None
+                        pet = {"id": store.next_id, **pet}
+                        store.pets[store.next_id] = pet
+                        store.next_id += 1
+                        return 201, pet
+                if url.path.startswith("/api/v2/pets/"):
+                    url = url._replace(path="/api/v1" + url.path[len("/api/v2") :])  # as v1 answers them
                 if url.path == "/api/v1/pets":
                     if method == "GET":
                         try:
@@ -194,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                         f"{base}/api/v1",
                         "--param",
                         f"binding.auth.baseUrl={base}/auth/api/v1",
+                        "--openapi",  # PetstoreBindings also names the 3.1 description, at /api/v2
+                        f"openApi31={args.resources / 'petstore-31.yaml'}",
+                        "--param",
+                        f"binding.openApi31.baseUrl={base}/api/v2",
                         "--tags",
                         "not ignore",
                         "--report-json",

@@ -1,7 +1,8 @@
 """`check`'s warning for an auto test unit (docs/spec/berrycrush.md#auto-tests) whose `if` or `assert` reads a
 `test.*` or `multiTest.*` name that its call's `auto:` kinds never set: `multiTest.count` under
-`auto: [invalid]`, `test.type` under a call with no `auto:`, a misspelt `test.feild`. At run time
-such a read is an undefined variable."""
+`auto: [invalid]` (unless a multi test ran earlier in the block: its `multiTest.*` stay set),
+`test.type` under a call with no `auto:`, a misspelt `test.feild`. At run time such a read is an
+undefined variable."""
 
 from __future__ import annotations
 
@@ -48,17 +49,21 @@ def _checks(steps: Iterable[Step]) -> Iterable[Assertion]:
 def unset_auto_test_names(file: ScenarioFileNode) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for steps in step_blocks(file):
+        # multiTest.* stay set after a multi test, for the steps after it (run/auto_tests.py)
+        multi_before = False
         for unit in walk_steps(steps):
             if not isinstance(unit, DescribedStep):
                 continue
             kinds: tuple[str, ...] | None = None  # None: no call yet in this unit
+            multi_here = multi_before
             for step in unit.steps:
                 if isinstance(step, RequestStep):
                     kinds = step.auto
+                    multi_before = multi_before or "multi" in kinds
                     continue
                 if kinds is None:
                     continue
-                allowed = _set_by(kinds)
+                allowed = _set_by(kinds) | (_MULTI if multi_here else set())
                 for condition in _checks((step,)):
                     for ref in _read(condition):
                         if ref.name not in allowed:

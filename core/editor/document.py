@@ -12,7 +12,13 @@ from scenario_core.analysis.scope_analysis import Analysis
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.blocks import (
+    FeatureNode,
+    FragmentNode,
+    NamedParametersNode,
+    ScenarioFileNode,
+    ScenarioNode,
+)
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.support.records import dataclass, field
 
@@ -111,14 +117,14 @@ def _problem(diagnostic: Diagnostic, path: str) -> Problem:
     return Problem(Span(Position(0, 0), Position(0, 0)), diagnostic.severity, str(diagnostic), diagnostic.code)
 
 
-def _external_fragments(path: str) -> tuple[tuple[FragmentNode, ...], list[Problem]]:
+def _external_fragments(path: str) -> tuple[tuple[FragmentNode | NamedParametersNode, ...], list[Problem]]:
     if path.endswith(".fragment"):
         return (), []
-    from scenario_core.language.fragment_files import fragment_files, load_fragments
+    from scenario_core.language.fragment_files import fragment_files, load_external
     from scenario_core.language.parser import load_file
 
     try:
-        return load_fragments(fragment_files(path), load_file), []
+        return load_external(fragment_files(path), load_file), []
     except InvalidFileError as error:
         return (), [_problem(d, path) for d in error.diagnostics]
     except ScenarioError as error:
@@ -181,7 +187,8 @@ def read_document(
         (_widened(p, lines) for p in problems),
         key=lambda p: (p.span.start.line, p.span.start.character, p.severity != ERROR),
     )
-    return Document(path, text, lines, tree, stale, problems, fragments, analysis, run_variables, overrides)
+    own = tuple(f for f in fragments if isinstance(f, FragmentNode))
+    return Document(path, text, lines, tree, stale, problems, own, analysis, run_variables, overrides)
 
 
 def _widened(problem: Problem, lines: Sequence[str]) -> Problem:

@@ -12,14 +12,14 @@ from typing import Callable, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.nodes.blocks import FragmentNode, ScenarioFileNode
+from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode, ParametersNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.language.nodes.walk import walk_steps
 
-# (path as shown, real path, size, mtime) -> its fragments: a TUI session reloads its file often,
+# (path as shown, real path, size, mtime) -> its fragments and named parameter blocks: a TUI session reloads its file often,
 # fragments rarely change. The shown path is part of the key because every location in the
 # fragments carries it: the same file reached from another working directory is named otherwise.
-_CACHE: dict[tuple[str, str, int, int], tuple[FragmentNode, ...]] = {}
+_CACHE: dict[tuple[str, str, int, int], tuple[tuple[FragmentNode, ...], tuple[NamedParametersNode, ...]]] = {}
 
 
 def nearest_fragment_folder(scenario_file: str | Path) -> Path | None:
@@ -66,14 +66,23 @@ def _shown(path: Path) -> Path:
 
 
 def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNode]) -> tuple[FragmentNode, ...]:
+    """The fragments of these files (load_external without the named parameter blocks)."""
+    return tuple(f for f in load_external(paths, load) if isinstance(f, FragmentNode))
+
+
+def load_external(
+    paths: Sequence[Path], load: Callable[[Path], ScenarioFileNode]
+) -> tuple[FragmentNode | NamedParametersNode, ...]:
     """Every fragment of these files, in order. A file that does not parse is never skipped (its
     fragments would silently go missing) nor a refusal of every scenario file that sees it: each
     `fragment: NAME` line in it gives a fragment without steps that carries the file's first error,
     and an include of one is an error of the including scenario only (`broken_includes`). A file
     holding more than fragments is an InvalidFileError, since its scenarios would never run.
     `load` parses one file (the parser's load_file, passed in: the parser uses this module, not
-    the other way)."""
+    the other way). Their `parameters: NAME` blocks follow the fragments: what a scenario file's
+    `<< NAME` lines take in (the parser passes both to the builder)."""
     fragments: list[FragmentNode] = []
+    named: list[NamedParametersNode] = []
     problems: list[Diagnostic] = []
     for path in paths:
         try:
@@ -87,6 +96,7 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
                 node = load(path)
             except InvalidFileError as error:
                 fragments += _broken_fragments(path, error.diagnostics[0])
+                named += _broken_parameters(path, error.diagnostics[0])
                 continue
             extra = [item.location for item in node.items]
             extra += [block.location for block in (node.parameters, node.background) if block is not None]
@@ -99,11 +109,12 @@ def load_fragments(paths: Sequence[Path], load: Callable[[Path], ScenarioFileNod
                 )
             if extra:
                 continue
-            cached = _CACHE[key] = node.fragments
-        fragments += cached
+            cached = _CACHE[key] = (node.fragments, node.named_parameters)
+        fragments += cached[0]
+        named += cached[1]
     if problems:
         raise InvalidFileError(problems)
-    return tuple(fragments)
+    return (*fragments, *named)
 
 
 # A `fragment: NAME` line of a file that does not parse (keywords in any case, docs/spec/berrycrush.md#keywords-and-comments).
@@ -122,6 +133,24 @@ def _broken_fragments(path: Path, problem: Diagnostic) -> list[FragmentNode]:
         column = len(match.group(1)) + 1
         location = SourceLocation(str(path), line, column, line, column + len("fragment:"))
         found.append(FragmentNode(match.group(2), (), location, problem=problem))
+    return found
+
+
+_PARAMETERS_LINE = re.compile(r"^(?i:parameters):[ \t]*([^\s#]+)", re.MULTILINE)
+
+
+def _broken_parameters(path: Path, problem: Diagnostic) -> list[NamedParametersNode]:
+    """The `parameters: NAME` blocks a file that does not parse names, empty, each carrying its
+    first error: a `<< NAME` of one is that error, as an include of its fragments is."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = []
+    for match in _PARAMETERS_LINE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        location = SourceLocation(str(path), line, 1, line, 1 + len("parameters:"))
+        found.append(NamedParametersNode(match.group(1), ParametersNode((), location), location, problem))
     return found
 
 

@@ -42,6 +42,16 @@ MULTI_TEST = "multiTest."  # multiTest.X: options of `auto: [multi]`
 BINDING = "binding."  # binding.NAME.location / binding.NAME.baseUrl / binding[.NAME].alias.X
 DEFAULT_DESCRIPTION = "default"
 
+# BerryCrush keeps the run's base URL and its unnamed description as the binding named `default`:
+# `binding.default.baseUrl` is `baseUrl` and `binding.default.location` is `openapi`, written or
+# read as `{{param.KEY}}` (docs/spec/berrycrush.md#the-default-binding).
+ALIASES = {f"{BINDING}{DEFAULT_DESCRIPTION}.baseUrl": BASE_URL, f"{BINDING}{DEFAULT_DESCRIPTION}.location": OPENAPI}
+
+
+def canonical_key(key: str) -> str:
+    """The key a BerryCrush alias stands for (`binding.default.baseUrl` -> `baseUrl`), else the key."""
+    return ALIASES.get(key, key)
+
 
 @dataclass(frozen=True, slots=True)
 class ParameterSpec:
@@ -342,12 +352,26 @@ def parse_value(key: str, raw: str) -> Any:
     return spec.parse(key, raw)
 
 
+_INTEGER = re.compile(r"-?[0-9]+")
+_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+
+
 def parse_user_value(key: str, raw: str) -> Any:
-    """A user key's value (docs/spec/parameters.md#user-parameters): text, quotes removed, or a ValueTemplate."""
+    """A user key's value (docs/spec/parameters.md#user-parameters): a ValueTemplate when it reads
+    `{{...}}`; else its scalar type as BerryCrush's parser gives it: a bare integer or decimal is a
+    number, bare `true` / `false` a boolean, anything else (or anything quoted) text."""
     if "{{" in raw:
         return parse_template(key, raw)
     inner = unquote(raw)
-    return raw if inner is None else inner
+    if inner is not None:
+        return inner
+    if _INTEGER.fullmatch(raw):
+        return int(raw)
+    if _DECIMAL.fullmatch(raw):
+        return float(raw)
+    if raw in ("true", "false"):
+        return raw == "true"
+    return raw
 
 
 def unknown_key_message(key: str) -> str:

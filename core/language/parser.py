@@ -48,9 +48,14 @@ def parse_text(
         cached = parse_cache.load(key)
         if cached is not None:
             return cached
+    from scenario_core.language.builder.parameter_blocks import UNKNOWN_PARAMETERS_BLOCK
     from scenario_core.language.lark_parser import parse_source
 
     tree, diagnostics = parse_source(text, filename, fragments)
+    if tree is not None and tree.named_parameters and any(d.code == UNKNOWN_PARAMETERS_BLOCK for d in diagnostics):
+        # A `<< NAME` above the `parameters: NAME` it names: read again, this file's named
+        # blocks known from the start (docs/spec/berrycrush.md#named-parameter-blocks).
+        tree, diagnostics = parse_source(text, filename, (*fragments, *tree.named_parameters))
     if diagnostics:
         raise InvalidFileError(_capped(diagnostics, max_errors), tree)
     assert tree is not None
@@ -117,9 +122,9 @@ def load_file(
     name = str(path)
     external: tuple = ()
     if fragments is not None and not name.endswith(".fragment"):
-        from scenario_core.language.fragment_files import fragment_files, load_fragments
+        from scenario_core.language.fragment_files import fragment_files, load_external
 
-        external = load_fragments(fragment_files(path, fragments), load_file)
+        external = load_external(fragment_files(path, fragments), load_file)
     data = read_input(path)
     try:
         text = data.decode("utf-8")

@@ -1,5 +1,5 @@
 """Errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario): a described step no custom step matches, an
-operation no description has, an invalid JSON path or condition (the builder's UnreadableStep,
+operation no description has, a call child the operation does not declare, an invalid JSON path or condition (the builder's UnreadableStep,
 coded json-path / condition), an include of a fragment whose .fragment file does not parse.
 `check` reports them like any error, but `run`, the TUI and the
 pytest plugin do not refuse the file for them: the file carries them (ScenarioFileNode.
@@ -12,19 +12,33 @@ from typing import Sequence
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
+from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.support.records import replace
 
 
 def _step_lines(scenario: ScenarioNode) -> set[int]:
-    return {step.location.line for step in walk_steps(scenario.steps)}
+    """The lines of a scenario's steps, with a call's `name: value` children: a child the
+    operation does not declare is local to the scenario as its call would be."""
+    lines: set[int] = set()
+    for step in walk_steps(scenario.steps):
+        lines.add(step.location.line)
+        if isinstance(step, RequestStep):
+            lines.update(child.location.line for child in step.parameters)
+    return lines
 
 
 def _shared_lines(file: ScenarioFileNode) -> set[int]:
     """Lines of the file's steps that run for more than one scenario: backgrounds, fragments."""
     shared = [f.steps for f in file.fragments if f.location.file == file.path]
     shared += [b.steps for b in (file.background, *(f.background for f in file.features)) if b is not None]
-    return {step.location.line for steps in shared for step in walk_steps(steps)}
+    lines: set[int] = set()
+    for steps in shared:
+        for step in walk_steps(steps):
+            lines.add(step.location.line)
+            if isinstance(step, RequestStep):
+                lines.update(child.location.line for child in step.parameters)
+    return lines
 
 
 def split_local(file: ScenarioFileNode, diagnostics: Sequence[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:

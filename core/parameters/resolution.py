@@ -93,7 +93,10 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
     scenario: str | None = None  # the scenario, when it has its own parameters: block
 
     def __getitem__(self, key: str) -> EffectiveValue:
-        return self.by_key[key]
+        found = self.by_key.get(key)
+        if found is None:
+            found = self.by_key[params.canonical_key(key)]
+        return found
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.by_key)
@@ -224,7 +227,7 @@ class _Levels:
         self.where: dict[int, ParameterEntry] = {}  # id(setting) -> the entry that wrote it
         self.problems: list[Diagnostic] = []
         for key, value in overrides.values.items():
-            self.by_key.setdefault(key, []).append(Setting(value, COMMAND_LINE))
+            self.by_key.setdefault(params.canonical_key(key), []).append(Setting(value, COMMAND_LINE))
         feature_name = feature.name if feature is not None else None
         scenario_name = scenario.name if scenario is not None else None
         blocks = [
@@ -246,12 +249,14 @@ class _Levels:
                 setting = Setting(
                     value,
                     source,
-                    entry.line,
+                    entry.line if entry.taken_at is None else entry.taken_at,
                     feature_name if source != FILE else None,
                     None,
                     scenario_name if source == SCENARIO else None,
+                    # taken in with `<< NAME`: the `<<` line is this file's, the value's is there
+                    None if entry.taken_at is None else f"{Path(entry.location.file).name} line {entry.line}",
                 )
-                self.by_key.setdefault(entry.key, []).append(setting)
+                self.by_key.setdefault(params.canonical_key(entry.key), []).append(setting)
                 self.where[id(setting)] = entry
 
 
@@ -321,7 +326,7 @@ class _Resolver:
                 if value is None:
                     raise _Failed(f"{key} reads {{{{env.{name}}}}}, but environment variable {name} is not set")
                 return value
-            other = self.get(name)
+            other = self.get(params.canonical_key(name))
             if other is None:
                 raise _Failed(f"{key} reads {{{{param.{name}}}}}, but no parameter '{name}' is set")
             if other.value is None:

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
 from scenario_core.language.templates import child_name, render_json, render_text
-from scenario_core.run.events import AutoTestRan, Event, PlannedStep, RequestSent, ResponseReceived
+from scenario_core.run.events import AutoTestRan, Event, Origin, PlannedStep, RequestSent, ResponseReceived
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import join_url
+from scenario_core.run.no_response import no_response_expected
 from scenario_core.run.sending import Sender, with_defaults
 from scenario_core.run.state import ScenarioState
 
@@ -45,6 +46,7 @@ def run_auto_tests(
     state.consumed.update(p.index for p in checks)
     runs = _generated(step, state, visible, operation)
     failed: list[str] = []
+    after: dict[str, dict[str, Any]] = {}  # multi mode -> its repeats' count, outcome and time
     for number, (kind, test_type, description, variables, plans) in enumerate(runs, 1):
         requests = []
         for plan in plans:
@@ -67,11 +69,15 @@ def run_auto_tests(
             return
         message = state.message
         state.message = None
+        if message is not None and None in results and no_response_expected(state):
+            message = None  # `status -1` among the unit's checks expects no response
+        responses: list[ResponseReceived | None] = []
         for result in results:
             if result is None:
+                responses.append(None)
                 continue
             data, json_error = parse_json(result.content)
-            state.response = ResponseReceived(
+            response = ResponseReceived(
                 step=step,
                 status=result.status,
                 reason=result.reason,
@@ -81,7 +87,8 @@ def run_auto_tests(
                 json=data,
                 json_error=json_error,
             )
-            yield state.response
+            responses.append(response)
+            yield response
         if kind == MULTI:
             ok = all(r is not None and r.status < 500 for r in results)
             variables = {
@@ -91,11 +98,17 @@ def run_auto_tests(
             }
         state.overlay = variables
         try:
-            for unit_check in checks if message is None else ():
-                for event in execute(unit_check.step, state):
-                    yield event
-                if state.message is not None:
-                    message = state.message
+            # Each request's response is checked, each of a concurrent repeat's too, as BerryCrush
+            # checks every repeat; the first failure is the test's.
+            for checked in responses if message is None else ():
+                state.response = checked
+                for unit_check in checks:
+                    for event in execute(unit_check.step, state):
+                        yield event
+                    if state.message is not None:
+                        message = state.message
+                        break
+                if message is not None:
                     break
         finally:
             state.overlay = None
@@ -112,9 +125,36 @@ def run_auto_tests(
         )
         if message is not None:
             failed.append(f"{test_type} {description}: {message}")
+        if kind == MULTI:
+            mode = after.setdefault(test_type, {"count": 0, "passed": True, "duration": 0})
+            mode["count"] += len(plans)
+            mode["passed"] = mode["passed"] and message is None
+            mode["duration"] += variables["multiTest.duration"]
+    for event in _keep_multi_variables(step, state, after):
+        yield event
     if failed:
         shown = "; ".join(failed[:3]) + (f"; and {len(failed) - 3} more" if len(failed) > 3 else "")
         state.message = f"auto tests: {len(failed)} of {len(runs)} failed: {shown}"
+
+
+def _keep_multi_variables(step: RequestStep, state: ScenarioState, after: dict[str, dict[str, Any]]) -> list[Event]:
+    """After a call's multi repeats, `multiTest.mode`, `.count`, `.result` (true when every repeat
+    of the mode passed its checks) and `.duration` (ms) stay set in the scenario for the steps
+    after it, the last mode's winning, as BerryCrush keeps them (docs/spec/berrycrush.md#auto-tests).
+    They are scenario variables: like include arguments, they never reach a sharing store."""
+    events: list[Event] = []
+    planned = state.planned
+    origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
+    for mode, outcome in after.items():
+        values = {
+            "multiTest.mode": mode,
+            "multiTest.count": outcome["count"],
+            "multiTest.result": outcome["passed"],
+            "multiTest.duration": outcome["duration"],
+        }
+        for name, value in values.items():
+            events += state.scope.extract(step, name, value, origin, write_store=False)
+    return events
 
 
 def _unit_checks(state: ScenarioState) -> list[PlannedStep]:

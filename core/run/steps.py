@@ -135,7 +135,8 @@ class StepRunner:
                 return
             from scenario_core.run.plugins import run_custom_step
 
-            for event in run_custom_step(self.registry, step, state, visible):
+            # A Python step reads param.KEY, env.X and hooks whatever its text references.
+            for event in run_custom_step(self.registry, step, state, self.lookup(state, True)):
                 yield event
         else:
             state.message = f"cannot run a {type(step).__name__} step"

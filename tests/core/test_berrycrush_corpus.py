@@ -255,3 +255,56 @@ def test_the_newest_berrycrush_forms_read_and_run(capsys, tmp_path, demo):
     assert check(capsys, "newest_forms.scenario") == (0, [])
     found = statuses(run(capsys, tmp_path, "newest_forms.scenario", demo.url))
     assert set(found.values()) == {"passed"} and len(found) == 5, found
+
+
+# ---------------------------------------------------------------- BerryCrush's files as written, round 3
+
+
+def test_an_outline_column_named_with_a_dot_is_read_by_its_parameters(capsys, tmp_path, demo):
+    """docs/spec/parameters.md#references-in-values: `{{tenant.label}}` names a column (BerryCrush's
+    junit parameters.scenario writes `{{custom.value}}`); it was refused as a static-parameter error."""
+    assert check(capsys, "dotted_outline_column.scenario") == (0, [])
+    assert set(statuses(run(capsys, tmp_path, "dotted_outline_column.scenario", demo.url)).values()) == {"passed"}
+
+
+def test_binding_default_base_url_is_the_runs_base_url(capsys, tmp_path, demo):
+    """docs/spec/berrycrush.md#the-default-binding (BerryCrush's 10-openapi-31-features sample);
+    check wants the base URL, which the command line gives here."""
+    found = run(capsys, tmp_path, "default_binding.scenario", demo.url)
+    assert statuses(found) == {"the echo binding shares the run's server": "passed"}
+
+
+def test_a_named_parameters_block_of_a_fragment_file_is_taken_in(capsys, tmp_path, demo):
+    """docs/spec/berrycrush.md#named-parameter-blocks (BerryCrush's junit fragment-variable.scenario
+    and include.fragment); `<< demo-api` was refused as a line that is not `name: value`."""
+    assert check(capsys, "named_parameters.scenario") == (0, [])
+    found = run(capsys, tmp_path, "named_parameters.scenario", demo.url)
+    assert statuses(found) == {"the named block's description and header are in force": "passed"}
+
+
+def test_a_call_child_the_operation_does_not_declare_ends_only_its_scenario(capsys, tmp_path, demo):
+    """docs/spec/steps.md#errors-local-to-one-scenario (BerryCrush's core scenario-parameters.scenario);
+    run refused the whole file."""
+    local_error(
+        capsys,
+        tmp_path,
+        demo,
+        "unknown_call_child.scenario",
+        "'nickname' is not a parameter of createPet",
+        "create a pet with a stray child",
+        "the health endpoint answers",
+    )
+
+
+def test_multi_repeats_expect_no_response_and_keep_multi_test_names(capsys, tmp_path, nowhere):
+    """docs/spec/berrycrush.md#auto-tests (BerryCrush's junit parameters.scenario): `assert status -1`
+    checks each repeat, and `multiTest.mode` is read after them."""
+    assert check(capsys, "multi_repeats.scenario") == (0, [])
+    found = run(capsys, tmp_path, "multi_repeats.scenario", nowhere)
+    assert statuses(found) == {"every repeat expects no response": "passed"}
+
+
+def test_webhook_hooks_as_a_dash_list(capsys, tmp_path, demo):
+    """docs/spec/berrycrush.md#webhooks: `hooks:` over `- name` lines, as BerryCrush documents it."""
+    assert check(capsys, "hooks_dash_list.scenario") == (0, [])
+    assert statuses(run(capsys, tmp_path, "hooks_dash_list.scenario", demo.url)) == {"both hooks listen": "passed"}

@@ -82,6 +82,8 @@ PARAMETERS:  # file level
       location: "classpath:/specs/auth.yaml"
   autoAssertions:
     enabled: true
+parameters: shared
+  header.X-Suite: fuzz
 fragment: sign_in
   given I sign in as {{user}}
     call using "auth" ^login
@@ -97,6 +99,7 @@ Feature: Pets
   Scenario: create it
     description: the sample's own words
     parameters:
+      << shared
       timeout: 5
       fragment-name: sign_in
     include sign_in
@@ -135,6 +138,10 @@ Feature: Pets
         hooks: [created, deleted]
         port: 0
         scope: feature
+      webhook: more
+        hooks:
+          - started
+          - "ended"
     and the newest forms go
       call using {{spec}} {{op}}
       call using auth raw {{method}} /pets/{id}

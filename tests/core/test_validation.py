@@ -44,9 +44,9 @@ def test_keys_are_case_sensitive_and_hint_names_the_right_case():
 
 def test_unknown_key_far_from_every_known_key_is_a_user_parameter():
     """docs/spec/parameters.md#user-parameters (was: an error listing the known keys): `colour` is near no known key,
-    so it is a user parameter, kept as written and noted as read by nothing."""
+    so it is a user parameter, its value kept with its type (a number) and noted as read by nothing."""
     file = parse_text("parameters:\n  colour: 3\n", "t.scenario")
-    assert [(e.key, e.value) for e in file.parameters.entries] == [("colour", "3")]
+    assert [(e.key, e.value) for e in file.parameters.entries] == [("colour", 3)]
     assert [(key, location.line) for key, location in file.unread_user_keys] == [("colour", 2)]
 
 

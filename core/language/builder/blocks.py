@@ -24,6 +24,7 @@ from scenario_core.language.nodes.blocks import (
     BackgroundNode,
     FeatureNode,
     FragmentNode,
+    NamedParametersNode,
     OutlineRow,
     ParametersNode,
     ScenarioFileNode,
@@ -280,8 +281,22 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
     items: list[FeatureNode | ScenarioNode] = []
     fragments: dict[str, FragmentNode] = {}
     first_other: Raw | None = None  # parameters: must precede every other block
+    named: list[NamedParametersNode] = []
     for item in children:
         if item is None or item.kind == "tags":  # a line the parser skipped (reported), its tags
+            continue
+        if item.kind == "named_parameters":
+            block = ctx.named_parameters[item.node.name]
+            if block is not item.node and block.location == item.node.location:  # read ahead (parser.py)
+                block = ctx.named_parameters[item.node.name] = item.node
+            if block is not item.node:
+                ctx.error(
+                    item.node.location,
+                    f"parameters block '{item.node.name}' is defined twice: {block.location.file}:{block.line} "
+                    f"and {item.node.location.file}:{item.node.line}",
+                )
+            else:
+                named.append(item.node)
             continue
         if item.kind == "parameters":
             if first_other is not None:
@@ -344,6 +359,7 @@ def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
         location=SourceLocation(ctx.filename, 1, 1, 1, 1),
         custom_steps=ctx.custom_seen or external_custom(ctx),
         unread_user_keys=unread_user_keys,
+        named_parameters=tuple(named),
     )
     check_includes(ctx, node, fragments)
     return node

@@ -13,7 +13,7 @@ from lark import Token
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.base import SourceLocation, TextTemplate
-from scenario_core.language.nodes.blocks import FragmentNode
+from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode
 from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
 from scenario_core.support.records import dataclass
@@ -38,6 +38,7 @@ class Entry:
     value: str
     value_offset: int
     children: list[Entry] | None = None  # a nested block: `retry:` + indented entries
+    items: list[Token] | None = None  # `- name` lines below it (a webhook's `hooks:`)
 
 
 def present(children: list) -> list:
@@ -71,6 +72,8 @@ class BuildContext:
     diagnostics: list[Diagnostic]
     text: str
     external_fragments: tuple[FragmentNode, ...]  # from .fragment files (docs/spec/berrycrush.md#fragments)
+    # `parameters: NAME` blocks by name: the .fragment files' ones, then this file's as they are built.
+    named_parameters: dict[str, NamedParametersNode]
     user_keys: list[tuple[str, SourceLocation]]  # unknown parameter keys, decided once the file is read
     custom_seen: bool  # a custom step or assertion was built
     # Fragments whose `fragment:` line the parser skipped after a syntax error: an include of
@@ -85,11 +88,17 @@ class BuildContext:
     def __init__(self) -> None:
         self.begin("<text>")
 
-    def begin(self, filename: str, text: str = "", fragments: tuple[FragmentNode, ...] = ()) -> None:
+    def begin(
+        self, filename: str, text: str = "", fragments: tuple[FragmentNode | NamedParametersNode, ...] = ()
+    ) -> None:
         self.filename = filename
         self.diagnostics = []
         self.text = text
-        self.external_fragments = fragments
+        self.external_fragments = tuple(f for f in fragments if isinstance(f, FragmentNode))
+        self.named_parameters = {}
+        for block in fragments:
+            if isinstance(block, NamedParametersNode):
+                self.named_parameters.setdefault(block.name, block)
         self.user_keys = []
         self.custom_seen = False
         self.skipped_fragments = set()
@@ -136,10 +145,10 @@ class BuildContext:
         assert line is not None and column is not None and end_line is not None and end_column is not None
         return SourceLocation(self.filename, line - 1, column, end_line - 1, end_column)
 
-    def error(self, location: SourceLocation, message: str) -> None:
+    def error(self, location: SourceLocation, message: str, code: str = "") -> None:
         if "\n" in message:  # one quoting a """ block's token: an error is one line
             message = " ".join(message.split("\n"))
-        self.diagnostics.append(Diagnostic(location, message))
+        self.diagnostics.append(Diagnostic(location, message, code=code))
 
     def unreadable(
         self, token: Token, keyword: str, location: SourceLocation, message: str, code: str

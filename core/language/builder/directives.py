@@ -10,7 +10,7 @@ from typing import Any
 
 from lark import Token
 
-from scenario_core.language.builder.context import BuildContext, Raw, flat, present, unquoted
+from scenario_core.language.builder.context import BuildContext, Entry, Raw, flat, present, read_entry, unquoted
 from scenario_core.language.builder.include_parameters import parameter_named
 from scenario_core.language.builder.requests import call_parameter, request
 from scenario_core.language.errors import CONDITION, JSON_PATH, clip
@@ -258,6 +258,13 @@ def fail(ctx: BuildContext, children: list) -> Step | None:
     return FailStep(template, ctx.whole(token)) if template is not None else None
 
 
+def hook_list(ctx: BuildContext, children: list) -> Entry:
+    """`hooks:` over `- name` lines (grammar: hook_list): the entry with its items."""
+    entry = read_entry(ctx, children[:1])
+    entry.items = [line for line in children[1:] if line is not None]
+    return entry
+
+
 def webhook(ctx: BuildContext, children: list) -> Step | None:
     token, entries = children[0], present(children[1:])
     word = "webhook:" if str(token)[7:8] == ":" else "webhook"
@@ -270,7 +277,18 @@ def webhook(ctx: BuildContext, children: list) -> Step | None:
     for entry in flat(ctx, entries, "webhook"):
         value = unquoted(entry.value)
         where = ctx.loc(entry.token, entry.value_offset, max(len(entry.value), 1))
-        if entry.key in ("hook", "hooks"):
+        if entry.key in ("hook", "hooks") and entry.items is not None:
+            if value:
+                ctx.error(where, f"{entry.key}: takes its names on its line or as '- name' lines below it, not both")
+            for item in entry.items:
+                hook = unquoted(str(item)[1:].strip()) if str(item).startswith("-") else ""
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", hook):
+                    ctx.error(
+                        ctx.whole(item), f"{entry.key}: takes '- name' lines (letters, digits, _ and -), got {item}"
+                    )
+                else:
+                    hooks.append(hook)
+        elif entry.key in ("hook", "hooks"):
             found = [h for h in re.split(r"[\s,\[\]\"']+", value) if h]
             bad = [h for h in found if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", h)]
             if bad or not found:

@@ -4,13 +4,15 @@ near miss of a known key (decided once the whole file is read)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.builder.context import BuildContext, Entry, Raw, present, unquoted
+from scenario_core.language.builder.context import BuildContext, Entry, Raw, column_of, line_of, present, unquoted
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.nodes.blocks import ParameterEntry, ParametersNode
+from scenario_core.language.nodes.blocks import NamedParametersNode, ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
+from scenario_core.support.records import replace
 
 # Where a parameters: block may go, for every message about one that is misplaced.
 PARAMETERS_GO = (
@@ -45,11 +47,22 @@ def _dotted(ctx: BuildContext, entries: list[Entry], prefix: str = "") -> list[t
 
 
 def parameters(ctx: BuildContext, children: list) -> Raw:
-    keyword, entries = children[0], present(children[1:])
-    ctx.bare(keyword, "parameters:")
+    keyword, lines = children[0], present(children[1:])
+    name, name_offset = ctx.value(keyword, len("parameters:"))
+    if name and column_of(keyword) != 1:
+        ctx.error(
+            ctx.loc(keyword, name_offset, len(name)),
+            "'parameters: NAME' (a named block) goes at the top level of a file, a .fragment file's or "
+            "this one's; a block inside another stands alone on its line",
+        )
+    elif name and not _BLOCK_NAME.fullmatch(name):
+        ctx.error(ctx.loc(keyword, name_offset, len(name)), f"'{name}' cannot name a parameters block: {_NAMES}")
+    entries = [line for line in lines if isinstance(line, Entry)]
+    merged = _merged(ctx, [line for line in lines if not isinstance(line, Entry)])
     built: list[ParameterEntry] = []
     seen: dict[str, int] = {}
-    for key, entry in _dotted(ctx, entries):
+    for written, entry in _dotted(ctx, entries):
+        key = params.canonical_key(written)  # `binding.default.baseUrl` is `baseUrl`
         raw = entry.value
         key_location = ctx.loc(entry.token, 0, len(entry.key))
         if ":" not in str(entry.token):
@@ -63,7 +76,8 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
                 continue
             seen[key] = key_location.line
             ctx.user_keys.append((key, key_location))
-            user_entry = ParameterEntry(key, unquoted(raw), raw, ctx.whole(entry.token))
+            value = unquoted(raw) if "{{" in raw else params.parse_user_value(key, raw)  # 9090 is a number
+            user_entry = ParameterEntry(key, value, raw, ctx.whole(entry.token))
             if _reads_columns(raw):
                 try:
                     params.parse_template(key, raw)
@@ -89,8 +103,81 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
             built.append(pending)
             continue
         built.append(ParameterEntry(key, value, raw, ctx.whole(entry.token)))
-    last = entries[-1].token if entries else keyword
-    return Raw("parameters", keyword, ParametersNode(tuple(built), ctx.span(keyword, last)))
+    if merged:  # the block's own keys win over the ones it takes in
+        own = {entry.key for entry in built}
+        built = [entry for entry in merged if entry.key not in own] + built
+    last = lines[-1] if lines else keyword
+    node = ParametersNode(tuple(built), ctx.span(keyword, last.token if isinstance(last, Entry) else last))
+    if name and column_of(keyword) == 1 and _BLOCK_NAME.fullmatch(name):
+        named = NamedParametersNode(name, node, ctx.whole(keyword))
+        ctx.named_parameters.setdefault(name, named)
+        return Raw("named_parameters", keyword, named)
+    return Raw("parameters", keyword, node)
+
+
+# A `<< NAME` no block answers: the parser reads the file once more when this file defines NAME
+# further down (parser.py), so a named block may be used above where it is written.
+UNKNOWN_PARAMETERS_BLOCK = "unknown-parameters-block"
+_BLOCK_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+_NAMES = "a name starts with a letter or _, then letters, digits, _, - or ."
+_MERGE = re.compile(r"<<[ \t]*(\S*)")
+
+
+def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
+    """The entries that `<< NAME` lines take in, in order: a named block of this file or of a
+    .fragment file (docs/spec/berrycrush.md#named-parameter-blocks).
+    A later `<<` wins over an earlier one for the same key."""
+    taken: dict[str, ParameterEntry] = {}
+    for token in lines:
+        match = _MERGE.fullmatch(str(token))
+        if match is None:
+            ctx.error(ctx.whole(token), f"'{token}' is not allowed here; expected a 'name: value' line or '<< NAME'")
+            continue
+        name = match.group(1)
+        if not name:
+            ctx.error(ctx.whole(token), "'<<' needs the name of a 'parameters: NAME' block")
+            continue
+        block = ctx.named_parameters.get(name)
+        if block is None:
+            known = ", ".join(sorted(ctx.named_parameters)) or "none"
+            ctx.error(
+                ctx.loc(token, match.start(1), len(name)),
+                f"no parameters block named '{name}' (named blocks: {known}); 'parameters: {name}' goes at "
+                "the top level of a .fragment file, or of this file",
+                code=UNKNOWN_PARAMETERS_BLOCK,
+            )
+            continue
+        if block.problem is not None:
+            where = block.problem.location
+            ctx.error(
+                ctx.loc(token, match.start(1), len(name)),
+                f"parameters block '{name}' cannot be used: {where.file}:{where.line}:{where.column}: "
+                f"{block.problem.message}",
+            )
+            continue
+        for entry in block.block.entries:
+            taken.pop(entry.key, None)
+            if entry.location.file != ctx.filename:
+                entry = replace(_located_from(entry, ctx.filename), taken_at=line_of(token))
+            taken[entry.key] = entry
+    return list(taken.values())
+
+
+def _located_from(entry: ParameterEntry, filename: str) -> ParameterEntry:
+    """A description location taken in from another file's named block: a relative path is that
+    file's (as it reads where it is written), so it is made absolute; `classpath:` names and
+    references stay as written."""
+    if not isinstance(entry.value, str):
+        return entry
+    parts = params.binding_parts(entry.key)
+    if entry.key != params.OPENAPI and (parts is None or parts[1] != "location"):
+        return entry
+    value = entry.value
+    if value.startswith("classpath:") or "{{" in value or os.path.isabs(value):
+        return entry
+    return replace(
+        entry, value=os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(entry.location.file)), value))
+    )
 
 
 def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]:
@@ -110,7 +197,9 @@ def check_user_keys(ctx: BuildContext) -> tuple[tuple[str, SourceLocation], ...]
     return tuple(unread)
 
 
-_COLUMN_REF = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
+# A column's name may hold dots (`custom.value`, as BerryCrush's examples write them); `env.X` and
+# `param.X` stay references to the environment and to parameters.
+_COLUMN_REF = re.compile(r"\{\{\s*(?!(?:env|param)\.)([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*\}\}")
 
 
 def _reads_columns(raw: str) -> bool:

@@ -67,3 +67,4 @@ class Builder(BuildContext, Transformer):
     else_ = directives.else_
     fail = directives.fail
     webhook = directives.webhook
+    hook_list = directives.hook_list

@@ -18,6 +18,8 @@ class ParameterEntry(Node):
     value: Any
     raw: str
     location: SourceLocation
+    # Taken in from another file's named block: the line of the `<< NAME` that took it in
+    taken_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,17 @@ class ParametersNode(Node):
             if entry.key == key:
                 return entry
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedParametersNode(Node):
+    """`parameters: NAME` at file level (a .fragment file's or a .scenario file's): a block that
+    any `parameters:` block takes in with a `<< NAME` line (docs/spec/berrycrush.md#named-parameter-blocks)."""
+
+    name: str
+    block: ParametersNode
+    location: SourceLocation  # the `parameters: NAME` line
+    problem: Any = None  # the first error of its .fragment file when that file does not parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +109,8 @@ class ScenarioFileNode(Node):
     unread_user_keys: tuple[tuple[str, SourceLocation], ...] = ()
     # Errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario), set by load_valid: what ends that scenario.
     local_errors: tuple[Any, ...] = ()
+    # `parameters: NAME` blocks written in this file (a .fragment file's are what includes see).
+    named_parameters: tuple[NamedParametersNode, ...] = ()
 
     @property
     def path(self) -> str:
