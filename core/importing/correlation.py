@@ -1,0 +1,492 @@
+"""Correlation: which recorded values a later request reused from an earlier response, and which
+are credentials the file must not hold in clear. Shared by the HAR reader and the OpenAPI reader
+(which uses the naming half: `variable_name`, `Names`).
+
+The rules (docs/import-har-openapi.md#correlation):
+* A response produces values: every JSON scalar at any depth (the first of a value in
+  breadth-first order), its `Location` header, each cookie it sets, and headers named like a
+  token. A later request reuses one when a path segment, a query value, a header value (whole, or
+  after its auth scheme), a JSON body scalar, a form field or a text part equals it verbatim;
+  `Location` also as the start of a later URL. The reuse becomes `{{NAME}}` and the producer gains
+  `extract: NAME from SOURCE`.
+* A value counts only when it could not be a coincidence: not a boolean, not null, not empty, and
+  MIN_VALUE_LENGTH characters or more; a shorter value only when the response names it as an id
+  (`id`, `petId`, `pet_id`) and the request uses it as a whole path segment or in a field also
+  named as an id. A value the client itself sent before the response came is not produced by it.
+* The latest producer before a use wins; within one response a JSON field wins over a header.
+* Names come from the JSON key; an `id` takes its resource (`id` in the response of `POST /pets`
+  is `petId`, `$.owner.id` is `ownerId`); each name is made unique with a number.
+* Credentials (Authorization values, cookies no recorded response set, fields named like a
+  password, secret, token or API key) that no response produced become run variables.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterator, cast
+from urllib.parse import unquote, urljoin
+
+from scenario_core.importing.model import (
+    Body,
+    Extract,
+    FormBody,
+    JsonBody,
+    JsonValue,
+    MultipartBody,
+    Request,
+    RunVariable,
+    SourceKind,
+    TextBody,
+)
+from scenario_core.support.secrets import is_secret_header
+
+# Four characters: an id of four digits or a short random key is already unlikely to equal
+# another recorded value by chance, while 0/1/200/"ok"/"en" are everywhere.
+MIN_VALUE_LENGTH = 4
+# How much of one response is looked at for produced values (a huge listing adds little).
+MAX_VALUES_PER_RESPONSE = 5000
+MAX_JSON_DEPTH = 64
+MAX_VALUE_LENGTH = 4096  # longer strings are content, not ids or tokens
+MAX_TEXT_SCAN = 1 << 20  # a text body past this is sent as recorded
+_TOKEN = re.compile(r"[A-Za-z0-9_.~+/-]{8,}=*")  # what may be an id or token inside a text body
+
+_ID_KEY = re.compile(r"(?:^|_|-)(?:id|uuid|guid)$|^(?:key|slug)$", re.I)
+_CAMEL_ID_KEY = re.compile(r"[a-z0-9](?:Id|ID|Uuid|UUID)$")
+_SECRET_FIELD = re.compile(
+    r"pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[-_]?key|^apikey$|access[-_]?key|private[-_]?key|credential",
+    re.I,
+)
+_WRAPPERS = frozenset(
+    {"data", "result", "results", "items", "item", "payload", "response", "body", "content", "records"}
+)
+_VERSION = re.compile(r"^(?:v\d+(?:\.\d+)*|api|rest|graphql)$", re.I)
+_OPAQUE = re.compile(r"^(?:\d+|[0-9a-f]{8,}|[0-9a-f-]{32,36}|\{\{.*\}\})$", re.I)
+
+
+def is_id_key(key: str) -> bool:
+    return bool(_ID_KEY.search(key) or _CAMEL_ID_KEY.search(key))
+
+
+def is_secret_field(name: str) -> bool:
+    """A query, form or JSON field whose value is a credential by its name."""
+    return bool(_SECRET_FIELD.search(name))
+
+
+def _identifier(text: str) -> str:
+    """`X-Auth-Token` → `authToken`, `access_token` stays, `2fa` → `v2fa`."""
+    text = re.sub(r"^x-", "", text, flags=re.I)
+    parts = [p for p in re.split(r"[^A-Za-z0-9_]+", text) if p]
+    if not parts:
+        return "value"
+    name = parts[0][:1].lower() + parts[0][1:] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+    return name if name[0].isalpha() else "v" + name
+
+
+def singular(word: str) -> str:
+    lowered = word.lower()
+    if lowered.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if lowered.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if lowered.endswith("s") and not lowered.endswith("ss") and len(word) > 2:
+        return word[:-1]
+    return word
+
+
+def resource_of(path: str) -> str | None:
+    """The resource a path names: its last segment that is neither an id nor a version prefix
+    (`/api/v1/pets/7` → `pet`)."""
+    for segment in reversed([s for s in path.split("?", 1)[0].split("/") if s]):
+        segment = unquote(segment)
+        if _OPAQUE.match(segment) or _VERSION.match(segment) or "{" in segment:
+            continue
+        if re.match(r"^[A-Za-z][A-Za-z0-9_-]*$", segment):
+            return singular(_identifier(segment))
+    return None
+
+
+def variable_name(key: str, path: str, parents: tuple[str, ...] = ()) -> str:
+    """The name for the value of `key` in a response to a request of `path`: the key itself,
+    except an id, which takes what it identifies (its nearest named parent object, else the
+    resource of the path): `id` of `POST /pets` → `petId`."""
+    if not is_id_key(key) or key.lower() not in ("id", "_id", "uuid", "guid", "key", "slug"):
+        return _identifier(key)
+    owner = next((p for p in reversed(parents) if p.lower() not in _WRAPPERS and not p.isdigit()), None)
+    owner_name = singular(_identifier(owner)) if owner else resource_of(path)
+    suffix = "Id" if key.lower() in ("id", "_id") else key[:1].upper() + key[1:].lower()
+    return f"{owner_name}{suffix}" if owner_name else _identifier(key.lstrip("_"))
+
+
+class Names:
+    """Names handed out once each: `petId`, then `petId2`, `petId3`."""
+
+    def __init__(self, taken: tuple[str, ...] = ()) -> None:
+        self._taken = set(taken)
+
+    def unique(self, wanted: str) -> str:
+        name, n = wanted, 2
+        while name in self._taken:
+            name, n = f"{wanted}{n}", n + 1
+        self._taken.add(name)
+        return name
+
+
+@dataclass
+class Exchange:
+    """One recorded request (path and query as recorded, no host) and what its response gave."""
+
+    request: Request
+    url: str  # absolute, to resolve a relative Location against
+    response_json: JsonValue = None
+    has_json: bool = False
+    response_headers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class _Producer:
+    index: int
+    kind: str  # json, header, cookie
+    where: str
+    wanted: str
+    id_like: bool
+    name: str | None = None
+
+
+@dataclass
+class _Location:
+    producer: _Producer
+    absolute: str
+
+
+@dataclass
+class Correlated:
+    requests: list[Request]
+    run_variables: list[RunVariable] = field(default_factory=list)
+
+
+def _text(value: object) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return None
+
+
+def _json_path(parents: tuple[str | int, ...]) -> str:
+    out = "$"
+    for part in parents:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", part) and part not in ("where", "wherenot", "null", "true", "false"):
+            out += "." + part
+        else:
+            out += "[" + json.dumps(part) + "]"
+    return out
+
+
+def json_scalars(value: JsonValue) -> Iterator[tuple[tuple[str | int, ...], JsonValue]]:
+    """(path, scalar) breadth first, bounded in depth and count."""
+    queue: deque[tuple[tuple[str | int, ...], JsonValue]] = deque([((), value)])
+    count = 0
+    while queue and count < MAX_VALUES_PER_RESPONSE:
+        path, node = queue.popleft()
+        count += 1
+        if isinstance(node, dict):
+            if len(path) < MAX_JSON_DEPTH:
+                queue.extend(((*path, str(k)), v) for k, v in node.items())
+        elif isinstance(node, list):
+            if len(path) < MAX_JSON_DEPTH:
+                queue.extend(((*path, i), v) for i, v in enumerate(node))
+        else:
+            yield path, node
+
+
+class Correlator:
+    """Walks the exchanges in order: each request's values are first replaced (reuse, then
+    credentials), then its response's values become producers for the requests after it."""
+
+    def __init__(self, exchanges: list[Exchange]) -> None:
+        self.exchanges = exchanges
+        self.names = Names()
+        self.values: dict[str, _Producer] = {}
+        self.locations: list[_Location] = []
+        self.cookies_set: set[str] = set()
+        self.sent: set[str] = set()
+        self.extracts: list[list[Extract]] = [[] for _ in exchanges]
+        self.secrets: dict[str, str] = {}  # credential value → run variable name
+        self.run_variables: list[RunVariable] = []
+
+    def run(self) -> Correlated:
+        out: list[Request] = []
+        for index, exchange in enumerate(self.exchanges):
+            out.append(self._rewrite(exchange.request))
+            self._produce(index, exchange)
+        final = [_with_extracts(request, tuple(self.extracts[i]) + request.extracts) for i, request in enumerate(out)]
+        return Correlated(final, self.run_variables)
+
+    # -- producing ---------------------------------------------------------------------------
+    def _offer(self, text: str, producer: _Producer) -> None:
+        if not text or len(text) > MAX_VALUE_LENGTH or text in self.sent:
+            return
+        if len(text) < MIN_VALUE_LENGTH and not producer.id_like:
+            return
+        self.values[text] = producer
+
+    def _produce(self, index: int, exchange: Exchange) -> None:
+        path = exchange.request.path
+        for name, value in exchange.response_headers:
+            lowered = name.lower()
+            if lowered == "location" and value.strip():
+                producer = _Producer(index, "header", "Location", f"{resource_of(path) or 'created'}Location", False)
+                absolute = urljoin(exchange.url, value.strip())
+                if value.startswith("/") or re.match(r"https?://", value):
+                    self.locations.append(_Location(producer, absolute))
+            elif lowered == "set-cookie":
+                pair = value.split(";", 1)[0]
+                cookie, equals, cookie_value = pair.partition("=")
+                if equals and cookie.strip():
+                    self.cookies_set.add(cookie.strip())
+                    producer = _Producer(index, "cookie", cookie.strip(), _identifier(cookie.strip()), False)
+                    self._offer(cookie_value.strip(), producer)
+            elif is_secret_header(name) and lowered not in ("authorization", "cookie"):
+                self._offer(value.strip(), _Producer(index, "header", name, _identifier(name), False))
+        if not exchange.has_json:
+            return
+        seen: set[str] = set()
+        for parents, scalar in json_scalars(exchange.response_json):
+            text = _text(scalar)
+            if text is None or text in seen:
+                continue
+            seen.add(text)
+            keys = tuple(p for p in parents if isinstance(p, str))
+            key = keys[-1] if keys and isinstance(parents[-1], str) else (keys[-1] if keys else "value")
+            id_like = bool(keys) and isinstance(parents[-1], str) and is_id_key(key)
+            wanted = variable_name(key, path, keys[:-1]) if keys else "value"
+            self._offer(text, _Producer(index, "json", _json_path(parents), wanted, id_like))
+
+    # -- using -------------------------------------------------------------------------------
+    def _use(self, text: str, whole_id_slot: bool) -> str | None:
+        """`{{NAME}}` for a value a response produced, or None."""
+        producer = self.values.get(text)
+        if producer is None:
+            return None
+        if len(text) < MIN_VALUE_LENGTH and not whole_id_slot:
+            return None
+        if producer.name is None:
+            producer.name = self.names.unique(producer.wanted)
+            self.extracts[producer.index].append(
+                Extract(producer.name, cast(SourceKind, producer.kind), producer.where)
+            )
+        return "{{" + producer.name + "}}"
+
+    def _secret(self, value: str, wanted: str, why: str) -> str:
+        name = self.secrets.get(value)
+        if name is None:
+            name = self.secrets[value] = self.names.unique(wanted)
+            self.run_variables.append(RunVariable(name, why))
+        return "{{" + name + "}}"
+
+    def _rewrite(self, request: Request) -> Request:
+        label = f"{request.method} {request.path.split('?', 1)[0]}"
+        path = self._rewrite_path(request.path, label)
+        headers = []
+        for name, value in request.headers:
+            rewritten = self._rewrite_header(name, value, label)
+            if rewritten is not None:
+                headers.append((name, rewritten))
+        body = self._rewrite_body(request.body, label)
+        if isinstance(request.body, JsonBody) and isinstance(body, TextBody):
+            if not any(name.lower() == "content-type" for name, _ in headers):
+                headers.append(("Content-Type", "application/json"))
+        self._remember_sent(request)
+        return Request(
+            method=request.method,
+            path=path,
+            headers=tuple(headers),
+            body=body,
+            status=request.status,
+            schema=request.schema,
+            extracts=request.extracts,
+            operation=request.operation,
+            comment=request.comment,
+        )
+
+    def _rewrite_path(self, full: str, label: str) -> str:
+        raw_path, question, query = full.partition("?")
+        segments = raw_path.split("/")
+        replaced = False
+        for i, segment in enumerate(segments):
+            if segment:
+                use = self._use(unquote(segment), True)
+                if use is not None:
+                    segments[i], replaced = use, True
+        path = "/".join(segments)
+        if not replaced:
+            path = self._location_prefix(raw_path) or path
+        if not question:
+            return path
+        pairs = []
+        for pair in query.split("&"):
+            name, equals, value = pair.partition("=")
+            if equals:
+                decoded = unquote(value.replace("+", " "))
+                use = self._use(decoded, is_id_key(unquote(name)))
+                if use is None and is_secret_field(unquote(name)) and decoded:
+                    use = self._secret(
+                        decoded, _identifier(unquote(name)), f"the {unquote(name)} query value of {label}"
+                    )
+                pairs.append(f"{name}={use}" if use is not None else pair)
+            else:
+                pairs.append(pair)
+        return path + "?" + "&".join(pairs)
+
+    def _location_prefix(self, raw_path: str) -> str | None:
+        """`{{petLocation}}/toys` when the URL starts with a Location a response gave."""
+        for location in reversed(self.locations):
+            base = self.exchanges[location.producer.index].url
+            origin = re.match(r"https?://[^/]+", base)
+            if origin is None:
+                continue
+            url = origin.group(0) + raw_path
+            target = location.absolute.split("?", 1)[0].split("#", 1)[0]
+            if url == target or url.startswith(target.rstrip("/") + "/"):
+                producer = location.producer
+                if producer.name is None:
+                    producer.name = self.names.unique(producer.wanted)
+                    self.extracts[producer.index].append(Extract(producer.name, "header", "Location"))
+                return "{{" + producer.name + "}}" + url[len(target) :]
+        return None
+
+    def _rewrite_header(self, name: str, value: str, label: str) -> str | None:
+        lowered = name.lower()
+        if lowered == "cookie":
+            return self._rewrite_cookie(value, label)
+        use = self._use(value.strip(), False)
+        if use is not None:
+            return use
+        scheme, space, credential = value.strip().partition(" ")
+        if space and credential.strip():
+            use = self._use(credential.strip(), False)
+            if use is not None:
+                return f"{scheme} {use}"
+        if lowered in ("authorization", "proxy-authorization"):
+            if space and credential.strip():
+                wanted = {"bearer": "token", "basic": "basicAuth", "token": "token"}.get(scheme.lower(), "credential")
+                return f"{scheme} " + self._secret(credential.strip(), wanted, f"the {name} credential of {label}")
+            return self._secret(value.strip(), "authorization", f"the {name} value of {label}")
+        if is_secret_header(name) and value.strip():
+            return self._secret(value.strip(), _identifier(name), f"the {name} header of {label}")
+        return value
+
+    def _rewrite_cookie(self, value: str, label: str) -> str | None:
+        """Cookies a recorded response set are the client's cookie jar's (dropped here); the
+        rest are credentials the user must pass."""
+        kept = []
+        for pair in value.split(";"):
+            cookie, equals, cookie_value = pair.strip().partition("=")
+            if not cookie or cookie in self.cookies_set:
+                continue
+            if not equals:
+                kept.append(cookie)
+                continue
+            use = self._use(cookie_value, False) or self._secret(
+                cookie_value, _identifier(cookie), f"the cookie {cookie} sent by {label}"
+            )
+            kept.append(f"{cookie}={use}")
+        return "; ".join(kept) if kept else None
+
+    def _rewrite_body(self, body: Body | None, label: str) -> Body | None:
+        if isinstance(body, JsonBody):
+            return self._rewrite_json(body.value, label)
+        if isinstance(body, FormBody):
+            return FormBody(tuple((k, self._field(k, v, label)) for k, v in body.fields))
+        if isinstance(body, MultipartBody):
+            return MultipartBody(
+                tuple((k, self._field(k, v, label) if isinstance(v, str) else v) for k, v in body.parts)
+            )
+        if isinstance(body, TextBody):
+            text = body.text
+            if len(text) <= MAX_TEXT_SCAN:
+                # Tokens, each looked up: linear in the body whatever the number of producers.
+                found = {t for t in _TOKEN.findall(text) if t in self.values}
+                for value in sorted(found, key=len, reverse=True):
+                    use = self._use(value, False)
+                    if use is not None:
+                        text = text.replace(value, use)
+            return TextBody(text)
+        return body
+
+    def _field(self, key: str, value: str, label: str) -> str:
+        use = self._use(value, is_id_key(key))
+        if use is not None:
+            return use
+        if is_secret_field(key) and value:
+            return self._secret(value, _identifier(key), f"the {key} field of {label}")
+        return value
+
+    def _rewrite_json(self, value: JsonValue, label: str) -> Body:
+        """The body with reused values and credentials replaced; a number replaced by a
+        reference keeps its type, so the body becomes text with a bare `{{NAME}}` there."""
+        bare: dict[str, str] = {}
+
+        def walk(node: JsonValue, key: str, depth: int) -> JsonValue:
+            if depth > MAX_JSON_DEPTH:
+                return node
+            if isinstance(node, dict):
+                return {k: walk(v, k, depth + 1) for k, v in node.items()}
+            if isinstance(node, list):
+                return [walk(v, key, depth + 1) for v in node]
+            text = _text(node)
+            if text is None:
+                return node
+            use = self._use(text, is_id_key(key))
+            if use is None and isinstance(node, str) and node and is_secret_field(key):
+                use = self._secret(node, _identifier(key), f"the {key} field of {label}")
+            if use is None:
+                return node
+            if isinstance(node, str):
+                return use
+            marker = f"\x00bare{len(bare)}\x00"
+            bare[marker] = use
+            return marker
+
+        rewritten = walk(value, "", 0)
+        if not bare:
+            return JsonBody(rewritten)
+        text = json.dumps(rewritten, indent=2, ensure_ascii=False)
+        for marker, use in bare.items():
+            text = text.replace(json.dumps(marker), use)
+        return TextBody(text)
+
+    def _remember_sent(self, request: Request) -> None:
+        raw_path, _, query = request.path.partition("?")
+        self.sent.update(unquote(s) for s in raw_path.split("/") if s)
+        for pair in query.split("&") if query else ():
+            self.sent.add(unquote(pair.partition("=")[2].replace("+", " ")))
+        for _, value in request.headers:
+            self.sent.add(value.strip())
+            self.sent.add(value.strip().partition(" ")[2])
+        body = request.body
+        if isinstance(body, JsonBody):
+            self.sent.update(t for _, s in json_scalars(body.value) if (t := _text(s)) is not None)
+        elif isinstance(body, FormBody):
+            self.sent.update(v for _, v in body.fields)
+        elif isinstance(body, MultipartBody):
+            self.sent.update(v for _, v in body.parts if isinstance(v, str))
+
+
+def _with_extracts(request: Request, extracts: tuple[Extract, ...]) -> Request:
+    if not extracts:
+        return request
+    from dataclasses import replace
+
+    return replace(request, extracts=extracts)
+
+
+def correlate(exchanges: list[Exchange]) -> Correlated:
+    return Correlator(exchanges).run()
