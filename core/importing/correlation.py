@@ -216,6 +216,7 @@ class Correlator:
         self.values: dict[str, _Producer] = {}
         self.locations: list[_Location] = []
         self.cookies_set: set[str] = set()
+        self.cookie_producers: dict[str, _Producer] = {}
         self.sent: set[str] = set()
         self.extracts: list[list[Extract]] = [[] for _ in exchanges]
         self.secrets: dict[str, str] = {}  # credential value → run variable name
@@ -252,6 +253,7 @@ class Correlator:
                 if equals and cookie.strip():
                     self.cookies_set.add(cookie.strip())
                     producer = _Producer(index, "cookie", cookie.strip(), _identifier(cookie.strip()), False)
+                    self.cookie_producers[cookie.strip()] = producer
                     self._offer(cookie_value.strip(), producer)
             elif is_secret_header(name) and lowered not in ("authorization", "cookie"):
                 self._offer(value.strip(), _Producer(index, "header", name, _identifier(name), False))
@@ -277,11 +279,14 @@ class Correlator:
             return None
         if len(text) < MIN_VALUE_LENGTH and not whole_id_slot:
             return None
+        return self._name_of(producer)
+
+    def _name_of(self, producer: _Producer) -> str:
+        """`{{NAME}}` of a producer; its extract is added at its first use."""
         if producer.name is None:
             producer.name = self.names.unique(producer.wanted)
-            self.extracts[producer.index].append(
-                Extract(producer.name, cast(SourceKind, producer.kind), producer.where)
-            )
+            extract = Extract(producer.name, cast(SourceKind, producer.kind), producer.where)
+            self.extracts[producer.index].append(extract)
         return "{{" + producer.name + "}}"
 
     def _secret(self, value: str, wanted: str, why: str) -> str:
@@ -355,11 +360,7 @@ class Correlator:
             url = origin.group(0) + raw_path
             target = location.absolute.split("?", 1)[0].split("#", 1)[0]
             if url == target or url.startswith(target.rstrip("/") + "/"):
-                producer = location.producer
-                if producer.name is None:
-                    producer.name = self.names.unique(producer.wanted)
-                    self.extracts[producer.index].append(Extract(producer.name, "header", "Location"))
-                return "{{" + producer.name + "}}" + url[len(target) :]
+                return self._name_of(location.producer) + url[len(target) :]
         return None
 
     def _rewrite_header(self, name: str, value: str, label: str) -> str | None:
@@ -384,21 +385,25 @@ class Correlator:
         return value
 
     def _rewrite_cookie(self, value: str, label: str) -> str | None:
-        """Cookies a recorded response set are the client's cookie jar's (dropped here); the
-        rest are credentials the user must pass."""
+        """Cookies a recorded response set are the client's cookie jar's: the header goes when
+        it holds only those. The others are credentials the user passes; a request with a
+        Cookie header of its own gets nothing from the jar, so the jar's cookies are then
+        written too, each from the response that set it."""
+        pairs = [pair.strip().partition("=") for pair in value.split(";") if pair.strip()]
+        if all(cookie in self.cookies_set for cookie, _, _ in pairs):
+            return None
         kept = []
-        for pair in value.split(";"):
-            cookie, equals, cookie_value = pair.strip().partition("=")
-            if not cookie or cookie in self.cookies_set:
-                continue
+        for cookie, equals, cookie_value in pairs:
             if not equals:
                 kept.append(cookie)
-                continue
-            use = self._use(cookie_value, False) or self._secret(
-                cookie_value, _identifier(cookie), f"the cookie {cookie} sent by {label}"
-            )
-            kept.append(f"{cookie}={use}")
-        return "; ".join(kept) if kept else None
+            elif cookie in self.cookie_producers:
+                kept.append(f"{cookie}={self._name_of(self.cookie_producers[cookie])}")
+            else:
+                use = self._use(cookie_value, False) or self._secret(
+                    cookie_value, _identifier(cookie), f"the cookie {cookie} sent by {label}"
+                )
+                kept.append(f"{cookie}={use}")
+        return "; ".join(kept)
 
     def _rewrite_body(self, body: Body | None, label: str) -> Body | None:
         if isinstance(body, JsonBody):
