@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Iterator, cast
 from urllib.parse import unquote, urljoin
@@ -46,8 +46,11 @@ from scenario_core.support.secrets import is_secret_header
 # Four characters: an id of four digits or a short random key is already unlikely to equal
 # another recorded value by chance, while 0/1/200/"ok"/"en" are everywhere.
 MIN_VALUE_LENGTH = 4
-# How much of one response is looked at for produced values (a huge listing adds little).
-MAX_VALUES_PER_RESPONSE = 5000
+# How much of one response is looked at for produced values (a huge listing adds little: the
+# value an API hands out is near the top, breadth first), and how many are remembered at once
+# (the oldest are forgotten first: the latest producer wins anyway).
+MAX_VALUES_PER_RESPONSE = 1000
+MAX_PRODUCED_VALUES = 200_000
 MAX_JSON_DEPTH = 64
 MAX_VALUE_LENGTH = 4096  # longer strings are content, not ids or tokens
 MAX_TEXT_SCAN = 1 << 20  # a text body past this is sent as recorded
@@ -101,7 +104,7 @@ def resource_of(path: str) -> str | None:
     (`/api/v1/pets/7` → `pet`)."""
     for segment in reversed([s for s in path.split("?", 1)[0].split("/") if s]):
         segment = unquote(segment)
-        if _OPAQUE.match(segment) or _VERSION.match(segment) or "{" in segment:
+        if _OPAQUE.match(segment) or _VERSION.match(segment) or re.search(r"[\d{]", segment):
             continue
         if re.match(r"^[A-Za-z][A-Za-z0-9_-]*$", segment):
             return singular(_identifier(segment))
@@ -125,11 +128,13 @@ class Names:
 
     def __init__(self, taken: tuple[str, ...] = ()) -> None:
         self._taken = set(taken)
+        self._next: dict[str, int] = {}  # the number to try next for a name, so no name is tried twice
 
     def unique(self, wanted: str) -> str:
-        name, n = wanted, 2
+        name, n = wanted, self._next.get(wanted, 2)
         while name in self._taken:
             name, n = f"{wanted}{n}", n + 1
+        self._next[wanted] = n
         self._taken.add(name)
         return name
 
@@ -147,12 +152,24 @@ class Exchange:
 
 @dataclass
 class _Producer:
+    """Where a value came from. A JSON field's path and name are worked out at its first use
+    (`json_at`): most values a response holds are never reused."""
+
     index: int
     kind: str  # json, header, cookie
     where: str
     wanted: str
     id_like: bool
     name: str | None = None
+    json_at: tuple[tuple[str | int, ...], str] | None = None  # (parents, request path)
+
+    def settle(self) -> None:
+        if self.json_at is not None:
+            parents, path = self.json_at
+            keys = tuple(p for p in parents if isinstance(p, str))
+            self.where = _json_path(parents)
+            self.wanted = variable_name(keys[-1], path, keys[:-1]) if keys else "value"
+            self.json_at = None
 
 
 @dataclass
@@ -213,7 +230,7 @@ class Correlator:
     def __init__(self, exchanges: list[Exchange]) -> None:
         self.exchanges = exchanges
         self.names = Names()
-        self.values: dict[str, _Producer] = {}
+        self.values: OrderedDict[str, _Producer] = OrderedDict()
         self.locations: list[_Location] = []
         self.cookies_set: set[str] = set()
         self.cookie_producers: dict[str, _Producer] = {}
@@ -237,6 +254,9 @@ class Correlator:
         if len(text) < MIN_VALUE_LENGTH and not producer.id_like:
             return
         self.values[text] = producer
+        self.values.move_to_end(text)  # the oldest producers are forgotten first
+        if len(self.values) > MAX_PRODUCED_VALUES:
+            self.values.popitem(last=False)
 
     def _produce(self, index: int, exchange: Exchange) -> None:
         path = exchange.request.path
@@ -262,14 +282,13 @@ class Correlator:
         seen: set[str] = set()
         for parents, scalar in json_scalars(exchange.response_json):
             text = _text(scalar)
-            if text is None or text in seen:
+            if text is None or text in seen or not text or len(text) > MAX_VALUE_LENGTH:
                 continue
             seen.add(text)
-            keys = tuple(p for p in parents if isinstance(p, str))
-            key = keys[-1] if keys and isinstance(parents[-1], str) else (keys[-1] if keys else "value")
-            id_like = bool(keys) and isinstance(parents[-1], str) and is_id_key(key)
-            wanted = variable_name(key, path, keys[:-1]) if keys else "value"
-            self._offer(text, _Producer(index, "json", _json_path(parents), wanted, id_like))
+            id_like = bool(parents) and isinstance(parents[-1], str) and is_id_key(parents[-1])
+            if len(text) < MIN_VALUE_LENGTH and not id_like:
+                continue
+            self._offer(text, _Producer(index, "json", "", "", id_like, json_at=(parents, path)))
 
     # -- using -------------------------------------------------------------------------------
     def _use(self, text: str, whole_id_slot: bool) -> str | None:
@@ -284,6 +303,7 @@ class Correlator:
     def _name_of(self, producer: _Producer) -> str:
         """`{{NAME}}` of a producer; its extract is added at its first use."""
         if producer.name is None:
+            producer.settle()
             producer.name = self.names.unique(producer.wanted)
             extract = Extract(producer.name, cast(SourceKind, producer.kind), producer.where)
             self.extracts[producer.index].append(extract)
