@@ -179,13 +179,24 @@ def _request_line(request: Any) -> str:
 
 
 def _ours(request: Any) -> list[str]:
-    lines = [_request_line(request)]
+    lines = _call_lines(request) or [_request_line(request)]
     if request.headers:
         lines.append(INDENT + "headers:")
         lines += [INDENT * 2 + _entry(name, value, "header") for name, value in request.headers]
     if request.body is not None:
         lines += [INDENT + line for line in _body_lines(request.body)]
     lines += _ours_checks(request)
+    return lines
+
+
+def _call_lines(request: Any) -> list[str]:
+    """`when: ^operation` and its parameters as children, for a request with a known operation
+    (an OpenAPI import): `then: schema` needs the operation a call names (docs/openapi.md)."""
+    operation = getattr(request, "operation", None)
+    if not operation or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", operation):
+        return []
+    lines = [f"when: ^{operation}"]
+    lines += [INDENT + _entry(name, value, "parameter") for name, value in getattr(request, "parameters", ())]
     return lines
 
 

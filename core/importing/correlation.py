@@ -1,6 +1,6 @@
 """Correlation: which recorded values a later request reused from an earlier response, and which
-are credentials the file must not hold in clear. Shared by the HAR reader and the OpenAPI reader
-(which uses the naming half: `variable_name`, `Names`).
+are credentials the file must not hold in clear, for the HAR reader (names come from naming.py,
+which the OpenAPI reader shares).
 
 The rules (docs/import-har-openapi.md#correlation):
 * A response produces values: every JSON scalar at any depth (the first of a value in
@@ -41,6 +41,7 @@ from scenario_core.importing.model import (
     SourceKind,
     TextBody,
 )
+from scenario_core.importing.naming import Names, identifier, is_id_key, is_secret_field, resource_of, variable_name
 from scenario_core.support.secrets import is_secret_header
 
 # Four characters: an id of four digits or a short random key is already unlikely to equal
@@ -55,88 +56,6 @@ MAX_JSON_DEPTH = 64
 MAX_VALUE_LENGTH = 4096  # longer strings are content, not ids or tokens
 MAX_TEXT_SCAN = 1 << 20  # a text body past this is sent as recorded
 _TOKEN = re.compile(r"[A-Za-z0-9_.~+/-]{8,}=*")  # what may be an id or token inside a text body
-
-_ID_KEY = re.compile(r"(?:^|_|-)(?:id|uuid|guid)$|^(?:key|slug)$", re.I)
-_CAMEL_ID_KEY = re.compile(r"[a-z0-9](?:Id|ID|Uuid|UUID)$")
-_SECRET_FIELD = re.compile(
-    r"pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[-_]?key|^apikey$|access[-_]?key|private[-_]?key|credential",
-    re.I,
-)
-_WRAPPERS = frozenset(
-    {"data", "result", "results", "items", "item", "payload", "response", "body", "content", "records"}
-)
-_VERSION = re.compile(r"^(?:v\d+(?:\.\d+)*|api|rest|graphql)$", re.I)
-_OPAQUE = re.compile(r"^(?:\d+|[0-9a-f]{8,}|[0-9a-f-]{32,36}|\{\{.*\}\})$", re.I)
-
-
-def is_id_key(key: str) -> bool:
-    return bool(_ID_KEY.search(key) or _CAMEL_ID_KEY.search(key))
-
-
-def is_secret_field(name: str) -> bool:
-    """A query, form or JSON field whose value is a credential by its name."""
-    return bool(_SECRET_FIELD.search(name))
-
-
-def _identifier(text: str) -> str:
-    """`X-Auth-Token` → `authToken`, `access_token` stays, `2fa` → `v2fa`."""
-    text = re.sub(r"^x-", "", text, flags=re.I)
-    parts = [p for p in re.split(r"[^A-Za-z0-9_]+", text) if p]
-    if not parts:
-        return "value"
-    name = parts[0][:1].lower() + parts[0][1:] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
-    return name if name[0].isalpha() else "v" + name
-
-
-def singular(word: str) -> str:
-    lowered = word.lower()
-    if lowered.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if lowered.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if lowered.endswith("s") and not lowered.endswith("ss") and len(word) > 2:
-        return word[:-1]
-    return word
-
-
-def resource_of(path: str) -> str | None:
-    """The resource a path names: its last segment that is neither an id nor a version prefix
-    (`/api/v1/pets/7` → `pet`)."""
-    for segment in reversed([s for s in path.split("?", 1)[0].split("/") if s]):
-        segment = unquote(segment)
-        if _OPAQUE.match(segment) or _VERSION.match(segment) or re.search(r"[\d{]", segment):
-            continue
-        if re.match(r"^[A-Za-z][A-Za-z0-9_-]*$", segment):
-            return singular(_identifier(segment))
-    return None
-
-
-def variable_name(key: str, path: str, parents: tuple[str, ...] = ()) -> str:
-    """The name for the value of `key` in a response to a request of `path`: the key itself,
-    except an id, which takes what it identifies (its nearest named parent object, else the
-    resource of the path): `id` of `POST /pets` → `petId`."""
-    if not is_id_key(key) or key.lower() not in ("id", "_id", "uuid", "guid", "key", "slug"):
-        return _identifier(key)
-    owner = next((p for p in reversed(parents) if p.lower() not in _WRAPPERS and not p.isdigit()), None)
-    owner_name = singular(_identifier(owner)) if owner else resource_of(path)
-    suffix = "Id" if key.lower() in ("id", "_id") else key[:1].upper() + key[1:].lower()
-    return f"{owner_name}{suffix}" if owner_name else _identifier(key.lstrip("_"))
-
-
-class Names:
-    """Names handed out once each: `petId`, then `petId2`, `petId3`."""
-
-    def __init__(self, taken: tuple[str, ...] = ()) -> None:
-        self._taken = set(taken)
-        self._next: dict[str, int] = {}  # the number to try next for a name, so no name is tried twice
-
-    def unique(self, wanted: str) -> str:
-        name, n = wanted, self._next.get(wanted, 2)
-        while name in self._taken:
-            name, n = f"{wanted}{n}", n + 1
-        self._next[wanted] = n
-        self._taken.add(name)
-        return name
 
 
 @dataclass
@@ -272,11 +191,11 @@ class Correlator:
                 cookie, equals, cookie_value = pair.partition("=")
                 if equals and cookie.strip():
                     self.cookies_set.add(cookie.strip())
-                    producer = _Producer(index, "cookie", cookie.strip(), _identifier(cookie.strip()), False)
+                    producer = _Producer(index, "cookie", cookie.strip(), identifier(cookie.strip()), False)
                     self.cookie_producers[cookie.strip()] = producer
                     self._offer(cookie_value.strip(), producer)
             elif is_secret_header(name) and lowered not in ("authorization", "cookie"):
-                self._offer(value.strip(), _Producer(index, "header", name, _identifier(name), False))
+                self._offer(value.strip(), _Producer(index, "header", name, identifier(name), False))
         if not exchange.has_json:
             return
         seen: set[str] = set()
@@ -363,7 +282,7 @@ class Correlator:
                 use = self._use(decoded, is_id_key(unquote(name)))
                 if use is None and is_secret_field(unquote(name)) and decoded:
                     use = self._secret(
-                        decoded, _identifier(unquote(name)), f"the {unquote(name)} query value of {label}"
+                        decoded, identifier(unquote(name)), f"the {unquote(name)} query value of {label}"
                     )
                 pairs.append(f"{name}={use}" if use is not None else pair)
             else:
@@ -401,7 +320,7 @@ class Correlator:
                 return f"{scheme} " + self._secret(credential.strip(), wanted, f"the {name} credential of {label}")
             return self._secret(value.strip(), "authorization", f"the {name} value of {label}")
         if is_secret_header(name) and value.strip():
-            return self._secret(value.strip(), _identifier(name), f"the {name} header of {label}")
+            return self._secret(value.strip(), identifier(name), f"the {name} header of {label}")
         return value
 
     def _rewrite_cookie(self, value: str, label: str) -> str | None:
@@ -420,7 +339,7 @@ class Correlator:
                 kept.append(f"{cookie}={self._name_of(self.cookie_producers[cookie])}")
             else:
                 use = self._use(cookie_value, False) or self._secret(
-                    cookie_value, _identifier(cookie), f"the cookie {cookie} sent by {label}"
+                    cookie_value, identifier(cookie), f"the cookie {cookie} sent by {label}"
                 )
                 kept.append(f"{cookie}={use}")
         return "; ".join(kept)
@@ -451,7 +370,7 @@ class Correlator:
         if use is not None:
             return use
         if is_secret_field(key) and value:
-            return self._secret(value, _identifier(key), f"the {key} field of {label}")
+            return self._secret(value, identifier(key), f"the {key} field of {label}")
         return value
 
     def _rewrite_json(self, value: JsonValue, label: str) -> Body:
@@ -471,7 +390,7 @@ class Correlator:
                 return node
             use = self._use(text, is_id_key(key))
             if use is None and isinstance(node, str) and node and is_secret_field(key):
-                use = self._secret(node, _identifier(key), f"the {key} field of {label}")
+                use = self._secret(node, identifier(key), f"the {key} field of {label}")
             if use is None:
                 return node
             if isinstance(node, str):

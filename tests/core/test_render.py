@@ -4,6 +4,7 @@ said — the parser finds the same method, path, headers, body, checks and extra
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -82,7 +83,7 @@ def test_a_rendered_file_reads_back_with_its_header_comment_and_parameters(diale
 
 
 def test_ours_writes_a_request_by_path_with_its_checks_and_extracts():
-    text = render_file(_file(CREATE), "ours")
+    text = render_file(_file(replace(CREATE, operation=None)), "ours")
     assert "  when: POST /pets?notify=false\n    headers:\n      Authorization: Bearer {{token}}\n" in text
     assert (
         "  then: status 201\n  then: schema\n  extract: petId from $.id\n  extract: where from header Location\n"
@@ -92,6 +93,15 @@ def test_ours_writes_a_request_by_path_with_its_checks_and_extracts():
     assert (step.method, step.url.text) == ("POST", "/pets?notify=false")
     assert [(h.name, h.value.text) for h in step.headers] == [("Authorization", "Bearer {{token}}"), ("Accept", "*/*")]
     assert json.loads(step.body.text) == {"name": "Rex", "tags": ["dog"], "age": 3}
+
+
+def test_ours_calls_a_known_operation_with_its_parameters_as_children():
+    # `then: schema` checks against the operation a call names: a request by path has none.
+    read = Request(
+        "GET", "/pets/{{petId}}", status=200, schema=True, operation="getPetById", parameters=(("id", "{{petId}}"),)
+    )
+    text = render_file(_file(read), "ours")
+    assert "  when: ^getPetById\n    id: {{petId}}\n  then: status 200\n  then: schema\n" in text
 
 
 def test_berrycrush_calls_the_operation_and_writes_our_line_for_a_header_extract():
