@@ -24,6 +24,7 @@ from typing import Any, Literal
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.parser import parse_text
+from scenario_core.support.printable import visible
 
 Dialect = Literal["ours", "berrycrush"]
 DIALECTS: tuple[Dialect, ...] = ("ours", "berrycrush")
@@ -35,6 +36,9 @@ _TRIPLE = '"""'
 
 class RenderError(Exception):
     """What could not be written, in one line; the text is never returned (or written)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(visible(message))
 
 
 # ---------------------------------------------------------------- small pieces

@@ -33,6 +33,7 @@ from scenario_tui.app.keys import APP_BINDINGS, app_commands
 from scenario_tui.app.layout import TreeSplit, toggle_maximize
 from scenario_tui.app.node_summary import node_summary, subject
 from scenario_tui.app.panels import Panels
+from scenario_tui.app.paste_curl import CurlPasteKeys
 from scenario_tui.app.playground import open_playground
 from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
@@ -61,7 +62,7 @@ DETERMINISTIC_ENV = "SCENARIO_TUI_DETERMINISTIC"  # "1": no timings, no ports (s
 POLL_SECONDS = 0.5
 
 
-class ScenarioApp(App[int]):
+class ScenarioApp(CurlPasteKeys, App[int]):
     """`scenario-tui FILE|DIR...`."""
 
     CSS_PATH = "app.tcss"
