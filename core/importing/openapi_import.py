@@ -334,7 +334,8 @@ def _items(reader: _Reader, operations: list[Operation], links: dict[int, tuple[
         if i in variables:
             field = next(f for c, (k, _, f) in sorted(links.items()) if k == i)
             request = _with(request, extracts=(Extract(variables[i], "json", f"$.{field}"),))
-        return Scenario(_name(operations[i]), (request,))
+        tags = tuple(re.sub(r"[^\w.-]+", "_", tag) for tag in operations[i].tags if tag)  # `--tags pets` picks them
+        return Scenario(_name(operations[i]), (request,), tags=tags)
 
     def order(i: int) -> tuple[int, int, int]:
         rank = 0 if i in creators else _RANK.get(operations[i].method, 2)

@@ -43,6 +43,7 @@ def test_operations_on_a_created_resource_chain_in_create_read_update_delete_ord
     assert requests["getPet"].path == "/owners/{{ownerId}}/pets/{{petId}}"
     assert requests["getPet"].parameters == (("ownerId", "{{ownerId}}"), ("petId", "{{petId}}"))
     assert requests["getPet"].operation == "getPet" and requests["getPet"].schema
+    assert feature.scenarios[3].tags == ("pets", "read_only")  # the operation's tags, for --tags
 
 
 def test_an_example_request_uses_the_description_examples_and_required_parameters():
