@@ -9,7 +9,7 @@ import binascii
 import json
 import re
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from scenario_core.importing.correlation import Exchange
 from scenario_core.importing.model import (
@@ -64,6 +64,7 @@ _STATIC_EXTENSION = re.compile(
     r"|webmanifest)$",
     re.I,
 )
+_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f]")
 _JSON_MIME = re.compile(r"^application/(?:[\w.-]+\+)?json$|^text/json$", re.I)
 
 
@@ -100,6 +101,8 @@ def why_left_out(entry: dict) -> str | None:
     method = _str(request.get("method")).upper()
     if method == "OPTIONS":
         return "preflight"
+    if not re.fullmatch(r"[A-Z]{1,20}", method):
+        return "failed"  # no HTTP method a client could send
     status = response.get("status")
     if not isinstance(status, int) or isinstance(status, bool) or status <= 0 or status == 101:
         return "failed"
@@ -167,25 +170,62 @@ def _body(post: dict, notes: list[str], label: str) -> tuple[Body | None, bool]:
             file_name = item.get("fileName")
             if isinstance(file_name, str) and file_name:
                 media = item.get("contentType")
+                file_name = re.sub(r'["\x00-\x1f\x7f]', "_", file_name)
                 parts.append((item["name"], FilePart(file_name, media if isinstance(media, str) and media else None)))
                 notes.append(
                     f"{label}: the recording does not hold the file {file_name!r}; put it next to the scenario"
                 )
             else:
                 parts.append((item["name"], _str(item.get("value"))))
-        return MultipartBody(tuple(parts)), True
+        if parts and all(_name_safe(name) and (not isinstance(v, str) or _part_safe(v)) for name, v in parts):
+            return MultipartBody(tuple(parts)), True
+        notes.append(f"{label}: its multipart body is left out: a part's name or value cannot be written")
+        return None, False
     if mime == "application/x-www-form-urlencoded":
         fields = _pairs(params) if isinstance(params, list) and params else parse_qsl(text, keep_blank_values=True)
-        return FormBody(tuple(fields)), True
+        if not fields:
+            return _text(text, notes, label), False
+        if all(_name_safe(name) and _line_safe(value) for name, value in fields):
+            return FormBody(tuple(fields)), True
+        return TextBody(urlencode(fields)), False  # a `form:` line would cut or trim such a value
     if not text:
         return None, False
     if _JSON_MIME.match(mime) or (not mime and text.lstrip()[:1] in ("{", "[")):
         try:
             value = json.loads(text)
         except (ValueError, RecursionError):
-            return TextBody(text), False
+            return _text(text, notes, label), False
         return JsonBody(value), mime == "application/json"
-    return TextBody(text), False
+    return _text(text, notes, label), False
+
+
+def _text(text: str, notes: list[str], label: str) -> TextBody | None:
+    """A text body as recorded; one a `\"\"\"` block cannot hold is left out, with a note."""
+    if not text:
+        return None
+    if '"""' in text or "\r" in text:
+        notes.append(
+            f"{label}: its body is left out: it holds a carriage return or three quotes; give it as a body file"
+        )
+        return None
+    return TextBody(text)
+
+
+def _line_safe(text: str) -> bool:
+    """Whether a value reads back whole as the value of a `name: value` line: a `#` after a space
+    starts a comment there, and a value is trimmed."""
+    return text == text.strip() and not re.search(r"\s#|[\r\n]", text)
+
+
+def _name_safe(name: str) -> bool:
+    """A field name a `name: value` line can hold."""
+    return bool(name) and ":" not in name and not name.startswith(("#", "@", "|", '"')) and _line_safe(name)
+
+
+def _part_safe(value: str) -> bool:
+    """A multipart text value `multipart:` writes plainly, or in double quotes."""
+    plain = value and not value.startswith(("file ", '"', "'")) and value != "file" and _line_safe(value)
+    return bool(plain) or ('"' not in value and not re.search(r"[\r\n]", value))
 
 
 def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False) -> Exchange:
@@ -195,8 +235,9 @@ def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False) ->
     url = _str(request.get("url"))
     parts = urlsplit(url)
     method = _str(request.get("method")).upper() or "GET"
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    label = f"{method} {parts.path or '/'}"
+    # A scenario line ends a path at white space: what a browser would have percent-encoded is.
+    path = _UNSAFE.sub(lambda m: quote(m.group()), (parts.path or "/") + (f"?{parts.query}" if parts.query else ""))
+    label = f"{method} {path.split('?', 1)[0]}"
     body, drop_type = _body(_dict(request.get("postData")), notes, label) if request.get("postData") else (None, False)
     headers: list[tuple[str, str]] = []
     cookies: list[str] = []
@@ -214,6 +255,9 @@ def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False) ->
             continue
         if lowered == "cookie":
             cookies.append(value)
+            continue
+        if not _line_safe(value):
+            notes.append(f"{label}: its {name} header is left out: its value would be cut by a '#' comment")
             continue
         headers.append((name, value))
     if not cookies and isinstance(request.get("cookies"), list):

@@ -343,3 +343,28 @@ def test_a_file_over_the_size_cap_is_refused_unread(tmp_path, monkeypatch):
     assert str(caught.value) == f"{path}: is larger than 100 bytes"
     with pytest.raises(HarError, match="is a directory"):
         read_har(str(tmp_path))
+
+
+def test_values_a_scenario_line_would_cut_are_written_another_way(tmp_path):
+    # Found by the fuzz: each of these made the writer refuse the whole file.
+    odd_multipart = entry("POST", f"{API}/up", body="--b\r\n...", mime="multipart/form-data; boundary=b")
+    odd_multipart["request"]["postData"]["params"] = [{"name": "", "value": "x"}]
+    odd_multipart["request"]["headers"] = [{"name": "Content-Type", "value": "multipart/form-data; boundary=b"}]
+    path = write_har(
+        tmp_path,
+        [
+            entry("GET", f"{API}/a b", headers=(("X-Note", "one #two"), ("X-Ok", "a#b"))),
+            entry("POST", f"{API}/form", body="q=x+%23y", mime="application/x-www-form-urlencoded"),
+            odd_multipart,
+        ],
+    )
+    imported = read_har(path)
+    get, form, upload = imported.items[0].requests
+    assert get.path == "/a%20b" and get.headers == (("X-Ok", "a#b"),)
+    assert "GET /a%20b: its X-Note header is left out: its value would be cut by a '#' comment" in imported.notes
+    assert form.body == TextBody("q=x+%23y")  # as recorded, form-encoded: a `form:` line would cut at ` #`
+    assert (
+        upload.body is None
+        and "POST /up: its multipart body is left out: a part's name or value cannot be written" in imported.notes
+    )
+    render_file(imported)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scenario_core.editor.render import RenderError, render_file
+from scenario_core.editor.render import render_file
 from scenario_core.importing.har import HarError, read_har
 from scenario_core.importing.model import ImportedFile
 
@@ -82,10 +82,7 @@ def _read(data: bytes) -> None:
             assert message.startswith(path) and "\n" not in message
             return
         assert isinstance(imported, ImportedFile)
-        try:
-            render_file(imported)
-        except RenderError as error:
-            assert "\n" not in str(error)
+        render_file(imported)  # what a reader keeps, the writer can write
 
 
 @pytest.mark.fuzz
