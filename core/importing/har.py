@@ -85,7 +85,8 @@ def read_har(path: str, host: str | None = None, keep_user_agent: bool = False) 
     if len(kept) > MAX_API_CALLS:
         notes.append(f"only the first {MAX_API_CALLS} of {len(kept)} calls to {chosen} are imported")
         kept = kept[:MAX_API_CALLS]
-    exchanges = [exchange_of(entry, notes, keep_user_agent) for entry in kept]
+    folder = os.path.dirname(os.path.abspath(path))
+    exchanges = [exchange_of(entry, notes, keep_user_agent, folder) for entry in kept]
     scheme = exchanges[0].url.split("://", 1)[0].lower()
     correlated = correlate(exchanges)
     name = os.path.splitext(os.path.basename(path))[0] or "recording"

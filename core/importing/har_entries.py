@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 import re
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
@@ -23,6 +24,7 @@ from scenario_core.importing.model import (
     TextBody,
 )
 from scenario_core.support.header_names import is_header_name
+from scenario_core.support.input_files import InputFileError, read_regular_file
 
 MAX_RESPONSE_SCAN = 1 << 20  # a response body past this is not read for produced values
 MAX_REQUEST_BODY = 1 << 20  # a request body past this is left out, with a note
@@ -126,8 +128,17 @@ def host_of(entry: dict) -> str:
     return urlsplit(_str(_dict(entry.get("request")).get("url"))).netloc.lower()
 
 
-def _decoded_text(content: dict) -> str | None:
+def _decoded_text(content: dict, folder: str | None) -> str | None:
     text = content.get("text")
+    attached = content.get("_file")
+    if not isinstance(text, str) and isinstance(attached, str) and attached and folder is not None:
+        # Playwright's `content: "attach"`: the body in a file beside the HAR (by its base name
+        # only: a recording names no file elsewhere).
+        try:
+            raw = read_regular_file(os.path.join(folder, os.path.basename(attached)), MAX_RESPONSE_SCAN)
+        except InputFileError:
+            return None
+        return raw.decode("utf-8", errors="replace")
     if not isinstance(text, str):
         return None
     if _str(content.get("encoding")).lower() == "base64":
@@ -228,9 +239,9 @@ def _part_safe(value: str) -> bool:
     return bool(plain) or ('"' not in value and not re.search(r"[\r\n]", value))
 
 
-def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False) -> Exchange:
+def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False, folder: str | None = None) -> Exchange:
     """The entry as an Exchange: a Request (path and query, kept headers, body, status) and
-    the response values correlation reads."""
+    the response values correlation reads (an attached body file is looked for in `folder`)."""
     request, response = _dict(entry.get("request")), _dict(entry.get("response"))
     url = _str(request.get("url"))
     parts = urlsplit(url)
@@ -266,7 +277,7 @@ def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False) ->
         headers.append(("Cookie", "; ".join(cookies)))
     status = response.get("status")
     content = _dict(response.get("content"))
-    has_json, response_json = _json(_decoded_text(content), _mime(content.get("mimeType")))
+    has_json, response_json = _json(_decoded_text(content, folder), _mime(content.get("mimeType")))
     return Exchange(
         request=Request(
             method=method,

@@ -368,3 +368,17 @@ def test_values_a_scenario_line_would_cut_are_written_another_way(tmp_path):
         and "POST /up: its multipart body is left out: a part's name or value cannot be written" in imported.notes
     )
     render_file(imported)
+
+
+def test_playwright_attached_bodies_are_read_from_beside_the_recording_only(tmp_path):
+    created = entry("POST", f"{API}/pets", status=201)
+    created["response"]["content"] = {"size": 20, "mimeType": "application/json", "_file": "abc123.json"}
+    (tmp_path / "abc123.json").write_text('{"id": "p-attached"}')
+    elsewhere = entry("POST", f"{API}/cats", status=201)
+    elsewhere["response"]["content"] = {"mimeType": "application/json", "_file": "../outside/x.json"}
+    (tmp_path.parent / "outside").mkdir(exist_ok=True)
+    (tmp_path.parent / "outside" / "x.json").write_text('{"id": "c-outside"}')
+    path = write_har(
+        tmp_path, [created, elsewhere, entry("GET", f"{API}/pets/p-attached"), entry("GET", f"{API}/cats/c-outside")]
+    )
+    assert _steps(path)[2:] == ["GET /pets/{{petId}}", "GET /cats/c-outside"]

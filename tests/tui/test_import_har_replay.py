@@ -45,3 +45,13 @@ def test_a_replay_with_a_wrong_credential_fails_where_the_server_refuses(tmp_pat
         code = main(["run", str(scenario), "--base-url", shop.url, "--var", "password=wrong", "--var", "consent=yes"])
     assert code == 1
     assert shop.seen == [("POST", "/login", 401)]
+
+
+def test_import_har_on_the_command_line_writes_a_file_that_replays(tmp_path, capsys):
+    scenario = tmp_path / "shop.scenario"
+    har = str(FIXTURES / "shop-mitmproxy.har")
+    assert main(["import", "har", har, "-o", str(scenario), "--host", "api.shop.test"]) == 0
+    assert "the file needs the run variables password, consent" in capsys.readouterr().err
+    with ShopServer() as shop:
+        code = main(["run", str(scenario), "--base-url", shop.url, "--var", "password=pw-live", "--var", "consent=yes"])
+    assert code == 0 and len(shop.seen) == 9
