@@ -31,12 +31,20 @@ from scenario_core.importing.model import (
     Scenario,
     TextBody,
 )
-from scenario_core.importing.naming import Names, is_id_key, singular, variable_name
+from scenario_core.importing.naming import (
+    Names,
+    identifier,
+    is_id_key,
+    is_secret_field,
+    singular,
+    variable_name,
+)
 from scenario_core.importing.openapi_examples import Examples
 from scenario_core.openapi.documents import Description
 from scenario_core.openapi.loader import OpenApiError, load_description
 from scenario_core.openapi.operations import Operation
 from scenario_core.support.input_files import InputFileError
+from scenario_core.support.secrets import is_secret_header
 
 _JSON = re.compile(r"^application/(?:[\w.-]+\+)?json$")
 # Names an operation call takes as its own children: a parameter of such a name is forced to its place.
@@ -110,6 +118,10 @@ class _Reader:
         """consumer index → (creator index, path parameter, response field): for each operation,
         its deepest path parameter that a POST to the collection above it answers with."""
         links: dict[int, tuple[int, str, str]] = {}
+        posts: dict[str, int] = {}
+        for j, op in enumerate(operations):
+            if op.method == "POST":
+                posts.setdefault(op.path.rstrip("/"), j)
         for i, consumer in enumerate(operations):
             segments = consumer.path.strip("/").split("/")
             for depth in range(len(segments) - 1, 0, -1):
@@ -117,10 +129,7 @@ class _Reader:
                 if not match:
                     continue
                 collection = "/" + "/".join(segments[:depth])
-                creator = next(
-                    (j for j, op in enumerate(operations) if op.method == "POST" and op.path.rstrip("/") == collection),
-                    None,
-                )
+                creator = posts.get(collection)
                 if creator is None:
                     continue
                 field = _field_for(match.group(1), segments[depth - 1], _response_fields(operations[creator]))
@@ -168,34 +177,45 @@ class _Reader:
         query: list[str] = []
         headers: list[tuple[str, str]] = []
         cookies: list[str] = []
-        for parameter in operation.parameters:
-            if parameter.location == "path":
-                value = chained.get(parameter.name) or _scalar(self.examples.of_parameter(parameter))
-                path = path.replace(
-                    "{" + parameter.name + "}", value if value.startswith("{{") else quote(value, safe="")
-                )
-            elif not parameter.required:
-                continue
-            else:
-                value = _scalar(self.examples.of_parameter(parameter))
-                if parameter.location == "query":
-                    query.append(f"{quote(parameter.name, safe='')}={quote(value, safe='')}")
-                elif parameter.location == "header":
-                    headers.append((parameter.name, value))
-                elif parameter.location == "cookie":
-                    cookies.append(f"{parameter.name}={value}")
-            name = parameter.name
-            if name in _CALL_WORDS or not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
-                name = f"{parameter.location}_{name}" if parameter.location in ("query", "header") else name
-            if parameter.location in ("path", "query") and re.fullmatch(r"[A-Za-z_][\w.-]*", name):
-                parameters.append((name, value))
+        covered: set[tuple[str, str]] = set()  # (place, lower-case name) a credential fills
         for place, name, value in self.security(operation):
+            covered.add((place, name.lower()))
             if place == "header":
                 headers.append((name, value))
             elif place == "query":
                 query.append(f"{quote(name, safe='')}={value}")
+                parameters.append((f"query_{name}", value))
             else:
                 cookies.append(f"{name}={value}")
+        for parameter in operation.parameters:
+            location, name = parameter.location, parameter.name
+            if location == "path":
+                value = chained.get(name) or _scalar(self.examples.of_parameter(parameter))
+                path = path.replace("{" + name + "}", value if value.startswith("{{") else quote(value, safe=""))
+            elif not parameter.required or (location, name.lower()) in covered:
+                continue
+            else:
+                secret = is_secret_header(name) if location == "header" else is_secret_field(name)
+                if secret:  # a credential the description names: never its example in clear
+                    why = f"the {name} {location} parameter of {operation.label}"
+                    value = self.variable(f"{location} {name}", identifier(name), why)
+                else:
+                    value = _scalar(self.examples.of_parameter(parameter))
+                if location == "header" and re.search(r"[\r\n]|\s#", value):
+                    self.notes.append(
+                        f"{operation.label}: its {name} header is left out: its example cannot be one line"
+                    )
+                    continue
+                if location == "query":
+                    query.append(f"{quote(name, safe='')}={value if secret else quote(value, safe='')}")
+                elif location == "header":
+                    headers.append((name, value))
+                elif location == "cookie":
+                    cookies.append(f"{name}={value}")
+            if name in _CALL_WORDS and location == "query":
+                name = f"query_{name}"
+            if location in ("path", "query") and re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+                parameters.append((name, value))
         if cookies:
             headers.append(("Cookie", "; ".join(cookies)))
         body, content_type = self.body(operation)
@@ -278,8 +298,11 @@ def read_openapi(spec: str, written_to: str | None = None) -> ImportedFile:
     if not operations:
         raise OpenApiImportError(f"{spec}: the description has no operations to import")
     reader = _Reader(description, spec, written_to)
-    links = reader.chains(operations)
-    items = _items(reader, operations, links)
+    try:
+        items = _items(reader, operations, reader.chains(operations))
+    except OpenApiError as error:  # a $ref found broken only while building an example
+        text = str(error)
+        raise OpenApiImportError(text if text.startswith(spec) else f"{spec}: {text}") from None
     server = description.server_url()
     base_url = None
     if not server or not re.match(r"https?://[^/]", server):

@@ -138,3 +138,25 @@ def test_bad_descriptions_are_one_line(tmp_path):
     empty.write_text("openapi: 3.0.3\ninfo: {title: e, version: '1'}\npaths: {}\n")
     with pytest.raises(OpenApiImportError, match="no operations to import"):
         read_openapi(str(empty))
+
+
+def test_a_declared_credential_header_is_the_security_variable_never_its_example(tmp_path):
+    # The demo's auth description declares `Authorization` as a header parameter of an operation
+    # that also has bearer security: one header, the run variable.
+    auth = Path(__file__).parents[2] / "core" / "demo" / "auth.yaml"
+    imported = read_openapi(str(auth))
+    who = next(s for s in imported.items if isinstance(s, Scenario) and s.name == "whoAmI")
+    assert who.requests[0].headers == (("Authorization", "Bearer {{token}}"),)
+    for dialect in ("ours", "berrycrush"):
+        render_file(imported, dialect)
+    spec = tmp_path / "keyed.yaml"
+    spec.write_text(
+        "openapi: 3.0.3\ninfo: {title: k, version: '1'}\npaths:\n  /things:\n    get:\n      operationId: things\n"
+        "      parameters:\n        - {name: X-Api-Key, in: header, required: true, schema: {type: string}, example: k-123}\n"
+        "        - {name: access_token, in: query, required: true, schema: {type: string}, example: t-456}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    request = read_openapi(str(spec)).items[0].requests[0]  # type: ignore[union-attr]
+    assert request.headers == (("X-Api-Key", "{{apiKey}}"),)
+    assert request.path == "/things?access_token={{access_token}}"
+    assert "k-123" not in render_file(read_openapi(str(spec))) and "t-456" not in render_file(read_openapi(str(spec)))
