@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, cast
 from urllib.parse import unquote, urljoin
 
@@ -248,17 +248,7 @@ class Correlator:
             if not any(name.lower() == "content-type" for name, _ in headers):
                 headers.append(("Content-Type", "application/json"))
         self._remember_sent(request)
-        return Request(
-            method=request.method,
-            path=path,
-            headers=tuple(headers),
-            body=body,
-            status=request.status,
-            schema=request.schema,
-            extracts=request.extracts,
-            operation=request.operation,
-            comment=request.comment,
-        )
+        return replace(request, path=path, headers=tuple(headers), body=body)
 
     def _rewrite_path(self, full: str, label: str) -> str:
         raw_path, question, query = full.partition("?")
@@ -425,11 +415,7 @@ class Correlator:
 
 
 def _with_extracts(request: Request, extracts: tuple[Extract, ...]) -> Request:
-    if not extracts:
-        return request
-    from dataclasses import replace
-
-    return replace(request, extracts=extracts)
+    return replace(request, extracts=extracts) if extracts else request
 
 
 def correlate(exchanges: list[Exchange]) -> Correlated:

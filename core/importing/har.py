@@ -17,6 +17,7 @@ from typing import Any
 from scenario_core.importing.correlation import correlate
 from scenario_core.importing.har_entries import exchange_of, host_of, why_left_out
 from scenario_core.importing.model import ImportedFile, Scenario
+from scenario_core.importing.writable import title
 from scenario_core.support.input_files import InputFileError, read_regular_file
 
 MAX_HAR_BYTES = 64 * 1024 * 1024
@@ -89,7 +90,7 @@ def read_har(path: str, host: str | None = None, keep_user_agent: bool = False) 
     exchanges = [exchange_of(entry, notes, keep_user_agent, folder) for entry in kept]
     scheme = exchanges[0].url.split("://", 1)[0].lower()
     correlated = correlate(exchanges)
-    name = os.path.splitext(os.path.basename(path))[0] or "recording"
+    name = title(os.path.splitext(os.path.basename(path))[0], "recording")
     return ImportedFile(
         items=(Scenario(name, tuple(correlated.requests)),),
         base_url=f"{scheme}://{chosen}",

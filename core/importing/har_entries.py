@@ -23,6 +23,7 @@ from scenario_core.importing.model import (
     Request,
     TextBody,
 )
+from scenario_core.importing.writable import line_safe, name_safe, part_safe
 from scenario_core.support.header_names import is_header_name
 from scenario_core.support.input_files import InputFileError, read_regular_file
 
@@ -188,7 +189,7 @@ def _body(post: dict, notes: list[str], label: str) -> tuple[Body | None, bool]:
                 )
             else:
                 parts.append((item["name"], _str(item.get("value"))))
-        if parts and all(_name_safe(name) and (not isinstance(v, str) or _part_safe(v)) for name, v in parts):
+        if parts and all(name_safe(name) and (not isinstance(v, str) or part_safe(v)) for name, v in parts):
             return MultipartBody(tuple(parts)), True
         notes.append(f"{label}: its multipart body is left out: a part's name or value cannot be written")
         return None, False
@@ -196,7 +197,7 @@ def _body(post: dict, notes: list[str], label: str) -> tuple[Body | None, bool]:
         fields = _pairs(params) if isinstance(params, list) and params else parse_qsl(text, keep_blank_values=True)
         if not fields:
             return _text(text, notes, label), False
-        if all(_name_safe(name) and _line_safe(value) for name, value in fields):
+        if all(name_safe(name) and line_safe(value) for name, value in fields):
             return FormBody(tuple(fields)), True
         return TextBody(urlencode(fields)), False  # a `form:` line would cut or trim such a value
     if not text:
@@ -220,23 +221,6 @@ def _text(text: str, notes: list[str], label: str) -> TextBody | None:
         )
         return None
     return TextBody(text)
-
-
-def _line_safe(text: str) -> bool:
-    """Whether a value reads back whole as the value of a `name: value` line: a `#` after a space
-    starts a comment there, and a value is trimmed."""
-    return text == text.strip() and not re.search(r"\s#|[\r\n]", text)
-
-
-def _name_safe(name: str) -> bool:
-    """A field name a `name: value` line can hold."""
-    return bool(name) and ":" not in name and not name.startswith(("#", "@", "|", '"')) and _line_safe(name)
-
-
-def _part_safe(value: str) -> bool:
-    """A multipart text value `multipart:` writes plainly, or in double quotes."""
-    plain = value and not value.startswith(("file ", '"', "'")) and value != "file" and _line_safe(value)
-    return bool(plain) or ('"' not in value and not re.search(r"[\r\n]", value))
 
 
 def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False, folder: str | None = None) -> Exchange:
@@ -267,7 +251,7 @@ def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False, fo
         if lowered == "cookie":
             cookies.append(value)
             continue
-        if not _line_safe(value):
+        if not line_safe(value):
             notes.append(f"{label}: its {name} header is left out: its value would be cut by a '#' comment")
             continue
         headers.append((name, value))

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from typing import Any, Union
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from scenario_core.importing.model import (
     Body,
@@ -40,15 +40,18 @@ from scenario_core.importing.naming import (
     variable_name,
 )
 from scenario_core.importing.openapi_examples import Examples
+from scenario_core.importing.writable import line_safe, name_safe, part_safe, title
 from scenario_core.openapi.documents import Description
 from scenario_core.openapi.loader import OpenApiError, load_description
 from scenario_core.openapi.operations import Operation
+from scenario_core.support.header_names import is_header_name
 from scenario_core.support.input_files import InputFileError
 from scenario_core.support.secrets import is_secret_header
 
 _JSON = re.compile(r"^application/(?:[\w.-]+\+)?json$")
 # Names an operation call takes as its own children: a parameter of such a name is forced to its place.
 _CALL_WORDS = frozenset({"headers", "query", "body", "form", "multipart", "bodyFile"})
+_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f\x85\u2028\u2029#]")  # percent-encoded in a written path
 _RANK = {"GET": 1, "HEAD": 1, "PUT": 2, "PATCH": 2, "POST": 2, "DELETE": 3}
 
 
@@ -194,6 +197,9 @@ class _Reader:
                 path = path.replace("{" + name + "}", value if value.startswith("{{") else quote(value, safe=""))
             elif not parameter.required or (location, name.lower()) in covered:
                 continue
+            elif location in ("header", "cookie") and not (is_header_name(name) and name_safe(name)):
+                self.notes.append(f"{operation.label}: its {location} parameter {name!r} is left out: not a valid name")
+                continue
             else:
                 secret = is_secret_header(name) if location == "header" else is_secret_field(name)
                 if secret:  # a credential the description names: never its example in clear
@@ -201,9 +207,9 @@ class _Reader:
                     value = self.variable(f"{location} {name}", identifier(name), why)
                 else:
                     value = _scalar(self.examples.of_parameter(parameter))
-                if location == "header" and re.search(r"[\r\n]|\s#", value):
+                if location in ("header", "cookie") and (not line_safe(value) or ";" in value and location == "cookie"):
                     self.notes.append(
-                        f"{operation.label}: its {name} header is left out: its example cannot be one line"
+                        f"{operation.label}: its {location} {name} is left out: its example cannot be written"
                     )
                     continue
                 if location == "query":
@@ -215,21 +221,23 @@ class _Reader:
             if name in _CALL_WORDS and location == "query":
                 name = f"query_{name}"
             if location in ("path", "query") and re.fullmatch(r"[A-Za-z_][\w.-]*", name):
-                parameters.append((name, value))
+                # a call's child value is JSON when it is not a plain word: quoted, escaped
+                parameters.append((name, value if line_safe(value) else json.dumps(value)))
         if cookies:
             headers.append(("Cookie", "; ".join(cookies)))
         body, content_type = self.body(operation)
         if content_type:
             headers.append(("Content-Type", content_type))
         status, schema = _success(operation)
+        callable_id = operation.id if operation.id and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", operation.id) else None
         return Request(
             method=operation.method,
-            path=path + ("?" + "&".join(query) if query else ""),
+            path=_UNSAFE.sub(lambda m: quote(m.group()), path) + ("?" + "&".join(query) if query else ""),
             headers=tuple(headers),
             body=body,
             status=status,
-            schema=schema and bool(operation.id),  # `then: schema` needs an operation call
-            operation=operation.id,
+            schema=schema and callable_id is not None,  # `then: schema` needs an operation call
+            operation=callable_id,
             parameters=tuple(parameters),
         )
 
@@ -244,19 +252,24 @@ class _Reader:
         if _JSON.match(kind):
             return JsonBody(value), None if kind == "application/json" else media.media_type
         if kind == "application/x-www-form-urlencoded" and isinstance(value, dict):
-            return FormBody(tuple((k, _scalar(v)) for k, v in value.items() if v is not None)), None
+            fields = tuple((k, _scalar(v)) for k, v in value.items() if v is not None)
+            if not fields:
+                return None, None
+            if all(name_safe(k) and line_safe(v) for k, v in fields):
+                return FormBody(fields), None
+            return TextBody(urlencode(fields)), media.media_type  # form-encoded as a `form:` would send it
         if kind == "multipart/form-data" and isinstance(value, dict):
             parts: list[tuple[str, Union[str, FilePart]]] = []
             for name, part in value.items():
-                if part == "" and _is_binary(media, name):
+                if part == "" and _is_binary(media, name) and name_safe(name) and re.fullmatch(r"[\w.-]+", name):
                     parts.append((name, FilePart(f"{name}.bin")))
                     self.notes.append(
                         f"{operation.label}: put a file {name}.bin next to the scenario for its part {name!r}"
                     )
-                elif part is not None:
+                elif part is not None and name_safe(name) and part_safe(_scalar(part)):
                     parts.append((name, _scalar(part)))
             return (MultipartBody(tuple(parts)), None) if parts else (None, None)
-        if isinstance(value, str) and value:
+        if isinstance(value, str) and value and '"""' not in value and "\r" not in value:
             return TextBody(value), media.media_type
         return None, None
 
@@ -318,7 +331,7 @@ def read_openapi(spec: str, written_to: str | None = None) -> ImportedFile:
 
 
 def _name(operation: Operation) -> str:
-    return operation.id or f"{operation.method} {operation.path}"
+    return title(operation.id or "", "") or title(f"{operation.method} {operation.path}", operation.method)
 
 
 def _with(request: Request, **changes: Any) -> Request:
@@ -374,5 +387,7 @@ def _items(reader: _Reader, operations: list[Operation], links: dict[int, tuple[
             continue
         members = sorted([i] + [j for j in links if _root(j, links) == i], key=order)
         resource = operation.path.strip("/").rsplit("/", 1)[-1] or "resource"
-        items.append(Feature(f"{resource}: create, read, update, delete", tuple(scenario(j) for j in members)))
+        items.append(
+            Feature(title(f"{resource}: create, read, update, delete", "resource"), tuple(scenario(j) for j in members))
+        )
     return items

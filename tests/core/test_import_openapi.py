@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scenario_core.editor.render import render_file
-from scenario_core.importing.model import Extract, Feature, FormBody, JsonBody, Scenario
+from scenario_core.importing.model import Extract, Feature, FormBody, JsonBody, Scenario, TextBody
 from scenario_core.importing.openapi_examples import Examples
 from scenario_core.importing.openapi_import import OpenApiImportError, read_openapi
 from scenario_core.language.parser import parse_text
@@ -160,3 +160,27 @@ def test_a_declared_credential_header_is_the_security_variable_never_its_example
     assert request.headers == (("X-Api-Key", "{{apiKey}}"),)
     assert request.path == "/things?access_token={{access_token}}"
     assert "k-123" not in render_file(read_openapi(str(spec))) and "t-456" not in render_file(read_openapi(str(spec)))
+
+
+def test_names_and_values_a_line_cannot_hold_are_written_another_way(tmp_path):
+    # Found by the fuzz: each made the writer refuse the whole file.
+    spec = tmp_path / "odd.yaml"
+    spec.write_text(
+        "openapi: 3.0.3\ninfo: {title: o, version: '1'}\npaths:\n  /a b/{x}:\n    post:\n      operationId: '#'\n"
+        "      parameters:\n        - {name: x, in: path, required: true, schema: {type: string}, example: 'p #q'}\n"
+        "        - {name: '#', in: header, required: true, schema: {type: string}}\n"
+        "      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n"
+        "            schema: {type: object, properties: {'': {type: string}, ok: {type: string, example: 'v #w'}}}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    imported = read_openapi(str(spec))
+    (scenario,) = imported.items
+    request = scenario.requests[0]  # type: ignore[union-attr]
+    assert scenario.name == "POST /a b/{x}" and request.operation is None
+    assert request.path == "/a%20b/p%20%23q" and request.headers == (
+        ("Content-Type", "application/x-www-form-urlencoded"),
+    )
+    assert request.body == TextBody("=string&ok=v+%23w")
+    assert "# (POST /a b/{x}): its header parameter '#' is left out: not a valid name" in imported.notes
+    for dialect in ("ours", "berrycrush"):
+        render_file(imported, dialect)
