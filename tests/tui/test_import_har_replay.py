@@ -21,6 +21,7 @@ def test_an_imported_recording_replays_against_new_values(tmp_path, capsys, shap
     scenario = tmp_path / "shop.scenario"
     scenario.write_text(render_file(read_har(str(FIXTURES / f"shop-{shape}.har")), dialect))
     assert main(["check", str(scenario)]) == 0
+    assert main(["fmt", "--check", str(scenario)]) == 0  # written in the canonical layout already
     with ShopServer(password="pw-live", consent="yes") as shop:
         code = main(["run", str(scenario), "--base-url", shop.url, "--var", "password=pw-live", "--var", "consent=yes"])
     assert code == 0, capsys.readouterr()

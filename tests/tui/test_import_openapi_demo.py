@@ -32,6 +32,7 @@ def test_the_demo_description_imports_and_runs_green(demo, tmp_path, capsys, dia
     assert [v.name for v in imported.run_variables] == ["token"]
     scenario.write_text(render_file(imported, dialect))
     assert main(["check", str(scenario)]) == 0
+    assert main(["fmt", "--check", str(scenario)]) == 0  # written in the canonical layout already
     report = tmp_path / "report.json"
     code = main(
         [
