@@ -31,6 +31,7 @@ DIALECTS: tuple[Dialect, ...] = ("ours", "berrycrush")
 INDENT = "  "
 # A JSON body on one line up to this width; a longer one is written indented over several lines.
 _INLINE_JSON = 80
+_DEEPEST_INDENT = 40  # ... unless indenting it would push a line this far right (20 levels)
 _TRIPLE = '"""'
 
 
@@ -83,10 +84,16 @@ def _entry(name: str, value: str, what: str) -> str:
 
 def _json_lines(value: Any) -> list[str]:
     """A JSON body: `body: {...}` on one line when short, else `body:` and the indented JSON."""
-    inline = json.dumps(value, ensure_ascii=False)
+    try:
+        inline = json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        raise RenderError("cannot write the JSON body: it nests too deep or holds a value JSON has not") from None
     if len(inline) <= _INLINE_JSON or not isinstance(value, (dict, list)) or not value:
         return [f"body: {inline}"]
-    return ["body:"] + [INDENT + line for line in json.dumps(value, ensure_ascii=False, indent=2).split("\n")]
+    lines = json.dumps(value, ensure_ascii=False, indent=2).split("\n")
+    if any(line.startswith(" " * _DEEPEST_INDENT) for line in lines):  # deep nesting reads better whole
+        return [f"body: {inline}"]
+    return ["body:"] + [INDENT + line for line in lines]
 
 
 def _text_lines(text: str) -> list[str]:
