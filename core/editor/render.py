@@ -21,6 +21,7 @@ import json
 import re
 from typing import Any, Literal
 
+from scenario_core.editor.writeback import extract_text
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.parser import parse_text
@@ -157,16 +158,11 @@ def _source(extract: Any) -> str:
 
 
 def _berrycrush_extract(extract: Any) -> str | None:
-    """BerryCrush's `extract $.path => NAME`, for a JSON path it can write bare or quoted."""
+    """BerryCrush's `extract $.path => NAME` for a JSON path, as the playground writes it
+    (writeback.extract_text); None for other sources or a path it cannot quote."""
     if extract.kind != "json":
         return None
-    path = extract.where or "$"
-    if not re.search(r"\s|=>|[\"'#]", path):
-        return f"extract {path} => {extract.name}"
-    for quote in "\"'":
-        if quote not in path:
-            return f"extract {quote}{path}{quote} => {extract.name}"
-    return None
+    return extract_text(extract.where or "$", extract.name, berrycrush=True)
 
 
 def _checked(line: str) -> str:
