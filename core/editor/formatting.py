@@ -106,6 +106,7 @@ def _layout(text: str, spacing: bool) -> list[_Line]:
     out: list[_Line] = []
     stack: list[tuple[int, str]] = [(0, "")]  # (written width, new indentation) per open level
     shift: tuple[int, str, int] | None = None  # a JSON body: (its line's width, new indent, least width)
+    seen = False  # a content line yet
     index = 0
     count = len(lines)
     while index < count:
@@ -118,9 +119,11 @@ def _layout(text: str, spacing: bool) -> list[_Line]:
             continue
         if shift is not None and width <= shift[0] and content[0] != "#":
             shift = None
-        if content[0] == "#":
-            out.append(_Line("comment", _comment_indent(width, stack, shift) + content.rstrip()))
+        if content[0] == "#":  # before the first step or block: at the left margin
+            indent = _comment_indent(width, stack, shift) if seen else ""
+            out.append(_Line("comment", indent + content.rstrip(" \t")))
             continue
+        seen = True
         while width < stack[-1][0]:
             stack.pop()
         if width > stack[-1][0]:

@@ -203,3 +203,8 @@ def test_examples_tables_are_aligned_in_columns_and_read_the_same():
         '  examples:\n    | name       | "age" |\n    | Fluffy Dog | 3     |\n    | "a|b"      | 12    |\n'
     )
     assert tree_difference(parse_text(text, "t.scenario"), parse_text(formatted.text, "t.scenario")) is None
+
+
+def test_comments_before_the_first_block_go_to_the_left_margin():
+    text = "   # about the file\n\n\n  # and more\nscenario: s\n  when: GET /a\n"
+    assert format_text(text, "c.scenario").text == "# about the file\n\n# and more\nscenario: s\n  when: GET /a\n"
