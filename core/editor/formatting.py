@@ -281,6 +281,11 @@ def format_text(text: str, file: str = "<text>", fragments: tuple = ()) -> Forma
     why = None
     for spacing in (True, False):
         candidate = layout(text, spacing)
+        for _ in range(3):  # a fixed point, so formatting again changes nothing
+            again = layout(candidate, spacing)
+            if again == candidate:
+                break
+            candidate = again
         if candidate == text:
             return Formatted(text)
         try:
