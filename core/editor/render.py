@@ -33,6 +33,7 @@ INDENT = "  "
 # A JSON body on one line up to this width; a longer one is written indented over several lines.
 _INLINE_JSON = 80
 _DEEPEST_INDENT = 40  # ... unless indenting it would push a line this far right (20 levels)
+_MOST_BODY_LINES = 60  # ... or take more lines than this
 _TRIPLE = '"""'
 
 
@@ -92,8 +93,8 @@ def _json_lines(value: Any) -> list[str]:
     if len(inline) <= _INLINE_JSON or not isinstance(value, (dict, list)) or not value:
         return [f"body: {inline}"]
     lines = json.dumps(value, ensure_ascii=False, indent=2).split("\n")
-    if any(line.startswith(" " * _DEEPEST_INDENT) for line in lines):  # deep nesting reads better whole
-        return [f"body: {inline}"]
+    if len(lines) > _MOST_BODY_LINES or any(line.startswith(" " * _DEEPEST_INDENT) for line in lines):
+        return [f"body: {inline}"]  # a long or deep body reads better (and parses faster) on one line
     return ["body:"] + [INDENT + line for line in lines]
 
 
