@@ -7,7 +7,8 @@ The layout, line by line, as the parser reads lines (writeback.split_lines):
 - **Verbatim lines**: the lines of a `\"\"\"` block are kept exactly as written; the lines of JSON
   written below `body:` move with it, keeping their indentation relative to each other (the body
   is sent so, docs/spec/requests.md#json-body).
-- **Spacing**: one space after a keyword's or a `name:` line's colon, no space at the end of a line.
+- **Spacing**: one space after a keyword's or a `name:` line's colon, no space at the end of a line;
+  the columns of an examples table padded to one width (`| name | age |`).
 - **Blank lines**: none at the start or end of the file, at most one in a row, exactly one
   before each top-level block (with the tags and comments written right above it), none between
   a top-level block's tags and its line.
@@ -105,6 +106,7 @@ def _layout(text: str, spacing: bool) -> list[_Line]:
     out: list[_Line] = []
     stack: list[tuple[int, str]] = [(0, "")]  # (written width, new indentation) per open level
     shift: tuple[int, str, int] | None = None  # a JSON body: (its line's width, new indent, least width)
+    seen = False  # a content line yet
     index = 0
     count = len(lines)
     while index < count:
@@ -117,9 +119,11 @@ def _layout(text: str, spacing: bool) -> list[_Line]:
             continue
         if shift is not None and width <= shift[0] and content[0] != "#":
             shift = None
-        if content[0] == "#":
-            out.append(_Line("comment", _comment_indent(width, stack, shift) + content.rstrip()))
+        if content[0] == "#":  # before the first step or block: at the left margin
+            indent = _comment_indent(width, stack, shift) if seen else ""
+            out.append(_Line("comment", indent + content.rstrip(" \t")))
             continue
+        seen = True
         while width < stack[-1][0]:
             stack.pop()
         if width > stack[-1][0]:
@@ -214,10 +218,59 @@ def _blank_lines(lines: list[_Line]) -> list[_Line]:
     return out
 
 
+def _cells(row: str) -> list[str] | None:
+    """A table row's cells, split at `|` outside quotes as the parser splits them; None when
+    the row is not `| … |` whole (text before the first bar or after the last, a comment)."""
+    cells, start, quote = [], 0, ""
+    for at, ch in enumerate(row):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'" and not row[start:at].strip():
+            quote = ch
+        elif ch == "|":
+            cells.append(row[start:at])
+            start = at + 1
+    cells.append(row[start:])
+    if len(cells) < 3 or cells[0].strip() or cells[-1].strip() or quote:
+        return None
+    return [cell.strip() for cell in cells[1:-1]]
+
+
+def _aligned_tables(lines: list[_Line]) -> list[_Line]:
+    """The rows of each examples table (consecutive `| … |` lines at one indentation) with their
+    columns padded to one width, `| a   | b |`."""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        content = line.text.lstrip(" ")
+        if line.kind != "content" or not content.startswith("|"):
+            index += 1
+            continue
+        indent = line.text[: len(line.text) - len(content)]
+        end = index
+        rows: list[list[str]] = []
+        while end < len(lines) and lines[end].kind == "content" and lines[end].text.startswith(indent + "|"):
+            cells = _cells(lines[end].text[len(indent) :])
+            if cells is None or (rows and len(cells) != len(rows[0])):
+                rows = []
+                break
+            rows.append(cells)
+            end += 1
+        if rows:
+            widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+            for offset, row in enumerate(rows):
+                padded = " | ".join(cell.ljust(width) for cell, width in zip(row, widths))
+                lines[index + offset].text = f"{indent}| {padded} |"
+        index = max(end, index + 1)
+    return lines
+
+
 def layout(text: str, spacing: bool = True) -> str:
     """`text` in the canonical layout, not checked (format_text checks it)."""
     ending = next((end for _, end in split_lines(text) if end), "\n")
     lines = _blank_lines(_layout(text, spacing))
+    if spacing:
+        lines = _aligned_tables(lines)
     return "".join(line.text + ending for line in lines)
 
 
@@ -228,6 +281,11 @@ def format_text(text: str, file: str = "<text>", fragments: tuple = ()) -> Forma
     why = None
     for spacing in (True, False):
         candidate = layout(text, spacing)
+        for _ in range(3):  # a fixed point, so formatting again changes nothing
+            again = layout(candidate, spacing)
+            if again == candidate:
+                break
+            candidate = again
         if candidate == text:
             return Formatted(text)
         try:

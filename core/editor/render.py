@@ -21,6 +21,7 @@ import json
 import re
 from typing import Any, Literal
 
+from scenario_core.editor.writeback import extract_text
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.parser import parse_text
@@ -31,6 +32,8 @@ DIALECTS: tuple[Dialect, ...] = ("ours", "berrycrush")
 INDENT = "  "
 # A JSON body on one line up to this width; a longer one is written indented over several lines.
 _INLINE_JSON = 80
+_DEEPEST_INDENT = 40  # ... unless indenting it would push a line this far right (20 levels)
+_MOST_BODY_LINES = 60  # ... or take more lines than this
 _TRIPLE = '"""'
 
 
@@ -83,10 +86,16 @@ def _entry(name: str, value: str, what: str) -> str:
 
 def _json_lines(value: Any) -> list[str]:
     """A JSON body: `body: {...}` on one line when short, else `body:` and the indented JSON."""
-    inline = json.dumps(value, ensure_ascii=False)
+    try:
+        inline = json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        raise RenderError("cannot write the JSON body: it nests too deep or holds a value JSON has not") from None
     if len(inline) <= _INLINE_JSON or not isinstance(value, (dict, list)) or not value:
         return [f"body: {inline}"]
-    return ["body:"] + [INDENT + line for line in json.dumps(value, ensure_ascii=False, indent=2).split("\n")]
+    lines = json.dumps(value, ensure_ascii=False, indent=2).split("\n")
+    if len(lines) > _MOST_BODY_LINES or any(line.startswith(" " * _DEEPEST_INDENT) for line in lines):
+        return [f"body: {inline}"]  # a long or deep body reads better (and parses faster) on one line
+    return ["body:"] + [INDENT + line for line in lines]
 
 
 def _text_lines(text: str) -> list[str]:
@@ -150,16 +159,11 @@ def _source(extract: Any) -> str:
 
 
 def _berrycrush_extract(extract: Any) -> str | None:
-    """BerryCrush's `extract $.path => NAME`, for a JSON path it can write bare or quoted."""
+    """BerryCrush's `extract $.path => NAME` for a JSON path, as the playground writes it
+    (writeback.extract_text); None for other sources or a path it cannot quote."""
     if extract.kind != "json":
         return None
-    path = extract.where or "$"
-    if not re.search(r"\s|=>|[\"'#]", path):
-        return f"extract {path} => {extract.name}"
-    for quote in "\"'":
-        if quote not in path:
-            return f"extract {quote}{path}{quote} => {extract.name}"
-    return None
+    return extract_text(extract.where or "$", extract.name, berrycrush=True)
 
 
 def _checked(line: str) -> str:

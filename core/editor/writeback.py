@@ -1,6 +1,8 @@
-"""Writing into a scenario file a tool (the TUI's JSON-path playground, later `fmt` and `import`)
-computed from the syntax tree: pure functions over text in, text out, that keep every byte they
-do not change.
+"""Writing into a scenario file what a tool computed from the syntax tree (the TUI's JSON-path
+playground's extract, a pasted curl command's steps): pure functions over text in, text out, that
+keep every byte they do not change. With render.py (new text: an import's file, a paste's steps)
+and formatting.py (`fmt`'s layout) it is the one writer of scenario text: all three keep line
+ends and a BOM as `decode`/`encode` here do, and parse what they write back before returning it.
 
 - **Where.** A step is found by its structure, never by a line number: a `StepLocator` names the
   step's block (a scenario by its feature, name and position among namesakes; an outline; a

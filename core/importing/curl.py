@@ -147,10 +147,10 @@ def _data_body(
     content_type = _content_type(headers) or ""
     media = content_type.split(";")[0].strip().lower()
     looks_json = data.lstrip()[:1] in ("{", "[")
-    if media.endswith("json") or media.endswith("+json") or (not media and looks_json):
+    if media.endswith("json") or (not media and looks_json):
         try:
             value = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what Python reads
             value = None
         else:
             if media in ("application/json", ""):

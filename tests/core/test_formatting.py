@@ -185,3 +185,26 @@ def test_tree_difference_names_what_differs_and_ignores_where():
     other = parse_text("scenario: s\n  when: GET /b\n", "x.scenario")
     assert tree_difference(first, moved) is None
     assert "'/a' != '/b'" in tree_difference(first, other)
+
+
+def test_examples_tables_are_aligned_in_columns_and_read_the_same():
+    text = (
+        "outline: o\n"
+        "  when: POST /pets\n"
+        '    body: {"name": "{{name}}"}\n'
+        "  examples:\n"
+        '    | name | "age" |\n'
+        "    |  Fluffy Dog  | 3 |\n"
+        '    |"a|b"|12|\n'
+    )
+    formatted = format_text(text, "t.scenario")
+    assert formatted.changed_meaning is None
+    assert formatted.text.endswith(
+        '  examples:\n    | name       | "age" |\n    | Fluffy Dog | 3     |\n    | "a|b"      | 12    |\n'
+    )
+    assert tree_difference(parse_text(text, "t.scenario"), parse_text(formatted.text, "t.scenario")) is None
+
+
+def test_comments_before_the_first_block_go_to_the_left_margin():
+    text = "   # about the file\n\n\n  # and more\nscenario: s\n  when: GET /a\n"
+    assert format_text(text, "c.scenario").text == "# about the file\n\n# and more\nscenario: s\n  when: GET /a\n"

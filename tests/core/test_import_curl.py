@@ -251,3 +251,15 @@ def test_bad_commands_are_one_line_starting_import_curl(command, message):
         read_curl(command)
     text = str(raised.value)
     assert text.startswith("import curl: ") and message in text and "\n" not in text
+
+
+@pytest.mark.parametrize("depth", [300, 5000])
+def test_json_nested_deeper_than_python_reads_is_still_written_and_parses(depth):
+    data = "[" * depth + "]" * depth
+    imported, request = _request(f"curl -H 'Content-Type: application/json' -d '{data}' https://x.test/deep")
+    text = render_file(imported)
+    parse_text(text, "deep.scenario")
+    if depth == 300:
+        assert f"  body: {data.replace('][', '], [')}\n" in text  # on one line, not 600 indented ones
+    else:  # json cannot read it: sent as the text it is, with its content type
+        assert request.body == TextBody(data) and ("Content-Type", "application/json") in request.headers

@@ -207,3 +207,11 @@ def test_render_steps_gives_indented_lines_that_read_in_a_scenario(dialect):
     assert all(line.startswith("    ") for line in lines)
     text = "feature: F\n  scenario: s\n" + "".join(line + "\n" for line in lines)
     assert _requests(parse_text(text, "x.scenario").items[0].scenarios[0].steps)
+
+
+def test_a_long_json_body_is_written_on_one_line():
+    items = [{"n": number} for number in range(100)]  # indented, 400 lines: one line instead
+    text = render_file(_file(Request("POST", "/bulk", body=JsonBody({"items": items}))))
+    assert '    body: {"items": [{"n": 0}, {"n": 1}, ' in text
+    (step,) = _requests(parse_text(text, "x.scenario").items[0].steps)
+    assert json.loads(step.body.text) == {"items": items}

@@ -52,14 +52,14 @@ def files_to_format(items: list[str]) -> list[str]:
     return unique
 
 
-def _fragments(file: str) -> tuple[Any, ...]:
-    """The .fragment files a scenario file sees, parsed: it parses only with them."""
+def _fragments(file: str, named: list[str]) -> tuple[Any, ...]:
+    """The .fragment files a scenario file sees (and `--fragments`), parsed: it parses only with them."""
     if file.endswith(".fragment"):
         return ()
     from scenario_core.language.fragment_files import fragment_files, load_fragments
     from scenario_core.language.parser import load_file
 
-    return load_fragments(fragment_files(file, ()), load_file)
+    return load_fragments(fragment_files(file, named), load_file)
 
 
 def _diff(file: str, before: bytes, after: bytes) -> str:
@@ -85,7 +85,7 @@ def fmt(args: argparse.Namespace) -> int:
             if os.path.islink(file):
                 raise UsageError(f"{file} is a symbolic link; format the file it points to")
             data = read_input(file)
-            after, formatted = format_bytes(data, file, _fragments(file))
+            after, formatted = format_bytes(data, file, _fragments(file, getattr(args, "fragments", [])))
         except InvalidFileError as error:
             print("\n".join(visible(str(d)) for d in error.diagnostics[:1]), file=sys.stderr)
             status = 2

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any
 
-from scenario_core.language.errors import UsageError
+from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError
 from scenario_core.support.printable import visible
 
 
@@ -46,7 +46,7 @@ def _reader(kind: str, module_name: str, function: str) -> Any:
     return getattr(module, function)
 
 
-def _one_line(kind: str, error: BaseException) -> str:
+def _one_line(kind: str, error: object) -> str:
     message = " ".join(str(error).split()) or type(error).__name__
     return message if message.startswith(f"import {kind}") else f"import {kind}: {message}"
 
@@ -65,7 +65,10 @@ def import_(args: argparse.Namespace) -> int:
         text = render_file(imported, args.dialect, output or "<stdout>")
     except ImportFailed:
         raise
-    except (ValueError, OSError, RenderError, UsageError) as error:
+    except InvalidFileError as error:  # a reader's own located errors: the first, one line
+        first = error.diagnostics[0] if error.diagnostics else error
+        raise ImportFailed(_one_line(kind, first)) from None
+    except (ValueError, OSError, RenderError, ScenarioError) as error:
         raise ImportFailed(_one_line(kind, error)) from None
     for note in imported.notes:
         print(f"scenario-tui: note: {visible(note)}", file=sys.stderr)

@@ -288,6 +288,13 @@ def _fmt_options(fmt: argparse.ArgumentParser) -> None:
     )
     fmt.add_argument("--check", action="store_true", help="write nothing; list the files that would change (exit 1)")
     fmt.add_argument("--diff", action="store_true", help="write nothing; print the change as a unified diff")
+    fmt.add_argument(
+        "--fragments",
+        action="append",
+        default=[],
+        metavar="PATH|GLOB",
+        help="more .fragment files the scenario files include (as for check); repeatable",
+    )
 
 
 def _import_options(command: argparse.ArgumentParser) -> None:

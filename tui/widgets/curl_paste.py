@@ -4,7 +4,7 @@ one writer (scenario_core.editor.render) and put into the file on disk after the
 place in the syntax tree (writeback.insert_steps), keeping every other byte; the file is replaced
 atomically. Credentials become `{{NAME}}` run variables (named in a notification), never written
 in clear. A command that cannot be read, or a file that changed under the step, is refused in one
-line and nothing is written. The app, told by a message, reloads."""
+line and nothing is written. The app, told as the playground tells it, reloads."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
@@ -22,6 +21,7 @@ from scenario_core.editor.render import RenderError, request_lines
 from scenario_core.editor.writeback import StepLocator, WriteBackError, decode, encode, insert_steps
 from scenario_core.importing.curl import CurlError, read_curl
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
+from scenario_tui.widgets.json_playground import JsonPlayground
 
 
 def _base_urls(tree: Any) -> set[str]:
@@ -59,13 +59,6 @@ class CurlPaste(ModalScreen[None]):
     }
     """
     BINDINGS = [Binding("escape", "close", "Close"), Binding("ctrl+s", "insert", "Insert step")]
-
-    class Pasted(Message):
-        """A request step was written into `file` at 1-based `line`: the app reloads."""
-
-        def __init__(self, file: str, line: int, text: str, variables: tuple[str, ...]) -> None:
-            super().__init__()
-            self.file, self.line, self.text, self.variables = file, line, text, variables
 
     def __init__(self, step: Any, locator: StepLocator, tree: Any, fragments: tuple[Any, ...]) -> None:
         super().__init__()
@@ -109,8 +102,10 @@ class CurlPaste(ModalScreen[None]):
             return
         for note in imported.notes:
             self.notify(note, severity="information")
-        variables = tuple(v.name for v in imported.run_variables)
-        self.post_message(self.Pasted(file, edit.line, edit.written.strip(), variables))
+        if imported.run_variables:
+            names = ", ".join(v.name for v in imported.run_variables)
+            self.notify(f"The step needs the run variables {names}: --var NAME=VALUE, or = while paused.")
+        self.post_message(JsonPlayground.ExtractWritten(file, edit.line, edit.written.strip()))
         self.dismiss(None)
 
 
