@@ -3,7 +3,8 @@
 Layers, top to bottom (each may import only those below it; `pyproject.toml`'s import-linter
 contracts keep it so):
 
-    editor | report     the language service; reports, masking, curl
+    importing           curl, HAR and OpenAPI readers into the import model
+    editor | report     the language service and the one writer; reports, masking, curl
     analysis            knowing before running (static scope analysis, check's warnings)
     run                 executor, events, scopes, stepper, assertions; run.http, the transport
     parameters          effective parameters, stores, run inputs, descriptions in force

@@ -1,6 +1,8 @@
-"""Writing into a scenario file a tool (the TUI's JSON-path playground, later `fmt` and `import`)
-computed from the syntax tree: pure functions over text in, text out, that keep every byte they
-do not change.
+"""Writing into a scenario file what a tool computed from the syntax tree (the TUI's JSON-path
+playground's extract, a pasted curl command's steps): pure functions over text in, text out, that
+keep every byte they do not change. With render.py (new text: an import's file, a paste's steps)
+and formatting.py (`fmt`'s layout) it is the one writer of scenario text: all three keep line
+ends and a BOM as `decode`/`encode` here do, and parse what they write back before returning it.
 
 - **Where.** A step is found by its structure, never by a line number: a `StepLocator` names the
   step's block (a scenario by its feature, name and position among namesakes; an outline; a
@@ -332,3 +334,50 @@ def _step_at(tree: ScenarioFileNode, file: str, line: int) -> Any:
             if node.location.line == line:
                 return node
     return None
+
+
+# ---------------------------------------------------------------- pasted steps
+
+
+def insert_steps(source_text: str, locator: StepLocator, lines: list[str], fragments: tuple = ()) -> Insertion:
+    """`lines` (steps written by the one writer, scenario_core.editor.render, unindented with
+    their children indented below) added after the step `locator` finds, at that step's
+    indentation; after a directive of a described step, after the described step itself (a
+    request by path is a step of its own). The new text must parse, holding a request step at
+    the first line added (the line a comment above it leaves), else WriteBackError."""
+    tree = parse_source(source_text, locator.file, fragments)
+    step, parent = find_step(tree, locator)
+    anchor = parent if parent is not None else step
+    where = f"{locator.file}:{anchor.location.line}"
+    if not lines:
+        raise WriteBackError(f"{where}: nothing to insert")
+    first = _insert_after(source_text, anchor, lines[0])
+    base = _indent(first.written)
+    insertion = first
+    for line in lines[1:]:  # each below the last, at the anchor's indentation plus its own
+        insertion = _insert_at(insertion.text, insertion.line, base + line if line else "")
+    text = insertion.text
+    try:
+        written = parse_text(text, locator.file, fragments, keep=False)
+    except InvalidFileError as error:
+        why = error.diagnostics[0].message if error.diagnostics else "it does not parse"
+        raise WriteBackError(f"{where}: the pasted step would not read back ({why}); nothing written") from None
+    offset = 1 if lines[0].lstrip().startswith("#") and len(lines) > 1 else 0
+    added = _step_at(written, locator.file, first.line + offset)
+    if added is None or step_label(added) != lines[offset].strip():
+        raise WriteBackError(f"{where}: the pasted step would not read back as written; nothing written")
+    return Insertion(text, first.line + offset, base + lines[offset])
+
+
+def _insert_at(source_text: str, after_line: int, written: str) -> Insertion:
+    """`written` as a new line right after the 1-based line `after_line`, with its line end."""
+    lines = split_lines(source_text)
+    before = lines[after_line - 1]
+    ending = before[1] or _first_end(lines)
+    new = [content + end for content, end in lines]
+    if not before[1]:
+        new[after_line - 1] += ending
+        new.insert(after_line, written)
+    else:
+        new.insert(after_line, written + ending)
+    return Insertion("".join(new), after_line + 1, written)

@@ -90,6 +90,9 @@ class Request:
     extracts: tuple[Extract, ...] = ()
     operation: str | None = None
     comment: str | None = None  # a `# …` line written above the step
+    # An operation call's parameters by name (`petId` → `{{petId}}`, a query parameter's name →
+    # its value), for the BerryCrush dialect's `call ^operation`; ours writes `path` instead.
+    parameters: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import ENV, SCRIPT
 
-COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
+COMMANDS = ("run", "check", "params", "fmt", "import", "demo", "demo-server", "lsp")
 
 
 def _help(*args: str) -> str:
@@ -20,7 +20,7 @@ def _help(*args: str) -> str:
 
 def test_help_usage_names_every_command_lsp_included():
     usage = _help().split("\n\n")[0]
-    assert "{run,check,params,demo,demo-server,lsp} ..." in usage
+    assert "{run,check,params,fmt,import,demo,demo-server,lsp} ..." in usage
 
 
 @pytest.mark.parametrize("command", COMMANDS)

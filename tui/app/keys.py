@@ -29,6 +29,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("w", "toggle_wrap", "Wrap", show=False),
     Binding("y", "copy_curl", "Copy curl", show=False),
     Binding("j", "json_playground", "JSON path", show=False),
+    Binding("p", "paste_curl", "Paste curl", show=False),
     Binding("equals_sign", "edit_variable", "Edit var", key_display="=", show=False),  # edit and continue
     Binding("a", "resend_step", "Send again", show=False),
     Binding("C", "coverage", "OpenAPI coverage of this run", show=False),
@@ -51,6 +52,7 @@ class Actions(Protocol):
     def action_reload(self) -> None: ...
     def action_copy_curl(self) -> None: ...
     def action_json_playground(self) -> None: ...
+    def action_paste_curl(self) -> None: ...
     def action_edit_variable(self) -> None: ...
     def action_resend_step(self) -> None: ...
     def action_coverage(self) -> None: ...
@@ -80,6 +82,7 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
     yield SystemCommand(
         "JSON path playground", "Try paths on the inspected response; write an extract (j)", app.action_json_playground
     )
+    yield SystemCommand("Paste a curl command", "As a new step after the highlighted step (p)", app.action_paste_curl)
     yield SystemCommand(
         "Edit a variable", "While paused: set, change or delete one in a layer (=)", app.action_edit_variable
     )

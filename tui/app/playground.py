@@ -1,5 +1,7 @@
 """`j`: the JSON-path playground on the response of the step on view in the inspector (live, or a
-step run in the history): the response it sent for, or the one it read."""
+step run in the history): the response it sent for, or the one it read. `p`: the dialog that
+pastes a curl command as a new step after the highlighted step. Both write into the file on disk
+and tell the app (JsonPlayground.ExtractWritten), which reloads."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from typing import Any
 from textual.app import App
 
 from scenario_core.editor.writeback import fragments_for, locate_step
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.run.stepper import StepRun
+from scenario_tui.widgets.curl_paste import CurlPaste
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_playground import JsonPlayground
 
@@ -38,3 +42,18 @@ def open_playground(app: App[int], shown: tuple[Any, StepRun | None] | None, dis
         locator = locate_step(files, step)  # the step's place in them, for ctrl+s
         fragments = fragments_for(files, step.location.file)
         app.push_screen(JsonPlayground(response.json, step, run.parent, display, locator, fragments))
+
+
+def open_curl_paste(app: App[int], cursor: Any) -> None:
+    """Open the curl paste dialog on the highlighted tree node's step, or say why not."""
+    item = cursor.data if cursor is not None else None
+    if item is None or item.kind != "step":
+        app.notify("Highlight a step: p pastes a curl command as a new step after it.", severity="warning")
+        return
+    files = getattr(app, "files", ())
+    locator = locate_step(files, item.node)
+    if locator is None:
+        app.notify("The step is in no file loaded now: R reloads, then p again.", severity="warning")
+        return
+    tree = next((t for t in files if isinstance(t, ScenarioFileNode) and t.path == locator.file), None)
+    app.push_screen(CurlPaste(item.node, locator, tree, fragments_for(files, locator.file)))

@@ -33,7 +33,7 @@ from scenario_tui.app.keys import APP_BINDINGS, app_commands
 from scenario_tui.app.layout import TreeSplit, toggle_maximize
 from scenario_tui.app.node_summary import node_summary, subject
 from scenario_tui.app.panels import Panels
-from scenario_tui.app.playground import open_playground
+from scenario_tui.app.playground import open_curl_paste, open_playground
 from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
@@ -347,6 +347,9 @@ class ScenarioApp(App[int]):
     def action_json_playground(self) -> None:
         open_playground(self, self.inspector.shown, self.display_options)
 
+    def action_paste_curl(self) -> None:
+        open_curl_paste(self, self.file_tree.cursor_node)
+
     def on_json_playground_extract_written(self, event: JsonPlayground.ExtractWritten) -> None:
         self.notify(f"Wrote '{event.text}' at line {event.line}.")
         self._poll_file()  # reloads now, as the watcher would
@@ -417,8 +420,7 @@ class ScenarioApp(App[int]):
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
     ) -> str | None:
-        """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist);
-        Textual's notification says where."""
+        """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist)."""
         return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
 
     # ------------------------------------------------------------ `e`: $EDITOR at the node's line

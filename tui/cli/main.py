@@ -45,6 +45,18 @@ def _params() -> Command:
     return params
 
 
+def _fmt() -> Command:
+    from scenario_tui.cli.fmt_command import fmt
+
+    return fmt
+
+
+def _import() -> Command:
+    from scenario_tui.cli.import_command import import_
+
+    return import_
+
+
 def _demo() -> Command:
     from scenario_tui.cli.open_tui import demo
 
@@ -73,6 +85,8 @@ _COMMANDS: dict[str, Callable[[], Command]] = {
     "run": _run,
     "check": _check,
     "params": _params,
+    "fmt": _fmt,
+    "import": _import,
     "demo": _demo,
     "demo-server": _demo_server,
     "lsp": _lsp,

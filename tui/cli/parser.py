@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # both loaded only when used: the commands start fast
     from scenario_core.language.tag_expressions import TagExpression
     from scenario_core.parameters.resolution import RunOverrides
 
-COMMANDS = ("run", "check", "params", "demo", "demo-server", "lsp")
+COMMANDS = ("run", "check", "params", "fmt", "import", "demo", "demo-server", "lsp")
 
 
 def _help_width() -> int:
@@ -296,6 +296,36 @@ def _params_options(params: argparse.ArgumentParser) -> None:
     _plugins_option(params)
 
 
+def _fmt_options(fmt: argparse.ArgumentParser) -> None:
+    fmt.add_argument(
+        "files", nargs="*", metavar="FILE|DIR", help="files, or folders (their .scenario and .fragment files)"
+    )
+    fmt.add_argument("--check", action="store_true", help="write nothing; list the files that would change (exit 1)")
+    fmt.add_argument("--diff", action="store_true", help="write nothing; print the change as a unified diff")
+    fmt.add_argument(
+        "--fragments",
+        action="append",
+        default=[],
+        metavar="PATH|GLOB",
+        help="more .fragment files the scenario files include (as for check); repeatable",
+    )
+
+
+def _import_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("kind", choices=("curl", "har", "openapi"), help="what to import from")
+    command.add_argument(
+        "source",
+        metavar="INPUT",
+        help="the curl command line (one argument, quoted), the .har file or the OpenAPI file",
+    )
+    command.add_argument(
+        "-o", "--output", metavar="FILE", help="write the scenario to FILE (a new file; - or none: standard output)"
+    )
+    command.add_argument("--force", action="store_true", help="with -o: replace FILE when it exists")
+    command.add_argument("--dialect", choices=("ours", "berrycrush"), default="ours", help="the dialect to write")
+    command.add_argument("--host", metavar="HOST", help="har: import the calls to HOST (default: the busiest API host)")
+
+
 def _demo_options(demo: argparse.ArgumentParser) -> None:
     demo.add_argument(
         "file", nargs="?", metavar="FILE", help="a scenario file to open instead (e.g. examples/openapi.scenario)"
@@ -350,6 +380,12 @@ _COMMAND_PARSERS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentPa
         "print every node's effective parameters with provenance",
         "%(prog)s FILE [--json] [--all] [options]",
         _params_options,
+    ),
+    "fmt": ("rewrite scenario files in the canonical layout", "%(prog)s FILE|DIR... [--check] [--diff]", _fmt_options),
+    "import": (
+        "write a scenario from a curl command, a HAR recording or an OpenAPI description",
+        "%(prog)s curl 'curl ...' | har FILE.har [--host HOST] | openapi SPEC  [-o FILE] [--dialect ours|berrycrush]",
+        _import_options,
     ),
     "demo": ("start the demo API and open the TUI on the bundled example", None, _demo_options),
     "demo-server": ("serve the bundled demo API", None, _server_options),

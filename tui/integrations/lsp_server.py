@@ -236,6 +236,39 @@ def document_symbol(ls: ScenarioLanguageServer, params: types.DocumentSymbolPara
     return [convert(symbol) for symbol in service.symbols(document)]
 
 
+@server.feature(types.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: ScenarioLanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    """`fmt`'s layout of the editor's text, as one edit over the whole document; none when the
+    text does not parse (a file is formatted once it reads) or is already formatted."""
+    if not ls.ours(params.text_document.uri):
+        return None
+    text_document = ls.workspace.get_text_document(params.text_document.uri)
+    source = text_document.source
+    path = ls.path_of(params.text_document.uri)
+    bom = "\ufeff" if source.startswith("\ufeff") else ""
+    try:
+        from scenario_core.editor.formatting import format_text
+
+        fragments: tuple[Any, ...] = ()
+        if not path.endswith(".fragment"):
+            from scenario_core.language.fragment_files import fragment_files, load_fragments
+            from scenario_core.language.parser import load_file
+
+            fragments = load_fragments(fragment_files(path, ()), load_file)
+        formatted = format_text(source[len(bom) :], path, fragments).text
+    except Exception:  # invalid text, unreadable fragments: nothing to format; the diagnostics say why
+        return None
+    if formatted == source[len(bom) :]:
+        return []
+    lines = list(text_document.lines)
+    if not lines or lines[-1].endswith(("\n", "\r")):  # after a last line end: the next line's start
+        end = types.Position(len(lines), 0)
+    else:
+        last = service.Position(len(lines) - 1, len(lines[-1]))
+        end = _client_position(text_document.position_codec, lines, last)
+    return [types.TextEdit(range=types.Range(types.Position(0, 0), end), new_text=bom + formatted)]
+
+
 def serve(overrides: RunOverrides | None = None, run_variables: dict[str, Any] | None = None) -> int:
     """Serve one client over standard input and output until it exits; `overrides` and
     `run_variables` apply to every document as to a run. The protocol gets its

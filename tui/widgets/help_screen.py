@@ -49,6 +49,7 @@ KEYS = [
     ),
     ("a", "while paused: re-send the step paused on with the variables as they are now (again, once it ran)"),
     ("j", "JSON-path playground on the inspected response: matches as you type; ctrl+s writes the extract"),
+    ("p", "paste a curl command (Copy as cURL) as a new step after the highlighted step; ctrl+s writes it"),
     ("C", "OpenAPI coverage of this run: operations, statuses and parameters exercised, and the gaps"),
     ("↑ ↓", "move in the tree, the Variables panel, the history"),
     ("→ ←", "expand, then go to the first child · collapse, then go to the parent"),

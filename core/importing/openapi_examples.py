@@ -1,0 +1,163 @@
+"""Example values from OpenAPI schemas, for an imported request: what the description gives
+(`example`, `examples`, `default`, `enum`, `const`) first, else a value built from the schema —
+an object's required properties, a string of its format within its length bounds, a number
+within its bounds, an array of one item. Deterministic (no clock, no random: an import written
+twice is the same file) and bounded: `$ref`s that recur, and depth past MAX_EXAMPLE_DEPTH,
+stop with null."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from scenario_core.openapi.documents import Description, OpenApiError
+from scenario_core.openapi.operations import MediaType, Parameter, Schema
+
+MAX_EXAMPLE_DEPTH = 8
+MAX_ARRAY_ITEMS = 3
+_FORMATS = {
+    "date-time": "2026-01-01T00:00:00Z",
+    "date": "2026-01-01",
+    "time": "12:00:00",
+    "email": "user@example.com",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "uri": "https://example.com",
+    "url": "https://example.com",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "byte": "aGVsbG8=",
+    "binary": "",
+    "password": "password",
+}
+
+
+def _number(node: Mapping, kind: str) -> int | float:
+    """1, moved inside the schema's bounds (exclusive ones as 3.0 and 3.1 write them)."""
+    value: float = 1
+    low, high = node.get("minimum"), node.get("maximum")
+    low_x, high_x = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
+    step = 1 if kind == "integer" else 0.5
+    if isinstance(low_x, (int, float)) and not isinstance(low_x, bool):
+        low, low_x = low_x, True
+    if isinstance(high_x, (int, float)) and not isinstance(high_x, bool):
+        high, high_x = high_x, True
+    if (
+        isinstance(low, (int, float))
+        and not isinstance(low, bool)
+        and (value < low or (low_x is True and value <= low))
+    ):
+        value = low + step if low_x is True else low
+    if (
+        isinstance(high, (int, float))
+        and not isinstance(high, bool)
+        and (value > high or (high_x is True and value >= high))
+    ):
+        value = high - step if high_x is True else high
+    return int(value) if kind == "integer" and float(value).is_integer() else value
+
+
+class Examples:
+    """Example values for the schemas of one description."""
+
+    def __init__(self, description: Description) -> None:
+        self.d = description
+
+    def of_schema(self, schema: Schema | None, all_properties: bool = False) -> Any:
+        if schema is None:
+            return None
+        return self._value(schema.raw, schema.file, schema.pointer or "", 0, (), all_properties)
+
+    def of_parameter(self, parameter: Parameter) -> Any:
+        if parameter.example is not None:
+            return parameter.example
+        return self.of_schema(parameter.schema)
+
+    def of_media(self, media: MediaType, all_properties: bool = False) -> Any:
+        """The media type's `example`, else its first `examples` entry's value, else the schema's."""
+        if media.example is not None:
+            return media.example
+        for entry in media.examples.values():
+            try:
+                value, _, _ = self.d.resolve(entry, self.d.path, "")
+            except OpenApiError:
+                continue
+            if isinstance(value, dict) and "value" in value:
+                return value["value"]
+        return self.of_schema(media.schema, all_properties)
+
+    def _value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple, all_properties: bool = False) -> Any:
+        if isinstance(raw, dict) and "$ref" in raw:
+            try:
+                node, file, pointer = self.d.resolve(raw, file, pointer)
+            except OpenApiError:
+                return None
+            if (file, pointer) in seen:
+                return None  # a recursive schema stops where it repeats
+            seen = seen + ((file, pointer),)
+        else:
+            node = raw
+        if not isinstance(node, dict) or depth > MAX_EXAMPLE_DEPTH:
+            return None
+        for key in ("example", "default", "const"):
+            if key in node:
+                return node[key]
+        for key in ("examples", "enum"):
+            if isinstance(node.get(key), list) and node[key]:
+                return node[key][0]
+        if isinstance(node.get("allOf"), list):
+            merged: dict = {}
+            for i, part in enumerate(node["allOf"]):
+                value = self._value(part, file, f"{pointer}/allOf/{i}", depth + 1, seen, all_properties)
+                if isinstance(value, dict):
+                    merged.update(value)
+            if isinstance(node.get("properties"), dict):
+                merged.update(self._object(node, file, pointer, depth, seen, all_properties))
+            return merged
+        for key in ("oneOf", "anyOf"):
+            if isinstance(node.get(key), list) and node[key]:
+                return self._value(node[key][0], file, f"{pointer}/{key}/0", depth + 1, seen, all_properties)
+        kind = node.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), None)
+        if kind == "object" or (kind is None and isinstance(node.get("properties"), dict)):
+            return self._object(node, file, pointer, depth, seen, all_properties)
+        if kind == "array":
+            least = node.get("minItems")
+            count = min(max(least if isinstance(least, int) else 1, 1), MAX_ARRAY_ITEMS)
+            item = self._value(node.get("items"), file, f"{pointer}/items", depth + 1, seen)
+            return [] if item is None else [item] * count
+        if kind in ("integer", "number"):
+            return _number(node, kind)
+        if kind == "boolean":
+            return True
+        if kind == "string":
+            text = _FORMATS.get(str(node.get("format")), "string")
+            least, most = node.get("minLength"), node.get("maxLength")
+            if isinstance(least, int) and len(text) < least:
+                text += "x" * (least - len(text))
+            if isinstance(most, int) and len(text) > most >= 0:
+                text = text[:most]
+            return text
+        return None
+
+    def _object(self, node: dict, file: str, pointer: str, depth: int, seen: tuple, all_properties: bool) -> dict:
+        """The required properties; all of them (but binary strings) when `all_properties` and
+        none is required — a body of optional fields says more with each one filled."""
+        found = node.get("properties")
+        properties: dict = found if isinstance(found, dict) else {}
+        required = [name for name in node.get("required") or () if isinstance(name, str) and name in properties]
+        names = required or (list(properties) if all_properties else [])
+        out = {}
+        for name in names:
+            sub = properties[name]
+            resolved = sub
+            if isinstance(sub, dict) and "$ref" in sub:
+                try:
+                    resolved = self.d.resolve(sub, file, pointer)[0]
+                except OpenApiError:
+                    continue
+            if not required and isinstance(resolved, dict) and resolved.get("format") == "binary":
+                continue
+            escaped = name.replace("~", "~0").replace("/", "~1")
+            out[name] = self._value(sub, file, f"{pointer}/properties/{escaped}", depth + 1, seen)
+        return out
