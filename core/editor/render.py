@@ -94,7 +94,7 @@ def _json_lines(value: Any) -> list[str]:
         return [f"body: {inline}"]
     lines = json.dumps(value, ensure_ascii=False, indent=2).split("\n")
     if len(lines) > _MOST_BODY_LINES or any(line.startswith(" " * _DEEPEST_INDENT) for line in lines):
-        return [f"body: {inline}"]  # a long or deep body reads better (and parses faster) on one line
+        return [f"body: {inline}"]  # a long or deep body reads better on one line
     return ["body:"] + [INDENT + line for line in lines]
 
 

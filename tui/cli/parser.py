@@ -316,7 +316,7 @@ def _import_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "source",
         metavar="INPUT",
-        help="the curl command line (one argument, quoted), the .har file or the OpenAPI file",
+        help="the curl command (one argument, quoted; - reads it from standard input), the .har file or the OpenAPI file",
     )
     command.add_argument(
         "-o", "--output", metavar="FILE", help="write the scenario to FILE (a new file; - or none: standard output)"
@@ -384,7 +384,7 @@ _COMMAND_PARSERS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentPa
     "fmt": ("rewrite scenario files in the canonical layout", "%(prog)s FILE|DIR... [--check] [--diff]", _fmt_options),
     "import": (
         "write a scenario from a curl command, a HAR recording or an OpenAPI description",
-        "%(prog)s curl 'curl ...' | har FILE.har [--host HOST] | openapi SPEC  [-o FILE] [--dialect ours|berrycrush]",
+        "%(prog)s curl 'curl ...' | har FILE.har [--host HOST] | openapi SPEC [-o FILE] [--dialect ours|berrycrush]",
         _import_options,
     ),
     "demo": ("start the demo API and open the TUI on the bundled example", None, _demo_options),

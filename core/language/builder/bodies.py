@@ -69,7 +69,8 @@ def body(ctx: BuildContext, children: list) -> Raw:
     bases = [0] * len(lines)
     # A block's lines keep their indentation relative to its first line (the least indented): the
     # body is sent as written, not flattened (the lexer hands each line over without its indentation).
-    pads = [column_of(token) - min(map(column_of, lines)) for token in lines]
+    least = min(map(column_of, lines), default=0)  # once: per line, a 3,000-line body took seconds
+    pads = [column_of(token) - least for token in lines]
     if inline:
         lines, bases, pads = [keyword], [inline_offset], [0]
     starts, parts, offset = [], [], 0
