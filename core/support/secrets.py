@@ -168,7 +168,7 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
     """`"token": "abc"` -> `"token": "••••••"` in JSON text, however it is formatted; also fields
     named like a secret header (`"authorization"`, an echo of the request) or listed in names."""
 
-    def replace(match: re.Match, mark: str = '"') -> str:
+    def replace(match: re.Match[str], mark: str = '"') -> str:
         field = match.group(1)
         lowered = field.lower()
         if lowered in SECRET_HEADERS:  # the scheme and cookie names stay, as in a header
@@ -190,7 +190,7 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
 def mask_query_fields(text: str, names: frozenset[str] = frozenset()) -> str:
     """`?api_key=abc&x=1` -> `?api_key=••••••&x=1`."""
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         name = match.group(2)
         if not match.group(3) or not (is_secret_variable(name) or name.lower() in names):
             return match.group(0)
