@@ -61,7 +61,7 @@ class DescriptionCache:
         self._entries: dict[str, LoadedDescription] = {}
         self._lock = threading.Lock()
 
-    def load(self, path: str | os.PathLike) -> LoadedDescription:
+    def load(self, path: str | os.PathLike[str]) -> LoadedDescription:
         resolved = os.path.realpath(os.fspath(path))
         with self._lock:
             cached = self._entries.get(resolved)
@@ -93,7 +93,7 @@ class DescriptionCache:
 DEFAULT_CACHE = DescriptionCache()
 
 
-def load_description(path: str | os.PathLike, cache: DescriptionCache | None = None) -> LoadedDescription:
+def load_description(path: str | os.PathLike[str], cache: DescriptionCache | None = None) -> LoadedDescription:
     """A description by path, from `cache` (the module-wide one by default). Raises OpenApiError."""
     return (cache or DEFAULT_CACHE).load(path)
 

@@ -226,7 +226,7 @@ def _enc(value: Any, reserved: bool = False) -> str:
     return quote(scalar_text(value), safe="!$&'()*+,;=:@/?" if reserved else "")
 
 
-def _pairs(value: Mapping) -> list[tuple[str, Any]]:
+def _pairs(value: Mapping[Any, Any]) -> list[tuple[str, Any]]:
     return [(str(k), v) for k, v in value.items()]
 
 
