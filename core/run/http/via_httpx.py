@@ -19,6 +19,7 @@ from scenario_core.run.http.errors import Interrupted
 from scenario_core.run.http.request import OutgoingRequest
 
 if TYPE_CHECKING:
+    import socket
     import ssl
 
     import httpcore
@@ -45,8 +46,8 @@ class HttpxSender:
         _no_sniffio()
         self.deadline: float | None = None  # the request in flight's (time.monotonic() seconds)
         self.interrupted = False
-        self.active: Any = None  # the socket the request in flight waits on
-        self.client: Any = httpx.Client(timeout=None, follow_redirects=False)
+        self.active: socket.socket | None = None  # the socket the request in flight waits on
+        self.client = httpx.Client(timeout=None, follow_redirects=False)
         self._bounded = _bound_by_deadline(self.client, self)
 
     def interrupt(self) -> None:
@@ -56,7 +57,7 @@ class HttpxSender:
         if sock is not None:
             shut_down(sock)
 
-    def watch(self, sock: Any) -> None:
+    def watch(self, sock: socket.socket) -> None:
         """The socket the request in flight now waits on (see Http11Pool.interrupt for the order)."""
         self.active = sock
         if self.interrupted:
@@ -118,7 +119,7 @@ def _each_in_time(pieces: Iterator[bytes], deadline: float | None) -> Iterator[b
 # write only what is left of the request's deadline.
 
 
-def _bound_by_deadline(client: Any, sender: HttpxSender) -> bool:
+def _bound_by_deadline(client: httpx.Client, sender: HttpxSender) -> bool:
     """Wrap the network backend of each of `client`'s transports (its own and the proxies'
     mounts); False if this httpx keeps them elsewhere (then each phase is bounded instead)."""
     transports = [client._transport, *client._mounts.values()]
@@ -168,7 +169,7 @@ class _DeadlineStream:
 
     def __init__(self, stream: httpcore.NetworkStream, sender: HttpxSender):
         self.stream, self.sender = stream, sender
-        self.sock = stream.get_extra_info("socket")
+        self.sock: socket.socket = stream.get_extra_info("socket")
         sender.watch(self.sock)
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
