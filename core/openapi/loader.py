@@ -116,7 +116,9 @@ def base_url_from(path: str) -> str | None:
     return resolve_base_url(load_description(path))
 
 
-def load_descriptions(paths: Mapping[str, Any], cache: Any = None) -> Descriptions:
+def load_descriptions(
+    paths: Mapping[str, str | os.PathLike[str]], cache: DescriptionCache | None = None
+) -> Descriptions:
     """Descriptions by name from paths (`{"default": "petstore.yaml", "auth": "auth.yaml"}`),
     through `cache` (the module-wide cache by default). Raises OpenApiError."""
     return Descriptions({name: load_description(path, cache) for name, path in paths.items()})
