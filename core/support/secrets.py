@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, overload
 from urllib.parse import quote, quote_plus
 
 MASK = "••••••"
@@ -151,7 +151,17 @@ def mask_cookie_pair(pair: str) -> str:
     return f"{name}={MASK}" if sep else MASK
 
 
-def mask_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Any:
+@overload
+def mask_headers(headers: Mapping[str, str]) -> dict[str, str]: ...
+
+
+@overload
+def mask_headers(headers: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]: ...
+
+
+def mask_headers(
+    headers: Iterable[tuple[str, str]] | Mapping[str, str],
+) -> dict[str, str] | tuple[tuple[str, str], ...]:
     """Pairs in, pairs out (a tuple); a mapping in, a dict out."""
     if isinstance(headers, Mapping):
         return {k: mask_header_value(k, v) for k, v in headers.items()}
