@@ -21,7 +21,7 @@ Pet = dict[str, Any]
 # JSON value (json.dumps sends it), bytes (sent as text/plain unless a header says otherwise), or
 # None for no body.
 Headers = list[tuple[str, str]]
-Answer = tuple[int, Any] | tuple[int, Any, Headers]
+Answer = tuple[int, object] | tuple[int, object, Headers]
 
 MAX_SLEEP_MS = 60_000
 
@@ -95,7 +95,7 @@ class Endpoints(BaseHTTPRequestHandler):
 
     # ---- request helpers ------------------------------------------------------------------
 
-    def _json_body(self) -> Any:
+    def _json_body(self) -> object:
         """The request body as JSON: any JSON value, for the endpoint to check."""
         try:
             return json.loads(self.body)
@@ -267,7 +267,7 @@ class Endpoints(BaseHTTPRequestHandler):
             return 200, {"value": state.counter}
 
 
-def _validate_pet(data: Any, partial: bool) -> dict[str, Any]:
+def _validate_pet(data: object, partial: bool) -> dict[str, Any]:
     """The pet fields of a JSON body (any JSON value: checked here), or 422."""
     if not isinstance(data, dict):
         raise HTTPError(422, "body must be a JSON object")

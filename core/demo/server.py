@@ -19,7 +19,7 @@ import socket
 import sys
 import threading
 from socketserver import TCPServer
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.demo.api import Answer, ApiServer, HTTPError
@@ -146,7 +146,7 @@ class _Handler(FormEndpoints):
     def address_string(self) -> str:
         return self.client_address[0]  # the default does a reverse DNS lookup per log line
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
 
@@ -221,7 +221,7 @@ class _Handler(FormEndpoints):
             pass  # trailers
         return b"".join(parts)
 
-    def _send(self, status: int, payload: Any = None, headers: Iterable[tuple[str, str]] = ()) -> None:
+    def _send(self, status: int, payload: object = None, headers: Iterable[tuple[str, str]] = ()) -> None:
         """Write a response; payload as in api.Answer."""
         if payload is None or status in _NO_BODY_STATUSES:
             body, content_type = b"", None
