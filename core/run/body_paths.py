@@ -43,7 +43,7 @@ def child_path(parent: str, step: str | int) -> str:
     return f"{parent}['{quoted}']"
 
 
-def _keyed_paths(body: Any) -> Iterator[tuple[str, str, str]]:
+def _keyed_paths(body: object) -> Iterator[tuple[str, str, str]]:
     """(concrete path, its shape with every index as [*], last key) of each object member,
     breadth first (so shorter paths come first), bounded by MAX_DEPTH and MAX_NODES."""
     queue: deque[tuple[Any, str, str, int]] = deque([(body, "$", "$", 0)])
@@ -64,7 +64,7 @@ def _keyed_paths(body: Any) -> Iterator[tuple[str, str, str]]:
                 queue.append((value, child_path(path, index), f"{shape}[*]", depth + 1))
 
 
-def closest_paths(path: str, body: Any) -> list[str]:
+def closest_paths(path: str, body: object) -> list[str]:
     """Up to MAX_SUGGESTIONS concrete paths in `body` whose last key equals the last key of
     `path`, then ones whose last key resembles it; shortest first, one per shape (of a list of
     objects, the first item's), never `path` itself."""
@@ -91,7 +91,7 @@ def closest_paths(path: str, body: Any) -> list[str]:
     return (equal + [concrete for _, concrete in similar])[:MAX_SUGGESTIONS]
 
 
-def matched_nothing(path: str, body: Any) -> str:
+def matched_nothing(path: str, body: object) -> str:
     """The words after a path that matched nothing: where, and the closest paths that exist."""
     suggestions = closest_paths(path, body)
     has = f"; the body has {', '.join(suggestions)}" if suggestions else ""
