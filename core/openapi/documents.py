@@ -81,7 +81,7 @@ _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.o
 _MERGE = "tag:yaml.org,2002:merge"
 
 
-def _key(value: Any, event: yaml.Event) -> str:
+def _key(value: object, event: yaml.Event) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, (dict, list)):

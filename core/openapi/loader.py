@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from typing import Any, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from scenario_core.openapi.documents import (  # noqa: F401 (re-exported: the loader is the public face)
     ALIAS_EXPANSION_BUDGET,
@@ -39,7 +39,7 @@ from scenario_core.openapi.operation_lookup import Descriptions
 from scenario_core.openapi.operations import LoadedDescription
 
 
-def _version(document: Any, path: str) -> str:
+def _version(document: object, path: str) -> str:
     if not isinstance(document, dict):
         raise OpenApiError(f"'{path}' is not an OpenAPI description (its top level is not a mapping)")
     raw = document.get("openapi", document.get("swagger"))

@@ -373,12 +373,12 @@ class _Builder:
         return result
 
 
-def _names(value: Any) -> list[str]:
+def _names(value: object) -> list[str]:
     """A list of names as written (`tags`, `consumes`); anything else counts as none."""
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 

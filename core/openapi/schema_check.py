@@ -39,7 +39,7 @@ class SchemaProblem:
         return f"{self.path}: {self.message}"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, dict):
         return "an object" if value else "{}"
     if isinstance(value, list):

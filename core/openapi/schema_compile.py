@@ -317,7 +317,7 @@ class _Converter:
             self.problem(str(error), file, pointer)
 
 
-def _clip(value: Any, width: int = 40) -> str:
+def _clip(value: object, width: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
 
