@@ -27,7 +27,7 @@ class Response:
         self.json = json
 
     @classmethod
-    def of(cls, response: Any) -> "Response":
+    def of(cls, response: object) -> "Response":
         """From the executor's ResponseReceived (headers as (name, value) pairs) or anything alike."""
         raw = getattr(response, "headers", ()) or ()
         pairs = raw.items() if isinstance(raw, Mapping) else raw

@@ -3,19 +3,23 @@ a diagnostic for each custom step or assertion no registered pattern matches, or
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence, Union
 
 from scenario_core.custom_steps.registry import Registry, ambiguous_message, no_match_message
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.assertions import CustomAssertion
 from scenario_core.language.nodes.base import TextTemplate
 from scenario_core.language.nodes.blocks import ScenarioFileNode
-from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, DescribedStep
+from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, DescribedStep, Step
 from scenario_core.language.nodes.walk import included_fragments, leaf_conditions
 from scenario_core.language.typo_hints import assertion_typo, condition_typo
 
+# What a registered pattern must match: a custom step (a DescribedStep without directives) or a
+# custom assertion.
+_Custom = Union[DescribedStep, CustomAssertion]
 
-def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Any]]:
+
+def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Step]]:
     if file.background is not None:
         yield file.background.steps
     for feature in file.features:
@@ -31,14 +35,14 @@ def _blocks(file: ScenarioFileNode) -> Iterator[Sequence[Any]]:
             yield fragment.steps
 
 
-def _custom_nodes(file: ScenarioFileNode) -> Iterator[Any]:
+def _custom_nodes(file: ScenarioFileNode) -> Iterator[_Custom]:
     """Every custom step (DescribedStep without directives) and custom assertion, in any block,
     inside described steps, conditional branches and composite conditions (not/and/or)."""
     for block in _blocks(file):
         yield from _custom_in(block)
 
 
-def _custom_in(steps: Sequence[Any]) -> Iterator[Any]:
+def _custom_in(steps: Sequence[Step]) -> Iterator[_Custom]:
     for step in steps:
         if isinstance(step, DescribedStep):
             if step.custom:
@@ -61,7 +65,7 @@ def uses_custom_steps(file: ScenarioFileNode) -> bool:
     return noted if noted is not None else next(_custom_nodes(file), None) is not None
 
 
-def _text_of(node: Any) -> TextTemplate | str:
+def _text_of(node: _Custom) -> TextTemplate | str:
     if isinstance(node, DescribedStep):
         return node.description
     text = node.text
@@ -85,7 +89,7 @@ def custom_diagnostics(file: ScenarioFileNode, registry: Registry) -> list[Diagn
     return problems
 
 
-def _typo_message(node: Any, text: str, registry: Registry) -> str:
+def _typo_message(node: _Custom, text: str, registry: Registry) -> str:
     """Why nothing matches: a mistyped assertion word when the line reads with it corrected
     (`then: stauts 200`: did you mean `status`), else the custom-step hint."""
     if isinstance(node, DescribedStep):

@@ -22,11 +22,14 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from scenario_core.custom_steps.patterns import Definition, StepFunction
 from scenario_core.custom_steps.registry import Registry, one_line
 from scenario_core.language.errors import UsageError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 ENTRY_POINT_GROUP = "scenario_tui.steps"
 
@@ -61,7 +64,7 @@ def _register(kind: str, pattern: str) -> Callable[[StepFunction], StepFunction]
     return decorate
 
 
-def _entry_points() -> list[Any]:
+def _entry_points() -> list[EntryPoint]:
     from importlib.metadata import entry_points  # only when a file has custom steps or --plugins
 
     return list(entry_points(group=ENTRY_POINT_GROUP))
@@ -152,7 +155,7 @@ def load_registry(plugins: Sequence[str] = (), *, entry_points: bool = True) -> 
             raise PluginError(f"entry points {ENTRY_POINT_GROUP}: {_failure(error)}") from None
         for point in found:
 
-            def load(point=point) -> str:
+            def load(point: EntryPoint = point) -> str:
                 point.load()
                 return point.module
 

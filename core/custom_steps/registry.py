@@ -9,7 +9,7 @@ matches its whole interpolated description; `assert <free text>` runs the matchi
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
 from scenario_core.custom_steps.context import StepContext, StepFailed
 from scenario_core.custom_steps.patterns import MATCH_SECONDS, Definition, PatternTooSlow, StepFunction
@@ -17,6 +17,8 @@ from scenario_core.language.nodes.base import TextTemplate, VariableRef
 
 HINT = "custom steps are Python functions loaded with --plugins MODULE, see docs/custom-steps.md"
 _MAX_QUOTE = 120  # how much of a description a message quotes
+
+_T = TypeVar("_T")
 
 
 def one_line(text: str, width: int = 300) -> str:
@@ -225,12 +227,12 @@ def _pieces(template: TextTemplate) -> list[str | None]:
     return pieces
 
 
-def _awaited_alone(awaitable: Any) -> Any:
+def _awaited_alone(awaitable: Awaitable[_T]) -> _T:
     """An async step's result, on a private event loop of its own (asyncio.run). In a thread that
     already runs a loop (a caller of the engine on one), on a short-lived thread of its own."""
     import asyncio
 
-    async def wait() -> Any:
+    async def wait() -> _T:
         return await awaitable
 
     if asyncio.events._get_running_loop() is None:

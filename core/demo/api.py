@@ -11,7 +11,17 @@ import json
 import secrets
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeVar
+
+_D = TypeVar("_D")
+
+# A pet as the API stores and answers it: {"id": int, "name": str, "tag": str | None, "age": int | None}.
+Pet = dict[str, Any]
+# An endpoint's answer: (status, payload) or (status, payload, extra headers). The payload is any
+# JSON value (json.dumps sends it), bytes (sent as text/plain unless a header says otherwise), or
+# None for no body.
+Headers = list[tuple[str, str]]
+Answer = tuple[int, object] | tuple[int, object, Headers]
 
 MAX_SLEEP_MS = 60_000
 
@@ -33,7 +43,7 @@ class State:
         self.clear()
 
     def clear(self) -> None:
-        self.pets: dict[int, dict] = {}  # insertion order == id order, so listing needs no sort
+        self.pets: dict[int, Pet] = {}  # insertion order == id order, so listing needs no sort
         self.next_id = 1
         self.tokens: dict[str, str] = {}  # token -> user
         self.counter = 0
@@ -85,13 +95,14 @@ class Endpoints(BaseHTTPRequestHandler):
 
     # ---- request helpers ------------------------------------------------------------------
 
-    def _json_body(self):
+    def _json_body(self) -> object:
+        """The request body as JSON: any JSON value, for the endpoint to check."""
         try:
             return json.loads(self.body)
         except ValueError:
             raise HTTPError(400, "invalid JSON body") from None
 
-    def _int_query(self, name: str, default, low: int = 0, cap: int | None = None):
+    def _int_query(self, name: str, default: _D, low: int = 0, cap: int | None = None) -> int | _D:
         raw = self.query.get(name)
         if raw is None:
             return default
@@ -117,7 +128,7 @@ class Endpoints(BaseHTTPRequestHandler):
             )
         return user
 
-    def _pet_or_404(self, pet_id: str) -> dict:
+    def _pet_or_404(self, pet_id: str) -> Pet:
         pet = self.server.state.pets.get(int(pet_id))  # caller holds the lock
         if pet is None:
             raise HTTPError(404, f"pet {int(pet_id)} not found")
@@ -125,16 +136,16 @@ class Endpoints(BaseHTTPRequestHandler):
 
     # ---- endpoints ------------------------------------------------------------------------
 
-    def index(self):
+    def index(self) -> Answer:
         return 200, {
             "name": "scenario-tui demo API",
             "endpoints": [{"method": method, "path": path, "what": what} for method, path, what in ENDPOINTS],
         }
 
-    def health(self):
+    def health(self) -> Answer:
         return 200, {"status": "ok"}
 
-    def login(self):
+    def login(self) -> Answer:
         data = self._json_body()
         if not isinstance(data, dict):
             raise HTTPError(400, "body must be a JSON object with username and password")
@@ -151,10 +162,10 @@ class Endpoints(BaseHTTPRequestHandler):
             state.tokens[token] = user
         return 200, {"token": token, "user": user}
 
-    def who_am_i(self):
+    def who_am_i(self) -> Answer:
         return 200, {"user": self._require_auth()}
 
-    def list_pets(self):
+    def list_pets(self) -> Answer:
         limit = self._int_query("limit", None)
         tag = self.query.get("tag")
         state = self.server.state
@@ -162,7 +173,7 @@ class Endpoints(BaseHTTPRequestHandler):
             pets = [dict(p) for p in state.pets.values() if tag is None or p["tag"] == tag]
         return 200, pets if limit is None else pets[:limit]
 
-    def create_pet(self):
+    def create_pet(self) -> Answer:
         self._require_auth()
         fields = _validate_pet(self._json_body(), partial=False)
         state = self.server.state
@@ -173,17 +184,17 @@ class Endpoints(BaseHTTPRequestHandler):
             pet = dict(pet)
         return 201, pet, [("Location", f"/pets/{pet['id']}")]
 
-    def get_pet(self, pet_id):
+    def get_pet(self, pet_id: str) -> Answer:
         with self.server.state.lock:
             return 200, dict(self._pet_or_404(pet_id))
 
-    def replace_pet(self, pet_id):
+    def replace_pet(self, pet_id: str) -> Answer:
         return self._update_pet(pet_id, partial=False)
 
-    def patch_pet(self, pet_id):
+    def patch_pet(self, pet_id: str) -> Answer:
         return self._update_pet(pet_id, partial=True)
 
-    def _update_pet(self, pet_id, partial: bool):
+    def _update_pet(self, pet_id: str, partial: bool) -> Answer:
         self._require_auth()
         with self.server.state.lock:  # 404 before body errors: the resource is the bigger problem
             self._pet_or_404(pet_id)
@@ -193,19 +204,19 @@ class Endpoints(BaseHTTPRequestHandler):
             pet.update(fields)
             return 200, dict(pet)
 
-    def delete_pet(self, pet_id):
+    def delete_pet(self, pet_id: str) -> Answer:
         self._require_auth()
         with self.server.state.lock:
             self._pet_or_404(pet_id)
             del self.server.state.pets[int(pet_id)]
         return 204, None
 
-    def slow(self):
+    def slow(self) -> Answer:
         ms = self._int_query("ms", 2000, cap=MAX_SLEEP_MS)
         self.server.stopping.wait(ms / 1000)
         return 200, {"slept_ms": ms}
 
-    def trickle(self):
+    def trickle(self) -> None:
         """Each read arrives well within a per-read timeout; only a total timeout can stop it."""
         ms = self._int_query("ms", 300, cap=MAX_SLEEP_MS)
         chunks = self._int_query("chunks", 20, cap=100_000)
@@ -222,16 +233,16 @@ class Endpoints(BaseHTTPRequestHandler):
             self.wfile.write(b"x")
         return None
 
-    def text(self):
+    def text(self) -> Answer:
         return 200, b"hello, not json"
 
-    def status(self, code):
-        code = int(code)
-        if not 200 <= code <= 599:  # a 1xx is not a final response and would wedge the client
+    def status(self, code: str) -> Answer:
+        status = int(code)
+        if not 200 <= status <= 599:  # a 1xx is not a final response and would wedge the client
             raise HTTPError(400, "status code must be between 200 and 599")
-        return code, {"status": code}
+        return status, {"status": status}
 
-    def echo(self):
+    def echo(self) -> Answer:
         headers: dict[str, str] = {}
         for name, value in self.headers.items():
             name = name.lower()
@@ -249,14 +260,15 @@ class Endpoints(BaseHTTPRequestHandler):
             "body": self.body.decode("utf-8", "replace"),
         }
 
-    def counter(self):
+    def counter(self) -> Answer:
         state = self.server.state
         with state.lock:
             state.counter += 1
             return 200, {"value": state.counter}
 
 
-def _validate_pet(data, partial: bool) -> dict:
+def _validate_pet(data: object, partial: bool) -> dict[str, Any]:
+    """The pet fields of a JSON body (any JSON value: checked here), or 422."""
     if not isinstance(data, dict):
         raise HTTPError(422, "body must be a JSON object")
     fields: dict[str, Any] = {}

@@ -12,7 +12,7 @@ from html import escape
 from urllib.parse import parse_qsl
 from xml.sax.saxutils import escape as xml_escape
 
-from scenario_core.demo.api import ENDPOINTS, Endpoints, HTTPError
+from scenario_core.demo.api import ENDPOINTS, Answer, Endpoints, HTTPError
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 # What GET / lists for these endpoints, after api.ENDPOINTS.
@@ -31,7 +31,7 @@ FORM_ENDPOINTS: list[tuple[str, str, str]] = [
 
 
 class FormEndpoints(Endpoints):
-    def index(self):
+    def index(self) -> Answer:
         endpoints = ENDPOINTS + FORM_ENDPOINTS
         return 200, {
             "name": "scenario-tui demo API",
@@ -58,7 +58,7 @@ class FormEndpoints(Endpoints):
             state.tokens[token] = user
         return token
 
-    def form_login(self):
+    def form_login(self) -> Answer:
         fields = self._form()
         user, password = fields.get("username", [""])[0], fields.get("password", [""])[0]
         if not user or not password:
@@ -66,7 +66,7 @@ class FormEndpoints(Endpoints):
         token = self._token_for(user)
         return 200, {"token": token, "user": user}, [("Set-Cookie", f"session={token}; Path=/; HttpOnly")]
 
-    def oauth_token(self):
+    def oauth_token(self) -> Answer:
         fields = self._form()
         grant = fields.get("grant_type", [""])[0]
         if grant != "client_credentials":
@@ -77,7 +77,7 @@ class FormEndpoints(Endpoints):
         token = self._token_for(client)
         return 200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600}, [("Cache-Control", "no-store")]
 
-    def upload(self):
+    def upload(self) -> Answer:
         content_type = self.headers.get("Content-Type", "")
         if not content_type.lower().startswith("multipart/form-data"):
             raise HTTPError(415, "send the body as multipart/form-data")
@@ -99,7 +99,7 @@ class FormEndpoints(Endpoints):
             )
         return 200, {"parts": parts}
 
-    def pets_xml(self):
+    def pets_xml(self) -> Answer:
         with self.server.state.lock:
             pets = [dict(p) for p in self.server.state.pets.values()]
         rows = "".join(
@@ -111,7 +111,7 @@ class FormEndpoints(Endpoints):
         body = f'<?xml version="1.0" encoding="UTF-8"?>\n<pets count="{len(pets)}">{rows}</pets>\n'
         return 200, body.encode("utf-8"), [("Content-Type", "application/xml; charset=utf-8")]
 
-    def csrf_page(self):
+    def csrf_page(self) -> Answer:
         token, session = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
         state = self.server.state
         with state.lock:
@@ -125,7 +125,7 @@ class FormEndpoints(Endpoints):
         cookie = f"demo_session={session}; Path=/; HttpOnly; SameSite=Strict"
         return 200, page.encode("utf-8"), [("Content-Type", "text/html; charset=utf-8"), ("Set-Cookie", cookie)]
 
-    def csrf_post(self):
+    def csrf_post(self) -> Answer:
         fields = self._form()
         cookies = dict(c.strip().partition("=")[::2] for c in self.headers.get("Cookie", "").split(";") if "=" in c)
         state = self.server.state

@@ -19,15 +19,18 @@ import socket
 import sys
 import threading
 from socketserver import TCPServer
+from typing import Callable, Iterable
 from urllib.parse import parse_qsl, urlsplit
 
-from scenario_core.demo.api import ApiServer, HTTPError
+from scenario_core.demo.api import Answer, ApiServer, HTTPError
 from scenario_core.demo.forms_api import FormEndpoints
 
 __all__ = ["DemoServer", "ListenError", "serve_forever"]
 
 MAX_BODY = 10 * 1024 * 1024
 _NO_BODY_STATUSES = (204, 304)
+# What socketserver hands a server per request: a TCP server's is the connected socket.
+_Request = socket.socket | tuple[bytes, socket.socket]
 
 
 def _bound(server: TCPServer) -> tuple[str, int]:
@@ -44,7 +47,7 @@ class _HTTPServer(ApiServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.connections_accepted = 0
-        self._live: set[socket.socket] = set()
+        self._live: set[_Request] = set()
         self._live_lock = threading.Lock()
         super().__init__(address, _Handler, verbose)
 
@@ -53,13 +56,13 @@ class _HTTPServer(ApiServer):
         TCPServer.server_bind(self)
         self.server_name, self.server_port = _bound(self)
 
-    def process_request(self, request, client_address) -> None:
+    def process_request(self, request: _Request, client_address: object) -> None:
         with self._live_lock:
             self.connections_accepted += 1
             self._live.add(request)
         super().process_request(request, client_address)
 
-    def shutdown_request(self, request) -> None:
+    def shutdown_request(self, request: _Request) -> None:
         with self._live_lock:
             self._live.discard(request)
         super().shutdown_request(request)
@@ -69,20 +72,21 @@ class _HTTPServer(ApiServer):
         self.stopping.set()
         with self._live_lock:
             live = list(self._live)
-        for sock in live:
+        for request in live:
+            sock = request if isinstance(request, socket.socket) else request[1]
             try:
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
 
-    def handle_error(self, request, client_address) -> None:
+    def handle_error(self, request: _Request, client_address: object) -> None:
         # The default prints a traceback; a demo server must never do that.
         if self.verbose:
             print(f"demo server: {sys.exc_info()[1]!r}", file=sys.stderr)
 
 
 # path regex -> {method: handler method name}; None accepts any method.
-_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
+_ROUTES: list[tuple[re.Pattern[str], dict[str, str] | None]] = [
     (re.compile(r"/"), {"GET": "index"}),
     (re.compile(r"/health"), {"GET": "health"}),
     (re.compile(r"/login"), {"POST": "login"}),
@@ -100,14 +104,14 @@ _ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
     (re.compile(r"/upload"), {"POST": "upload"}),  # forms_api.py, documented in petstore.yaml
 ]
 # Bodies beyond JSON (forms_api.py): forms, OAuth 2 tokens, uploads, XML, an HTML page with a CSRF token.
-_FORM_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
+_FORM_ROUTES: list[tuple[re.Pattern[str], dict[str, str] | None]] = [
     (re.compile(r"/form/login"), {"POST": "form_login"}),
     (re.compile(r"/oauth/token"), {"POST": "oauth_token"}),
     (re.compile(r"/pets\.xml"), {"GET": "pets_xml"}),
     (re.compile(r"/csrf"), {"GET": "csrf_page", "POST": "csrf_post"}),
 ]
 # The auth API (core/demo/auth.yaml), a second description over the same server.
-_AUTH_ROUTES: list[tuple[re.Pattern, dict[str, str] | None]] = [
+_AUTH_ROUTES: list[tuple[re.Pattern[str], dict[str, str] | None]] = [
     (re.compile(r"/auth/login"), {"POST": "login"}),
     (re.compile(r"/auth/me"), {"GET": "who_am_i"}),
 ]
@@ -120,7 +124,7 @@ class _Handler(FormEndpoints):
 
     # ---- plumbing -------------------------------------------------------------------------
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Callable[[], None]:
         # Send every method, even invented ones, through one dispatcher: /echo reflects
         # whatever a client sends, and everything else gets a JSON 405 rather than an HTML 501.
         if name.startswith("do_"):
@@ -142,7 +146,7 @@ class _Handler(FormEndpoints):
     def address_string(self) -> str:
         return self.client_address[0]  # the default does a reverse DNS lookup per log line
 
-    def log_message(self, format: str, *args) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
 
@@ -152,7 +156,7 @@ class _Handler(FormEndpoints):
             url = urlsplit(self.path)
             self.url_path = url.path
             self.query = dict(parse_qsl(url.query, keep_blank_values=True))
-            result = self._route()
+            result: Answer | None = self._route()
         except HTTPError as e:
             if e.close:
                 self.close_connection = True
@@ -164,7 +168,7 @@ class _Handler(FormEndpoints):
         if result is not None:  # None: the endpoint already wrote its own response
             self._send(*result)
 
-    def _route(self):
+    def _route(self) -> Answer | None:
         for pattern, methods in _ROUTES + _AUTH_ROUTES + _FORM_ROUTES:
             match = pattern.fullmatch(self.url_path)
             if match is None:
@@ -175,7 +179,8 @@ class _Handler(FormEndpoints):
             if name is None:
                 allowed = ", ".join(methods)
                 raise HTTPError(405, f"method {self.command} not allowed on {self.url_path}", [("Allow", allowed)])
-            return getattr(self, name)(*match.groups())
+            endpoint: Callable[..., Answer | None] = getattr(self, name)  # takes the path's groups
+            return endpoint(*match.groups())
         raise HTTPError(404, f"no such path: {self.url_path}")
 
     def _read_body(self) -> bytes:
@@ -197,7 +202,8 @@ class _Handler(FormEndpoints):
         return self.rfile.read(size)
 
     def _read_chunked(self) -> bytes:
-        parts, total = [], 0
+        parts: list[bytes] = []
+        total = 0
         while True:
             line = self.rfile.readline(1024)
             try:
@@ -215,7 +221,8 @@ class _Handler(FormEndpoints):
             pass  # trailers
         return b"".join(parts)
 
-    def _send(self, status: int, payload=None, headers=()) -> None:
+    def _send(self, status: int, payload: object = None, headers: Iterable[tuple[str, str]] = ()) -> None:
+        """Write a response; payload as in api.Answer."""
         if payload is None or status in _NO_BODY_STATUSES:
             body, content_type = b"", None
         elif isinstance(payload, bytes):
@@ -331,7 +338,7 @@ class DemoServer:
     def __enter__(self) -> DemoServer:
         return self.start()
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
 

@@ -186,8 +186,19 @@ def multi_tests(sequential: int = 3, concurrent: int = 5, excludes: Iterable[str
     return [m for m in plan if m.count > 0 and not excluded(m.mode, excludes)]
 
 
+# A property of the body: (dotted name, resolved property schema, required, key path).
+_BodyField = tuple[str, dict[str, Any], bool, tuple[str, ...]]
+
+
 class _Generator:
-    def __init__(self, operation: Operation, children: list, body: Any, excludes: list, headers):
+    def __init__(
+        self,
+        operation: Operation,
+        children: list[tuple[str, Any]],
+        body: Any,
+        excludes: list[str],
+        headers: Sequence[tuple[str, str]],
+    ):
         self.op, self.children, self.body, self.excludes, self.headers = operation, children, body, excludes, headers
 
     # ---- helpers
@@ -200,7 +211,7 @@ class _Generator:
         location: str,
         description: str,
         value: Any,
-        children: list,
+        children: list[tuple[str, Any]],
         body: Any,
     ) -> AutoTest:
         plan = (
@@ -210,7 +221,7 @@ class _Generator:
         )
         return AutoTest(kind, family, field_name, location, description, value, tuple(children), body, plan)
 
-    def _children_with(self, parameter: Parameter, value: Any, drop: bool = False) -> list:
+    def _children_with(self, parameter: Parameter, value: Any, drop: bool = False) -> list[tuple[str, Any]]:
         result = [(n, v) for n, v in self.children if not self._is(parameter, n)]
         if not drop:
             result.append((self._child_name(parameter), value))
@@ -244,17 +255,26 @@ class _Generator:
                 return value
         return parameter.default if parameter.default is not None else parameter.example
 
-    def _body_fields(self) -> list[tuple[str, dict, bool, tuple[str, ...]]]:
+    def _body_fields(self) -> list[_BodyField]:
         """(dotted name, resolved property schema, required, key path) of body properties."""
         body = self.op.request_body
         media = body.preferred() if body else None
         if media is None or media.schema is None or not isinstance(self.body, dict):
             return []
-        fields: list = []
+        fields: list[_BodyField] = []
         self._collect(media.schema, media.schema.raw, media.schema.file, media.schema.pointer or "", (), fields, 0)
         return fields
 
-    def _collect(self, schema: Schema, raw: Any, file: str, pointer: str, prefix: tuple, out: list, depth: int):
+    def _collect(
+        self,
+        schema: Schema,
+        raw: Any,
+        file: str,
+        pointer: str,
+        prefix: tuple[str, ...],
+        out: list[_BodyField],
+        depth: int,
+    ) -> None:
         node, file, pointer = schema.description.resolve(raw, file, pointer)
         if not isinstance(node, dict) or depth > 1:
             return
@@ -375,7 +395,7 @@ class _Generator:
         return tests
 
 
-def _is_text(node: Mapping, operation: Operation) -> bool:
+def _is_text(node: Mapping[str, Any], operation: Operation) -> bool:
     """A string (or untyped scalar) value, or an array of strings: where a payload can go."""
     kind = _type_of(node)
     if kind == "array":
@@ -384,7 +404,7 @@ def _is_text(node: Mapping, operation: Operation) -> bool:
     return kind in ("string", None) and "properties" not in node
 
 
-def _type_of(node: Mapping) -> str | None:
+def _type_of(node: Mapping[str, Any]) -> str | None:
     kind = node.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)
@@ -393,7 +413,7 @@ def _type_of(node: Mapping) -> str | None:
     return kind
 
 
-def _violations(name: str, node: Mapping, required: bool) -> list[tuple[str, str, Any, bool]]:
+def _violations(name: str, node: Mapping[str, Any], required: bool) -> list[tuple[str, str, Any, bool]]:
     """(family, description, value, drop) — one per constraint the schema declares."""
     out: list[tuple[str, str, Any, bool]] = []
     if required:

@@ -65,7 +65,7 @@ def schema_defaults(schema: Schema, now: datetime | None = None) -> Any:
     )
 
 
-def _number_within(node: Mapping, kind: str) -> int | float:
+def _number_within(node: Mapping[str, Any], kind: str) -> int | float:
     """0, or the nearest value the bounds allow (a 3.0 boolean or a 3.1 numeric exclusive bound)."""
     step = 1 if kind == "integer" else 0.5
     value: int | float = 0
@@ -95,7 +95,7 @@ class _Defaults:
         self.d = schema.description
         self.now = now
 
-    def value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple) -> Any:
+    def value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple[tuple[str, str], ...]) -> Any:
         if isinstance(raw, dict) and "$ref" in raw:
             node, file, pointer = self.d.resolve(raw, file, pointer)
             if (file, pointer) in seen or depth > MAX_DEFAULT_DEPTH:
@@ -141,7 +141,9 @@ class _Defaults:
             return text + "x" * (least - len(text)) if isinstance(least, int) and len(text) < least else text
         return None
 
-    def object(self, node: dict, file: str, pointer: str, depth: int, seen: tuple) -> dict:
+    def object(
+        self, node: dict[str, Any], file: str, pointer: str, depth: int, seen: tuple[tuple[str, str], ...]
+    ) -> dict[str, Any]:
         if depth > MAX_DEFAULT_DEPTH:
             return {}
         props = node.get("properties")

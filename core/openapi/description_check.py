@@ -22,7 +22,7 @@ def operation_schemas(operation: Operation) -> list[Schema]:
         found += [m.schema for m in operation.request_body.content.values() if m.schema is not None]
     for response in operation.responses.values():
         found += [m.schema for m in response.content.values() if m.schema is not None]
-    unique: dict[tuple, Schema] = {}
+    unique: dict[tuple[str, str | int], Schema] = {}
     for schema in found:
         unique.setdefault((schema.file, schema.pointer if schema.pointer is not None else id(schema)), schema)
     return list(unique.values())

@@ -28,7 +28,7 @@ import json
 import os
 import re
 import threading
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import unquote, urlsplit
 
 import yaml
@@ -81,7 +81,7 @@ _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.o
 _MERGE = "tag:yaml.org,2002:merge"
 
 
-def _key(value: Any, event) -> str:
+def _key(value: object, event: yaml.Event) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, (dict, list)):
@@ -90,19 +90,19 @@ def _key(value: Any, event) -> str:
 
 
 class _YamlProblem(Exception):
-    def __init__(self, event, message, refused: bool = False):
+    def __init__(self, event: yaml.Event, message: str, refused: bool = False):
         super().__init__(message)
         self.mark, self.message, self.refused = getattr(event, "start_mark", None), message, refused
 
 
-def _build(loader, budget: int) -> Any:
+def _build(loader: _Loader, budget: int) -> Any:
     """Plain data straight from the parser's events, without PyYAML's node graph (its composer
     resolves every scalar in Python and makes the graph first: ~4× slower on a 5 MB file).
     Anchored values are shared like PyYAML does; the nodes an alias would add when expanded are
     counted, and past `budget` the file is refused: a "billion laughs" is never expanded. An
     alias to a collection that is still open (a recursive alias) is refused."""
     # frame: [container, pending key or _NO_KEY, anchor, size, merges, explicit keys]
-    stack: list[list] = []
+    stack: list[list[Any]] = []
     anchors: dict[str, tuple[Any, int]] = {}
     open_anchors: set[str] = set()
     added = 0
@@ -110,7 +110,7 @@ def _build(loader, budget: int) -> Any:
     documents = 0
     no_key = _build  # a sentinel no YAML value can be
 
-    def attach(value: Any, size: int, event) -> None:
+    def attach(value: Any, size: int, event: yaml.Event) -> None:
         nonlocal root
         if not stack:
             root = value
@@ -294,13 +294,15 @@ class Description:
     """One loaded description: its root document, version, and every file read for it."""
 
     path: str  # resolved absolute path of the root file
-    document: dict
+    document: dict[str, Any]
     version: str  # "2.0", "3.0" or "3.1"
     stamps: dict[str, tuple[int, int]] = field(default_factory=dict)  # file -> (mtime_ns, size)
     _files: dict[str, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _operations: Any = field(default=None, repr=False)  # built once by operations.LoadedDescription
-    _validators: dict = field(default_factory=dict, repr=False)  # schema_compile.py's cache
+    _validators: dict[tuple[str, str | int, bool], Any] = field(
+        default_factory=dict, repr=False
+    )  # schema_compile.py's cache
 
     @property
     def title(self) -> str:
@@ -356,7 +358,7 @@ class Description:
             self.fail(f"$ref '{ref}' points to nothing", base, at_pointer)
         return value, target, unquote(pointer)
 
-    def fail(self, message: str, file: str, pointer: str):
+    def fail(self, message: str, file: str, pointer: str) -> NoReturn:
         where = locate(file, pointer)
         raise OpenApiError(message, file, *(where or (None, None)))
 
@@ -383,7 +385,7 @@ class Description:
         url = str(servers[0].get("url", ""))
         variables = servers[0].get("variables") or {}
 
-        def default(match: re.Match) -> str:
+        def default(match: re.Match[str]) -> str:
             spec = variables.get(match.group(1)) if isinstance(variables, dict) else None
             if not isinstance(spec, dict) or "default" not in spec:
                 raise OpenApiError(f"OpenAPI server variable '{match.group(1)}' in '{self.path}' has no default")

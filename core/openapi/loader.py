@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from typing import Any, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from scenario_core.openapi.documents import (  # noqa: F401 (re-exported: the loader is the public face)
     ALIAS_EXPANSION_BUDGET,
@@ -39,7 +39,7 @@ from scenario_core.openapi.operation_lookup import Descriptions
 from scenario_core.openapi.operations import LoadedDescription
 
 
-def _version(document: Any, path: str) -> str:
+def _version(document: object, path: str) -> str:
     if not isinstance(document, dict):
         raise OpenApiError(f"'{path}' is not an OpenAPI description (its top level is not a mapping)")
     raw = document.get("openapi", document.get("swagger"))
@@ -61,7 +61,7 @@ class DescriptionCache:
         self._entries: dict[str, LoadedDescription] = {}
         self._lock = threading.Lock()
 
-    def load(self, path: str | os.PathLike) -> LoadedDescription:
+    def load(self, path: str | os.PathLike[str]) -> LoadedDescription:
         resolved = os.path.realpath(os.fspath(path))
         with self._lock:
             cached = self._entries.get(resolved)
@@ -93,7 +93,7 @@ class DescriptionCache:
 DEFAULT_CACHE = DescriptionCache()
 
 
-def load_description(path: str | os.PathLike, cache: DescriptionCache | None = None) -> LoadedDescription:
+def load_description(path: str | os.PathLike[str], cache: DescriptionCache | None = None) -> LoadedDescription:
     """A description by path, from `cache` (the module-wide one by default). Raises OpenApiError."""
     return (cache or DEFAULT_CACHE).load(path)
 
@@ -116,7 +116,9 @@ def base_url_from(path: str) -> str | None:
     return resolve_base_url(load_description(path))
 
 
-def load_descriptions(paths: Mapping[str, Any], cache: Any = None) -> Descriptions:
+def load_descriptions(
+    paths: Mapping[str, str | os.PathLike[str]], cache: DescriptionCache | None = None
+) -> Descriptions:
     """Descriptions by name from paths (`{"default": "petstore.yaml", "auth": "auth.yaml"}`),
     through `cache` (the module-wide cache by default). Raises OpenApiError."""
     return Descriptions({name: load_description(path, cache) for name, path in paths.items()})

@@ -142,9 +142,10 @@ class LoadedDescription(Description):
     @property
     def operations(self) -> list[Operation]:
         """Every operation, in document order."""
-        if self._operations is None:
-            self._operations = build_operations(self)
-        return self._operations
+        operations: list[Operation] | None = self._operations
+        if operations is None:
+            operations = self._operations = build_operations(self)
+        return operations
 
 
 # ------------------------------------------------------------------------------------ building
@@ -175,6 +176,11 @@ def build_operations(description: Description) -> list[Operation]:
     return operations
 
 
+# A parameter as the builder collects it: (the parameter, or None for a Swagger body/formData
+# one; its resolved raw mapping; its file; its pointer).
+_ParameterEntry = tuple[Parameter | None, dict[str, Any], str, str]
+
+
 class _Builder:
     def __init__(self, description: Description):
         self.d = description
@@ -190,7 +196,7 @@ class _Builder:
 
     # ---- parameters
 
-    def parameters(self, raw: Any, file: str, pointer: str) -> list[tuple[Parameter | None, dict, str, str]]:
+    def parameters(self, raw: Any, file: str, pointer: str) -> list[_ParameterEntry]:
         """[(parameter, or None for a Swagger body/formData one; resolved raw; its file; its pointer)]"""
         result = []
         if raw is not None and not isinstance(raw, list):
@@ -202,7 +208,7 @@ class _Builder:
             result.append((self.parameter(value, vfile, vpointer), value, vfile, vpointer))
         return result
 
-    def parameter(self, raw: dict, file: str, pointer: str) -> Parameter | None:
+    def parameter(self, raw: dict[str, Any], file: str, pointer: str) -> Parameter | None:
         location = str(raw["in"])
         name = str(raw["name"])
         if location in ("body", "formData"):
@@ -251,9 +257,11 @@ class _Builder:
 
     # ---- operation
 
-    def operation(self, path: str, method: str, raw: dict, shared: list, file: str, pointer: str) -> Operation:
+    def operation(
+        self, path: str, method: str, raw: dict[str, Any], shared: list[_ParameterEntry], file: str, pointer: str
+    ) -> Operation:
         own = self.parameters(raw.get("parameters"), file, join_pointer(pointer, "parameters"))
-        merged: dict[tuple[str, str], tuple] = {}
+        merged: dict[tuple[str, str], _ParameterEntry] = {}
         for entry in shared + own:
             merged[(str(entry[1]["name"]), str(entry[1]["in"]))] = entry
         parameters = [e[0] for e in merged.values() if e[0] is not None]
@@ -328,7 +336,7 @@ class _Builder:
 
     # ---- Swagger 2.0
 
-    def swagger_body(self, raw: dict, entries: list) -> RequestBody | None:
+    def swagger_body(self, raw: dict[str, Any], entries: list[_ParameterEntry]) -> RequestBody | None:
         consumes = _names(raw.get("consumes")) or self.consumes
         for _, value, vfile, vpointer in entries:
             if value["in"] == "body":
@@ -343,7 +351,7 @@ class _Builder:
         media = "multipart/form-data" if "multipart/form-data" in consumes else "application/x-www-form-urlencoded"
         return RequestBody(bool(required), {media: MediaType(media, self.schema(schema_raw, form[0][1], None))})
 
-    def swagger_responses(self, raw: dict, file: str, pointer: str) -> dict[str, Response]:
+    def swagger_responses(self, raw: dict[str, Any], file: str, pointer: str) -> dict[str, Response]:
         produces = _names(raw.get("produces")) or self.produces
         result = {}
         responses = raw.get("responses")
@@ -365,12 +373,12 @@ class _Builder:
         return result
 
 
-def _names(value: Any) -> list[str]:
+def _names(value: object) -> list[str]:
     """A list of names as written (`tags`, `consumes`); anything else counts as none."""
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _mapping(value: Any) -> dict:
+def _mapping(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 

@@ -21,12 +21,19 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from jsonschema.exceptions import ValidationError
 
 from scenario_core.openapi.schema_patterns import PatternError, compile_pattern, shown
 from scenario_core.support.records import dataclass
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    # A signal's handler as signal.getsignal gives it: a function, SIG_DFL or SIG_IGN, or None
+    # (installed outside Python).
+    _Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 # A check with no deadline of its own (validate_value, the editor) gets this long for its searches.
 DEFAULT_SECONDS = 2.0
@@ -58,7 +65,7 @@ class PatternClock:
         self.seconds = seconds
         self.deadline = time.monotonic() + seconds
         self.overrun: Overrun | None = None
-        self._previous: dict[int, Any] | None = None  # handlers replaced by arm(); None: not armed
+        self._previous: dict[int, _Handler] | None = None  # handlers replaced by arm(); None: not armed
         self._timer = False
 
     def remaining(self) -> float:

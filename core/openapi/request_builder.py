@@ -209,7 +209,7 @@ def _style(parameter: Parameter | None, location: str) -> tuple[str, bool, bool]
 # ---------------------------------------------------------------------------- serialisation
 
 
-def scalar_text(value: Any) -> str:
+def scalar_text(value: object) -> str:
     """A JSON scalar as text: true/false/null, numbers as JSON writes them, strings as they are."""
     if isinstance(value, str):
         return value
@@ -222,11 +222,11 @@ def scalar_text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _enc(value: Any, reserved: bool = False) -> str:
+def _enc(value: object, reserved: bool = False) -> str:
     return quote(scalar_text(value), safe="!$&'()*+,;=:@/?" if reserved else "")
 
 
-def _pairs(value: Mapping) -> list[tuple[str, Any]]:
+def _pairs(value: Mapping[Any, Any]) -> list[tuple[str, Any]]:
     return [(str(k), v) for k, v in value.items()]
 
 
@@ -345,5 +345,5 @@ def _body(
     return None, None
 
 
-def _json_bytes(value: Any) -> bytes:
+def _json_bytes(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

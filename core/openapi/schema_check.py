@@ -39,7 +39,7 @@ class SchemaProblem:
         return f"{self.path}: {self.message}"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, dict):
         return "an object" if value else "{}"
     if isinstance(value, list):
@@ -70,7 +70,7 @@ def _extras(error: ValidationError) -> list[str]:
     return []
 
 
-def _declared_keys(schema: Any, root: Any, instance: dict, seen: set) -> set[str]:
+def _declared_keys(schema: Any, root: Any, instance: dict[str, Any], seen: set[int]) -> set[str]:
     """Property names a schema declares through its applicators, valid or not (for strict mode:
     jsonschema drops the annotations of a failing allOf branch, which would make every property
     of an object with one bad value look unexpected)."""

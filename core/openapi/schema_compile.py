@@ -169,10 +169,11 @@ class _Converter:
         self.dialect = schema.dialect
         self.strict = strict
         self.defs: dict[str, Any] = {}
-        self.names: dict[tuple, str] = {}
-        self.stack: dict[tuple, int] = {}  # $ref targets being converted -> `descents` then
+        # keyed by $ref target: (file, pointer, whether converted closed for strict mode)
+        self.names: dict[tuple[str, str, bool], str] = {}
+        self.stack: dict[tuple[str, str, bool], int] = {}  # $ref targets being converted -> `descents` then
         self.descents = 0  # how many descending keywords (_DESCENDING) we are below
-        self.inlined: dict[tuple, Any] = {}
+        self.inlined: dict[tuple[str, str, bool], Any] = {}
         self.placed = schema.pointer is not None
         self.collect = collect  # gather every problem in `problems` rather than raise the first
         self.problems: list[OpenApiError] = []
@@ -249,7 +250,7 @@ class _Converter:
         self.inlined[key] = converted
         return converted
 
-    def body(self, raw: dict, file: str, pointer: str, closed: bool) -> Any:
+    def body(self, raw: dict[str, Any], file: str, pointer: str, closed: bool) -> Any:
         out: dict[str, Any] = {}
         legacy = self.dialect in ("3.0", "2.0")
         for key, value in raw.items():
@@ -279,7 +280,7 @@ class _Converter:
             out["unevaluatedProperties"] = False
         return out
 
-    def keyword(self, key: str, value: Any, raw: dict, sub: str, file: str, legacy: bool) -> dict[str, Any]:
+    def keyword(self, key: str, value: Any, raw: dict[str, Any], sub: str, file: str, legacy: bool) -> dict[str, Any]:
         """One keyword of a schema, converted: what it adds to the 2020-12 schema."""
         if key in _MAPS and isinstance(value, dict):
             if key == "patternProperties":
@@ -316,7 +317,7 @@ class _Converter:
             self.problem(str(error), file, pointer)
 
 
-def _clip(value: Any, width: int = 40) -> str:
+def _clip(value: object, width: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -325,7 +326,7 @@ def _esc(name: str) -> str:
     return str(name).replace("~", "~0").replace("/", "~1")
 
 
-def _nullable(out: dict) -> dict:
+def _nullable(out: dict[str, Any]) -> dict[str, Any]:
     kind = out.get("type")
     if isinstance(kind, str):
         out["type"] = [kind, "null"]

@@ -48,7 +48,7 @@ def child_path(parent: str, step: str | int) -> str:
     return f"{parent}['{quoted}']"
 
 
-def _keyed_paths(body: Any) -> Iterator[tuple[str, str, str]]:
+def _keyed_paths(body: object) -> Iterator[tuple[str, str, str]]:
     """(concrete path, its shape with every index as [*], last key) of each object member,
     breadth first (so shorter paths come first), bounded by MAX_DEPTH and MAX_NODES."""
     queue: deque[tuple[Any, str, str, int]] = deque([(body, "$", "$", 0)])
@@ -87,7 +87,7 @@ def _shares_a_word(wanted: str, key: str) -> bool:
     return bool(words & key_words(key))
 
 
-def closest_paths(path: str, body: Any) -> list[str]:
+def closest_paths(path: str, body: object) -> list[str]:
     """Up to MAX_SUGGESTIONS concrete paths in `body`, at any depth, whose last key equals the
     last key of `path`, then ones whose last key resembles it (by spelling, or sharing a word of
     its name: `$.id` for `$.petid`); shortest first, one per shape (of a list of objects, the
@@ -136,7 +136,7 @@ def _key_text(key: str) -> str:
     return key if _PLAIN_KEY.match(key) else child_path("$", key)[1:]
 
 
-def matched_nothing(path: str, body: Any) -> str:
+def matched_nothing(path: str, body: object) -> str:
     """The words after a path that matched nothing: where, the closest paths that exist, and
     the body's keys when it is a small object (`top-level keys: id, name`)."""
     suggestions = closest_paths(path, body)

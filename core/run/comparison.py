@@ -44,7 +44,7 @@ MISSING = _Missing()  # `actual` when a JSON path matched nothing or a header is
 MATCH_SECONDS = 0.5
 
 
-def show(value: Any, width: int = 120) -> str:
+def show(value: object, width: int = 120) -> str:
     """A value as the user reads it in a message: JSON, one line, clipped."""
     if value is MISSING:
         return "nothing"
@@ -56,7 +56,7 @@ def show(value: Any, width: int = 120) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def type_name(value: Any) -> str:
+def type_name(value: object) -> str:
     """A value's JSON type, in JSON's own words: what messages and the TUI's variables say."""
     if value is None:
         return "null"
@@ -73,7 +73,7 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: object, b: object) -> bool:
     """Equality of JSON values: booleans are not numbers, 1 == 1.0, containers compare deeply.
     Iterative: two extracted values can both nest far deeper than Python's recursion limit."""
     pending = [(a, b)]
@@ -98,7 +98,7 @@ def json_equal(a: Any, b: Any) -> bool:
     return True
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: object) -> bool:
     """A JSON number: an int or a float, never a boolean."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -126,7 +126,7 @@ def negation(op: str) -> tuple[bool, str]:
     return False, op
 
 
-def loose_equal(a: Any, b: Any) -> bool:
+def loose_equal(a: object, b: object) -> bool:
     """BerryCrush's `equals`: JSON equality, or a string equal to the JSON text of a number or
     boolean (`"1" equals 1`, `"true" equals true`; `"1.0"` is not 1)."""
     if json_equal(a, b):
@@ -138,7 +138,7 @@ def loose_equal(a: Any, b: Any) -> bool:
     return False
 
 
-def _empty(value: Any) -> bool:
+def _empty(value: object) -> bool:
     # BerryCrush's notEmpty: only nothing, null, "" and [] are empty (an object never is).
     return value is MISSING or value is None or (isinstance(value, (str, list)) and not value)
 
@@ -212,7 +212,7 @@ def _apply(op: str, actual: Any, expected: Any, time_limit: float, condition: bo
     return False, f"unknown operator '{op}'"
 
 
-def value_text(value: Any) -> str:
+def value_text(value: object) -> str:
     """text_form for a value of any depth (json.dumps dies with RecursionError on deep ones)."""
     return text_form(cut_depth(value))
 

@@ -180,7 +180,7 @@ class ScopeSnapshot:
 # ---------------------------------------------------------------- events
 
 
-def _brief(value: Any) -> str:
+def _brief(value: object) -> str:
     """A short form for reprs: syntax-tree nodes by kind, name and line, never the whole tree."""
     if isinstance(value, ScenarioFileNode):
         return f"<file {value.path}>"

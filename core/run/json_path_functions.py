@@ -5,10 +5,14 @@ A function that does not apply (min() of text, first() of an empty list) matches
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from scenario_core.language.json_paths import JsonPathFunction, PathArgument
 from scenario_core.run.comparison import MISSING, is_number
+
+# A function of a JSON path: its value on the subject (what the path matched) and its arguments,
+# all JSON values.
+_Function = Callable[[object, list[Any]], object]
 
 
 def evaluate(function: JsonPathFunction, data: Any) -> Any:
@@ -34,26 +38,26 @@ def _argument(argument: Any, data: Any) -> Any:
     return argument
 
 
-def _numbers(subject: Any) -> list[float]:
+def _numbers(subject: object) -> list[float]:
     if not isinstance(subject, list) or not subject or not all(is_number(v) for v in subject):
         raise ValueError("numbers expected")
     return subject
 
 
-def _length(subject: Any, _: list) -> int:
+def _length(subject: object, _: list[Any]) -> int:
     if isinstance(subject, (list, dict, str)):
         return len(subject)
     raise TypeError("no length")
 
 
-def _keys(subject: Any, _: list) -> list[str]:
+def _keys(subject: object, _: list[Any]) -> list[str]:
     if isinstance(subject, dict):
         return list(subject)
     raise TypeError("no keys")
 
 
-def _end(index: int):
-    def pick(subject: Any, _: list) -> Any:
+def _end(index: int) -> _Function:
+    def pick(subject: object, _: list[Any]) -> object:
         if isinstance(subject, list):
             return subject[index]
         raise TypeError("not a list")
@@ -61,18 +65,18 @@ def _end(index: int):
     return pick
 
 
-def _concat(subject: Any, arguments: list) -> str:
+def _concat(subject: object, arguments: list[Any]) -> str:
     parts = subject if isinstance(subject, list) else [subject]
     return "".join(v if isinstance(v, str) else _text(v) for v in [*parts, *arguments])
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     import json
 
     return json.dumps(value)
 
 
-def _append(subject: Any, arguments: list) -> list:
+def _append(subject: object, arguments: list[Any]) -> list[Any]:
     if isinstance(subject, list):
         return [*subject, *arguments]
     raise TypeError("not a list")
@@ -84,7 +88,7 @@ def _statistics() -> Any:
     return statistics
 
 
-_APPLY = {
+_APPLY: dict[str, _Function] = {
     "length": _length,
     "size": _length,
     "min": lambda s, _: min(_numbers(s)),

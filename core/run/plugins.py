@@ -17,6 +17,7 @@ from scenario_core.run.state import ScenarioState
 
 if TYPE_CHECKING:  # the plugin API is imported only by runs that use it
     from scenario_core.custom_steps.registry import Registry, StepContext
+    from scenario_core.run.assertions import Custom
 
 _STEP_HINT = "custom steps are Python functions, see docs/custom-steps.md"
 _ASSERTION_HINT = "custom assertions are Python functions, see docs/custom-steps.md"
@@ -59,7 +60,7 @@ def step_context(state: ScenarioState, visible: Mapping[str, Any], events: list[
     return StepContext(visible, set_variable, state.response, parameters)
 
 
-def custom_assertion(registry: Registry, state: ScenarioState):
+def custom_assertion(registry: Registry, state: ScenarioState) -> Custom:
     """check()'s hook for `assert <free text>`: the Python assertion registered for the text."""
 
     def run(assertion: CustomAssertion, variables: Mapping[str, Any]) -> Outcome:

@@ -11,10 +11,14 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from scenario_core.run.comparison import MATCH_SECONDS, MISSING
 from scenario_core.run.events import ResponseReceived
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.assertions import SourceAssertion
+    from scenario_core.run.comparison import Outcome
 
 _DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _ENTITY = re.compile(r"<!ENTITY")
@@ -171,7 +175,9 @@ def _names_hint(expression: str, tree: Any) -> str:
     return hint
 
 
-def check_source(assertion: Any, response: ResponseReceived, variables: Any, time_limit: float) -> Any:
+def check_source(
+    assertion: SourceAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+) -> Outcome:
     """`then: cookie NAME OP V`, `regex "…" OP V`, `xpath "…" OP V`: a JSON path's operators on
     the value the source reads."""
     from scenario_core.language.templates import render_json

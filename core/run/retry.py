@@ -20,6 +20,7 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.parameters.resolution import Setting
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
+from scenario_core.run.http.request import OutgoingRequest
 from scenario_core.support.plural import counted
 from scenario_core.support.records import dataclass
 
@@ -79,7 +80,7 @@ class RetriesExhausted(RequestFailed):
 
 def send_with_retry(
     client: HttpClient,
-    request: Any,
+    request: OutgoingRequest,
     policy: RetryPolicy | None,
     on_retry: Callable[[int, str, float], None],
     *send_args: Any,

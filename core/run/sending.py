@@ -17,7 +17,7 @@ from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_forms import build_body
 from scenario_core.run.events import INTERRUPTED, RequestRetried
 from scenario_core.run.http.client import HttpClient, HttpResult, Interrupted, RequestFailed, join_url
-from scenario_core.run.http.request import listed_secrets
+from scenario_core.run.http.request import OutgoingRequest, listed_secrets
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
 
@@ -63,7 +63,7 @@ class Sender:
         params: EffectiveParameters,
         scenario_file: str = "",
         resource_roots: Sequence[str] = (),
-    ) -> tuple[Any, str | None, str]:
+    ) -> tuple[OutgoingRequest, str | None, str]:
         """A `when: METHOD path` request: (the request, its body as text, its URL). A triple-quoted body
         goes as `text/plain; charset=utf-8` unless `headers:` gives a Content-Type."""
         assert step.method is not None and step.url is not None  # the path form has both
@@ -92,7 +92,7 @@ class Sender:
 
     def transmit(
         self,
-        request: Any,
+        request: OutgoingRequest,
         url: str,
         state: ScenarioState,
         step: RequestStep | None = None,
@@ -119,7 +119,7 @@ class Sender:
         self,
         step: RequestStep | None,
         params: EffectiveParameters,
-        request: Any,
+        request: OutgoingRequest,
         retried: list[RequestRetried] | None,
         url: str,
     ) -> HttpResult:

@@ -21,7 +21,7 @@ from scenario_core.language.nodes.assertions import (
 from scenario_core.language.nodes.steps import AssertStep, ExtractStep
 from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.language.parameter_keys import STRICT_SCHEMA
-from scenario_core.run.assertions import check, json_path_values
+from scenario_core.run.assertions import Schema, check, json_path_values
 from scenario_core.run.comparison import MISSING, Outcome
 from scenario_core.run.events import AssertionChecked, ResponseReceived
 from scenario_core.run.operation_calls import schema_message
@@ -91,7 +91,7 @@ def check_in_run(
     return check(assertion, state.response, visible, custom=custom, schema=_schema_check(state))
 
 
-def _schema_check(state: ScenarioState):
+def _schema_check(state: ScenarioState) -> Schema:
     """check()'s hook for `schema` inside not / and / or: the called operation's schema."""
 
     def run(response: ResponseReceived) -> Outcome:

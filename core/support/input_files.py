@@ -33,7 +33,7 @@ def size_text(count: int) -> str:
     return f"{count // (1024 * 1024)} MB" if count >= 1024 * 1024 else f"{count} bytes"
 
 
-def require_regular_file(path: str | os.PathLike) -> os.stat_result:
+def require_regular_file(path: str | os.PathLike[str]) -> os.stat_result:
     """The file's status, or InputFileError when it is no regular file (or can't be seen)."""
     try:
         info = os.stat(path)
@@ -44,7 +44,7 @@ def require_regular_file(path: str | os.PathLike) -> os.stat_result:
     return info
 
 
-def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
+def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes."""
     info = require_regular_file(path)
     if info.st_size > limit:

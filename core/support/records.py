@@ -319,7 +319,8 @@ def _repr(self: Any) -> str:
 
 def _eq(self: Any, other: object) -> bool:
     if other.__class__ is not self.__class__:
-        return NotImplemented
+        not_implemented: bool = NotImplemented  # == then asks the other operand, as __eq__ may
+        return not_implemented
     cls: Any = type(self)
     values: Callable[[Any], tuple[Any, ...]] = cls.__record_compared__
     result: bool = values(self) == values(other)

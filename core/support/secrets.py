@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, overload
 from urllib.parse import quote, quote_plus
 
 MASK = "••••••"
@@ -151,7 +151,17 @@ def mask_cookie_pair(pair: str) -> str:
     return f"{name}={MASK}" if sep else MASK
 
 
-def mask_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Any:
+@overload
+def mask_headers(headers: Mapping[str, str]) -> dict[str, str]: ...
+
+
+@overload
+def mask_headers(headers: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]: ...
+
+
+def mask_headers(
+    headers: Iterable[tuple[str, str]] | Mapping[str, str],
+) -> dict[str, str] | tuple[tuple[str, str], ...]:
     """Pairs in, pairs out (a tuple); a mapping in, a dict out."""
     if isinstance(headers, Mapping):
         return {k: mask_header_value(k, v) for k, v in headers.items()}
@@ -168,7 +178,7 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
     """`"token": "abc"` -> `"token": "••••••"` in JSON text, however it is formatted; also fields
     named like a secret header (`"authorization"`, an echo of the request) or listed in names."""
 
-    def replace(match: re.Match, mark: str = '"') -> str:
+    def replace(match: re.Match[str], mark: str = '"') -> str:
         field = match.group(1)
         lowered = field.lower()
         if lowered in SECRET_HEADERS:  # the scheme and cookie names stay, as in a header
@@ -190,7 +200,7 @@ def mask_json_fields(text: str, names: frozenset[str] = frozenset()) -> str:
 def mask_query_fields(text: str, names: frozenset[str] = frozenset()) -> str:
     """`?api_key=abc&x=1` -> `?api_key=••••••&x=1`."""
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         name = match.group(2)
         if not match.group(3) or not (is_secret_variable(name) or name.lower() in names):
             return match.group(0)

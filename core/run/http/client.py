@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
@@ -27,6 +27,8 @@ from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_re
 from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:
+    import threading
+
     from scenario_core.run.http.pool import Http11Pool
     from scenario_core.run.http.via_httpx import HttpxSender
 
@@ -88,7 +90,7 @@ class Transport(Protocol):
     `deadline` (time.monotonic() seconds); `interrupt()`, from any thread, ends the request in
     flight at once (its socket shut down) and refuses further ones (Interrupted)."""
 
-    def send(self, request: OutgoingRequest, deadline: float | None) -> Any: ...
+    def send(self, request: OutgoingRequest, deadline: float | None) -> Response: ...
 
     def interrupt(self) -> None: ...
 
@@ -121,7 +123,7 @@ class HttpClient:
         self._proxied: bool | None = None
         self._deadline: float | None = None  # the send in flight's, in time.monotonic() seconds
         self.interrupted = False
-        self._pausing: Any = None  # a threading.Event, once a pause between attempts waited
+        self._pausing: threading.Event | None = None  # made once a pause between attempts waited
 
     def interrupt(self) -> None:
         """End the request in flight and any pause at once; refuse further requests. The flag

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import socket
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 from scenario_core.run.http.errors import ConnectFailed, connect_problem
 
 READ_SIZE = 1 << 16
+# One of getaddrinfo's answers: (family, type, protocol, canonical name, socket address).
+_AddressInfo = tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[object, ...]]
 
 
 class SocketConnection:
@@ -98,7 +100,7 @@ def _connected(host: str, port: int, deadline: float | None, watch: Callable[[so
     raise last if last is not None else OSError(f"no address for {host}")
 
 
-def _addresses(host: str, port: int, deadline: float | None) -> list[tuple]:
+def _addresses(host: str, port: int, deadline: float | None) -> Sequence[_AddressInfo]:
     """The host's addresses (getaddrinfo), found within `deadline`: a numeric host at once; a
     name in a thread of its own, waited for no longer than the deadline (a resolver that hangs
     is left to finish alone), and Ctrl+C still heard."""
@@ -113,7 +115,7 @@ def _addresses(host: str, port: int, deadline: float | None) -> list[tuple]:
         return socket.getaddrinfo(host_name, port, 0, socket.SOCK_STREAM)
     import threading
 
-    found: list[list[tuple] | BaseException] = []
+    found: list[Sequence[_AddressInfo] | BaseException] = []
     done = threading.Event()
 
     def resolve() -> None:

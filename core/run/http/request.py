@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 from base64 import b64encode
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
 from scenario_core.run.http.errors import InvalidHeader, InvalidRequest, one_line
 from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
 from scenario_core.support.secrets import SECRET_HEADERS
+
+if TYPE_CHECKING:
+    from scenario_core.parameters.resolution import EffectiveValue
 
 USER_AGENT = "scenario-tui"
 # only what body.Inflater decodes under the cap (body.CODINGS)
@@ -229,7 +232,7 @@ def _credential(lowered: str, listed: frozenset[str]) -> bool:
     return lowered in SECRET_HEADERS or lowered in listed or _CREDENTIAL_NAME.fullmatch(lowered) is not None
 
 
-def listed_secrets(params: Any) -> frozenset[str]:
+def listed_secrets(params: Mapping[str, EffectiveValue]) -> frozenset[str]:
     """The names the `secrets` parameter of effective parameters lists, lowercased."""
     found = params.get("secrets")
     names = getattr(found, "value", None)

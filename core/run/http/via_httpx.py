@@ -12,13 +12,17 @@ connects and when TLS starts): its blocked read returns at once."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from scenario_core.run.http.connections import shut_down, time_left
 from scenario_core.run.http.errors import Interrupted
 from scenario_core.run.http.request import OutgoingRequest
 
 if TYPE_CHECKING:
+    import socket
+    import ssl
+
+    import httpcore
     import httpx
 
 
@@ -42,8 +46,8 @@ class HttpxSender:
         _no_sniffio()
         self.deadline: float | None = None  # the request in flight's (time.monotonic() seconds)
         self.interrupted = False
-        self.active: Any = None  # the socket the request in flight waits on
-        self.client: Any = httpx.Client(timeout=None, follow_redirects=False)
+        self.active: socket.socket | None = None  # the socket the request in flight waits on
+        self.client = httpx.Client(timeout=None, follow_redirects=False)
         self._bounded = _bound_by_deadline(self.client, self)
 
     def interrupt(self) -> None:
@@ -53,7 +57,7 @@ class HttpxSender:
         if sock is not None:
             shut_down(sock)
 
-    def watch(self, sock: Any) -> None:
+    def watch(self, sock: socket.socket) -> None:
         """The socket the request in flight now waits on (see Http11Pool.interrupt for the order)."""
         self.active = sock
         if self.interrupted:
@@ -115,7 +119,7 @@ def _each_in_time(pieces: Iterator[bytes], deadline: float | None) -> Iterator[b
 # write only what is left of the request's deadline.
 
 
-def _bound_by_deadline(client: Any, sender: HttpxSender) -> bool:
+def _bound_by_deadline(client: httpx.Client, sender: HttpxSender) -> bool:
     """Wrap the network backend of each of `client`'s transports (its own and the proxies'
     mounts); False if this httpx keeps them elsewhere (then each phase is bounded instead)."""
     transports = [client._transport, *client._mounts.values()]
@@ -130,11 +134,16 @@ def _bound_by_deadline(client: Any, sender: HttpxSender) -> bool:
 class _DeadlineBackend:
     """An httpcore network backend whose connections wait no longer than the sender's deadline."""
 
-    def __init__(self, backend: Any, sender: HttpxSender):
+    def __init__(self, backend: httpcore.NetworkBackend, sender: HttpxSender):
         self.backend, self.sender = backend, sender
 
     def connect_tcp(
-        self, host: str, port: int, timeout: float | None = None, local_address: Any = None, socket_options: Any = None
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
     ) -> _DeadlineStream:
         left = time_left(self.sender.deadline)
         stream = self.backend.connect_tcp(host, port, left, local_address, socket_options)
@@ -144,7 +153,7 @@ class _DeadlineBackend:
         return getattr(self.backend, name)
 
 
-def _watched(stream: Any, sender: HttpxSender) -> _DeadlineStream:
+def _watched(stream: httpcore.NetworkStream, sender: HttpxSender) -> _DeadlineStream:
     """`stream`, bounded and watched; closed if the sender was interrupted meanwhile (httpcore
     never sees it then, so would never close it)."""
     try:
@@ -158,9 +167,9 @@ class _DeadlineStream:
     """A connection's stream: each wait bounded by the deadline, and its socket watched by the
     sender before each (a kept-alive connection too), so interrupt() can shut it down."""
 
-    def __init__(self, stream: Any, sender: HttpxSender):
+    def __init__(self, stream: httpcore.NetworkStream, sender: HttpxSender):
         self.stream, self.sender = stream, sender
-        self.sock = stream.get_extra_info("socket")
+        self.sock: socket.socket = stream.get_extra_info("socket")
         sender.watch(self.sock)
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
@@ -174,7 +183,9 @@ class _DeadlineStream:
     def close(self) -> None:
         self.stream.close()
 
-    def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> _DeadlineStream:
         left = time_left(self.sender.deadline)
         return _watched(self.stream.start_tls(ssl_context, server_hostname, left), self.sender)
 
