@@ -282,9 +282,8 @@ class ScenarioApp(App[int]):
             about = current is not None and current.key == item.key and self.stepper.state == PAUSED
             shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
             scenario = shown.name if shown is not None else None
-            inspector.show_step(
-                item.node, run, about_to_run=about, scenario=scenario, warnings=self.file_tree.warnings.of(item)
-            )
+            preview = self.stepper.preview() if about else None  # the request as it will be sent
+            inspector.show_step(item.node, run, about, scenario, self.file_tree.warnings.of(item), preview)
             return
         result = self.run_controller.scenario_results.get(item.key)
         title, lines = node_summary(item, self.file_tree, result, self.stepper.finished, self.display_options)
