@@ -85,3 +85,15 @@ async def test_a_breakpoint_in_a_fragment_names_the_fragment_and_the_scenario_th
         assert "line 2 of fragment 'pet is" in shown and "' in 'creat" in shown and len(shown) <= 78
         await ui.press(pilot, "n")  # the last step ran: not in a fragment any more
         assert "fragment" not in app.status_bar.text
+
+
+async def test_a_name_is_not_clipped_while_zero_counts_can_give_way(pets_file, make_app, ui):
+    # at 80 columns, `paused before when line 6 of 'read pet'` with `1 passed · 0 failed · 0
+    # skipped` did not fit: the name was cut to `read …` before the zeros went, 14 columns free
+    app = make_app(pets_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, *"nnnnnnn")
+        shown = app.status_bar.shown
+        assert "paused before when line 6 of 'read pet'" in shown and "1 passed" in shown
+        assert "0 failed" not in shown and len(shown) <= 78

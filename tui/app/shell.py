@@ -451,7 +451,9 @@ class ScenarioApp(App[int]):
     @on(FilterInput.Done)
     def _filter_done(self, event: FilterInput.Done) -> None:
         if event.cleared:
-            self.query_one(FilterInput).remove_class("-shown")
+            box = self.query_one(FilterInput)
+            box.value = ""  # (Esc in the filtered tree asks too: the filter goes)
+            box.remove_class("-shown")
         self.file_tree.focus()
 
     def action_help(self) -> None:

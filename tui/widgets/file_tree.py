@@ -11,6 +11,7 @@ from typing import AbstractSet, Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
@@ -21,7 +22,7 @@ from textual.widgets.tree import TreeNode
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_tui.widgets.static_warnings import StaticWarnings
-from scenario_tui.widgets.tree_filter import TreeFilter
+from scenario_tui.widgets.tree_filter import FilterInput, TreeFilter
 from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
     CURRENT_ICON,
     FAILED,
@@ -83,6 +84,7 @@ class FileTree(Tree[TreeItem]):
         Binding("enter", "select_cursor", "Inspect", show=False),
         Binding("right", "expand_or_first_child", "Expand", show=False),
         Binding("left", "collapse_or_parent", "Collapse", show=False),
+        Binding("escape", "clear_filter", "Clear the filter", show=False),
     ]
     ICON_NODE = "▸ "
     ICON_NODE_EXPANDED = "▾ "
@@ -219,6 +221,12 @@ class FileTree(Tree[TreeItem]):
             node.expand()  # NodeExpanded builds its children
         elif node.children:
             self.move_cursor(node.children[0])
+
+    def action_clear_filter(self) -> None:
+        """Esc in a filtered tree clears the filter, as Esc in its input does."""
+        if not self.filter:
+            raise SkipAction()
+        self.post_message(FilterInput.Done(cleared=True))
 
     def action_collapse_or_parent(self) -> None:
         """← closes an open node; on a closed one (or a leaf) it moves to its parent."""
