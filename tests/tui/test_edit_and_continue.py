@@ -134,7 +134,7 @@ async def test_a_secret_edited_stays_masked_in_the_scope_log_and_the_variables(s
     async with app.run_test(size=SIZE) as pilot:
         await paused_at_get(pilot, ui, app)
         await edit(pilot, ui, app, "apiToken", "hunter2-edited-secret")
-        entry = next(e for e in app.scope_log.entries if e.startswith("✎ apiToken edited by you"))
+        entry = next(e for e in app.scope_log.entries if e.startswith("✎ apiToken set by you"))
         assert "hunter2" not in entry and "hunter2" not in app.variables_panel.text
         assert app.stepper.current.before.lookup("apiToken") == (True, "hunter2-edited-secret")
 

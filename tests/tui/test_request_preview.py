@@ -38,6 +38,7 @@ async def test_paused_before_a_request_the_inspector_shows_it_as_it_will_be_sent
         assert "GET /pets/{{petId}}" in text  # the template, with why it cannot be sent yet
         await ui.press(pilot, "equals_sign")
         await ui.press(pilot, "7", "enter")  # the editor opens on petId, the value field focused
+        assert "✎ petId set by you in scenario: 7" in app.scope_log.entries  # it had no value: set, no →
         text = app.inspector.text
         assert re.search(r"^GET http://\S+/pets/7$", text, re.MULTILINE)
         token = app.stepper.paused_snapshot().lookup("token")[1]

@@ -243,7 +243,8 @@ class ScopeLog(RichLog):
         self._add(text)
 
     def _edited(self, text: Text, event: VariableEdited) -> None:
-        """`✎ petId edited by you in scenario: 1 → 42` (`deleted by you from`, `new → 42`)."""
+        """`✎ petId edited by you in scenario: 1 → 42`, `✎ petId set by you in scenario: 42` (it
+        had no value in that layer), `✎ petId deleted by you from scenario (was 1)`."""
         text.append("✎ ", EDIT_BOLD)
         text.append(visible(event.name), "bold")
         if event.action == REMOVED:
@@ -251,12 +252,12 @@ class ScopeLog(RichLog):
             text.append(" (was ")
             text.append(self._value(event.name, event.old), ERROR)
             text.append(")")
+        elif event.action == SET:  # the layer had no value of it: nothing changed from anything
+            text.append(f" set by {event.by} in {visible(event.layer)}: ", EDIT)
+            text.append(self._value(event.name, event.new), SUCCESS)
         else:
             text.append(f" edited by {event.by} in {visible(event.layer)}: ", EDIT)
-            if event.action == SET:
-                text.append("new", "dim")
-            else:
-                text.append(self._value(event.name, event.old), ERROR)
+            text.append(self._value(event.name, event.old), ERROR)
             text.append(" → ")
             text.append(self._value(event.name, event.new), SUCCESS)
         if event.shadowed_by:
