@@ -34,6 +34,7 @@ from scenario_tui.app.layout import TreeSplit, toggle_maximize
 from scenario_tui.app.node_summary import node_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_playground
+from scenario_tui.app.response_compare import ResponseCompare
 from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
@@ -110,6 +111,7 @@ class ScenarioApp(App[int]):
         self.theme_styles.install()
         self.tree_split = TreeSplit(self)  # `<`, `>`
         self.edit_and_continue = EditAndContinue(self, self.run_controller, panels, display)  # `=`
+        self.response_compare = ResponseCompare(self, display, self.run_controller.history)  # `d`
         stepper = self.stepper  # `C`: the tap sees every event first (reset on restart, never replaced)
         self.coverage_tap = stepper.on_event = CoverageTap(stepper.descriptions, stepper.on_event)
 
@@ -305,12 +307,10 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ stepping (see RunController)
 
-    def action_next_step(self) -> None:
-        """Run the next step, then pause (the first `n` starts the run)."""
+    def action_next_step(self) -> None:  # the first `n` starts the run
         self.run_controller.start("step")
 
-    def action_continue_run(self) -> None:
-        """Run to the next breakpoint or to the end."""
+    def action_continue_run(self) -> None:  # to the next breakpoint or the end
         self.run_controller.start("continue")
 
     def action_stop(self) -> None:
@@ -373,12 +373,8 @@ class ScenarioApp(App[int]):
         what = ""
         if item is not None:
             what = f"{item.node.keyword} line {item.line}" if item.kind == "step" else f"{item.kind} line {item.line}"
-        count = len(event.breakpoints)
-        self.status_bar.set(
-            note=("breakpoint set" if event.added else "breakpoint removed")
-            + (f" on {what}" if what else "")
-            + f" ({count} in all)"
-        )
+        done = "breakpoint set" if event.added else "breakpoint removed"
+        self.status_bar.set(note=f"{done}{f' on {what}' if what else ''} ({len(event.breakpoints)} in all)")
         if self.file_tree.cursor_node is not None:  # the inspector says whether it has one
             self.show_item(self.file_tree.cursor_node.data)
 
@@ -416,8 +412,7 @@ class ScenarioApp(App[int]):
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
     ) -> str | None:
-        """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist);
-        Textual's notification says where."""
+        """Palette → Screenshot: into the working directory (Textual's ~/Downloads may not exist)."""
         return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
 
     # ------------------------------------------------------------ `e`: $EDITOR at the node's line
@@ -486,6 +481,12 @@ class ScenarioApp(App[int]):
 
     def action_resend_step(self) -> None:  # `a`: the step paused on, with the variables as they are now
         self.run_controller.resend()
+
+    def action_response_diff(self) -> None:  # `d`: what the response answers differently from before
+        self.response_compare.open((self.inspector.shown or (None, None))[1])
+
+    def action_load_report(self) -> None:
+        self.response_compare.ask_for_report()
 
     def action_coverage(self) -> None:
         from scenario_tui.widgets.coverage_screen import CoverageScreen
