@@ -4,7 +4,7 @@ It never loses the state and never cuts a note: when the line is too long for th
 counts that are 0 go first (`0 skipped` says least), then the scenario's name is clipped to what
 is left, then the note moves to a line of its own below (wrapped if it must be; the name gets
 back the room it leaves), then the file name is clipped, then a fragment's name in the state; the
-other counts go last.
+other counts go last, whole (a count cut at the edge would say nothing).
 """
 
 from __future__ import annotations
@@ -154,7 +154,10 @@ class RunStatus(Static):
         if excess > 0 and named:
             name = named.group(1)
             state = state[: named.start(1)] + _clip(name, max(len(name) - excess, MIN_NAME)) + "'"
-        return file_name, state, subject, note, counts  # the counts: cut at the edge if still too long
+            excess = length() - width
+        if excess > 0 and counts:  # a count cut at the edge (`3…`) says nothing: they go whole
+            counts = ""
+        return file_name, state, subject, note, counts
 
     def note_below(self, width: int) -> str:
         """The note when it does not fit the first line (it then has a line of its own), or ""."""
