@@ -6,6 +6,7 @@ a collapsed feature showing the warning under it; and `d`, a response against th
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input
 
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.app.shell import ScenarioApp
@@ -55,6 +56,8 @@ def test_editor_opened_on_the_variable_the_failed_then_read(snap_compare, loop_a
         await ui.press(pilot, "f", "c")
         pilot.app.clear_notifications()  # ("Break on failure: on." would time out mid-snapshot)
         await ui.press(pilot, "equals_sign")
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor is caught on or off by chance
 
     assert snap_compare(loop_app("made.scenario", MADE), terminal_size=size, run_before=run_before)
 
