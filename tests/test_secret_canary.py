@@ -319,9 +319,9 @@ async def test_canary_never_leaks_from_the_tui_history(tmp_path, echo_port):
         assert app.stepper.state == PAUSED and app.stepper.current.step.location.line == HISTORY_EDIT_LINE
         await press(pilot, "equals_sign")  # edit and continue: tenant (a `secrets` name) set to a canary
         assert isinstance(app.screen, VariableEditor)
-        for char in "tenant":
-            await pilot.press(char)
-        await press(pilot, "enter")
+        # it opens on the variable the paused request reads, the focus on its value (a secret's:
+        # not prefilled), the layer this scenario's (tenant is a read-only run variable)
+        assert app.screen.variable_name == "tenant" and app.screen.variable_value == ""
         for char in EDITED:
             await pilot.press(char)
         await press(pilot, "enter")

@@ -5,7 +5,8 @@ scenarios, each plan's steps); each step is run by `steps`, with the modules of 
 (`then:` / `assert`, `extract:`) and `plugins` (custom steps and assertions). Beside them: `plan`
 (what a scenario runs), `state` (what a file and a scenario carry), the `events`, variable
 `scopes`, `lookup`, explanations (`explain`), `assertions` and `comparison`, `retry`, `webhooks`,
-the `stepper` that drives a run step by step (and, while paused, edits a variable: `edits`, and
-runs a finished step again: `rerun`), and `run.http` (the HTTP/1.1 transport).
+the `stepper` that drives a run step by step, its records (`step_runs`) and, while paused, edits
+a variable (`edits`), runs a finished step again (`rerun`) and builds the request about to be
+sent without sending it (`previews`), and `run.http` (the HTTP/1.1 transport).
 May import: scenario_core.parameters, scenario_core.custom_steps, scenario_core.openapi,
 scenario_core.language, scenario_core.support."""

@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import IncludeStep
+from scenario_core.language.nodes.steps import IncludeStep, RequestStep
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
@@ -45,6 +45,7 @@ from scenario_core.run.events import (
     FileStarted,
     Origin,
     PlannedStep,
+    RequestSent,
     RunFinished,
     RunStarted,
     ScenarioFinished,
@@ -151,6 +152,15 @@ class Execution:
         if reason is not None:
             raise ValueError(reason)
         yield from rerun_step(self._steps, state)
+
+    def preview(self, step: RequestStep) -> RequestSent | str:
+        """While the stream is paused before `step`: the request it would send now, never sent
+        (run/previews.py), or why it cannot be built."""
+        from scenario_core.run.previews import preview_request  # the TUI's inspector only
+
+        if self.running is None or self._stopped:
+            return "the run is not paused in a scenario"
+        return preview_request(self._steps, step, self.running)
 
     def selected(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return self._by_tags(scenario, feature) and (self._chosen is None or self._chosen(scenario, feature))

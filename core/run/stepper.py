@@ -17,12 +17,12 @@ Edit and continue (the rules in run/edits.py): while PAUSED, `edit_variable()` /
 and `resend()` runs the step paused on with the variables as they are now -- the step about to
 run, or the one just finished (after a failure, or a re-send) again -- then pauses right after it
 (`pause_reason` "resent", `paused_after` its record, whose `replaces` is the record it
-replaces). `n` and `c` then go on from there; a step that passes when re-sent does not fail its
-scenario.
+replaces). A step that reads the last response (`then:`, `extract:`) sends the request it reads
+again first, with the steps between: checking the old response once more would test nothing new.
+`n` and `c` then go on from there; a step that passes when re-sent does not fail its scenario.
 
-The executor is a plain generator: the stepper pulls it on a worker thread (asyncio.to_thread),
-a batch at a time up to the next point where it may pause, so the UI's loop never waits on a
-request; `stop()` from the UI's thread ends the request in flight (Execution.stop).
+The executor is a plain generator, pulled on a worker thread (asyncio.to_thread) a batch at a time
+up to the next point where it may pause; `stop()` from the UI's thread ends the request in flight.
 
 It also turns the stream into `StepRun` records (request, response, assertion, extracted values,
 outcome of each step run) that the inspector shows. It knows nothing of Textual: every event is
@@ -34,8 +34,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable, Final, Iterator, Literal, Mapping, Sequence
 
-from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import Step
+from scenario_core.language.nodes.blocks import ScenarioFileNode
+from scenario_core.language.nodes.steps import AssertStep, ExtractStep, RequestStep
 from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
@@ -45,7 +45,7 @@ from scenario_core.run.executor import Execution
 from scenario_core.run.options import run_options
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
-from scenario_core.support.records import dataclass, field
+from scenario_core.run.step_runs import StepRun as StepRun  # (imported from here by the TUI)
 
 State = Literal["idle", "running", "paused", "finished"]
 IDLE: Final = "idle"
@@ -56,41 +56,6 @@ _END = object()  # a batch's last item when the stream has ended
 
 
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
-
-
-@dataclass(eq=False)
-class StepRun:
-    """One step run (or skipped) within one scenario."""
-
-    step: Step
-    phase: str
-    via: tuple
-    index: int
-    scenario: ScenarioNode
-    feature: FeatureNode | None
-    status: ev.Status | Literal["running"] = "running"
-    message: str | None = None
-    elapsed: float = 0.0
-    request: ev.RequestSent | None = None
-    response: ev.ResponseReceived | None = None
-    read_response: ev.ResponseReceived | None = None  # the response a then:/extract: step read
-    read_request: ev.RequestSent | None = None  # the request that response answered (`y` copies it)
-    assertion: ev.AssertionChecked | None = None
-    branch: ev.BranchTaken | None = None  # an if chain: the branch taken and the conditions tried
-    auto_tests: list[ev.AutoTestRan] = field(default_factory=list)
-    retries: list[ev.RequestRetried] = field(default_factory=list)  # each attempt retried, and why
-    extracted: list[ev.VariableExtracted] = field(default_factory=list)
-    overwritten: list[ev.VariableOverwritten] = field(default_factory=list)
-    before: ev.ScopeSnapshot | None = None
-    after: ev.ScopeSnapshot | None = None
-    parent: Any = None  # the described step a directive is under
-    key: Any = None  # where the TUI shows it (set by the app)
-    definitions: list = field(default_factory=list)  # the background / fragment it is written in
-    replaces: StepRun | None = None  # re-sent (edit and continue): the earlier run of this step
-
-    @property
-    def changed(self) -> frozenset[str]:
-        return frozenset(e.name for e in self.extracted)
 
 
 class Stepper:
@@ -133,6 +98,8 @@ class Stepper:
         self.finished: ev.RunFinished | None = None
         self._last_response: ev.ResponseReceived | None = None
         self._last_request: ev.RequestSent | None = None  # the request _last_response answered
+        self._last_index: int | None = None  # the plan index of the step that received it
+        self._runs: dict[int, StepRun] = {}  # the paused scenario's latest run of each planned step
 
     # ------------------------------------------------------------ control
 
@@ -183,7 +150,8 @@ class Stepper:
             self.current = None
             self.scenario = None
             self.finished = None
-            self._last_response = self._last_request = None
+            self._last_response = self._last_request = self._last_index = None
+            self._runs = {}
             self.pause_reason = None
             self.paused_after = None
 
@@ -203,6 +171,22 @@ class Stepper:
             return layers_of(self._paused_scope())
         except EditError:
             return []
+
+    def paused_snapshot(self) -> ev.ScopeSnapshot | None:
+        """What the paused scenario sees now, edits included; None when not paused in one."""
+        try:
+            return self._paused_scope().snapshot()
+        except EditError:
+            return None
+
+    def preview(self) -> ev.RequestSent | str | None:
+        """Paused before a request: what it will send now (or why it cannot be built); else None."""
+        run = self.current
+        if self.paused_after is not None or run is None or not isinstance(run.step, RequestStep):
+            return None
+        if self.state != PAUSED or self._lock.locked() or self.execution is None:
+            return None
+        return self.execution.preview(run.step)
 
     def edit_variable(self, layer: str, name: str, raw: str) -> VariableEdited:
         """Set `name` in `layer` to `raw` read as `--var` reads a value. EditError (one line)
@@ -231,17 +215,36 @@ class Stepper:
         return event
 
     async def resend(self) -> None:
-        """Run the step paused on (again), then pause right after it. EditError (one line) when
-        there is none."""
+        """Run the step paused on (again), then pause right after it; a `then:` or `extract:` sends
+        the request it reads again first. EditError (one line) when there is none."""
         if self.state != PAUSED or self._lock.locked() or self.execution is None or self.execution.stopped:
             raise EditError("a step can be re-sent only while the run is paused")
         previous = self.paused_after
-        if previous is None:
-            if self.current is None:
-                raise EditError("the run is paused between scenarios: n goes on to the next step")
-            await self._advance(RESEND)  # the step about to run: pulled to its end
+        target = previous or self.current
+        if target is None:
+            raise EditError("the run is paused between scenarios: n goes on to the next step")
+        start = target.read_from if isinstance(target.step, (AssertStep, ExtractStep)) else None
+        if previous is None:  # the step about to run: its request again first, then pulled to its end
+            if start is not None:
+                if not await self._rerun(start, target.index - 1, None):
+                    return  # the request failed: paused right after it
+                target.resent = tuple(self._runs[i] for i in range(start, target.index) if i in self._runs)
+                target.read_response, target.read_request = self._last_response, self._last_request
+                target.read_from = self._last_index
+                target.before = self.paused_after.after if self.paused_after is not None else target.before
+                self.current = target
+            await self._advance(RESEND)
             return
-        events = self._rerun_events()
+        await self._rerun(previous.index if start is None else start, previous.index, previous)
+        if self.execution.stopped:  # stop() while it ran: the stream winds down as after any stop
+            await self.drain()
+
+    async def _rerun(self, first: int, last: int, previous: StepRun | None) -> bool:
+        """Run the planned steps `first`..`last` of the paused scenario again and pause right after
+        the last one run (`previous`: the run the last one replaces). False when one failed before
+        the last: the steps after it are not run."""
+        events = self._rerun_events(first, last)
+        chain: list[StepRun] = []
         async with self._lock:
             self.state, self.mode = RUNNING, RESEND
             self.pause_reason = None
@@ -249,29 +252,51 @@ class Stepper:
                 while (event := await asyncio.to_thread(next, events, None)) is not None:
                     if isinstance(event, ev.StepStarted):
                         run = self._started(event)
-                        run.replaces = previous
-                        run.key, run.definitions, run.parent = previous.key, previous.definitions, previous.parent
+                        earlier = previous if event.index == last and previous else self._runs.get(event.index)
+                        if earlier is not None:
+                            run.replaces = earlier
+                            run.key, run.definitions, run.parent = earlier.key, earlier.definitions, earlier.parent
+                        if event.index == last:
+                            run.resent = tuple(chain)
                         self.on_event(event, run)
                         continue
                     record = self._record(event)
                     self.on_event(event, record)
-                    if isinstance(event, ev.StepFinished):
+                    if isinstance(event, ev.StepFinished) and record is not None:
                         self.paused_after = record
+                        chain.append(record)
             finally:
                 self.state = PAUSED
                 self.pause_reason = "resent"
-        if self.execution.stopped:  # stop() while it ran: the stream winds down as after any stop
-            await self.drain()
+        done = self.paused_after
+        return done is not None and (done.index == last or done.status != ev.FAILED)
 
-    def _rerun_events(self) -> Iterator[ev.Event]:
-        """The re-run's events; EditError when the step cannot run again (checked up front)."""
+    def _rerun_events(self, first: int, last: int) -> Iterator[ev.Event]:
+        """The re-run's events: planned steps `first`..`last` of the paused scenario, stopping at
+        the first that fails; EditError when one cannot run again (checked up front)."""
         execution = self.execution
         assert execution is not None
         running = execution.running
-        reason = cannot_rerun(running.planned) if running is not None else "the run is not paused in a scenario"
-        if reason is not None:
-            raise EditError(reason)
-        return execution.rerun()
+        if running is None:
+            raise EditError("the run is not paused in a scenario")
+        chain = running.plan[first : last + 1]
+        for planned in chain:
+            reason = cannot_rerun(planned)
+            if reason is not None:
+                raise EditError(reason)
+        paused_at = running.planned
+
+        def events() -> Iterator[ev.Event]:
+            try:
+                for planned in chain:
+                    running.planned = planned  # what Execution.rerun runs
+                    yield from execution.rerun()
+                    if running.message is not None and planned is not chain[-1]:
+                        return  # the request failed: the steps after it would read nothing new
+            finally:
+                running.planned = paused_at  # its outcome (running.message): the last step re-run's
+
+        return events()
 
     # ------------------------------------------------------------ pulling
 
@@ -418,6 +443,7 @@ class Stepper:
             before=event.snapshot,
             read_response=self._last_response,
             read_request=self._last_request,
+            read_from=self._last_index,
         )
         if 0 <= event.index < len(scenario.steps):
             run.parent = scenario.steps[event.index].parent
@@ -428,7 +454,8 @@ class Stepper:
         """Fold any other event into the step records; the record it belongs to."""
         if isinstance(event, ev.ScenarioStarted):
             self.scenario = event
-            self._last_response = self._last_request = None
+            self._last_response = self._last_request = self._last_index = None
+            self._runs = {}
             self.current = None
             return None
         run: StepRun | None
@@ -448,6 +475,7 @@ class Stepper:
                 )
             run.status, run.message, run.elapsed, run.after = event.status, event.message, event.elapsed, event.snapshot
             self.current = None
+            self._runs[run.index] = run
             return run
         run = self.current
         if run is None:
@@ -456,7 +484,7 @@ class Stepper:
             run.request = event
         elif isinstance(event, ev.ResponseReceived):
             run.response = event
-            self._last_response, self._last_request = event, run.request
+            self._last_response, self._last_request, self._last_index = event, run.request, run.index
         elif isinstance(event, ev.AssertionChecked):
             run.assertion = event
         elif isinstance(event, ev.BranchTaken):

@@ -79,3 +79,18 @@ async def test_the_inspector_follows_the_node_the_filter_leaves_under_the_cursor
         assert "scenario 'health'" in app.inspector.text
         await ui.press(pilot, "slash", "escape")
         assert "scenario 'health'" in app.inspector.text  # the cursor stays on it
+
+
+async def test_escape_in_the_filtered_tree_clears_the_filter(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "slash")
+        await pilot.press(*"read")
+        await ui.press(pilot, "enter")  # back to the tree, the filter kept
+        assert app.focused is app.file_tree
+        assert not any("health" in line for line in ui.tree_lines(app))
+        await ui.press(pilot, "escape")  # in the tree: the filter goes too
+        ui.line_with(ui.tree_lines(app), "scenario health")
+        assert app.file_tree.border_title == "pets.scenario" and not app.file_tree.filter
+        assert app.focused is app.file_tree

@@ -75,3 +75,27 @@ async def test_wide_terminals_put_each_key_on_one_line(pets_file, make_app, ui):
         lines = app.query_one("#parameters").text.splitlines()
         timeout = ui.line_with(lines, "timeout")
         assert flat(timeout) == "timeout 10 feature 'Pets' line 15 (file 30, default 30)"
+
+
+async def test_the_demo_s_own_base_url_is_labelled_demo_on_screen(pets_file, make_app, ui):
+    # `scenario-tui demo` passes its API's URL as --base-url does; the screen says whose it is
+    app = make_app(pets_file)
+    app.display_options.base_url_source = "demo"
+    async with app.run_test(size=SIZE) as pilot:
+        await ui.settle(pilot)
+        await ui.move_to(pilot, "feature Pets")
+        shown = flat(app.query_one("#parameters").text)
+        assert "baseUrl = http://127.0.0.1:" in shown and "← demo (default (none))" in shown
+        assert "command line" not in shown
+
+
+def test_scenario_tui_demo_opens_the_tui_saying_demo(monkeypatch):
+    import argparse
+
+    from scenario_tui.app import launch as launching
+    from scenario_tui.cli.open_tui import demo
+
+    seen: dict = {}
+    monkeypatch.setattr(launching, "launch", lambda *args, **options: seen.update(options) or 0)
+    assert demo(argparse.Namespace(file=None, port=0)) == 0
+    assert seen["base_url_source"] == "demo"

@@ -153,3 +153,19 @@ async def test_a_background_step_shows_its_latest_run(pets_file, make_app, ui):
         assert "scenario 'health'" in text  # the last scenario it ran for
         assert "passed" in text and "into scenario" in text
         assert MASK in text
+
+
+async def test_after_the_run_a_cleared_store_shows_cleared_as_the_log_says(scenario_file, make_app, ui):
+    path = scenario_file(
+        "parameters:\n  shareVariablesAcrossScenarios: true\n\nscenario: first\n  when: GET /counter\n"
+        "  extract: count from $.value\n\nscenario: second\n  when: GET /health\n"
+    )
+    app = make_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, "c")
+        assert app.stepper.finished is not None
+        assert any("ended — cleared shared variables: count" in entry for entry in app.scope_log.entries)
+        shown = app.variables_panel.text
+        assert "shared: file  (cleared when the file ended: count)" in shown
+        assert not any(row.name == "count" for row in app.variables_panel.rows)

@@ -43,16 +43,20 @@ async def type_text(pilot, ui, text: str) -> None:
 
 
 async def edit(pilot, ui, app, name: str, value: str | None) -> VariableEditor:
-    """`=`, the name, then the value and Enter (None: ctrl+d deletes)."""
+    """`=` (it opens on the variable the paused step reads, focus on its value), another name
+    when asked, then the value and Enter (None: ctrl+d deletes)."""
     await ui.press(pilot, "equals_sign")
     editor = app.screen
     assert isinstance(editor, VariableEditor)
-    await type_text(pilot, ui, name)
+    if editor.variable_name != name:
+        editor.query_one("#variable-editor-name").focus()  # its text selected: typing replaces it
+        await ui.settle(pilot)
+        await type_text(pilot, ui, name)
+        await ui.press(pilot, "enter")  # from the name to the value
     if value is None:
         await ui.press(pilot, "ctrl+d")
     else:
-        await ui.press(pilot, "enter")  # from the name to the value
-        await type_text(pilot, ui, value)
+        await type_text(pilot, ui, value)  # the value field's text is selected: typing replaces it
         await ui.press(pilot, "enter")
     return editor
 
@@ -130,7 +134,7 @@ async def test_a_secret_edited_stays_masked_in_the_scope_log_and_the_variables(s
     async with app.run_test(size=SIZE) as pilot:
         await paused_at_get(pilot, ui, app)
         await edit(pilot, ui, app, "apiToken", "hunter2-edited-secret")
-        entry = next(e for e in app.scope_log.entries if e.startswith("✎ apiToken edited by you"))
+        entry = next(e for e in app.scope_log.entries if e.startswith("✎ apiToken set by you"))
         assert "hunter2" not in entry and "hunter2" not in app.variables_panel.text
         assert app.stepper.current.before.lookup("apiToken") == (True, "hunter2-edited-secret")
 

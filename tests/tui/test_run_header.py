@@ -85,3 +85,31 @@ async def test_a_breakpoint_in_a_fragment_names_the_fragment_and_the_scenario_th
         assert "line 2 of fragment 'pet is" in shown and "' in 'creat" in shown and len(shown) <= 78
         await ui.press(pilot, "n")  # the last step ran: not in a fragment any more
         assert "fragment" not in app.status_bar.text
+
+
+async def test_a_name_is_not_clipped_while_zero_counts_can_give_way(pets_file, make_app, ui):
+    # at 80 columns, `paused before when line 6 of 'read pet'` with `1 passed · 0 failed · 0
+    # skipped` did not fit: the name was cut to `read …` before the zeros went, 14 columns free
+    app = make_app(pets_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.settle(pilot)
+        await ui.press(pilot, *"nnnnnnn")
+        shown = app.status_bar.shown
+        assert "paused before when line 6 of 'read pet'" in shown and "1 passed" in shown
+        assert "0 failed" not in shown and len(shown) <= 78
+
+
+async def test_counts_that_cannot_fit_whole_go_rather_than_end_in_an_ellipsis(pets_file, make_app, ui):
+    app = make_app(pets_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.settle(pilot)
+        app.status_bar.set(
+            file_name="pets.scenario",
+            state="paused before then line 17 of fragment 'login'",
+            subject="rename the pet",
+            counts="3 passed · 0 failed · 0 skipped",
+        )
+        await ui.settle(pilot)
+        shown = app.status_bar.shown
+        assert "line 17 of fragment 'login' in '" in shown and len(shown) <= 78
+        assert "passed" not in shown and not shown.endswith("…")  # not `3…`

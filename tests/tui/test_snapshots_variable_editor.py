@@ -4,6 +4,8 @@ tests/tui/test_snapshots.py). Update with
 
 from __future__ import annotations
 
+from textual.widgets import Input
+
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.app.shell import ScenarioApp
 
@@ -20,6 +22,8 @@ def editor_on_shared_petId(ui):
         target = next(i for i, row in enumerate(panel.rows) if row[1] == "petId")
         await ui.press(pilot, *["down"] * (target - panel.cursor))
         await ui.press(pilot, "equals_sign")  # prefilled: petId, its layer, its value
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor is caught on or off by chance
 
     return run_before
 

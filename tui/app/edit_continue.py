@@ -1,6 +1,7 @@
 """Edit and continue while the run is paused: `=` opens the variable editor on the layers the
-paused scenario sees (prefilled with the variable under the Variables panel's cursor when it has
-focus), `a` re-sends the step paused on. The rules are the core's (scenario_core.run.edits); the
+paused scenario sees, prefilled with the variable under the Variables panel's cursor when it has
+focus, else with the variable the paused step reads (for a `then:` or `extract:`, the variable
+its request read) and its current value; `a` re-sends the step paused on. The rules are the core's (scenario_core.run.edits); the
 stepper applies an edit and reports it as a scope event, which the panels show at once."""
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING
 from textual.app import App
 
 from scenario_core.run.edits import EditError
+from scenario_core.run.plan import step_refs
+from scenario_core.run.stepper import Stepper
 from scenario_tui.widgets.display import json_form
 from scenario_tui.widgets.variable_editor import VariableEditor
 
@@ -37,17 +40,43 @@ class EditAndContinue:
         if not layers:
             self.app.notify(NOT_PAUSED, severity="warning")
             return
-        name, layer, value = self._under_cursor()
+        name, layer, value = self._under_cursor() or self._read_by_step(controller.stepper)
         self.app.push_screen(VariableEditor(layers, _where(controller), name, layer, value))
 
-    def _under_cursor(self) -> tuple[str, str, str]:
+    def _under_cursor(self) -> tuple[str, str, str] | None:
         """(name, layer, value as typed) of the variable under the panel's cursor, when it has focus."""
         row = self.panels.variables_panel.selected
         if row is None:
+            return None
+        return row.name, row.layer, self._typed(row.name, row.value)
+
+    def _read_by_step(self, stepper: Stepper) -> tuple[str, str, str]:
+        """The first variable the paused step reads -- for a step that reads the last response,
+        the request that answered it -- with the layer its value comes from and that value; no
+        name when it reads none."""
+        run = stepper.paused_after or stepper.current
+        if run is None:
             return "", "", ""
-        shown = self.display_options.variable(row.name, row.value)
-        typed = json_form(row.value) if shown == json_form(row.value) else ""  # a masked secret is not prefilled
-        return row.name, row.layer, typed
+        steps = [run.step]
+        planned = stepper.scenario.steps if stepper.scenario is not None else ()
+        if run.read_from is not None and run.read_from < len(planned):
+            steps.append(planned[run.read_from].step)
+        snapshot = stepper.paused_snapshot()
+        for step in steps:
+            for reference, _ in step_refs(step):
+                name = reference.split(".", 1)[0]
+                if name in ("param", "env"):
+                    continue  # a parameter, not a variable: fixed before the scenario started
+                if snapshot is None:
+                    return name, "", ""
+                found, value = snapshot.lookup(name)
+                return name, snapshot.layer_of(name) or "", self._typed(name, value) if found else ""
+        return "", "", ""
+
+    def _typed(self, name: str, value: object) -> str:
+        """The value as it would be typed; "" for a masked secret (never prefilled)."""
+        shown = self.display_options.variable(name, value)
+        return json_form(value) if shown == json_form(value) else ""
 
     def apply(self, event: VariableEditor.Applied) -> None:
         """The editor's Enter or ctrl+d: the stepper applies it, or the editor says why not."""

@@ -27,6 +27,7 @@ class History:
         self.records = records
         self.redraw = redraw
         self.runs: list[StepRun] = []  # the steps that ran (not the skipped), in order
+        self.previous: list[StepRun] = []  # the runs of the run before this one (`d` compares with them)
         self.shown: StepRun | None = None  # the step run on view; None: the live view
         self._listed = 0  # how many of `runs` the open list holds (it is filled only while open)
 
@@ -59,7 +60,9 @@ class History:
             widget.pick(new)
 
     def clear(self) -> None:
-        self.runs.clear()
+        if self.runs:
+            self.previous = self.runs
+        self.runs = []
         self._listed = 0
         if self.shown is not None or self.open:
             self.live()

@@ -32,6 +32,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("p", "paste_curl", "Paste curl", show=False),
     Binding("equals_sign", "edit_variable", "Edit var", key_display="=", show=False),  # edit and continue
     Binding("a", "resend_step", "Send again", show=False),
+    Binding("d", "response_diff", "Response changes", show=False),
     Binding("C", "coverage", "OpenAPI coverage of this run", show=False),
     Binding("tab", "focus_next", "Panels", key_display="Tab", priority=True),  # over the screen's hidden one
     Binding("slash", "filter_tree", "Filter", key_display="/"),
@@ -55,6 +56,8 @@ class Actions(Protocol):
     def action_paste_curl(self) -> None: ...
     def action_edit_variable(self) -> None: ...
     def action_resend_step(self) -> None: ...
+    def action_response_diff(self) -> None: ...
+    def action_load_report(self) -> None: ...
     def action_coverage(self) -> None: ...
     def action_toggle_wrap(self) -> None: ...
     def action_break_on_failure(self, on: bool) -> None: ...
@@ -90,6 +93,16 @@ def app_commands(app: Actions) -> Iterator[SystemCommand]:
         "Re-send the current step",
         "While paused: run it again with the variables as they are (a)",
         app.action_resend_step,
+    )
+    yield SystemCommand(
+        "Response changes",
+        "The inspected response against the same step's in the previous run or a loaded report (d)",
+        app.action_response_diff,
+    )
+    yield SystemCommand(
+        "Compare responses with a JSON report",
+        "Load a report of run --report-json: d then compares with its responses",
+        app.action_load_report,
     )
     yield SystemCommand(
         "OpenAPI coverage", "What this run called of the descriptions in force, and the gaps (C)", app.action_coverage

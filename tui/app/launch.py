@@ -16,10 +16,13 @@ def launch(
     plugins: Sequence[str] = (),
     resource_roots: Sequence[str] = (),
     tags: object = None,
+    base_url_source: str | None = None,
 ) -> int:
-    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`)."""
+    """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`).
+    `base_url_source`: what the screen calls the command line's base URL (`demo`)."""
     app = ScenarioApp(
         path, overrides, run_variables, fragments=fragments, plugins=plugins, resource_roots=resource_roots, tags=tags
     )
+    app.display_options.base_url_source = base_url_source
     result = app.run()
     return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

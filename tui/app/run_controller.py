@@ -70,6 +70,7 @@ class RunController(RunEvents):
         self._scenario: ev.ScenarioStarted | None = None
         self._changed: frozenset[str] = frozenset()
         self._snapshot: ev.ScopeSnapshot | None = None
+        self._cleared = ""
         self._panels_dirty = False
         self._queued_steps = 0
         self._reset_note_seen = True

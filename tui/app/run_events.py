@@ -15,9 +15,11 @@ from textual.app import App
 from textual.message import Message
 
 from scenario_core.language.nodes.blocks import ScenarioNode
+from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run import events as ev
 from scenario_core.run.edits import VariableEdited
 from scenario_core.run.stepper import CONTINUE, IDLE, Stepper, StepRun
+from scenario_core.support.records import replace
 from scenario_tui.app.history import History
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_header import counts_line, state_line
@@ -58,6 +60,7 @@ class RunEvents:
     _only: ScenarioNode | None
     _scenario: ev.ScenarioStarted | None
     _snapshot: ev.ScopeSnapshot | None
+    _cleared: str  # the store on view was cleared since its snapshot: when, and what
     _panels_dirty: bool
     _reset_note_seen: bool
     _unfreeze: Callable[[], None]
@@ -133,6 +136,7 @@ class RunEvents:
                     self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
             self._scenario = event
             self._snapshot = event.snapshot  # `_changed` stays: what the last step did
+            self._cleared = ""
             log.record(event)
         elif isinstance(event, ev.ScenarioFinished):
             if self._reset_note_seen:
@@ -161,6 +165,8 @@ class RunEvents:
             if key is not None:
                 tree.set_status(key, _overall(self._feature_results.get(key, [])))
             log.record(event)
+            if event.cleared:
+                self._store_cleared(event.store, f"feature '{event.feature.name}' ended", event.cleared)
             if event.cleared:  # the feature-boundary reset: also where the eye is
                 self._reset_note_seen = False
                 panels.status_bar.set(
@@ -175,9 +181,22 @@ class RunEvents:
                 tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED)
             )
             log.record(event)
+            if event.cleared:
+                self._store_cleared(None, "the file ended", event.cleared)
         elif isinstance(event, ev.RunFinished):
             tree.set_current(None)
             log.record(event)
+
+    def _store_cleared(self, store: StoreRef | None, when: str, names: tuple[str, ...]) -> None:
+        """A store was dropped (None: the file store): if the Variables panel shows it, it shows
+        it empty from now on, saying when it was cleared, as the Scope events log does."""
+        snapshot = self._snapshot
+        shown = snapshot.store if snapshot is not None else None
+        if snapshot is None or shown is None or (shown != store if store is not None else shown.feature is not None):
+            return
+        self._snapshot = replace(snapshot, store_values={}, store_origins={})
+        self._cleared = f"cleared when {when}: {', '.join(names)}"
+        self._panels_dirty = True
 
     def _previous(self) -> set[Key]:
         """The nodes the last step run was inside (and the scenarios started since are inside)."""
@@ -229,7 +248,7 @@ class RunEvents:
         self._panels_dirty = False
         scenario = self._scenario.scenario.name if self._scenario is not None else None
         if self.history.shown is None:
-            panels.variables_panel.show(self._snapshot, scenario, self._changed)
+            panels.variables_panel.show(self._snapshot, scenario, self._changed, self._cleared)
         self.update_status()
         self.app.post_message(self.Redrawn(files))
 
@@ -260,6 +279,7 @@ class RunEvents:
         self.history.clear()
         self._scenario = None
         self._snapshot = None
+        self._cleared = ""
         self._changed = frozenset()
         panels.tree.clear_statuses()
         panels.variables_panel.show(None)

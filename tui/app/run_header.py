@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from scenario_core.run.events import Counts
 from scenario_core.run.stepper import CONTINUE, DRAIN, FINISHED, IDLE, PAUSED, RUNNING, Stepper, StepRun
+from scenario_tui.widgets.inspector_request import path_of
 
 READY = "ready — n steps, c runs"
 
@@ -29,7 +30,7 @@ def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[
         if stepper.pause_reason == "failure" and failed is not None:
             return f"paused on failure, {_line(failed)}", failed.scenario.name
         if stepper.pause_reason == "resent" and failed is not None:  # edit and continue: `a`
-            return f"{failed.status} when re-sent, {_line(failed)}", failed.scenario.name
+            return _resent(failed), failed.scenario.name
         if current is None:
             return "paused", ""
         if stepper.pause_reason == "breakpoint":
@@ -47,6 +48,16 @@ def state_line(stepper: Stepper, stopped_at: int | None, seconds: str) -> tuple[
                 text += f" in {seconds}"
         return text + " — r restarts", ""
     return state, ""
+
+
+def _resent(run: StepRun) -> str:
+    """`passed after re-sending GET /pets/1 → 200, line 14`: a then:/extract: with the request it
+    reads sent again first; `failed when re-sent, line 12` for a step re-sent itself."""
+    sent = next((earlier for earlier in run.resent if earlier.request is not None), None)
+    if sent is None or sent.request is None:
+        return f"{run.status} when re-sent, {_line(run)}"
+    answer = f" → {sent.response.status}" if sent.response is not None else ""
+    return f"{run.status} after re-sending {sent.request.method} {path_of(sent.request.url)}{answer}, {_line(run)}"
 
 
 def _line(run: StepRun) -> str:

@@ -1,10 +1,7 @@
 """The step debugger: a file's tree, the effective parameters of what is highlighted, live
-variables by layer, scope events and an inspector, driven one step at a time.
-
-The app is the shell: keys, loading and watching the file; it computes no rule. The tree comes
-from the parser, parameters from `parameter_nodes`, a run from the executor's events, which
-`RunController` maps onto the widgets; helpers own the rest (`TreeSplit`, `EditAndContinue`,
-`CoverageTap`, `ThemeStyles`). Attributes go down (`show`), messages come up: no widget or
+variables by layer, scope events and an inspector, driven one step at a time. The app is the
+shell (keys, loading and watching the file) and computes no rule; `RunController` maps a run's
+events onto the widgets, helpers own the rest. Attributes go down, messages come up: no widget or
 controller imports the app. HTTP runs in a worker, so the UI never waits for it."""
 
 from __future__ import annotations
@@ -34,6 +31,7 @@ from scenario_tui.app.layout import TreeSplit, toggle_maximize
 from scenario_tui.app.node_summary import node_summary, subject
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.playground import open_curl_paste, open_playground
+from scenario_tui.app.response_compare import ResponseCompare
 from scenario_tui.app.run_controller import RunController
 from scenario_tui.app.run_events import RunEvents
 from scenario_tui.app.suite_files import SuiteFiles
@@ -110,6 +108,7 @@ class ScenarioApp(App[int]):
         self.theme_styles.install()
         self.tree_split = TreeSplit(self)  # `<`, `>`
         self.edit_and_continue = EditAndContinue(self, self.run_controller, panels, display)  # `=`
+        self.response_compare = ResponseCompare(self, display, self.run_controller.history)  # `d`
         stepper = self.stepper  # `C`: the tap sees every event first (reset on restart, never replaced)
         self.coverage_tap = stepper.on_event = CoverageTap(stepper.descriptions, stepper.on_event)
 
@@ -282,9 +281,8 @@ class ScenarioApp(App[int]):
             about = current is not None and current.key == item.key and self.stepper.state == PAUSED
             shown = run.scenario if run is not None else item.scenario  # a definition: its latest run's
             scenario = shown.name if shown is not None else None
-            inspector.show_step(
-                item.node, run, about_to_run=about, scenario=scenario, warnings=self.file_tree.warnings.of(item)
-            )
+            preview = self.stepper.preview() if about else None  # the request as it will be sent
+            inspector.show_step(item.node, run, about, scenario, self.file_tree.warnings.of(item), preview)
             return
         result = self.run_controller.scenario_results.get(item.key)
         title, lines = node_summary(item, self.file_tree, result, self.stepper.finished, self.display_options)
@@ -306,12 +304,10 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ stepping (see RunController)
 
-    def action_next_step(self) -> None:
-        """Run the next step, then pause (the first `n` starts the run)."""
+    def action_next_step(self) -> None:  # the first `n` starts the run
         self.run_controller.start("step")
 
-    def action_continue_run(self) -> None:
-        """Run to the next breakpoint or to the end."""
+    def action_continue_run(self) -> None:  # to the next breakpoint or the end
         self.run_controller.start("continue")
 
     def action_stop(self) -> None:
@@ -377,12 +373,8 @@ class ScenarioApp(App[int]):
         what = ""
         if item is not None:
             what = f"{item.node.keyword} line {item.line}" if item.kind == "step" else f"{item.kind} line {item.line}"
-        count = len(event.breakpoints)
-        self.status_bar.set(
-            note=("breakpoint set" if event.added else "breakpoint removed")
-            + (f" on {what}" if what else "")
-            + f" ({count} in all)"
-        )
+        done = "breakpoint set" if event.added else "breakpoint removed"
+        self.status_bar.set(note=f"{done}{f' on {what}' if what else ''} ({len(event.breakpoints)} in all)")
         if self.file_tree.cursor_node is not None:  # the inspector says whether it has one
             self.show_item(self.file_tree.cursor_node.data)
 
@@ -454,7 +446,9 @@ class ScenarioApp(App[int]):
     @on(FilterInput.Done)
     def _filter_done(self, event: FilterInput.Done) -> None:
         if event.cleared:
-            self.query_one(FilterInput).remove_class("-shown")
+            box = self.query_one(FilterInput)
+            box.value = ""  # (Esc in the filtered tree asks too: the filter goes)
+            box.remove_class("-shown")
         self.file_tree.focus()
 
     def action_help(self) -> None:
@@ -487,6 +481,12 @@ class ScenarioApp(App[int]):
 
     def action_resend_step(self) -> None:  # `a`: the step paused on, with the variables as they are now
         self.run_controller.resend()
+
+    def action_response_diff(self) -> None:  # `d`: what the response answers differently from before
+        self.response_compare.open((self.inspector.shown or (None, None))[1])
+
+    def action_load_report(self) -> None:
+        self.response_compare.ask_for_report()
 
     def action_coverage(self) -> None:
         from scenario_tui.widgets.coverage_screen import CoverageScreen

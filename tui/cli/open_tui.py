@@ -39,6 +39,7 @@ def open_tui(args: argparse.Namespace) -> int:
         getattr(args, "plugins", ()),
         getattr(args, "resource_root", ()),
         tags=selected,
+        base_url_source=getattr(args, "base_url_source", None),  # `demo`: its own API, said so
     )
 
 
@@ -63,5 +64,6 @@ def demo(args: argparse.Namespace) -> int:
             plugins=[],
             fragments=[],
             resource_root=[],
+            base_url_source="demo",
         )
         return open_tui(namespace)

@@ -23,6 +23,9 @@ class Display:
     def __init__(self, deterministic: bool = False, reveal_secrets: bool = False) -> None:
         self.deterministic = deterministic
         self.masker = Masker(enabled=not reveal_secrets)
+        # Where the command line's base URL comes from, in words on screen (`demo` for the
+        # bundled demo API that `scenario-tui demo` starts); None: "command line".
+        self.base_url_source: str | None = None
 
     @property
     def reveal_secrets(self) -> bool:

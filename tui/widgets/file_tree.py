@@ -11,6 +11,7 @@ from typing import AbstractSet, Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
@@ -21,7 +22,7 @@ from textual.widgets.tree import TreeNode
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_tui.widgets.static_warnings import StaticWarnings
-from scenario_tui.widgets.tree_filter import TreeFilter
+from scenario_tui.widgets.tree_filter import FilterInput, TreeFilter
 from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
     CURRENT_ICON,
     FAILED,
@@ -83,6 +84,7 @@ class FileTree(Tree[TreeItem]):
         Binding("enter", "select_cursor", "Inspect", show=False),
         Binding("right", "expand_or_first_child", "Expand", show=False),
         Binding("left", "collapse_or_parent", "Collapse", show=False),
+        Binding("escape", "clear_filter", "Clear the filter", show=False),
     ]
     ICON_NODE = "▸ "
     ICON_NODE_EXPANDED = "▾ "
@@ -100,6 +102,7 @@ class FileTree(Tree[TreeItem]):
         self.show_root = False
         self.guide_depth = 2
         self.statuses: dict[Key, str] = {}
+        self._failed_under: dict[Key, int] = {}  # a node's key -> the failed nodes under it
         self.breakpoints: set[Key] = set()
         self.current: Key | None = None  # the step about to run
         self._by_key: dict[Key, TreeNode[TreeItem]] = {}
@@ -120,6 +123,7 @@ class FileTree(Tree[TreeItem]):
         self.items.index(files)
         self._rebuild(keep)
         self.statuses.clear()
+        self._failed_under.clear()
         if not keep:
             self.breakpoints.clear()
         self.current = None
@@ -218,6 +222,12 @@ class FileTree(Tree[TreeItem]):
         elif node.children:
             self.move_cursor(node.children[0])
 
+    def action_clear_filter(self) -> None:
+        """Esc in a filtered tree clears the filter, as Esc in its input does."""
+        if not self.filter:
+            raise SkipAction()
+        self.post_message(FilterInput.Done(cleared=True))
+
     def action_collapse_or_parent(self) -> None:
         """← closes an open node; on a closed one (or a leaf) it moves to its parent."""
         node = self.cursor_node
@@ -283,10 +293,20 @@ class FileTree(Tree[TreeItem]):
     # ------------------------------------------------------------ status and breakpoints
 
     def set_status(self, key: Key | None, status: str) -> None:
-        if key is None or self.statuses.get(key) == status:
+        if key is None or (old := self.statuses.get(key)) == status:
             return
         self.statuses[key] = status
         self._changed(key)
+        if FAILED in (old, status):  # a collapsed node shows ✗ while something under it failed
+            self._count_failure(key, 1 if status == FAILED else -1)
+
+    def _count_failure(self, key: Key, by: int) -> None:
+        for length in range(1, len(key)):
+            above = key[:length]
+            count = self._failed_under.get(above, 0) + by
+            self._failed_under[above] = count
+            if count in (0, 1):  # its ✗ comes or goes
+                self._changed(above)
 
     def _changed(self, key: Key | None) -> None:
         """A node's label changed: draw its line again (with the next frame, once per frame)."""
@@ -321,6 +341,10 @@ class FileTree(Tree[TreeItem]):
             n = len(prefix)
             for key in [k for k in self.statuses if k[:n] == prefix]:
                 del self.statuses[key]
+        self._failed_under.clear()
+        for key, status in self.statuses.items():
+            if status == FAILED:
+                self._count_failure(key, 1)
         self._invalidate_labels()
 
     def set_current(self, key: Key | None, follow: bool = True) -> None:
@@ -391,8 +415,13 @@ class FileTree(Tree[TreeItem]):
         elif not definition and (status or item.kind != "file"):
             shown = status or PENDING
             text.append(STATUS_ICONS[shown] + " ", self._style(shown))
+        collapsed = node.allow_expand and not node.is_expanded
+        if collapsed and status != FAILED and self._failed_under.get(item.key):
+            text.append(STATUS_ICONS[FAILED] + " ", self._style(FAILED))  # a failure inside it
         if self.warnings.of(item):  # static analysis: a problem to expect before any run
             text.append(WARNING_ICON + " ", self._style("warning"))
+        elif collapsed and (count := self.warnings.under(item)):  # what it holds, shown collapsed
+            text.append(f"{WARNING_ICON}{count if count > 1 else ''} ", self._style("warning"))
         text.append_text(self._label_text(item))
         if item.key == self.current:
             text.stylize(self._style("current"))

@@ -48,6 +48,7 @@ KEYS = [
         "--var is read-only); Enter applies, ctrl+d deletes",
     ),
     ("a", "while paused: re-send the step paused on with the variables as they are now (again, once it ran)"),
+    ("d", "the inspected response against the same step's in the previous run (or a loaded JSON report)"),
     ("j", "JSON-path playground on the inspected response: matches as you type; ctrl+s writes the extract"),
     ("p", "paste a curl command (Copy as cURL) as a new step after the highlighted step; ctrl+s writes it"),
     ("C", "OpenAPI coverage of this run: operations, statuses and parameters exercised, and the gaps"),

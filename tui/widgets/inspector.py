@@ -45,6 +45,7 @@ from scenario_core.run.stepper import StepRun
 from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.body_views import request_body_view, xml_view
 from scenario_tui.widgets.display import Display, json_form
+from scenario_tui.widgets.inspector_request import resent_lines, written_request
 from scenario_tui.widgets.inspector_views import NoteView, StepView
 from scenario_tui.widgets.theme_styles import (
     ERROR,
@@ -188,8 +189,9 @@ class Inspector(VerticalScroll, can_focus=True):
         about_to_run: bool = False,
         scenario: str | None = None,
         warnings: Sequence[Diagnostic] = (),
+        preview: ev.RequestSent | str | None = None,
     ) -> None:
-        self.view = StepView(step, run, about_to_run, scenario, tuple(warnings))
+        self.view = StepView(step, run, about_to_run, scenario, tuple(warnings), preview)
 
     def watch_view(self, view: StepView | NoteView | None) -> None:
         if isinstance(view, NoteView):
@@ -201,7 +203,13 @@ class Inspector(VerticalScroll, can_focus=True):
             self._update(self._step_parts(*view))
 
     def _step_parts(
-        self, step: Any, run: StepRun | None, about_to_run: bool, scenario: str | None, warnings: Sequence[Diagnostic]
+        self,
+        step: Any,
+        run: StepRun | None,
+        about_to_run: bool,
+        scenario: str | None,
+        warnings: Sequence[Diagnostic],
+        preview: ev.RequestSent | str | None,
     ) -> list[RenderableType]:
         parts: list[RenderableType] = []
         head = Text()
@@ -232,6 +240,8 @@ class Inspector(VerticalScroll, can_focus=True):
             if elapsed:
                 status.append(f" · {elapsed}", "dim")
         parts.append(status)
+        if run is not None and run.resent:  # `a` on a then:/extract:: the request it reads, sent again
+            parts.extend(resent_lines(run, self.display_options))
         parts.extend(warning_lines(warnings))
         if run is not None and run.message and run.status in ("failed", "skipped"):
             parts.append(_rule("failure" if run.status == "failed" else "skipped"))
@@ -262,7 +272,7 @@ class Inspector(VerticalScroll, can_focus=True):
                 )
             )
         elif isinstance(step, RequestStep):
-            parts.extend(self._request(step, run))
+            parts.extend(self._request(step, run, preview))
             for retry in run.retries if run is not None else ():
                 parts.append(
                     Text(
@@ -310,49 +320,19 @@ class Inspector(VerticalScroll, can_focus=True):
             text = text[:MAX_BODY_CHARS] + "\n… (cut)"
         return [Text(text)]
 
-    def _request(self, step: RequestStep, run: StepRun | None) -> list[RenderableType]:
+    def _request(
+        self, step: RequestStep, run: StepRun | None, preview: ev.RequestSent | str | None
+    ) -> list[RenderableType]:
         parts: list[RenderableType] = []
-        sent = run.request if run is not None else None
+        sent, title = (run.request if run is not None else None), "request"
+        if sent is None and isinstance(preview, ev.RequestSent):  # paused before it: as it will go
+            sent, title = preview, "request, as it will be sent"
         if sent is None:
-            parts.append(_rule("request, as written"))
-            line = Text()
-            if step.operation is not None:  # the method and path come from the description
-                line.append(visible(step.operation.text), "bold")
-                parts.append(line)
-                for parameter in step.parameters:  # where each goes shows once it is sent
-                    child = Text()
-                    child.append(visible(parameter.name), "bold")
-                    child.append(": " + self.display_options.written(parameter.value.text))
-                    parts.append(child)
-            elif step.url is None:  # no operation, no URL: `call [using NAME] raw METHOD /path`
-                line.append(self.display_options.written(step.text), "bold")
-                parts.append(line)
-                for parameter in step.parameters:  # a `{id}` of the path, a header_X, a query_X
-                    child = Text()
-                    child.append(visible(parameter.name), "bold")
-                    child.append(": " + self.display_options.written(parameter.value.text))
-                    parts.append(child)
-            else:
-                line.append(visible(step.method or ""), "bold")
-                # As written, masked too: `Bearer {{token}}` holds no secret, a literal key does.
-                line.append(" " + self.display_options.written(step.url.text))
-                parts.append(line)
-            if step.query:
-                query = "&".join(f"{q.name}={q.value.text}" for q in step.query)
-                parts.append(Text("query: " + self.display_options.written("?" + query)[1:], style="dim"))
-            for header in step.headers:
-                if header.value.refs:  # a template: `Bearer {{token}}` holds no secret
-                    name, value = visible(header.name), self.display_options.written(header.value.text)
-                else:  # a literal value: masked like one sent
-                    ((name, value),) = self.display_options.headers([(header.name, header.value.text)])
-                line = Text()
-                line.append(name, "bold")
-                line.append(": " + value)
-                parts.append(line)
-            if step.body is not None:
-                parts.append(Text(self.display_options.text(step.body.text)))
+            parts.extend(written_request(step, self.display_options))
+            if preview is not None:  # (a str: why it cannot be built now)
+                parts.append(Text(self.display_options.text(f"cannot be built now: {preview}"), style=WARNING))
             return parts
-        parts.append(_rule("request"))
+        parts.append(_rule(title))
         if sent.operation is not None:
             parts.append(
                 Text(visible(f"^{sent.operation}" + (f" — {sent.summary}" if sent.summary else "")), style=VALUE)

@@ -7,18 +7,21 @@ from typing import Any, NamedTuple, Sequence
 from rich.console import RenderableType
 
 from scenario_core.language.errors import Diagnostic
+from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 
 
 class StepView(NamedTuple):
     """A step on view: its run (None: not run yet), whether the run is paused just before it, the
-    scenario it ran in, the static warnings about it."""
+        scenario it ran in, the static warnings about it, and paused before a request, the request as it
+    will be sent."""
 
     step: Any
     run: StepRun | None
     about_to_run: bool = False
     scenario: str | None = None
     warnings: Sequence[Diagnostic] = ()
+    preview: ev.RequestSent | str | None = None  # paused before a request: as it will be sent, or why not
 
 
 class NoteView(NamedTuple):

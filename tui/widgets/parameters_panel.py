@@ -12,8 +12,9 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from scenario_core.language.parameter_keys import BASE_URL
 from scenario_core.parameters.params_report import ParameterNode
-from scenario_core.parameters.resolution import EffectiveParameters, EffectiveValue
+from scenario_core.parameters.resolution import COMMAND_LINE, EffectiveParameters, EffectiveValue
 from scenario_core.support.printable import visible
 from scenario_tui.output.params_view import format_value
 from scenario_tui.widgets.display import Display
@@ -23,8 +24,12 @@ _KIND = {"file": "file", "feature": "feature", "scenario": "scenario"}
 
 
 def provenance(effective: EffectiveValue, display: Display) -> tuple[str, str]:
-    """(`feature 'Pets' line 7`, `(file 30, default 30)`)."""
-    where = display.plain(effective.winner.describe())
+    """(`feature 'Pets' line 7`, `(file 30, default 30)`); `demo` for the base URL `scenario-tui
+    demo` gives (on the command line, as the JSON report's `source` still says)."""
+    winner = effective.winner
+    where = display.plain(winner.describe())
+    if display.base_url_source and effective.key == BASE_URL and winner.source == COMMAND_LINE:
+        where = display.base_url_source
     lower = ", ".join(f"{s.short()} {display.plain(format_value(s.value))}" for s in effective.overridden)
     return where, f"({lower})" if lower else ""
 

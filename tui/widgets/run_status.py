@@ -1,8 +1,10 @@
 """The line at the top: the file, what the run is doing, a note, and the counts so far.
 
 It never loses the state and never cuts a note: when the line is too long for the screen, the
-scenario's name is clipped first, then the note moves to a line of its own below (wrapped if it
-must be), then the file name is clipped, then a fragment's name in the state; the counts go last.
+counts that are 0 go first (`0 skipped` says least), then the scenario's name is clipped to what
+is left, then the note moves to a line of its own below (wrapped if it must be; the name gets
+back the room it leaves), then the file name is clipped, then a fragment's name in the state; the
+other counts go last, whole (a count cut at the edge would say nothing).
 """
 
 from __future__ import annotations
@@ -129,16 +131,22 @@ class RunStatus(Static):
                 + (2 + len(counts) if counts else 0)
             )
 
-        excess = length() - width
-        if excess > 0 and subject:
-            subject = _clip(subject, max(len(subject) - excess, MIN_NAME))
+        whole = subject
+
+        def fit_subject() -> int:  # the scenario's name in what the other parts leave; the excess left
+            nonlocal subject
+            subject = whole
             excess = length() - width
-        if excess > 0 and note:  # whole, on the line below
-            note = ""
-            excess = length() - width
-        if excess > 0 and counts:  # `0 skipped` says least
+            if excess > 0 and subject:
+                subject = _clip(subject, max(len(subject) - excess, MIN_NAME))
+            return length() - width
+
+        if length() > width and counts:  # `0 skipped` says least: it goes before any name is cut
             counts = " · ".join(part for part in counts.split(" · ") if not part.startswith("0 "))
-            excess = length() - width
+        excess = fit_subject()
+        if excess > 0 and note:  # whole, on the line below; the name gets back what it leaves
+            note = ""
+            excess = fit_subject()
         if excess > 0 and file_name:
             file_name = _clip(file_name, max(len(file_name) - excess, MIN_NAME + 6))
             excess = length() - width
@@ -146,7 +154,10 @@ class RunStatus(Static):
         if excess > 0 and named:
             name = named.group(1)
             state = state[: named.start(1)] + _clip(name, max(len(name) - excess, MIN_NAME)) + "'"
-        return file_name, state, subject, note, counts  # the counts: cut at the edge if still too long
+            excess = length() - width
+        if excess > 0 and counts:  # a count cut at the edge (`3…`) says nothing: they go whole
+            counts = ""
+        return file_name, state, subject, note, counts
 
     def note_below(self, width: int) -> str:
         """The note when it does not fit the first line (it then has a line of its own), or ""."""

@@ -6,7 +6,12 @@ and what the user edited while paused (`✎ petId edited by you in scenario: 1 �
 Lines are written again at the new width after a resize (a RichLog keeps lines as drawn). A long
 list of names is summarised (`carrying 2,000 variables: c0, c1, … — Enter lists them`); Enter opens
 the latest one whole in the value viewer. The log also keeps every variable write of the run for
-the viewer's history (`history`)."""
+the viewer's history (`history`).
+
+The last scope boundary that cleared a store (`feature 'Pets' ended — cleared shared variables:
+petId`) stays on the top line(s) once later events scroll it out of view, as an editor keeps a
+block's header in view: on a short terminal the log has a few lines, and the boundary is what
+explains the variables that are gone. Scrolled back above it, the log is as written."""
 
 from __future__ import annotations
 
@@ -68,9 +73,12 @@ class ScopeLog(RichLog):
         self._width = 0  # the width the lines were drawn at
         self.long_lists: list[tuple[str, tuple[str, ...]]] = []  # (what, names), oldest first
         self.history = WriteHistory()
+        self._pin: Text | None = None  # the last boundary that cleared a store, as recorded
+        self.pinned = (-1, 0)  # its first line in `lines` and how many lines it takes (-1: none)
 
     def reset(self) -> None:
         self.clear()
+        self._pin, self.pinned = None, (-1, 0)
         self.entries = []
         self._events = []
         self._pending = []
@@ -110,9 +118,14 @@ class ScopeLog(RichLog):
             length = text.cell_len
             if length > width or "\t" in text.plain:
                 self._append(strips, widest)
+                first = len(self.lines)
                 self.write(text, expand=True)
+                if text is self._pin:
+                    self.pinned = (first, len(self.lines) - first)
                 strips, widest = [], self._widest_line_width  # after the write: its lines count too
                 continue
+            if text is self._pin:
+                self.pinned = (len(self.lines) + len(strips), 1)
             strips.append(Strip(text.render(console), length))
             widest = max(widest, length)
         self._append(strips, widest)
@@ -123,7 +136,10 @@ class ScopeLog(RichLog):
             return
         self.lines.extend(strips)
         if self.max_lines is not None and len(self.lines) > self.max_lines:
-            self._start_line += len(self.lines) - self.max_lines
+            dropped = len(self.lines) - self.max_lines
+            at, height = self.pinned
+            self.pinned = (at - dropped, height) if at >= dropped else (-1, 0)
+            self._start_line += dropped
             self.refresh()
             self.lines = self.lines[-self.max_lines :]
         self._widest_line_width = widest
@@ -139,6 +155,7 @@ class ScopeLog(RichLog):
         """Write every line again (after secrets were revealed or masked)."""
         events, self._events = self._events, []
         self.clear()
+        self._pin, self.pinned = None, (-1, 0)
         self.entries = []
         self.long_lists = []
         self._pending = []
@@ -146,6 +163,24 @@ class ScopeLog(RichLog):
             self._line(event)
         self.flush()
         self._width = self.scrollable_content_region.width
+
+    def render_line(self, y: int) -> Strip:
+        at, height = self.pinned
+        scroll_x, scroll_y = self.scroll_offset
+        if 0 <= at < scroll_y and y < height and at + height <= len(self.lines):  # scrolled out: kept on top
+            width = self.scrollable_content_region.width
+            return (
+                self.lines[at + y].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
+            )
+        return super().render_line(y)
+
+    @property
+    def pinned_text(self) -> str:
+        """The boundary kept on the top line(s) now, or "" (for tests and tools)."""
+        at, height = self.pinned
+        if not (0 <= at < self.scroll_offset.y and at + height <= len(self.lines)):
+            return ""
+        return "".join(self.lines[at + i].text for i in range(height))
 
     def _add(self, text: Text) -> None:
         self.entries.append(text.plain)
@@ -220,6 +255,7 @@ class ScopeLog(RichLog):
                     "shared variables",
                 )
                 text.stylize("reverse")
+                self._pin = text
             elif event.store is not None and event.store.feature is not None:
                 text.append(" — its shared store was empty", "dim")
         elif isinstance(event, ev.FileFinished):
@@ -229,6 +265,7 @@ class ScopeLog(RichLog):
                 text.append(" — cleared " + ("" if len(event.cleared) > LONG_LIST else "shared variables: "), "bold")
                 self._names(text, "the file store cleared", event.cleared, ERROR_BOLD, "shared variables")
                 text.stylize("reverse")
+                self._pin = text
         elif isinstance(event, ev.WebhookCallsDropped):
             text.append("⚠ ", WARNING_BOLD)
             text.append(self.display_options.line(event.message), WARNING)
@@ -243,7 +280,8 @@ class ScopeLog(RichLog):
         self._add(text)
 
     def _edited(self, text: Text, event: VariableEdited) -> None:
-        """`✎ petId edited by you in scenario: 1 → 42` (`deleted by you from`, `new → 42`)."""
+        """`✎ petId edited by you in scenario: 1 → 42`, `✎ petId set by you in scenario: 42` (it
+        had no value in that layer), `✎ petId deleted by you from scenario (was 1)`."""
         text.append("✎ ", EDIT_BOLD)
         text.append(visible(event.name), "bold")
         if event.action == REMOVED:
@@ -251,12 +289,12 @@ class ScopeLog(RichLog):
             text.append(" (was ")
             text.append(self._value(event.name, event.old), ERROR)
             text.append(")")
+        elif event.action == SET:  # the layer had no value of it: nothing changed from anything
+            text.append(f" set by {event.by} in {visible(event.layer)}: ", EDIT)
+            text.append(self._value(event.name, event.new), SUCCESS)
         else:
             text.append(f" edited by {event.by} in {visible(event.layer)}: ", EDIT)
-            if event.action == SET:
-                text.append("new", "dim")
-            else:
-                text.append(self._value(event.name, event.old), ERROR)
+            text.append(self._value(event.name, event.old), ERROR)
             text.append(" → ")
             text.append(self._value(event.name, event.new), SUCCESS)
         if event.shadowed_by:

@@ -1,6 +1,8 @@
 """`=`: edit a variable while the run is paused (edit and continue). Lists the layers the paused
 scenario sees (run variables shown read-only, as docs/spec/scopes.md#run-variables has them); pick the layer, type
-the name and the value (read as `--var` reads one: JSON when it parses, else text). Enter applies,
+the name and the value (read as `--var` reads one: JSON when it parses, else text). Opened on a
+variable (the app gives its name, layer and value), the focus is on its value, selected, so what
+is typed replaces it; the layer chosen is said in words under the list, not by colour alone. Enter applies,
 ctrl+d deletes the name from the layer, Escape closes. The dialog computes no rule: it tells the
 app what was asked (`Applied`), the app asks the stepper, and a refusal comes back as one line
 (`show_error`) while the dialog stays open."""
@@ -60,6 +62,7 @@ class VariableEditor(ModalScreen[None]):
         & Horizontal > Label { width: 7; padding: 1 0 0 0; }
         & Horizontal > Input { width: 1fr; }
         & #variable-editor-hint { color: $text-muted; }
+        & #variable-editor-chosen { padding: 0 0 0 1; }
         & #variable-editor-error { color: $text-error; display: none; }
     }
     """
@@ -93,12 +96,13 @@ class VariableEditor(ModalScreen[None]):
                     yield RadioButton(
                         layer_title(layer), value=layer.label == self.initial_layer, disabled=not layer.editable
                     )
+            yield Static(self._chosen_words(self.initial_layer), id="variable-editor-chosen")
             with Horizontal():
                 yield Label("Name")
-                yield Input(self.initial[0], placeholder="petId", id="variable-editor-name")
+                yield Input(self.initial[0], id="variable-editor-name")
             with Horizontal():
                 yield Label("Value")
-                yield Input(self.initial[1], placeholder='42 · "42" · true · [1, 2] · text', id="variable-editor-value")
+                yield Input(self.initial[1], id="variable-editor-value")
             yield Static(
                 'JSON when it parses (7, true, [1, 2], "7"), else the text as typed.', id="variable-editor-hint"
             )
@@ -106,6 +110,16 @@ class VariableEditor(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#variable-editor-value" if self.initial[0] else "#variable-editor-name", Input).focus()
+
+    def _chosen_words(self, label: str) -> Text:
+        layer = next((entry for entry in self.scope_layers if entry.label == label), None)
+        text = Text("sets it in: ")
+        text.append(layer_title(layer).split("  (")[0] if layer is not None else visible(label), "bold")
+        return text
+
+    @on(RadioSet.Changed)
+    def _layer_changed(self, event: RadioSet.Changed) -> None:
+        self.query_one("#variable-editor-chosen", Static).update(self._chosen_words(self.chosen_layer))
 
     @property
     def chosen_layer(self) -> str:
@@ -123,8 +137,11 @@ class VariableEditor(ModalScreen[None]):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.input.id == "variable-editor-name" and not self.variable_value:
-            self.query_one("#variable-editor-value", Input).focus()  # a name typed: now its value
+        if event.input.id == "variable-editor-name":  # a name typed: now its value
+            value = self.query_one("#variable-editor-value", Input)
+            if self.variable_name != self.initial[0] and value.value == self.initial[1]:
+                value.value = ""  # the value shown was another variable's
+            value.focus()
             return
         self.post_message(self.Applied(self, self.chosen_layer, self.variable_name, self.variable_value))
 

@@ -54,6 +54,7 @@ class ScopeView(NamedTuple):
     snapshot: ScopeSnapshot | None
     scenario: str | None = None
     changed: frozenset[str] = frozenset()
+    cleared: str = ""  # its store was cleared since (`cleared when feature 'Pets' ended: petId`)
 
 
 class VariablesPanel(VerticalScroll, can_focus=True):
@@ -109,8 +110,9 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         snapshot: ScopeSnapshot | None,
         scenario: str | None = None,
         changed: frozenset[str] | set[str] = frozenset(),
+        cleared: str = "",
     ) -> None:
-        self.view = ScopeView(snapshot, scenario, frozenset(changed))
+        self.view = ScopeView(snapshot, scenario, frozenset(changed), cleared)
 
     def watch_view(self) -> None:
         self.refresh_view()
@@ -134,7 +136,7 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         body = next(bodies, None)
         if body is None:
             return
-        snapshot, scenario, changed_names = self.view
+        snapshot, scenario, changed_names, cleared = self.view
         at = self.rows[self.cursor][:2] if self.cursor < len(self.rows) else None
         self.lines = []
         self.rows, self._row_y = [], []
@@ -178,7 +180,9 @@ class VariablesPanel(VerticalScroll, can_focus=True):
         self._y = 0
         for title, values, rows in tables:
             heading = Text(title, style="bold underline")
-            if not values and not title.startswith("shared: none"):
+            if not values and cleared and title.startswith("shared: "):  # as the Scope events log says
+                heading.append(f"  ({visible(cleared)})", style="not underline")
+            elif not values and not title.startswith("shared: none"):
                 heading.append("  (empty)", style="dim not underline")
             parts.append(heading)
             self.lines.append(heading.plain)
