@@ -296,3 +296,64 @@ scenario: sound
     result = pytester.runpytest("-v")
     assert outcomes(result) == {"local.scenario::broken": "FAILED", "local.scenario::sound": "PASSED"}
     assert "operation 'listInventory' not found" in result.stdout.str()
+
+
+SCOPE_UNITS = """\
+scenario: alone one
+  when: GET /health
+  then: status 200
+
+scenario: alone two
+  when: GET /health
+  then: status 200
+
+feature: Shared
+  parameters:
+    shareVariablesAcrossScenarios: true
+  scenario: login
+    when: POST /login
+      body: {"username": "demo", "password": "demo"}
+    then: status 200
+    extract: token from $.token
+  scenario: create
+    when: POST /pets
+      headers:
+        Authorization: Bearer {{token}}
+      body: {"name": "Rex", "tag": "dog"}
+    then: status 201
+    extract: petId from $.id
+  scenario: read
+    when: GET /pets/{{petId}}
+    then: status 200
+
+scenario: alone three
+  when: GET /health
+  then: status 200
+"""
+
+
+def test_scenario_dist_scope_spreads_units_over_workers_and_keeps_a_sharing_feature_on_one(pytester, demo):
+    """docs/spec/scopes.md#scope-parallel-runs under xdist: the same units as `run --dist scope`."""
+    pytester.makeini(f"[pytest]\nscenario_base_url = {demo.url}\n")
+    pytester.makefile(".scenario", suite=SCOPE_UNITS)
+    serial = pytester.runpytest_subprocess("-v", "-n", "0")
+    demo.reset()
+    parallel = pytester.runpytest_subprocess("-v", "-n", "2", "--scenario-dist", "scope")
+    assert outcomes(serial) == outcomes(parallel) and len(outcomes(serial)) == 6
+    parallel.assert_outcomes(passed=6)
+    workers: dict[str, str] = {}
+    for line in parallel.outlines:
+        match = re.match(r"\[(gw\d)\] .*? suite\.scenario::(.*?)(?:@| PASSED| FAILED|\s*$)", line)
+        if match:
+            workers[match.group(2).strip()] = match.group(1)
+    shared = {workers[name] for name in workers if name.startswith("Shared::")}
+    assert len(shared) == 1, workers  # a sharing feature is never split
+    assert set(workers.values()) == {"gw0", "gw1"}, workers  # the file's units were spread
+
+
+def test_scenario_dist_takes_file_or_scope(pytester):
+    pytester.makefile(".scenario", suite=SCOPE_UNITS)
+    pytester.makeini("[pytest]\nscenario_dist = rows\nscenario_base_url = http://127.0.0.1:9\n")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "scenario_dist: expected file or scope, got 'rows'" in result.stderr.str()

@@ -11,7 +11,10 @@ whose items were deselected (-k, -m) are not run: the Execution's `selected` say
 reader of what they would have extracted is told the extractor was not selected.
 
 xdist: every item carries `xdist_group(<file>)`, and `-n N` without `--dist` means
-`--dist loadgroup`, so one worker runs a whole file (nothing is shared between files).
+`--dist loadgroup`, so one worker runs a whole file (nothing is shared between files). With
+`--scenario-dist scope` the groups are the file's scope units instead (run.units: an isolated
+scenario alone, a sharing feature or a sharing file whole), each run as an Execution of its own,
+so a file's independent scenarios spread over the workers while shared variables stay on one.
 
 Never imports textual or rich: workers stay light, and a failure is plain text, not a traceback.
 """
@@ -79,6 +82,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("scenario_show_secrets", f"{text} (the same as --scenario-show-secrets)", type="bool", default=False)
     text = "after the run, show which OpenAPI operations, responses and parameters the scenarios exercised"
     group.addoption("--scenario-coverage", dest="scenario_coverage", action="store_true", help=text)
+    text = (
+        "what one xdist worker runs together: whole files (default), or scope units -- isolated "
+        "scenarios alone, sharing features and files whole -- as `run --dist scope`"
+    )
+    group.addoption("--scenario-dist", dest="scenario_dist", choices=("file", "scope"), default=None, help=text)
+    parser.addini("scenario_dist", f"{text} (the same as --scenario-dist)", type="string", default="file")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -129,6 +138,9 @@ class _Settings:
         self.resource_roots = tuple(values("scenario_resource_root"))
         self.show_secrets = bool(config.getoption("scenario_show_secrets") or config.getini("scenario_show_secrets"))
         self.coverage = bool(config.getoption("scenario_coverage", False))
+        self.dist = config.getoption("scenario_dist", None) or config.getini("scenario_dist") or "file"
+        if self.dist not in ("file", "scope"):
+            raise pytest.UsageError(f"scenario_dist: expected file or scope, got {self.dist!r}")
         self.files: dict[Path, "ScenarioFile"] = {}  # file runs opened this session
         self._selection: dict["ScenarioFile", set[int]] | None = None
 
@@ -161,7 +173,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from scenario_tui.integrations.pytest_coverage import CoverageHooks
 
         def collectors() -> list[Any]:
-            return [f._run.coverage for f in settings.files.values() if f._run is not None and f._run.coverage]
+            return [run.coverage for f in settings.files.values() for run in f.runs() if run.coverage]
 
         config.pluginmanager.register(CoverageHooks(collectors), "scenario-coverage")
 
@@ -215,7 +227,9 @@ class ScenarioFile(pytest.File):
     """One .scenario file; runs as a whole, once, when its first item runs."""
 
     node: Any = None
-    _run: "_FileRun | None" = None
+    _runs: "dict[int, _FileRun]"  # by unit: one, the whole file, unless --scenario-dist scope
+    _unit_of: "dict[int, int]"  # scenario id -> its unit's index
+    _units: "list[Any]"
 
     def _display_path(self) -> str:
         try:
@@ -237,13 +251,28 @@ class ScenarioFile(pytest.File):
             raise ScenarioCollectError("\n".join(visible(str(d)) for d in error.diagnostics)) from None
         except (UsageError, PluginError) as error:
             raise ScenarioCollectError(f"{self._display_path()}: error: {visible(str(error))}") from None
-        if self.config.pluginmanager.hasplugin("xdist"):  # without xdist the marker is unknown (--strict-markers)
-            self.add_marker(pytest.mark.xdist_group(GROUP_PREFIX + self.nodeid))
+        self._runs, self._unit_of, self._units = {}, {}, [None]
+        if settings.dist == "scope":
+            from scenario_core.run.units import scope_units
+
+            self._units = list(scope_units([self.node], settings.overrides))
+            for index, unit in enumerate(self._units):
+                for scenario, _ in self.node.scenarios_in_order():
+                    if unit.nodes is None or id(scenario) in unit.nodes:
+                        self._unit_of.setdefault(id(scenario), index)
         for item, name in zip(self.node.items, unique_names([item.name for item in self.node.items])):
             if isinstance(item, FeatureNode):
                 yield FeatureCollector.from_parent(self, name=name, feature=item)
             else:
                 yield ScenarioItem.from_parent(self, name=name, scenario=item, feature=None)
+
+    def group_of(self, scenario: Any) -> str:
+        """The xdist group of a scenario's item: its file, or with --scenario-dist scope its unit."""
+        index = self._unit_of.get(id(scenario), 0)
+        return GROUP_PREFIX + self.nodeid + (f"::unit-{index}" if len(self._units) > 1 else "")
+
+    def runs(self) -> list["_FileRun"]:
+        return list(getattr(self, "_runs", {}).values())
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if excinfo.errisinstance(ScenarioCollectError):
@@ -253,18 +282,24 @@ class ScenarioFile(pytest.File):
     # ---- the file's one run
 
     def outcome(self, item: "ScenarioItem") -> tuple[Any, Any, Any]:
-        if self._run is None:
+        index = self._unit_of.get(id(item.scenario), 0)
+        run = self._runs.get(index)
+        if run is None:
             settings = self.config.stash[_SETTINGS]
-            self._run = _FileRun(self.node, settings, settings.selection(self.session).get(self, set()))
+            wanted = settings.selection(self.session).get(self, set())
+            unit = self._units[index]
+            if unit is not None and unit.nodes is not None:
+                wanted = wanted & unit.nodes
+            run = self._runs[index] = _FileRun(self.node, settings, wanted, unit.nodes if unit is not None else None)
             settings.files[self.path] = self
-        result = self._run.outcome(item.scenario)
-        if self._run.finished_all():
-            self._run.close(stop=False)
+        result = run.outcome(item.scenario)
+        if run.finished_all():
+            run.close(stop=False)
         return result
 
     def close(self) -> None:
-        if self._run is not None:
-            self._run.close(stop=True)
+        for run in self.runs():
+            run.close(stop=True)
 
 
 class FeatureCollector(pytest.Collector):
@@ -292,6 +327,8 @@ class ScenarioItem(pytest.Item):
         super().__init__(**kwargs)
         self.scenario, self.feature = scenario, feature
         self.scenario_file: ScenarioFile = self.getparent(ScenarioFile)
+        if self.config.pluginmanager.hasplugin("xdist"):  # without xdist the marker is unknown (--strict-markers)
+            self.add_marker(pytest.mark.xdist_group(self.scenario_file.group_of(scenario)))
         for tag in sorted(scenario.tags):
             self.add_marker(_marker(self.config, tag))
 
@@ -346,7 +383,7 @@ def refused_hint(record: Any, masker: Any) -> str | None:
 class _FileRun:
     """A file's Execution, pulled event by event across items, as `scenario-tui run` pulls it."""
 
-    def __init__(self, node: Any, settings: _Settings, wanted: set[int]):
+    def __init__(self, node: Any, settings: _Settings, wanted: set[int], only: frozenset[int] | None = None):
         from scenario_core.report.masking import Masker
         from scenario_core.report.recorder import RunRecorder
         from scenario_core.run.events import ScenarioFinished
@@ -361,7 +398,7 @@ class _FileRun:
             registry=settings.registry(node),
             resource_roots=settings.resource_roots,
         )
-        self.execution = Execution([node], options, include=lambda scenario, feature: id(scenario) in wanted)
+        self.execution = Execution([node], options, include=lambda scenario, feature: id(scenario) in wanted, only=only)
         self.coverage = None  # --scenario-coverage: this file's collector (pytest_coverage.py)
         if settings.coverage:
             from scenario_core.report.coverage_collector import CoverageCollector
