@@ -24,7 +24,8 @@ _OUR_SOURCES = frozenset(("cookie", "regex", "xpath", "text"))
 
 def berrycrush_portability(file: ScenarioFileNode) -> list[Diagnostic]:
     """One warning for a BerryCrush-dialect file that uses our forms, else none."""
-    steps = [step for block in step_blocks(file) for step in walk_steps(block)]
+    # this file's own lines: a .fragment file beside it is another file, in its own dialect
+    steps = [step for block in step_blocks(file) for step in walk_steps(block) if step.location.file == file.path]
     if not any(_berrycrush(step) for step in steps):
         return []
     ours = sorted({where for step in steps for where in _our_forms(step)}, key=lambda w: (w[0].line, w[0].column))

@@ -54,3 +54,14 @@ def test_our_forms_in_our_own_dialect_are_no_warning(capsys, tmp_path):
     ours = "scenario: s\n  when: POST /form/login\n    form:\n      user: ann\n  then: cookie session exists\n"
     status, lines = check(capsys, tmp_path, ours, "--strict")
     assert lines == []
+
+
+def test_our_forms_in_a_fragment_file_beside_a_berrycrush_file_are_that_files_own(capsys, tmp_path):
+    # the .fragment file is in our dialect; the scenario file in BerryCrush's: nothing to say
+    (tmp_path / "fragments").mkdir()
+    (tmp_path / "fragments" / "token.fragment").write_text(
+        "fragment: token\n  when: POST /oauth/token\n    form:\n      grant_type: client_credentials\n"
+    )
+    text = "scenario: s\n  given the API\n    assert status 200\n"
+    status, lines = check(capsys, tmp_path, text, "--strict")
+    assert lines == []
