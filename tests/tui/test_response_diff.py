@@ -1,4 +1,4 @@
-"""`d`: what a response answers differently from the same step's earlier response — of the
+"""`d` (the TUI over `run --compare`'s comparison): what a response answers differently from the same step's earlier response — of the
 previous run in this session, or of a loaded JSON report. JSON by path (added, removed, changed,
 at any depth), any other body line by line; values masked as everywhere on screen."""
 
@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from scenario_tui.widgets.response_diff import ADDED, CHANGED, REMOVED, Change, body_changes
+from scenario_core.report.compare import ADDED, CHANGED, LINES, REMOVED, Change
+from scenario_tui.widgets.response_diff import body_changes
 from scenario_tui.widgets.value_viewer import ValueViewer
 
 SIZE = (120, 40)
@@ -29,7 +30,7 @@ def test_json_bodies_are_compared_by_path_at_any_depth():
         Change(REMOVED, "$.tags[1]", "b"),
         Change(ADDED, "$.owner.since", new=2020),
         Change(REMOVED, "$.gone", True),
-        Change(ADDED, '$["new key"]', new=1),
+        Change(ADDED, "$['new key']", new=1),
     ]
     assert body_changes(old, "application/json", old, "application/json") == []
     # a number that became a string, or 1 that became true, is a change
@@ -42,8 +43,7 @@ def test_text_and_xml_bodies_are_compared_line_by_line():
     old = b"<pet>\n  <name>Rex</name>\n  <age>3</age>\n</pet>\n"
     new = b"<pet>\n  <name>Max</name>\n  <age>3</age>\n</pet>\n"
     assert body_changes(old, "application/xml", new, "application/xml") == [
-        Change(REMOVED, "line 2", "  <name>Rex</name>"),
-        Change(ADDED, "line 2", new="  <name>Max</name>"),
+        Change(LINES, "line 2", lines=("-  <name>Rex</name>", "+  <name>Max</name>"))
     ]
     assert body_changes(b"same", "text/plain", b"same", "text/plain") == []
 
