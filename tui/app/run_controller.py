@@ -74,6 +74,7 @@ class RunController(RunEvents):
         self._panels_dirty = False
         self._queued_steps = 0
         self._reset_note_seen = True
+        self._event_run: StepRun | None = None
         self.advancing = False  # a worker is pulling events (or about to)
         self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
         # (read on the stepper's worker thread: a set's truth and an attribute, nothing more)

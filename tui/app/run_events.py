@@ -9,7 +9,7 @@ RunController (run_controller.py) holds the state and drives the run.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from textual.app import App
 from textual.message import Message
@@ -64,6 +64,7 @@ class RunEvents:
     _panels_dirty: bool
     _reset_note_seen: bool
     _unfreeze: Callable[[], None]
+    _event_run: StepRun | None  # the step record of the event being received
 
     def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
         """Where a step run shows in the tree (its key), and where it is written (definitions)."""
@@ -92,100 +93,120 @@ class RunEvents:
         return bool(entered)
 
     def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
-        panels = self.panels
+        """The stepper's callback: each event, with the step record it belongs to (`run`), goes
+        to the method RUN_EVENTS names for its type (run.consumers' one dispatch style)."""
         self.display.learn(event)
         if not self._panels_dirty:
             self.panels_changed()
-        tree = panels.tree
-        log = panels.scope_log
-        if isinstance(event, ev.StepStarted) and run is not None:
-            self._locate(run, event)
-            if run.key is not None:
-                self._keep_record(run)
-                self._set_group_status(run, NODE_RUNNING)
-                if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
-                    tree.set_status(run.key, NODE_RUNNING)
-            tree.set_current(run.key, follow=False)
+        receive = RUN_EVENTS.get(type(event))
+        if receive is not None:
+            self._event_run = run
+            receive(self, event)
+
+    def _step_started(self, event: ev.StepStarted) -> None:
+        run, tree = self._event_run, self.panels.tree
+        if run is None:
+            return
+        self._locate(run, event)
+        if run.key is not None:
+            self._keep_record(run)
+            self._set_group_status(run, NODE_RUNNING)
+            if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
+                tree.set_status(run.key, NODE_RUNNING)
+        tree.set_current(run.key, follow=False)
+        self._snapshot = event.snapshot
+
+    def _step_finished(self, event: ev.StepFinished) -> None:
+        run, tree = self._event_run, self.panels.tree
+        if run is None:
+            return
+        self._locate(run, event)
+        if run.key is not None:
+            self._keep_record(run)
+            tree.set_status(run.key, event.status)
+            self._set_group_status(run, event.status)
+        if event.status != SKIPPED:
+            self._changed = run.changed
             self._snapshot = event.snapshot
-        elif isinstance(event, ev.StepFinished) and run is not None:
-            self._locate(run, event)
-            if run.key is not None:
-                self._keep_record(run)
-                tree.set_status(run.key, event.status)
-                self._set_group_status(run, event.status)
-            if event.status != SKIPPED:
-                self._changed = run.changed
-                self._snapshot = event.snapshot
-                if run.replaces is not None:  # re-sent: its new run replaces the old one
-                    self.history.replace(run.replaces, run)
-                else:
-                    self.history.add(run)
-        elif isinstance(event, (ev.VariableExtracted, ev.VariableOverwritten)):
-            log.record(event)
-        elif isinstance(event, VariableEdited):  # while paused: the panels show it at once
-            log.record(event)
-            self._snapshot = event.snapshot
-            self._changed = frozenset((event.name,))
-        elif isinstance(event, ev.ScenarioStarted):
-            key = tree.scenario_key(event.scenario)
-            if key is not None:  # (a scenario runs once per run: nothing of it to clear)
-                tree.set_status(key, NODE_RUNNING)
-                if self._bp_previous is None:
-                    self._bp_last[1].append(key)
-                else:
-                    self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
-            self._scenario = event
-            self._snapshot = event.snapshot  # `_changed` stays: what the last step did
-            self._cleared = ""
-            log.record(event)
-        elif isinstance(event, ev.ScenarioFinished):
-            if self._reset_note_seen:
-                panels.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
-            self._reset_note_seen = True
-            key = tree.scenario_key(event.scenario)
-            stopped = event.interrupted  # (skipped when stopped between steps)
-            if key is not None:
-                tree.set_status(key, event.status)
-                self.scenario_results[key] = event
-                if len(key) > 2:  # (file, feature, scenario): a feature's scenario
-                    self._feature_results.setdefault(key[:2], []).append(event.status)
-            if stopped:
-                self._counts.stopped += 1
+            if run.replaces is not None:  # re-sent: its new run replaces the old one
+                self.history.replace(run.replaces, run)
             else:
-                self._counts.add(event.status)
-            if self._scenario is not None and event.scenario is self._scenario.scenario:
-                self._snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
-        elif isinstance(event, ev.FeatureStarted):
-            key = tree.feature_key(event.feature)
-            if key is not None:
-                tree.set_status(key, NODE_RUNNING)
-                self._feature_results[key] = []
-        elif isinstance(event, ev.FeatureFinished):
-            key = tree.feature_key(event.feature)
-            if key is not None:
-                tree.set_status(key, _overall(self._feature_results.get(key, [])))
-            log.record(event)
-            if event.cleared:
-                self._store_cleared(event.store, f"feature '{event.feature.name}' ended", event.cleared)
-            if event.cleared:  # the feature-boundary reset: also where the eye is
-                self._reset_note_seen = False
-                panels.status_bar.set(
-                    note=f"feature '{event.feature.name}' ended — cleared shared variables: " + ", ".join(event.cleared)
-                )
-        elif isinstance(event, (ev.ScopeCreated, ev.WebhookCallsDropped)):
-            log.record(event)
-        elif isinstance(event, ev.FileStarted):
-            tree.set_status(tree.file_key(event.file), NODE_RUNNING)
-        elif isinstance(event, ev.FileFinished):
-            tree.set_status(
-                tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED)
+                self.history.add(run)
+
+    def _logged(self, event: ev.Event) -> None:
+        self.panels.scope_log.record(event)
+
+    def _variable_edited(self, event: VariableEdited) -> None:  # while paused: the panels show it at once
+        self.panels.scope_log.record(event)
+        self._snapshot = event.snapshot
+        self._changed = frozenset((event.name,))
+
+    def _scenario_started(self, event: ev.ScenarioStarted) -> None:
+        tree = self.panels.tree
+        key = tree.scenario_key(event.scenario)
+        if key is not None:  # (a scenario runs once per run: nothing of it to clear)
+            tree.set_status(key, NODE_RUNNING)
+            if self._bp_previous is None:
+                self._bp_last[1].append(key)
+            else:
+                self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
+        self._scenario = event
+        self._snapshot = event.snapshot  # `_changed` stays: what the last step did
+        self._cleared = ""
+        self.panels.scope_log.record(event)
+
+    def _scenario_finished(self, event: ev.ScenarioFinished) -> None:
+        panels, tree = self.panels, self.panels.tree
+        if self._reset_note_seen:
+            panels.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
+        self._reset_note_seen = True
+        key = tree.scenario_key(event.scenario)
+        if key is not None:
+            tree.set_status(key, event.status)
+            self.scenario_results[key] = event
+            if len(key) > 2:  # (file, feature, scenario): a feature's scenario
+                self._feature_results.setdefault(key[:2], []).append(event.status)
+        if event.interrupted:  # (skipped when stopped between steps)
+            self._counts.stopped += 1
+        else:
+            self._counts.add(event.status)
+        if self._scenario is not None and event.scenario is self._scenario.scenario:
+            self._snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
+
+    def _feature_started(self, event: ev.FeatureStarted) -> None:
+        tree = self.panels.tree
+        key = tree.feature_key(event.feature)
+        if key is not None:
+            tree.set_status(key, NODE_RUNNING)
+            self._feature_results[key] = []
+
+    def _feature_finished(self, event: ev.FeatureFinished) -> None:
+        panels, tree = self.panels, self.panels.tree
+        key = tree.feature_key(event.feature)
+        if key is not None:
+            tree.set_status(key, _overall(self._feature_results.get(key, [])))
+        panels.scope_log.record(event)
+        if event.cleared:  # the feature-boundary reset: also where the eye is
+            self._store_cleared(event.store, f"feature '{event.feature.name}' ended", event.cleared)
+            self._reset_note_seen = False
+            panels.status_bar.set(
+                note=f"feature '{event.feature.name}' ended — cleared shared variables: " + ", ".join(event.cleared)
             )
-            log.record(event)
-            if event.cleared:
-                self._store_cleared(None, "the file ended", event.cleared)
-        elif isinstance(event, ev.RunFinished):
-            tree.set_current(None)
-            log.record(event)
+
+    def _file_started(self, event: ev.FileStarted) -> None:
+        tree = self.panels.tree
+        tree.set_status(tree.file_key(event.file), NODE_RUNNING)
+
+    def _file_finished(self, event: ev.FileFinished) -> None:
+        tree = self.panels.tree
+        tree.set_status(tree.file_key(event.file), FAILED if event.failed else (PASSED if event.passed else SKIPPED))
+        self.panels.scope_log.record(event)
+        if event.cleared:
+            self._store_cleared(None, "the file ended", event.cleared)
+
+    def _run_finished(self, event: ev.RunFinished) -> None:
+        self.panels.tree.set_current(None)
+        self.panels.scope_log.record(event)
 
     def _store_cleared(self, store: StoreRef | None, when: str, names: tuple[str, ...]) -> None:
         """A store was dropped (None: the file store): if the Variables panel shows it, it shows
@@ -300,3 +321,22 @@ def _prefixes(keys: Sequence[Key | None], within: Sequence[Key]) -> set[Key]:
     for scope in within:
         prefixes = {k for k in prefixes if scope[: len(k)] == k}
     return prefixes
+
+
+# The method that receives each event type (the TUI's table, as run.consumers' consumers have).
+RUN_EVENTS: dict[type, Callable[[RunEvents, Any], None]] = {
+    ev.StepStarted: RunEvents._step_started,
+    ev.StepFinished: RunEvents._step_finished,
+    ev.VariableExtracted: RunEvents._logged,
+    ev.VariableOverwritten: RunEvents._logged,
+    VariableEdited: RunEvents._variable_edited,
+    ev.ScenarioStarted: RunEvents._scenario_started,
+    ev.ScenarioFinished: RunEvents._scenario_finished,
+    ev.FeatureStarted: RunEvents._feature_started,
+    ev.FeatureFinished: RunEvents._feature_finished,
+    ev.ScopeCreated: RunEvents._logged,
+    ev.WebhookCallsDropped: RunEvents._logged,
+    ev.FileStarted: RunEvents._file_started,
+    ev.FileFinished: RunEvents._file_finished,
+    ev.RunFinished: RunEvents._run_finished,
+}
