@@ -4,7 +4,7 @@ record's shape reads on its own."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioNode
 from scenario_core.language.nodes.steps import Step
@@ -47,3 +47,25 @@ class StepRun:
     @property
     def changed(self) -> frozenset[str]:
         return frozenset(e.name for e in self.extracted)
+
+
+def _set(name: str) -> Callable[[StepRun, Any], None]:
+    return lambda run, event: setattr(run, name, event)
+
+
+def _append(name: str) -> Callable[[StepRun, Any], None]:
+    return lambda run, event: getattr(run, name).append(event)
+
+
+# What each event of a running step adds to its record (the stepper's table, as run.consumers'
+# consumers have one): the event's exact type -> how it is folded in.
+FOLD: dict[type, Callable[[StepRun, Any], None]] = {
+    ev.RequestSent: _set("request"),
+    ev.ResponseReceived: _set("response"),
+    ev.AssertionChecked: _set("assertion"),
+    ev.BranchTaken: _set("branch"),
+    ev.AutoTestRan: _append("auto_tests"),
+    ev.RequestRetried: _append("retries"),
+    ev.VariableExtracted: _append("extracted"),
+    ev.VariableOverwritten: _append("overwritten"),
+}

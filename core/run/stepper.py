@@ -45,6 +45,7 @@ from scenario_core.run.executor import Execution
 from scenario_core.run.options import run_options
 from scenario_core.run.rerun import cannot_rerun
 from scenario_core.run.scopes import DELETED, Scope
+from scenario_core.run.step_runs import FOLD
 from scenario_core.run.step_runs import StepRun as StepRun  # (imported from here by the TUI)
 
 State = Literal["idle", "running", "paused", "finished"]
@@ -480,21 +481,9 @@ class Stepper:
         run = self.current
         if run is None:
             return None
-        if isinstance(event, ev.RequestSent):
-            run.request = event
-        elif isinstance(event, ev.ResponseReceived):
-            run.response = event
-            self._last_response, self._last_request, self._last_index = event, run.request, run.index
-        elif isinstance(event, ev.AssertionChecked):
-            run.assertion = event
-        elif isinstance(event, ev.BranchTaken):
-            run.branch = event
-        elif isinstance(event, ev.AutoTestRan):
-            run.auto_tests.append(event)
-        elif isinstance(event, ev.RequestRetried):
-            run.retries.append(event)
-        elif isinstance(event, ev.VariableExtracted):
-            run.extracted.append(event)
-        elif isinstance(event, ev.VariableOverwritten):
-            run.overwritten.append(event)
+        fold = FOLD.get(type(event))
+        if fold is not None:
+            fold(run, event)
+            if type(event) is ev.ResponseReceived:  # what a later then:/extract: reads
+                self._last_response, self._last_request, self._last_index = run.response, run.request, run.index
         return run
