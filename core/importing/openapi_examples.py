@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from scenario_core.openapi.body_defaults import number_within
 from scenario_core.openapi.documents import Description, OpenApiError
 from scenario_core.openapi.operations import MediaType, Parameter, Schema
 
@@ -31,29 +32,9 @@ _FORMATS = {
 }
 
 
-def _number(node: Mapping, kind: str) -> int | float:
+def _number(node: Mapping[str, Any], kind: str) -> int | float:
     """1, moved inside the schema's bounds (exclusive ones as 3.0 and 3.1 write them)."""
-    value: float = 1
-    low, high = node.get("minimum"), node.get("maximum")
-    low_x, high_x = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
-    step = 1 if kind == "integer" else 0.5
-    if isinstance(low_x, (int, float)) and not isinstance(low_x, bool):
-        low, low_x = low_x, True
-    if isinstance(high_x, (int, float)) and not isinstance(high_x, bool):
-        high, high_x = high_x, True
-    if (
-        isinstance(low, (int, float))
-        and not isinstance(low, bool)
-        and (value < low or (low_x is True and value <= low))
-    ):
-        value = low + step if low_x is True else low
-    if (
-        isinstance(high, (int, float))
-        and not isinstance(high, bool)
-        and (value > high or (high_x is True and value >= high))
-    ):
-        value = high - step if high_x is True else high
-    return int(value) if kind == "integer" and float(value).is_integer() else value
+    return number_within(node, kind, 1)
 
 
 class Examples:

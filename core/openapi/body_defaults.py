@@ -65,10 +65,11 @@ def schema_defaults(schema: Schema, now: datetime | None = None) -> Any:
     )
 
 
-def _number_within(node: Mapping[str, Any], kind: str) -> int | float:
-    """0, or the nearest value the bounds allow (a 3.0 boolean or a 3.1 numeric exclusive bound)."""
+def number_within(node: Mapping[str, Any], kind: str, start: int | float = 0) -> int | float:
+    """`start`, or the nearest value the bounds allow (a 3.0 boolean or a 3.1 numeric exclusive
+    bound). Also the OpenAPI import's example numbers (start 1)."""
     step = 1 if kind == "integer" else 0.5
-    value: int | float = 0
+    value: int | float = start
     low, high = node.get("minimum"), node.get("maximum")
     low_x, high_x = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
     if isinstance(low_x, (int, float)) and not isinstance(low_x, bool):
@@ -81,7 +82,7 @@ def _number_within(node: Mapping[str, Any], kind: str) -> int | float:
         and (value < low or (low_x is True and value <= low))
     ):
         value = low + step if low_x is True else low
-    elif (
+    if (
         isinstance(high, (int, float))
         and not isinstance(high, bool)
         and (value > high or (high_x is True and value >= high))
@@ -132,7 +133,7 @@ class _Defaults:
         if kind == "array":
             return []
         if kind in ("integer", "number"):
-            return _number_within(node, kind)
+            return number_within(node, kind)
         if kind == "boolean":
             return False
         if kind == "string":

@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
 from scenario_core.language.templates import child_name, render_json, render_text
 from scenario_core.run.events import AutoTestRan, Event, Origin, PlannedStep, RequestSent, ResponseReceived
-from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import join_url
 from scenario_core.run.no_response import no_response_expected
-from scenario_core.run.sending import Sender, with_defaults
+from scenario_core.run.sending import Sender, received, with_defaults
 from scenario_core.run.state import ScenarioState
 
 if TYPE_CHECKING:
@@ -76,17 +75,7 @@ def run_auto_tests(
             if result is None:
                 responses.append(None)
                 continue
-            data, json_error = parse_json(result.content)
-            response = ResponseReceived(
-                step=step,
-                status=result.status,
-                reason=result.reason,
-                headers=result.headers,
-                body=result.body,
-                elapsed=result.elapsed,
-                json=data,
-                json_error=json_error,
-            )
+            response = received(step, result)
             responses.append(response)
             yield response
         if kind == MULTI:

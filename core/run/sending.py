@@ -15,7 +15,8 @@ from scenario_core.language.parameter_keys import FOLLOW_REDIRECTS, MAX_RESPONSE
 from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.run.body_forms import build_body
-from scenario_core.run.events import INTERRUPTED, RequestRetried
+from scenario_core.run.events import INTERRUPTED, RequestRetried, ResponseReceived
+from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import HttpClient, HttpResult, Interrupted, RequestFailed, join_url
 from scenario_core.run.http.request import OutgoingRequest, listed_secrets
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
@@ -155,3 +156,18 @@ class Sender:
             max_size,
             follow_redirects=follow,
         )
+
+
+def received(step: Any, result: HttpResult) -> ResponseReceived:
+    """The event for a response that came: its JSON parsed once, here, for every check after it."""
+    data, json_error = parse_json(result.content)
+    return ResponseReceived(
+        step=step,
+        status=result.status,
+        reason=result.reason,
+        headers=result.headers,
+        body=result.body,
+        elapsed=result.elapsed,
+        json=data,
+        json_error=json_error,
+    )

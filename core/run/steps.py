@@ -36,17 +36,15 @@ from scenario_core.run.events import (
     Origin,
     RequestRetried,
     RequestSent,
-    ResponseReceived,
     WebhookCallsDropped,
 )
 from scenario_core.run.explain import undefined_refs
-from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import RequestFailed
 from scenario_core.run.lookup import Provider, Variables
 from scenario_core.run.no_response import no_response_expected
 from scenario_core.run.operation_calls import OperationCalls, auto_assertions
 from scenario_core.run.plan import StepRefs, step_refs
-from scenario_core.run.sending import Sender
+from scenario_core.run.sending import Sender, received
 from scenario_core.run.state import ScenarioState, one_line
 from scenario_core.run.step_checks import assertion_checked, check_in_run, checks_without_response, extracted
 
@@ -244,17 +242,7 @@ class StepRunner:
             state.response = None
             return
         if result is not None:
-            data, json_error = parse_json(result.content)
-            response = ResponseReceived(
-                step=step,
-                status=result.status,
-                reason=result.reason,
-                headers=result.headers,
-                body=result.body,
-                elapsed=result.elapsed,
-                json=data,
-                json_error=json_error,
-            )
+            response = received(step, result)
             if state.message is not None:  # retries ran out: shown with the failure, never checked
                 yield response
                 return
