@@ -867,7 +867,7 @@ def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scena
     stopper.start()
     events = list(execution.events())
     stopper.join()
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 15  # stopped in the wait, not after 4 waits of 10 s
     (when,) = step_results(events)
     assert when[1:] == ("failed", INTERRUPTED)
     assert of(events, ev.RunFinished)[0].interrupted
