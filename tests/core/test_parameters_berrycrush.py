@@ -757,7 +757,7 @@ def test_retry_on_a_timeout_each_attempt_under_the_timeout(fixture_server, write
     assert [e.status for e in of(events, ev.ScenarioFinished)] == ["passed"], step_results(events)
     (retried,) = of(events, ev.RequestRetried)
     assert retried.reason == "timed out after 1 s (timeout: file, line 3)"
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # only so that a hang fails; the reason is the evidence
 
 
 # ---------------------------------------------------------------- followRedirects
