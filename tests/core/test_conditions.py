@@ -542,7 +542,7 @@ def test_matches_is_bounded_by_the_time_limit():
 
     started = time.perf_counter()
     result = check(parse('$.v matches "(a|a)*"'), response({"v": "a" * 40 + "!"}), {}, time_limit=0.2)
-    assert time.perf_counter() - started < 1.5
+    assert time.perf_counter() - started < 15  # the limit: unstopped, 2^40 ways to fail
     assert not result.passed and "took over 0.2 s" in result.message
 
 

@@ -8,6 +8,7 @@ import asyncio
 import gzip
 import socket
 import ssl
+import threading
 import time
 from contextlib import contextmanager
 from typing import Iterator
@@ -96,11 +97,12 @@ def test_one_deadline_bounds_the_whole_request(demo):
     started = time.perf_counter()
     with opened() as client:
         with pytest.raises(RequestFailed) as caught:
-            trickle = client.build("GET", demo.url + "/trickle?ms=200&chunks=20", [], [], None)
+            # A byte every 0.2 s for 60 s: a per-read timeout would never fire, only the total one.
+            trickle = client.build("GET", demo.url + "/trickle?ms=200&chunks=300", [], [], None)
             client.send(trickle, 1, Setting(1, "file", 3))
         took = time.perf_counter() - started
         assert str(caught.value) == "timed out after 1 s (timeout: file, line 3)"
-        assert 0.9 < took < 1.5
+        assert 0.9 < took < 15  # the limit, not the 60 s of trickling
         # The connection that timed out is dropped; the next request gets a fresh one and works.
         assert (request(client, demo.url + "/health")).status == 200
 
@@ -340,8 +342,10 @@ def timed_failure(client: HttpClient, url: str, timeout: float) -> tuple[str, fl
     [
         (),
         (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n",),
-        (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", 0.6, b"abc"),
-        (0.6, b"HTTP/1.1 200 OK\r\n"),
+        # A byte every 0.5 s for a minute: each read well within the timeout, so only one deadline
+        # over the whole request stops these; a timeout per read would wait for all of it.
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", *[0.5, b"a"] * 120),
+        (b"HTTP/1.1 200 OK\r\nX-Slow: ", *[0.5, b"a"] * 120),
     ],
     ids=["no-answer", "head-only", "stalls-mid-body", "stalls-mid-head"],
 )
@@ -351,7 +355,7 @@ def test_one_deadline_bounds_a_server_that_stalls(monkeypatch, proxied, parts):
         with opened() as client:
             message, took = timed_failure(client, url, 1)
     assert message == "timed out after 1 s (timeout: file, line 2)"
-    assert 0.9 < took < 1.45  # not the whole timeout again after the last byte (1.6 s)
+    assert 0.9 < took < 15  # the deadline, not the hour of silence or the minute of trickling
 
 
 @contextmanager
@@ -389,20 +393,21 @@ def test_one_deadline_bounds_a_slow_connect(monkeypatch, proxied):
     if "refused" in message:
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
-    assert 0.4 < took < 1.0
+    assert 0.4 < took < 15  # the deadline, not the kernel giving up on the connect (minutes)
 
 
 def test_one_deadline_bounds_a_connect_across_the_hosts_addresses(monkeypatch):
-    # Each address that does not answer takes from the same deadline, not a timeout of its own.
+    # Each address that does not answer takes from the same deadline, not a timeout of its own:
+    # 100 addresses with 0.5 s each would take 50 s.
     with full_accept_queue() as port:
-        twice = [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port))] * 2
-        monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: twice)
+        many = [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port))] * 100
+        monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: many)
         with opened() as client:
             message, took = timed_failure(client, f"http://twice.test:{port}/", 0.5)
     if "refused" in message:
         pytest.skip("this system refuses a connection to a full accept queue")
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
-    assert 0.4 < took < 0.9
+    assert 0.4 < took < 15
 
 
 # ---------------------------------------------------------------- redirects
@@ -451,7 +456,7 @@ def test_one_deadline_bounds_sending_a_body_the_server_never_reads(monkeypatch, 
                 client.send(request, 0.8, Setting(0.8, "file", 2))
             took = time.perf_counter() - started
     assert str(caught.value) == "timed out after 0.8 s (timeout: file, line 2)"
-    assert 0.7 < took < 1.3
+    assert 0.7 < took < 15  # the deadline, not the hour the server waits without reading
 
 
 def test_cookies_go_back_to_their_server_until_reset():
@@ -474,17 +479,21 @@ def _name(host: str | bytes) -> str:
 
 def test_one_deadline_bounds_a_slow_name_lookup(monkeypatch):
     resolve = socket.getaddrinfo
+    released = threading.Event()
 
     def slow(host, port, family=0, kind=0, protocol=0, flags=0):
         if _name(host) == "slow-dns.test" and not flags & socket.AI_NUMERICHOST:  # a resolver that hangs
-            time.sleep(1.5)
+            released.wait(60)  # a minute, or until the test is done with it
         return resolve(host, port, family, kind, protocol, flags)
 
     monkeypatch.setattr(socket, "getaddrinfo", slow)
-    with opened() as client:
-        message, took = timed_failure(client, "http://slow-dns.test/", 0.5)
+    try:
+        with opened() as client:
+            message, took = timed_failure(client, "http://slow-dns.test/", 0.5)
+    finally:
+        released.set()
     assert message == "timed out after 0.5 s (timeout: file, line 2)"
-    assert 0.4 < took < 1.0
+    assert 0.4 < took < 15  # the deadline, not the minute the resolver hangs
 
 
 def test_a_name_that_does_not_resolve_is_one_line(monkeypatch):

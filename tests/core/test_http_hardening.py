@@ -212,7 +212,7 @@ def test_slow_endless_body_stops_at_the_timeout():
         message = failure(server.url, timeout=1)
         took = time.perf_counter() - started
     assert message == "timed out after 1 s (timeout: file, line 2)"
-    assert took < 2
+    assert 1 <= took < 15  # the timeout, not the body that never ends
 
 
 def test_fast_endless_body_stops_at_the_cap():
@@ -225,9 +225,9 @@ def test_fast_endless_body_stops_at_the_cap():
 
     with Misbehaving([flood]) as server:
         started = time.perf_counter()
-        message = failure(server.url, timeout=8, max_size=20 * MiB)
+        message = failure(server.url, timeout=60, max_size=20 * MiB)
     assert message.startswith("the response body is over the limit of 20971520 bytes")
-    assert time.perf_counter() - started < 8
+    assert time.perf_counter() - started < 15  # the cap, not the 60 s timeout
 
 
 def test_max_response_size_is_a_scenario_parameter(write_scenario):
@@ -511,4 +511,4 @@ def test_fuzz_mutated_http_responses(case):
         else:
             assert isinstance(outcome, HttpResult)
             parse_json(outcome.content)  # never raises
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 15  # two 0.25 s deadlines, not a hang

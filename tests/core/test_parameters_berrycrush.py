@@ -757,7 +757,7 @@ def test_retry_on_a_timeout_each_attempt_under_the_timeout(fixture_server, write
     assert [e.status for e in of(events, ev.ScenarioFinished)] == ["passed"], step_results(events)
     (retried,) = of(events, ev.RequestRetried)
     assert retried.reason == "timed out after 1 s (timeout: file, line 3)"
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # only so that a hang fails; the reason is the evidence
 
 
 # ---------------------------------------------------------------- followRedirects
@@ -867,7 +867,7 @@ def test_stop_during_a_retry_wait_interrupts_at_once(fixture_server, write_scena
     stopper.start()
     events = list(execution.events())
     stopper.join()
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 15  # stopped in the wait, not after 4 waits of 10 s
     (when,) = step_results(events)
     assert when[1:] == ("failed", INTERRUPTED)
     assert of(events, ev.RunFinished)[0].interrupted

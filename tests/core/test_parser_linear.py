@@ -1,6 +1,11 @@
 """The parser and checker in linear time, and every limit a located `check` error (hardening).
-Each input below took seconds to minutes before (exponential or quadratic); the bounds are
-generous on purpose (a loaded machine), the point is that none of them grows out of hand."""
+
+Each input below is sized so that the quadratic or exponential parser this guards against
+(operators searched for after every space, `{{` matched by a scan per opening, a tag line split
+tag by tag, includes expanded instead of measured) would take minutes on it, while the parser
+today takes well under a second. BOUND sits between the two with a wide margin either side, so a
+machine ten times slower than usual still passes and the old behaviour still fails; it is a
+ceiling on runaway work, not a speed measurement (the benchmarks in bench/ measure speed)."""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from scenario_core.language.parser import load_file, parse_text
 from scenario_core.run.events import ScenarioFinished, StepFinished
 from scenario_core.run.executor import run_to_completion
 
-BOUND = 2.0  # seconds, in process
+BOUND = 20.0  # seconds, in process: today < 0.6 s for every input; the old parser took minutes
 
 
 def errors_within_bound(text: str, max_errors: int | None = 100) -> list[str]:
@@ -43,8 +48,9 @@ def test_linear_fragments_that_include_the_next_one_twice():
     assert any(line.startswith("t.scenario:74:3: error: include of 'f0' expands to over 10,000") for line in found)
 
 
-def test_linear_30000_unclosed_braces():
-    found = errors_within_bound("scenario: s\n  when: GET http://127.0.0.1:9/" + "{{" * 30000 + "\n")
+def test_linear_300000_unclosed_braces():
+    # 300,000 openings: a scan per opening to find its close is 300,000 x 600,000 characters.
+    found = errors_within_bound("scenario: s\n  when: GET http://127.0.0.1:9/" + "{{" * 300_000 + "\n")
     assert found == ["t.scenario:2:32: error: '{{' is not closed by '}}'"]
 
 
@@ -66,15 +72,18 @@ def test_linear_a_megabyte_of_spaces_after_then(line, message):
         assert len(found) == 1 and found[0].startswith(message) and len(found[0]) < 700
 
 
-def test_linear_a_megabyte_line_of_tags():
+def test_linear_a_three_megabyte_line_of_tags():
     started = time.perf_counter()
-    file = parse_text("@a@b " + "@t " * 333_333 + "\nscenario: s\n  when: GET http://127.0.0.1:9/\n", "t.scenario")
+    file = parse_text("@a@b " + "@t " * 1_000_000 + "\nscenario: s\n  when: GET http://127.0.0.1:9/\n", "t.scenario")
     assert time.perf_counter() - started < BOUND
     assert file.scenarios[0].tags == frozenset({"a", "b", "t"})
 
 
 @pytest.mark.parametrize("defined", [0, 1000], ids=["no-fragments", "1000-fragments"])
 def test_linear_1000_includes_of_unknown_fragments(defined):
+    # What this shows is every unknown include reported at its line and the cap on what check
+    # prints; BOUND here only stops a runaway (each unknown name is compared with every defined
+    # one, so the 1000-fragment case is the slowest input in this file, 0.4-0.6 s).
     text = "".join(f"fragment: frag{i:04d}\n  then: status 200\n" for i in range(defined))
     text += "scenario: s\n" + "".join(f"  include: miss{i:04d}\n" for i in range(1000))
     found = errors_within_bound(text, max_errors=None)

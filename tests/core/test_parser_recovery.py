@@ -4,7 +4,7 @@ each once, with no follow-on errors made up by the recovery; at most 100, then h
 
 from __future__ import annotations
 
-import time
+import sys
 
 import pytest
 
@@ -216,19 +216,31 @@ def test_150_errors_are_100_and_a_line_saying_50_more():
 
 
 def test_recovery_is_linear_on_a_file_full_of_errors():
-    # A ratio measured in the same run, not a time limit: the machine's load cancels out. Four times the
-    # lines takes ~4x as long when recovery is linear, ~16x when it is quadratic.
-    def timed(repeats: int) -> tuple[float, int]:
+    # Work counted, not timed: every Python function and builtin called while parsing. Four times
+    # the lines makes four times the calls when recovery is linear (exactly, less a constant),
+    # sixteen times when it is quadratic (say, re-reading the file from the start after each
+    # error). A count does not depend on how busy the machine is.
+    def calls(repeats: int) -> tuple[int, int]:
         text = "scenario: s\n" + "  foo bar\n    deeper\n   stray\n\ttab\n" * repeats
-        started = time.perf_counter()
-        found = errors(text, max_errors=None)
-        return time.perf_counter() - started, len(found)
+        made = 0
 
-    timed(500)  # warm the parser's caches
-    small, small_count = min(timed(3_125) for _ in range(2))
-    large, large_count = min(timed(12_500) for _ in range(2))  # 50,000 lines
-    assert (small_count, large_count) == (9_375, 37_500)  # each foo bar (its deeper line skipped with it), stray, tab
-    assert large / small < 8.0
+        def count(frame, event, arg):
+            nonlocal made
+            if event in ("call", "c_call"):
+                made += 1
+
+        sys.setprofile(count)
+        try:
+            found = errors(text, max_errors=None)
+        finally:
+            sys.setprofile(None)
+        return made, len(found)
+
+    calls(100)  # warm the parser's caches
+    small, small_count = calls(1_000)
+    large, large_count = calls(4_000)  # 16,000 lines
+    assert (small_count, large_count) == (3_000, 12_000)  # each foo bar (its deeper line skipped with it), stray, tab
+    assert large < 4.5 * small, (small, large)
 
 
 # ---------------------------------------------------------------- what each block takes, exactly

@@ -120,14 +120,16 @@ def test_a_schema_pattern_is_bounded_by_the_request_deadline(tmp_path):
     assert status == "failed"
     assert message is not None and "pattern /^(a+)+$/ took longer than" in message, message
     assert "100,001-character value" in message and "$.word" in message
-    assert took < 2 + 3  # the deadline, and slack for a loaded machine (regex overshoots)
+    # The message is the evidence the deadline stopped the search. The search run to its end
+    # would take longer than anyone waits; 15 s of slack keeps a busy machine from mattering.
+    assert 2 <= took < 2 + 15
 
 
 def test_pattern_properties_are_bounded_by_the_request_deadline(tmp_path):
     with serving({"/keys": {LONG: 1}}) as (url, _):
         status, message, took = run(scenario(tmp_path, "getKeys", timeout=1), url)
     assert status == "failed" and "took longer than" in (message or ""), message
-    assert took < 1 + 3
+    assert 1 <= took < 1 + 15  # the search unstopped: for ever
 
 
 def test_format_regex_refuses_a_value_that_would_not_compile_in_bounded_time(tmp_path):
@@ -135,7 +137,7 @@ def test_format_regex_refuses_a_value_that_would_not_compile_in_bounded_time(tmp
     with serving({"/regexes": {"re": bomb}}) as (url, _):
         status, message, took = run(scenario(tmp_path, "getRegexes", timeout=5), url)
     assert status == "failed" and "expected format regex" in (message or ""), message
-    assert took < 5
+    assert took < 15  # compiling the pattern unrefused: for ever
     with serving({"/regexes": {"re": "^[a-z]+$"}}) as (url, _):
         assert run(scenario(tmp_path, "getRegexes", timeout=5), url)[0] == "passed"
 
@@ -149,7 +151,7 @@ def test_an_honest_pattern_still_passes_and_fails_as_before(tmp_path):
 
 
 def test_the_pattern_deadline_is_shared_by_every_value_of_one_check(tmp_path):
-    # 50 values that each take the whole budget would otherwise take 50 budgets.
+    # 200 values that each take the whole budget would otherwise take 200 budgets (100 s).
     (tmp_path / "api.yaml").write_text(DESCRIPTION.replace("PATTERN", EVIL), encoding="utf-8")
     description = DescriptionCache().load(tmp_path / "api.yaml")
     raw = {"type": "array", "items": {"type": "string", "pattern": EVIL}}
@@ -158,8 +160,8 @@ def test_the_pattern_deadline_is_shared_by_every_value_of_one_check(tmp_path):
     from scenario_core.openapi.schema_compile import compile_schema
 
     started = time.monotonic()
-    problems = problems_of(compile_schema(schema), [LONG] * 50, seconds=0.5)
-    assert time.monotonic() - started < 0.5 + 2
+    problems = problems_of(compile_schema(schema), [LONG] * 200, seconds=0.5)
+    assert 0.5 <= time.monotonic() - started < 0.5 + 15
     assert [p.path for p in problems][-1] == "$[0]" and "took longer than 0.5 s" in problems[-1].message
     assert validate_value(schema, ["aaa"]) == []
 
@@ -198,12 +200,11 @@ def test_a_signal_during_a_schema_pattern_ends_the_run(tmp_path, signum, code):
             spent = _cpu_seconds(process.pid)
             while _cpu_seconds(process.pid) < spent + 1 and process.poll() is None:
                 time.sleep(0.05)
-            interrupted_at = time.monotonic()
             process.send_signal(signum)
+            # Ended within 30 s of the signal (else TimeoutExpired), not after the 120 s search.
             out, err = process.communicate(timeout=30)
         finally:
             process.kill()
-    assert time.monotonic() - interrupted_at < 5, out + err
     assert process.returncode == code, out + err
     assert "Traceback" not in err and "internal error" not in out + err, out + err
     assert "Interrupted after " in out, out

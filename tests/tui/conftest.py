@@ -129,8 +129,9 @@ class UI:
             await UI.settle(pilot)
 
     @staticmethod
-    async def wait_for(pilot, condition, what: str, seconds: float = 5) -> None:
-        """Let the app run until `condition()` holds, however loaded the machine."""
+    async def wait_for(pilot, condition, what: str, seconds: float = 30) -> None:
+        """Let the app run until `condition()` holds, however loaded the machine: `seconds` only
+        turns a condition that never comes into a failure instead of a hang, so it is generous."""
         deadline = time.perf_counter() + seconds
         while not condition():
             assert time.perf_counter() < deadline, f"{what} did not happen within {seconds} s"
@@ -163,7 +164,7 @@ def ui() -> type[UI]:
     return UI
 
 
-async def screen_settled(pilot, seconds: float = 10) -> None:
+async def screen_settled(pilot, seconds: float = 30) -> None:
     """Wait until the screen stops changing: workers done and three looks in a row the same. A
     snapshot taken on a busy machine otherwise catches a timer or a deferred refresh (a scroll,
     the static analysis's marks) that has not fired yet; the wait is longer when the machine

@@ -69,7 +69,8 @@ async def test_saving_reloads_keeping_expansion_and_cursor(pets_file, make_app, 
             "scenario: read pet", "scenario: list pets\n    when: GET /pets\n  scenario: read pet"
         )
         _touch(pets_file, text)
-        await pilot.pause(0.8)  # the file is polled every 0.5 s
+        # the file is polled every 0.5 s: wait for the reload, however late a busy machine polls
+        await ui.wait_for(pilot, lambda: "scenario list pets" in "\n".join(ui.tree_lines(app)), "the reload", 30)
         await ui.settle(pilot)
         lines = ui.tree_lines(app)
         ui.line_with(lines, "scenario list pets  :23")
@@ -80,12 +81,13 @@ async def test_saving_reloads_keeping_expansion_and_cursor(pets_file, make_app, 
 
         # broken: the errors view; fixed again: the tree is back
         _touch(pets_file, text.replace("feature: Audit", "feature Audit"))
-        await pilot.pause(0.8)
+        switcher = app.query_one(ContentSwitcher)
+        await ui.wait_for(pilot, lambda: switcher.current == "errors", "the errors view", 30)
         await ui.settle(pilot)
         assert app.query_one(ContentSwitcher).current == "errors"
         assert ":29:1: error:" in app.query_one("#errors").lines[0]
         _touch(pets_file, text)
-        await pilot.pause(0.8)
+        await ui.wait_for(pilot, lambda: switcher.current == "main", "the tree back", 30)
         await ui.settle(pilot)
         assert app.query_one(ContentSwitcher).current == "main"
         assert 'then $.name == "Rex"  :27' in app.file_tree.label_for(app.file_tree.cursor_node).plain

@@ -3,11 +3,31 @@ flight), r restarts from a fresh state; network faults are failed steps, never a
 
 from __future__ import annotations
 
-import time
+import asyncio
+import threading
 
-from scenario_core.run.stepper import FINISHED, PAUSED, RUNNING
+from scenario_core.run.stepper import FINISHED, PAUSED, RUNNING, STEP
+from tests.core.http_doubles import LoopbackServer
 
 SIZE = (120, 40)
+
+
+class Held(LoopbackServer):
+    """Answers 200 to each request only once the test sets `release`; `arrived` is set when a
+    request is in, so a test acts while it is certainly in flight however slow the machine."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+
+    async def handle(self, reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        self.arrived.set()
+        while not self.release.is_set():
+            await asyncio.sleep(0.01)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+        await writer.drain()
 
 
 async def test_a_breakpoint_on_a_scenario_stops_the_run(pets_file, make_app, ui):
@@ -67,30 +87,31 @@ async def test_a_breakpoint_on_a_step_and_on_a_fragment(scenario_file, make_app,
 
 
 async def test_stop_cancels_the_request_in_flight(scenario_file, make_app, ui):
-    path = scenario_file("""\
-        scenario: slow
-          when: GET /slow?ms=20000
-          then: status 200
-        scenario: never reached
-          when: GET /health
-        """)
-    app = make_app(path)
-    async with app.run_test(size=SIZE) as pilot:
-        await ui.press(pilot, "n")  # paused before the slow request
-        await pilot.press("n")  # send it
-        await pilot.pause(0.3)
-        assert app.stepper.state == RUNNING
-        started = time.perf_counter()
-        await ui.press(pilot, "s")
-        assert time.perf_counter() - started < 5
-        assert app.stepper.state == FINISHED
-        assert "stopped" in app.status_bar.text
-        lines = ui.tree_lines(app)
-        assert "✗" in ui.line_with(lines, "scenario slow")
-        assert "○" in ui.line_with(lines, "scenario never reached")
-        await ui.move_to(pilot, "when GET /slow")
-        assert "interrupted" in app.query_one("#inspector").text
-        assert app.query_one("#scope").entries[-1].startswith("■ run stopped")
+    with Held() as held:  # never released: only the stop ends the request
+        path = scenario_file(f"""\
+            scenario: slow
+              when: GET {held.url}/held
+              then: status 200
+            scenario: never reached
+              when: GET /health
+            """)
+        app = make_app(path)
+        async with app.run_test(size=SIZE) as pilot:
+            await ui.press(pilot, "n")  # paused before the held request
+            await pilot.press("n")  # send it
+            await ui.wait_for(pilot, held.arrived.is_set, "the held request in flight", 30)
+            assert app.stepper.state == RUNNING
+            await pilot.press("s")
+            # Stopped by the key: the server would never answer (ui.press would wait for that).
+            await ui.wait_for(pilot, lambda: app.stepper.state == FINISHED, "the stop", 30)
+            await ui.settle(pilot)
+            assert "stopped" in app.status_bar.text
+            lines = ui.tree_lines(app)
+            assert "✗" in ui.line_with(lines, "scenario slow")
+            assert "○" in ui.line_with(lines, "scenario never reached")
+            await ui.move_to(pilot, "/held")
+            assert "interrupted" in app.query_one("#inspector").text
+            assert app.query_one("#scope").entries[-1].startswith("■ run stopped")
 
 
 async def test_restart_runs_again_from_a_fresh_state(pets_file, make_app, ui):
@@ -114,25 +135,34 @@ async def test_restart_runs_again_from_a_fresh_state(pets_file, make_app, ui):
 
 
 async def test_n_while_running_pauses_at_the_next_step(scenario_file, make_app, ui):
-    path = scenario_file("""\
-        scenario: slowish
-          when: GET /slow?ms=1500
-          when: GET /health
-          when: GET /health
-        """)
-    app = make_app(path)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("c")
-        await ui.wait_for(
-            pilot,
-            lambda: (
-                app.stepper.state == RUNNING and app.stepper.current is not None and app.stepper.current.step.line == 2
-            ),
-            "the slow request in flight",
-        )
-        await ui.press(pilot, "n")
-        assert app.stepper.state == PAUSED
-        assert "paused before when line 3 of 'slowish'" in app.status_bar.text
+    with Held() as held:
+        path = scenario_file(f"""\
+            scenario: slowish
+              when: GET {held.url}/held
+              when: GET /health
+              when: GET /health
+            """)
+        app = make_app(path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("c")
+            await ui.wait_for(
+                pilot,
+                lambda: (
+                    held.arrived.is_set()
+                    and app.stepper.state == RUNNING
+                    and app.stepper.current is not None
+                    and app.stepper.current.step.line == 2
+                ),
+                "the held request in flight",
+                30,
+            )
+            await pilot.press("n")
+            await ui.wait_for(pilot, lambda: app.stepper.mode == STEP, "the pause request", 30)
+            held.release.set()  # only now does the request in flight finish
+            await ui.wait_for(pilot, lambda: app.stepper.state == PAUSED, "the pause", 30)
+            await ui.settle(pilot)
+            assert app.stepper.state == PAUSED
+            assert "paused before when line 3 of 'slowish'" in app.status_bar.text
 
 
 async def test_a_refused_connection_is_a_failed_step(pets_file, make_app, ui):
