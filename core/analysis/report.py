@@ -40,6 +40,9 @@ class Report:
         self._plans: dict[int, tuple] = {}
         self._explainer: Explainer | None = None  # once a name is never visible
         self._names: set[str] | None = None
+        self._scenarios: list[tuple[ScenarioNode, FeatureNode | None]] | None = None
+        self._cell_names: set[str] | None = None
+        self._closest: dict[str, str | None] = {}  # did you mean: one answer per name, not per reference
         # ("ref" or "response", where, name) -> every place that reference (or response need) runs
         self.seen: dict[tuple, list[Seen]] = {}
         self.diagnostics: dict[tuple, Diagnostic] = {}  # deduplicated by (location, message)
@@ -108,7 +111,9 @@ class Report:
         return found
 
     def scenarios(self) -> list[tuple[ScenarioNode, FeatureNode | None]]:
-        return self.file.scenarios_in_order()
+        if self._scenarios is None:  # asked once per reference: listed once per file
+            self._scenarios = self.file.scenarios_in_order()
+        return self._scenarios
 
     def explainer(self) -> Explainer:
         """The run's explainer (explain.py), over the run's plans: imported only when needed."""
@@ -285,15 +290,20 @@ class Report:
             except Exception:  # an explanation must never turn a warning into a crash
                 reason = ""
         if not reason or reason == nowhere(name):
-            known = [*self._extracted(walk), *self.run_variables, *self._cells()]
-            close = did_you_mean(name, known)
+            if name not in self._closest:
+                self._closest[name] = did_you_mean(name, [*self._extracted(walk), *self.run_variables, *self._cells()])
+            close = self._closest[name]
             lead = f"did you mean '{close}'? " if close else ""
             return f"{lead}no step in this file extracts '{name}'; pass it with --var {name}=..."
         return reason.rstrip(".")
 
     def _cells(self) -> set[str]:
         """The names of every outline's examples columns."""
-        return {cell for scenario, _ in self.scenarios() if scenario.outline for cell, _ in scenario.outline.variables}
+        if self._cell_names is None:
+            self._cell_names = {
+                cell for scenario, _ in self.scenarios() if scenario.outline for cell, _ in scenario.outline.variables
+            }
+        return self._cell_names
 
     # ------------------------------------------------------------ steps without a response
 

@@ -221,6 +221,7 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
     names = tuple(spec.name for spec in specs)
     count = len(names)
     every_keyword: Callable[[dict[str, Any]], Any] = itemgetter(*names) if count >= 2 else lambda keywords: ()
+    known = frozenset(names)
     position = {name: i for i, name in enumerate(names)}
     defaults = tuple(spec.default for spec in specs)
     factories = tuple(spec.default_factory for spec in specs)
@@ -230,11 +231,18 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
     def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> Any:
         if args and kw_only:
             raise TypeError(f"{qualname}.__init__() takes keyword arguments only ({len(args)} given by position)")
-        if not args and len(keywords) == count and count >= 2:
-            try:
+        if not args and keywords.keys() <= known:  # by keyword, no name unknown: the common call
+            if len(keywords) == count and count >= 2:
                 return every_keyword(keywords)
-            except KeyError:
-                pass  # a name that is no field: said below
+            values = [keywords.get(name, MISSING) for name in names]
+            for at in missing_positions(values):
+                if defaults[at] is not MISSING:
+                    values[at] = defaults[at]
+                elif factories[at] is not MISSING:
+                    values[at] = factories[at]()
+                else:
+                    raise TypeError(f"{qualname}.__init__() missing required argument: {names[at]!r}")
+            return values
         if len(args) > count:
             raise TypeError(
                 f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given"
@@ -242,12 +250,12 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
         values = list(args)
         values.extend([MISSING] * (count - len(args)))
         for name, value in keywords.items():
-            at = position.get(name)
-            if at is None:
+            found = position.get(name)
+            if found is None:
                 raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {name!r}")
-            if values[at] is not MISSING:
+            if values[found] is not MISSING:
                 raise TypeError(f"{qualname}.__init__() got multiple values for argument {name!r}")
-            values[at] = value
+            values[found] = value
         if needs_fill or MISSING in values:
             for at, value in enumerate(values):
                 if value is MISSING:
@@ -275,6 +283,11 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
 
     __init__.__qualname__ = f"{qualname}.__init__"
     return __init__
+
+
+def missing_positions(values: list[Any]) -> list[int]:
+    """Where MISSING stands in `values` (the fields a call left to their defaults)."""
+    return [at for at, value in enumerate(values) if value is MISSING]
 
 
 def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
