@@ -212,7 +212,7 @@ def test_slow_endless_body_stops_at_the_timeout():
         message = failure(server.url, timeout=1)
         took = time.perf_counter() - started
     assert message == "timed out after 1 s (timeout: file, line 2)"
-    assert 1 <= took < 15  # the timeout, not the body that never ends
+    assert 0.9 <= took < 15  # the timeout (a hair early on another clock), not the body that never ends
 
 
 def test_fast_endless_body_stops_at_the_cap():

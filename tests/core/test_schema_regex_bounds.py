@@ -122,14 +122,14 @@ def test_a_schema_pattern_is_bounded_by_the_request_deadline(tmp_path):
     assert "100,001-character value" in message and "$.word" in message
     # The message is the evidence the deadline stopped the search. The search run to its end
     # would take longer than anyone waits; 15 s of slack keeps a busy machine from mattering.
-    assert 2 <= took < 2 + 15
+    assert 2 * 0.9 <= took < 2 + 15  # (the regex engine's own clock may end a hair before ours)
 
 
 def test_pattern_properties_are_bounded_by_the_request_deadline(tmp_path):
     with serving({"/keys": {LONG: 1}}) as (url, _):
         status, message, took = run(scenario(tmp_path, "getKeys", timeout=1), url)
     assert status == "failed" and "took longer than" in (message or ""), message
-    assert 1 <= took < 1 + 15  # the search unstopped: for ever
+    assert 1 * 0.9 <= took < 1 + 15  # the search unstopped: for ever (a hair early: the engine's clock)
 
 
 def test_format_regex_refuses_a_value_that_would_not_compile_in_bounded_time(tmp_path):
@@ -161,7 +161,7 @@ def test_the_pattern_deadline_is_shared_by_every_value_of_one_check(tmp_path):
 
     started = time.monotonic()
     problems = problems_of(compile_schema(schema), [LONG] * 200, seconds=0.5)
-    assert 0.5 <= time.monotonic() - started < 0.5 + 15
+    assert 0.5 * 0.9 <= time.monotonic() - started < 0.5 + 15
     assert [p.path for p in problems][-1] == "$[0]" and "took longer than 0.5 s" in problems[-1].message
     assert validate_value(schema, ["aaa"]) == []
 
