@@ -99,7 +99,7 @@ async def walk_the_tree(pilot, ui, app) -> list[str]:
     seen = []
     for index in range(len(tree._tree_lines)):
         tree.move_cursor(tree._tree_lines[index].node)
-        await ui.settle(pilot)
+        await pilot.pause()  # the inspector follows the cursor by message: no worker to wait for
         seen.append(" | ".join(app.inspector.text.splitlines()[:2]))
     return seen
 
