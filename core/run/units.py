@@ -128,10 +128,9 @@ class UnitMerge:
 
 
 def _file_units(file: ScenarioFileNode, overrides: RunOverrides) -> list[Unit]:
-    whole = _whole_file(file)
-    if whole is not None or _uses_the_file_store(file, overrides):
+    run = FileRun(file, overrides)  # its parameters resolved once, for both questions below
+    if _whole_file(file) is not None or _uses_the_file_store(file, run):
         return [_whole(file)]
-    run = FileRun(file, overrides)
     groups: list[tuple[frozenset[int], str, FeatureNode | None]] = []
     for item in file.items:
         if isinstance(item, ScenarioNode):
@@ -174,8 +173,7 @@ def _whole_file(file: ScenarioFileNode) -> str | None:
     return None
 
 
-def _uses_the_file_store(file: ScenarioFileNode, overrides: RunOverrides) -> bool:
-    run = FileRun(file, overrides)
+def _uses_the_file_store(file: ScenarioFileNode, run: FileRun) -> bool:
     file_params, _ = run.params(None)
     for item in file.items:
         params = run.params(item)[0] if isinstance(item, FeatureNode) else file_params

@@ -101,8 +101,8 @@ def _report_writers(options: RunOptions, comparer: Comparer | None) -> list[tupl
 
 def run_files(files: list[Any], options: RunOptions) -> int:
     """Run the files as `options` say (RunOptions: the engine's inputs and what this run prints
-    and writes) and return the exit status. `jobs` > 1 runs files at once (one Execution per
-    file; each file's lines print together, in the order given); coverage is printed after the
+    and writes) and return the exit status. `jobs` > 1 runs files (or, with `dist` scope, scope
+    units) at once, an Execution each, their lines printed in source order; coverage is printed after the
     summary and added to the reports, and below `coverage_min` the run exits 1. The inputs the
     run reads (files, descriptions, fragments, variables files, plugins) are never a report's
     path."""
@@ -140,10 +140,16 @@ def run_files(files: list[Any], options: RunOptions) -> int:
         collector = CoverageCollector()
         recorder.coverage = collector.coverage
     printer = RunPrinter(make_sink(), masker, recorder, comparer)
-    units = file_units(files) if options.dist == "file" else scope_units(files, options.overrides)
-    parallel = options.jobs > 1 and len(units) > 1
+    units = []  # what runs at once: only worked out (scope units resolve parameters) when anything may
+    if options.jobs > 1:
+        units = file_units(files) if options.dist == "file" else scope_units(files, options.overrides)
+    parallel = len(units) > 1
     name_files = bool(options.verbose) and len(files) > 1  # --verbose lines name their file when several run
-    log = ExchangeLog(printer.sink, masker, connection=options.verbose > 1) if options.verbose else None
+    log = (
+        ExchangeLog(printer.sink, masker, connection=options.verbose > 1, name_files=name_files)
+        if options.verbose
+        else None
+    )
     fail_fast = FailFast(options.selected) if options.fail_fast else None
 
     # As each event happens, whichever file it comes from: the masker first (what is printed for
@@ -160,9 +166,7 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
         if not parallel:
-            if log is None:
-                return _drive(make(files), live, ordered)
-            return _drive(make(files), _naming_files(log, live, name_files), ordered)
+            return _drive(make(files), live, ordered)
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]
@@ -225,19 +229,6 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     if interrupted:
         return EXIT_SIGNAL_BASE + int(signum or signal.SIGINT)
     return EXIT_FAILED if recorder.counts()["failed"] or below_minimum else EXIT_OK
-
-
-def _naming_files(log: ExchangeLog, live: Callable[[ev.Event], None], name_files: bool) -> Callable[[ev.Event], None]:
-    """One file after another with --verbose: each line names the file that runs now."""
-    if not name_files:
-        return live
-
-    def feed(event: ev.Event) -> None:
-        if type(event) is ev.FileStarted:
-            log.tag = visible(event.file.path)
-        live(event)
-
-    return feed
 
 
 def _print_coverage(coverage: Any, minimum: float | None) -> bool:

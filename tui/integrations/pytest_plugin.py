@@ -256,10 +256,9 @@ class ScenarioFile(pytest.File):
             from scenario_core.run.units import scope_units
 
             self._units = list(scope_units([self.node], settings.overrides))
-            for index, unit in enumerate(self._units):
-                for scenario, _ in self.node.scenarios_in_order():
-                    if unit.nodes is None or id(scenario) in unit.nodes:
-                        self._unit_of.setdefault(id(scenario), index)
+            for index, unit in enumerate(self._units):  # (a whole-file unit: 0, the default)
+                for node_id in unit.nodes or ():
+                    self._unit_of.setdefault(node_id, index)
         for item, name in zip(self.node.items, unique_names([item.name for item in self.node.items])):
             if isinstance(item, FeatureNode):
                 yield FeatureCollector.from_parent(self, name=name, feature=item)

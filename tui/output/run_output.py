@@ -348,15 +348,20 @@ class ExchangeLog(EventConsumer):
     """`run --verbose`: every request and response as it happens -- method, URL, headers, the body
     (masked, cut), the time -- and with `connection=True` (--very-verbose) where it went (host
     and port, the connection header the server answered with). `tag` names the file when several
-    files run, so interleaved lines of `--jobs` stay readable: the driver sets it before it feeds
-    a file's event."""
+    files run (`name_files`), so interleaved lines of `--jobs` stay readable: set as each file
+    starts, and by the `--jobs` driver before each event, since files' events interleave."""
 
-    def __init__(self, sink: PlainSink | RichSink, masker: Masker, connection: bool = False):
+    def __init__(self, sink: PlainSink | RichSink, masker: Masker, connection: bool = False, name_files: bool = False):
         self.sink = sink
         self.masker = masker
         self.connection = connection
         self.limit = VERBOSE_BODY_BYTES * (4 if connection else 1)
+        self.name_files = name_files  # several files run: each line names its own
         self.tag: str | None = None
+
+    def _file_started(self, event: ev.FileStarted) -> None:
+        if self.name_files:
+            self.tag = visible(event.file.path)
 
     def _request_sent(self, event: ev.RequestSent) -> None:
         head = "→ " + request_head(event, self.masker)
@@ -391,6 +396,7 @@ class ExchangeLog(EventConsumer):
 
 
 ExchangeLog.receivers = {
+    ev.FileStarted: ExchangeLog._file_started,
     ev.RequestSent: ExchangeLog._request_sent,
     ev.ResponseReceived: ExchangeLog._response_received,
     ev.RequestRetried: ExchangeLog._request_retried,
