@@ -353,19 +353,24 @@ def parse_value(key: str, raw: str) -> Any:
 
 
 _INTEGER = re.compile(r"-?[0-9]+")
+INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
 
 
 def parse_user_value(key: str, raw: str) -> Any:
     """A user key's value (docs/spec/parameters.md#user-parameters): a ValueTemplate when it reads
     `{{...}}`; else its scalar type as BerryCrush's parser gives it: a bare integer or decimal is a
-    number, bare `true` / `false` a boolean, anything else (or anything quoted) text."""
+    number, bare `true` / `false` a boolean, anything else (or anything quoted) text. Raises
+    ParameterValueError for an integer of over INT_DIGITS digits."""
     if "{{" in raw:
         return parse_template(key, raw)
     inner = unquote(raw)
     if inner is not None:
         return inner
     if _INTEGER.fullmatch(raw):
+        digits = len(raw.lstrip("-"))
+        if digits > INT_DIGITS:  # Python refuses to read it; an error, as in a JSON body
+            raise ParameterValueError(f"an integer of {digits} digits is too long (the limit is {INT_DIGITS})")
         return int(raw)
     if _DECIMAL.fullmatch(raw):
         return float(raw)

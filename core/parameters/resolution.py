@@ -186,7 +186,10 @@ class RunOverrides:
             if params.spec_for(key) is None:
                 if not params.is_user_key(key):
                     raise UsageError(f"--param {item}: {params.unknown_key_message(key)}")
-                values[key] = params.parse_user_value(key, raw)
+                try:
+                    values[key] = params.parse_user_value(key, raw)
+                except ParameterValueError as problem:
+                    raise UsageError(f"--param {shown}: {problem}") from None
                 continue
             try:
                 values[key] = params.parse_value(key, raw)

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.base import SourceLocation
+from scenario_core.language.parameter_keys import INT_DIGITS
 from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.support.printable import visible
 
@@ -81,9 +82,6 @@ def folders_left_out(items: Sequence[str]) -> list[str]:
                 if name not in left:
                     left.append(name)
     return left
-
-
-INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
 
 
 class NumberTooLong(ValueError):

@@ -155,8 +155,12 @@ def test_a_fragment_cycle_is_reported_once_however_it_is_reached():
             "scenario: s\n  when: GET /x\n  then: $.n == " + "1" * 5000 + "\n",
             "t.scenario:3:16: error: an integer of 5000 digits is too long (the limit is 4300)",
         ),
+        (
+            "parameters:\n  count: -" + "1" * 5000 + "\nscenario: s\n  when: GET /x\n",
+            "t.scenario:2:10: error: an integer of 5000 digits is too long (the limit is 4300)",
+        ),
     ],
-    ids=["body", "assertion"],
+    ids=["body", "assertion", "user-parameter"],
 )
 def test_no_traceback_on_integers_over_4300_digits_in_json_literals(text, message):
     assert errors_within_bound(text) == [message]

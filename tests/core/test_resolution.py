@@ -97,6 +97,8 @@ def test_command_line_param_is_validated_like_the_file():
         RunOverrides.from_cli(["timeout"])
     with pytest.raises(UsageError, match="--base-url ftp://x: baseUrl must be an absolute"):
         RunOverrides.from_cli([], base_url="ftp://x")
+    with pytest.raises(UsageError, match="an integer of 5000 digits is too long"):
+        RunOverrides.from_cli(["count=" + "9" * 5000])
 
 
 OPENAPI = """

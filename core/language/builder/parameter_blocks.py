@@ -76,7 +76,11 @@ def parameters(ctx: BuildContext, children: list) -> Raw:
                 continue
             seen[key] = key_location.line
             ctx.user_keys.append((key, key_location))
-            value = unquoted(raw) if "{{" in raw else params.parse_user_value(key, raw)  # 9090 is a number
+            try:
+                value = unquoted(raw) if "{{" in raw else params.parse_user_value(key, raw)  # 9090 is a number
+            except ParameterValueError as problem:
+                ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(raw), 1)), str(problem))
+                continue
             user_entry = ParameterEntry(key, value, raw, ctx.whole(entry.token))
             if _reads_columns(raw):
                 try:
