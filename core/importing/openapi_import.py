@@ -44,6 +44,7 @@ from scenario_core.importing.writable import line_safe, name_safe, part_safe, ti
 from scenario_core.openapi.documents import Description
 from scenario_core.openapi.loader import OpenApiError, load_description
 from scenario_core.openapi.operations import Operation
+from scenario_core.support.digits import ascii_int
 from scenario_core.support.header_names import is_header_name
 from scenario_core.support.input_files import InputFileError
 from scenario_core.support.secrets import is_secret_header
@@ -67,7 +68,7 @@ def _scalar(value: Any) -> str:
 
 def _success(operation: Operation) -> tuple[int | None, bool]:
     """The first 2xx status declared, and whether its response has a JSON schema to check."""
-    codes = sorted(int(code) for code in operation.responses if code.isdigit() and code.startswith("2"))
+    codes = sorted(n for code in operation.responses if code.startswith("2") and (n := ascii_int(code, 3)) is not None)
     status = codes[0] if codes else (200 if "2XX" in operation.responses else None)
     response = operation.response_for(status) if status is not None else None
     schema = bool(response) and any(

@@ -16,6 +16,8 @@ from typing import Any
 
 import regex
 
+from scenario_core.support.digits import ascii_int, is_ascii_digits
+
 MAX_PATTERN_CHARS = 10_000  # regex compiles ~30 µs a character: at most ~0.3 s
 MAX_EXPANSION = 100_000  # items counted repetitions expand to when compiled: at most ~0.2 s
 
@@ -57,9 +59,11 @@ def _expansion(pattern: str) -> int:
             if (
                 1 <= len(counts) <= 2
                 and any(c.strip() for c in counts)
-                and all(c.strip().isdigit() or not c.strip() for c in counts)
+                and all(is_ascii_digits(c.strip()) or not c.strip() for c in counts)
             ):
-                count = min(max(int(c) for c in counts if c.strip()), MAX_EXPANSION + 1)
+                # a count of more digits than MAX_EXPANSION has is over it
+                count = max(ascii_int(c.strip(), 9) or MAX_EXPANSION + 1 for c in counts if c.strip())
+                count = min(count, MAX_EXPANSION + 1)
                 frame = frames[-1]
                 frame[0] += frame[1] * (max(count, 1) - 1)
                 frame[1] *= max(count, 1)

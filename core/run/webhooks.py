@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run.http.connections import shut_down
+from scenario_core.support.digits import ascii_int
 from scenario_core.support.records import dataclass, field
 
 HOST = "127.0.0.1"
@@ -390,8 +391,11 @@ class Webhooks:
         entry = self._named(head.group())
         if entry is None:
             return False, None, None
-        parts = [p[0] or int(p[1]) for p in _PART.findall(name[head.end() :])]
-        if "".join(f".{p}" if isinstance(p, str) else f"[{p}]" for p in parts) != name[head.end() :]:
+        tail = name[head.end() :]
+        found = list(_PART.finditer(tail))
+        # (an index of over 18 digits is past the end of any list)
+        parts = [m[1] or (int(m[2]) if len(m[2]) <= 18 else 10**18) for m in found]
+        if "".join(m.group() for m in found) != tail:
             return False, None, f"'{name}' is not a webhook reference"
         if not parts:
             return True, f"http://{HOST}:{entry.port}", None
@@ -452,8 +456,12 @@ def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, 
     for step in rest:
         if isinstance(value, dict) and str(step) in value:
             value = value[str(step)]
-        elif isinstance(value, list) and (isinstance(step, int) or str(step).isdigit()) and int(step) < len(value):
-            value = value[int(step)]
+        elif (
+            isinstance(value, list)
+            and (index := step if isinstance(step, int) else ascii_int(str(step))) is not None
+            and index < len(value)
+        ):
+            value = value[index]
         elif step == "length" and isinstance(value, (list, str, dict)):
             value = len(value)
         else:

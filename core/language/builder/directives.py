@@ -31,6 +31,7 @@ from scenario_core.language.nodes.walk import leaf_conditions, walk_steps
 from scenario_core.language.step_syntax import JsonPathError, LineError, compile_json_path
 from scenario_core.language.templates import REF_NAME
 from scenario_core.language.typo_hints import extract_typo
+from scenario_core.support.digits import ascii_int
 
 # `extract $.path => name` (the path may be quoted, the name written {{name}}).
 _ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
@@ -298,10 +299,11 @@ def webhook(ctx: BuildContext, children: list) -> Step | None:
                 )
             hooks += [h for h in found if h not in bad]
         elif entry.key == "port":
-            if not value.isdigit() or int(value) > 65535:
+            number = ascii_int(value, 5)
+            if number is None or number > 65535:
                 ctx.error(where, f"port must be 0 (any free port) or a port number up to 65535, got {entry.value}")
             else:
-                port = int(value)
+                port = number
         elif entry.key == "scope":
             if value not in ("scenario", "feature"):
                 ctx.error(where, f"scope must be scenario or feature, got {entry.value}")

@@ -24,6 +24,7 @@ from scenario_core.run.http.body import CODINGS, BadEncoding, Inflater, TooLarge
 from scenario_core.run.http.cookies import Cookies
 from scenario_core.run.http.errors import Interrupted, RequestFailed, one_line, transport_message, transport_retryable
 from scenario_core.run.http.request import USER_AGENT, OutgoingRequest, build_request, redirected
+from scenario_core.support.digits import is_ascii_digits
 from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:
@@ -271,8 +272,8 @@ class HttpClient:
             # (A HEAD, 204 or 304 response states the length of a body it does not send.)
             if (
                 length is not None
-                and length.isdigit()
-                and int(length) > max_size
+                and is_ascii_digits(length)
+                and (len(length) > 18 or int(length) > max_size)
                 and request.method != "HEAD"
                 and response.status not in (204, 304)
             ):
