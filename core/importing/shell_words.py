@@ -57,8 +57,30 @@ def _dollar_quoted(text: str, at: int) -> tuple[str, int]:
 
 
 def _is_cmd_style(text: str) -> bool:
-    """Chrome's cmd copy: `curl ^"https://…^" ^` with `^` continuations and `^"` quotes."""
-    return '^"' in text or text.rstrip().endswith("^") or "^\n" in text or "^\r\n" in text
+    """Chrome's cmd copy: `curl ^"https://…^" ^` with `^` continuations and `^"` quotes. Only a
+    `^` outside POSIX quotes counts: `'^"'` or `'^` + line break + `'` is a POSIX word."""
+    end = len(text.rstrip())
+    quote = ""  # the POSIX quote open at `at`: "'", '"', "$'" or none
+    at = 0
+    while at < end:
+        ch = text[at]
+        if quote == "'":
+            quote = "" if ch == "'" else quote
+        elif quote:  # "…" and $'…': a backslash escapes the next character
+            if ch == "\\":
+                at += 1
+            elif ch == quote[-1]:
+                quote = ""
+        elif ch == "\\":
+            at += 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "$" and text.startswith("$'", at):
+            quote, at = "$'", at + 1
+        elif ch == "^" and (at + 1 == end or text[at + 1] in '"\r\n'):
+            return True
+        at += 1
+    return False
 
 
 def _cmd_words(text: str) -> list[str]:

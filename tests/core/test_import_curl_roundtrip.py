@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scenario_core.importing.curl import read_curl
@@ -22,6 +22,8 @@ WORD = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters=
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(WORD, max_size=6))
+@example(["^\n"]).via("a cmd continuation inside POSIX quotes")
+@example(['^"', "x^"]).via("cmd's quote inside POSIX quotes")
 def test_words_quoted_as_a_shell_quotes_them_split_back_the_same(words):
     assert shell_words("curl " + " ".join(shlex.quote(word) for word in words)) == ["curl", *words]
 
