@@ -11,6 +11,7 @@ nothing else decides what a consumer sees."""
 
 from __future__ import annotations
 
+from types import MethodType
 from typing import Any, Callable, Iterable, Mapping
 
 from scenario_core.run.events import Event
@@ -34,13 +35,18 @@ class EventConsumer:
 
 def feed_all(consumers: Iterable[EventConsumer]) -> Callable[[Event], None]:
     """One function that feeds an event to each consumer in the order given (the masker first:
-    what the others print or keep may hold the event's secrets)."""
-    feeds = tuple(consumer.feed for consumer in consumers)
-    if len(feeds) == 1:
-        return feeds[0]
+    what the others print or keep may hold the event's secrets). It looks the event's type up
+    once, in a table of the consumers' receivers joined when it is made: a consumer's table is
+    read here, so it is set before (as the recorder sets its own in `__init__`)."""
+    table: dict[type, tuple[Callable[[Event], None], ...]] = {}
+    for consumer in consumers:
+        for kind, receive in consumer.receivers.items():
+            table[kind] = (*table.get(kind, ()), MethodType(receive, consumer))
+    find = table.get
+    nothing: tuple[Callable[[Event], None], ...] = ()
 
     def feed(event: Event) -> None:
-        for each in feeds:
-            each(event)
+        for receive in find(type(event), nothing):
+            receive(event)
 
     return feed

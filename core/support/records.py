@@ -22,7 +22,7 @@ Not supported (nothing here uses them; a class that needs one uses `dataclasses`
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, overload
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -214,35 +214,74 @@ def _with_slots(cls: type[_T], specs: tuple[Field, ...]) -> type[_T]:
 
 
 def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -> Callable[..., None]:
-    """`__init__`: the values bound as a signature binds them, then set through each slot's
-    descriptor (a frozen class's own `__setattr__` refuses) or into the instance's dict. Every
-    field given by keyword is the fast path (one C-level lookup of them all), as every field given
-    by position is."""
+    """`__init__`. The common calls are fast paths (a run builds ~20 records a request): every
+    field by position; every field by keyword, or every field without a plain default (the
+    keywords merged over the defaults), checked with one comparison of key sets and read with one
+    `itemgetter`; the first fields by position and the rest by keyword or default, likewise. Any
+    other call (a factory default, a missing or unknown name, a field given twice) is bound by
+    `_binder`, as a signature binds it. The values are set through each
+    slot's descriptor (a frozen class's own `__setattr__` refuses) or into the instance's dict
+    with one `update`."""
+    names = tuple(spec.name for spec in specs)
+    count, known = len(names), frozenset(names)
+    plain = {spec.name: spec.default for spec in specs if spec.default is not MISSING}
+    values_of = _getter_of_keys(names)
+    bind = _binder(cls.__qualname__, specs, kw_only)
+    leading = tuple(frozenset(names[:at]) for at in range(count + 1))  # the fields the first `at` arguments give
+
+    if slots:
+        setters = tuple(_slot_setter(cls, name) for name in names)
+
+        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
+            values: Sequence[Any]
+            if args:
+                if not keywords and len(args) == count and not kw_only:
+                    values = args
+                elif not kw_only and len(args) < count and keywords.keys().isdisjoint(leading[len(args)]):
+                    merged = {**plain, **keywords}
+                    merged.update(zip(names, args))
+                    values = values_of(merged) if merged.keys() == known else bind(args, keywords)
+                else:
+                    values = bind(args, keywords)
+            elif keywords.keys() == known:
+                values = values_of(keywords)
+            else:
+                merged = {**plain, **keywords}
+                values = values_of(merged) if merged.keys() == known else bind(args, keywords)
+            for set_value, value in zip(setters, values):
+                set_value(self, value)
+
+    else:
+
+        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
+            if args or keywords.keys() != known:
+                merged = {**plain, **keywords}
+                fits = not args or (
+                    not kw_only and len(args) < count and keywords.keys().isdisjoint(leading[len(args)])
+                )
+                if fits:
+                    merged.update(zip(names, args))
+                keywords = merged if fits and merged.keys() == known else dict(zip(names, bind(args, keywords)))
+            self.__dict__.update(keywords)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+def _binder(
+    qualname: str, specs: tuple[Field, ...], kw_only: bool
+) -> Callable[[tuple[Any, ...], dict[str, Any]], list[Any]]:
+    """The slow path of `__init__`: positional and keyword arguments bound to the fields in
+    order, defaults and factories filled in, with the standard decorator's errors."""
     names = tuple(spec.name for spec in specs)
     count = len(names)
-    every_keyword: Callable[[dict[str, Any]], Any] = itemgetter(*names) if count >= 2 else lambda keywords: ()
-    known = frozenset(names)
     position = {name: i for i, name in enumerate(names)}
     defaults = tuple(spec.default for spec in specs)
     factories = tuple(spec.default_factory for spec in specs)
-    needs_fill = any(d is not MISSING or f is not MISSING for d, f in zip(defaults, factories))
-    qualname = cls.__qualname__
 
-    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> Any:
+    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> list[Any]:
         if args and kw_only:
             raise TypeError(f"{qualname}.__init__() takes keyword arguments only ({len(args)} given by position)")
-        if not args and keywords.keys() <= known:  # by keyword, no name unknown: the common call
-            if len(keywords) == count and count >= 2:
-                return every_keyword(keywords)
-            values = [keywords.get(name, MISSING) for name in names]
-            for at in missing_positions(values):
-                if defaults[at] is not MISSING:
-                    values[at] = defaults[at]
-                elif factories[at] is not MISSING:
-                    values[at] = factories[at]()
-                else:
-                    raise TypeError(f"{qualname}.__init__() missing required argument: {names[at]!r}")
-            return values
         if len(args) > count:
             raise TypeError(
                 f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given"
@@ -256,38 +295,28 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
             if values[found] is not MISSING:
                 raise TypeError(f"{qualname}.__init__() got multiple values for argument {name!r}")
             values[found] = value
-        if needs_fill or MISSING in values:
-            for at, value in enumerate(values):
-                if value is MISSING:
-                    if defaults[at] is not MISSING:
-                        values[at] = defaults[at]
-                    elif factories[at] is not MISSING:
-                        values[at] = factories[at]()
-                    else:
-                        raise TypeError(f"{qualname}.__init__() missing required argument: {names[at]!r}")
+        for at, value in enumerate(values):
+            if value is MISSING:
+                if defaults[at] is not MISSING:
+                    values[at] = defaults[at]
+                elif factories[at] is not MISSING:
+                    values[at] = factories[at]()
+                else:
+                    raise TypeError(f"{qualname}.__init__() missing required argument: {names[at]!r}")
         return values
 
-    if slots:
-        setters = tuple(_slot_setter(cls, name) for name in names)
-
-        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
-            values = args if not keywords and len(args) == count and not kw_only else bind(args, keywords)
-            for set_value, value in zip(setters, values):
-                set_value(self, value)
-
-    else:
-
-        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
-            values = args if not keywords and len(args) == count and not kw_only else bind(args, keywords)
-            self.__dict__.update(zip(names, values))
-
-    __init__.__qualname__ = f"{qualname}.__init__"
-    return __init__
+    return bind
 
 
-def missing_positions(values: list[Any]) -> list[int]:
-    """Where MISSING stands in `values` (the fields a call left to their defaults)."""
-    return [at for at, value in enumerate(values) if value is MISSING]
+def _getter_of_keys(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A dict -> the tuple of its values for these keys, in this order."""
+    if len(names) >= 2:
+        many: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*names)
+        return many
+    if len(names) == 1:
+        one = itemgetter(names[0])
+        return lambda keywords: (one(keywords),)
+    return lambda keywords: ()
 
 
 def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:

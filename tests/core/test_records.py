@@ -183,3 +183,69 @@ def test_every_field_by_keyword_equals_every_field_by_position():
     assert Sub(a=1, b="y", c=[2], d="e") == Sub(1, "y", [2], "e")
     with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
         Sub(a=1, b="y", c=[2], z="e")
+
+
+@dataclass(frozen=True, kw_only=True)
+class NamedWithDict:  # the events' kind: frozen, keyword-only, no slots
+    a: int
+    b: str = "x"
+    c: list[int] = field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
+class StdFrozenWithDict:
+    x: int
+    y: tuple[int, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class StdNamedWithDict:
+    a: int
+    b: str = "x"
+    c: list[int] = dataclasses.field(default_factory=list)
+
+
+CALLS = [
+    ((), {}),
+    ((1,), {}),
+    ((1, "y"), {}),
+    ((1,), {"b": "z"}),
+    ((1,), {"a": 2}),
+    ((1, "y"), {"b": "z"}),
+    ((1, "y", [3], "d", 5), {}),
+    ((), {"a": 1}),
+    ((), {"a": 1, "c": [2]}),
+    ((), {"a": 1, "b": "y", "c": [2], "d": "e"}),
+    ((), {"b": "y"}),
+    ((), {"a": 1, "z": 2}),
+    ((1,), {"z": 2}),
+    ((), {"x": 1}),
+    ((1,), {"y": (2,)}),
+    ((), {"x": 1, "y": (2,)}),
+]
+
+
+@pytest.mark.parametrize(
+    "ours, theirs",
+    [(Sub, StdSub), (FrozenWithDict, StdFrozenWithDict), (NamedWithDict, StdNamedWithDict)],
+    ids=["slots", "dict", "kw-only-dict"],
+)
+def test_every_call_shape_binds_or_fails_as_the_standard_dataclass_does(ours, theirs):
+    """The fast paths of `__init__` (every field by keyword, defaults merged, the first fields by
+    position and the rest by keyword) give what the standard decorator gives, or a TypeError
+    where it raises one."""
+    for args, keywords in CALLS:
+        try:
+            made = theirs(*args, **keywords)
+        except TypeError:
+            with pytest.raises(TypeError):
+                ours(*args, **keywords)
+            continue
+        expected = [getattr(made, f.name) for f in dataclasses.fields(made)]
+        made_ours = ours(*args, **keywords)
+        assert [getattr(made_ours, f.name) for f in fields(made_ours)] == expected, (args, keywords)
+    first = ours(**{f.name: 1 for f in fields(ours) if f.name in ("a", "x")})
+    second = ours(**{f.name: 1 for f in fields(ours) if f.name in ("a", "x")})
+    for each in fields(ours):  # a factory's value is new for each record
+        if isinstance(getattr(first, each.name), list):
+            assert getattr(first, each.name) is not getattr(second, each.name)

@@ -165,8 +165,9 @@ def run_files(files: list[Any], options: RunOptions) -> int:
 
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
-        if not parallel:
-            return _drive(make(files), live, ordered)
+        if not parallel:  # one stream: live and in order are the same moment, so one feed
+            everything = [c for c in (masker, fail_fast, log, recorder, printer, collector) if c is not None]
+            return _drive(make(files), feed_all(everything) if fail_fast is None else _both(live, ordered))
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]
@@ -245,15 +246,22 @@ def _print_coverage(coverage: Any, minimum: float | None) -> bool:
     return bool(shortfall)
 
 
-def _drive(execution: Execution, live: Callable[[ev.Event], None], ordered: Callable[[ev.Event], None]) -> int | None:
-    """Consume the stream in this thread (each event live, then in order: one file at a time they
-    are the same moment); return the signal that interrupted it, or None."""
+def _both(live: Callable[[ev.Event], None], ordered: Callable[[ev.Event], None]) -> Callable[[ev.Event], None]:
+    def feed(event: ev.Event) -> None:
+        live(event)
+        ordered(event)
+
+    return feed
+
+
+def _drive(execution: Execution, feed: Callable[[ev.Event], None]) -> int | None:
+    """Consume the stream in this thread, feeding each event to the consumers; return the signal
+    that interrupted it, or None."""
     with run_signals([execution]) as signals:
         events = execution.events()
         try:
             for event in events:
-                live(event)
-                ordered(event)
+                feed(event)
         except WindDownAbandoned:  # a signal's, past the point the run could take it in
             if not signals.received:
                 raise
