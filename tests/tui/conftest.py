@@ -170,6 +170,10 @@ async def screen_settled(pilot, seconds: float = 30) -> None:
     the static analysis's marks) that has not fired yet; the wait is longer when the machine
     is slower, never shorter than the state needs."""
     deadline = time.perf_counter() + seconds
+    # A text cursor blinks every 0.5 s: on a loaded machine the looks can all fall on one side
+    # of a blink, so the screenshot would catch the cursor shown or hidden by chance. Held shown.
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
     looks: list[str] = []
     while len(looks) < 3 or len(set(looks[-3:])) > 1:
         assert time.perf_counter() < deadline, f"the screen kept changing for {seconds} s"

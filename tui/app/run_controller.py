@@ -109,18 +109,30 @@ class RunController(RunEvents):
             self._after_advance()
 
     def _after_advance(self) -> None:
-        app, tree = self.app, self.panels.tree
-        stepper = self.stepper
+        app, stepper = self.app, self.stepper
         if self._queued_steps and stepper.state == PAUSED and stepper.pause_reason != "failure":
             self._queued_steps -= 1
             app.run_worker(self._advance("step"), group="run", exit_on_error=True)
             return
         self._queued_steps = 0
         self.advancing = False
-        current = stepper.current
         if self._reached and stepper.pause_reason == "breakpoint":
             stepper.pause_reason = "step"  # where `g` ran to: "paused before", as a step would
         self._reached = False
+        if stepper.state == FINISHED and self._run_to is not None:
+            app.notify("The run ended before reaching the step g ran to.")
+            self._run_to = None
+        # The status line first: it may take one row less than while running (80 columns), and
+        # the tree scrolls to the cursor in the height it has once that is laid out, so that
+        # where it scrolls to does not depend on how soon the screen was refreshed.
+        self.update_status()
+        app.call_after_refresh(self._show_where_it_stopped)
+
+    def _show_where_it_stopped(self) -> None:
+        """The cursor on the failed step (paused after it) or the next step, or after the run on
+        its failures; then the app shows the highlighted node again, a file's too."""
+        stepper, tree = self.stepper, self.panels.tree
+        current = stepper.current
         if stepper.state == PAUSED:
             failed = stepper.paused_after
             if failed is not None and failed.key is not None:
@@ -129,11 +141,8 @@ class RunController(RunEvents):
             elif current is not None and current.key is not None:
                 tree.set_current(current.key, follow=True)
         elif stepper.state == FINISHED:
-            if self._run_to is not None:
-                app.notify("The run ended before reaching the step g ran to.")
-                self._run_to = None
             show_failures(tree, self.scenario_results, self.history.runs)
-        self.flush_panels(force=True, files=True)  # the app shows the highlighted node again, a file's too
+        self.flush_panels(force=True, files=True)
 
     def start(self, how: str) -> None:
         """`n` (how="step") or `c` (how="continue")."""
