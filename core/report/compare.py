@@ -139,7 +139,7 @@ class Comparer:
                     self._responses[key] = dict(response) if isinstance(response, Mapping) else None
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Comparer:
+    def load(cls, path: str | os.PathLike[str]) -> Comparer:
         """The report at `path`; CompareError (one line naming the file) when it can't be read or
         is no JSON report."""
         shown = os.fspath(path)

@@ -98,7 +98,11 @@ class OperationsInForce:
         return best
 
 
-def context_key(params: EffectiveParameters, scenario_file: str) -> tuple:
+# What decides a context: its descriptions (name, path) and its base URL settings (key, value).
+ContextKey = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+
+
+def context_key(params: EffectiveParameters, scenario_file: str) -> ContextKey:
     """What decides the operations in force and where they live: the description paths and
     every base URL setting. Scenarios that agree share one context."""
     bases = tuple((k, str(params[k].value)) for k in params if k == BASE_URL or k.endswith(".baseUrl"))
@@ -111,7 +115,7 @@ class CoverageCollector(EventConsumer):
     def __init__(self, descriptions: DescriptionSet | None = None) -> None:
         self.coverage = Coverage()
         self._descriptions = descriptions or SHARED
-        self._contexts: dict[tuple, OperationsInForce | None] = {}
+        self._contexts: dict[ContextKey, OperationsInForce | None] = {}
         self._context: OperationsInForce | None = None
         # requests of the running step awaiting their response: (operation, counts, auto)
         self._pending: list[tuple[Operation, OperationCoverage, bool]] = []

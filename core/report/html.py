@@ -76,7 +76,7 @@ def html_report(recorder: RunRecorder, masker: Masker | None = None) -> str:
     return "".join(parts)
 
 
-def write_html_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+def write_html_report(path: str | os.PathLike[str], recorder: RunRecorder, masker: Masker | None = None) -> None:
     atomic_write(path, html_report(recorder, masker).encode("utf-8", "backslashreplace"))
 
 

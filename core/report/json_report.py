@@ -211,7 +211,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def write_json_report(
-    path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None, comparer: Any = None
+    path: str | os.PathLike[str], recorder: RunRecorder, masker: Masker | None = None, comparer: Any = None
 ) -> None:
     text = json.dumps(json_report(recorder, masker, comparer), indent=2, ensure_ascii=False) + "\n"
     atomic_write(path, text.encode("utf-8", "backslashreplace"))  # a lone surrogate (argv) as its escape

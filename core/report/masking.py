@@ -299,11 +299,11 @@ class Masker(EventConsumer):
         """Short secrets, only where one stands as a whole value: each candidate is a set lookup."""
         short = self._short
 
-        def json_string(match: re.Match) -> str:
+        def json_string(match: re.Match[str]) -> str:
             inner = match.group(1)
             return f'"{MASK}"' if inner.strip() in short else match.group(0)
 
-        def escaped_json_string(match: re.Match) -> str:
+        def escaped_json_string(match: re.Match[str]) -> str:
             """A JSON string in a JSON string (an echoed body): its text is one level deeper."""
             try:
                 inner = json.loads(f'"{match.group(1)}"')
@@ -311,22 +311,22 @@ class Masker(EventConsumer):
                 return match.group(0)
             return f'\\"{MASK}\\"' if inner.strip() in short else match.group(0)
 
-        def scalar(match: re.Match) -> str:
+        def scalar(match: re.Match[str]) -> str:
             return match.group(1) + MASK if match.group(2) in short else match.group(0)
 
-        def segment(match: re.Match) -> str:
+        def segment(match: re.Match[str]) -> str:
             value = match.group(1)
             if value in self._literal_segments:
                 return value
             return MASK if value in short or unquote(value) in short else value
 
-        def query(match: re.Match) -> str:
+        def query(match: re.Match[str]) -> str:
             value = match.group(3)
             if value and (value in short or unquote_plus(value) in short):
                 return f"{match.group(1)}{match.group(2)}={MASK}"
             return match.group(0)
 
-        def header(match: re.Match) -> str:
+        def header(match: re.Match[str]) -> str:
             value = match.group(2)
             scheme, sep, credentials = value.partition(" ")
             if value in short or (sep and credentials.strip() in short):
@@ -377,7 +377,7 @@ class Masker(EventConsumer):
                 if depth >= MAX_DEPTH:
                     parent[slot] = cut_marker(MAX_DEPTH)
                     continue
-                copy: dict = {}
+                copy: dict[object, object] = {}
                 parent[slot] = copy
                 for k, v in item.items():
                     if masking and isinstance(k, str) and self.is_secret_name(k):
