@@ -52,7 +52,7 @@ def static_coverage(files: Sequence[ScenarioFileNode], overrides: RunOverrides |
             planned = (p.step for p in plan_scenario(file, feature, scenario))
             for step in _requests(planned):
                 if step.operation is not None:
-                    found = context.called(step)
+                    found = context.called(step, step.operation)
                 elif step.url is not None and step.method:
                     written = TEMPLATE_REFERENCE.sub("x", step.url.text)
                     found = context.requested(step.method.upper(), written, relative="://" not in written)
