@@ -83,11 +83,13 @@ class Examples:
             if key in node:
                 return node[key]
         for key in ("examples", "enum"):
-            if isinstance(node.get(key), list) and node[key]:
-                return node[key][0]
-        if isinstance(node.get("allOf"), list):
+            listed = node.get(key)
+            if isinstance(listed, list) and listed:
+                return listed[0]
+        all_of = node.get("allOf")
+        if isinstance(all_of, list):
             merged: dict = {}
-            for i, part in enumerate(node["allOf"]):
+            for i, part in enumerate(all_of):
                 value = self._value(part, file, f"{pointer}/allOf/{i}", depth + 1, seen, all_properties)
                 if isinstance(value, dict):
                     merged.update(value)
@@ -95,8 +97,9 @@ class Examples:
                 merged.update(self._object(node, file, pointer, depth, seen, all_properties))
             return merged
         for key in ("oneOf", "anyOf"):
-            if isinstance(node.get(key), list) and node[key]:
-                return self._value(node[key][0], file, f"{pointer}/{key}/0", depth + 1, seen, all_properties)
+            options = node.get(key)
+            if isinstance(options, list) and options:
+                return self._value(options[0], file, f"{pointer}/{key}/0", depth + 1, seen, all_properties)
         kind = node.get("type")
         if isinstance(kind, list):
             kind = next((k for k in kind if k != "null"), None)

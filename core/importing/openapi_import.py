@@ -99,8 +99,9 @@ def _properties(description: Description, raw: Any, file: str, depth: int) -> se
         return set()
     if not isinstance(node, dict):
         return set()
-    found = set(node["properties"]) if isinstance(node.get("properties"), dict) else set()
-    for part in node.get("allOf") or ():
+    properties, all_of = node.get("properties"), node.get("allOf")
+    found = set(properties) if isinstance(properties, dict) else set()
+    for part in all_of if isinstance(all_of, list) else ():
         found |= _properties(description, part, file, depth + 1)
     return found
 
@@ -148,7 +149,8 @@ class _Reader:
         requirements = operation.security
         if not isinstance(requirements, list) or not requirements or not isinstance(requirements[0], dict):
             return []
-        schemes = (self.description.document.get("components") or {}).get("securitySchemes") or (
+        components = self.description.document.get("components")
+        schemes = (components.get("securitySchemes") if isinstance(components, dict) else None) or (
             self.description.document.get("securityDefinitions") or {}
         )
         out = []
@@ -160,7 +162,7 @@ class _Reader:
             if kind == "apikey" and isinstance(scheme.get("name"), str):
                 place = {"header": "header", "query": "query", "cookie": "cookie"}.get(str(scheme.get("in")), "header")
                 variable = self.variable(name, "apiKey", f"the API key {scheme['name']} ({place}) of {name}")
-                out.append((place, scheme["name"], variable))
+                out.append((place, str(scheme["name"]), variable))
             elif kind == "basic" or (kind == "http" and how == "basic"):
                 variable = self.variable(name, "basicAuth", "the Basic credentials (base64 of user:password)")
                 out.append(("header", "Authorization", f"Basic {variable}"))

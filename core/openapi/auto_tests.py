@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from scenario_core.language.nodes.steps import AUTO_KINDS
 from scenario_core.openapi.body_defaults import merge_body, request_defaults
 from scenario_core.openapi.operations import Operation, Parameter, Schema
 from scenario_core.openapi.request_builder import RequestPlan, build_request
+from scenario_core.support.json_types import JsonObject, JsonValue
 from scenario_core.support.records import dataclass
 
 INVALID, SECURITY, MULTI = "invalid", "security", "multi"
@@ -86,7 +87,7 @@ _BAD_FORMATS = {
     "ipv6": "not:an:ipv6::address::",
     "hostname": "-not_a_host-",
 }
-_WRONG_TYPE = {
+_WRONG_TYPE: dict[str, JsonValue] = {
     "string": 12345,
     "integer": "not-a-number",
     "number": "not-a-number",
@@ -109,12 +110,12 @@ class AutoTest:
     field: str  # `name`, `owner.email`, or the parameter's name
     location: str  # body, path, query, header, cookie
     description: str
-    value: Any  # the value sent (None for a missing one)
-    children: tuple[tuple[str, Any], ...]
-    body: Any = None  # the JSON body sent, if the request has one
+    value: JsonValue  # the value sent (None for a missing one)
+    children: tuple[tuple[str, object], ...]
+    body: object = None  # the JSON body sent, if the request has one
     request: RequestPlan | None = None
 
-    def variables(self) -> dict[str, Any]:
+    def variables(self) -> dict[str, JsonValue]:
         """`test.type`, `test.testType`, `test.field`, `test.description`, `test.value`, `test.location`."""
         return {
             "type": self.type,
@@ -131,7 +132,7 @@ class MultiTest:
     mode: str  # SEQUENTIAL or CONCURRENT
     count: int
 
-    def variables(self) -> dict[str, Any]:
+    def variables(self) -> dict[str, str | int]:
         return {"mode": self.mode, "count": self.count}
 
 
@@ -156,17 +157,17 @@ def known_excludes() -> list[str]:
 def generate(
     operation: Operation,
     kinds: Iterable[str],
-    children: Sequence[tuple[str, Any]] = (),
+    children: Sequence[tuple[str, object]] = (),
     *,
-    structured_body: Any = None,
-    json_body: Any = None,
+    structured_body: object = None,
+    json_body: object = None,
     excludes: Iterable[str] = (),
     headers: Sequence[tuple[str, str]] = (),
 ) -> list[AutoTest]:
     """The `invalid` and `security` tests of a call, in a fixed order (multi: see `multi_tests`)."""
     kinds = parse_kinds(kinds)
     excludes = list(excludes)
-    base_body = json_body
+    base_body: object = json_body
     if structured_body is not None:
         base_body = merge_body(request_defaults(operation), structured_body)
     elif base_body is None and operation.request_body is not None and operation.request_body.content:
@@ -187,15 +188,15 @@ def multi_tests(sequential: int = 3, concurrent: int = 5, excludes: Iterable[str
 
 
 # A property of the body: (dotted name, resolved property schema, required, key path).
-_BodyField = tuple[str, dict[str, Any], bool, tuple[str, ...]]
+_BodyField = tuple[str, JsonObject, bool, tuple[str, ...]]
 
 
 class _Generator:
     def __init__(
         self,
         operation: Operation,
-        children: list[tuple[str, Any]],
-        body: Any,
+        children: list[tuple[str, object]],
+        body: object,
         excludes: list[str],
         headers: Sequence[tuple[str, str]],
     ):
@@ -210,9 +211,9 @@ class _Generator:
         field_name: str,
         location: str,
         description: str,
-        value: Any,
-        children: list[tuple[str, Any]],
-        body: Any,
+        value: JsonValue,
+        children: list[tuple[str, object]],
+        body: object,
     ) -> AutoTest:
         plan = (
             build_request(self.op, children, json_body=body, headers=self.headers, check_required=False)
@@ -221,7 +222,7 @@ class _Generator:
         )
         return AutoTest(kind, family, field_name, location, description, value, tuple(children), body, plan)
 
-    def _children_with(self, parameter: Parameter, value: Any, drop: bool = False) -> list[tuple[str, Any]]:
+    def _children_with(self, parameter: Parameter, value: object, drop: bool = False) -> list[tuple[str, object]]:
         result = [(n, v) for n, v in self.children if not self._is(parameter, n)]
         if not drop:
             result.append((self._child_name(parameter), value))
@@ -249,7 +250,7 @@ class _Generator:
             return parameter.name
         return f"{parameter.location}_{parameter.name}"
 
-    def _current(self, parameter: Parameter) -> Any:
+    def _current(self, parameter: Parameter) -> object:
         for name, value in self.children:
             if self._is(parameter, name):
                 return value
@@ -268,7 +269,7 @@ class _Generator:
     def _collect(
         self,
         schema: Schema,
-        raw: Any,
+        raw: JsonValue,
         file: str,
         pointer: str,
         prefix: tuple[str, ...],
@@ -278,10 +279,11 @@ class _Generator:
         node, file, pointer = schema.description.resolve(raw, file, pointer)
         if not isinstance(node, dict) or depth > 1:
             return
-        for i, part in enumerate(node.get("allOf") or ()):
+        for i, part in enumerate(_listed(node.get("allOf"))):
             self._collect(schema, part, file, f"{pointer}/allOf/{i}", prefix, out, depth)
-        required = set(node.get("required") or ())
-        for name, sub in (node.get("properties") or {}).items():
+        required = set(_listed(node.get("required")))
+        properties = node.get("properties")
+        for name, sub in (properties if isinstance(properties, dict) else {}).items():
             subnode, sfile, spointer = schema.description.resolve(sub, file, f"{pointer}/properties/{name}")
             if not isinstance(subnode, dict):
                 continue
@@ -289,8 +291,10 @@ class _Generator:
             if _type_of(subnode) == "object" or "properties" in subnode:
                 self._collect(schema, sub, file, f"{pointer}/properties/{name}", prefix + (name,), out, depth + 1)
 
-    def _body_with(self, keys: tuple[str, ...], value: Any, drop: bool = False) -> Any:
+    def _body_with(self, keys: tuple[str, ...], value: JsonValue, drop: bool = False) -> object:
         body = copy.deepcopy(self.body)
+        if not isinstance(body, dict):  # only a dict body has fields (_body_fields)
+            return body
         target = body
         for key in keys[:-1]:
             if not isinstance(target.get(key), dict):
@@ -323,9 +327,9 @@ class _Generator:
                     )
                 )
         for parameter in self.op.parameters:
-            node = parameter.schema.resolved() if parameter.schema is not None else {}
+            node = _mapping(parameter.schema.resolved() if parameter.schema is not None else {})
             required = parameter.required and parameter.location != "path"
-            for family, description, value, drop in _violations(parameter.name, node or {}, required):
+            for family, description, value, drop in _violations(parameter.name, node, required):
                 if excluded(family, self.excludes):
                     continue
                 if parameter.location == "header" and family == "type" and isinstance(value, (dict, list)):
@@ -349,14 +353,15 @@ class _Generator:
     def security(self) -> list[AutoTest]:
         tests: list[AutoTest] = []
         categories = [c for c in PAYLOADS if not excluded(c, self.excludes)]
-        targets: list[tuple[str, str, Any, bool]] = []  # (field, location, key path or parameter, in an array)
+        # (field, location, key path of a body field or the parameter, in an array)
+        targets: list[tuple[str, str, tuple[str, ...] | Parameter, bool]] = []
         for name, node, _, keys in self._body_fields():
             if _is_text(node, self.op):
                 targets.append((name, "body", keys, _type_of(node) == "array"))
         for parameter in self.op.parameters:
-            node = parameter.schema.resolved() if parameter.schema is not None else {}
-            if _is_text(node or {}, self.op):
-                targets.append((parameter.name, parameter.location, parameter, _type_of(node or {}) == "array"))
+            node = _mapping(parameter.schema.resolved() if parameter.schema is not None else {})
+            if _is_text(node, self.op):
+                targets.append((parameter.name, parameter.location, parameter, _type_of(node) == "array"))
         for field_name, location, where, in_array in targets:
             for category in categories:
                 for payload in PAYLOADS[category]:
@@ -364,9 +369,9 @@ class _Generator:
                         continue  # a raw line break cannot be sent in a header (query and body encode it)
                     if location == "cookie" and ";" in payload:
                         continue
-                    value = [payload] if in_array else payload
+                    value: JsonValue = [payload] if in_array else payload
                     description = f"{category} payload in {location} {field_name}"
-                    if location == "body":
+                    if isinstance(where, tuple):  # a body field (location "body")
                         tests.append(
                             self._make(
                                 SECURITY,
@@ -395,7 +400,17 @@ class _Generator:
         return tests
 
 
-def _is_text(node: Mapping[str, Any], operation: Operation) -> bool:
+def _listed(value: JsonValue) -> list[JsonValue]:
+    """A list as the schema writes it; anything else there lists nothing."""
+    return value if isinstance(value, list) else []
+
+
+def _mapping(node: JsonValue) -> JsonObject:
+    """A schema that is a mapping; a missing one (or `true`) constrains nothing."""
+    return node if isinstance(node, dict) else {}
+
+
+def _is_text(node: Mapping[str, JsonValue], operation: Operation) -> bool:
     """A string (or untyped scalar) value, or an array of strings: where a payload can go."""
     kind = _type_of(node)
     if kind == "array":
@@ -404,7 +419,7 @@ def _is_text(node: Mapping[str, Any], operation: Operation) -> bool:
     return kind in ("string", None) and "properties" not in node
 
 
-def _type_of(node: Mapping[str, Any]) -> str | None:
+def _type_of(node: Mapping[str, JsonValue]) -> JsonValue:
     kind = node.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)
@@ -413,13 +428,13 @@ def _type_of(node: Mapping[str, Any]) -> str | None:
     return kind
 
 
-def _violations(name: str, node: Mapping[str, Any], required: bool) -> list[tuple[str, str, Any, bool]]:
+def _violations(name: str, node: Mapping[str, JsonValue], required: bool) -> list[tuple[str, str, JsonValue, bool]]:
     """(family, description, value, drop) — one per constraint the schema declares."""
-    out: list[tuple[str, str, Any, bool]] = []
+    out: list[tuple[str, str, JsonValue, bool]] = []
     if required:
         out.append(("required", f"{name} is required but missing", None, True))
     kind = _type_of(node)
-    if kind in _WRONG_TYPE:
+    if isinstance(kind, str) and kind in _WRONG_TYPE:
         out.append(("type", f"{name} must be {kind}, sent {_WRONG_TYPE[kind]!r}", _WRONG_TYPE[kind], False))
     if kind in ("integer", "number"):
         for key, exclusive, delta, family in (
@@ -434,49 +449,31 @@ def _violations(name: str, node: Mapping[str, Any], required: bool) -> list[tupl
                 sign = ("> " if delta < 0 else "< ") if strict is True else (">= " if delta < 0 else "<= ")
                 out.append((family, f"{name} must be {sign}{bound}", value, False))
     if kind == "string":
-        if isinstance(node.get("minLength"), int) and node["minLength"] > 0:
-            out.append(
-                (
-                    "minLength",
-                    f"{name} must have at least {node['minLength']} characters",
-                    "a" * (node["minLength"] - 1),
-                    False,
-                )
-            )
-        if isinstance(node.get("maxLength"), int):
-            out.append(
-                (
-                    "maxLength",
-                    f"{name} must have at most {node['maxLength']} characters",
-                    "a" * (node["maxLength"] + 1),
-                    False,
-                )
-            )
-        if isinstance(node.get("pattern"), str):
-            bad = _not_matching(node["pattern"])
+        least, most, pattern = node.get("minLength"), node.get("maxLength"), node.get("pattern")
+        if isinstance(least, int) and least > 0:
+            out.append(("minLength", f"{name} must have at least {least} characters", "a" * (least - 1), False))
+        if isinstance(most, int):
+            out.append(("maxLength", f"{name} must have at most {most} characters", "a" * (most + 1), False))
+        if isinstance(pattern, str):
+            bad = _not_matching(pattern)
             if bad is not None:
-                out.append(("pattern", f"{name} must match /{node['pattern']}/", bad, False))
+                out.append(("pattern", f"{name} must match /{pattern}/", bad, False))
         fmt = node.get("format")
-        if fmt in _BAD_FORMATS:
+        if isinstance(fmt, str) and fmt in _BAD_FORMATS:
             out.append(("format", f"{name} must be a valid {fmt}", _BAD_FORMATS[fmt], False))
     if kind == "array":
-        if isinstance(node.get("minItems"), int) and node["minItems"] > 0:
-            out.append(("minItems", f"{name} must have at least {node['minItems']} items", [], False))
-        if isinstance(node.get("maxItems"), int):
-            item = (node.get("items") or {}).get("example", "x") if isinstance(node.get("items"), dict) else "x"
-            out.append(
-                (
-                    "maxItems",
-                    f"{name} must have at most {node['maxItems']} items",
-                    [item] * (node["maxItems"] + 1),
-                    False,
-                )
-            )
-    if isinstance(node.get("enum"), list) and node["enum"]:
+        fewest, most_items, items = node.get("minItems"), node.get("maxItems"), node.get("items")
+        if isinstance(fewest, int) and fewest > 0:
+            out.append(("minItems", f"{name} must have at least {fewest} items", [], False))
+        if isinstance(most_items, int):
+            item = items.get("example", "x") if isinstance(items, dict) else "x"
+            out.append(("maxItems", f"{name} must have at most {most_items} items", [item] * (most_items + 1), False))
+    enum = node.get("enum")
+    if isinstance(enum, list) and enum:
         bad = "INVALID_ENUM_VALUE"
-        while bad in node["enum"]:
+        while bad in enum:
             bad += "_"
-        out.append(("enum", f"{name} must be one of {node['enum']}", bad, False))
+        out.append(("enum", f"{name} must be one of {enum}", bad, False))
     return out
 
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Mapping, overload
 
 from scenario_core.openapi.operations import Operation, Schema
+from scenario_core.support.json_types import JsonObject, JsonValue
 
 MAX_DEFAULT_DEPTH = 8
 
 
-def structured_to_json(entries: Any) -> Any:
+def structured_to_json(entries: object) -> object:
     """Structured-body entries to a JSON value: a Mapping, or a sequence of (name, value) tuples,
-    is an object (recursively); anything else is kept."""
+    is an object (recursively); anything else is kept (the values are a user's: any)."""
     if isinstance(entries, Mapping):
         return {str(k): structured_to_json(v) for k, v in entries.items()}
     if isinstance(entries, (list, tuple)) and entries and all(isinstance(e, tuple) and len(e) == 2 for e in entries):
@@ -32,13 +33,18 @@ def structured_to_json(entries: Any) -> Any:
     return entries
 
 
-def merge_body(defaults: Any, entries: Any) -> Any:
+def merge_body(defaults: JsonValue, entries: object) -> object:
     """Written entries over schema defaults; objects merge deeply, anything else replaces."""
     written = {} if isinstance(entries, (list, tuple)) and not entries else structured_to_json(entries)
     return _deep_merge(defaults, written)
 
 
-def _deep_merge(base: Any, over: Any) -> Any:
+# Schema defaults merged give a JSON value; a user's entries over them, a user's value.
+@overload
+def _deep_merge(base: JsonValue, over: JsonValue) -> JsonValue: ...
+@overload
+def _deep_merge(base: object, over: object) -> object: ...
+def _deep_merge(base: object, over: object) -> object:
     if isinstance(base, dict) and isinstance(over, dict):
         merged = dict(base)
         for key, value in over.items():
@@ -47,7 +53,7 @@ def _deep_merge(base: Any, over: Any) -> Any:
     return over
 
 
-def request_defaults(operation: Operation, media_type: str | None = None, now: datetime | None = None) -> Any:
+def request_defaults(operation: Operation, media_type: str | None = None, now: datetime | None = None) -> JsonValue:
     """The request body the schema alone gives (docs/openapi.md); {} when there is no schema."""
     body = operation.request_body
     if body is None or not body.content:
@@ -58,14 +64,14 @@ def request_defaults(operation: Operation, media_type: str | None = None, now: d
     return schema_defaults(media.schema, now=now)
 
 
-def schema_defaults(schema: Schema, now: datetime | None = None) -> Any:
+def schema_defaults(schema: Schema, now: datetime | None = None) -> JsonValue:
     """Default value of a schema: `default`, else `example`, else first enum value, else by type."""
     return _Defaults(schema, now or datetime.now(timezone.utc)).value(
         schema.raw, schema.file, schema.pointer or "", 0, ()
     )
 
 
-def number_within(node: Mapping[str, Any], kind: str, start: int | float = 0) -> int | float:
+def number_within(node: Mapping[str, JsonValue], kind: str, start: int | float = 0) -> int | float:
     """`start`, or the nearest value the bounds allow (a 3.0 boolean or a 3.1 numeric exclusive
     bound). Also the OpenAPI import's example numbers (start 1)."""
     step = 1 if kind == "integer" else 0.5
@@ -96,7 +102,9 @@ class _Defaults:
         self.d = schema.description
         self.now = now
 
-    def value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple[tuple[str, str], ...]) -> Any:
+    def value(
+        self, raw: JsonValue, file: str, pointer: str, depth: int, seen: tuple[tuple[str, str], ...]
+    ) -> JsonValue:
         if isinstance(raw, dict) and "$ref" in raw:
             node, file, pointer = self.d.resolve(raw, file, pointer)
             if (file, pointer) in seen or depth > MAX_DEFAULT_DEPTH:
@@ -109,22 +117,24 @@ class _Defaults:
         for key in ("default", "example"):
             if key in node:
                 return node[key]
-        if node.get("examples") and isinstance(node["examples"], list):
-            return node["examples"][0]
-        if isinstance(node.get("enum"), list) and node["enum"]:
-            return node["enum"][0]
+        examples, enum, all_of = node.get("examples"), node.get("enum"), node.get("allOf")
+        if examples and isinstance(examples, list):
+            return examples[0]
+        if isinstance(enum, list) and enum:
+            return enum[0]
         if "const" in node:
             return node["const"]
-        if isinstance(node.get("allOf"), list):
-            merged: Any = {}
-            for i, part in enumerate(node["allOf"]):
+        if isinstance(all_of, list):
+            merged: JsonValue = {}
+            for i, part in enumerate(all_of):
                 merged = _deep_merge(merged, self.value(part, file, f"{pointer}/allOf/{i}", depth + 1, seen))
             if isinstance(merged, dict) and isinstance(node.get("properties"), dict):
                 merged = _deep_merge(merged, self.object(node, file, pointer, depth, seen))
             return merged
         for key in ("oneOf", "anyOf"):
-            if isinstance(node.get(key), list) and node[key]:
-                return self.value(node[key][0], file, f"{pointer}/{key}/0", depth + 1, seen)
+            options = node.get(key)
+            if isinstance(options, list) and options:
+                return self.value(options[0], file, f"{pointer}/{key}/0", depth + 1, seen)
         kind = node.get("type")
         if isinstance(kind, list):
             kind = next((k for k in kind if k != "null"), None)
@@ -143,8 +153,8 @@ class _Defaults:
         return None
 
     def object(
-        self, node: dict[str, Any], file: str, pointer: str, depth: int, seen: tuple[tuple[str, str], ...]
-    ) -> dict[str, Any]:
+        self, node: JsonObject, file: str, pointer: str, depth: int, seen: tuple[tuple[str, str], ...]
+    ) -> JsonObject:
         if depth > MAX_DEFAULT_DEPTH:
             return {}
         props = node.get("properties")
@@ -157,7 +167,7 @@ class _Defaults:
             for name, sub in props.items()
         }
 
-    def string(self, fmt: Any) -> str:
+    def string(self, fmt: JsonValue) -> str:
         if fmt == "date-time":
             return self.now.isoformat().replace("+00:00", "Z")
         if fmt == "date":

@@ -28,13 +28,17 @@ import json
 import os
 import re
 import threading
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import unquote, urlsplit
 
 import yaml
 
 from scenario_core.support.input_files import InputFileError, read_regular_file
+from scenario_core.support.json_types import JsonArray, JsonObject, JsonValue
 from scenario_core.support.records import dataclass, field
+
+if TYPE_CHECKING:
+    from scenario_core.openapi.pattern_clock import SchemaValidator
 
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 ALIAS_EXPANSION_BUDGET = 100_000  # nodes that alias expansion may add to a document
@@ -95,22 +99,25 @@ class _YamlProblem(Exception):
         self.mark, self.message, self.refused = getattr(event, "start_mark", None), message, refused
 
 
-def _build(loader: _Loader, budget: int) -> Any:
+def _build(loader: _Loader, budget: int) -> JsonValue:
     """Plain data straight from the parser's events, without PyYAML's node graph (its composer
     resolves every scalar in Python and makes the graph first: ~4× slower on a 5 MB file).
     Anchored values are shared like PyYAML does; the nodes an alias would add when expanded are
     counted, and past `budget` the file is refused: a "billion laughs" is never expanded. An
-    alias to a collection that is still open (a recursive alias) is refused."""
-    # frame: [container, pending key or _NO_KEY, anchor, size, merges, explicit keys]
+    alias to a collection that is still open (a recursive alias) is refused. Scalars are JSON's
+    (timestamps stay text), but for a `!!binary` one: bytes, which every reader of a description
+    takes for a scalar of no use (not a mapping, a list or text)."""
+    # frame: [container, pending key or no_key, anchor, size, merges, explicit keys, merge key
+    # pending, start event]: a list of mixed items, read and written in place as the events come.
     stack: list[list[Any]] = []
-    anchors: dict[str, tuple[Any, int]] = {}
+    anchors: dict[str, tuple[JsonValue, int]] = {}
     open_anchors: set[str] = set()
     added = 0
-    root: Any = None
+    root: JsonValue = None
     documents = 0
     no_key = _build  # a sentinel no YAML value can be
 
-    def attach(value: Any, size: int, event: yaml.Event) -> None:
+    def attach(value: JsonValue, size: int, event: yaml.Event) -> None:
         nonlocal root
         if not stack:
             root = value
@@ -139,7 +146,7 @@ def _build(loader: _Loader, budget: int) -> Any:
             if tag in (None, "!"):
                 tag = loader.resolve(yaml.ScalarNode, value, event.implicit) if tag is None else _STR
             if tag == _STR or tag == _MERGE:
-                data: Any = value
+                data: JsonValue = value
             else:
                 constructor = loader.yaml_constructors.get(tag)
                 if constructor is None:
@@ -155,23 +162,23 @@ def _build(loader: _Loader, budget: int) -> Any:
             default = _MAP if kind is yaml.MappingStartEvent else _SEQ
             if event.tag not in (None, "!", default):
                 raise _YamlProblem(event, f"unsupported YAML tag {event.tag}")
-            container: Any = {} if kind is yaml.MappingStartEvent else []
+            container: JsonObject | JsonArray = {} if kind is yaml.MappingStartEvent else []
             if event.anchor is not None:
                 open_anchors.add(event.anchor)
             stack.append([container, no_key, event.anchor, 1, [], set(), False, event])
         elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-            container, _, anchor, size, merges, explicit, _, start = stack.pop()
-            for source, at in merges:
+            closed, _, anchor, size, merges, explicit, _, start = stack.pop()
+            for source, at in merges:  # only a mapping has merge keys
                 for part in source if isinstance(source, list) else [source]:
                     if not isinstance(part, dict):
                         raise _YamlProblem(at, "a merge key (<<) needs a mapping or a list of mappings")
                     for k, v in part.items():
                         if k not in explicit:
-                            container.setdefault(k, v)
+                            closed.setdefault(k, v)
             if anchor is not None:
                 open_anchors.discard(anchor)
-                anchors[anchor] = (container, size)
-            attach(container, size, start)
+                anchors[anchor] = (closed, size)
+            attach(closed, size, start)
         elif kind is yaml.AliasEvent:
             if event.anchor in open_anchors:
                 raise _YamlProblem(event, "a recursive YAML alias", refused=True)
@@ -194,7 +201,7 @@ def _build(loader: _Loader, budget: int) -> Any:
             return root
 
 
-def parse_document(data: bytes, path: str, alias_budget: int = ALIAS_EXPANSION_BUDGET) -> Any:
+def parse_document(data: bytes, path: str, alias_budget: int = ALIAS_EXPANSION_BUDGET) -> JsonValue:
     """JSON or YAML text to plain data; errors are located OpenApiErrors."""
     try:
         text = data.decode("utf-8-sig")
@@ -204,7 +211,8 @@ def parse_document(data: bytes, path: str, alias_budget: int = ALIAS_EXPANSION_B
     stripped = text.lstrip()
     if path.endswith(".json") or stripped.startswith("{"):
         try:
-            return json.loads(text)
+            document: JsonValue = json.loads(text)
+            return document
         except json.JSONDecodeError as error:
             if path.endswith(".json"):
                 raise OpenApiError(
@@ -283,6 +291,11 @@ def join_pointer(pointer: str, *parts: str | int) -> str:
 VERSIONS = ("2.0", "3.0", "3.1")
 
 
+def _items(value: JsonValue) -> JsonArray:
+    """A list as written; a description that writes anything else there lists nothing."""
+    return value if isinstance(value, list) else []
+
+
 def file_stamp(path: str) -> tuple[int, int]:
     """(mtime_ns, size): a cached description is valid while every file it read keeps its stamp."""
     info = os.stat(path)
@@ -294,13 +307,15 @@ class Description:
     """One loaded description: its root document, version, and every file read for it."""
 
     path: str  # resolved absolute path of the root file
-    document: dict[str, Any]
+    document: JsonObject
     version: str  # "2.0", "3.0" or "3.1"
     stamps: dict[str, tuple[int, int]] = field(default_factory=dict)  # file -> (mtime_ns, size)
-    _files: dict[str, Any] = field(default_factory=dict, repr=False)
+    _files: dict[str, JsonValue] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _operations: Any = field(default=None, repr=False)  # built once by operations.LoadedDescription
-    _validators: dict[tuple[str, str | int, bool], Any] = field(
+    # Its operations, built once by operations.LoadedDescription (which declares the type: the
+    # Operation class is defined above this module).
+    _operations: object = field(default=None, repr=False)
+    _validators: dict[tuple[str, str | int, bool], SchemaValidator] = field(
         default_factory=dict, repr=False
     )  # schema_compile.py's cache
 
@@ -309,7 +324,7 @@ class Description:
         info = self.document.get("info")
         return str(info.get("title", "")) if isinstance(info, dict) else ""
 
-    def file(self, path: str) -> Any:
+    def file(self, path: str) -> JsonValue:
         """The parsed content of a file of this description (the root or a `$ref`ed one)."""
         if path == self.path:
             return self.document
@@ -320,12 +335,11 @@ class Description:
                 self.stamps[path] = file_stamp(path)
             return self._files[path]
 
-    def resolve(self, node: Any, base: str, pointer: str) -> tuple[Any, str, str]:
+    def resolve(self, node: JsonValue, base: str, pointer: str) -> tuple[JsonValue, str, str]:
         """Follow `$ref`s from `node` (found at base#pointer) to a value: (value, file, pointer)."""
         seen = set()
         hops = 0
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
+        while isinstance(node, dict) and isinstance(ref := node.get("$ref"), str):
             if (base, pointer) in seen or hops > MAX_REF_HOPS:
                 self.fail(f"$ref '{ref}' refers to itself in a loop", base, pointer)
             seen.add((base, pointer))
@@ -333,7 +347,7 @@ class Description:
             node, base, pointer = self.follow(ref, base, pointer)
         return node, base, pointer
 
-    def follow(self, ref: str, base: str, at_pointer: str) -> tuple[Any, str, str]:
+    def follow(self, ref: str, base: str, at_pointer: str) -> tuple[JsonValue, str, str]:
         """One `$ref` hop: the target value, its file and its pointer."""
         parts = urlsplit(ref)
         if parts.scheme and len(parts.scheme) > 1 or parts.netloc:
@@ -371,8 +385,8 @@ class Description:
                 return [str(doc.get("basePath") or "/")] if doc.get("basePath") else []
             schemes = doc.get("schemes") or ["http"]
             base = str(doc.get("basePath") or "")
-            return [f"{s}://{host}{base}" for s in schemes if isinstance(s, str)]
-        return [str(s.get("url", "")) for s in doc.get("servers") or () if isinstance(s, dict)]
+            return [f"{s}://{host}{base}" for s in _items(schemes) if isinstance(s, str)]
+        return [str(s.get("url", "")) for s in _items(doc.get("servers")) if isinstance(s, dict)]
 
     def server_url(self) -> str | None:
         """`servers[0]` with its variables at their defaults (relative URLs as written), or None."""

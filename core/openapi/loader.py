@@ -37,11 +37,10 @@ from scenario_core.openapi.documents import (
 )
 from scenario_core.openapi.operation_lookup import Descriptions
 from scenario_core.openapi.operations import LoadedDescription
+from scenario_core.support.json_types import JsonObject
 
 
-def _version(document: object, path: str) -> str:
-    if not isinstance(document, dict):
-        raise OpenApiError(f"'{path}' is not an OpenAPI description (its top level is not a mapping)")
+def _version(document: JsonObject, path: str) -> str:
     raw = document.get("openapi", document.get("swagger"))
     text = str(raw) if raw is not None else ""
     if "swagger" in document and text.startswith("2.0"):
@@ -69,6 +68,8 @@ class DescriptionCache:
             return cached
         data = read_capped(resolved) if os.path.exists(resolved) else read_capped(os.fspath(path))
         document = parse_document(data, resolved)
+        if not isinstance(document, dict):
+            raise OpenApiError(f"'{resolved}' is not an OpenAPI description (its top level is not a mapping)")
         description = LoadedDescription(resolved, document, _version(document, resolved))
         description.stamps[resolved] = _stamp(resolved)
         with self._lock:

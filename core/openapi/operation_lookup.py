@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from scenario_core.openapi.documents import OpenApiError
 from scenario_core.openapi.operations import LoadedDescription, Operation
@@ -56,7 +56,7 @@ def _shape(path: str) -> tuple[str, ...]:
     return tuple("{}" if re.fullmatch(r"\{[^{}]*\}", p) else p for p in parts)
 
 
-def aliases_from_parameters(parameters: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+def aliases_from_parameters(parameters: Mapping[str, object]) -> dict[str, dict[str, str]]:
     """`binding.NAME.alias.A` and `binding.alias.A` (= default) keys → {NAME: {A: target}}."""
     result: dict[str, dict[str, str]] = {}
     for key, value in parameters.items():

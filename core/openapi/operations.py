@@ -22,9 +22,10 @@ Design
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Mapping
 
 from scenario_core.openapi.documents import HTTP_METHODS, Description, join_pointer
+from scenario_core.support.json_types import JsonArray, JsonObject, JsonValue
 from scenario_core.support.records import dataclass, field
 
 LOCATIONS = ("path", "query", "header", "cookie")
@@ -35,13 +36,13 @@ JSON_MEDIA = "application/json"
 class Schema:
     """A schema as written, with where it was written (for $refs inside it) and its dialect."""
 
-    raw: Any
+    raw: JsonValue
     file: str
     pointer: str | None  # None for a schema we synthesised (Swagger parameters, formData)
     dialect: str  # "3.0", "3.1" or "2.0"
     description: Description = field(repr=False)
 
-    def resolved(self) -> Any:
+    def resolved(self) -> JsonValue:
         """The raw value with a top-level $ref followed (nested $refs stay)."""
         return self.description.resolve(self.raw, self.file, self.pointer or "")[0]
 
@@ -57,16 +58,16 @@ class Parameter:
     allow_reserved: bool = False
     description: str = ""
     deprecated: bool = False
-    default: Any = None
-    example: Any = None
+    default: JsonValue = None
+    example: JsonValue = None
 
 
 @dataclass(frozen=True)
 class MediaType:
     media_type: str
     schema: Schema | None
-    example: Any = None
-    examples: Mapping[str, Any] = field(default_factory=dict)
+    example: JsonValue = None
+    examples: Mapping[str, JsonValue] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class Response:
     status: str  # "200", "2XX" or "default"
     description: str
     content: Mapping[str, MediaType]
-    headers: Mapping[str, Any] = field(default_factory=dict)
+    headers: Mapping[str, JsonValue] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +107,7 @@ class Operation:
     pointer: str = ""  # JSON pointer of the operation in its file
     tags: tuple[str, ...] = ()
     deprecated: bool = False
-    security: Any = None
+    security: JsonValue = None  # the operation's `security`, else the description's
 
     @property
     def label(self) -> str:
@@ -138,6 +139,8 @@ class Operation:
 
 class LoadedDescription(Description):
     """A description as the loader's cache hands it out: its operations are built once, on first use."""
+
+    _operations: list[Operation] | None
 
     @property
     def operations(self) -> list[Operation]:
@@ -178,7 +181,7 @@ def build_operations(description: Description) -> list[Operation]:
 
 # A parameter as the builder collects it: (the parameter, or None for a Swagger body/formData
 # one; its resolved raw mapping; its file; its pointer).
-_ParameterEntry = tuple[Parameter | None, dict[str, Any], str, str]
+_ParameterEntry = tuple[Parameter | None, JsonObject, str, str]
 
 
 class _Builder:
@@ -189,14 +192,14 @@ class _Builder:
         self.consumes = _names(doc.get("consumes")) or [JSON_MEDIA]
         self.produces = _names(doc.get("produces")) or [JSON_MEDIA]
 
-    def schema(self, raw: Any, file: str, pointer: str | None) -> Schema | None:
+    def schema(self, raw: JsonValue, file: str, pointer: str | None) -> Schema | None:
         if raw is None:
             return None
         return Schema(raw, file, pointer, self.version, self.d)
 
     # ---- parameters
 
-    def parameters(self, raw: Any, file: str, pointer: str) -> list[_ParameterEntry]:
+    def parameters(self, raw: JsonValue, file: str, pointer: str) -> list[_ParameterEntry]:
         """[(parameter, or None for a Swagger body/formData one; resolved raw; its file; its pointer)]"""
         result = []
         if raw is not None and not isinstance(raw, list):
@@ -208,7 +211,7 @@ class _Builder:
             result.append((self.parameter(value, vfile, vpointer), value, vfile, vpointer))
         return result
 
-    def parameter(self, raw: dict[str, Any], file: str, pointer: str) -> Parameter | None:
+    def parameter(self, raw: JsonObject, file: str, pointer: str) -> Parameter | None:
         location = str(raw["in"])
         name = str(raw["name"])
         if location in ("body", "formData"):
@@ -219,24 +222,23 @@ class _Builder:
             schema_raw = {k: raw[k] for k in _SWAGGER_SCHEMA_KEYS if k in raw}
             schema = self.schema(schema_raw, file, None) if schema_raw else None
             fmt = raw.get("collectionFormat", "csv")
-            style, explode = {
-                "multi": ("form", True),
-                "ssv": ("spaceDelimited", False),
-                "tsv": ("tabDelimited", False),
-                "pipes": ("pipeDelimited", False),
-            }.get(fmt, ("form" if location in ("query", "cookie") else "simple", False))
+            style, explode = _COLLECTION_FORMATS.get(
+                fmt, ("form" if location in ("query", "cookie") else "simple", False)
+            )
             default, example = raw.get("default"), raw.get("x-example")
         else:
             if "schema" in raw:
                 schema = self.schema(raw["schema"], file, join_pointer(pointer, "schema"))
-            elif isinstance(raw.get("content"), dict) and raw["content"]:
-                media, value = next(iter(raw["content"].items()))
+            elif isinstance(content := raw.get("content"), dict) and content:
+                media, value = next(iter(content.items()))
                 schema = self.schema(
-                    (value or {}).get("schema"), file, join_pointer(pointer, "content", media, "schema")
+                    value.get("schema") if isinstance(value, dict) else None,
+                    file,
+                    join_pointer(pointer, "content", media, "schema"),
                 )
             else:
                 schema = None
-            style = raw.get("style") or ("form" if location in ("query", "cookie") else "simple")
+            style = str(raw.get("style") or ("form" if location in ("query", "cookie") else "simple"))
             explode = bool(raw.get("explode", style == "form"))
             resolved = schema.resolved() if schema is not None else None
             default = resolved.get("default") if isinstance(resolved, dict) else None
@@ -258,7 +260,7 @@ class _Builder:
     # ---- operation
 
     def operation(
-        self, path: str, method: str, raw: dict[str, Any], shared: list[_ParameterEntry], file: str, pointer: str
+        self, path: str, method: str, raw: JsonObject, shared: list[_ParameterEntry], file: str, pointer: str
     ) -> Operation:
         own = self.parameters(raw.get("parameters"), file, join_pointer(pointer, "parameters"))
         merged: dict[tuple[str, str], _ParameterEntry] = {}
@@ -291,7 +293,7 @@ class _Builder:
             security=raw.get("security", self.d.document.get("security")),
         )
 
-    def content(self, raw: Any, file: str, pointer: str) -> dict[str, MediaType]:
+    def content(self, raw: JsonValue, file: str, pointer: str) -> dict[str, MediaType]:
         result = {}
         if raw is not None and not isinstance(raw, dict):
             self.d.fail("'content' must be a mapping of media types", file, pointer)
@@ -306,7 +308,7 @@ class _Builder:
             )
         return result
 
-    def request_body(self, raw: Any, file: str, pointer: str) -> RequestBody | None:
+    def request_body(self, raw: JsonValue, file: str, pointer: str) -> RequestBody | None:
         if raw is None:
             return None
         value, vfile, vpointer = self.d.resolve(raw, file, pointer)
@@ -316,7 +318,7 @@ class _Builder:
             bool(value.get("required")), self.content(value.get("content"), vfile, join_pointer(vpointer, "content"))
         )
 
-    def responses(self, raw: Any, file: str, pointer: str) -> dict[str, Response]:
+    def responses(self, raw: JsonValue, file: str, pointer: str) -> dict[str, Response]:
         result = {}
         if raw is not None and not isinstance(raw, dict):
             self.d.fail("'responses' must be a mapping of statuses", file, pointer)
@@ -336,7 +338,7 @@ class _Builder:
 
     # ---- Swagger 2.0
 
-    def swagger_body(self, raw: dict[str, Any], entries: list[_ParameterEntry]) -> RequestBody | None:
+    def swagger_body(self, raw: JsonObject, entries: list[_ParameterEntry]) -> RequestBody | None:
         consumes = _names(raw.get("consumes")) or self.consumes
         for _, value, vfile, vpointer in entries:
             if value["in"] == "body":
@@ -345,13 +347,17 @@ class _Builder:
         form = [(value, vfile) for _, value, vfile, _ in entries if value["in"] == "formData"]
         if not form:
             return None
-        properties = {str(v["name"]): {k: v[k] for k in _SWAGGER_SCHEMA_KEYS if k in v} for v, _ in form}
-        required = [str(v["name"]) for v, _ in form if v.get("required")]
-        schema_raw = {"type": "object", "properties": properties, **({"required": required} if required else {})}
+        properties: JsonObject = {str(v["name"]): {k: v[k] for k in _SWAGGER_SCHEMA_KEYS if k in v} for v, _ in form}
+        required: JsonArray = [str(v["name"]) for v, _ in form if v.get("required")]
+        schema_raw: JsonObject = {
+            "type": "object",
+            "properties": properties,
+            **({"required": required} if required else {}),
+        }
         media = "multipart/form-data" if "multipart/form-data" in consumes else "application/x-www-form-urlencoded"
         return RequestBody(bool(required), {media: MediaType(media, self.schema(schema_raw, form[0][1], None))})
 
-    def swagger_responses(self, raw: dict[str, Any], file: str, pointer: str) -> dict[str, Response]:
+    def swagger_responses(self, raw: JsonObject, file: str, pointer: str) -> dict[str, Response]:
         produces = _names(raw.get("produces")) or self.produces
         result = {}
         responses = raw.get("responses")
@@ -378,9 +384,17 @@ def _names(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _mapping(value: object) -> dict[str, Any]:
+def _mapping(value: JsonValue) -> JsonObject:
     return value if isinstance(value, dict) else {}
 
+
+# Swagger 2.0 `collectionFormat` -> (style, explode); keyed by whatever the description wrote.
+_COLLECTION_FORMATS: dict[object, tuple[str, bool]] = {
+    "multi": ("form", True),
+    "ssv": ("spaceDelimited", False),
+    "tsv": ("tabDelimited", False),
+    "pipes": ("pipeDelimited", False),
+}
 
 _SWAGGER_SCHEMA_KEYS = (
     "type",

@@ -21,7 +21,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, cast
 
 from jsonschema.exceptions import ValidationError
 
@@ -30,6 +30,28 @@ from scenario_core.support.records import dataclass
 
 if TYPE_CHECKING:
     from types import FrameType
+
+    from scenario_core.openapi.schema_patterns import CompiledPattern
+    from scenario_core.support.json_types import JsonValue
+
+    class SchemaValidator(Protocol):
+        """What we use of a compiled jsonschema validator (the library ships no types): its
+        schema, its errors, and what a keyword of ours calls back."""
+
+        @property
+        def schema(self) -> JsonValue: ...
+
+        def iter_errors(self, instance: object) -> Iterator[ValidationError]: ...
+
+        def is_type(self, instance: object, type: str) -> bool: ...
+
+        def descend(
+            self,
+            instance: object,
+            schema: JsonValue,
+            path: str | int | None = None,
+            schema_path: str | int | None = None,
+        ) -> Iterator[ValidationError]: ...
 
     # A signal's handler as signal.getsignal gives it: a function, SIG_DFL or SIG_IGN, or None
     # (installed outside Python).
@@ -71,7 +93,7 @@ class PatternClock:
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
-    def search(self, compiled: Any, text: str) -> bool:
+    def search(self, compiled: CompiledPattern, text: str) -> bool:
         """Whether the pattern is found in the text; False (and `overrun` set) past the deadline."""
         if self.overrun is not None:
             return False
@@ -196,11 +218,18 @@ def search(pattern: str, text: str) -> bool:
 # ----------------------------------------------------------------- jsonschema's keywords, bounded
 
 
-def pattern_keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+# jsonschema calls a keyword with the validator, the keyword's value in the schema, the instance
+# and the schema; our conversion has checked the keyword's shape (schema_compile), and jsonschema's
+# own type check says what the instance is (casts: nothing is checked twice per value).
+
+
+def pattern_keyword(
+    validator: SchemaValidator, pattern: str, instance: object, schema: JsonValue
+) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string"):
         return
     try:
-        found = search(pattern, instance)
+        found = search(pattern, cast(str, instance))
     except PatternError as error:  # schema_compile refuses these first; never a crash regardless
         yield ValidationError(str(error))
         return
@@ -208,11 +237,13 @@ def pattern_keyword(validator: Any, pattern: Any, instance: Any, schema: Any) ->
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-def pattern_properties_keyword(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+def pattern_properties_keyword(
+    validator: SchemaValidator, patterns: dict[str, JsonValue], instance: object, schema: JsonValue
+) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in patterns.items():
-        for key, value in instance.items():
+        for key, value in cast("dict[str, object]", instance).items():
             try:
                 found = search(pattern, key)
             except PatternError as error:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 from urllib.parse import quote
 
 from scenario_core.openapi.body_defaults import merge_body, request_defaults
@@ -53,7 +53,7 @@ class Placement:
     child: str  # the child as written: `petId`, `query_limit`, `header_X-Trace`
     location: str  # path, query, header, cookie
     name: str  # the parameter's name
-    value: Any  # the value given
+    value: object  # the value given
     sent: str  # how it appears in the request: `1%2C2`, `limit=5`, `X-Trace: abc`
     declared: bool  # whether the operation declares it (a forced query_/header_ may not)
 
@@ -68,7 +68,7 @@ class RequestPlan:
     placements: tuple[Placement, ...]
     operation: Operation = field(repr=False)
     warnings: tuple[str, ...] = ()
-    json_body: Any = None  # the structured/JSON body before serialisation, if any
+    json_body: object = None  # the structured/JSON body before serialisation, if any
 
     def url(self, base: str) -> str:
         """base minus trailing `/` + path."""
@@ -84,11 +84,11 @@ _UNSET = object()
 
 def build_request(
     operation: Operation,
-    children: Sequence[tuple[str, Any]] = (),
+    children: Sequence[tuple[str, object]] = (),
     *,
     body: str | bytes | None = None,
-    structured_body: Any = None,
-    json_body: Any = _UNSET,
+    structured_body: object = None,
+    json_body: object = _UNSET,
     headers: Sequence[tuple[str, str]] = (),
     check_required: bool = True,
     now: datetime | None = None,
@@ -226,11 +226,11 @@ def _enc(value: object, reserved: bool = False) -> str:
     return quote(scalar_text(value), safe="!$&'()*+,;=:@/?" if reserved else "")
 
 
-def _pairs(value: Mapping[Any, Any]) -> list[tuple[str, Any]]:
+def _pairs(value: Mapping[object, object]) -> list[tuple[str, object]]:
     return [(str(k), v) for k, v in value.items()]
 
 
-def _path_value(name: str, value: Any, style: str, explode: bool) -> str:
+def _path_value(name: str, value: object, style: str, explode: bool) -> str:
     if isinstance(value, Mapping):
         pairs = _pairs(value)
         if style == "matrix":
@@ -255,7 +255,7 @@ def _path_value(name: str, value: Any, style: str, explode: bool) -> str:
     return _enc(value)
 
 
-def _query_value(name: str, value: Any, style: str, explode: bool, reserved: bool) -> str:
+def _query_value(name: str, value: object, style: str, explode: bool, reserved: bool) -> str:
     key = _enc(name)
     if isinstance(value, Mapping):
         pairs = _pairs(value)
@@ -274,7 +274,7 @@ def _query_value(name: str, value: Any, style: str, explode: bool, reserved: boo
     return f"{key}={_enc(value, reserved)}"
 
 
-def _plain(value: Any, explode: bool) -> str:
+def _plain(value: object, explode: bool) -> str:
     """Header `simple` style, not percent-encoded."""
     if isinstance(value, Mapping):
         return ",".join(f"{k}={scalar_text(v)}" if explode else f"{k},{scalar_text(v)}" for k, v in _pairs(value))
@@ -283,7 +283,7 @@ def _plain(value: Any, explode: bool) -> str:
     return scalar_text(value)
 
 
-def _cookie_value(name: str, value: Any, explode: bool) -> str:
+def _cookie_value(name: str, value: object, explode: bool) -> str:
     if isinstance(value, Mapping):
         if explode:
             return "; ".join(f"{_enc(k)}={_enc(v)}" for k, v in _pairs(value))
@@ -328,11 +328,11 @@ def _request_media(operation: Operation, is_json: bool) -> str | None:
 def _body(
     operation: Operation,
     raw: str | bytes | None,
-    structured: Any,
-    json_value: Any,
+    structured: object,
+    json_value: object,
     warnings: list[str],
     now: datetime | None,
-) -> tuple[bytes | None, Any]:
+) -> tuple[bytes | None, object]:
     if raw is not None:
         if structured is not None:
             warnings.append("both a raw body and a structured body: the raw body is sent")

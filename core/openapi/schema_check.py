@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from jsonschema.exceptions import ValidationError
 
@@ -23,7 +23,11 @@ from scenario_core.openapi.pattern_clock import DEFAULT_SECONDS, Interrupted, cl
 from scenario_core.openapi.pattern_clock import search as bounded_search
 from scenario_core.openapi.schema_compile import compile_schema
 from scenario_core.openapi.schema_patterns import PatternError
+from scenario_core.support.json_types import JsonObject, JsonValue
 from scenario_core.support.records import dataclass
+
+if TYPE_CHECKING:
+    from scenario_core.openapi.pattern_clock import SchemaValidator
 
 MAX_SHOWN = 5
 
@@ -70,7 +74,7 @@ def _extras(error: ValidationError) -> list[str]:
     return []
 
 
-def _declared_keys(schema: Any, root: Any, instance: dict[str, Any], seen: set[int]) -> set[str]:
+def _declared_keys(schema: object, root: JsonObject, instance: dict[str, object], seen: set[int]) -> set[str]:
     """Property names a schema declares through its applicators, valid or not (for strict mode:
     jsonschema drops the annotations of a failing allOf branch, which would make every property
     of an object with one bad value look unexpected)."""
@@ -83,7 +87,8 @@ def _declared_keys(schema: Any, root: Any, instance: dict[str, Any], seen: set[i
         keys.update(k for k in instance if _found(pattern, k))
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        keys |= _declared_keys(root.get("$defs", {}).get(ref[8:]), root, instance, seen)
+        defs = root.get("$defs")
+        keys |= _declared_keys(defs.get(ref[8:]) if isinstance(defs, dict) else None, root, instance, seen)
     for key in ("allOf", "anyOf", "oneOf"):
         for sub in schema.get(key) or ():
             keys |= _declared_keys(sub, root, instance, seen)
@@ -101,7 +106,7 @@ def _found(pattern: str, key: str) -> bool:
         return False
 
 
-def _describe(error: ValidationError, root: Any = None) -> list[SchemaProblem]:
+def _describe(error: ValidationError, root: JsonValue = None) -> list[SchemaProblem]:
     path, kind, want, got = _json_path(error), error.validator, error.validator_value, error.instance
     if kind == "unevaluatedProperties" and want is False and isinstance(got, dict) and isinstance(root, dict):
         declared = _declared_keys(error.schema, root, got, set())
@@ -179,7 +184,7 @@ def _closest(error: ValidationError) -> str:
     return "; ".join(str(p) for p in _describe(best)[:1])
 
 
-def problems_of(validator: Any, instance: Any, seconds: float = DEFAULT_SECONDS) -> list[SchemaProblem]:
+def problems_of(validator: SchemaValidator, instance: object, seconds: float = DEFAULT_SECONDS) -> list[SchemaProblem]:
     """Every problem of `instance`. Its regular expressions share `seconds` (pattern_clock); past
     them the check stops with a problem saying which pattern overran. SIGINT / SIGTERM end it:
     Interrupted (the signal also reaches its usual handler)."""
@@ -202,7 +207,7 @@ def problems_of(validator: Any, instance: Any, seconds: float = DEFAULT_SECONDS)
     return problems
 
 
-def validate_value(schema: Schema, instance: Any, strict: bool = False) -> list[SchemaProblem]:
+def validate_value(schema: Schema, instance: object, strict: bool = False) -> list[SchemaProblem]:
     """Every problem of a JSON value against a schema ([] when it matches)."""
     return problems_of(compile_schema(schema, strict), instance)
 
@@ -284,7 +289,7 @@ def check_response(
     content_type: str | None,
     body: str | bytes | None,
     *,
-    parsed: Any = _UNSET,
+    parsed: object = _UNSET,
     strict: bool = False,
     seconds: float = DEFAULT_SECONDS,
 ) -> SchemaCheck:
@@ -342,7 +347,7 @@ def check_response(
                     status_key=response.status,
                     media_type=media.media_type,
                 )
-        instance = parsed
+        instance: object = parsed
     else:
         instance = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
     try:

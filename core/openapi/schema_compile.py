@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema.validators import extend
@@ -39,6 +39,10 @@ from scenario_core.openapi.documents import OpenApiError, locate
 from scenario_core.openapi.operations import Schema
 from scenario_core.openapi.pattern_clock import pattern_keyword, pattern_properties_keyword
 from scenario_core.openapi.schema_patterns import PatternError, compile_pattern, is_regex
+from scenario_core.support.json_types import JsonObject, JsonValue
+
+if TYPE_CHECKING:
+    from scenario_core.openapi.pattern_clock import SchemaValidator
 
 # ------------------------------------------------------------------------------ format checker
 
@@ -168,17 +172,17 @@ class _Converter:
         self.d = schema.description
         self.dialect = schema.dialect
         self.strict = strict
-        self.defs: dict[str, Any] = {}
+        self.defs: JsonObject = {}
         # keyed by $ref target: (file, pointer, whether converted closed for strict mode)
         self.names: dict[tuple[str, str, bool], str] = {}
         self.stack: dict[tuple[str, str, bool], int] = {}  # $ref targets being converted -> `descents` then
         self.descents = 0  # how many descending keywords (_DESCENDING) we are below
-        self.inlined: dict[tuple[str, str, bool], Any] = {}
+        self.inlined: dict[tuple[str, str, bool], JsonValue] = {}
         self.placed = schema.pointer is not None
         self.collect = collect  # gather every problem in `problems` rather than raise the first
         self.problems: list[OpenApiError] = []
 
-    def problem(self, message: str, file: str, pointer: str | None) -> Any:
+    def problem(self, message: str, file: str, pointer: str | None) -> JsonObject:
         """A schema that cannot be used: raised, or noted (collect) and converted as `{}`."""
         # A schema we synthesised (a Swagger parameter's) has no place of its own in the file.
         error = description_error(message, file, pointer if self.placed else None)
@@ -187,7 +191,7 @@ class _Converter:
         self.problems.append(error)
         return {}
 
-    def root(self, schema: Schema) -> Any:
+    def root(self, schema: Schema) -> JsonValue:
         converted = self.convert(schema.raw, schema.file, schema.pointer or "", True)
         if self.defs:
             if not isinstance(converted, dict):
@@ -195,7 +199,7 @@ class _Converter:
             converted = {**converted, "$defs": self.defs}
         return converted
 
-    def convert(self, raw: Any, file: str, pointer: str, closed: bool) -> Any:
+    def convert(self, raw: JsonValue, file: str, pointer: str, closed: bool) -> JsonValue:
         if isinstance(raw, bool):
             return raw
         if not isinstance(raw, dict):  # `schema: "Pet"` would otherwise accept anything
@@ -215,7 +219,7 @@ class _Converter:
             return target
         return self.body(raw, file, pointer, closed)
 
-    def reference(self, ref: str, file: str, pointer: str, closed: bool) -> Any:
+    def reference(self, ref: str, file: str, pointer: str, closed: bool) -> JsonValue:
         """A $ref target, inlined (shared, converted once) unless it is recursive: then it becomes a
         `$defs` entry. Inlining spares jsonschema a registry lookup per $ref per validation."""
         try:
@@ -250,8 +254,8 @@ class _Converter:
         self.inlined[key] = converted
         return converted
 
-    def body(self, raw: dict[str, Any], file: str, pointer: str, closed: bool) -> Any:
-        out: dict[str, Any] = {}
+    def body(self, raw: JsonObject, file: str, pointer: str, closed: bool) -> JsonObject:
+        out: JsonObject = {}
         legacy = self.dialect in ("3.0", "2.0")
         for key, value in raw.items():
             sub = f"{pointer}/{_esc(key)}"
@@ -280,7 +284,7 @@ class _Converter:
             out["unevaluatedProperties"] = False
         return out
 
-    def keyword(self, key: str, value: Any, raw: dict[str, Any], sub: str, file: str, legacy: bool) -> dict[str, Any]:
+    def keyword(self, key: str, value: JsonValue, raw: JsonObject, sub: str, file: str, legacy: bool) -> JsonObject:
         """One keyword of a schema, converted: what it adds to the 2020-12 schema."""
         if key in _MAPS and isinstance(value, dict):
             if key == "patternProperties":
@@ -294,13 +298,15 @@ class _Converter:
         if key in _LISTS and isinstance(value, list):
             return {key: [self.convert(v, file, f"{sub}/{i}", _LISTS[key]) for i, v in enumerate(value)]}
         if key == "dependencies" and isinstance(value, dict):
-            out: dict[str, Any] = {}
+            groups: dict[str, JsonObject] = {}  # dependentRequired, dependentSchemas: in order of first use
             for name, dep in value.items():
                 if isinstance(dep, list):
-                    out.setdefault("dependentRequired", {})[name] = dep
+                    groups.setdefault("dependentRequired", {})[name] = dep
                 else:
-                    out.setdefault("dependentSchemas", {})[name] = self.convert(dep, file, f"{sub}/{_esc(name)}", False)
-            return out
+                    groups.setdefault("dependentSchemas", {})[name] = self.convert(
+                        dep, file, f"{sub}/{_esc(name)}", False
+                    )
+            return {group: entries for group, entries in groups.items()}
         if key == "type" and value == "file":
             return {}
         if legacy and key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
@@ -310,7 +316,7 @@ class _Converter:
             self.check_pattern(value, file, sub)
         return {key: value}
 
-    def check_pattern(self, pattern: Any, file: str, pointer: str) -> None:
+    def check_pattern(self, pattern: JsonValue, file: str, pointer: str) -> None:
         try:
             compile_pattern(pattern)
         except PatternError as error:
@@ -326,7 +332,7 @@ def _esc(name: str) -> str:
     return str(name).replace("~", "~0").replace("/", "~1")
 
 
-def _nullable(out: dict[str, Any]) -> dict[str, Any]:
+def _nullable(out: JsonObject) -> JsonObject:
     kind = out.get("type")
     if isinstance(kind, str):
         out["type"] = [kind, "null"]
@@ -334,17 +340,18 @@ def _nullable(out: dict[str, Any]) -> dict[str, Any]:
         out["type"] = kind + ["null"]
     elif kind is None and any(k in out for k in ("allOf", "anyOf", "oneOf", "$ref")):
         return {"anyOf": [{"type": "null"}, out]}
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = out["enum"] + [None]
+    enum = out.get("enum")
+    if isinstance(enum, list) and None not in enum:
+        out["enum"] = enum + [None]
     return out
 
 
-def to_json_schema(schema: Schema, strict: bool = False) -> Any:
+def to_json_schema(schema: Schema, strict: bool = False) -> JsonValue:
     """The self-contained JSON Schema 2020-12 form of an OpenAPI schema (for tests and display)."""
     return _Converter(schema, strict).root(schema)
 
 
-def compile_schema(schema: Schema, strict: bool = False) -> Any:
+def compile_schema(schema: Schema, strict: bool = False) -> SchemaValidator:
     """A validator for the schema, compiled once per (schema, strict) and cached on its description.
     Raises a located OpenApiError for a schema that cannot be used (schema_problems: all of them)."""
     cache = schema.description._validators
@@ -382,7 +389,7 @@ def schema_problems(schema: Schema) -> list[OpenApiError]:
 _SHAPES = Draft7Validator(Draft7Validator.META_SCHEMA)
 
 
-def _check_keywords(converted: Any, schema: Schema) -> None:
+def _check_keywords(converted: JsonValue, schema: Schema) -> None:
     """Keywords of the wrong shape (`required: true`, `properties: "x"`) as one located error,
     rather than a crash of the validator on the first response."""
     try:

@@ -12,11 +12,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import regex
 
 from scenario_core.support.digits import ascii_int, is_ascii_digits
+
+if TYPE_CHECKING:
+
+    class CompiledPattern(Protocol):
+        """What we use of a pattern `regex` compiled (the library ships no types)."""
+
+        @property
+        def pattern(self) -> str: ...
+
+        def search(self, string: str, *, timeout: float | None = None) -> object: ...
+
 
 MAX_PATTERN_CHARS = 10_000  # regex compiles ~30 µs a character: at most ~0.3 s
 MAX_EXPANSION = 100_000  # items counted repetitions expand to when compiled: at most ~0.2 s
@@ -84,10 +95,10 @@ def _expansion(pattern: str) -> int:
     return frames[0][0]
 
 
-_compiled: dict[str, Any] = {}
+_compiled: dict[str, CompiledPattern] = {}
 
 
-def compile_pattern(pattern: Any) -> Any:
+def compile_pattern(pattern: object) -> CompiledPattern:
     """The compiled pattern (cached), or PatternError saying why it cannot be used."""
     if not isinstance(pattern, str):
         raise PatternError(f"a pattern must be text, got {type(pattern).__name__}")
@@ -102,7 +113,7 @@ def compile_pattern(pattern: Any) -> Any:
             f"expand to over {MAX_EXPANSION:,} items)"
         )
     try:
-        compiled = regex.compile(pattern)
+        compiled: CompiledPattern = regex.compile(pattern)
     except (regex.error, RecursionError, OverflowError, ValueError) as error:
         raise PatternError(f"pattern {shown(pattern)} does not compile: {' '.join(str(error).split())}") from None
     if len(_compiled) > 1000:

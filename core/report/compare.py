@@ -18,13 +18,14 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from typing import Any, Final, Iterable, Literal, Mapping
+from typing import Final, Iterable, Literal, Mapping
 
 from scenario_core.report.json_report import json_response
 from scenario_core.report.masking import Masker
 from scenario_core.report.records import Exchange, ScenarioRecord, StepRecord
 from scenario_core.run.body_paths import child_path
 from scenario_core.support.input_files import InputFileError, read_regular_file
+from scenario_core.support.json_types import JsonObject, JsonValue
 from scenario_core.support.records import dataclass
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024  # an earlier report larger than this is refused unread
@@ -51,13 +52,13 @@ NOTE: Final = "note"  # new: a sentence (what the comparison could not see)
 class Change:
     kind: ChangeKind
     path: str | None = None
-    old: Any = None
-    new: Any = None
+    old: object = None  # values as the responses hold them: masked JSON values, a count, a sentence
+    new: object = None
     lines: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """As the JSON report's `changes` holds it: `kind`, then only the fields it has."""
-        shown: dict[str, Any] = {"kind": self.kind}
+        shown: dict[str, object] = {"kind": self.kind}
         if self.path is not None:
             shown["path"] = self.path
         if self.kind in (STATUS, CHANGED, BODY, REMOVED):
@@ -111,27 +112,28 @@ class Comparer:
     """The responses of an earlier JSON report, by step key; `changes` compares one step of this
     run with its match."""
 
-    def __init__(self, report: Any, source: str = "the earlier report"):
+    def __init__(self, report: JsonValue, source: str = "the earlier report"):
         self.source = source
-        self._responses: dict[StepKey, dict[str, Any] | None] = {}
-        if not isinstance(report, Mapping) or not isinstance(report.get("files"), list):
+        self._responses: dict[StepKey, JsonObject | None] = {}
+        files = report.get("files") if isinstance(report, Mapping) else None
+        if not isinstance(files, list):
             raise CompareError(f"{source}: not a JSON report of `run --report-json` (no files list)")
-        for file in report["files"]:
-            if isinstance(file, Mapping) and isinstance(file.get("scenarios"), list):
-                self._index(str(file.get("path")), file["scenarios"])
+        for file in files:
+            if isinstance(file, Mapping) and isinstance(scenarios := file.get("scenarios"), list):
+                self._index(str(file.get("path")), scenarios)
 
-    def _index(self, path: str, scenarios: list[Any]) -> None:
+    def _index(self, path: str, scenarios: list[JsonValue]) -> None:
         for scenario in scenarios:
-            if not isinstance(scenario, Mapping) or not isinstance(scenario.get("steps"), list):
+            if not isinstance(scenario, Mapping) or not isinstance(steps := scenario.get("steps"), list):
                 continue
-            row = scenario.get("row")
+            row, outline, feature = scenario.get("row"), scenario.get("outline"), scenario.get("feature")
             identity = scenario_identity(
                 str(scenario.get("name")),
-                scenario.get("outline") if isinstance(scenario.get("outline"), str) else None,
+                outline if isinstance(outline, str) else None,
                 row if isinstance(row, int) else None,
             )
-            feature = scenario.get("feature") if isinstance(scenario.get("feature"), str) else None
-            requests = (s for s in scenario["steps"] if isinstance(s, Mapping) and "request" in s)
+            feature = feature if isinstance(feature, str) else None
+            requests = (s for s in steps if isinstance(s, Mapping) and "request" in s)
             for n, step in enumerate(requests):
                 key = StepKey(path, feature, identity, n)
                 if key not in self._responses:  # two scenarios of one name: the first is the match
@@ -139,7 +141,7 @@ class Comparer:
                     self._responses[key] = dict(response) if isinstance(response, Mapping) else None
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Comparer:
+    def load(cls, path: str | os.PathLike[str]) -> Comparer:
         """The report at `path`; CompareError (one line naming the file) when it can't be read or
         is no JSON report."""
         shown = os.fspath(path)
@@ -156,7 +158,7 @@ class Comparer:
     def __len__(self) -> int:
         return len(self._responses)
 
-    def earlier(self, key: StepKey) -> tuple[bool, dict[str, Any] | None]:
+    def earlier(self, key: StepKey) -> tuple[bool, JsonObject | None]:
         """(whether the earlier report has this step, its response or None when none came)."""
         return key in self._responses, self._responses.get(key)
 
@@ -175,7 +177,7 @@ class Comparer:
 # ---------------------------------------------------------------- the comparison
 
 
-def diff_responses(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[Change]:
+def diff_responses(old: Mapping[str, object] | None, new: Mapping[str, object] | None) -> list[Change]:
     """The changes from `old` to `new`, two responses as the JSON report writes them (None: no
     response came): the status, then the body's."""
     old_status = old.get("status") if old is not None else None
@@ -207,7 +209,7 @@ def diff_exchanges(old: Exchange | None, new: Exchange | None, masker: Masker | 
     )
 
 
-def _body(response: Mapping[str, Any]) -> Any:
+def _body(response: Mapping[str, object]) -> object:
     """The body as a JSON value, or text; a report of before `response` bodies were JSON values
     wrote a JSON body as text: read back when whole."""
     body = response.get("body")
@@ -219,11 +221,11 @@ def _body(response: Mapping[str, Any]) -> Any:
     return body
 
 
-def _kind(body: Any) -> str:
+def _kind(body: object) -> str:
     return "nothing" if body is None or body == "" else "text" if isinstance(body, str) else "JSON"
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     """JSON equality: `1` is not `true`, `1` equals `1.0`."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
@@ -232,14 +234,14 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def diff_json(old: Any, new: Any) -> list[Change]:
+def diff_json(old: object, new: object) -> list[Change]:
     """Each path added, removed or changed from `old` to `new`, in document order; at most
     MAX_CHANGES (then one MORE), walking at most MAX_NODES nodes (then one NOTE)."""
     found: list[Change] = []
     extra = 0
     walked = 0
     # Each entry: a pair to compare at a path, or a change already known (None, None, change).
-    stack: list[tuple[Any, Any, str | Change]] = [(old, new, "$")]
+    stack: list[tuple[object, object, str | Change]] = [(old, new, "$")]
     while stack:
         a, b, path = stack.pop()
         if isinstance(path, Change):
@@ -252,7 +254,7 @@ def diff_json(old: Any, new: Any) -> list[Change]:
         if walked > MAX_NODES:
             found.append(Change(NOTE, new=f"compared the first {MAX_NODES:,} values of the body only"))
             break
-        pending: list[tuple[Any, Any, str | Change]] = []
+        pending: list[tuple[object, object, str | Change]] = []
         if isinstance(a, dict) and isinstance(b, dict):
             for key, value in a.items():
                 where = child_path(path, str(key))
@@ -316,7 +318,7 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def value_text(value: Any) -> str:
+def value_text(value: object) -> str:
     """A masked JSON value in one short line."""
     try:
         text = json.dumps(value, ensure_ascii=False)
@@ -325,7 +327,7 @@ def value_text(value: Any) -> str:
     return _cut(" ".join(text.split()) if "\n" in text else text, MAX_VALUE)
 
 
-def _status_text(status: Any) -> str:
+def _status_text(status: object) -> str:
     return "no response" if status is None else str(status)
 
 

@@ -19,12 +19,15 @@ import json
 import os
 import re
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from scenario_core.openapi.operations import Operation
 from scenario_core.run import events as ev
 from scenario_core.support.records import dataclass, field
+
+if TYPE_CHECKING:
+    from scenario_core.report.json_shapes import CoverageJson, OperationCoverageJson
 
 PATH_PARAMETER = re.compile(r"\{[^}/]+\}")
 
@@ -59,7 +62,7 @@ class OperationCoverage:
             "body": [k for k, n in self.body.items() if not n],
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OperationCoverageJson:
         return {
             "id": self.id,
             "method": self.method,
@@ -74,14 +77,18 @@ class OperationCoverage:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "OperationCoverage":
+    def from_json(cls, data: OperationCoverageJson) -> "OperationCoverage":
         return cls(
             data["method"],
             data["path"],
             data.get("id"),
             int(data.get("called", 0)),
             int(data.get("auto", 0)),
-            *(dict(data.get(k) or {}) for k in ("responses", "undocumented", "auto_responses", "parameters", "body")),
+            dict(data.get("responses") or {}),
+            dict(data.get("undocumented") or {}),
+            dict(data.get("auto_responses") or {}),
+            dict(data.get("parameters") or {}),
+            dict(data.get("body") or {}),
         )
 
     def merge(self, other: "OperationCoverage") -> None:
@@ -146,7 +153,7 @@ class Coverage:
                     mine.operations[key] = OperationCoverage.from_json(operation.to_json())
         return self
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CoverageJson:
         called, total = self.counts()
         return {
             "operations": {"called": called, "total": total, "percent": self.percent()},
@@ -161,7 +168,7 @@ class Coverage:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Coverage":
+    def from_json(cls, data: CoverageJson) -> "Coverage":
         coverage = cls()
         for d in data.get("descriptions", ()):
             description = coverage.descriptions[d["path"]] = DescriptionCoverage(d["path"], d.get("title", ""))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING
 
 from scenario_core.language.parameter_keys import BASE_URL
 from scenario_core.openapi.operations import Operation
@@ -28,6 +29,9 @@ from scenario_core.report.coverage import (
 from scenario_core.run import events as ev
 from scenario_core.run.consumers import EventConsumer
 
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.steps import OperationRef
+
 
 class OperationsInForce:
     """One set of descriptions in force: its operations, their counts and how to match a path."""
@@ -36,8 +40,9 @@ class OperationsInForce:
         self.descriptions = descriptions_set.for_parameters(params, path)
         self.aliases = aliases(params)
         self.entries: dict[tuple[str, str, str], tuple[Operation, OperationCoverage]] = {}  # (name, method, path)
-        self.routes: list[tuple[str, str, Any, Operation, OperationCoverage]] = []  # method, base path, pattern
-        self.calls: dict[int, tuple[Any, tuple[Operation, OperationCoverage] | None]] = {}
+        # method, base path, path pattern, the operation and its counts
+        self.routes: list[tuple[str, str, re.Pattern[str], Operation, OperationCoverage]] = []
+        self.calls: dict[int, tuple[object, tuple[Operation, OperationCoverage] | None]] = {}
         self.matched: dict[tuple[str, str, bool], tuple[Operation, OperationCoverage] | None] = {}
         for name in self.descriptions.names:
             loaded = self.descriptions[name]
@@ -55,12 +60,11 @@ class OperationsInForce:
                     base_path = url_path(base).rstrip("/") if base else ""
                 self.routes.append((operation.method, base_path, template_pattern(operation.path), operation, counts))
 
-    def called(self, step: Any) -> tuple[Operation, OperationCoverage] | None:
-        """The operation an `^op` call step calls (looked up once per step)."""
+    def called(self, step: object, ref: OperationRef) -> tuple[Operation, OperationCoverage] | None:
+        """The operation an `^op` call step calls, `ref` being its operation (looked up once per step)."""
         key = id(step)
         if key in self.calls:
             return self.calls[key][1]
-        ref = step.operation
         try:
             found = self.descriptions.find(ref.operation_id, ref.using, self.aliases)
         except Exception:  # the run reported the lookup failure; nothing was counted
@@ -98,7 +102,11 @@ class OperationsInForce:
         return best
 
 
-def context_key(params: EffectiveParameters, scenario_file: str) -> tuple:
+# What decides a context: its descriptions (name, path) and its base URL settings (key, value).
+ContextKey = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+
+
+def context_key(params: EffectiveParameters, scenario_file: str) -> ContextKey:
     """What decides the operations in force and where they live: the description paths and
     every base URL setting. Scenarios that agree share one context."""
     bases = tuple((k, str(params[k].value)) for k in params if k == BASE_URL or k.endswith(".baseUrl"))
@@ -111,7 +119,7 @@ class CoverageCollector(EventConsumer):
     def __init__(self, descriptions: DescriptionSet | None = None) -> None:
         self.coverage = Coverage()
         self._descriptions = descriptions or SHARED
-        self._contexts: dict[tuple, OperationsInForce | None] = {}
+        self._contexts: dict[ContextKey, OperationsInForce | None] = {}
         self._context: OperationsInForce | None = None
         # requests of the running step awaiting their response: (operation, counts, auto)
         self._pending: list[tuple[Operation, OperationCoverage, bool]] = []
@@ -142,8 +150,10 @@ class CoverageCollector(EventConsumer):
         step = event.step
         ref = getattr(step, "operation", None)
         # a call whose names a {{NAME}} chose, like a request by path, is found by what was sent
-        by_name = ref is not None and not ref.dynamic
-        found = context.called(step) if by_name else context.requested(event.method, event.url)
+        if ref is not None and not ref.dynamic:
+            found = context.called(step, ref)
+        else:
+            found = context.requested(event.method, event.url)
         if found is None:
             return
         operation, counts = found

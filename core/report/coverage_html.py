@@ -5,16 +5,19 @@ the responses never seen, parameters and body properties never sent, statuses no
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from scenario_core.support.printable import visible
 
+if TYPE_CHECKING:
+    from scenario_core.report.json_shapes import CoverageJson, OperationCoverageJson
 
-def _text(value: Any) -> str:
+
+def _text(value: object) -> str:
     return escape(visible(str(value)), quote=True)
 
 
-def _label(op: dict[str, Any]) -> str:
+def _label(op: OperationCoverageJson) -> str:
     shape = f"{op['method']} {op['path']}"
     return f"{op['id']} ({shape})" if op.get("id") else shape
 
@@ -23,7 +26,7 @@ def _never(counts: dict[str, int]) -> str:
     return ", ".join(_text(k) for k, n in counts.items() if not n)
 
 
-def coverage_section(coverage: dict[str, Any]) -> Iterable[str]:
+def coverage_section(coverage: CoverageJson) -> Iterable[str]:
     totals = coverage["operations"]
     yield '<section class="coverage" id="coverage"><h2>OpenAPI coverage</h2>'
     yield (

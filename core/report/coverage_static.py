@@ -14,7 +14,7 @@ from scenario_core.language.nodes.steps import ConditionalStep, RequestStep, Ste
 from scenario_core.parameters.descriptions import SHARED
 from scenario_core.parameters.resolution import RunOverrides, resolve_parameters
 from scenario_core.report.coverage import Coverage
-from scenario_core.report.coverage_collector import OperationsInForce, context_key
+from scenario_core.report.coverage_collector import ContextKey, OperationsInForce, context_key
 from scenario_core.run.plan import plan_scenario
 
 TEMPLATE_REFERENCE = re.compile(r"\{\{[^}]*\}\}")
@@ -34,7 +34,7 @@ def static_coverage(files: Sequence[ScenarioFileNode], overrides: RunOverrides |
     steps call it. A scenario whose parameters or descriptions cannot be read adds nothing
     (`check` reports that problem itself)."""
     coverage = Coverage()
-    contexts: dict[tuple, OperationsInForce | None] = {}
+    contexts: dict[ContextKey, OperationsInForce | None] = {}
     for file in files:
         for feature, scenario in [(None, s) for s in file.scenarios] + [
             (f, s) for f in file.features for s in f.scenarios
@@ -52,7 +52,7 @@ def static_coverage(files: Sequence[ScenarioFileNode], overrides: RunOverrides |
             planned = (p.step for p in plan_scenario(file, feature, scenario))
             for step in _requests(planned):
                 if step.operation is not None:
-                    found = context.called(step)
+                    found = context.called(step, step.operation)
                 elif step.url is not None and step.method:
                     written = TEMPLATE_REFERENCE.sub("x", step.url.text)
                     found = context.requested(step.method.upper(), written, relative="://" not in written)

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Iterable
 from urllib.parse import parse_qsl
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.steps import FormField
 
 _FILE_PART = " file "
 
 
-def form_body_words(step: Any, body: str) -> tuple[list[str], bool] | None:
+def form_body_words(step: object, body: str) -> tuple[list[str], bool] | None:
     """(the words, whether the Content-Type header must go) for a form, multipart or bodyFile
     request; None for any other. `body` is the body as shown (masked when the command is)."""
     if getattr(step, "form", None) is not None:
@@ -29,7 +32,7 @@ def form_body_words(step: Any, body: str) -> tuple[list[str], bool] | None:
     return None
 
 
-def _multipart_words(parts: Any, body: str) -> list[str]:
+def _multipart_words(parts: Iterable[FormField], body: str) -> list[str]:
     words: list[str] = []
     lines = body.split("\n")
     for part, line in zip(parts, lines):

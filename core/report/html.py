@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 from html import escape
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from scenario_core.report.coverage_html import coverage_section
 from scenario_core.report.html_overview import failure_list, run_facts, scenario_anchor
@@ -29,11 +29,21 @@ from scenario_core.report.writing import atomic_write
 from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible, visible_block
 
+if TYPE_CHECKING:
+    from scenario_core.report.json_shapes import (
+        ReportFile,
+        ReportRequest,
+        ReportResponse,
+        ReportScenario,
+        ReportScopeEvent,
+        ReportStep,
+    )
+
 VALUE_CHARS = 120  # a value in the timeline; the JSON report has it whole
 BODY_CHARS = 16 * 1024  # a response body on the page; the JSON report keeps up to 64 KiB
 
 
-def text(value: Any) -> str:
+def text(value: object) -> str:
     """One line from a file or a server, safe in HTML text and in a quoted attribute."""
     return escape(visible("" if value is None else str(value)), quote=True)
 
@@ -43,7 +53,7 @@ def block(value: str) -> str:
     return escape(visible_block(value), quote=True)
 
 
-def short_value(value: Any) -> str:
+def short_value(value: object) -> str:
     """A variable's value as JSON, cut for a table cell."""
     shown = json.dumps(value, ensure_ascii=False)
     if len(shown) > VALUE_CHARS:
@@ -76,14 +86,14 @@ def html_report(recorder: RunRecorder, masker: Masker | None = None) -> str:
     return "".join(parts)
 
 
-def write_html_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+def write_html_report(path: str | os.PathLike[str], recorder: RunRecorder, masker: Masker | None = None) -> None:
     atomic_write(path, html_report(recorder, masker).encode("utf-8", "backslashreplace"))
 
 
 # ---------------------------------------------------------------- a file
 
 
-def _file(file: dict[str, Any], index: int) -> Iterable[str]:
+def _file(file: ReportFile, index: int) -> Iterable[str]:
     scenarios = file["scenarios"]
     counts = {k: sum(s["status"] == k for s in scenarios) for k in ("passed", "failed", "skipped")}
     yield f'<section class="file" id="file-{index}"><h2>{text(file["path"])}</h2>'
@@ -95,7 +105,7 @@ def _file(file: dict[str, Any], index: int) -> Iterable[str]:
         yield '<p class="empty">No scenario ran.</p></section>'
         return
     yield from _timeline(scenarios)
-    feature: Any = object()
+    feature: object = object()
     for number, scenario in enumerate(scenarios):
         if scenario["feature"] != feature:
             feature = scenario["feature"]
@@ -107,7 +117,7 @@ def _file(file: dict[str, Any], index: int) -> Iterable[str]:
     yield "</section>"
 
 
-def _scenario(scenario: dict[str, Any], anchor: str) -> Iterable[str]:
+def _scenario(scenario: ReportScenario, anchor: str) -> Iterable[str]:
     status = scenario["status"]
     opened = " open" if status in ("failed", "error") else ""
     yield (
@@ -130,7 +140,7 @@ def _scenario(scenario: dict[str, Any], anchor: str) -> Iterable[str]:
     yield "</details>"
 
 
-def _step(step: dict[str, Any]) -> Iterable[str]:
+def _step(step: ReportStep) -> Iterable[str]:
     status = step["status"]
     yield (
         f'<li class="step {status}"><span class="line">{step["line"]}</span> '
@@ -158,7 +168,7 @@ def _step(step: dict[str, Any]) -> Iterable[str]:
     yield "</li>"
 
 
-def _message(kind: str, message: dict[str, Any]) -> Iterable[str]:
+def _message(kind: str, message: ReportRequest | ReportResponse) -> Iterable[str]:
     yield f'<div class="{kind}"><h4>{kind}</h4><table class="headers">'
     for name, value in message["headers"]:
         yield f"<tr><td>{text(name)}</td><td>{text(value)}</td></tr>"
@@ -176,7 +186,7 @@ def _message(kind: str, message: dict[str, Any]) -> Iterable[str]:
 # ---------------------------------------------------------------- the scope timeline
 
 
-def _lanes(scenarios: list[dict[str, Any]]) -> list[str]:
+def _lanes(scenarios: list[ReportScenario]) -> list[str]:
     """The file store, then each feature's own store, in order of first use."""
     lanes = ["file store"]
     for scenario in scenarios:
@@ -187,7 +197,7 @@ def _lanes(scenarios: list[dict[str, Any]]) -> list[str]:
     return lanes
 
 
-def _timeline(scenarios: list[dict[str, Any]]) -> Iterable[str]:
+def _timeline(scenarios: list[ReportScenario]) -> Iterable[str]:
     lanes = _lanes(scenarios)
     width = len(lanes) + 2
     yield '<details class="timeline" open><summary>Scope timeline</summary><table class="timeline"><tr>'
@@ -195,7 +205,7 @@ def _timeline(scenarios: list[dict[str, Any]]) -> Iterable[str]:
     for lane in lanes:
         yield f'<th class="lane" data-lane="{text(lane)}">{text(lane)}</th>'
     yield "</tr>"
-    feature: Any = object()
+    feature: object = object()
     for index, scenario in enumerate(scenarios):
         if scenario["feature"] != feature:
             feature = scenario["feature"]
@@ -215,10 +225,10 @@ def _timeline(scenarios: list[dict[str, Any]]) -> Iterable[str]:
     yield "</table></details>"
 
 
-def _timeline_row(scenario: dict[str, Any], lanes: list[str]) -> Iterable[str]:
+def _timeline_row(scenario: ReportScenario, lanes: list[str]) -> Iterable[str]:
     status = scenario["status"]
-    cells: dict[str, list[str]] = {"scenario": [], **{lane: [] for lane in lanes}}
-    last: dict[str, tuple[str, str]] = {}  # layer -> the last (kind, name) shown there
+    cells: dict[str | None, list[str]] = {"scenario": [], **{lane: [] for lane in lanes}}
+    last: dict[str | None, tuple[str, str | None]] = {}  # layer -> the last (kind, name) shown there
     store = None
     started = False
     for event in scenario["scope_events"]:
@@ -245,12 +255,12 @@ def _timeline_row(scenario: dict[str, Any], lanes: list[str]) -> Iterable[str]:
                 )
                 last[layer] = ("extracted", event["name"])
         elif kind == "overwritten":
-            layer = event["layer"]
-            cells.setdefault(layer, []).append(
+            into = event["layer"]
+            cells.setdefault(into, []).append(
                 f'<div class="overwritten">{text(event["name"])}: <code>{short_value(event["old"])}</code> → '
                 f'<code>{short_value(event["new"])}</code> <span class="where">line {event["line"]}</span></div>'
             )
-            last[layer] = ("overwritten", event["name"])
+            last[into] = ("overwritten", event["name"])
     own = cells["scenario"]
     if not started:
         own.insert(0, '<div class="idle">not run</div>')
@@ -267,7 +277,7 @@ def _timeline_row(scenario: dict[str, Any], lanes: list[str]) -> Iterable[str]:
     yield "</tr>"
 
 
-def _boundary(title: str, cleared: list[dict[str, Any]], lanes: list[str]) -> Iterable[str]:
+def _boundary(title: str, cleared: list[ReportScopeEvent], lanes: list[str]) -> Iterable[str]:
     by_store = {e["store"]: e["names"] for e in cleared}
     if not by_store:
         title += " · nothing cleared"

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from html import escape
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from scenario_core.support.printable import visible
 
 if TYPE_CHECKING:
+    from scenario_core.report.json_shapes import JsonReport
     from scenario_core.report.masking import Masker
     from scenario_core.report.recorder import RunRecorder
 
@@ -22,7 +23,7 @@ FAILED = ("failed", "error")  # an error ends a scenario and counts as failed (d
 MESSAGE_CHARS = 240  # a message in the list; the scenario below has it whole, with the bodies
 
 
-def text(value: Any) -> str:
+def text(value: object) -> str:
     """One line from a file or a server, safe in HTML text and in a quoted attribute (as html.py)."""
     return escape(visible("" if value is None else str(value)), quote=True)
 
@@ -31,7 +32,7 @@ def scenario_anchor(file_index: int, number: int) -> str:
     return f"scenario-{file_index}-{number}"
 
 
-def _distinct(values: Iterable[Any]) -> list[str]:
+def _distinct(values: Iterable[object]) -> list[str]:
     found: list[str] = []
     for value in values:
         if value is not None and str(value) not in found:
@@ -39,7 +40,7 @@ def _distinct(values: Iterable[Any]) -> list[str]:
     return found
 
 
-def run_facts(report: dict[str, Any], recorder: RunRecorder, masker: Masker) -> Iterable[str]:
+def run_facts(report: JsonReport, recorder: RunRecorder, masker: Masker) -> Iterable[str]:
     started = datetime.fromtimestamp(recorder.started_at, timezone.utc)
     base_urls = _distinct(masker.text(str(f.base_url)) if f.base_url is not None else None for f in recorder.files)
     environments = _distinct(
@@ -74,7 +75,7 @@ def cut_at_word(message: str, limit: int) -> str:
     return head.rstrip(" ,;:") + "…"
 
 
-def failure_list(report: dict[str, Any]) -> Iterable[str]:
+def failure_list(report: JsonReport) -> Iterable[str]:
     """Every failed scenario, in run order, linking to its `<details>` below with the first
     failing step's line and message."""
     failures = [
@@ -95,7 +96,7 @@ def failure_list(report: dict[str, Any]) -> Iterable[str]:
             f'<span class="where">line {step["line"] if step else scenario["line"]}</span>'
         )
         if step is not None:
-            message = step["message"]
+            message = step["message"] or ""  # never empty: the step was chosen for its message
             message = cut_at_word(message, MESSAGE_CHARS)
             yield f'<div class="message">{text(message)}</div>'
         yield "</li>"

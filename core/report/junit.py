@@ -129,7 +129,7 @@ def junit_classname(path: str, feature: str | None) -> str:
     return file if feature is None else f"{file}.{feature.replace('.', '_')}"
 
 
-def write_junit_report(path: str | os.PathLike, recorder: RunRecorder, masker: Masker | None = None) -> None:
+def write_junit_report(path: str | os.PathLike[str], recorder: RunRecorder, masker: Masker | None = None) -> None:
     import xml.etree.ElementTree as ET
 
     data = ET.tostring(_junit_root(recorder, masker), encoding="utf-8", xml_declaration=True) + b"\n"

@@ -11,12 +11,15 @@ from typing import Iterable
 
 from scenario_core.support.secrets import ELLIPSIS, LONG_SECRET_LENGTH, MASK, MIN_SECRET_LENGTH
 
+# A trie of secrets: each character maps to the node after it; "" marks the end of a secret.
+_Trie = dict[str, "_Trie"]
 
-def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
+
+def _trie_pattern(secrets: Iterable[str]) -> re.Pattern[str]:
     """One regex matching any of the secrets, shaped as a trie (`ab(?:cd|xy)`) so that matching
     costs about the same for 10 or 10,000 secrets; at each node the longer continuation is tried
     first, so a secret containing another is masked whole."""
-    trie: dict = {}
+    trie: _Trie = {}
     for secret in secrets:
         node = trie
         for char in secret:
@@ -26,7 +29,7 @@ def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
     # characters long): building a node's text from its child's would copy a chain of n
     # characters n times over. The stack holds nodes still to write and text written after them.
     out: list[str] = []
-    stack: list[dict | str] = [trie]
+    stack: list[_Trie | str] = [trie]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
@@ -40,7 +43,7 @@ def _trie_pattern(secrets: Iterable[str]) -> re.Pattern:
         branches = [(key, child) for key, child in item.items() if key]
         if not branches:
             continue
-        later: list[dict | str] = ["(?:"]
+        later: list[_Trie | str] = ["(?:"]
         for i, (key, child) in enumerate(branches):
             later += ["|"] * (i > 0) + [re.escape(key), child]
         later.append(")?" if "" in item else ")")
@@ -63,7 +66,7 @@ class LongSecrets:
     text scanned by at most log2(n) + 1 of them. Either way the union of all matches is masked."""
 
     def __init__(self) -> None:
-        self._batches: list[tuple[list[str], re.Pattern]] = []
+        self._batches: list[tuple[list[str], re.Pattern[str]]] = []
         self._pending: list[str] = []
         self._by_head: dict[str, list[str]] = {}  # first LONG_SECRET_LENGTH chars -> secrets, longest first
         # The same heads as a set: set.isdisjoint walks the smaller of two sets, but all of a dict.
@@ -82,7 +85,7 @@ class LongSecrets:
     def __bool__(self) -> bool:
         return bool(self._batches or self._pending)
 
-    def _patterns(self) -> list[re.Pattern]:
+    def _patterns(self) -> list[re.Pattern[str]]:
         if self._pending:
             batch, self._pending = self._pending, []
             while self._batches and len(self._batches[-1][0]) <= len(batch):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any, Iterable, Mapping, overload
+from typing import Any, Iterable, Mapping, cast, overload
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from scenario_core.language.parameter_keys import SECRETS as SECRETS_PARAMETER
@@ -78,7 +78,7 @@ class Masker(EventConsumer):
     query parameters.
     """
 
-    def __init__(self, values: Iterable[Any] = (), enabled: bool = True, names: Iterable[str] = ()):
+    def __init__(self, values: Iterable[object] = (), enabled: bool = True, names: Iterable[str] = ()):
         self.enabled = enabled  # off (--show-secrets) it still learns: the TUI can turn it on again
         self._values: set[str] = set()  # the values learnt, as given (stripped)
         self._long = LongSecrets()
@@ -86,7 +86,7 @@ class Masker(EventConsumer):
         self._short: set[str] = set()  # the forms of short values
         self._names: frozenset[str] = frozenset()
         self._literal_segments: set[str] = set()  # path segments the file writes (routes)
-        self._run_variables: Mapping[str, Any] = {}
+        self._run_variables: Mapping[str, object] = {}
         # Every request and response asks about the same few header names: answered once each.
         self._header_verdicts: dict[str, bool] = {}
         self._path_verdicts: dict[str, bool] = {}  # an extraction's JSON path: ends in a secret name?
@@ -97,7 +97,7 @@ class Masker(EventConsumer):
 
     # ---- learning
 
-    def learn(self, value: Any) -> None:
+    def learn(self, value: object) -> None:
         """Remember a secret value, whatever its JSON type: strings, numbers, and the scalars of
         lists and objects (walked iteratively: a value may be nested a thousand levels deep)."""
         stack = [value]
@@ -148,11 +148,11 @@ class Masker(EventConsumer):
             verdict = _kept(self._header_verdicts, name, is_secret_header(name) or name.lower() in self._names)
         return verdict
 
-    def learn_variables(self, variables: Mapping[str, Any]) -> None:
+    def learn_variables(self, variables: Mapping[str, object]) -> None:
         for name, value in variables.items():
             self.learn_variable(name, value)
 
-    def learn_variable(self, name: str, value: Any) -> None:
+    def learn_variable(self, name: str, value: object) -> None:
         if self.is_secret_name(name):
             self.learn(value)
 
@@ -212,7 +212,7 @@ class Masker(EventConsumer):
         self._run_variables = event.run_variables
         self.learn_variables(event.run_variables)
 
-    def _from_parameters(self, event: Any) -> None:  # a file, feature or scenario starting
+    def _from_parameters(self, event: events.FileStarted | events.FeatureStarted | events.ScenarioStarted) -> None:
         self.learn_parameters(event.parameters)
 
     def _from_edit(self, event: VariableEdited) -> None:  # set while paused (edit and continue): a secret by its name
@@ -241,7 +241,7 @@ class Masker(EventConsumer):
             if len(value.strip()) >= LONG_SECRET_LENGTH:
                 self.learn(value)
 
-    def _extracts_a_secret(self, step: Any) -> bool:
+    def _extracts_a_secret(self, step: object) -> bool:
         """An extraction from a secret header or a cookie, or from a JSON path whose last name is secret."""
         path = getattr(step, "path", None)
         if not isinstance(path, str):
@@ -256,12 +256,12 @@ class Masker(EventConsumer):
             verdict = _kept(self._path_verdicts, path, bool(names) and self.is_secret_name(names[-1]))
         return verdict
 
-    def learn_parameters(self, parameters: Mapping[str, Any]) -> None:
+    def learn_parameters(self, parameters: Mapping[str, object]) -> None:
         """The `secrets` parameter of effective parameters (names accumulate over the run)."""
         effective = parameters.get(SECRETS_PARAMETER) if parameters else None
         names = getattr(effective, "value", effective)
         if names:
-            self.learn_names(names)
+            self.learn_names(cast("Iterable[str]", names))  # its spec parses a list of names
 
     @property
     def secrets(self) -> frozenset[str]:
@@ -299,11 +299,11 @@ class Masker(EventConsumer):
         """Short secrets, only where one stands as a whole value: each candidate is a set lookup."""
         short = self._short
 
-        def json_string(match: re.Match) -> str:
+        def json_string(match: re.Match[str]) -> str:
             inner = match.group(1)
             return f'"{MASK}"' if inner.strip() in short else match.group(0)
 
-        def escaped_json_string(match: re.Match) -> str:
+        def escaped_json_string(match: re.Match[str]) -> str:
             """A JSON string in a JSON string (an echoed body): its text is one level deeper."""
             try:
                 inner = json.loads(f'"{match.group(1)}"')
@@ -311,22 +311,22 @@ class Masker(EventConsumer):
                 return match.group(0)
             return f'\\"{MASK}\\"' if inner.strip() in short else match.group(0)
 
-        def scalar(match: re.Match) -> str:
+        def scalar(match: re.Match[str]) -> str:
             return match.group(1) + MASK if match.group(2) in short else match.group(0)
 
-        def segment(match: re.Match) -> str:
+        def segment(match: re.Match[str]) -> str:
             value = match.group(1)
             if value in self._literal_segments:
                 return value
             return MASK if value in short or unquote(value) in short else value
 
-        def query(match: re.Match) -> str:
+        def query(match: re.Match[str]) -> str:
             value = match.group(3)
             if value and (value in short or unquote_plus(value) in short):
                 return f"{match.group(1)}{match.group(2)}={MASK}"
             return match.group(0)
 
-        def header(match: re.Match) -> str:
+        def header(match: re.Match[str]) -> str:
             value = match.group(2)
             scheme, sep, credentials = value.partition(" ")
             if value in short or (sep and credentials.strip() in short):
@@ -358,7 +358,7 @@ class Masker(EventConsumer):
             shown.append((name, self.text(value)))
         return tuple(shown)
 
-    def value(self, value: Any, name: str | None = None) -> Any:
+    def value(self, value: object, name: str | None = None) -> object:
         """A JSON-like value with secret names masked and learnt secrets scrubbed from its
         strings, at any depth. Returns new containers; the input is never mutated. Walked
         iteratively; levels deeper than MAX_DEPTH are cut (json_depth's marker), even unmasked, so what
@@ -366,9 +366,10 @@ class Masker(EventConsumer):
         masking = self.enabled
         if masking and name is not None and self.is_secret_name(name):
             return MASK
-        result: list[Any] = [None]
-        # (source, container to fill, key or index in it, depth)
-        stack: list[tuple[Any, Any, Any, int]] = [(value, result, 0, 0)]
+        result: list[object] = [None]
+        # (source, container to fill, key or index in it, depth): a dict and its key or a list
+        # and its index, which no one type spells: the pair is always one or the other
+        stack: list[tuple[object, Any, Any, int]] = [(value, result, 0, 0)]
         while stack:
             item, parent, slot, depth = stack.pop()
             if isinstance(item, str):
@@ -377,7 +378,7 @@ class Masker(EventConsumer):
                 if depth >= MAX_DEPTH:
                     parent[slot] = cut_marker(MAX_DEPTH)
                     continue
-                copy: dict = {}
+                copy: dict[object, object] = {}
                 parent[slot] = copy
                 for k, v in item.items():
                     if masking and isinstance(k, str) and self.is_secret_name(k):
@@ -403,7 +404,7 @@ class Masker(EventConsumer):
                 parent[slot] = item
         return result[0]
 
-    def variables(self, variables: Mapping[str, Any]) -> dict[str, Any]:
+    def variables(self, variables: Mapping[str, object]) -> dict[str, object]:
         return {k: self.value(v, k) for k, v in variables.items()}
 
 

@@ -13,7 +13,7 @@ Decisions:
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from scenario_core.language.nodes.steps import step_label
 from scenario_core.language.parameter_keys import BASE_URL, ENVIRONMENT
@@ -30,12 +30,16 @@ from scenario_core.report.records import (
 from scenario_core.run import events as ev
 from scenario_core.run.consumers import EventConsumer, Receivers
 
+if TYPE_CHECKING:
+    from scenario_core.report.coverage import Coverage
+    from scenario_core.report.json_shapes import AutoTestRecord
 
-def step_text(step: Any) -> str:
+
+def step_text(step: object) -> str:
     return getattr(step, "text", "") or ""
 
 
-def outline_row(scenario: Any) -> tuple[str | None, int | None]:
+def outline_row(scenario: object) -> tuple[str | None, int | None]:
     """The outline and examples row (1-based) an outline's scenario comes from; (None, None) for
     a plain scenario."""
     outline = getattr(scenario, "outline", None)
@@ -62,15 +66,15 @@ class RunRecorder(EventConsumer):
         self.started_at = time.time()  # wall clock, for the reports' "when"
         self._by_path: dict[str, FileRecord] = {}
         self._current: ScenarioRecord | None = None
-        self._current_node: Any = None
+        self._current_node: object = None  # the node of the scenario running (compared by identity)
         self._step_index = -1
         self._last: Exchange | None = None
         self._file_path: str | None = None  # the file running now
         self._pending_scope: list[ScopeEvent] = []  # stores created before the next scenario starts
         self._phase: str | None = None
         self._branch: str | None = None  # the branch the running step's if chain took
-        self._auto: list[dict[str, Any]] = []  # the running step's generated requests
-        self.coverage: Any = None  # a Coverage when the run collects it (--coverage): the reports add it
+        self._auto: list[AutoTestRecord] = []  # the running step's generated requests
+        self.coverage: Coverage | None = None  # when the run collects it (--coverage): the reports add it
 
     # ---- feeding
 

@@ -4,12 +4,16 @@ is shown with. Raw: masking is applied when a report is rendered, not here."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scenario_core.language.parameter_keys import ERROR_MAX_BODY, ERROR_REQUEST_BODY, ERROR_RESPONSE_BODY
 from scenario_core.language.parameter_keys import SPECS as PARAMETER_SPECS
 from scenario_core.run import events as ev
 from scenario_core.support.records import dataclass, field, replace
+
+if TYPE_CHECKING:
+    from scenario_core.parameters.resolution import EffectiveParameters
+    from scenario_core.report.json_shapes import AutoTestRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,16 +26,17 @@ class ErrorContext:
     max_body_size: int = PARAMETER_SPECS[ERROR_MAX_BODY].default
 
     @classmethod
-    def from_parameters(cls, parameters: Any) -> "ErrorContext":
-        def value(key: str) -> Any:
+    def from_parameters(cls, parameters: EffectiveParameters | None) -> "ErrorContext":
+        def value(key: str) -> Any:  # a parameter's value is of its spec's type
             found = parameter_value(parameters, key)
             return PARAMETER_SPECS[key].default if found is None else found
 
         return cls(value(ERROR_REQUEST_BODY), value(ERROR_RESPONSE_BODY), value(ERROR_MAX_BODY))
 
 
-def parameter_value(parameters: Any, key: str) -> Any:
-    """The value of parameter `key` in `parameters` (an event's parameters in force), or None."""
+def parameter_value(parameters: EffectiveParameters | None, key: str) -> Any:
+    """The value of parameter `key` in `parameters` (an event's parameters in force), or None:
+    of the type its spec parses (parameter_keys.SPECS)."""
     found = parameters.get(key) if parameters is not None else None
     return found.value if found is not None else None
 
@@ -90,7 +95,7 @@ class StepRecord:
     operation: str | None = None  # the operation an operation call called
     label: str = ""  # the step as written: `when: POST /pets`, `assert status 201`
     branch: str | None = None  # an if chain: the branch that ran (`else if status 404`), or "none"
-    auto_tests: list[dict[str, Any]] = field(default_factory=list)  # a call's generated requests
+    auto_tests: list[AutoTestRecord] = field(default_factory=list)  # a call's generated requests
     exchange: Exchange | None = None  # the request this step sent (the last one, after auto tests)
 
 
@@ -104,7 +109,7 @@ class ScenarioRecord:
     message: str | None = None
     elapsed: float = 0.0
     steps: list[StepRecord] = field(default_factory=list)
-    variables: dict[str, Any] = field(default_factory=dict)
+    variables: dict[str, object] = field(default_factory=dict)
     failed_step: StepRecord | None = None
     exchange: Exchange | None = None  # the request/response the failure is about, if any
     finished: bool = False
@@ -131,8 +136,8 @@ class ScopeEvent:
     store: str | None = None
     names: tuple[str, ...] = ()
     name: str | None = None
-    value: Any = None
-    old: Any = None
+    value: object = None
+    old: object = None
     layers: tuple[str, ...] = ()
     line: int | None = None  # the extract: step's line
     phase: str | None = None  # the extracting step's phase (background steps never reach a store)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from scenario_core.language.errors import UsageError
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
@@ -16,12 +16,15 @@ from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.report.writing import ReportPathError, report_target
 from scenario_core.support.printable import visible
 
+if TYPE_CHECKING:
+    from scenario_core.parameters.resolution import RunOverrides
+
 SCENARIO_OR_OPENAPI = "a scenario or OpenAPI file"
 
 
 def run_inputs(
     files: Sequence[ScenarioFileNode],
-    overrides: Any = None,
+    overrides: RunOverrides | None = None,
     resource_roots: Sequence[str] = (),
     fragments: Sequence[str] = (),
     variables_files: Sequence[str] = (),

@@ -17,7 +17,7 @@ class ReportPathError(OSError):
 _TEMP_PREFIX = ".scenario-tui-"
 
 
-def report_target(path: str | os.PathLike) -> Path:
+def report_target(path: str | os.PathLike[str]) -> Path:
     """The file a report at PATH replaces: PATH as given, never its real path. A symlink there is
     replaced by the report, never written through: in a sticky folder such as /tmp anyone may
     plant one pointing at another user's file, and resolving it first (realpath) would step
@@ -45,7 +45,7 @@ def report_target(path: str | os.PathLike) -> Path:
     return target
 
 
-def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     """Write to a temporary file in the same directory (so the rename never crosses file
     systems), fsync it, then os.replace it over PATH (a symlink there is replaced, never written
     through; the temporary file is opened without following one either): a reader sees the old file or the whole new one, never a partial one. The temporary file is
