@@ -161,17 +161,19 @@ def test_a_corrupt_cache_entry_is_ignored_and_replaced(cache, parses, damage):
     tree = parse_text(TEXT, "a.scenario")
     [entry] = entries(cache)
     data = entry.read_bytes()
-    entry.write_bytes(
-        {
-            "garbage": b"\x80\x05not a pickle at all",
-            "truncated": data[: len(data) // 2],
-            "empty": b"",
-            "another key": data.replace(bytes.fromhex(entry.stem), b"\0" * 32, 1),
-        }[damage]
-    )
+    damaged = {
+        "garbage": b"\x80\x05not a pickle at all",
+        "truncated": data[: len(data) // 2],
+        "empty": b"",
+        "another key": data.replace(bytes.fromhex(entry.stem), b"\0" * 32, 1),
+    }[damage]
+    entry.write_bytes(damaged)
     assert parse_text(TEXT, "a.scenario") == tree
     assert len(parses) == 2
-    assert entry.read_bytes() == data  # written again, whole
+    # Written again, whole: the next parse is a hit. (Not byte for byte the first entry: pickle
+    # shares what the tree shares, and what other tests left in the process's caches can change
+    # that, not the tree.)
+    assert entry.read_bytes() != damaged
     assert parse_text(TEXT, "a.scenario") == tree and len(parses) == 2
 
 
