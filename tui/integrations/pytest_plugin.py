@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generator, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Generator, Iterator, Literal, Protocol
 
 import pytest
 
@@ -81,13 +81,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("scenario", "scenario-tui: run .scenario files")
     for option, ini, metavar, text in _OPTIONS:
         single = option == "--scenario-base-url"
+        # (a name, not the expression: pytest 9 also takes a type there, and mypy reads a bare
+        # string in that place as a type's name)
+        kind: Literal["string", "linelist"] = "string" if single else "linelist"
         group.addoption(
             option, dest=ini, metavar=metavar, help=text, **({} if single else {"action": "append", "default": []})
         )
         parser.addini(
             ini,
             f"{text} (the same as {option})",
-            type="string" if single else "linelist",
+            type=kind,
             default=None if single else [],
         )
     text = "do not mask tokens, passwords and auth headers in failure reports"
