@@ -81,8 +81,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("scenario", "scenario-tui: run .scenario files")
     for option, ini, metavar, text in _OPTIONS:
         single = option == "--scenario-base-url"
-        # (a name, not the expression: pytest 9 also takes a type there, and mypy reads a bare
-        # string in that place as a type's name)
+        # (named: pytest 9's addini takes a type too, and mypy would read a bare string as one)
         kind: Literal["string", "linelist"] = "string" if single else "linelist"
         group.addoption(
             option, dest=ini, metavar=metavar, help=text, **({} if single else {"action": "append", "default": []})
