@@ -17,6 +17,7 @@ from textual.app import App
 from textual.message import Message
 
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
+from scenario_core.language.tag_expressions import TagExpression
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_core.run.edits import EditError
@@ -50,7 +51,7 @@ class RunController:
         overrides: RunOverrides,
         run_variables: Mapping[str, object],
         resource_roots: Sequence[str] = (),
-        tags: object = None,
+        tags: TagExpression | None = None,
     ) -> None:
         self.app = app
         self.panels = panels
