@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from scenario_core.language.tag_expressions import TagExpression
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.app.shell import ScenarioApp
 
@@ -15,7 +16,7 @@ def launch(
     fragments: Sequence[str] = (),
     plugins: Sequence[str] = (),
     resource_roots: Sequence[str] = (),
-    tags: object = None,
+    tags: TagExpression | None = None,
     base_url_source: str | None = None,
 ) -> int:
     """Open the TUI on `path`, or on a suite of files (`scenario-tui FILE|DIR...`, `scenario-tui demo`).

@@ -4,8 +4,6 @@ neither side is squeezed below a usable width), and `z`, which fills the screen 
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import App
 from textual.screen import Screen
 
@@ -48,7 +46,7 @@ class TreeSplit:
             self.app.bell()  # at its bound: nothing changed
 
 
-def toggle_maximize(screen: Screen[Any]) -> None:
+def toggle_maximize(screen: Screen[object]) -> None:
     """`z`: the focused panel fills the screen, or the layout comes back."""
     if screen.maximized is not None:
         screen.minimize()

@@ -1,7 +1,7 @@
 """Driving a run: the keys `n`, `c`, `s`, `r`, `f` (break on failure), `g` (run to here), `o`
 (run this scenario only) and `a` (re-send the step paused on: edit and continue), and what a
-change on disk does to a run. What the run's events do to
-the widgets is RunEvents' (run_events.py), which this class extends with the run's state.
+change on disk does to a run. It owns the run's state (`RunState`, run_state.py) and a
+`RunEvents` (run_events.py), given that state, which maps the run's events onto the widgets.
 
 It is given the widgets it drives (`Panels`) and Textual's app for its services (workers, timers,
 notifications); what the app must know it is told by messages (`RunEvents.Redrawn`,
@@ -17,6 +17,7 @@ from textual.app import App
 from textual.message import Message
 
 from scenario_core.language.nodes.blocks import ScenarioFileNode, ScenarioNode
+from scenario_core.language.tag_expressions import TagExpression
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run import events as ev
 from scenario_core.run.edits import EditError
@@ -25,12 +26,13 @@ from scenario_tui.app.failures import show_failures
 from scenario_tui.app.history import History
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_events import FILE_CHANGED, RunEvents
+from scenario_tui.app.run_state import RunState
 from scenario_tui.app.run_to import refusal
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import Key, TreeItem
 
 
-class RunController(RunEvents):
+class RunController:
     """One per app; survives reloads and restarts (the stepper is reset, not replaced)."""
 
     class BreakOnFailureChanged(Message):
@@ -49,41 +51,54 @@ class RunController(RunEvents):
         overrides: RunOverrides,
         run_variables: Mapping[str, object],
         resource_roots: Sequence[str] = (),
-        tags: object = None,
+        tags: TagExpression | None = None,
     ) -> None:
         self.app = app
         self.panels = panels
-        self.display = display
         self.files = files  # the files that can run, as loaded now
-        self.records: dict[Key, StepRun] = {}
-        self.scenario_results: dict[Key, ev.ScenarioFinished] = {}
-        self._feature_results: dict[Key, list[str]] = {}
-        self._bp_previous: set[Key] | None = set()  # None: worked out from _bp_last when needed
-        self._bp_last: tuple[list[Key | None], list[Key]] = ([], [])  # a step's keys, scenarios started since
-        self._counts = ev.Counts()  # a stop is not a failure: counted apart
-        self._run_seconds = 0.0  # time spent pulling events: a pause does not count
-        self._stopped_at: int | None = None  # the line of the step the run was stopped at
-        self._run_to: Key | None = None  # `g`: pause just before this step
-        self._reached = False  # the last pause is where `g` ran to
-        self._only: ScenarioNode | None = None  # `o`: the scenario the current run is limited to
-        self.file_changed = False  # saved on disk while a run was active: R reloads
-        self._scenario: ev.ScenarioStarted | None = None
-        self._changed: frozenset[str] = frozenset()
-        self._snapshot: ev.ScopeSnapshot | None = None
-        self._cleared = ""
-        self._panels_dirty = False
-        self._queued_steps = 0
-        self._reset_note_seen = True
-        self._event_run: StepRun | None = None
+        self.state = state = RunState()
+        self._queued_steps = 0  # `n` typed ahead while a step runs
         self.advancing = False  # a worker is pulling events (or about to)
-        self.stepper = Stepper(files, overrides, run_variables, self._on_run_event, self._breakpoint_hit)
+        # The stepper calls the events' methods, and History redraws through them, once they
+        # exist (both run after this __init__: the stepper pulls only when a key asks).
+        self.stepper = Stepper(
+            files,
+            overrides,
+            run_variables,
+            lambda event, run: self.events.receive(event, run),
+            lambda event, run: self.events.breakpoint_hit(event, run),
+        )
         # (read on the stepper's worker thread: a set's truth and an attribute, nothing more)
-        self.stepper.pauses_at_steps = lambda: bool(panels.tree.breakpoints) or self._run_to is not None
+        self.stepper.pauses_at_steps = lambda: bool(panels.tree.breakpoints) or state.run_to is not None
         self.stepper.resource_roots = tuple(resource_roots)
         self.stepper.selected = tags  # --tags: a TagExpression
         # `redraw` is a direct call, not a message: History is part of this controller, and its
         # `live` (from `l`, or reset_views) redraws the live run before its caller goes on.
-        self.history = History(app, panels, self.records, redraw=lambda: self.flush_panels(force=True))
+        self.history = History(app, panels, state.records, redraw=lambda: self.flush_panels(force=True))
+        self.events = RunEvents(app, panels, display, self.stepper, self.history, state)
+
+    # ------------------------------------------------------------ what the app reads and redraws
+
+    @property
+    def records(self) -> dict[Key, StepRun]:
+        """Each step's latest record, by tree key (the inspector and history read them)."""
+        return self.state.records
+
+    @property
+    def scenario_results(self) -> dict[Key, ev.ScenarioFinished]:
+        return self.state.scenario_results
+
+    def flush_panels(self, force: bool = False, files: bool = False) -> None:
+        """Redraw the panels if anything changed (`force`: in any case): RunEvents.flush_panels."""
+        self.events.flush_panels(force, files)
+
+    def update_status(self) -> None:
+        self.events.update_status()
+
+    def reset_views(self) -> None:
+        """A new run (a restart, a reload): nothing typed ahead, nothing run, nothing shown."""
+        self._queued_steps = 0
+        self.events.reset_views()
 
     # ------------------------------------------------------------ stepping
 
@@ -105,7 +120,7 @@ class RunController(RunEvents):
             else:
                 await self.stepper.drain()
         finally:
-            self._run_seconds += time.perf_counter() - started  # running time only: pauses are not
+            self.state.run_seconds += time.perf_counter() - started  # running time only: pauses are not
             self._after_advance()
 
     def _after_advance(self) -> None:
@@ -116,12 +131,12 @@ class RunController(RunEvents):
             return
         self._queued_steps = 0
         self.advancing = False
-        if self._reached and stepper.pause_reason == "breakpoint":
+        if self.state.reached and stepper.pause_reason == "breakpoint":
             stepper.pause_reason = "step"  # where `g` ran to: "paused before", as a step would
-        self._reached = False
-        if stepper.state == FINISHED and self._run_to is not None:
+        self.state.reached = False
+        if stepper.state == FINISHED and self.state.run_to is not None:
             app.notify("The run ended before reaching the step g ran to.")
-            self._run_to = None
+            self.state.run_to = None
         # The status line first: it may take one row less than while running (80 columns), and
         # the tree scrolls to the cursor in the height it has once that is laid out, so that
         # where it scrolls to does not depend on how soon the screen was refreshed.
@@ -159,7 +174,7 @@ class RunController(RunEvents):
         if stepper.state == FINISHED:
             self.app.notify("The run has finished: r restarts it.")
             return
-        if not self.file_changed:
+        if not self.state.file_changed:
             self.panels.status_bar.set(note="")  # a note of the past (breakpoint set ...) goes
         self.advancing = True  # from now: the worker may not have started pulling yet
         self.app.run_worker(self._advance(how), group="run", exclusive=False, exit_on_error=True)
@@ -180,7 +195,7 @@ class RunController(RunEvents):
         except EditError as error:
             self.app.notify(str(error), severity="warning")
         finally:
-            self._run_seconds += time.perf_counter() - started
+            self.state.run_seconds += time.perf_counter() - started
             self._after_advance()
 
     def stop(self) -> None:
@@ -190,8 +205,8 @@ class RunController(RunEvents):
         if not stepper.stop():
             self.app.notify("Nothing is running.")
             return
-        self._stopped_at = where.step.location.line if where is not None else None
-        self._run_to = None
+        self.state.stopped_at = where.step.location.line if where is not None else None
+        self.state.run_to = None
         self.update_status()
         if not stepper.busy:
             self.app.run_worker(self._advance("drain"), group="run")
@@ -204,11 +219,11 @@ class RunController(RunEvents):
 
     async def _restart(self, only: ScenarioNode | None = None, how: str = "step") -> None:
         await self.stepper.reset()
-        self._only = only
+        self.state.only = only
         self.stepper.include = None if only is None else (lambda scenario, feature: scenario is only)
-        changed = self.file_changed  # a restart runs the file as loaded: R still reloads it
+        changed = self.state.file_changed  # a restart runs the file as loaded: R still reloads it
         self.reset_views()
-        self.file_changed = changed
+        self.state.file_changed = changed
         self.panels.tree.set_current(None)
         self.panels.status_bar.set(note="")
         self.update_status()
@@ -236,9 +251,9 @@ class RunController(RunEvents):
         if reason or item is None:  # (no item: the reason says so)
             self.app.notify(reason, severity="warning")
             return
-        self._run_to = item.key
+        self.state.run_to = item.key
         if self.stepper.state == IDLE:
-            self._bp_previous = set()
+            self.state.bp_previous = set()
         self.start("continue")
 
     def run_only(self, item: TreeItem | None) -> None:
@@ -256,10 +271,10 @@ class RunController(RunEvents):
     def file_changed_on_disk(self) -> bool:
         """True: reload now (nothing runs). While a run is active or paused it is kept, and the
         header says R reloads (restarting it)."""
-        if self.file_changed:
+        if self.state.file_changed:
             return False  # said already: R reloads (the poll sees the change until then)
         if self.stepper.state in (IDLE, FINISHED) and not self.advancing:
             return True
-        self.file_changed = True
+        self.state.file_changed = True
         self.panels.status_bar.set(note=FILE_CHANGED)
         return False

@@ -4,7 +4,8 @@ and the history show, the Variables and Scope events panels, the header line.
 It computes no rule: everything it shows comes from the executor's events (through `Stepper`).
 Panels are redrawn at most every 100 ms while stepping (300 ms while `c` runs on), and at once
 when the run pauses; then `Redrawn` tells the app, which shows the highlighted node again.
-RunController (run_controller.py) holds the state and drives the run.
+RunController (run_controller.py) drives the run and owns its state (`RunState`, run_state.py),
+which it hands to its RunEvents with the widgets and services the events are drawn on.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any, Callable, Sequence
 from textual.app import App
 from textual.message import Message
 
-from scenario_core.language.nodes.blocks import ScenarioNode
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run import events as ev
 from scenario_core.run.edits import VariableEdited
@@ -23,6 +23,7 @@ from scenario_core.support.records import replace
 from scenario_tui.app.history import History
 from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_header import counts_line, state_line
+from scenario_tui.app.run_state import RunState
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.file_tree import FAILED, PASSED, SKIPPED, Key
 from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
@@ -32,7 +33,9 @@ FILE_CHANGED = "file changed — R reloads (restarts the run)"
 
 
 class RunEvents:
-    """A mixin of RunController: its attributes are set in RunController.__init__."""
+    """The stepper's events onto the widgets, and the panels' redraws. Made by RunController,
+    which gives it the run's state and what it draws on; the stepper calls `receive` with each
+    event and `breakpoint_hit` before each step."""
 
     class Redrawn(Message):
         """The panels show the run as it is now: the app shows the highlighted node again (its
@@ -44,27 +47,18 @@ class RunEvents:
             super().__init__()
             self.files = files  # a file's node too (its summary says how the run ended)
 
-    app: App[int]  # Textual's: workers, timers, notifications, and where messages go
-    panels: Panels
-    display: Display
-    stepper: Stepper
-    history: History
-    # The run's state, set in RunController.__init__:
-    records: dict[Key, StepRun]
-    scenario_results: dict[Key, ev.ScenarioFinished]
-    _feature_results: dict[Key, list[str]]
-    _bp_previous: set[Key] | None
-    _bp_last: tuple[list[Key | None], list[Key]]
-    _run_to: Key | None
-    _stopped_at: int | None
-    _only: ScenarioNode | None
-    _scenario: ev.ScenarioStarted | None
-    _snapshot: ev.ScopeSnapshot | None
-    _cleared: str  # the store on view was cleared since its snapshot: when, and what
-    _panels_dirty: bool
-    _reset_note_seen: bool
-    _unfreeze: Callable[[], None]
-    _event_run: StepRun | None  # the step record of the event being received
+    def __init__(
+        self, app: App[int], panels: Panels, display: Display, stepper: Stepper, history: History, state: RunState
+    ) -> None:
+        self.app = app  # Textual's: timers, and where messages go
+        self.panels = panels
+        self.display = display
+        self.stepper = stepper
+        self.history = history
+        self.state = state
+        self._panels_dirty = False  # a redraw of the panels is due (its timer is set)
+        self._reset_note_seen = True  # a feature's reset note has stayed for a scenario
+        self._event_run: StepRun | None = None  # the step record of the event being received
 
     def _locate(self, run: StepRun, event: ev.StepStarted | ev.StepFinished) -> None:
         """Where a step run shows in the tree (its key), and where it is written (definitions)."""
@@ -73,35 +67,35 @@ class RunEvents:
                 run.scenario, event.phase, event.via, event.step, run.feature
             )
 
-    def _breakpoint_hit(self, event: ev.StepStarted, run: StepRun) -> bool:
+    def breakpoint_hit(self, event: ev.StepStarted, run: StepRun) -> bool:
         """Pause when the run *enters* a node that has a breakpoint: a step, or the first step of a
         scenario, feature, background, fragment or include."""
-        tree = self.panels.tree
+        tree, state = self.panels.tree, self.state
         self._locate(run, event)
         keys = [run.key, *run.definitions]
         entered: set[Key] = set()
         if tree.breakpoints:
             prefixes = _prefixes(keys, ())
             entered = (tree.breakpoints & prefixes) - self._previous()
-            self._bp_previous = prefixes
+            state.bp_previous = prefixes
         else:  # what the step is inside is worked out only if a breakpoint is set before the next one
-            self._bp_previous, self._bp_last = None, (keys, [])
-        if self._run_to is not None and (run.key == self._run_to or self._run_to in run.definitions):
-            self._run_to = None  # reached: `g` pauses once
-            self._reached = True
+            state.bp_previous, state.bp_last = None, (keys, [])
+        if state.run_to is not None and (run.key == state.run_to or state.run_to in run.definitions):
+            state.run_to = None  # reached: `g` pauses once
+            state.reached = True
             return True
         return bool(entered)
 
-    def _on_run_event(self, event: ev.Event, run: StepRun | None) -> None:
+    def receive(self, event: ev.Event, run: StepRun | None) -> None:
         """The stepper's callback: each event, with the step record it belongs to (`run`), goes
         to the method RUN_EVENTS names for its type (run.consumers' one dispatch style)."""
         self.display.learn(event)
         if not self._panels_dirty:
             self.panels_changed()
-        receive = RUN_EVENTS.get(type(event))
-        if receive is not None:
+        handler = RUN_EVENTS.get(type(event))
+        if handler is not None:
             self._event_run = run
-            receive(self, event)
+            handler(self, event)
 
     def _step_started(self, event: ev.StepStarted) -> None:
         run, tree = self._event_run, self.panels.tree
@@ -114,7 +108,7 @@ class RunEvents:
             if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
                 tree.set_status(run.key, NODE_RUNNING)
         tree.set_current(run.key, follow=False)
-        self._snapshot = event.snapshot
+        self.state.snapshot = event.snapshot
 
     def _step_finished(self, event: ev.StepFinished) -> None:
         run, tree = self._event_run, self.panels.tree
@@ -126,8 +120,8 @@ class RunEvents:
             tree.set_status(run.key, event.status)
             self._set_group_status(run, event.status)
         if event.status != SKIPPED:
-            self._changed = run.changed
-            self._snapshot = event.snapshot
+            self.state.changed = run.changed
+            self.state.snapshot = event.snapshot
             if run.replaces is not None:  # re-sent: its new run replaces the old one
                 self.history.replace(run.replaces, run)
             else:
@@ -138,53 +132,53 @@ class RunEvents:
 
     def _variable_edited(self, event: VariableEdited) -> None:  # while paused: the panels show it at once
         self.panels.scope_log.record(event)
-        self._snapshot = event.snapshot
-        self._changed = frozenset((event.name,))
+        self.state.snapshot = event.snapshot
+        self.state.changed = frozenset((event.name,))
 
     def _scenario_started(self, event: ev.ScenarioStarted) -> None:
-        tree = self.panels.tree
+        tree, state = self.panels.tree, self.state
         key = tree.scenario_key(event.scenario)
         if key is not None:  # (a scenario runs once per run: nothing of it to clear)
             tree.set_status(key, NODE_RUNNING)
-            if self._bp_previous is None:
-                self._bp_last[1].append(key)
+            if state.bp_previous is None:
+                state.bp_last[1].append(key)
             else:
-                self._bp_previous = {k for k in self._bp_previous if key[: len(k)] == k}
-        self._scenario = event
-        self._snapshot = event.snapshot  # `_changed` stays: what the last step did
-        self._cleared = ""
+                state.bp_previous = {k for k in state.bp_previous if key[: len(k)] == k}
+        state.scenario = event
+        state.snapshot = event.snapshot  # `changed` stays: what the last step did
+        state.cleared = ""
         self.panels.scope_log.record(event)
 
     def _scenario_finished(self, event: ev.ScenarioFinished) -> None:
-        panels, tree = self.panels, self.panels.tree
+        panels, tree, state = self.panels, self.panels.tree, self.state
         if self._reset_note_seen:
             panels.status_bar.set(note="")  # a feature's reset stays in the status line for a scenario
         self._reset_note_seen = True
         key = tree.scenario_key(event.scenario)
         if key is not None:
             tree.set_status(key, event.status)
-            self.scenario_results[key] = event
+            state.scenario_results[key] = event
             if len(key) > 2:  # (file, feature, scenario): a feature's scenario
-                self._feature_results.setdefault(key[:2], []).append(event.status)
+                state.feature_results.setdefault(key[:2], []).append(event.status)
         if event.interrupted:  # (skipped when stopped between steps)
-            self._counts.stopped += 1
+            state.counts.stopped += 1
         else:
-            self._counts.add(event.status)
-        if self._scenario is not None and event.scenario is self._scenario.scenario:
-            self._snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
+            state.counts.add(event.status)
+        if state.scenario is not None and event.scenario is state.scenario.scenario:
+            state.snapshot = event.snapshot  # (one never started, not selected, has nothing to show)
 
     def _feature_started(self, event: ev.FeatureStarted) -> None:
         tree = self.panels.tree
         key = tree.feature_key(event.feature)
         if key is not None:
             tree.set_status(key, NODE_RUNNING)
-            self._feature_results[key] = []
+            self.state.feature_results[key] = []
 
     def _feature_finished(self, event: ev.FeatureFinished) -> None:
         panels, tree = self.panels, self.panels.tree
         key = tree.feature_key(event.feature)
         if key is not None:
-            tree.set_status(key, _overall(self._feature_results.get(key, [])))
+            tree.set_status(key, _overall(self.state.feature_results.get(key, [])))
         panels.scope_log.record(event)
         if event.cleared:  # the feature-boundary reset: also where the eye is
             self._store_cleared(event.store, f"feature '{event.feature.name}' ended", event.cleared)
@@ -211,26 +205,29 @@ class RunEvents:
     def _store_cleared(self, store: StoreRef | None, when: str, names: tuple[str, ...]) -> None:
         """A store was dropped (None: the file store): if the Variables panel shows it, it shows
         it empty from now on, saying when it was cleared, as the Scope events log does."""
-        snapshot = self._snapshot
+        state = self.state
+        snapshot = state.snapshot
         shown = snapshot.store if snapshot is not None else None
         if snapshot is None or shown is None or (shown != store if store is not None else shown.feature is not None):
             return
-        self._snapshot = replace(snapshot, store_values={}, store_origins={})
-        self._cleared = f"cleared when {when}: {', '.join(names)}"
+        state.snapshot = replace(snapshot, store_values={}, store_origins={})
+        state.cleared = f"cleared when {when}: {', '.join(names)}"
         self._panels_dirty = True
 
     def _previous(self) -> set[Key]:
         """The nodes the last step run was inside (and the scenarios started since are inside)."""
-        if self._bp_previous is None:
-            self._bp_previous = _prefixes(*self._bp_last)
-        return self._bp_previous
+        state = self.state
+        if state.bp_previous is None:
+            state.bp_previous = _prefixes(*state.bp_last)
+        return state.bp_previous
 
     def _keep_record(self, run: StepRun) -> None:
         """The inspector finds a step run under its scenario, and (its latest run) under the
         background or fragment it is written in."""
-        self.records[run.key] = run
+        records = self.state.records
+        records[run.key] = run
         for key in run.definitions:
-            self.records[key] = run
+            records[key] = run
 
     def _set_group_status(self, run: StepRun, status: str) -> None:
         """Backgrounds and includes under a scenario take the status of the steps run through them."""
@@ -260,48 +257,37 @@ class RunEvents:
 
     def flush_panels(self, force: bool = False, files: bool = False) -> None:
         """Redraw the panels if anything changed (`force`: in any case); `files`: see `Redrawn`."""
-        panels = self.panels
+        panels, state = self.panels, self.state
         panels.scope_log.flush()
         if force:
             self._panels_dirty = True
         if not self._panels_dirty:
             return
         self._panels_dirty = False
-        scenario = self._scenario.scenario.name if self._scenario is not None else None
+        scenario = state.scenario.scenario.name if state.scenario is not None else None
         if self.history.shown is None:
-            panels.variables_panel.show(self._snapshot, scenario, self._changed, self._cleared)
+            panels.variables_panel.show(state.snapshot, scenario, state.changed, state.cleared)
         self.update_status()
         self.app.post_message(self.Redrawn(files))
 
     def update_status(self) -> None:
-        stepper = self.stepper
-        seconds = self.display.seconds(self._run_seconds)
-        state, subject = state_line(stepper, self._stopped_at, seconds)
+        stepper, run = self.stepper, self.state
+        seconds = self.display.seconds(run.run_seconds)
+        state, subject = state_line(stepper, run.stopped_at, seconds)
         done = stepper.finished
-        counts = counts_line(self._counts, self.panels.tree.scenario_count, bool(done and done.interrupted))
-        if self._only is not None and stepper.state != IDLE:
-            counts = f"only scenario '{self._only.name}'" + (" — " + counts if counts else "")
+        counts = counts_line(run.counts, self.panels.tree.scenario_count, bool(done and done.interrupted))
+        if run.only is not None and stepper.state != IDLE:
+            counts = f"only scenario '{run.only.name}'" + (" — " + counts if counts else "")
         self.panels.status_bar.set(state=state, subject=subject, counts=counts)
-        if self.file_changed:
+        if run.file_changed:
             self.panels.status_bar.set(note=FILE_CHANGED)
 
     def reset_views(self) -> None:
+        """A new run: its state starts over, the history is cleared, the widgets show nothing run."""
         panels = self.panels
-        self._queued_steps = 0
-        self.records.clear()
-        self.scenario_results.clear()
-        self._feature_results.clear()
-        self._bp_previous = set()
-        self._counts = ev.Counts()
-        self._run_seconds = 0.0
-        self._stopped_at = None
-        self._run_to = None
-        self.file_changed = False
-        self.history.clear()
-        self._scenario = None
-        self._snapshot = None
-        self._cleared = ""
-        self._changed = frozenset()
+        self.state.start_over()
+        self.history.clear()  # (back to the live view: a redraw, of the scopes still on view)
+        self.state.clear_scopes()
         panels.tree.clear_statuses()
         panels.variables_panel.show(None)
         panels.scope_log.reset()
@@ -324,7 +310,7 @@ def _prefixes(keys: Sequence[Key | None], within: Sequence[Key]) -> set[Key]:
 
 
 # The method that receives each event type (the TUI's table, as run.consumers' consumers have).
-RUN_EVENTS: dict[type, Callable[[RunEvents, Any], None]] = {
+RUN_EVENTS: dict[type[ev.Event], Callable[[RunEvents, Any], None]] = {
     ev.StepStarted: RunEvents._step_started,
     ev.StepFinished: RunEvents._step_finished,
     ev.VariableExtracted: RunEvents._logged,

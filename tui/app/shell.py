@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Tree
 
 from scenario_core.language.nodes.blocks import ScenarioFileNode
-from scenario_core.language.tag_expressions import selects_any
+from scenario_core.language.tag_expressions import TagExpression, selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
 from scenario_core.support.collector import apply_collector_policy
@@ -80,7 +80,7 @@ class ScenarioApp(App[int]):
         fragments: Sequence[str] = (),
         plugins: Sequence[str] = (),
         resource_roots: Sequence[str] = (),
-        tags: Any = None,
+        tags: TagExpression | None = None,
     ) -> None:
         super().__init__()
         self.fragments = tuple(fragments)  # --fragments: more .fragment files
@@ -495,6 +495,6 @@ class ScenarioApp(App[int]):
 
     # ------------------------------------------------------------ command palette
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield from app_commands(self)

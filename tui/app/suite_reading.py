@@ -15,7 +15,7 @@ from scenario_core.parameters.params_report import ParameterNode, parameter_node
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import Stepper
 from scenario_tui.widgets.static_warnings import StaticWarnings
-from scenario_tui.widgets.tree_items import BrokenFile, TreeItem
+from scenario_tui.widgets.tree_items import BrokenFile, TreeItem, file_number
 
 
 class SuiteReader:
@@ -83,7 +83,7 @@ class SuiteReader:
         for node in (item.node if item.kind in ("feature", "scenario") else None, item.scenario, item.feature):
             if node is not None and id(node) in self._param_nodes:
                 return self._param_nodes[id(node)]
-        return self._file_params.get(item.key[0])
+        return self._file_params.get(file_number(item.key))
 
     def warnings(self, files: Sequence[ScenarioFileNode | BrokenFile]) -> StaticWarnings:
         analyses = []

@@ -4,13 +4,18 @@ imports textual (`run`'s work is run_command's; `lsp`'s the language server's)."
 from __future__ import annotations
 
 import argparse
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from scenario_core.language.errors import UsageError
 from scenario_core.parameters.diagnostics import load_valid
 from scenario_core.parameters.run_inputs import run_variables_from
 from scenario_tui.cli.errors import clip
 from scenario_tui.cli.parser import overrides_from, require, tag_selection
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.blocks import ScenarioFileNode
+    from scenario_core.language.tag_expressions import TagExpression
+    from scenario_core.parameters.resolution import RunOverrides
 
 
 def params(args: argparse.Namespace) -> int:
@@ -34,7 +39,7 @@ def params(args: argparse.Namespace) -> int:
     return 0
 
 
-def require_selection(files: Sequence[Any], selected: Any) -> None:
+def require_selection(files: Sequence[ScenarioFileNode], selected: TagExpression | None) -> None:
     """A --tags expression that selects no scenario of these files is an error, not a green run."""
     if selected is None:  # no --tags: everything is selected (and tag_expressions stays unloaded)
         return
@@ -44,7 +49,7 @@ def require_selection(files: Sequence[Any], selected: Any) -> None:
         raise UsageError(f"--tags '{clip(str(selected))}': no scenario of these files is selected")
 
 
-def require_operations(files: Sequence[Any], overrides: Any) -> None:
+def require_operations(files: Sequence[ScenarioFileNode], overrides: RunOverrides) -> None:
     """`--coverage-min` over no operation at all would be a vacuous pass (0 of 0 is 100%): a usage
     error before anything is sent."""
     from scenario_core.report.coverage_static import static_coverage
@@ -64,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     say_folders_left_out(args.files)
     selected = tag_selection(args.tags)
     overrides = overrides_from(args)
-    variables: dict[str, Any] = {}
+    variables: dict[str, object] = {}
     for path in args.variables_file:
         variables.update(read_variables_file(path))
     variables.update(run_variables_from(args.var))  # --var wins over --variables-file

@@ -12,11 +12,14 @@ import difflib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from scenario_core.language.errors import InvalidFileError, UsageError
 from scenario_core.support.printable import visible
 from scenario_tui.cli.errors import print_error
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.blocks import FragmentNode
 
 
 def _left_out(name: str) -> bool:
@@ -52,7 +55,7 @@ def files_to_format(items: list[str]) -> list[str]:
     return unique
 
 
-def _fragments(file: str, named: list[str]) -> tuple[Any, ...]:
+def _fragments(file: str, named: list[str]) -> tuple[FragmentNode, ...]:
     """The .fragment files a scenario file sees (and `--fragments`), parsed: it parses only with them."""
     if file.endswith(".fragment"):
         return ()

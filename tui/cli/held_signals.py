@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import signal
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from types import FrameType
+from typing import Callable, Iterator, Protocol, Sequence, Union
 
 _OWNED = (signal.SIGINT, signal.SIGTERM)
+# What signal.signal takes and returns: a function, SIG_DFL/SIG_IGN, or None (not set from Python).
+Handler = Union[Callable[[int, Union[FrameType, None]], object], int, signal.Handlers, None]
 _active: list[RunSignals] = []
 _console = False  # the console script runs main() and then the process ends
 
@@ -38,6 +41,12 @@ def process_ends_after_main() -> bool:
     return _console
 
 
+class Stoppable(Protocol):
+    """What a signal does to a running execution (Execution.stop)."""
+
+    def stop(self) -> None: ...
+
+
 class WindDownAbandoned(BaseException):
     """A second signal while the run winds down: stop waiting for it (a step that is not a
     request, such as a custom step, may hold it). Only this second signal raises."""
@@ -50,10 +59,10 @@ class RunSignals:
     def __init__(self, process_ends: bool = False) -> None:
         self.process_ends = process_ends  # the CLI's: ignore both after it once a signal came
         self.received: list[int] = []
-        self._executions: Sequence[Any] | None = None  # set while running
-        self._previous: dict[int, Any] = {}
+        self._executions: Sequence[Stoppable] | None = None  # set while running
+        self._previous: dict[int, Handler] = {}
 
-    def _on_signal(self, signum: int, frame: Any) -> None:
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         self.received.append(signum)
         executions = self._executions
         if executions is None:
@@ -66,7 +75,7 @@ class RunSignals:
         # a third one: the wind-down is being abandoned already (an exception now would escape it)
 
     @contextmanager
-    def running(self, executions: Sequence[Any]) -> Iterator[RunSignals]:
+    def running(self, executions: Sequence[Stoppable]) -> Iterator[RunSignals]:
         """The run goes on inside; held again after it (a signal that came before it is taken
         now: the run stops at once)."""
         self._executions = executions
@@ -106,7 +115,7 @@ class RunSignals:
 
 
 @contextmanager
-def run_signals(executions: Sequence[Any]) -> Iterator[RunSignals]:
+def run_signals(executions: Sequence[Stoppable]) -> Iterator[RunSignals]:
     """The run of `executions`, under the RunSignals in force (the CLI's), or under one of its
     own (a caller that set none, such as a test calling run_files): held after it either way
     until its owner ends."""

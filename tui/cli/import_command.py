@@ -12,17 +12,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Callable
 
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError
 from scenario_core.support.printable import visible
+
+if TYPE_CHECKING:
+    from scenario_core.importing.model import ImportedFile
 
 
 class ImportFailed(UsageError):
     """One line, starting `import KIND:`; exit 2."""
 
 
-def _read(kind: str, source: str, args: argparse.Namespace, written_to: str | None) -> Any:
+def _read(kind: str, source: str, args: argparse.Namespace, written_to: str | None) -> ImportedFile:
     if kind == "curl":
         from scenario_core.importing.curl import read_curl
 
@@ -33,7 +36,7 @@ def _read(kind: str, source: str, args: argparse.Namespace, written_to: str | No
     return _reader(kind, "scenario_core.importing.openapi_import", "read_openapi")(source, written_to)
 
 
-def _reader(kind: str, module_name: str, function: str) -> Any:
+def _reader(kind: str, module_name: str, function: str) -> Callable[..., ImportedFile]:
     """A reader another module provides, imported when it is used; a version without it says so."""
     import importlib
 
@@ -43,7 +46,8 @@ def _reader(kind: str, module_name: str, function: str) -> Any:
         if error.name != module_name:
             raise
         raise ImportFailed(f"import {kind}: not available in this version of scenario-tui") from None
-    return getattr(module, function)
+    reader: Callable[..., ImportedFile] = getattr(module, function)  # (read_har, read_openapi)
+    return reader
 
 
 def _one_line(kind: str, error: object) -> str:

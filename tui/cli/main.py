@@ -8,15 +8,16 @@ is still importing is console.py's to catch)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError
 from scenario_core.support.collector import apply_collector_policy
 from scenario_tui.cli.errors import interrupted, print_error
 from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require
 
-Command = Callable[[Any], int]
+Command = Callable[[argparse.Namespace], int]
 
 
 # Each command's function, imported only when that command runs (`check` never loads the
@@ -130,7 +131,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 1
 
 
-def _command_and_arguments(argv: list[str]) -> tuple[Command, Any]:
+def _command_and_arguments(argv: list[str]) -> tuple[Command, argparse.Namespace]:
     """The command's function (its modules imported) and its parsed arguments; then the
     process's collector policy (support/collector.py), once start-up's objects exist."""
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable, Union, final
 
 from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
@@ -32,7 +32,9 @@ from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
 from scenario_tui.output.run_output import ExchangeLog, RunPrinter, make_sink
 
 if TYPE_CHECKING:
+    from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
     from scenario_core.report.compare import Comparer
+    from scenario_core.report.coverage import Coverage
     from scenario_core.run.executor import Execution
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
@@ -57,7 +59,7 @@ class FailFast(EventConsumer):
         self.failed = False
         self.selected = selected
 
-    def include(self, scenario: Any, feature: Any) -> bool:
+    def include(self, scenario: ScenarioNode, feature: FeatureNode | None) -> bool:
         return not self.failed
 
     def _scenario_finished(self, event: ev.ScenarioFinished) -> None:
@@ -99,7 +101,7 @@ def _report_writers(options: RunOptions, comparer: Comparer | None) -> list[tupl
     return reports
 
 
-def run_files(files: list[Any], options: RunOptions) -> int:
+def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
     """Run the files as `options` say (RunOptions: the engine's inputs and what this run prints
     and writes) and return the exit status. `jobs` > 1 runs files (or, with `dist` scope, scope
     units) at once, an Execution each, their lines printed in source order; coverage is printed after the
@@ -160,7 +162,7 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     ordered = deliver if fail_fast is None else lambda event: deliver(fail_fast.relabel(event))
     include = fail_fast.include if fail_fast is not None else None
 
-    def make(chunk: list[Any], only: frozenset[int] | None = None) -> Execution:
+    def make(chunk: list[ScenarioFileNode], only: frozenset[int] | None = None) -> Execution:
         return Execution(chunk, options, include=include, only=only)
 
     def drive() -> int | None:
@@ -232,7 +234,7 @@ def run_files(files: list[Any], options: RunOptions) -> int:
     return EXIT_FAILED if recorder.counts()["failed"] or below_minimum else EXIT_OK
 
 
-def _print_coverage(coverage: Any, minimum: float | None) -> bool:
+def _print_coverage(coverage: Coverage, minimum: float | None) -> bool:
     """The coverage table, and with --coverage-min what is missing; True when below it."""
     from scenario_tui.output.coverage_view import NOTHING_TO_COVER, coverage_lines, minimum_lines
 
@@ -270,6 +272,7 @@ def _drive(execution: Execution, feed: Callable[[ev.Event], None]) -> int | None
     return signals.first
 
 
+@final  # (so that `type(item) is _Ended` tells the two kinds of item apart)
 class _Ended:
     """A file's stream has ended (`error`: what it raised, if anything)."""
 
@@ -298,9 +301,9 @@ def _drive_units(
     import threading
 
     count = len(executions)
-    events: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+    events: queue.SimpleQueue[tuple[int, Union[ev.Event, _Ended]]] = queue.SimpleQueue()
     indexes = iter(schedule(merge.units))  # next() on it is atomic: each worker takes the next unit
-    buffers: list[list[Any]] = [[] for _ in executions]
+    buffers: list[list[ev.Event]] = [[] for _ in executions]
     ended = [False] * count
 
     def work() -> None:

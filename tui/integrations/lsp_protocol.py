@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cattrs import transform_error
 from cattrs.errors import BaseValidationError
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol
+
+if TYPE_CHECKING:
+    from pygls.protocol.json_rpc import MessageCallback, MessageHandler, MsgId, RPCMessage
 
 logger = logging.getLogger("scenario_tui.lsp")
 
@@ -32,7 +35,7 @@ _FIRST_SWEEP = 64
 class UnfitMessage:
     """What a request or notification becomes when its params do not fit its method."""
 
-    id: Any
+    id: object  # as the client sent it: answered only when it is a request's (an int or a str)
     method: str
     reason: str
 
@@ -40,7 +43,14 @@ class UnfitMessage:
 class ScenarioProtocol(LanguageServerProtocol):
     _sweep_at = _FIRST_SWEEP
 
-    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None) -> None:
+    def _execute_handler(
+        self,
+        msg_id: MsgId,
+        handler: MessageHandler,
+        callback: MessageCallback,
+        args: tuple[object, ...] | None = None,
+        kwargs: dict[str, object] | None = None,
+    ) -> None:
         self._forget_finished()
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
 
@@ -55,7 +65,7 @@ class ScenarioProtocol(LanguageServerProtocol):
                 futures.pop(msg_id, None)
         self._sweep_at = max(_FIRST_SWEEP, 2 * len(futures))
 
-    def structure_message(self, data: dict[str, Any]) -> Any:
+    def structure_message(self, data: dict[str, object]) -> object:  # (handed to handle_message)
         method = data.get("method") if "jsonrpc" in data else None
         message_type = self.get_message_type(method) if isinstance(method, str) else None
         if message_type is None:  # responses and methods without params types: pygls's own way
@@ -65,7 +75,7 @@ class ScenarioProtocol(LanguageServerProtocol):
         except Exception as error:  # cattrs' ClassValidationError, or a field's own TypeError/ValueError
             return UnfitMessage(data.get("id"), str(method), _reason(error))
 
-    def handle_message(self, message: Any) -> None:
+    def handle_message(self, message: RPCMessage | UnfitMessage) -> None:
         if isinstance(message, UnfitMessage):
             logger.warning("scenario-tui lsp: answered InvalidParams to %s: %s", message.method, message.reason)
             if isinstance(message.id, (int, str)) and not isinstance(message.id, bool):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any, BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, Mapping, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -17,6 +17,9 @@ from scenario_core.editor import service
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_tui.integrations.lsp_framing import FramedInput, LockedOutput
 from scenario_tui.integrations.lsp_protocol import ScenarioProtocol
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.blocks import FragmentNode
 
 SUFFIXES = (".scenario", ".fragment")
 DEBOUNCE_SECONDS = 0.3  # diagnostics wait for a pause in typing, not every keystroke
@@ -55,7 +58,7 @@ class ScenarioLanguageServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         # `scenario-tui lsp --param/--base-url/--openapi/--var`: as `run` would be given them
         self.overrides: RunOverrides | None = None
-        self.run_variables: dict[str, Any] = {}
+        self.run_variables: dict[str, object] = {}
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
@@ -65,7 +68,7 @@ class ScenarioLanguageServer(LanguageServer):
         (VS Code's generic clients attach by language id, and `plaintext` is the usual one)."""
         return self.path_of(uri).endswith(SUFFIXES)
 
-    def model(self, uri: str) -> tuple[service.Document, Any]:
+    def model(self, uri: str) -> tuple[service.Document, TextDocument]:
         """The Document of the editor's current text (made now if the debounced check has not run)."""
         text_document = self.workspace.get_text_document(uri)
         known = self.documents.get(uri)
@@ -249,7 +252,7 @@ def formatting(ls: ScenarioLanguageServer, params: types.DocumentFormattingParam
     try:
         from scenario_core.editor.formatting import format_text
 
-        fragments: tuple[Any, ...] = ()
+        fragments: tuple[FragmentNode, ...] = ()
         if not path.endswith(".fragment"):
             from scenario_core.language.fragment_files import fragment_files, load_fragments
             from scenario_core.language.parser import load_file
@@ -269,7 +272,7 @@ def formatting(ls: ScenarioLanguageServer, params: types.DocumentFormattingParam
     return [types.TextEdit(range=types.Range(types.Position(0, 0), end), new_text=bom + formatted)]
 
 
-def serve(overrides: RunOverrides | None = None, run_variables: dict[str, Any] | None = None) -> int:
+def serve(overrides: RunOverrides | None = None, run_variables: Mapping[str, object] | None = None) -> int:
     """Serve one client over standard input and output until it exits; `overrides` and
     `run_variables` apply to every document as to a run. The protocol gets its
     own handle on standard output (pygls closes it at exit); anything else printed meanwhile

@@ -7,11 +7,14 @@ to the controller through `workeroutput`; the controller merges them as workers 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import pytest
 
 from scenario_core.report.coverage import Coverage
+
+if TYPE_CHECKING:
+    from scenario_core.report.coverage_collector import CoverageCollector
 
 WORKER_KEY = "scenario_coverage"
 
@@ -19,7 +22,7 @@ WORKER_KEY = "scenario_coverage"
 class CoverageHooks:
     """Registered by pytest_plugin when the option is given; `runs` yields each file's collector."""
 
-    def __init__(self, collectors: Any):
+    def __init__(self, collectors: Callable[[], Iterable[CoverageCollector]]):
         self.collectors = collectors  # () -> the collectors of the files this process ran
         self.coverage = Coverage()
 
@@ -32,12 +35,12 @@ class CoverageHooks:
             workeroutput[WORKER_KEY] = json.dumps(self.coverage.to_json())
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+    def pytest_testnodedown(self, node: object, error: object) -> None:  # xdist's WorkerController
         sent = getattr(node, "workeroutput", {}).get(WORKER_KEY)
         if sent:
             self.coverage.merge(Coverage.from_json(json.loads(sent)))
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if getattr(terminalreporter.config, "workeroutput", None) is not None:
             return
         from scenario_tui.output.coverage_view import coverage_lines

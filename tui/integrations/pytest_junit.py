@@ -10,8 +10,6 @@ written. Should pytest's private API move, the classname stays pytest's own.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 SUFFIX = ".scenario"
@@ -43,7 +41,7 @@ class JunitClassnames:
         try:
             from _pytest.junitxml import xml_key
 
-            xml: Any = self.config.stash.get(xml_key, None)
+            xml = self.config.stash.get(xml_key, None)
             if xml is not None:
                 xml.node_reporter(report).add_attribute("classname", classname)
         except Exception:  # a pytest whose junitxml differs: its own classname

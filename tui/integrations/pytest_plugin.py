@@ -23,9 +23,22 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Generator, Iterator, Literal, Protocol
 
 import pytest
+
+if TYPE_CHECKING:  # this module loads in every pytest session: the engine only where it runs
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
+    from scenario_core.custom_steps.registry import Registry
+    from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
+    from scenario_core.report.coverage_collector import CoverageCollector
+    from scenario_core.report.masking import Masker
+    from scenario_core.report.records import ScenarioRecord
+    from scenario_core.run.events import Event, ScenarioFinished
+    from scenario_core.run.units import Unit
+
+    Outcome = tuple[ScenarioFinished | None, ScenarioRecord | None, Masker]
 
 SUFFIX = ".scenario"
 GROUP_PREFIX = ""  # xdist group names: the file's node id (`path/to/file.scenario`)
@@ -68,13 +81,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("scenario", "scenario-tui: run .scenario files")
     for option, ini, metavar, text in _OPTIONS:
         single = option == "--scenario-base-url"
+        # (named: pytest 9's addini takes a type too, and mypy would read a bare string as one)
+        kind: Literal["string", "linelist"] = "string" if single else "linelist"
         group.addoption(
             option, dest=ini, metavar=metavar, help=text, **({} if single else {"action": "append", "default": []})
         )
         parser.addini(
             ini,
             f"{text} (the same as {option})",
-            type="string" if single else "linelist",
+            type=kind,
             default=None if single else [],
         )
     text = "do not mask tokens, passwords and auth headers in failure reports"
@@ -105,8 +120,15 @@ def pytest_cmdline_main(config: pytest.Config) -> Iterator[None]:
     return (yield)
 
 
+class _WorkerNode(Protocol):
+    """What this plugin reads of an xdist WorkerController (xdist is optional: not imported)."""
+
+    config: pytest.Config
+    workerinput: dict[str, object]
+
+
 @pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node: Any) -> None:
+def pytest_configure_node(node: _WorkerNode) -> None:
     # Workers parse the original command line again (no --dist there): tell them, so that they
     # suffix grouped node ids as xdist's loadgroup scheduler expects.
     if node.config.stash.get(_DEFAULT_LOADGROUP, False):
@@ -154,7 +176,7 @@ class _Settings:
                     self._selection.setdefault(item.scenario_file, set()).add(id(item.scenario))
         return self._selection
 
-    def registry(self, node: Any) -> Any:
+    def registry(self, node: ScenarioFileNode) -> Registry | None:
         from scenario_core.custom_steps.diagnostics import uses_custom_steps
         from scenario_core.custom_steps.plugins import plugin_registry
 
@@ -172,7 +194,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.coverage:
         from scenario_tui.integrations.pytest_coverage import CoverageHooks
 
-        def collectors() -> list[Any]:
+        def collectors() -> list[CoverageCollector]:
             return [run.coverage for f in settings.files.values() for run in f.runs() if run.coverage]
 
         config.pluginmanager.register(CoverageHooks(collectors), "scenario-coverage")
@@ -220,16 +242,17 @@ def unique_names(names: list[str]) -> list[str]:
 def _marker(config: pytest.Config, tag: str) -> pytest.MarkDecorator:
     # Registered first, so --strict-markers accepts a tag the file uses.
     config.addinivalue_line("markers", f"{tag}: scenario tag @{tag}")
-    return getattr(pytest.mark, tag)
+    marker: pytest.MarkDecorator = getattr(pytest.mark, tag)  # (MarkGenerator.__getattr__)
+    return marker
 
 
 class ScenarioFile(pytest.File):
     """One .scenario file; runs as a whole, once, when its first item runs."""
 
-    node: Any = None
-    _runs: "dict[int, _FileRun]"  # by unit: one, the whole file, unless --scenario-dist scope
-    _unit_of: "dict[int, int]"  # scenario id -> its unit's index
-    _units: "list[Any]"
+    node: ScenarioFileNode  # set by collect
+    _runs: dict[int, _FileRun]  # by unit: one, the whole file, unless --scenario-dist scope
+    _unit_of: dict[int, int]  # scenario id -> its unit's index
+    _units: list[Unit | None]  # None: the whole file
 
     def _display_path(self) -> str:
         try:
@@ -255,8 +278,9 @@ class ScenarioFile(pytest.File):
         if settings.dist == "scope":
             from scenario_core.run.units import scope_units
 
-            self._units = list(scope_units([self.node], settings.overrides))
-            for index, unit in enumerate(self._units):  # (a whole-file unit: 0, the default)
+            units = scope_units([self.node], settings.overrides)
+            self._units = [*units]
+            for index, unit in enumerate(units):  # (a whole-file unit: 0, the default)
                 for node_id in unit.nodes or ():
                     self._unit_of.setdefault(node_id, index)
         for item, name in zip(self.node.items, unique_names([item.name for item in self.node.items])):
@@ -265,7 +289,7 @@ class ScenarioFile(pytest.File):
             else:
                 yield ScenarioItem.from_parent(self, name=name, scenario=item, feature=None)
 
-    def group_of(self, scenario: Any) -> str:
+    def group_of(self, scenario: ScenarioNode) -> str:
         """The xdist group of a scenario's item: its file, or with --scenario-dist scope its unit."""
         index = self._unit_of.get(id(scenario), 0)
         return GROUP_PREFIX + self.nodeid + (f"::unit-{index}" if len(self._units) > 1 else "")
@@ -273,14 +297,16 @@ class ScenarioFile(pytest.File):
     def runs(self) -> list["_FileRun"]:
         return list(getattr(self, "_runs", {}).values())
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if excinfo.errisinstance(ScenarioCollectError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
     # ---- the file's one run
 
-    def outcome(self, item: "ScenarioItem") -> tuple[Any, Any, Any]:
+    def outcome(self, item: ScenarioItem) -> Outcome:
         index = self._unit_of.get(id(item.scenario), 0)
         run = self._runs.get(index)
         if run is None:
@@ -302,7 +328,7 @@ class ScenarioFile(pytest.File):
 
 
 class FeatureCollector(pytest.Collector):
-    def __init__(self, *, feature: Any, **kwargs: Any):
+    def __init__(self, *, feature: FeatureNode, **kwargs: Any):  # kwargs: pytest's from_parent
         super().__init__(**kwargs)
         self.feature = feature
         for tag in sorted(feature.tags):
@@ -313,7 +339,7 @@ class FeatureCollector(pytest.Collector):
         for scenario, name in zip(scenarios, unique_names([scenario.name for scenario in scenarios])):
             yield ScenarioItem.from_parent(self, name=name, scenario=scenario, feature=self.feature)
 
-    def reportinfo(self) -> tuple[Any, int, str]:
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.feature.location.line - 1, f"feature: {self.feature.name}"
 
 
@@ -322,10 +348,15 @@ class ScenarioFailure(Exception):
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, scenario: Any, feature: Any, **kwargs: Any):
+    def __init__(
+        self, *, scenario: ScenarioNode, feature: FeatureNode | None, **kwargs: Any
+    ):  # kwargs: pytest's from_parent
         super().__init__(**kwargs)
         self.scenario, self.feature = scenario, feature
-        self.scenario_file: ScenarioFile = self.getparent(ScenarioFile)
+        scenario_file = self.getparent(ScenarioFile)
+        if scenario_file is None:  # (from_parent under a ScenarioFile, always)
+            raise TypeError(f"{self.nodeid}: not collected from a .scenario file")
+        self.scenario_file = scenario_file
         if self.config.pluginmanager.hasplugin("xdist"):  # without xdist the marker is unknown (--strict-markers)
             self.add_marker(pytest.mark.xdist_group(self.scenario_file.group_of(scenario)))
         for tag in sorted(scenario.tags):
@@ -344,21 +375,25 @@ class ScenarioItem(pytest.Item):
         if finished.status == PASSED:
             return
         if finished.status == FAILED:
-            lines = failure_details(record, masker) if record is not None else [masker.text(finished.message)]
+            lines: list[str | None] = [
+                *(failure_details(record, masker) if record is not None else [masker.text(finished.message)])
+            ]
             lines.append(refused_hint(record, masker))
             raise ScenarioFailure("\n".join(line for line in lines if line) or "failed")
         pytest.skip(masker.text(finished.message) or "skipped")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if excinfo.errisinstance(ScenarioFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self) -> tuple[Any, int, str]:
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.scenario.location.line - 1, f"scenario: {self.scenario.name}"
 
 
-def refused_hint(record: Any, masker: Any) -> str | None:
+def refused_hint(record: ScenarioRecord | None, masker: Masker) -> str | None:
     """For a scenario whose request found no server (connection refused): one line naming the
     base URL it was sent to and how to point the run elsewhere; else None. `pytest examples/`
     with no API running fails every scenario so, and the hint says which server it expects."""
@@ -382,7 +417,9 @@ def refused_hint(record: Any, masker: Any) -> str | None:
 class _FileRun:
     """A file's Execution, pulled event by event across items, as `scenario-tui run` pulls it."""
 
-    def __init__(self, node: Any, settings: _Settings, wanted: set[int], only: frozenset[int] | None = None):
+    def __init__(
+        self, node: ScenarioFileNode, settings: _Settings, wanted: set[int], only: frozenset[int] | None = None
+    ):
         from scenario_core.report.masking import Masker
         from scenario_core.report.recorder import RunRecorder
         from scenario_core.run.events import ScenarioFinished
@@ -398,20 +435,21 @@ class _FileRun:
             resource_roots=settings.resource_roots,
         )
         self.execution = Execution([node], options, include=lambda scenario, feature: id(scenario) in wanted, only=only)
-        self.coverage = None  # --scenario-coverage: this file's collector (pytest_coverage.py)
+        # --scenario-coverage: this file's collector (pytest_coverage.py)
+        self.coverage: CoverageCollector | None = None
         if settings.coverage:
             from scenario_core.report.coverage_collector import CoverageCollector
 
             self.coverage = CoverageCollector()
-        self.events: Iterator[Any] = self.execution.events()
-        self.outcomes: dict[int, tuple[Any, Any]] = {}
+        self.events: Generator[Event, None, None] = self.execution.events()
+        self.outcomes: dict[int, tuple[ScenarioFinished, ScenarioRecord | None]] = {}
         self.done = False
         self.closed = False
         self.wanted = wanted
         self.reported: set[int] = set()
         self._finished = ScenarioFinished  # (this module loads in every pytest session: the engine only here)
 
-    def _take(self, event: Any, key: int | None) -> bool:
+    def _take(self, event: Event, key: int | None) -> bool:
         """Feed one event to the masker, recorder and coverage; True once scenario `key` finished."""
         self.masker.feed(event)  # first: a report of this event may hold its secrets
         self.recorder.feed(event)
@@ -429,11 +467,13 @@ class _FileRun:
                 return
         self.done = True
 
-    def outcome(self, scenario: Any) -> tuple[Any, Any, Any]:
+    def outcome(self, scenario: ScenarioNode) -> Outcome:
         if id(scenario) not in self.outcomes and not self.done:
             self._until(id(scenario))
         self.reported.add(id(scenario))
-        event, record = self.outcomes.get(id(scenario), (None, None))
+        if id(scenario) not in self.outcomes:
+            return None, None, self.masker
+        event, record = self.outcomes[id(scenario)]
         return event, record, self.masker
 
     def finished_all(self) -> bool:

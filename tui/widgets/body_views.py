@@ -5,7 +5,7 @@ response pretty-printed (read as `xpath` reads it: no entity, no DTD, no network
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
 from rich.console import RenderableType
@@ -15,10 +15,15 @@ from rich.text import Text
 from scenario_core.support.printable import visible, visible_block
 from scenario_tui.widgets.theme_styles import VALUE
 
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.steps import Step
+    from scenario_core.run.events import ResponseReceived
+    from scenario_tui.widgets.display import Display
+
 MAX_SHOWN_CHARS = 20_000
 
 
-def request_body_view(step: Any, body: str, display: Any) -> list[RenderableType] | None:
+def request_body_view(step: Step, body: str, display: Display) -> list[RenderableType] | None:
     """A table for a `form:` or `multipart:` body as sent (masked as any body is); None for others."""
     if getattr(step, "form", None) is not None:
         masked = display.text(body)
@@ -46,7 +51,7 @@ def request_body_view(step: Any, body: str, display: Any) -> list[RenderableType
     return None
 
 
-def xml_view(response: Any, display: Any) -> list[RenderableType] | None:
+def xml_view(response: ResponseReceived, display: Display) -> list[RenderableType] | None:
     """An XML response body, indented; None when it is not XML (or cannot be read safely)."""
     media = (response.header("Content-Type") or "").lower()
     if "xml" not in media or not response.body:

@@ -9,7 +9,7 @@ line and nothing is written. The app, told as the playground tells it, reloads."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,16 +20,20 @@ from textual.widgets import Static, TextArea
 from scenario_core.editor.render import RenderError, request_lines
 from scenario_core.editor.writeback import StepLocator, WriteBackError, decode, encode, insert_steps
 from scenario_core.importing.curl import CurlError, read_curl
-from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
+from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ParametersNode, ScenarioFileNode
+from scenario_core.language.nodes.steps import Step
 from scenario_tui.widgets.json_playground import JsonPlayground
 
+if TYPE_CHECKING:
+    from scenario_core.importing.model import Request
 
-def _base_urls(tree: Any) -> set[str]:
+
+def _base_urls(tree: ScenarioFileNode | None) -> set[str]:
     """Every `baseUrl` the file sets (the file's, its features', its scenarios')."""
     found: set[str] = set()
     if not isinstance(tree, ScenarioFileNode):
         return found
-    blocks: list[Any] = [tree.parameters]
+    blocks: list[ParametersNode | None] = [tree.parameters]
     for item in tree.items:
         blocks.append(getattr(item, "parameters", None))
         for scenario in item.scenarios if isinstance(item, FeatureNode) else (item,):
@@ -60,7 +64,9 @@ class CurlPaste(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape", "close", "Close"), Binding("ctrl+s", "insert", "Insert step")]
 
-    def __init__(self, step: Any, locator: StepLocator, tree: Any, fragments: tuple[Any, ...]) -> None:
+    def __init__(
+        self, step: Step, locator: StepLocator, tree: ScenarioFileNode | None, fragments: tuple[FragmentNode, ...]
+    ) -> None:
         super().__init__()
         self.step, self.locator, self.file_tree, self.fragments = step, locator, tree, fragments
 
@@ -109,7 +115,7 @@ class CurlPaste(ModalScreen[None]):
         self.dismiss(None)
 
 
-def _absolute(request: Any, base_url: str) -> Any:
+def _absolute(request: Request, base_url: str) -> Request:
     """The request with its whole URL as its path: the file sets no `baseUrl` of that host."""
     from dataclasses import replace
 

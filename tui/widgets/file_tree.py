@@ -6,7 +6,7 @@ once. What each node stands for and its key come from tree_items; its text from 
 
 from __future__ import annotations
 
-from typing import AbstractSet, Any, ClassVar
+from typing import AbstractSet, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -20,7 +20,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import IncludeStep
+from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_tui.widgets.static_warnings import StaticWarnings
 from scenario_tui.widgets.tree_filter import FilterInput, TreeFilter
 from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
@@ -285,7 +285,7 @@ class FileTree(Tree[TreeItem]):
         return self.items.feature_key(feature)
 
     def step_keys(
-        self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any, feature: FeatureNode | None
+        self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Step, feature: FeatureNode | None
     ) -> tuple[Key | None, list[Key]]:
         """The key of a running step under its scenario, and the keys of its definitions."""
         return self.items.step_keys(scenario, phase, via, step, feature)

@@ -10,7 +10,7 @@ and shows it to select."""
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
@@ -35,6 +35,7 @@ from scenario_core.language.nodes.steps import (
     FailStep,
     IncludeStep,
     RequestStep,
+    Step,
     UnreadableStep,
     WebhookStep,
     step_label,
@@ -104,7 +105,7 @@ class Inspector(VerticalScroll, can_focus=True):
         yield Static("", id="inspector-body")
 
     @property
-    def shown(self) -> tuple[Any, StepRun | None] | None:
+    def shown(self) -> tuple[Step, StepRun | None] | None:
         """The step on view and its run, for `j`."""
         view = self.view
         return (view.step, view.run) if isinstance(view, StepView) else None
@@ -184,7 +185,7 @@ class Inspector(VerticalScroll, can_focus=True):
 
     def show_step(
         self,
-        step: Any,
+        step: Step,
         run: StepRun | None,
         about_to_run: bool = False,
         scenario: str | None = None,
@@ -204,7 +205,7 @@ class Inspector(VerticalScroll, can_focus=True):
 
     def _step_parts(
         self,
-        step: Any,
+        step: Step,
         run: StepRun | None,
         about_to_run: bool,
         scenario: str | None,
@@ -300,7 +301,7 @@ class Inspector(VerticalScroll, can_focus=True):
         text.rstrip()
         return text
 
-    def _body(self, body: str | None, data: Any = None, is_json: bool | None = None) -> list[RenderableType]:
+    def _body(self, body: str | None, data: object = None, is_json: bool | None = None) -> list[RenderableType]:
         if body is None or body == "":
             return [Text("(no body)", style="dim")]
         if is_json is None:

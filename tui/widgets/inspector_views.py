@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from rich.console import RenderableType
 
 from scenario_core.language.errors import Diagnostic
+from scenario_core.language.nodes.steps import Step
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
 
@@ -16,7 +17,7 @@ class StepView(NamedTuple):
         scenario it ran in, the static warnings about it, and paused before a request, the request as it
     will be sent."""
 
-    step: Any
+    step: Step
     run: StepRun | None
     about_to_run: bool = False
     scenario: str | None = None

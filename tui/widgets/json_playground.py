@@ -9,7 +9,6 @@ holds the step is refused in one line, nothing written. The app, told by a messa
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -31,6 +30,7 @@ from scenario_core.editor.writeback import (
     write_extract,
 )
 from scenario_core.language.nodes.blocks import FragmentNode
+from scenario_core.language.nodes.steps import DescribedStep, Step
 from scenario_core.language.step_syntax import JsonPathError, compile_json_path
 from scenario_core.run.assertions import json_path_values
 from scenario_core.run.body_paths import matched_nothing, path_matches
@@ -78,9 +78,9 @@ class JsonPlayground(ModalScreen[None]):
 
     def __init__(
         self,
-        body: Any,
-        step: Any,
-        parent: Any,
+        body: object,
+        step: Step,
+        parent: DescribedStep | None,
         display: Display,
         locator: StepLocator | None = None,
         fragments: tuple[FragmentNode, ...] = (),
@@ -96,7 +96,7 @@ class JsonPlayground(ModalScreen[None]):
         self.path = ""  # the last path that compiled and matched
         self.written: str | None = None
         self._loaded_source = ""
-        self._shown_body: Any = None  # the body with its secrets masked, made once
+        self._shown_body: object = None  # the body with its secrets masked, made once
         self.shown = Text()
 
     def compose(self) -> ComposeResult:

@@ -7,7 +7,7 @@ the value viewer, masked as everywhere on screen (`v` reveals them)."""
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rich.text import Text
 
@@ -37,7 +37,7 @@ def body_changes(old: bytes, old_type: str, new: bytes, new_type: str) -> list[C
     return diff_text(old.decode("utf-8", "replace"), new.decode("utf-8", "replace"))
 
 
-def _json(content: bytes, content_type: str) -> Any:
+def _json(content: bytes, content_type: str) -> object:
     if "json" not in content_type.lower() and content[:1].strip() not in (b"{", b"["):
         return MISSING
     try:
@@ -85,7 +85,7 @@ def _change_lines(change: Change, display: Display) -> list[Text]:
         return [Text(f"({change.new})", style="dim")]
     name = (change.path or "").rsplit(".", 1)[-1].split("[", 1)[0]  # a secret's key masks its value
 
-    def shown(value: Any) -> str:
+    def shown(value: object) -> str:
         text = display.variable(name, value)
         return text if len(text) <= 200 else text[:199] + "…"
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -20,8 +19,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from scenario_core.editor.writeback import StepLocator, WriteBackError, decode, encode, write_extract
+from scenario_core.language.nodes.steps import Step
 from scenario_core.language.response_sources import SourceError, read_source
 from scenario_core.run.comparison import MISSING
+from scenario_core.run.events import ResponseReceived
 from scenario_core.run.response_sources import SourceFailure, read
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.json_playground import JsonPlayground
@@ -49,8 +50,8 @@ class SourcePlayground(ModalScreen[None]):
     def __init__(
         self,
         kind: str,
-        response: Any,
-        step: Any,
+        response: ResponseReceived,
+        step: Step,
         display: Display,
         locator: StepLocator | None = None,
         fragments: tuple[str, ...] = (),

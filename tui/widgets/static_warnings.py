@@ -5,10 +5,11 @@ file's warnings are not hidden until the right scenario is expanded)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from scenario_core.analysis.scope_analysis import Analysis
 from scenario_core.language.errors import Diagnostic
+from scenario_core.language.nodes.base import Node
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_tui.widgets.tree_items import Key, TreeItem
 
@@ -59,7 +60,7 @@ class StaticWarnings:
         return found
 
 
-def _lines(node: Any) -> set[int]:
+def _lines(node: Node) -> set[int]:
     """The lines a node and everything under it are written on."""
     lines = {node.location.line}
     blocks = [getattr(node, "steps", ())]

@@ -17,16 +17,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Union
 
 from rich.text import Text
 
 from scenario_core.language.errors import Diagnostic
+from scenario_core.language.nodes.base import Node
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import ConditionalBranch, ConditionalStep, DescribedStep, IncludeStep
+from scenario_core.language.nodes.steps import ConditionalBranch, ConditionalStep, DescribedStep, IncludeStep, Step
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
 
-Key = tuple[Any, ...]  # (file number, (kind, name, occurrence)..., step index...): mixed parts
+# A node's place: its file's number, then one part per level: (kind, name, occurrence) for a
+# feature, scenario or fragment, (kind,) for a file's parameters or background and a scenario's
+# phase, ("step", index) for a step.
+KeyPart = Union[int, tuple[str], tuple[str, int], tuple[str, str, int]]
+Key = tuple[KeyPart, ...]
+
+
+def file_number(key: Key) -> int:
+    """The number of the file a (non-empty) key is under: its first part."""
+    number = key[0]
+    if not isinstance(number, int):
+        raise TypeError(f"not a tree key: {key!r}")
+    return number
+
 
 PENDING, RUNNING, PASSED, FAILED, SKIPPED = "pending", "running", "passed", "failed", "skipped"
 STATUS_ICONS = {PENDING: "○", RUNNING: "◉", PASSED: "✓", FAILED: "✗", SKIPPED: "–"}
@@ -88,14 +102,14 @@ def _dup_keys(kind: str, names: Iterable[str]) -> list[tuple[str, str, int]]:
     return keys
 
 
-def _index_of(block: tuple[Any, ...], step: Any) -> int:
+def _index_of(block: tuple[Node, ...], step: Node) -> int:
     for index, candidate in enumerate(block):
         if candidate is step:
             return index
     return -1
 
 
-def _indexes_of(block: tuple[Any, ...], step: Any) -> list[int]:
+def _indexes_of(block: tuple[Node, ...], step: Node) -> list[int]:
     """Where a step stands in a block: its index, or, for a directive of a described step
     (`call` under `when I create a pet`), the described step's index and its own."""
     index = _index_of(block, step)
@@ -151,8 +165,8 @@ class TreeItems:
             else:
                 self._scenario_keys[id(item)] = root + (next(scenarios),)
         fragments = self._fragment_keys[number]
-        for fragment, fkey in zip(file.fragments, _dup_keys("fragment", [f.name for f in file.fragments])):
-            fragments.setdefault(fragment.name, root + (fkey,))
+        for fragment, part in zip(file.fragments, _dup_keys("fragment", [f.name for f in file.fragments])):
+            fragments.setdefault(fragment.name, root + (part,))
 
     def roots(self) -> list[TreeItem]:
         """One item per file, in the order given."""
@@ -164,7 +178,7 @@ class TreeItems:
 
     def scenario_count_of(self, key: Key) -> int:
         """The scenarios of the file whose root or descendant `key` is."""
-        return self._counts[key[0]] if key and key[0] < len(self._counts) else 0
+        return self._counts[file_number(key)] if key and file_number(key) < len(self._counts) else 0
 
     def scenario_keys(self) -> Iterable[Key]:
         return self._scenario_keys.values()
@@ -201,7 +215,7 @@ class TreeItems:
                 )
             )
         for fragment in file.fragments:
-            key = self._fragment_keys[root[0]].get(fragment.name)
+            key = self._fragment_keys[file_number(root)].get(fragment.name)
             if key is not None and all(e.key != key for _, e in entries):
                 if fragment.location.file != file.path:  # from a .fragment file: after the file's own nodes
                     entries.append(
@@ -305,7 +319,7 @@ class TreeItems:
             return self._steps(item, item.node.branches, item.phase)
         return []
 
-    def _steps(self, parent: TreeItem, steps: Iterable[Any], phase: str | None) -> list[TreeItem]:
+    def _steps(self, parent: TreeItem, steps: Iterable[Node], phase: str | None) -> list[TreeItem]:
         return [
             TreeItem(
                 "step",
@@ -335,7 +349,7 @@ class TreeItems:
     # ------------------------------------------------------------ where a running step is
 
     def step_keys(
-        self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Any, feature: FeatureNode | None
+        self, scenario: ScenarioNode, phase: str, via: tuple[IncludeStep, ...], step: Step, feature: FeatureNode | None
     ) -> tuple[Key | None, list[Key]]:
         """The key of a running step under its scenario, and the keys of its definitions (the
         background or fragment it is written in) for breakpoints set there."""
@@ -368,7 +382,7 @@ class TreeItems:
             if isinstance(include, IncludeStep):
                 fragment = file.fragment(include.fragment)
                 block = fragment.steps if fragment else ()
-                fragment_key = self._fragment_keys[skey[0]].get(include.fragment)
+                fragment_key = self._fragment_keys[file_number(skey)].get(include.fragment)
                 if fragment_key is not None:
                     definitions.append(fragment_key)
         return path, definitions

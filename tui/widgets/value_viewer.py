@@ -7,7 +7,7 @@ while it is open: values stay masked unless secrets are revealed."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rich.console import Group
 from rich.highlighter import JSONHighlighter
@@ -26,6 +26,9 @@ from scenario_core.support.printable import visible, visible_json
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.theme_styles import EDIT_BOLD, ERROR, SUCCESS, VALUE
 from scenario_tui.widgets.write_history import NEW, Write, WriteHistory
+
+if TYPE_CHECKING:
+    from scenario_tui.widgets.variables_panel import VariablesPanel
 
 MAX_HISTORY_VALUE = 300  # an old → new line stays readable; the value itself is shown whole above
 _JSON = JSONHighlighter()
@@ -80,7 +83,7 @@ class ValueViewer(ModalScreen[None]):
         self.dismiss(None)
 
 
-def variable_viewer(selected: Any, display: Display, history: WriteHistory) -> ValueViewer:
+def variable_viewer(selected: VariablesPanel.ValueSelected, display: Display, history: WriteHistory) -> ValueViewer:
     """The viewer for a VariablesPanel.ValueSelected: the value, where it was set, every write."""
     name = selected.name
     return ValueViewer(
