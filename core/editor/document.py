@@ -106,7 +106,7 @@ class Document:
     problems: list[Problem]
     fragments: tuple[FragmentNode, ...] = ()  # from .fragment files
     analysis: Analysis | None = None  # the static scope analysis of `tree`
-    run_variables: Mapping[str, Any] = field(default_factory=dict)
+    run_variables: Mapping[str, object] = field(default_factory=dict)
     overrides: RunOverrides | None = None
 
 
@@ -131,7 +131,7 @@ def _external_fragments(path: str) -> tuple[tuple[FragmentNode | NamedParameters
         return (), [Problem(Span(Position(0, 0), Position(0, 0)), ERROR, str(error))]
 
 
-def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variables: Mapping[str, Any]):
+def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variables: Mapping[str, object]) -> Analysis:
     from scenario_core.analysis.scope_analysis import analyze
 
     return analyze(tree, overrides, tuple(run_variables))
@@ -150,7 +150,7 @@ def read_document(
     path: str,
     previous: Document | None = None,
     overrides: RunOverrides | None = None,
-    run_variables: Mapping[str, Any] | None = None,
+    run_variables: Mapping[str, object] | None = None,
 ) -> Document:
     """Parse and check `text` as the file `path`: every error and warning `check` reports.
     When it does not parse, the previous document's tree (if any) answers hover and completion."""

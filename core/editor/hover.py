@@ -7,6 +7,7 @@ import os
 import re
 from typing import Any, Iterator, Sequence
 
+from scenario_core.analysis.model import Reference
 from scenario_core.editor.document import (
     Document,
     HoverText,
@@ -175,7 +176,7 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
     return found
 
 
-def _analysis_reference(document: Document, name: str, line: int, character: int):
+def _analysis_reference(document: Document, name: str, line: int, character: int) -> Reference | None:
     """The analysis's Reference for the `{{name}}` starting at 0-based (line, character)."""
     analysis = document.analysis
     if analysis is None:
@@ -362,7 +363,7 @@ def _declaration_at(document: Document, line: int) -> tuple[str, EffectiveParame
 _ENTRY = re.compile(r"^(\s+)([A-Za-z_][\w.\-]*)\s*:")
 
 
-def _parameter_entry_at(document: Document, line: int):
+def _parameter_entry_at(document: Document, line: int) -> tuple[str, str, EffectiveParameters | None] | None:
     """On a `key: value` line of a parameters block: (full key, whose, effective parameters)."""
     found = _ENTRY.match(document.lines[line])
     if found is None:

@@ -18,6 +18,11 @@ from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
 from scenario_core.support.records import dataclass
 
+# What lark hands a rule's callback (grammar.lark): the rule's tokens and what its child rules'
+# callbacks returned (a Raw, an Entry, a Step; None for a line the parser skipped). The grammar
+# fixes which comes where, so each callback reads its own positions unchecked: this is the parse.
+Children = list[Any]
+
 
 @dataclass(slots=True)
 class Raw:
@@ -41,7 +46,7 @@ class Entry:
     items: list[Token] | None = None  # `- name` lines below it (a webhook's `hooks:`)
 
 
-def present(children: list) -> list:
+def present(children: Children) -> Children:
     """A block's children without the lines the parser skipped after a syntax error (None)."""
     return [child for child in children if child is not None]
 
@@ -201,12 +206,12 @@ class BuildContext:
 # ------------------------------------------------------------ key: value lines (grammar: entry, bad)
 
 
-def bad(ctx: BuildContext, children: list) -> None:
+def bad(ctx: BuildContext, children: Children) -> None:
     # A line the parser could not place, already reported (lark_parser.py's recovery): nothing.
     return None
 
 
-def read_entry(ctx: BuildContext, children: list) -> Entry:
+def read_entry(ctx: BuildContext, children: Children) -> Entry:
     """A `name: value` line (grammar: entry), with the entries of a block nested under it."""
     children = present(children)
     token = children[0]
