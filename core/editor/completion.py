@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from scenario_core.editor.document import (
     Completion,
@@ -28,7 +28,7 @@ from scenario_core.editor.source_help import BODY_FORM_HELP, source_completions
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
-from scenario_core.language.nodes.steps import ExtractStep, IncludeStep
+from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, Step
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.step_syntax import METHODS
 from scenario_core.parameters.sharing import StoreRef, store_for
@@ -197,7 +197,7 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
         return names
     scenario = block.node if block.kind == "scenario" else None
     feature = block.feature
-    in_reach: list[tuple[Sequence[Any], str, int | None]] = []  # steps, what, last line (1-based)
+    in_reach: list[tuple[Sequence[Step], str, int | None]] = []  # steps, what, last line (1-based)
     if block.kind == "fragment":
         in_reach.append((block.node.steps, f"fragment '{block.node.name}'", line + 1))
     elif block.kind == "background":
@@ -223,7 +223,7 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
 
 
 def _extracts(
-    document: Document, steps: Sequence[Any], before: int | None, depth: int = 0
+    document: Document, steps: Sequence[Step], before: int | None, depth: int = 0
 ) -> Iterator[tuple[ExtractStep, str]]:
     """Extract steps of `steps` written before line `before`, includes expanded in place, each
     with where it is written (`line 19`, `fragment 'login' line 4`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from scenario_core.analysis.model import Reference
 from scenario_core.editor.document import (
@@ -30,7 +30,7 @@ from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import ScenarioError
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
-from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, step_label
+from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, Step, step_label
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.resolution import DEFAULT, EffectiveParameters, EffectiveValue, resolve_parameters
 from scenario_core.parameters.sharing import store_for
@@ -57,7 +57,7 @@ def _parameters_of(
         return None
 
 
-def _value_text(value: Any) -> str:
+def _value_text(value: object) -> str:
     if value is None:
         return "(none)"
     from scenario_core.parameters.resolution import parameter_text
@@ -135,12 +135,12 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
     if tree is None:
         return found
 
-    def add(steps: Sequence[Any], owner: str, path: str) -> None:
+    def add(steps: Sequence[Step], owner: str, path: str) -> None:
         for step in walk_steps(tuple(steps)):
             if isinstance(step, ExtractStep):
                 found.setdefault(step.name, []).append(_Writer(step, owner, path))
 
-    blocks: list[tuple[int, Sequence[Any], str, str]] = []
+    blocks: list[tuple[int, Sequence[Step], str, str]] = []
     if tree.background is not None:
         blocks.append((tree.background.line, tree.background.steps, "the file's background", tree.path))
     for fragment in tree.fragments + tuple(f for f in document.fragments if tree.fragment(f.name) is None):
@@ -221,7 +221,7 @@ def variable_markdown(document: Document, name: str, line: int, character: int) 
         return _param_reference_markdown(document, name[6:], line)
     parts = [f"**`{{{{{name}}}}}`**"]  # a code span: shown as written, no escapes
     reference = _analysis_reference(document, name, line, character)
-    writers: Sequence[Any] = _writers(document).get(name, [])
+    writers: Sequence[_Writer | SourceLocation] = _writers(document).get(name, [])
     if reference is not None:
         parts[0] += f" — {reference.visibility} visible here"
         if reference.explanation:
@@ -323,7 +323,7 @@ def fragment_markdown(fragment: FragmentNode, path: str) -> str:
     return "\n".join([f"**fragment '{_md(fragment.name)}'** ({_md(where)})", "", "```", *steps, "```"])
 
 
-def _step_lines(steps: Sequence[Any], depth: int = 0) -> Iterator[str]:
+def _step_lines(steps: Sequence[Step], depth: int = 0) -> Iterator[str]:
     """Steps as written, a directive indented under its step, a branch's steps under its if."""
     for step in steps:
         yield "  " * depth + step_label(step)

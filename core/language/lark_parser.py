@@ -342,7 +342,7 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
             seen[-1].append(kind)
             last = token
     end = Token.new_borrow_pos("$END", "", last) if last is not None else Token("$END", "", 0, 1, 1)
-    tree: ScenarioFileNode  # what the Builder's start rule built (lark's signature says Any)
+    tree: ScenarioFileNode  # what the Builder's start rule built (lark's signature leaves it untyped)
     try:
         tree = state.feed_token(end, True)
         return tree

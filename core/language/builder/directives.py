@@ -6,7 +6,6 @@ described step without directives is a custom step, and a condition may be a cus
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from lark import Token
 
@@ -46,9 +45,9 @@ from scenario_core.support.digits import ascii_int
 _ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
 
 
-def has_custom(condition: Any) -> bool:
-    """Whether a condition is, or holds (under not / and / or), a custom assertion."""
-    return any(isinstance(node, CustomAssertion) for node in leaf_conditions(condition))
+def has_custom(condition: Assertion | None) -> bool:
+    """Whether a condition (None: an `else`'s) is, or holds (under not / and / or), a custom assertion."""
+    return condition is not None and any(isinstance(node, CustomAssertion) for node in leaf_conditions(condition))
 
 
 def described(ctx: BuildContext, token: Token, keyword: str, text: str, base: int, items: Children) -> Step | None:
