@@ -244,20 +244,22 @@ def _other_sources(document: Document, name: str, line: int) -> list[str]:
     if name in document.run_variables:
         found.append(f"run variable (`--var {name}=...`)")
     block = _innermost(document, line)
-    if block is not None and block.kind == "scenario" and block.node.outline is not None:
-        if name in dict(block.node.outline.variables):
-            found.append(f"a column of the examples of outline '{_md(block.node.outline.outline)}'")
-    if block is not None and block.kind == "fragment":
-        found.append(f"inside fragment '{_md(block.node.name)}': visible as where it is included")
+    node = block.node if block is not None else None
+    if isinstance(node, ScenarioNode) and node.outline is not None:
+        if name in dict(node.outline.variables):
+            found.append(f"a column of the examples of outline '{_md(node.outline.outline)}'")
+    if isinstance(node, FragmentNode):
+        found.append(f"inside fragment '{_md(node.name)}': visible as where it is included")
     return found
 
 
 def _param_reference_markdown(document: Document, key: str, line: int) -> str:
     block = _innermost(document, line)
     feature = block.feature if block is not None else None
-    scenario = block.node if block is not None and block.kind == "scenario" else None
-    if block is not None and block.kind == "feature":
-        feature = block.node
+    node = block.node if block is not None else None
+    scenario = node if isinstance(node, ScenarioNode) else None
+    if isinstance(node, FeatureNode):
+        feature = node
     parameters = _parameters_of(document, feature, scenario) if document.tree is not None else None
     head = f"**`{{{{param.{key}}}}}`** — {_spec_markdown(key)}"
     if parameters is None or key not in parameters:
@@ -382,9 +384,10 @@ def _parameter_entry_at(document: Document, line: int) -> tuple[str, str, Effect
     key = ".".join(keys)
     block = _innermost(document, line)
     feature = block.feature if block is not None else None
-    scenario = block.node if block is not None and block.kind == "scenario" else None
-    if block is not None and block.kind == "feature":
-        feature = block.node
+    node = block.node if block is not None else None
+    scenario = node if isinstance(node, ScenarioNode) else None
+    if isinstance(node, FeatureNode):
+        feature = node
     title = (
         f"scenario '{scenario.name}'"
         if scenario is not None

@@ -134,10 +134,10 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
             if (name := params.header_name(key)) is not None and v.value is not None
         )
 
-    def to_json(self) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
+    def to_json(self) -> dict[str, dict[str, object]]:
+        out: dict[str, dict[str, object]] = {}
         for key, v in self.by_key.items():
-            item = {"value": v.value, "source": v.source, "line": v.line}
+            item: dict[str, object] = {"value": v.value, "source": v.source, "line": v.line}
             if v.winner.via:
                 item["from"] = v.winner.via
             if not params.is_known(key):
@@ -267,7 +267,7 @@ class _Levels:
                 self.where[id(setting)] = entry
 
 
-def parameter_text(value: Any) -> str:
+def parameter_text(value: object) -> str:
     """How a parameter's value reads as text: inside another's value, and wherever a step reads
     `{{param.KEY}}` (true, 30, 500ms, names joined by commas)."""
     if isinstance(value, bool):

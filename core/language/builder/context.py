@@ -13,7 +13,7 @@ from lark import Token
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.base import SourceLocation, TextTemplate
-from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode
+from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode, ParameterEntry
 from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
 from scenario_core.support.records import dataclass
@@ -87,7 +87,7 @@ class BuildContext:
     # Parameter entries that read `{{NAME}}` (not env./param.): allowed only in an outline's own
     # block, where NAME is an example column (docs/spec/parameters.md#references-in-values). id(entry) -> (entry, where, error);
     # outline() takes its own, the rest are reported once the file is read.
-    row_parameters: dict[int, tuple[Any, SourceLocation, str]]
+    row_parameters: dict[int, tuple[ParameterEntry, SourceLocation, str]]
     _whole: tuple[Token | None, SourceLocation | None]  # the last token `whole` located, and where
 
     def __init__(self) -> None:
