@@ -11,6 +11,7 @@ from typing import Iterable
 from scenario_core.analysis.model import UNSET_AUTO_TEST_NAME
 from scenario_core.language.errors import WARNING, Diagnostic
 from scenario_core.language.nodes.assertions import Assertion, VariableAssertion
+from scenario_core.language.nodes.base import VariableRef
 from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.nodes.steps import AssertStep, ConditionalStep, DescribedStep, RequestStep, Step
 from scenario_core.language.nodes.walk import leaf_conditions, step_blocks, walk_steps
@@ -26,7 +27,7 @@ def _set_by(kinds: Iterable[str]) -> set[str]:
     return (_TEST if kinds else set()) | (_MULTI if "multi" in kinds else set())
 
 
-def _read(condition: Assertion) -> list:
+def _read(condition: Assertion) -> list[VariableRef]:
     return [
         node.ref
         for node in leaf_conditions(condition)

@@ -8,8 +8,9 @@ of them gets one warning per such place, naming the include that brings it there
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Final, Iterable, Literal
 
 from scenario_core.analysis.auto_test_names import unset_auto_test_names
 from scenario_core.analysis.checks import duplicate_scenarios, file_index, unused_fragments, unused_variables
@@ -27,8 +28,18 @@ from scenario_core.parameters.sharing import StoreRef, store_for
 
 if TYPE_CHECKING:  # imported when first needed (explainer())
     from scenario_core.run.explain import Explainer
+    from scenario_core.run.plan import PlannedStep
 
-_UNKNOWN = object()
+
+class _Unknown(Enum):
+    """_quick_store's answer when a level's value needs resolving."""
+
+    UNKNOWN = 0
+
+
+_UNKNOWN: Final = _Unknown.UNKNOWN
+# ("ref" or "response", file, line, column, name): a reference (or a response need) in the file
+_SeenKey = tuple[str, str, int, int, str]
 
 
 class Report:
@@ -37,15 +48,15 @@ class Report:
         self.overrides = overrides
         self.run_variables = tuple(run_variables)
         self._params: dict[int, EffectiveParameters | None] = {}
-        self._plans: dict[int, tuple] = {}
+        self._plans: dict[int, tuple[PlannedStep, ...]] = {}
         self._explainer: Explainer | None = None  # once a name is never visible
         self._names: set[str] | None = None
         self._scenarios: list[tuple[ScenarioNode, FeatureNode | None]] | None = None
         self._cell_names: set[str] | None = None
         self._closest: dict[str, str | None] = {}  # did you mean: one answer per name, not per reference
         # ("ref" or "response", where, name) -> every place that reference (or response need) runs
-        self.seen: dict[tuple, list[Seen]] = {}
-        self.diagnostics: dict[tuple, Diagnostic] = {}  # deduplicated by (location, message)
+        self.seen: dict[_SeenKey, list[Seen]] = {}
+        self.diagnostics: dict[tuple[SourceLocation, str], Diagnostic] = {}  # deduplicated by (location, message)
         self.anchors: dict[Diagnostic, SourceLocation] = {}  # the step (scenario, fragment) each is about
 
     # ------------------------------------------------------------ what the run would use
@@ -77,7 +88,7 @@ class Report:
                 params = error.partial
         return store_for(params, feature.line if feature is not None else None) if params is not None else None
 
-    def _quick_store(self, feature: FeatureNode | None):
+    def _quick_store(self, feature: FeatureNode | None) -> StoreRef | None | Literal[_Unknown.UNKNOWN]:
         """store_for's answer read straight off the levels when each is a plain true / false (what
         resolving a feature's every key would say, at a fraction of the cost: resolution was a
         third of the analysis of a file of many features); _UNKNOWN when a value needs resolving."""
@@ -102,7 +113,7 @@ class Report:
         blocks = (self.file.parameters, feature.parameters if feature is not None else None, scenario.parameters)
         return BASE_URL in self.overrides.values or any(b is not None and b.get(BASE_URL) is not None for b in blocks)
 
-    def plan(self, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple:
+    def plan(self, feature: FeatureNode | None, scenario: ScenarioNode) -> tuple[PlannedStep, ...]:
         found = self._plans.get(id(scenario))
         if found is None:
             from scenario_core.run.plan import plan_scenario
@@ -176,7 +187,7 @@ class Report:
         if self.diagnostics.setdefault((diagnostic.location, diagnostic.message), diagnostic) is diagnostic:
             self.anchors[diagnostic] = anchor
 
-    def _warn(self, places: list[Seen], code: str, message_of) -> None:
+    def _warn(self, places: list[Seen], code: str, message_of: Callable[[Seen], str]) -> None:
         """One warning when every place is bad (or the step is not in a fragment), else one per
         bad place naming its include."""
         bad = [p for p in places if p.visibility == NEVER]

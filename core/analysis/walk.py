@@ -13,8 +13,15 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Sequence
 
-from scenario_core.language.nodes.assertions import AllOf, AnyOf, CustomAssertion, NotAssertion, VariableAssertion
-from scenario_core.language.nodes.base import SourceLocation, TextTemplate, VariableRef
+from scenario_core.language.nodes.assertions import (
+    AllOf,
+    AnyOf,
+    Assertion,
+    CustomAssertion,
+    NotAssertion,
+    VariableAssertion,
+)
+from scenario_core.language.nodes.base import JsonTemplate, SourceLocation, TextTemplate, VariableRef
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import (
     MAX_INCLUDE_DEPTH,
@@ -87,7 +94,7 @@ class _Var:
         self.writers = writers
 
 
-def _refs(template) -> tuple[VariableRef, ...]:
+def _refs(template: TextTemplate | JsonTemplate | None) -> tuple[VariableRef, ...]:
     # most values hold no reference: a substring test spares building the tuple
     return template.refs if template is not None and "{{" in template.text else ()
 
@@ -124,7 +131,7 @@ def step_refs(step: Step) -> list[VariableRef]:
     return []
 
 
-def condition_refs(condition) -> list[VariableRef]:
+def condition_refs(condition: Assertion) -> list[VariableRef]:
     """Every {{NAME}} a condition reads, nested ones included: assertions.assertion_refs's rule,
     kept here so check need not import the assertion engine (and the event types it needs)."""
     if not isinstance(condition, (NotAssertion, AllOf, AnyOf, CustomAssertion, VariableAssertion)):
@@ -140,7 +147,7 @@ def condition_refs(condition) -> list[VariableRef]:
     return found
 
 
-def needs_response(condition) -> bool:
+def needs_response(condition: Assertion) -> bool:
     """A condition on variables alone (`{{x}} equals 1`) needs no response; anything else does."""
     if not isinstance(condition, (NotAssertion, AllOf, AnyOf)):
         return type(condition) is not VariableAssertion

@@ -86,10 +86,10 @@ class StepContext:
 
     def __init__(
         self,
-        variables: Mapping[str, Any] | None = None,
-        set_variable: Callable[[str, Any], None] | None = None,
-        response: Any = None,
-        parameters: Mapping[str, Any] | None = None,
+        variables: Mapping[str, object] | None = None,
+        set_variable: Callable[[str, object], None] | None = None,
+        response: object = None,
+        parameters: Mapping[str, object] | None = None,
         text: str = "",
     ):
         self._written: dict[str, Any] = {}

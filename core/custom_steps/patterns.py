@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence, TypeVar
 StepFunction = TypeVar("StepFunction", bound=Callable[..., Any])
 
 # Each placeholder: its regular expression (one group) and how the matched text becomes a value.
-_PLACEHOLDERS: dict[str, tuple[str, Callable[[str], Any]]] = {
+_PLACEHOLDERS: dict[str, tuple[str, Callable[[str], object]]] = {
     "string": (r"(\"[^\"]*\"|'[^']*')", lambda s: s[1:-1]),
     "int": (r"(-?\d+)", int),
     "float": (r"(-?(?:\d+(?:\.\d+)?|\.\d+))", float),
@@ -209,7 +209,7 @@ class Definition:
     def label(self) -> str:
         return f'"{self.pattern}" ({self.origin})'
 
-    def values(self, raw_values: Sequence[str]) -> list[Any]:
+    def values(self, raw_values: Sequence[str]) -> list[object]:
         """The placeholders' captured text as values ({int} → int, {string} unquoted, …)."""
         kinds = [kind for _, kind in self.tokens if kind is not None]
         return [_PLACEHOLDERS[kind][1](raw) for kind, raw in zip(kinds, raw_values)]

@@ -49,7 +49,7 @@ class Match:
     def ambiguous(self) -> bool:
         return bool(self.others)
 
-    def values(self) -> list[Any]:
+    def values(self) -> list[object]:
         return self.definition.values(self.raw_values)
 
     def run(self, ctx: StepContext) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from scenario_core.editor.document import (
     Completion,
@@ -27,8 +27,8 @@ from scenario_core.editor.hover import _parameters_of, _value_text, fragment_mar
 from scenario_core.editor.source_help import BODY_FORM_HELP, source_completions
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.comments import strip_comment
-from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
-from scenario_core.language.nodes.steps import ExtractStep, IncludeStep
+from scenario_core.language.nodes.blocks import BackgroundNode, FeatureNode, FragmentNode, ScenarioNode
+from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, Step
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.step_syntax import METHODS
 from scenario_core.parameters.sharing import StoreRef, store_for
@@ -195,15 +195,16 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
     block = _innermost(document, line)
     if tree is None or block is None:
         return names
-    scenario = block.node if block.kind == "scenario" else None
+    node = block.node
+    scenario = node if isinstance(node, ScenarioNode) else None
     feature = block.feature
-    in_reach: list[tuple[Sequence[Any], str, int | None]] = []  # steps, what, last line (1-based)
-    if block.kind == "fragment":
-        in_reach.append((block.node.steps, f"fragment '{block.node.name}'", line + 1))
-    elif block.kind == "background":
+    in_reach: list[tuple[Sequence[Step], str, int | None]] = []  # steps, what, last line (1-based)
+    if isinstance(node, FragmentNode):
+        in_reach.append((node.steps, f"fragment '{node.name}'", line + 1))
+    elif isinstance(node, BackgroundNode):
         if block.feature is not None and tree.background is not None:
             in_reach.append((tree.background.steps, "the file's background", None))
-        in_reach.append((block.node.steps, "this background", line + 1))
+        in_reach.append((node.steps, "this background", line + 1))
     elif scenario is not None:
         if tree.background is not None:
             in_reach.append((tree.background.steps, "the file's background", None))
@@ -223,7 +224,7 @@ def visible_names(document: Document, line: int) -> dict[str, str]:
 
 
 def _extracts(
-    document: Document, steps: Sequence[Any], before: int | None, depth: int = 0
+    document: Document, steps: Sequence[Step], before: int | None, depth: int = 0
 ) -> Iterator[tuple[ExtractStep, str]]:
     """Extract steps of `steps` written before line `before`, includes expanded in place, each
     with where it is written (`line 19`, `fragment 'login' line 4`)."""
@@ -274,18 +275,18 @@ def symbols(document: Document) -> list[Symbol]:
     fragments and the file's background, in source order."""
     result: list[tuple[int, Symbol]] = []
     by_feature: dict[int, list[Symbol]] = {}
-    features: dict[int, _Block] = {}
+    features: dict[int, tuple[_Block, FeatureNode]] = {}
     for block in _blocks(document):
         node = block.node
         selection = Span(Position(block.first, 0), Position(block.first, len(document.lines[block.first])))
         span = Span(Position(block.first, 0), Position(block.last, len(document.lines[block.last])))
-        if block.kind == "feature":
-            features[id(node)] = block
+        if isinstance(node, FeatureNode):
+            features[id(node)] = (block, node)
             by_feature.setdefault(id(node), [])
             continue
-        if block.kind == "scenario" and node.outline is not None:
+        if isinstance(node, ScenarioNode) and node.outline is not None:
             symbol = Symbol(node.outline.outline, "outline", span, selection)
-        elif block.kind == "background":
+        elif isinstance(node, BackgroundNode):
             symbol = Symbol("background", "background", span, selection)
         else:
             symbol = Symbol(node.name, block.kind, span, selection)
@@ -293,9 +294,9 @@ def symbols(document: Document) -> list[Symbol]:
             by_feature.setdefault(id(block.feature), []).append(symbol)
         else:
             result.append((block.first, symbol))
-    for key, block in features.items():
+    for key, (block, feature) in features.items():
         selection = Span(Position(block.first, 0), Position(block.first, len(document.lines[block.first])))
         span = Span(Position(block.first, 0), Position(block.last, len(document.lines[block.last])))
         children = tuple(sorted(by_feature.get(key, []), key=lambda s: s.selection.start.line))
-        result.append((block.first, Symbol(block.node.name, "feature", span, selection, children)))
+        result.append((block.first, Symbol(feature.name, "feature", span, selection, children)))
     return [symbol for _, symbol in sorted(result, key=lambda item: item[0])]

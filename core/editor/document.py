@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence, Union
 
 from scenario_core.analysis.scope_analysis import Analysis
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import ERROR, Diagnostic, InvalidFileError, ScenarioError
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import (
+    BackgroundNode,
     FeatureNode,
     FragmentNode,
     NamedParametersNode,
@@ -106,7 +107,7 @@ class Document:
     problems: list[Problem]
     fragments: tuple[FragmentNode, ...] = ()  # from .fragment files
     analysis: Analysis | None = None  # the static scope analysis of `tree`
-    run_variables: Mapping[str, Any] = field(default_factory=dict)
+    run_variables: Mapping[str, object] = field(default_factory=dict)
     overrides: RunOverrides | None = None
 
 
@@ -131,7 +132,7 @@ def _external_fragments(path: str) -> tuple[tuple[FragmentNode | NamedParameters
         return (), [Problem(Span(Position(0, 0), Position(0, 0)), ERROR, str(error))]
 
 
-def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variables: Mapping[str, Any]):
+def _analyze(tree: ScenarioFileNode, overrides: RunOverrides | None, run_variables: Mapping[str, object]) -> Analysis:
     from scenario_core.analysis.scope_analysis import analyze
 
     return analyze(tree, overrides, tuple(run_variables))
@@ -150,7 +151,7 @@ def read_document(
     path: str,
     previous: Document | None = None,
     overrides: RunOverrides | None = None,
-    run_variables: Mapping[str, Any] | None = None,
+    run_variables: Mapping[str, object] | None = None,
 ) -> Document:
     """Parse and check `text` as the file `path`: every error and warning `check` reports.
     When it does not parse, the previous document's tree (if any) answers hover and completion."""
@@ -274,12 +275,15 @@ def _header_line(scenario: ScenarioNode) -> int:
     return scenario.outline.outline_line if scenario.outline is not None else scenario.location.line
 
 
+_BlockNode = Union[BackgroundNode, FragmentNode, FeatureNode, ScenarioNode]
+
+
 @dataclass(frozen=True, slots=True)
 class _Block:
     kind: str  # "scenario", "background", "fragment", "feature", "file"
     first: int  # 0-based header line
     last: int  # 0-based last line
-    node: Any
+    node: _BlockNode  # its class says its kind
     feature: FeatureNode | None = None
 
 
@@ -289,7 +293,7 @@ def _blocks(document: Document) -> list[_Block]:
         return []
     found: list[_Block] = []
 
-    def add(kind: str, line: int, node: Any, feature: FeatureNode | None = None) -> None:
+    def add(kind: str, line: int, node: _BlockNode, feature: FeatureNode | None = None) -> None:
         first = line - 1
         if first < len(lines):
             found.append(_Block(kind, first, _block_end(lines, first).line, node, feature))

@@ -28,6 +28,7 @@ import re
 from scenario_core.editor.writeback import split_lines
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.line_lexer import KEYWORDS, TAG, WORDS
+from scenario_core.language.nodes.blocks import ExternalBlocks
 from scenario_core.language.parser import parse_text
 from scenario_core.language.tree_compare import tree_difference
 from scenario_core.support.records import dataclass
@@ -274,7 +275,7 @@ def layout(text: str, spacing: bool = True) -> str:
     return "".join(line.text + ending for line in lines)
 
 
-def format_text(text: str, file: str = "<text>", fragments: tuple = ()) -> Formatted:
+def format_text(text: str, file: str = "<text>", fragments: ExternalBlocks = ()) -> Formatted:
     """The canonical layout of a scenario file's text (without its BOM). InvalidFileError when
     the text does not parse: a file is formatted only once it reads."""
     original = parse_text(text, file, fragments, keep=False)
@@ -300,7 +301,7 @@ def format_text(text: str, file: str = "<text>", fragments: tuple = ()) -> Forma
     return Formatted(text, why)
 
 
-def format_bytes(data: bytes, file: str, fragments: tuple = ()) -> tuple[bytes, Formatted]:
+def format_bytes(data: bytes, file: str, fragments: ExternalBlocks = ()) -> tuple[bytes, Formatted]:
     """A file's bytes formatted: decoded as the parser reads them (UTF-8, a BOM kept), formatted,
     encoded back. WriteBackError (not UTF-8) or InvalidFileError (does not parse), one line."""
     from scenario_core.editor.writeback import decode, encode

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
+from scenario_core.analysis.model import Reference
 from scenario_core.editor.document import (
     Document,
     HoverText,
@@ -29,7 +30,7 @@ from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import ScenarioError
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioNode
-from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, step_label
+from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, Step, step_label
 from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.resolution import DEFAULT, EffectiveParameters, EffectiveValue, resolve_parameters
 from scenario_core.parameters.sharing import store_for
@@ -56,7 +57,7 @@ def _parameters_of(
         return None
 
 
-def _value_text(value: Any) -> str:
+def _value_text(value: object) -> str:
     if value is None:
         return "(none)"
     from scenario_core.parameters.resolution import parameter_text
@@ -134,12 +135,12 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
     if tree is None:
         return found
 
-    def add(steps: Sequence[Any], owner: str, path: str) -> None:
+    def add(steps: Sequence[Step], owner: str, path: str) -> None:
         for step in walk_steps(tuple(steps)):
             if isinstance(step, ExtractStep):
                 found.setdefault(step.name, []).append(_Writer(step, owner, path))
 
-    blocks: list[tuple[int, Sequence[Any], str, str]] = []
+    blocks: list[tuple[int, Sequence[Step], str, str]] = []
     if tree.background is not None:
         blocks.append((tree.background.line, tree.background.steps, "the file's background", tree.path))
     for fragment in tree.fragments + tuple(f for f in document.fragments if tree.fragment(f.name) is None):
@@ -175,7 +176,7 @@ def _writers(document: Document) -> dict[str, list[_Writer]]:
     return found
 
 
-def _analysis_reference(document: Document, name: str, line: int, character: int):
+def _analysis_reference(document: Document, name: str, line: int, character: int) -> Reference | None:
     """The analysis's Reference for the `{{name}}` starting at 0-based (line, character)."""
     analysis = document.analysis
     if analysis is None:
@@ -220,7 +221,7 @@ def variable_markdown(document: Document, name: str, line: int, character: int) 
         return _param_reference_markdown(document, name[6:], line)
     parts = [f"**`{{{{{name}}}}}`**"]  # a code span: shown as written, no escapes
     reference = _analysis_reference(document, name, line, character)
-    writers: Sequence[Any] = _writers(document).get(name, [])
+    writers: Sequence[_Writer | SourceLocation] = _writers(document).get(name, [])
     if reference is not None:
         parts[0] += f" — {reference.visibility} visible here"
         if reference.explanation:
@@ -243,20 +244,22 @@ def _other_sources(document: Document, name: str, line: int) -> list[str]:
     if name in document.run_variables:
         found.append(f"run variable (`--var {name}=...`)")
     block = _innermost(document, line)
-    if block is not None and block.kind == "scenario" and block.node.outline is not None:
-        if name in dict(block.node.outline.variables):
-            found.append(f"a column of the examples of outline '{_md(block.node.outline.outline)}'")
-    if block is not None and block.kind == "fragment":
-        found.append(f"inside fragment '{_md(block.node.name)}': visible as where it is included")
+    node = block.node if block is not None else None
+    if isinstance(node, ScenarioNode) and node.outline is not None:
+        if name in dict(node.outline.variables):
+            found.append(f"a column of the examples of outline '{_md(node.outline.outline)}'")
+    if isinstance(node, FragmentNode):
+        found.append(f"inside fragment '{_md(node.name)}': visible as where it is included")
     return found
 
 
 def _param_reference_markdown(document: Document, key: str, line: int) -> str:
     block = _innermost(document, line)
     feature = block.feature if block is not None else None
-    scenario = block.node if block is not None and block.kind == "scenario" else None
-    if block is not None and block.kind == "feature":
-        feature = block.node
+    node = block.node if block is not None else None
+    scenario = node if isinstance(node, ScenarioNode) else None
+    if isinstance(node, FeatureNode):
+        feature = node
     parameters = _parameters_of(document, feature, scenario) if document.tree is not None else None
     head = f"**`{{{{param.{key}}}}}`** — {_spec_markdown(key)}"
     if parameters is None or key not in parameters:
@@ -322,7 +325,7 @@ def fragment_markdown(fragment: FragmentNode, path: str) -> str:
     return "\n".join([f"**fragment '{_md(fragment.name)}'** ({_md(where)})", "", "```", *steps, "```"])
 
 
-def _step_lines(steps: Sequence[Any], depth: int = 0) -> Iterator[str]:
+def _step_lines(steps: Sequence[Step], depth: int = 0) -> Iterator[str]:
     """Steps as written, a directive indented under its step, a branch's steps under its if."""
     for step in steps:
         yield "  " * depth + step_label(step)
@@ -362,7 +365,7 @@ def _declaration_at(document: Document, line: int) -> tuple[str, EffectiveParame
 _ENTRY = re.compile(r"^(\s+)([A-Za-z_][\w.\-]*)\s*:")
 
 
-def _parameter_entry_at(document: Document, line: int):
+def _parameter_entry_at(document: Document, line: int) -> tuple[str, str, EffectiveParameters | None] | None:
     """On a `key: value` line of a parameters block: (full key, whose, effective parameters)."""
     found = _ENTRY.match(document.lines[line])
     if found is None:
@@ -381,9 +384,10 @@ def _parameter_entry_at(document: Document, line: int):
     key = ".".join(keys)
     block = _innermost(document, line)
     feature = block.feature if block is not None else None
-    scenario = block.node if block is not None and block.kind == "scenario" else None
-    if block is not None and block.kind == "feature":
-        feature = block.node
+    node = block.node if block is not None else None
+    scenario = node if isinstance(node, ScenarioNode) else None
+    if isinstance(node, FeatureNode):
+        feature = node
     title = (
         f"scenario '{scenario.name}'"
         if scenario is not None

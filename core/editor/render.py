@@ -19,13 +19,27 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from scenario_core.editor.writeback import extract_text
 from scenario_core.language.comments import strip_comment
 from scenario_core.language.errors import InvalidFileError
 from scenario_core.language.parser import parse_text
 from scenario_core.support.printable import visible
+
+if TYPE_CHECKING:
+    from scenario_core.editor.import_shapes import (
+        ExtractShape,
+        FeatureShape,
+        FileBodyShape,
+        FormBodyShape,
+        ImportedFileShape,
+        JsonBodyShape,
+        MultipartBodyShape,
+        RequestShape,
+        ScenarioShape,
+        TextBodyShape,
+    )
 
 Dialect = Literal["ours", "berrycrush"]
 DIALECTS: tuple[Dialect, ...] = ("ours", "berrycrush")
@@ -84,7 +98,7 @@ def _entry(name: str, value: str, what: str) -> str:
     return line
 
 
-def _json_lines(value: Any) -> list[str]:
+def _json_lines(value: object) -> list[str]:
     """A JSON body: `body: {...}` on one line when short, else `body:` and the indented JSON."""
     try:
         inline = json.dumps(value, ensure_ascii=False)
@@ -115,22 +129,25 @@ def _file_value(path: str) -> str:
     return _quoted(path) if re.search(r"\s|[\"'#]", path) or not path else path
 
 
-def _body_lines(body: Any) -> list[str]:
-    """The lines of a body form, unindented (their children indented by INDENT)."""
+def _body_lines(body: object) -> list[str]:
+    """The lines of a body form, unindented (their children indented by INDENT); the class's
+    name says which body shape it is (import_shapes)."""
     kind = type(body).__name__
     if kind == "JsonBody":
-        return _json_lines(body.value)
+        return _json_lines(cast("JsonBodyShape", body).value)
     if kind == "TextBody":
-        return _text_lines(body.text)
+        return _text_lines(cast("TextBodyShape", body).text)
     if kind == "FormBody":
-        if not body.fields:
+        form = cast("FormBodyShape", body)
+        if not form.fields:
             raise RenderError("cannot write an empty form")
-        return ["form:"] + [INDENT + _entry(name, value, "form field") for name, value in body.fields]
+        return ["form:"] + [INDENT + _entry(name, value, "form field") for name, value in form.fields]
     if kind == "MultipartBody":
-        if not body.parts:
+        multipart = cast("MultipartBodyShape", body)
+        if not multipart.parts:
             raise RenderError("cannot write an empty multipart body")
         lines = ["multipart:"]
-        for name, part in body.parts:
+        for name, part in multipart.parts:
             if isinstance(part, str):
                 plain = part and not part.startswith(("file ", '"', "'")) and part != "file"
                 value = part if plain and strip_comment(part) == part and part == part.strip() else _quoted(part)
@@ -140,11 +157,11 @@ def _body_lines(body: Any) -> list[str]:
                 lines.append(INDENT + _entry(name, value, "multipart part"))
         return lines
     if kind == "FileBody":
-        return [f"bodyFile: {_file_value(body.path)}"]
+        return [f"bodyFile: {_file_value(cast('FileBodyShape', body).path)}"]
     raise RenderError(f"cannot write a body of kind {kind}")
 
 
-def _source(extract: Any) -> str:
+def _source(extract: ExtractShape) -> str:
     """Where an extract reads, as our `extract:` line writes it (docs/spec/requests.md)."""
     kind, where = extract.kind, extract.where
     if kind == "json":
@@ -158,7 +175,7 @@ def _source(extract: Any) -> str:
     raise RenderError(f"cannot write an extract from {kind}")
 
 
-def _berrycrush_extract(extract: Any) -> str | None:
+def _berrycrush_extract(extract: ExtractShape) -> str | None:
     """BerryCrush's `extract $.path => NAME` for a JSON path, as the playground writes it
     (writeback.extract_text); None for other sources or a path it cannot quote."""
     if extract.kind != "json":
@@ -173,7 +190,7 @@ def _checked(line: str) -> str:
     return line
 
 
-def _request_line(request: Any) -> str:
+def _request_line(request: RequestShape) -> str:
     method = request.method.upper()
     path = request.path or "/"
     if not re.fullmatch(r"[A-Za-z]+", method):
@@ -186,7 +203,7 @@ def _request_line(request: Any) -> str:
 # ---------------------------------------------------------------- steps
 
 
-def _ours(request: Any) -> list[str]:
+def _ours(request: RequestShape) -> list[str]:
     lines = _call_lines(request) or [_request_line(request)]
     if request.headers:
         lines.append(INDENT + "headers:")
@@ -197,7 +214,7 @@ def _ours(request: Any) -> list[str]:
     return lines
 
 
-def _call_lines(request: Any) -> list[str]:
+def _call_lines(request: RequestShape) -> list[str]:
     """`when: ^operation` and its parameters as children, for a request with a known operation
     (an OpenAPI import): `then: schema` needs the operation a call names (docs/openapi.md)."""
     operation = getattr(request, "operation", None)
@@ -208,7 +225,7 @@ def _call_lines(request: Any) -> list[str]:
     return lines
 
 
-def _ours_checks(request: Any) -> list[str]:
+def _ours_checks(request: RequestShape) -> list[str]:
     lines = []
     if request.status is not None:
         lines.append(f"then: status {int(request.status)}")
@@ -218,7 +235,7 @@ def _ours_checks(request: Any) -> list[str]:
     return lines
 
 
-def _berrycrush(request: Any) -> list[str]:
+def _berrycrush(request: RequestShape) -> list[str]:
     operation = request.operation
     if not operation or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", operation):
         return _ours(request)
@@ -249,7 +266,7 @@ def _berrycrush(request: Any) -> list[str]:
     return lines + ours
 
 
-def request_lines(request: Any, dialect: Dialect = "ours") -> list[str]:
+def request_lines(request: RequestShape, dialect: Dialect = "ours") -> list[str]:
     """One imported request as step lines, unindented (children indented by two spaces): its
     comment, the request, its checks and extracts, in the dialect asked for."""
     if dialect not in DIALECTS:
@@ -261,7 +278,7 @@ def request_lines(request: Any, dialect: Dialect = "ours") -> list[str]:
     return lines
 
 
-def render_steps(request: Any, dialect: Dialect = "ours", indent: str = "") -> list[str]:
+def render_steps(request: RequestShape, dialect: Dialect = "ours", indent: str = "") -> list[str]:
     """`request_lines` indented by `indent`, checked by parsing them in a scenario of their own:
     what the TUI pastes after a step (writeback.insert_lines puts them in place)."""
     lines = request_lines(request, dialect)
@@ -272,7 +289,7 @@ def render_steps(request: Any, dialect: Dialect = "ours", indent: str = "") -> l
 # ---------------------------------------------------------------- files
 
 
-def _header(imported: Any) -> list[str]:
+def _header(imported: ImportedFileShape) -> list[str]:
     source = _one_line(imported.source) or "another tool's request"
     lines = [f"# Imported from {source} by scenario-tui import."]
     if imported.run_variables:
@@ -283,7 +300,7 @@ def _header(imported: Any) -> list[str]:
     return lines
 
 
-def _parameters(imported: Any) -> list[str]:
+def _parameters(imported: ImportedFileShape) -> list[str]:
     entries = []
     if imported.base_url:
         entries.append(INDENT + _entry("baseUrl", _plain_or_quoted(imported.base_url), "parameter"))
@@ -292,7 +309,7 @@ def _parameters(imported: Any) -> list[str]:
     return ["parameters:"] + entries if entries else []
 
 
-def _scenario(scenario: Any, dialect: Dialect, indent: str) -> list[str]:
+def _scenario(scenario: ScenarioShape, dialect: Dialect, indent: str) -> list[str]:
     lines = []
     if scenario.tags:
         tags = " ".join("@" + re.sub(r"[\s@#]", "_", tag.lstrip("@")) for tag in scenario.tags)
@@ -305,7 +322,7 @@ def _scenario(scenario: Any, dialect: Dialect, indent: str) -> list[str]:
     return lines
 
 
-def render_file(imported: Any, dialect: Dialect = "ours", file: str = "<import>") -> str:
+def render_file(imported: ImportedFileShape, dialect: Dialect = "ours", file: str = "<import>") -> str:
     """A whole scenario file of an import: a comment naming its source and the run variables it
     needs, its `parameters:` (`baseUrl`, `openapi`), then its scenarios and features, a blank line
     between top-level blocks, `\\n` line ends. Parsed back before it is returned."""
@@ -319,10 +336,11 @@ def render_file(imported: Any, dialect: Dialect = "ours", file: str = "<import>"
     blocks.append(header + parameters if parameters else header)
     for item in imported.items:
         if hasattr(item, "scenarios"):
-            block = [f"feature: {_name(item.name)}"]
-            if item.share:
+            feature = cast("FeatureShape", item)  # a feature: the one item that has scenarios
+            block = [f"feature: {_name(feature.name)}"]
+            if feature.share:
                 block += [INDENT + "parameters:", INDENT * 2 + "shareVariablesAcrossScenarios: true"]
-            for number, scenario in enumerate(item.scenarios):
+            for number, scenario in enumerate(feature.scenarios):
                 block += ([""] if number else []) + _scenario(scenario, dialect, INDENT)
             blocks.append(block)
         else:

@@ -21,11 +21,11 @@ ends and a BOM as `decode`/`encode` here do, and parse what they write back befo
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Iterable, Iterator
 
 from scenario_core.language.errors import InvalidFileError
-from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
-from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, step_label
+from scenario_core.language.nodes.blocks import ExternalBlocks, FeatureNode, FragmentNode, ScenarioFileNode
+from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, ExtractStep, Step, step_label
 from scenario_core.language.parser import parse_text
 from scenario_core.run.body_paths import last_key
 from scenario_core.support.printable import visible
@@ -109,11 +109,16 @@ class StepLocator:
         return named + (f" of feature '{visible(feature)}'" if feature is not None else "")
 
 
-def _blocks(tree: ScenarioFileNode, file: str) -> Iterator[tuple[tuple[str, str | None, str | None, int], tuple]]:
-    """Every step block written in `file`, in source order, keyed as a StepLocator's block."""
-    seen: dict[tuple, int] = {}
+_BlockKey = tuple[str, str | None, str | None, int]  # StepLocator.block
 
-    def keyed(kind: str, feature: str | None, name: str | None, steps: tuple):
+
+def _blocks(tree: ScenarioFileNode, file: str) -> Iterator[tuple[_BlockKey, tuple[Step, ...]]]:
+    """Every step block written in `file`, in source order, keyed as a StepLocator's block."""
+    seen: dict[tuple[str, str | None, str | None], int] = {}
+
+    def keyed(
+        kind: str, feature: str | None, name: str | None, steps: tuple[Step, ...]
+    ) -> tuple[_BlockKey, tuple[Step, ...]]:
         key = (kind, feature, name)
         count = seen.get(key, 0)
         seen[key] = count + 1
@@ -137,7 +142,9 @@ def _blocks(tree: ScenarioFileNode, file: str) -> Iterator[tuple[tuple[str, str 
                 yield keyed("outline", feature, scenario.outline.outline, scenario.steps)
 
 
-def _walk(steps: tuple, path: tuple[int, ...] = (), parent: Any = None) -> Iterator[tuple[tuple[int, ...], Any, Any]]:
+def _walk(
+    steps: tuple[Step, ...], path: tuple[int, ...] = (), parent: DescribedStep | None = None
+) -> Iterator[tuple[tuple[int, ...], Step, DescribedStep | None]]:
     """(index path, step, the described step over it or None) of every step of a block."""
     for index, step in enumerate(steps):
         yield path + (index,), step, parent
@@ -148,7 +155,7 @@ def _walk(steps: tuple, path: tuple[int, ...] = (), parent: Any = None) -> Itera
                 yield from _walk(branch.steps, path + (index, number), parent)
 
 
-def locate_step(trees: Any, step: Any) -> StepLocator | None:
+def locate_step(trees: Iterable[object], step: Step) -> StepLocator | None:
     """The locator of `step` in the syntax trees loaded (`trees`: ScenarioFileNodes): found as
     that very node, else as the node written at its place; None when no tree holds it."""
     file = step.location.file
@@ -166,7 +173,7 @@ def locate_step(trees: Any, step: Any) -> StepLocator | None:
     return found
 
 
-def fragments_for(trees: Any, file: str) -> tuple:
+def fragments_for(trees: Iterable[object], file: str) -> tuple[FragmentNode, ...]:
     """The fragments of .fragment files that `file` was parsed with (its tree among `trees`):
     its includes name them, so it parses again only with them. A .fragment file has none."""
     if file.endswith(".fragment"):
@@ -177,7 +184,7 @@ def fragments_for(trees: Any, file: str) -> tuple:
     return ()
 
 
-def parse_source(text: str, file: str, fragments: tuple = ()) -> ScenarioFileNode:
+def parse_source(text: str, file: str, fragments: ExternalBlocks = ()) -> ScenarioFileNode:
     """The syntax tree of the text on disk, or the reason it has none, in one line."""
     try:
         return parse_text(text, file, fragments, keep=False)
@@ -186,7 +193,7 @@ def parse_source(text: str, file: str, fragments: tuple = ()) -> ScenarioFileNod
         raise WriteBackError(f"{first}; nothing written" if first else f"{file} does not parse") from None
 
 
-def find_step(tree: ScenarioFileNode, locator: StepLocator) -> tuple[Any, Any]:
+def find_step(tree: ScenarioFileNode, locator: StepLocator) -> tuple[Step, DescribedStep | None]:
     """The step `locator` names in `tree` and the described step over it (or None): at its
     index path when its text is still the same there, else the one step of its block written
     the same at the same depth. WriteBackError, one line, when there is none (or several)."""
@@ -218,7 +225,7 @@ def extract_name(path: str) -> str:
     return name if not name[0].isdigit() else f"_{name}"
 
 
-def is_berrycrush_step(step: Any, parent: Any = None) -> bool:
+def is_berrycrush_step(step: Step, parent: DescribedStep | None = None) -> bool:
     """A step written in BerryCrush's dialect: a directive under a described step (`call`,
     `assert`, `extract $.p => n`, ...)."""
     return parent is not None or step.keyword in _BERRYCRUSH_KEYWORDS or bool(getattr(step, "arrow", False))
@@ -248,19 +255,19 @@ class Insertion:
     written: str
 
 
-def insert_extract(source_text: str, step_locator: StepLocator, line: str, fragments: tuple = ()) -> str:
+def insert_extract(source_text: str, step_locator: StepLocator, line: str, fragments: ExternalBlocks = ()) -> str:
     """`source_text` with `line` (a step, without indentation) added right after the step
     `step_locator` finds in it (and the lines under it), at that step's indentation."""
     return _insert(source_text, step_locator, line, fragments).text
 
 
-def _insert(source_text: str, locator: StepLocator, line: str, fragments: tuple) -> Insertion:
+def _insert(source_text: str, locator: StepLocator, line: str, fragments: ExternalBlocks) -> Insertion:
     tree = parse_source(source_text, locator.file, fragments)
     step, _ = find_step(tree, locator)
     return _insert_after(source_text, step, line)
 
 
-def _insert_after(source_text: str, step: Any, line: str) -> Insertion:
+def _insert_after(source_text: str, step: Step, line: str) -> Insertion:
     lines = split_lines(source_text)
     start = step.location.line - 1
     indent = _indent(lines[start][0]) if start < len(lines) else ""
@@ -281,7 +288,7 @@ def _first_end(lines: list[tuple[str, str]]) -> str:
     return next((end for _, end in lines if end), "\n")
 
 
-def _end_of(step: Any, lines: list[tuple[str, str]], indent: int) -> int:
+def _end_of(step: Step, lines: list[tuple[str, str]], indent: int) -> int:
     """The 0-based index just past the step's last line: the lines indented under it (headers,
     a body) are its own; blank lines and comments after them are not."""
     end = min(max(step.location.end_line, step.location.line), len(lines))
@@ -301,7 +308,7 @@ _SOURCES = ("xpath ", "regex ")
 
 
 def write_extract(
-    source_text: str, locator: StepLocator, path: str, name: str | None = None, fragments: tuple = ()
+    source_text: str, locator: StepLocator, path: str, name: str | None = None, fragments: ExternalBlocks = ()
 ) -> Insertion:
     """An extract of `path` (into `name`, by default the path's last key) added right after the
     step `locator` finds in `source_text`, in that step's dialect; the new text is parsed back
@@ -328,7 +335,7 @@ def write_extract(
     return insertion
 
 
-def _step_at(tree: ScenarioFileNode, file: str, line: int) -> Any:
+def _step_at(tree: ScenarioFileNode, file: str, line: int) -> Step | None:
     for _, steps in _blocks(tree, file):
         for _, node, _ in _walk(steps):
             if node.location.line == line:
@@ -339,7 +346,7 @@ def _step_at(tree: ScenarioFileNode, file: str, line: int) -> Any:
 # ---------------------------------------------------------------- pasted steps
 
 
-def insert_steps(source_text: str, locator: StepLocator, lines: list[str], fragments: tuple = ()) -> Insertion:
+def insert_steps(source_text: str, locator: StepLocator, lines: list[str], fragments: ExternalBlocks = ()) -> Insertion:
     """`lines` (steps written by the one writer, scenario_core.editor.render, unindented with
     their children indented below) added after the step `locator` finds, at that step's
     indentation; after a directive of a described step, after the described step itself (a

@@ -117,4 +117,5 @@ class Credentials:
                 copy_list = list(item)
                 holder[key] = copy_list
                 stack.extend((copy_list, index) for index in range(len(copy_list)))
-        return root[0]
+        copied: JsonValue = root[0]
+        return copied

@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from typing import Any
 
 from scenario_core.importing.correlation import correlate
-from scenario_core.importing.har_entries import exchange_of, host_of, why_left_out
+from scenario_core.importing.har_entries import HarObject, exchange_of, host_of, why_left_out
 from scenario_core.importing.model import ImportedFile, Scenario
 from scenario_core.importing.writable import title
 from scenario_core.support.input_files import InputFileError, read_regular_file
@@ -28,7 +27,7 @@ class HarError(ValueError):
     """Why a HAR cannot be imported, one line starting with its file name."""
 
 
-def _load(path: str) -> Any:
+def _load(path: str) -> object:
     try:
         data = read_regular_file(path, MAX_HAR_BYTES)
     except InputFileError as error:
@@ -45,7 +44,7 @@ def _load(path: str) -> Any:
         raise HarError(f"{path}: JSON nested too deeply to be a HAR recording") from None
 
 
-def _entries(document: Any, path: str) -> list[dict]:
+def _entries(document: object, path: str) -> list[HarObject]:
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):

@@ -9,7 +9,6 @@ import binascii
 import json
 import os
 import re
-from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from scenario_core.importing.correlation import Exchange
@@ -67,19 +66,22 @@ _STATIC_EXTENSION = re.compile(
     r"|webmanifest)$",
     re.I,
 )
+# A JSON object of the recording: its fields are read with isinstance, as anything may be there.
+HarObject = dict[str, object]
+
 _UNSAFE = re.compile(r"[\s\x00-\x1f\x7f]")
 _JSON_MIME = re.compile(r"^application/(?:[\w.-]+\+)?json$|^text/json$", re.I)
 
 
-def _str(value: Any) -> str:
+def _str(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: object) -> HarObject:
     return value if isinstance(value, dict) else {}
 
 
-def _pairs(value: Any) -> list[tuple[str, str]]:
+def _pairs(value: object) -> list[tuple[str, str]]:
     """HAR `[{name, value}]` as pairs; anything else in the list is left out."""
     if not isinstance(value, list):
         return []
@@ -90,11 +92,11 @@ def _pairs(value: Any) -> list[tuple[str, str]]:
     ]
 
 
-def _mime(value: Any) -> str:
+def _mime(value: object) -> str:
     return _str(value).split(";", 1)[0].strip().lower()
 
 
-def why_left_out(entry: dict) -> str | None:
+def why_left_out(entry: HarObject) -> str | None:
     """Why an entry is not an API call (`static`, `preflight`, `not-http`, `failed`), or None."""
     request, response = _dict(entry.get("request")), _dict(entry.get("response"))
     url = _str(request.get("url"))
@@ -125,11 +127,11 @@ def why_left_out(entry: dict) -> str | None:
     return None
 
 
-def host_of(entry: dict) -> str:
+def host_of(entry: HarObject) -> str:
     return urlsplit(_str(_dict(entry.get("request")).get("url"))).netloc.lower()
 
 
-def _decoded_text(content: dict, folder: str | None) -> str | None:
+def _decoded_text(content: HarObject, folder: str | None) -> str | None:
     text = content.get("text")
     attached = content.get("_file")
     if not isinstance(text, str) and isinstance(attached, str) and attached and folder is not None:
@@ -166,7 +168,7 @@ def _json(text: str | None, mime: str) -> tuple[bool, JsonValue]:
         return False, None
 
 
-def _body(post: dict, notes: list[str], label: str) -> tuple[Body | None, bool]:
+def _body(post: HarObject, notes: list[str], label: str) -> tuple[Body | None, bool]:
     """The request body, and whether its Content-Type header must go (the body form sets it)."""
     mime = _mime(post.get("mimeType"))
     text = _str(post.get("text"))
@@ -223,7 +225,9 @@ def _text(text: str, notes: list[str], label: str) -> TextBody | None:
     return TextBody(text)
 
 
-def exchange_of(entry: dict, notes: list[str], keep_user_agent: bool = False, folder: str | None = None) -> Exchange:
+def exchange_of(
+    entry: HarObject, notes: list[str], keep_user_agent: bool = False, folder: str | None = None
+) -> Exchange:
     """The entry as an Exchange: a Request (path and query, kept headers, body, status) and
     the response values correlation reads (an attached body file is looked for in `folder`)."""
     request, response = _dict(entry.get("request")), _dict(entry.get("response"))

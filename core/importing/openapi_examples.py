@@ -7,11 +7,12 @@ stop with null."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Iterable, Mapping, cast
 
 from scenario_core.openapi.body_defaults import number_within
 from scenario_core.openapi.documents import Description, OpenApiError
 from scenario_core.openapi.operations import MediaType, Parameter, Schema
+from scenario_core.support.json_types import JsonValue
 
 MAX_EXAMPLE_DEPTH = 8
 MAX_ARRAY_ITEMS = 3
@@ -32,28 +33,33 @@ _FORMATS = {
 }
 
 
-def _number(node: Mapping[str, Any], kind: str) -> int | float:
+def _number(node: Mapping[str, JsonValue], kind: str) -> int | float:
     """1, moved inside the schema's bounds (exclusive ones as 3.0 and 3.1 write them)."""
     return number_within(node, kind, 1)
 
 
+# The (file, JSON pointer) of each $ref followed down to a value: a schema that recurs stops there.
+_Seen = tuple[tuple[str, str], ...]
+
+
 class Examples:
-    """Example values for the schemas of one description."""
+    """Example values for the schemas of one description: parsed JSON or YAML (what the
+    description holds, or what is built from its schemas), so `object`: its readers check."""
 
     def __init__(self, description: Description) -> None:
         self.d = description
 
-    def of_schema(self, schema: Schema | None, all_properties: bool = False) -> Any:
+    def of_schema(self, schema: Schema | None, all_properties: bool = False) -> object:
         if schema is None:
             return None
         return self._value(schema.raw, schema.file, schema.pointer or "", 0, (), all_properties)
 
-    def of_parameter(self, parameter: Parameter) -> Any:
+    def of_parameter(self, parameter: Parameter) -> object:
         if parameter.example is not None:
             return parameter.example
         return self.of_schema(parameter.schema)
 
-    def of_media(self, media: MediaType, all_properties: bool = False) -> Any:
+    def of_media(self, media: MediaType, all_properties: bool = False) -> object:
         """The media type's `example`, else its first `examples` entry's value, else the schema's."""
         if media.example is not None:
             return media.example
@@ -66,7 +72,9 @@ class Examples:
                 return value["value"]
         return self.of_schema(media.schema, all_properties)
 
-    def _value(self, raw: Any, file: str, pointer: str, depth: int, seen: tuple, all_properties: bool = False) -> Any:
+    def _value(
+        self, raw: JsonValue, file: str, pointer: str, depth: int, seen: _Seen, all_properties: bool = False
+    ) -> object:
         if isinstance(raw, dict) and "$ref" in raw:
             try:
                 node, file, pointer = self.d.resolve(raw, file, pointer)
@@ -88,7 +96,7 @@ class Examples:
                 return listed[0]
         all_of = node.get("allOf")
         if isinstance(all_of, list):
-            merged: dict = {}
+            merged: dict[str, object] = {}
             for i, part in enumerate(all_of):
                 value = self._value(part, file, f"{pointer}/allOf/{i}", depth + 1, seen, all_properties)
                 if isinstance(value, dict):
@@ -124,14 +132,17 @@ class Examples:
             return text
         return None
 
-    def _object(self, node: dict, file: str, pointer: str, depth: int, seen: tuple, all_properties: bool) -> dict:
+    def _object(
+        self, node: Mapping[str, object], file: str, pointer: str, depth: int, seen: _Seen, all_properties: bool
+    ) -> dict[str, object]:
         """The required properties; all of them (but binary strings) when `all_properties` and
         none is required — a body of optional fields says more with each one filled."""
         found = node.get("properties")
-        properties: dict = found if isinstance(found, dict) else {}
-        required = [name for name in node.get("required") or () if isinstance(name, str) and name in properties]
+        properties: Mapping[str, JsonValue] = found if isinstance(found, dict) else {}
+        listed = cast(Iterable[object], node.get("required") or ())  # a list of names, as 3.x writes it
+        required = [name for name in listed if isinstance(name, str) and name in properties]
         names = required or (list(properties) if all_properties else [])
-        out = {}
+        out: dict[str, object] = {}
         for name in names:
             sub = properties[name]
             resolved = sub

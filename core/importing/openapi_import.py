@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Union
+from typing import Union, cast
 from urllib.parse import quote, urlencode
 
 from scenario_core.importing.model import (
@@ -25,6 +25,7 @@ from scenario_core.importing.model import (
     FormBody,
     ImportedFile,
     JsonBody,
+    JsonValue,
     MultipartBody,
     Request,
     RunVariable,
@@ -43,7 +44,7 @@ from scenario_core.importing.openapi_examples import Examples
 from scenario_core.importing.writable import line_safe, name_safe, part_safe, title
 from scenario_core.openapi.documents import Description
 from scenario_core.openapi.loader import OpenApiError, load_description
-from scenario_core.openapi.operations import Operation
+from scenario_core.openapi.operations import MediaType, Operation
 from scenario_core.support.digits import ascii_int
 from scenario_core.support.header_names import is_header_name
 from scenario_core.support.input_files import InputFileError
@@ -60,7 +61,7 @@ class OpenApiImportError(ValueError):
     """Why a description cannot be imported, in one line."""
 
 
-def _scalar(value: Any) -> str:
+def _scalar(value: object) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
@@ -90,7 +91,7 @@ def _response_fields(operation: Operation) -> set[str]:
     return set()
 
 
-def _properties(description: Description, raw: Any, file: str, depth: int) -> set[str]:
+def _properties(description: Description, raw: JsonValue, file: str, depth: int) -> set[str]:
     if depth > 8:
         return set()
     try:
@@ -253,7 +254,8 @@ class _Reader:
         kind = media.media_type.split(";")[0].strip().lower()
         value = self.examples.of_media(media, all_properties=True)
         if _JSON.match(kind):
-            return JsonBody(value), None if kind == "application/json" else media.media_type
+            # The description's example or one built from its schema: parsed JSON or YAML.
+            return JsonBody(cast(JsonValue, value)), None if kind == "application/json" else media.media_type
         if kind == "application/x-www-form-urlencoded" and isinstance(value, dict):
             fields = tuple((k, _scalar(v)) for k, v in value.items() if v is not None)
             if not fields:
@@ -277,7 +279,7 @@ class _Reader:
         return None, None
 
 
-def _is_binary(media: Any, name: str) -> bool:
+def _is_binary(media: MediaType, name: str) -> bool:
     raw = media.schema.resolved() if media.schema is not None else None
     properties = raw.get("properties") if isinstance(raw, dict) else None
     sub = properties.get(name) if isinstance(properties, dict) else None
@@ -337,10 +339,10 @@ def _name(operation: Operation) -> str:
     return title(operation.id or "", "") or title(f"{operation.method} {operation.path}", operation.method)
 
 
-def _with(request: Request, **changes: Any) -> Request:
+def _with_extracts(request: Request, extracts: tuple[Extract, ...]) -> Request:
     from dataclasses import replace
 
-    return replace(request, **changes)
+    return replace(request, extracts=extracts)
 
 
 def _root(i: int, links: dict[int, tuple[int, str, str]]) -> int:
@@ -349,7 +351,9 @@ def _root(i: int, links: dict[int, tuple[int, str, str]]) -> int:
     return i
 
 
-def _items(reader: _Reader, operations: list[Operation], links: dict[int, tuple[int, str, str]]) -> list:
+def _items(
+    reader: _Reader, operations: list[Operation], links: dict[int, tuple[int, str, str]]
+) -> list[Scenario | Feature]:
     """Isolated scenarios, and a feature per resource whose operations chain, where its
     creating operation stands in the description."""
     creators = {creator for creator, _, _ in links.values()}
@@ -372,7 +376,7 @@ def _items(reader: _Reader, operations: list[Operation], links: dict[int, tuple[
         request = reader.request(operations[i], chained(i))
         if i in variables:
             field = next(f for c, (k, _, f) in sorted(links.items()) if k == i)
-            request = _with(request, extracts=(Extract(variables[i], "json", f"$.{field}"),))
+            request = _with_extracts(request, (Extract(variables[i], "json", f"$.{field}"),))
         tags = tuple(re.sub(r"[^\w.-]+", "_", tag) for tag in operations[i].tags if tag)  # `--tags pets` picks them
         return Scenario(_name(operations[i]), (request,), tags=tags)
 
@@ -381,7 +385,7 @@ def _items(reader: _Reader, operations: list[Operation], links: dict[int, tuple[
         depth = operations[i].path.count("/")
         return rank, -depth if rank == 3 else depth, i
 
-    items: list = []
+    items: list[Scenario | Feature] = []
     for i, operation in enumerate(operations):
         if i in links:
             continue  # in its resource's feature

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Sequence
 
 from scenario_core.language.errors import clip
-from scenario_core.language.nodes.base import JsonTemplate, SourceLocation
+from scenario_core.language.nodes.base import JsonTemplate, Segment, SourceLocation
 from scenario_core.language.step_syntax import LineError, check_operand
 from scenario_core.language.templates import JsonTextError, Locate, TemplateError, json_template, text_template
 
@@ -194,7 +195,7 @@ class OperandReader:
             k += 1
         raise LineError(f"this string is not closed: end it with {quote}", i, end - i)
 
-    def text_value(self, value: str, offsets, start: int, stop: int) -> JsonTemplate:
+    def text_value(self, value: str, offsets: Sequence[int], start: int, stop: int) -> JsonTemplate:
         """Text (with {{NAME}} references rendered as text) as a JSON string template."""
         count = len(offsets)
 
@@ -211,7 +212,7 @@ class OperandReader:
         if not template.refs:
             literal = "".join(s for s in template.segments if isinstance(s, str))  # all text: no refs
             return JsonTemplate(written, (json.dumps(literal, ensure_ascii=False),), literal, self.location)
-        segments: list = ['"']
+        segments: list[Segment] = ['"']
         for segment in template.segments:
             if isinstance(segment, str):
                 escaped = json.dumps(segment, ensure_ascii=False)[1:-1]

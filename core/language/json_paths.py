@@ -50,7 +50,7 @@ class JsonPathFunction:
     text: str
     base: Any
     name: str
-    arguments: tuple[Any, ...]
+    arguments: tuple[object, ...]  # JSON values and PathArguments
     definite: bool  # the base names one place: the function reads its value, not a list
 
 
@@ -143,7 +143,7 @@ def filters_for_jsonpath_ng(path: str) -> str:
     return _IN_FILTER.sub(equalities, path)
 
 
-def parse_argument(raw: str) -> Any:
+def parse_argument(raw: str) -> object:
     """A function argument: a JSON literal (`'a'` too, as Jayway takes it), or a `$` path (the
     caller compiles it). Raises JsonPathSyntaxError."""
     if raw.startswith("$"):

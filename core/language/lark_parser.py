@@ -35,6 +35,7 @@ import hashlib
 import os
 import threading
 from pathlib import Path
+from typing import Iterator
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -44,7 +45,7 @@ from scenario_core.language.builder.transformer import Builder
 from scenario_core.language.errors import Diagnostic, clip
 from scenario_core.language.line_lexer import LineLexer
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.nodes.blocks import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ExternalBlocks, ScenarioFileNode
 from scenario_core.language.parse_cache import private_cache_directory, trusted_entry
 from scenario_core.language.syntax_errors import allowed_lines, syntax_diagnostic
 
@@ -76,7 +77,7 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
 
-    def handle_NL(self, token: Token):
+    def handle_NL(self, token: Token) -> Iterator[Token]:
         # The line lexer sends a line break only where the indentation changes, and it is not
         # passed on: every line is one token, so only indentation changes carry structure.
         # The last segment of a line break is pure indentation.
@@ -147,7 +148,9 @@ def _parser() -> Lark:
     return _lark
 
 
-def parse_source(text: str, filename: str, fragments: tuple) -> tuple[ScenarioFileNode | None, list[Diagnostic]]:
+def parse_source(
+    text: str, filename: str, fragments: ExternalBlocks
+) -> tuple[ScenarioFileNode | None, list[Diagnostic]]:
     """The tree of `text` (line breaks already \\n) and every diagnostic found, unsorted and
     uncapped: with diagnostics, the tree is what was read around them (None when the parser
     could not go on to the end)."""
@@ -191,11 +194,12 @@ class _Recovering:
         self.tokens = self._indented(LineLexer.lex(None, source))  # type: ignore[arg-type]
         self.peeked: Token | None = None
 
-    def report(self, line: int, column: int, message: str) -> None:
+    def report(self, line: int | None, column: int, message: str) -> None:
+        assert line is not None  # the line lexer places every token
         location = SourceLocation(self.filename, line - 1, column, line - 1, column + 1)
         self.diagnostics.append(Diagnostic(location, message, code="indentation"))
 
-    def _indented(self, tokens):
+    def _indented(self, tokens: Iterator[Token]) -> Iterator[Token]:
         levels = self.levels
         for token in tokens:
             if token.type != "_NL":
@@ -227,7 +231,7 @@ class _Recovering:
             levels.pop()
             yield Token("_DEDENT", "")
 
-    def __iter__(self):
+    def __iter__(self) -> _Recovering:
         return self
 
     def __next__(self) -> Token:
@@ -255,11 +259,17 @@ class _Recovering:
 
     def skip_line(self, token: Token) -> None:
         """The rest of `token`'s line (a tag's line goes on) and the lines indented below it."""
+        end_line = token.end_line
         for following in self.tokens:
             if following.type == "_INDENT":
                 self.skip_block()
                 return
-            if following.type == "_DEDENT" or following.line > token.end_line:
+            if following.type == "_DEDENT":
+                self.peeked = following
+                return
+            line = following.line
+            assert line is not None and end_line is not None  # the line lexer places every line
+            if line > end_line:
                 self.peeked = following
                 return
 
@@ -332,13 +342,16 @@ def _recovering_parse(source: str, filename: str, diagnostics: list[Diagnostic])
             seen[-1].append(kind)
             last = token
     end = Token.new_borrow_pos("$END", "", last) if last is not None else Token("$END", "", 0, 1, 1)
+    tree: ScenarioFileNode  # what the Builder's start rule built (lark's signature leaves it untyped)
     try:
-        return state.feed_token(end, True)
+        tree = state.feed_token(end, True)
+        return tree
     except UnexpectedToken as error:
         if not dangling_tag(error):
             report(error, None)
             return None
         try:
-            return state.feed_token(end, True)
+            tree = state.feed_token(end, True)
+            return tree
         except UnexpectedToken:
             return None

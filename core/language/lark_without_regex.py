@@ -8,14 +8,13 @@ is a process that had already imported it. The finder steps aside once lark has 
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 _LARK_MODULES = ("lark.utils", "lark.lark")  # each sets `_has_regex` after trying `import regex`
 
 
 class _HideRegexFromLark:
     @staticmethod
-    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
         if name != "regex":
             return None
         loading = [sys.modules.get(module) for module in _LARK_MODULES]

@@ -14,10 +14,13 @@ one past the end); a line break starts at the end of the previous content line.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from lark import Token
 from lark.lexer import Lexer
+
+if TYPE_CHECKING:
+    from lark.common import LexerConf
 
 from scenario_core.language.comments import strip_comment
 
@@ -92,7 +95,7 @@ class LineLexer(Lexer):
 
     __future_interface__ = 0
 
-    def __init__(self, lexer_conf) -> None:  # noqa: ARG002 - everything it needs is above
+    def __init__(self, lexer_conf: LexerConf) -> None:  # noqa: ARG002 - everything it needs is above
         pass
 
     def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]

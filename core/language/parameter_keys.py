@@ -6,7 +6,7 @@ Each type's parser is in parameter_values.py."""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
@@ -53,12 +53,18 @@ def canonical_key(key: str) -> str:
     return ALIASES.get(key, key)
 
 
+# A parameter's value once read: its key's type (parameter_values.py: a bool, an int or a Duration,
+# a str, names as a tuple of str), a user key's scalar (a bool, an int, a float or a str), None
+# when unset, or a ValueTemplate until its `{{env.NAME}}` / `{{param.KEY}}` is resolved.
+ParameterValue = Union[None, bool, int, float, str, tuple[str, ...], "ValueTemplate"]
+
+
 @dataclass(frozen=True, slots=True)
 class ParameterSpec:
     key: str
     type_name: str
-    default: Any
-    parse: Callable[[str, str], Any]
+    default: Any  # its key's type: what the run reads a key it was not given as
+    parse: Callable[[str, str], ParameterValue]
     help: str
 
 
@@ -341,7 +347,7 @@ def parse_template(key: str, raw: str) -> ValueTemplate:
     return ValueTemplate(key, raw, tuple(parts))
 
 
-def parse_value(key: str, raw: str) -> Any:
+def parse_value(key: str, raw: str) -> ParameterValue:
     """Validate a raw value for a known key: its typed value, or a ValueTemplate when it reads
     `{{env.NAME}}` / `{{param.KEY}}` (typed once resolved). Raises ParameterValueError."""
     spec = spec_for(key)
@@ -357,7 +363,7 @@ INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_ma
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
 
 
-def parse_user_value(key: str, raw: str) -> Any:
+def parse_user_value(key: str, raw: str) -> ParameterValue:
     """A user key's value (docs/spec/parameters.md#user-parameters): a ValueTemplate when it reads
     `{{...}}`; else its scalar type as BerryCrush's parser gives it: a bare integer or decimal is a
     number, bare `true` / `false` a boolean, anything else (or anything quoted) text. Raises

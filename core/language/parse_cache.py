@@ -27,7 +27,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from scenario_core.language.nodes.blocks import ScenarioFileNode
+    from scenario_core.language.nodes.blocks import ExternalBlocks, ScenarioFileNode
 
 from hashlib import blake2b
 
@@ -77,7 +77,7 @@ def private_cache_directory(*parts: str) -> str | None:
     return directory
 
 
-def key(text: str, filename: str, fragments: tuple) -> bytes | None:
+def key(text: str, filename: str, fragments: ExternalBlocks) -> bytes | None:
     """The digest of everything the tree of this input depends on; None: do not cache it."""
     if len(text) > MAX_TEXT_CHARS or os.environ.get(DISABLE_VARIABLE, "") not in ("", "0"):
         return None

@@ -11,7 +11,7 @@ from pathlib import Path
 from scenario_core.language import parse_cache
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.nodes.blocks import ScenarioFileNode
+from scenario_core.language.nodes.blocks import ExternalBlocks, ScenarioFileNode
 from scenario_core.support import input_files
 from scenario_core.support.records import replace
 
@@ -29,7 +29,7 @@ MAX_ERRORS = 100
 def parse_text(
     text: str,
     filename: str = "<text>",
-    fragments: tuple = (),
+    fragments: ExternalBlocks = (),
     max_errors: int | None = MAX_ERRORS,
     keep: bool = True,
 ) -> ScenarioFileNode:
@@ -120,7 +120,7 @@ def load_file(
     the nearest fragments/ folder and those `fragments` names (`--fragments`); None: none at all.
     `max_errors` as for parse_text."""
     name = str(path)
-    external: tuple = ()
+    external: ExternalBlocks = ()
     if fragments is not None and not name.endswith(".fragment"):
         from scenario_core.language.fragment_files import fragment_files, load_external
 

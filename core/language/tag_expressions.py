@@ -14,10 +14,13 @@ problem and its column (1-based)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from scenario_core.language.errors import UsageError
 from scenario_core.support.records import dataclass
+
+if TYPE_CHECKING:
+    from scenario_core.language.nodes.blocks import ScenarioFileNode
 
 Predicate = Callable[[frozenset[str]], bool]
 _TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>[^\s(),]+))")
@@ -162,7 +165,7 @@ def combine(texts: Iterable[str]) -> TagExpression | None:
     return TagExpression(" , ".join(f"({p.text})" for p in parsed), lambda tags: any(p(tags) for p in parsed))
 
 
-def selects_any(files: Iterable[Any], selected: Callable[[frozenset[str]], bool] | None) -> bool:
+def selects_any(files: Iterable[ScenarioFileNode], selected: Callable[[frozenset[str]], bool] | None) -> bool:
     """Whether `selected` (None: everything) picks at least one scenario of the files; a
     scenario carries its feature's tags too."""
     if selected is None:

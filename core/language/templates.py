@@ -154,7 +154,7 @@ def _loads(text: str) -> Any:
 # ---------------------------------------------------------------- rendering at run time
 
 
-def text_form(value: Any) -> str:
+def text_form(value: object) -> str:
     """How a value reads inside a path, a header or a JSON string: strings as they are, the rest as JSON."""
     if isinstance(value, str):
         return value
@@ -163,18 +163,18 @@ def text_form(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def child_name(name: str, template: TextTemplate | None, variables: Mapping[str, Any]) -> str:
+def child_name(name: str, template: TextTemplate | None, variables: Mapping[str, object]) -> str:
     """A call child's or include argument's name: as written, or what its `{{NAME}}` gives."""
     return name if template is None else render_text(template, variables).strip()
 
 
-def render_text(template: TextTemplate, variables: Mapping[str, Any]) -> str:
+def render_text(template: TextTemplate, variables: Mapping[str, object]) -> str:
     if len(template.segments) == 1 and isinstance(template.segments[0], str):
         return template.segments[0]
     return "".join(s if isinstance(s, str) else text_form(variables[s.name]) for s in template.segments)
 
 
-def render_json_text(template: JsonTemplate, variables: Mapping[str, Any]) -> str:
+def render_json_text(template: JsonTemplate, variables: Mapping[str, object]) -> str:
     """JSON text with bare references replaced by their JSON form, string ones by their escaped text."""
     parts = []
     for s in template.segments:
@@ -187,7 +187,7 @@ def render_json_text(template: JsonTemplate, variables: Mapping[str, Any]) -> st
     return "".join(parts)
 
 
-def render_json(template: JsonTemplate, variables: Mapping[str, Any]) -> Any:
+def render_json(template: JsonTemplate, variables: Mapping[str, object]) -> Any:
     if not template.refs:
         return template.constant
     return json.loads(render_json_text(template, variables))

@@ -6,8 +6,6 @@ Iterative, so a JSON value nested as deep as a body may be compares without recu
 
 from __future__ import annotations
 
-from typing import Any
-
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.support.records import fields
 
@@ -16,7 +14,7 @@ _PLACE_FIELDS = frozenset(("location", "outline_line"))
 _ATOMS = (str, int, float, bool, bytes, type(None))
 
 
-def _children(value: Any) -> tuple[str, list[Any]] | None:
+def _children(value: object) -> tuple[str, list[object]] | None:
     """A value's kind and its parts to compare, or None for an atom (compared as itself)."""
     if isinstance(value, _ATOMS):
         return None
@@ -35,10 +33,10 @@ def _children(value: Any) -> tuple[str, list[Any]] | None:
     return type(value).__qualname__ + repr(names), [getattr(value, name) for name in names]
 
 
-def tree_difference(first: Any, second: Any) -> str | None:
+def tree_difference(first: object, second: object) -> str | None:
     """None when the two trees are the same apart from where things were written; else the first
     difference found, as a short path (`items[0].steps[2]`) and the two values' kinds."""
-    stack: list[tuple[Any, Any, str]] = [(first, second, "")]
+    stack: list[tuple[object, object, str]] = [(first, second, "")]
     while stack:
         a, b, path = stack.pop()
         if isinstance(a, SourceLocation) and isinstance(b, SourceLocation):
@@ -55,11 +53,11 @@ def tree_difference(first: Any, second: Any) -> str | None:
     return None
 
 
-def same_tree(first: Any, second: Any) -> bool:
+def same_tree(first: object, second: object) -> bool:
     """Whether two syntax trees say the same thing (tree_difference finds nothing)."""
     return tree_difference(first, second) is None
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -4,7 +4,7 @@ calls that do not resolve, includes of a fragment whose file does not parse. Als
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence, cast
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import SCENARIO_LOCAL_CODES, Diagnostic, InvalidFileError, UsageError
@@ -14,6 +14,9 @@ from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.parameters.local_errors import split_local, with_local_errors
 from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
 from scenario_core.support.class_path import written_location
+
+if TYPE_CHECKING:  # imported only by a file that names a description or calls an operation
+    from scenario_core.parameters.descriptions import DescriptionSet
 
 
 def has_templates(file: ScenarioFileNode) -> bool:
@@ -63,7 +66,7 @@ def template_diagnostics(
 
 
 def parameter_diagnostics(
-    file: ScenarioFileNode, overrides: RunOverrides | None = None, descriptions=None
+    file: ScenarioFileNode, overrides: RunOverrides | None = None, descriptions: DescriptionSet | None = None
 ) -> list[Diagnostic]:
     """Problems only resolution finds: a `{{env.NAME}}` / `{{param.KEY}}` value that does not
     resolve, an OpenAPI description that cannot be read, an operation call that does not resolve
@@ -72,7 +75,9 @@ def parameter_diagnostics(
     return _resolution_diagnostics(file, overrides, descriptions) + broken_includes(file)
 
 
-def _resolution_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | None, descriptions) -> list[Diagnostic]:
+def _resolution_diagnostics(
+    file: ScenarioFileNode, overrides: RunOverrides | None, descriptions: DescriptionSet | None
+) -> list[Diagnostic]:
     problems: list[Diagnostic] = template_diagnostics(file, overrides)
     if (problems and _names_descriptions(file, problems)) or _mistypes_descriptions(file):
         return problems  # the calls are checked against descriptions that cannot be named
@@ -95,7 +100,7 @@ def _resolution_diagnostics(file: ScenarioFileNode, overrides: RunOverrides | No
             unreadable = True
     if overrides and params.OPENAPI in overrides.values:
         try:
-            base_url_from(overrides.values[params.OPENAPI])
+            base_url_from(cast(str, overrides.values[params.OPENAPI]))  # --openapi's path (from_cli)
         except OpenApiError as error:
             raise UsageError(f"--openapi: {error}") from None
     if not unreadable and calls_operations(file):
@@ -146,7 +151,7 @@ def calls_operations(file: ScenarioFileNode) -> bool:
     )
 
 
-def _custom_step_diagnostics(node, plugins: Sequence[str]) -> list:
+def _custom_step_diagnostics(node: ScenarioFileNode, plugins: Sequence[str]) -> list[Diagnostic]:
     # Plugins (and importlib.metadata's entry points) load only for a file that has a custom
     # step or assertion, or when --plugins asks: other files pay nothing.
     if not plugins and node.custom_steps is False:  # the builder noted none: no import at all
@@ -190,10 +195,10 @@ def read_all_stages(
 
 def load_valid(
     paths: Sequence[str],
-    overrides=None,
+    overrides: RunOverrides | None = None,
     plugins: Sequence[str] = (),
     fragments: tuple[str, ...] | list[str] = (),  # as load_file takes them (a str is not a list of them)
-):
+) -> list[ScenarioFileNode]:
     """Load every file; raise one InvalidFileError holding all their diagnostics, of every stage,
     except errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario): a file with only those loads,
     carrying them in `local_errors` (`check` reports them; the executor ends their scenarios)."""

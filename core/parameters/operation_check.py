@@ -9,7 +9,7 @@ background and scenarios with the feature's.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator, Mapping, Union
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -17,10 +17,13 @@ from scenario_core.language.nodes.steps import RequestStep, Step
 from scenario_core.language.nodes.walk import included_fragments, walk_steps
 from scenario_core.openapi.description_check import operation_problems
 from scenario_core.openapi.documents import OpenApiError
-from scenario_core.openapi.operation_lookup import OperationLookupError
+from scenario_core.openapi.operation_lookup import Descriptions, OperationLookupError
 from scenario_core.openapi.request_builder import RequestBuildError, build_request
 from scenario_core.parameters.descriptions import SHARED, DescriptionSet, aliases
-from scenario_core.parameters.resolution import ParameterError, RunOverrides, resolve_parameters
+from scenario_core.parameters.resolution import EffectiveParameters, ParameterError, RunOverrides, resolve_parameters
+
+# A group's calls are checked against: its descriptions, its operation aliases, its parameters.
+_Resolved = tuple[Descriptions, dict[str, dict[str, str]], EffectiveParameters]
 
 # Stands in for a child whose value is only known at run time: placement does not depend on it.
 _RUN_TIME_VALUE = "1"
@@ -67,8 +70,10 @@ def _groups(
     return groups
 
 
-def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptions: DescriptionSet | None):
-    """(calls, descriptions index, aliases, None) per group of calls, or (calls, None, None, why)
+def _resolved(
+    file: ScenarioFileNode, overrides: RunOverrides | None, descriptions: DescriptionSet | None
+) -> Iterator[tuple[list[RequestStep], Union[_Resolved, OpenApiError]]]:
+    """(calls, (descriptions index, aliases, parameters)) per group of calls, or (calls, why)
     when its descriptions cannot be read."""
     descriptions = descriptions or SHARED
     for feature, scenario, calls in _groups(file):
@@ -83,9 +88,9 @@ def _resolved(file: ScenarioFileNode, overrides: RunOverrides | None, descriptio
                 parameters = error.partial  # the calls are still checked with the rest
             index = descriptions.for_parameters(parameters, file.path)
         except OpenApiError as error:
-            yield calls, None, None, error, None
+            yield calls, error
             continue
-        yield calls, index, aliases(parameters), None, parameters
+        yield calls, (index, aliases(parameters), parameters)
 
 
 def operation_shapes(
@@ -94,8 +99,11 @@ def operation_shapes(
     """id(step) -> `POST /pets` for every operation call that resolves: what the TUI's tree shows
     beside `^createPet`. Calls that do not resolve are left out (check reports them)."""
     shapes: dict[int, str] = {}
-    for calls, index, known, problem, _ in _resolved(file, overrides, descriptions):
-        for step in calls if problem is None else ():
+    for calls, resolved in _resolved(file, overrides, descriptions):
+        if isinstance(resolved, OpenApiError):
+            continue
+        index, known, _ = resolved
+        for step in calls:
             if step.operation is None or step.operation.dynamic:  # a raw call, or names chosen at run time
                 continue
             try:
@@ -111,10 +119,11 @@ def operation_diagnostics(
 ) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     described: set[tuple[int, str]] = set()  # operations whose schemas were checked: at their first call only
-    for calls, index, known, problem, parameters in _resolved(file, overrides, descriptions):
-        if problem is not None:  # also reported where the description is named (resolution)
-            problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {problem}"))
+    for calls, resolved in _resolved(file, overrides, descriptions):
+        if isinstance(resolved, OpenApiError):  # also reported where the description is named (resolution)
+            problems.append(Diagnostic(calls[0].location, f"cannot check {calls[0].text}: {resolved}"))
             continue
+        index, known, parameters = resolved
         for step in calls:
             if step.raw is not None:
                 problems += _check_raw_call(step, index, parameters)
@@ -123,7 +132,12 @@ def operation_diagnostics(
     return problems
 
 
-def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[int, str]]) -> list[Diagnostic]:
+def _check_call(
+    step: RequestStep,
+    index: Descriptions,
+    known_aliases: Mapping[str, Mapping[str, str]],
+    described: set[tuple[int, str]],
+) -> list[Diagnostic]:
     ref = step.operation
     if ref is None:  # a request by path: no operation to check it against (_resolved gives none)
         return []
@@ -153,7 +167,9 @@ def _check_call(step: RequestStep, index, known_aliases, described: set[tuple[in
     return []
 
 
-def _check_dynamic_call(step: RequestStep, index, known_aliases) -> list[Diagnostic]:
+def _check_dynamic_call(
+    step: RequestStep, index: Descriptions, known_aliases: Mapping[str, Mapping[str, str]]
+) -> list[Diagnostic]:
     """`call using {{spec}} ^op`: what is written as a name is checked (the operation exists in
     some description in force); a `{{NAME}}` is looked up at run time, where a name that
     resolves to no description or operation ends that scenario at this line."""
@@ -170,7 +186,7 @@ def _check_dynamic_call(step: RequestStep, index, known_aliases) -> list[Diagnos
     return []
 
 
-def _check_raw_call(step: RequestStep, index, parameters) -> list[Diagnostic]:
+def _check_raw_call(step: RequestStep, index: Descriptions, parameters: EffectiveParameters) -> list[Diagnostic]:
     """`call using NAME raw GET /`: a NAME written as a name needs a server, `binding.NAME.baseUrl`
     or a description NAME (run/raw_calls.py); a `{{NAME}}` is looked up at run time."""
     raw = step.raw

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -19,7 +18,7 @@ class ParameterNode:
     line: int
     feature: str | None
     parameters: EffectiveParameters
-    node: Any
+    node: ScenarioFileNode | FeatureNode | ScenarioNode  # whose parameters they are
 
     @property
     def store(self) -> StoreRef | None:
@@ -31,7 +30,7 @@ class ParameterNode:
         store = self.store
         return store.describe() if store else "isolated"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         values = self.parameters.to_json()
         for key, item in values.items():
             item["value"] = shown_value(self.parameters, key, item["value"])
@@ -51,7 +50,7 @@ def is_secret_parameter(parameters: EffectiveParameters, key: str) -> bool:
     return not params.is_known(key) and (is_secret_variable(key) or key.lower() in listed)
 
 
-def shown_value(parameters: EffectiveParameters, key: str, value: Any) -> Any:
+def shown_value(parameters: EffectiveParameters, key: str, value: object) -> object:
     """A value as `params` and the TUI show it: a secret parameter's masked (the scheme of an
     Authorization value kept); a `{{env.NAME}}` value as written (the reference is no secret);
     a URL's password masked in any value (`baseUrl: http://user:pw@host`)."""

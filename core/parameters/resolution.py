@@ -17,6 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
 from scenario_core.language.nodes.blocks import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
+from scenario_core.language.parameter_keys import ParameterValue
 from scenario_core.language.parameter_values import ParameterValueError
 from scenario_core.support.records import dataclass, field
 
@@ -34,7 +35,7 @@ COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
 class Setting:
     """One level's value for one key."""
 
-    value: Any
+    value: Any  # its key's type; a ValueTemplate until resolved (_Resolver._render)
     source: str
     line: int | None = None
     feature: str | None = None
@@ -74,7 +75,7 @@ class EffectiveValue:
     overridden: tuple[Setting, ...]  # lower levels that also set the key, most specific first
 
     @property
-    def value(self) -> Any:
+    def value(self) -> Any:  # resolved: its key's type (a user key's scalar), or None
         return self.winner.value
 
     @property
@@ -106,15 +107,18 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
 
     @property
     def timeout(self) -> int:
-        return self.by_key[params.TIMEOUT].value
+        seconds: int = self.by_key[params.TIMEOUT].value
+        return seconds
 
     @property
     def base_url(self) -> str | None:
-        return self.by_key[params.BASE_URL].value
+        url: str | None = self.by_key[params.BASE_URL].value
+        return url
 
     @property
     def share(self) -> bool:
-        return self.by_key[params.SHARE].value
+        shared: bool = self.by_key[params.SHARE].value
+        return shared
 
     @property
     def environment(self) -> str | None:
@@ -130,10 +134,10 @@ class EffectiveParameters(Mapping[str, EffectiveValue]):
             if (name := params.header_name(key)) is not None and v.value is not None
         )
 
-    def to_json(self) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
+    def to_json(self) -> dict[str, dict[str, object]]:
+        out: dict[str, dict[str, object]] = {}
         for key, v in self.by_key.items():
-            item = {"value": v.value, "source": v.source, "line": v.line}
+            item: dict[str, object] = {"value": v.value, "source": v.source, "line": v.line}
             if v.winner.via:
                 item["from"] = v.winner.via
             if not params.is_known(key):
@@ -162,7 +166,7 @@ class ParameterError(ScenarioError):
 class RunOverrides:
     """Settings from the command line; they apply to the whole run."""
 
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, ParameterValue] = field(default_factory=dict)
 
     @classmethod
     def from_cli(
@@ -171,7 +175,7 @@ class RunOverrides:
         """`openapi`: `--openapi PATH` (the `default` description) or `NAME=PATH`, repeatable.
         `--param KEY=VALUE` with a key this tool does not know sets a user key (a string, only
         read by `{{param.KEY}}`), unless the key is a near miss of a known one (`timout`)."""
-        values: dict[str, Any] = {}
+        values: dict[str, ParameterValue] = {}
         for item in param or ():
             key, sep, raw = item.partition("=")
             key, raw = key.strip(), raw.strip()
@@ -263,7 +267,7 @@ class _Levels:
                 self.where[id(setting)] = entry
 
 
-def parameter_text(value: Any) -> str:
+def parameter_text(value: object) -> str:
     """How a parameter's value reads as text: inside another's value, and wherever a step reads
     `{{param.KEY}}` (true, 30, 500ms, names joined by commas)."""
     if isinstance(value, bool):

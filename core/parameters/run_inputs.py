@@ -6,13 +6,16 @@ from __future__ import annotations
 import glob
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.parameter_keys import INT_DIGITS
 from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.support.printable import visible
+
+if TYPE_CHECKING:
+    from scenario_core.parameters.resolution import RunOverrides
 
 GLOB_CHARS = frozenset("*?[")
 VARIABLES_FILE_LIMIT = 10 * 1024 * 1024
@@ -96,7 +99,7 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def variable_value(raw: str) -> Any:
+def variable_value(raw: str) -> object:
     """A run variable's value (`--var`, a variables file): JSON when it reads as JSON (`7`,
     `true`, `[1, 2]`), otherwise the text. NumberTooLong for an integer past Python's limit."""
     import json  # only for --var and variables files: check and run of plain files need none
@@ -109,7 +112,7 @@ def variable_value(raw: str) -> Any:
         return raw
 
 
-def read_variables_file(path: str) -> dict[str, Any]:
+def read_variables_file(path: str) -> dict[str, object]:
     """A JSON object (its values as they are), or dotenv lines: `NAME=VALUE`, `export NAME=VALUE`,
     `#` comments and blank lines; a VALUE is JSON when it parses as JSON (like `--var`), a
     '...' quoted one is text as written. A problem is one `FILE:LINE:COLUMN: error:` line."""
@@ -127,7 +130,7 @@ def read_variables_file(path: str) -> dict[str, Any]:
         import json
 
         try:
-            value = json.loads(text)
+            value: dict[str, object] = json.loads(text)  # it starts with `{`: an object
         except (ValueError, RecursionError) as error:
             line, column = getattr(error, "lineno", 1), getattr(error, "colno", 1)
             raise _problem(path, line, column, f"not a JSON object: {getattr(error, 'msg', error)}") from None
@@ -135,7 +138,7 @@ def read_variables_file(path: str) -> dict[str, Any]:
         if bad:
             raise _problem(path, 1, 1, f"'{bad[0][:60]}' is not a variable name (letters, digits and _)")
         return value
-    variables: dict[str, Any] = {}
+    variables: dict[str, object] = {}
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -170,7 +173,7 @@ def _problem(path: str, line: int, column: int, message: str) -> InvalidFileErro
     return InvalidFileError([Diagnostic(SourceLocation(path, line, column, line, column), message)])
 
 
-def command_line_overrides(param: Sequence[str], base_url: str | None, openapi: Sequence[str]):
+def command_line_overrides(param: Sequence[str], base_url: str | None, openapi: Sequence[str]) -> RunOverrides:
     """--param KEY=VALUE, --base-url and --openapi as RunOverrides; UsageError, one line, if invalid."""
     from scenario_core.parameters.resolution import RunOverrides
 
@@ -180,9 +183,9 @@ def command_line_overrides(param: Sequence[str], base_url: str | None, openapi: 
         raise UsageError(f"--param: {' '.join(str(error).split())}") from None
 
 
-def run_variables_from(items: Sequence[str]) -> dict[str, Any]:
+def run_variables_from(items: Sequence[str]) -> dict[str, object]:
     """--var NAME=VALUE items as run variables (VALUE read as JSON when it is JSON)."""
-    variables: dict[str, Any] = {}
+    variables: dict[str, object] = {}
     if not items:  # most runs: nothing to import
         return variables
     from scenario_core.language.templates import NAME

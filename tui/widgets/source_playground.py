@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from scenario_core.editor.writeback import StepLocator, WriteBackError, decode, encode, write_extract
+from scenario_core.language.nodes.blocks import FragmentNode
 from scenario_core.language.nodes.steps import Step
 from scenario_core.language.response_sources import SourceError, read_source
 from scenario_core.run.comparison import MISSING
@@ -54,7 +55,7 @@ class SourcePlayground(ModalScreen[None]):
         step: Step,
         display: Display,
         locator: StepLocator | None = None,
-        fragments: tuple[str, ...] = (),
+        fragments: tuple[FragmentNode, ...] = (),
     ) -> None:
         super().__init__()
         self.kind = kind  # "xpath" or "regex"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lark import Token
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.builder.context import BuildContext, Raw, line_of, present, unquoted
+from scenario_core.language.builder.context import BuildContext, Children, Raw, line_of, present, unquoted
 from scenario_core.language.builder.directives import external_custom
 from scenario_core.language.builder.include_parameters import resolve_parameter_includes
 from scenario_core.language.builder.includes import check_includes
@@ -50,7 +50,7 @@ def _cells(row: str) -> list[str]:
 
 
 def _steps(
-    ctx: BuildContext, items: list, where: str, allow_parameters: bool = False
+    ctx: BuildContext, items: Children, where: str, allow_parameters: bool = False
 ) -> tuple[tuple[Step, ...], ParametersNode | None]:
     """A block's steps, and its own parameters: block when it may have one (a scenario's or an
     outline's, as its first lines: docs/spec/parameters.md#placement)."""
@@ -85,12 +85,12 @@ def _steps(
     return tuple(steps), own
 
 
-def tags(ctx: BuildContext, children: list) -> Raw:
+def tags(ctx: BuildContext, children: Children) -> Raw:
     # A TAG token holds a line's tags (`@a @b`).
     return Raw("tags", children[0], frozenset(t[1:] for line in children for t in TAG.findall(str(line))))
 
 
-def scenario(ctx: BuildContext, children: list) -> Raw:
+def scenario(ctx: BuildContext, children: Children) -> Raw:
     tags = children.pop(0).node if isinstance(children[0], Raw) else NO_TAGS
     keyword = children[0]
     items, description, more_tags, cleanup = scenario_lines(ctx, children[1:])
@@ -107,7 +107,7 @@ def scenario(ctx: BuildContext, children: list) -> Raw:
     return Raw("scenario", keyword, node)
 
 
-def outline(ctx: BuildContext, children: list) -> Raw:
+def outline(ctx: BuildContext, children: Children) -> Raw:
     """An outline is one scenario per examples row (docs/spec/steps.md#outlines), named after the outline
     with the row's number and values; the row's cells are variables of that scenario."""
     tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else NO_TAGS
@@ -156,7 +156,7 @@ def outline(ctx: BuildContext, children: list) -> Raw:
     return Raw("outlines", keyword, scenarios)
 
 
-def examples(ctx: BuildContext, children: list) -> Raw:
+def examples(ctx: BuildContext, children: Children) -> Raw:
     token, lines = children[0], present(children[1:])
     word = "examples:" if str(token)[8:9] == ":" else "examples"
     ctx.bare(token, word)
@@ -192,29 +192,30 @@ def examples(ctx: BuildContext, children: list) -> Raw:
     return Raw("examples", token, (columns, rows))
 
 
-def background(ctx: BuildContext, children: list) -> Raw:
+def background(ctx: BuildContext, children: Children) -> Raw:
     keyword = _untagged(ctx, children, "background:")
     ctx.bare(keyword, "background:")
     steps, _ = _steps(ctx, children[1:], "a background")
     return Raw("background", keyword, BackgroundNode(steps, ctx.loc(keyword)))
 
 
-def fragment(ctx: BuildContext, children: list) -> Raw:
+def fragment(ctx: BuildContext, children: Children) -> Raw:
     keyword = _untagged(ctx, children, "fragment:")
     steps, _ = _steps(ctx, children[1:], "a fragment")
     return Raw("fragment", keyword, FragmentNode(ctx.named(keyword, "fragment:"), steps, ctx.whole(keyword)))
 
 
-def _untagged(ctx: BuildContext, children: list, keyword: str) -> Token:
+def _untagged(ctx: BuildContext, children: Children, keyword: str) -> Token:
     """The keyword of a block that takes no tags; a tag before it is reported on the tag's
     line (where the mistake is), and the block is read as if it were not there."""
     if isinstance(children[0], Raw):
         tags = children.pop(0)
         ctx.error(ctx.whole(tags.token), f"{keyword} takes no tags; tags go on a feature:, scenario: or outline:")
-    return children[0]
+    keyword_token: Token = children[0]
+    return keyword_token
 
 
-def description(ctx: BuildContext, children: list) -> Raw:
+def description(ctx: BuildContext, children: Children) -> Raw:
     return Raw("description", children[0], ctx.value(children[0], len("description:"))[0])
 
 
@@ -227,7 +228,7 @@ def _once(ctx: BuildContext, seen: dict[str, Raw], item: Raw, level: str) -> boo
     return True
 
 
-def feature(ctx: BuildContext, children: list) -> Raw:
+def feature(ctx: BuildContext, children: Children) -> Raw:
     tags = children.pop(0).node if isinstance(children[0], Raw) and children[0].kind == "tags" else NO_TAGS
     keyword, items = children[0], [i for i in children[1:] if i is not None and i.kind != "tags"]
     seen: dict[str, Raw] = {}
@@ -274,7 +275,7 @@ def feature(ctx: BuildContext, children: list) -> Raw:
     return Raw("feature", keyword, node)
 
 
-def scenario_file(ctx: BuildContext, children: list) -> ScenarioFileNode:
+def scenario_file(ctx: BuildContext, children: Children) -> ScenarioFileNode:
     """The whole file (grammar: start): its blocks in order, its fragments and .fragment files'
     ones, and the checks that need every block: user parameter keys, includes."""
     seen: dict[str, Raw] = {}

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Union
 
 from lark import Token
 
-from scenario_core.language.builder.context import BuildContext, Raw, column_of, present, unquoted
+from scenario_core.language.builder.context import BuildContext, Children, Raw, column_of, present, unquoted
 from scenario_core.language.nodes.base import JsonTemplate, SourceLocation, TextTemplate
 from scenario_core.language.templates import JsonTextError, TemplateError, json_template, text_template
 
 _TRIPLE = '"""'
+# A structured body's `name: value` lines: a value's JSON text, or the object of a deeper level.
+_Texts = dict[str, Union[str, "_Texts"]]
 _BARE_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null|\{\{[^{}]*\}\}")
 
 
@@ -27,16 +29,16 @@ def json_value_text(raw: str) -> str:
     return json.dumps(unquoted(raw), ensure_ascii=False)
 
 
-def _object_text(value: dict) -> str:
+def _object_text(value: _Texts) -> str:
     """A nested dict of JSON value texts as one JSON object text (iterative: any depth)."""
     parts: list[str] = []
-    stack: list[Any] = [value]
+    stack: list[str | _Texts] = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             parts.append(item)
         elif isinstance(item, dict):
-            pieces: list[Any] = ["}"]
+            pieces: list[str | _Texts] = ["}"]
             for i, (key, child) in enumerate(reversed(list(item.items()))):
                 pieces.append(child)
                 pieces.append(json.dumps(key, ensure_ascii=False) + ": ")
@@ -47,11 +49,12 @@ def _object_text(value: dict) -> str:
     return "".join(parts)
 
 
-def body_line(ctx: BuildContext, children: list) -> Token:
-    return children[0]
+def body_line(ctx: BuildContext, children: Children) -> Token:
+    line: Token = children[0]
+    return line
 
 
-def body(ctx: BuildContext, children: list) -> Raw:
+def body(ctx: BuildContext, children: Children) -> Raw:
     keyword, lines = children[0], present(children[1:])
     inline, inline_offset = ctx.value(keyword, len("body:"))
     if inline and lines:
@@ -117,8 +120,8 @@ def _structured_body(ctx: BuildContext, lines: list[Token]) -> JsonTemplate | No
     """`name: "Max"` lines, nested by indentation, as one JSON object template (values keep
     their JSON type; a bare word is a string); the executor merges it over the operation's
     request-schema defaults."""
-    root: dict = {}
-    stack: list[tuple[int, dict]] = [(0, root)]  # (column, object) of the open levels
+    root: _Texts = {}
+    stack: list[tuple[int, _Texts]] = [(0, root)]  # (column, object) of the open levels
     for token in lines:
         text = str(token).rstrip()
         colon = text.find(":")
@@ -134,7 +137,7 @@ def _structured_body(ctx: BuildContext, lines: list[Token]) -> JsonTemplate | No
         name, value = text[:colon].strip(), text[colon + 1 :].strip()
         target = stack[-1][1]
         if not value:  # a nested object follows on deeper lines
-            child: dict = {}
+            child: _Texts = {}
             target[name] = child
             stack.append((column, child))
             continue

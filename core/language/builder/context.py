@@ -13,10 +13,15 @@ from lark import Token
 
 from scenario_core.language.errors import Diagnostic
 from scenario_core.language.nodes.base import SourceLocation, TextTemplate
-from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode
+from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode, ParameterEntry
 from scenario_core.language.nodes.steps import UnreadableStep
 from scenario_core.language.templates import TemplateError, text_template
 from scenario_core.support.records import dataclass
+
+# What lark hands a rule's callback (grammar.lark): the rule's tokens and what its child rules'
+# callbacks returned (a Raw, an Entry, a Step; None for a line the parser skipped). The grammar
+# fixes which comes where, so each callback reads its own positions unchecked: this is the parse.
+Children = list[Any]
 
 
 @dataclass(slots=True)
@@ -41,7 +46,7 @@ class Entry:
     items: list[Token] | None = None  # `- name` lines below it (a webhook's `hooks:`)
 
 
-def present(children: list) -> list:
+def present(children: Children) -> Children:
     """A block's children without the lines the parser skipped after a syntax error (None)."""
     return [child for child in children if child is not None]
 
@@ -82,7 +87,7 @@ class BuildContext:
     # Parameter entries that read `{{NAME}}` (not env./param.): allowed only in an outline's own
     # block, where NAME is an example column (docs/spec/parameters.md#references-in-values). id(entry) -> (entry, where, error);
     # outline() takes its own, the rest are reported once the file is read.
-    row_parameters: dict[int, tuple[Any, SourceLocation, str]]
+    row_parameters: dict[int, tuple[ParameterEntry, SourceLocation, str]]
     _whole: tuple[Token | None, SourceLocation | None]  # the last token `whole` located, and where
 
     def __init__(self) -> None:
@@ -201,12 +206,12 @@ class BuildContext:
 # ------------------------------------------------------------ key: value lines (grammar: entry, bad)
 
 
-def bad(ctx: BuildContext, children: list) -> None:
+def bad(ctx: BuildContext, children: Children) -> None:
     # A line the parser could not place, already reported (lark_parser.py's recovery): nothing.
     return None
 
 
-def read_entry(ctx: BuildContext, children: list) -> Entry:
+def read_entry(ctx: BuildContext, children: Children) -> Entry:
     """A `name: value` line (grammar: entry), with the entries of a block nested under it."""
     children = present(children)
     token = children[0]

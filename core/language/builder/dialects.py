@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from scenario_core.language.builder.context import BuildContext, Raw
+from scenario_core.language.builder.context import BuildContext, Children, Raw
 from scenario_core.language.builder.directives import described
 from scenario_core.language.builder.requests import request
 from scenario_core.language.errors import CONDITION, JSON_PATH, clip
@@ -20,7 +20,7 @@ REQUEST_LIKE = re.compile(r"[A-Za-z]+\s+(/|https?://|\{\{)|(" + "|".join(METHODS
 _ASSERTION_WORDS = ("status", "header", "body", "time", "schema", "cookie", "regex", "xpath")
 
 
-def when(ctx: BuildContext, children: list) -> Step | None:
+def when(ctx: BuildContext, children: Children) -> Step | None:
     token, items = children[0], children[1:]
     text, base = ctx.value(token, len("when:"))
     if not _has_directives(items) and (text.startswith(("^", "using ")) or REQUEST_LIKE.match(text)):
@@ -28,7 +28,7 @@ def when(ctx: BuildContext, children: list) -> Step | None:
     return described(ctx, token, "when", text, base, items)
 
 
-def then(ctx: BuildContext, children: list) -> Step | None:
+def then(ctx: BuildContext, children: Children) -> Step | None:
     token, items = children[0], children[1:]
     text, base = ctx.value(token, len("then:"))
     if not _has_directives(items):
@@ -43,7 +43,7 @@ def then(ctx: BuildContext, children: list) -> Step | None:
     return described(ctx, token, "then", text, base, items)
 
 
-def step(ctx: BuildContext, children: list) -> Step | None:
+def step(ctx: BuildContext, children: Children) -> Step | None:
     token, items = children[0], children[1:]
     word = str(token).split(None, 1)[0].split(":", 1)[0]
     text, base = ctx.value(token, len(word))
@@ -70,12 +70,12 @@ def step(ctx: BuildContext, children: list) -> Step | None:
     return described(ctx, token, keyword, text, base, items)
 
 
-def _has_directives(items: list) -> bool:
+def _has_directives(items: Children) -> bool:
     """Whether a step line has BerryCrush's directives below it (`if` / `else` included)."""
     return any(not isinstance(item, Raw) or item.kind in ("if", "else") for item in items if item is not None)
 
 
-def extract(ctx: BuildContext, children: list) -> Step | None:
+def extract(ctx: BuildContext, children: Children) -> Step | None:
     (token,) = children
     text, base = ctx.value(token, len("extract:"))
     try:
@@ -88,7 +88,7 @@ def extract(ctx: BuildContext, children: list) -> Step | None:
         return None
 
 
-def include(ctx: BuildContext, children: list) -> Step | None:
+def include(ctx: BuildContext, children: Children) -> Step | None:
     (token,) = children
     name = ctx.named(token, "include:")
     return IncludeStep(name, ctx.whole(token)) if name else None

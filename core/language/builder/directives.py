@@ -6,11 +6,19 @@ described step without directives is a custom step, and a condition may be a cus
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from lark import Token
 
-from scenario_core.language.builder.context import BuildContext, Entry, Raw, flat, present, read_entry, unquoted
+from scenario_core.language.builder.context import (
+    BuildContext,
+    Children,
+    Entry,
+    Raw,
+    flat,
+    present,
+    read_entry,
+    unquoted,
+)
 from scenario_core.language.builder.include_parameters import parameter_named
 from scenario_core.language.builder.requests import call_parameter, request
 from scenario_core.language.errors import CONDITION, JSON_PATH, clip
@@ -37,12 +45,12 @@ from scenario_core.support.digits import ascii_int
 _ARROW = re.compile(r"""("[^"]*"|'[^']*'|\S+)\s*=>\s*(?:\{\{\s*([^{}\s]+)\s*\}\}|(\S+))""")
 
 
-def has_custom(condition: Any) -> bool:
-    """Whether a condition is, or holds (under not / and / or), a custom assertion."""
-    return any(isinstance(node, CustomAssertion) for node in leaf_conditions(condition))
+def has_custom(condition: Assertion | None) -> bool:
+    """Whether a condition (None: an `else`'s) is, or holds (under not / and / or), a custom assertion."""
+    return condition is not None and any(isinstance(node, CustomAssertion) for node in leaf_conditions(condition))
 
 
-def described(ctx: BuildContext, token: Token, keyword: str, text: str, base: int, items: list) -> Step | None:
+def described(ctx: BuildContext, token: Token, keyword: str, text: str, base: int, items: Children) -> Step | None:
     if not text:
         ctx.error(
             ctx.whole(token),
@@ -58,7 +66,7 @@ def described(ctx: BuildContext, token: Token, keyword: str, text: str, base: in
     return DescribedStep(keyword, description, steps, ctx.whole(token))
 
 
-def _directive_steps(ctx: BuildContext, items: list, where: str) -> tuple[Step, ...]:
+def _directive_steps(ctx: BuildContext, items: Children, where: str) -> tuple[Step, ...]:
     """Directives as steps, `if` / `else if` / `else` chained into one ConditionalStep."""
     steps: list[Step] = []
     chain: list[ConditionalBranch] = []
@@ -115,7 +123,7 @@ def _directive_steps(ctx: BuildContext, items: list, where: str) -> tuple[Step, 
     return tuple(steps)
 
 
-def call(ctx: BuildContext, children: list) -> Step | None:
+def call(ctx: BuildContext, children: Children) -> Step | None:
     token, items = children[0], children[1:]
     text, base = ctx.value(token, len("call"))
     if not text:
@@ -141,7 +149,7 @@ def _condition(
         return ctx.unreadable(token, keyword, where, str(problem), problem.code or CONDITION)
 
 
-def assert_(ctx: BuildContext, children: list) -> Step | None:
+def assert_(ctx: BuildContext, children: Children) -> Step | None:
     (token,) = children
     text, base = ctx.value(token, len("assert"))
     if not text:
@@ -153,7 +161,7 @@ def assert_(ctx: BuildContext, children: list) -> Step | None:
     return AssertStep(text, condition, ctx.whole(token), keyword="assert")
 
 
-def xextract(ctx: BuildContext, children: list) -> Step | None:
+def xextract(ctx: BuildContext, children: Children) -> Step | None:
     (token,) = children
     text, base = ctx.value(token, len("extract"))
     match = _ARROW.fullmatch(text)
@@ -182,7 +190,7 @@ def xextract(ctx: BuildContext, children: list) -> Step | None:
     return ExtractStep(name, "body", path, compiled, ctx.whole(token), keyword="extract", arrow=True)
 
 
-def xinclude(ctx: BuildContext, children: list) -> Step | None:
+def xinclude(ctx: BuildContext, children: Children) -> Step | None:
     token, entries = children[0], present(children[1:])
     name, base = ctx.value(token, len("include"))
     if not name:
@@ -215,7 +223,7 @@ def xinclude(ctx: BuildContext, children: list) -> Step | None:
 
 
 def _branch(
-    ctx: BuildContext, token: Token, text: str, base: int, items: list, keyword: str
+    ctx: BuildContext, token: Token, text: str, base: int, items: Children, keyword: str
 ) -> ConditionalBranch | UnreadableStep:
     """The branch, or, when its condition cannot be read, the step that stands for its chain."""
     in_if = keyword != "else"
@@ -226,7 +234,7 @@ def _branch(
     return ConditionalBranch(condition, text, steps, ctx.whole(token), keyword)
 
 
-def if_(ctx: BuildContext, children: list) -> Raw:
+def if_(ctx: BuildContext, children: Children) -> Raw:
     token, items = children[0], children[1:]
     text, base = ctx.value(token, len("if"))
     if not text:
@@ -235,7 +243,7 @@ def if_(ctx: BuildContext, children: list) -> Raw:
     return Raw("if", token, branch)
 
 
-def else_(ctx: BuildContext, children: list) -> Raw:
+def else_(ctx: BuildContext, children: Children) -> Raw:
     token, items = children[0], children[1:]
     text, base = ctx.value(token, len("else"))
     if text[:2].lower() == "if" and (len(text) == 2 or text[2] in " \t"):
@@ -249,7 +257,7 @@ def else_(ctx: BuildContext, children: list) -> Raw:
     return Raw("else", token, _branch(ctx, token, "", base, items, "else"))
 
 
-def fail(ctx: BuildContext, children: list) -> Step | None:
+def fail(ctx: BuildContext, children: Children) -> Step | None:
     (token,) = children
     text, base = ctx.value(token, len("fail"))
     message = text
@@ -259,14 +267,14 @@ def fail(ctx: BuildContext, children: list) -> Step | None:
     return FailStep(template, ctx.whole(token)) if template is not None else None
 
 
-def hook_list(ctx: BuildContext, children: list) -> Entry:
+def hook_list(ctx: BuildContext, children: Children) -> Entry:
     """`hooks:` over `- name` lines (grammar: hook_list): the entry with its items."""
     entry = read_entry(ctx, children[:1])
     entry.items = [line for line in children[1:] if line is not None]
     return entry
 
 
-def webhook(ctx: BuildContext, children: list) -> Step | None:
+def webhook(ctx: BuildContext, children: Children) -> Step | None:
     token, entries = children[0], present(children[1:])
     word = "webhook:" if str(token)[7:8] == ":" else "webhook"
     name, base = ctx.value(token, len(word))

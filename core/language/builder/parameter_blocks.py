@@ -7,8 +7,19 @@ from __future__ import annotations
 import os
 import re
 
+from lark import Token
+
 from scenario_core.language import parameter_keys as params
-from scenario_core.language.builder.context import BuildContext, Entry, Raw, column_of, line_of, present, unquoted
+from scenario_core.language.builder.context import (
+    BuildContext,
+    Children,
+    Entry,
+    Raw,
+    column_of,
+    line_of,
+    present,
+    unquoted,
+)
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import NamedParametersNode, ParameterEntry, ParametersNode
 from scenario_core.language.parameter_values import ParameterValueError
@@ -46,7 +57,7 @@ def _dotted(ctx: BuildContext, entries: list[Entry], prefix: str = "") -> list[t
     return flat
 
 
-def parameters(ctx: BuildContext, children: list) -> Raw:
+def parameters(ctx: BuildContext, children: Children) -> Raw:
     keyword, lines = children[0], present(children[1:])
     name, name_offset = ctx.value(keyword, len("parameters:"))
     if name and column_of(keyword) != 1:
@@ -127,7 +138,7 @@ _NAMES = "a name starts with a letter or _, then letters, digits, _, - or ."
 _MERGE = re.compile(r"<<[ \t]*(\S*)")
 
 
-def _merged(ctx: BuildContext, lines: list) -> list[ParameterEntry]:
+def _merged(ctx: BuildContext, lines: list[Token]) -> list[ParameterEntry]:
     """The entries that `<< NAME` lines take in, in order: a named block of this file or of a
     .fragment file (docs/spec/berrycrush.md#named-parameter-blocks).
     A later `<<` wins over an earlier one for the same key."""

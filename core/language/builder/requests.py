@@ -6,7 +6,7 @@ RequestStep either way. `call_parameter` also reads an include's parameters."""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Callable, TypeVar, cast
 
 from lark import Token
 
@@ -14,6 +14,7 @@ from scenario_core.language import parameter_keys as params
 from scenario_core.language.builder.bodies import json_value_text
 from scenario_core.language.builder.context import (
     BuildContext,
+    Children,
     Entry,
     Raw,
     flat,
@@ -28,6 +29,7 @@ from scenario_core.language.nodes.base import SourceLocation, TextTemplate
 from scenario_core.language.nodes.steps import (
     AUTO_KINDS,
     CallParameter,
+    FormField,
     HeaderEntry,
     OperationRef,
     QueryEntry,
@@ -38,6 +40,8 @@ from scenario_core.language.parameter_values import ParameterValueError
 from scenario_core.language.step_syntax import METHODS, LineError, split_request
 from scenario_core.language.templates import JsonTextError, TemplateError, json_template
 from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
+
+_Built = TypeVar("_Built")  # what `_entries` makes of each line: a HeaderEntry or a QueryEntry
 
 _OPERATION = re.compile(r"(?:using\s+([A-Za-z_][A-Za-z0-9_-]*)\s+)?\^([A-Za-z_][A-Za-z0-9_.-]*)\s*")
 # BerryCrush's `call`: `^op` or a bare `op`, `using auth` or `using "auth"` (docs/openapi.md);
@@ -50,10 +54,10 @@ _RAW_CALL = re.compile(rf"(?:{_USING})?raw\s+(\S+)\s+(\S+)\s*")
 
 
 def _entries(
-    ctx: BuildContext, entries: list[Entry], what: str, make: Callable[[str, TextTemplate, SourceLocation], Any]
-) -> tuple:
+    ctx: BuildContext, entries: list[Entry], what: str, make: Callable[[str, TextTemplate, SourceLocation], _Built]
+) -> tuple[_Built, ...]:
     """`headers:` or `query:` lines: a name and its value as a text template."""
-    built = []
+    built: list[_Built] = []
     for entry in entries:
         name, raw = entry.key, entry.value
         location = ctx.whole(entry.token)
@@ -77,24 +81,24 @@ def _bad_header_name(name: str, child: str = "") -> str:
     return f"{name!r} is not a valid header name{child}: {HEADER_NAME_CHARACTERS}"
 
 
-def headers(ctx: BuildContext, children: list) -> Raw:
+def headers(ctx: BuildContext, children: Children) -> Raw:
     ctx.bare(children[0], "headers:")
     entries = _entries(ctx, flat(ctx, present(children[1:]), "headers:"), "header", HeaderEntry)
     return Raw("headers", children[0], entries)
 
 
-def query(ctx: BuildContext, children: list) -> Raw:
+def query(ctx: BuildContext, children: Children) -> Raw:
     ctx.bare(children[0], "query:")
     entries = _entries(ctx, flat(ctx, present(children[1:]), "query:"), "query", QueryEntry)
     return Raw("query", children[0], entries)
 
 
-def call_entry(ctx: BuildContext, children: list) -> Raw:
+def call_entry(ctx: BuildContext, children: Children) -> Raw:
     return Raw("entry", children[0], read_entry(ctx, children))
 
 
 def request(
-    ctx: BuildContext, token: Token, text: str, base: int, items: list, keyword: str = "when"
+    ctx: BuildContext, token: Token, text: str, base: int, items: Children, keyword: str = "when"
 ) -> RequestStep | None:
     """Our `when: METHOD path` / `when: ^op`, or BerryCrush's `call ^op` (keyword "call"), with
     their children: one RequestStep either way."""
@@ -142,7 +146,7 @@ def request(
             ctx.error(ctx.loc(item.token), f"a second {item.kind}: for this request; the first is on line {first}")
         else:
             found[item.kind] = item
-    forms: dict[str, tuple] = {}
+    forms: dict[str, tuple[FormField, ...]] = {}
     written: list[tuple[str, Token]] = [(f"{item.kind}:", item.token) for item in found.values() if item.kind == "body"]
     for entry in [e for e in entries if e.key in BODY_FORMS or e.key == "bodyFile"]:
         written.append((f"{entry.key}:", entry.token))
@@ -189,7 +193,7 @@ def request(
 
 
 def raw_target(
-    ctx: BuildContext, token: Token, match: re.Match, base: int, location: SourceLocation
+    ctx: BuildContext, token: Token, match: re.Match[str], base: int, location: SourceLocation
 ) -> RawTarget | None:
     """`raw METHOD /path` with its `using`: each part a template; what is written as a literal
     is checked here (a method, a path from the server's root)."""
@@ -290,7 +294,9 @@ def _call_entries(
         if name in (params.MULTI_SEQUENTIAL, params.MULTI_CONCURRENT) and operation is not None:
             # auto: [multi]'s repeats for this call, over the parameter of the same name
             try:
-                counts[name] = params.parse_value(name, value)
+                # A `{{env.NAME}}` value is kept as its ValueTemplate, which `repeats` does not
+                # declare: left as it was (a types-only change; not resolved or refused here).
+                counts[name] = cast(int, params.parse_value(name, value))
             except ParameterValueError as problem:
                 ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(value), 1)), str(problem))
             continue

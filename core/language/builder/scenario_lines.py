@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from scenario_core.language.builder.context import BuildContext, Raw, line_of
+from scenario_core.language.builder.context import BuildContext, Children, Raw, line_of
 from scenario_core.language.builder.directives import described
 from scenario_core.language.nodes.steps import FINALLY, DescribedStep
 
@@ -22,7 +22,7 @@ _TAG_SEPARATORS = re.compile(r"[\s,]+")
 NO_TAGS: frozenset[str] = frozenset()
 
 
-def taglist(ctx: BuildContext, children: list) -> Raw:
+def taglist(ctx: BuildContext, children: Children) -> Raw:
     (token,) = children
     text, _ = ctx.value(token, len("tags:"))
     names = frozenset(name.lstrip("@") for name in _TAG_SEPARATORS.split(text) if name.lstrip("@"))
@@ -31,7 +31,7 @@ def taglist(ctx: BuildContext, children: list) -> Raw:
     return Raw("taglist", token, names)
 
 
-def finally_(ctx: BuildContext, children: list) -> Raw:
+def finally_(ctx: BuildContext, children: Children) -> Raw:
     token, items = children[0], children[1:]
     text, base = ctx.value(token, len("finally:"))
     if not text:  # `finally:` alone: its description is the keyword
@@ -39,11 +39,13 @@ def finally_(ctx: BuildContext, children: list) -> Raw:
     return Raw("finally", token, described(ctx, token, FINALLY, text, base, items))
 
 
-def scenario_lines(ctx: BuildContext, items: list) -> tuple[list, str | None, frozenset[str], DescribedStep | None]:
+def scenario_lines(
+    ctx: BuildContext, items: Children
+) -> tuple[Children, str | None, frozenset[str], DescribedStep | None]:
     """A scenario's body without its description:, tags: and finally: lines, and what they say:
     (the other items, the description, the tags, the finally: block). A finally: block comes
     last, once."""
-    rest: list = []
+    rest: Children = []
     descriptions: list[str] = []
     tags = NO_TAGS
     block: Raw | None = None

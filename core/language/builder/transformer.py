@@ -4,7 +4,7 @@ its family that builds it, so the parse makes no call more per line than the fun
 
 from __future__ import annotations
 
-from lark import Transformer
+from lark import Token, Transformer
 
 from scenario_core.language.builder import (
     blocks,
@@ -17,9 +17,10 @@ from scenario_core.language.builder import (
     scenario_lines,
 )
 from scenario_core.language.builder.context import BuildContext
+from scenario_core.language.nodes.blocks import ScenarioFileNode
 
 
-class Builder(BuildContext, Transformer):
+class Builder(BuildContext, Transformer[Token, ScenarioFileNode]):
     """Builds the syntax tree of one parse at a time: `begin`, parse, then `end` for its errors."""
 
     def __init__(self) -> None:

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Union
 
 from scenario_core.language.nodes.base import Node, SourceLocation
 from scenario_core.language.nodes.steps import Step
 from scenario_core.support.records import dataclass
+
+if TYPE_CHECKING:
+    from scenario_core.language.errors import Diagnostic
+    from scenario_core.language.parameter_keys import ParameterValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,7 +19,7 @@ class ParameterEntry(Node):
     """`key: value` in a parameters block; `value` is typed (bool, int, str) after validation."""
 
     key: str
-    value: Any
+    value: ParameterValue
     raw: str
     location: SourceLocation
     # Taken in from another file's named block: the line of the `<< NAME` that took it in
@@ -42,7 +46,7 @@ class NamedParametersNode(Node):
     name: str
     block: ParametersNode
     location: SourceLocation  # the `parameters: NAME` line
-    problem: Any = None  # the first error of its .fragment file when that file does not parse
+    problem: Diagnostic | None = None  # the first error of its .fragment file when that file does not parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,7 @@ class FragmentNode(Node):
     location: SourceLocation
     # A fragment of a .fragment file that does not parse: no steps, and the file's first error
     # (a Diagnostic), which each include of it reports as an error of its scenario only.
-    problem: Any = None
+    problem: Diagnostic | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +112,7 @@ class ScenarioFileNode(Node):
     # User parameters (docs/spec/parameters.md#user-parameters) that nothing in the file reads as {{param.KEY}}.
     unread_user_keys: tuple[tuple[str, SourceLocation], ...] = ()
     # Errors local to one scenario (docs/spec/steps.md#errors-local-to-one-scenario), set by load_valid: what ends that scenario.
-    local_errors: tuple[Any, ...] = ()
+    local_errors: tuple[Diagnostic, ...] = ()
     # `parameters: NAME` blocks written in this file (a .fragment file's are what includes see).
     named_parameters: tuple[NamedParametersNode, ...] = ()
 
@@ -131,3 +135,8 @@ class ScenarioFileNode(Node):
             else:
                 found.append((item, None))
         return found
+
+
+# The blocks a file sees from outside it (.fragment files' fragments and named parameters blocks),
+# and a file read again with its own named blocks known (parser.py).
+ExternalBlocks = tuple[Union[FragmentNode, NamedParametersNode], ...]

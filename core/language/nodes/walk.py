@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from scenario_core.language.nodes.assertions import AllOf, AnyOf, Assertion, NotAssertion
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, IncludeStep, Step
 
 
-def leaf_conditions(condition: Assertion):
+def leaf_conditions(condition: Assertion) -> Iterator[Assertion]:
     """The simple conditions inside a condition, in source order: what `not`, `and` and `or`
     (NotAssertion, AllOf, AnyOf) combine, at any depth; a simple condition is its own leaf."""
-    pending = [condition]
+    pending: list[Assertion] = [condition]
     while pending:
         node = pending.pop()
         if isinstance(node, NotAssertion):
@@ -22,7 +24,7 @@ def leaf_conditions(condition: Assertion):
             yield node
 
 
-def walk_steps(steps: tuple[Step, ...]):
+def walk_steps(steps: tuple[Step, ...]) -> Iterator[Step]:
     """Every step of a block, nested ones included (a described step's directives, the steps of
     each branch of a conditional), in source order; includes are not expanded."""
     pending = list(reversed(steps))
