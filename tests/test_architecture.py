@@ -81,3 +81,14 @@ def test_every_package_says_what_it_holds_and_may_import():
         assert doc, f"{init.relative_to(ROOT)} has no docstring"
         top_level = init.parent in (ROOT / "core", ROOT / "tui")
         assert top_level or "import" in doc, f"{init.relative_to(ROOT)} does not say what it may import"
+
+
+def test_every_package_is_in_the_distribution():
+    """pyproject.toml lists the packages a wheel holds: a package left out works in an editable
+    install and is missing from `pip install .` or pipx (scenario_core.importing once was)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = text[text.index("packages = [") : text.index("]", text.index("packages = ["))]
+    for top, name in (("core", "scenario_core"), ("tui", "scenario_tui")):
+        for init in sorted((ROOT / top).rglob("__init__.py")):
+            package = ".".join((name, *init.parent.relative_to(ROOT / top).parts))
+            assert f'"{package}"' in listed, f"{package} is not in pyproject.toml's packages"
