@@ -92,3 +92,16 @@ def test_every_package_is_in_the_distribution():
         for init in sorted((ROOT / top).rglob("__init__.py")):
             package = ".".join((name, *init.parent.relative_to(ROOT / top).parts))
             assert f'"{package}"' in listed, f"{package} is not in pyproject.toml's packages"
+
+
+def test_the_bundled_example_is_where_an_installed_demo_looks_for_it():
+    """`scenario-tui demo` from a wheel (pip install ., pipx) opens the copy data-files installs
+    under the prefix; its place there and the one open_tui.py looks in are the same."""
+    import sys
+
+    from scenario_tui.cli import open_tui
+
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"share/scenario-tui/examples" = ["examples/pets.scenario"]' in text
+    assert open_tui._INSTALLED == Path(sys.prefix, "share", "scenario-tui", "examples", "pets.scenario")
+    assert open_tui.EXAMPLE == ROOT / "examples" / "pets.scenario"  # in a clone, the clone's own

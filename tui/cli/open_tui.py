@@ -5,6 +5,7 @@ only to open it."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from scenario_core.custom_steps.plugins import plugin_registry
@@ -12,7 +13,11 @@ from scenario_core.language.errors import UsageError
 from scenario_core.parameters.run_inputs import run_variables_from
 from scenario_tui.cli.parser import overrides_from, tag_selection
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pets.scenario"
+# The bundled example: in a clone (or an editable install) examples/ beside the packages; in an
+# installed wheel (pip install ., pipx) the copy pyproject.toml's data-files put under the prefix.
+_IN_CLONE = Path(__file__).resolve().parents[2] / "examples" / "pets.scenario"
+_INSTALLED = Path(sys.prefix) / "share" / "scenario-tui" / "examples" / "pets.scenario"
+EXAMPLE = _IN_CLONE if _IN_CLONE.exists() else _INSTALLED
 
 
 def open_tui(args: argparse.Namespace) -> int:
