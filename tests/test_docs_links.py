@@ -186,7 +186,7 @@ def test_a_missing_file_or_anchor_is_reported_and_code_and_external_links_are_no
 CITING_TREES = ("core", "tui", "docs", "tests", "bench")
 # This file names the private forms on purpose, to test the check.
 _SELF = Path(__file__).resolve()
-CITING_SUFFIXES = {".py", ".md", ".scenario", ".toml", ".txt"}
+CITING_SUFFIXES = {".py", ".md", ".scenario", ".toml", ".txt", ".lark", ".tcss"}
 # `docs/spec/scopes.md#feature-scope`, `docs/limits.md`: a page of the repository, maybe a heading.
 CITATION = re.compile(r"(?<![\w/.-])(docs/[\w./-]+\.md)(?:#([\w-]+))?")
 # What the repository does not hold: the private specification files, and an issue tracker outside
