@@ -90,14 +90,14 @@ def assertion_refs(assertion: Assertion) -> tuple[VariableRef, ...]:
     return tuple(found)
 
 
-Custom = Callable[[CustomAssertion, Mapping[str, Any]], Outcome]
+Custom = Callable[[CustomAssertion, Mapping[str, object]], Outcome]
 Schema = Callable[[ResponseReceived], Outcome]
 
 
 def check(
     assertion: Assertion,
     response: ResponseReceived | None,
-    variables: Mapping[str, Any],
+    variables: Mapping[str, object],
     time_limit: float = MATCH_SECONDS,
     custom: Custom | None = None,
     schema: Schema | None = None,
@@ -221,7 +221,7 @@ def json_path_values(compiled: Any, data: Any) -> Any:
 
 
 def _json_path(
-    assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     path = assertion.path
     expected = render_json(assertion.expected, variables) if assertion.expected is not None else None
@@ -245,7 +245,7 @@ def _json_path(
 
 
 def _header(
-    assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     op, name = assertion.operator, assertion.name
     subject = f"header {name}"
@@ -275,7 +275,7 @@ def _header(
 
 
 def _body(
-    assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     op = assertion.operator
     expected = value_text(render_json(assertion.expected, variables))
@@ -301,7 +301,7 @@ def _time(assertion: TimeAssertion, response: ResponseReceived) -> Outcome:
     return Outcome(False, expected, round(took, 1), f"expected time {expected}, took {took:.0f} ms")
 
 
-def _variable(assertion: VariableAssertion, variables: Mapping[str, Any], time_limit: float) -> Outcome:
+def _variable(assertion: VariableAssertion, variables: Mapping[str, object], time_limit: float) -> Outcome:
     """`{{x}} OP V`: BerryCrush's condition rules on a variable's value; no response needed."""
     name = assertion.ref.name
     try:

@@ -13,14 +13,17 @@ from scenario_core.parameters.resolution import parameter_text
 Provider = Callable[[str], tuple[bool, Any]]  # no string inside: typing would compile it (~2 ms at import)
 
 
-class Variables(Mapping[str, Any]):
+class Variables(Mapping[str, object]):
     """A read-only view; iterating it gives the scope's own names only (what messages list)."""
 
     # Underscored: `values` would hide Mapping.values().
     __slots__ = ("_values", "_parameters", "_providers")
 
     def __init__(
-        self, values: Mapping[str, Any], parameters: Mapping[str, Any] | None = None, providers: Sequence[Provider] = ()
+        self,
+        values: Mapping[str, object],
+        parameters: Mapping[str, object] | None = None,
+        providers: Sequence[Provider] = (),
     ):
         self._values = values
         self._parameters = parameters

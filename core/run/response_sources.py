@@ -176,7 +176,7 @@ def _names_hint(expression: str, tree: Any) -> str:
 
 
 def check_source(
-    assertion: SourceAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: SourceAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     """`then: cookie NAME OP V`, `regex "…" OP V`, `xpath "…" OP V`: a JSON path's operators on
     the value the source reads."""

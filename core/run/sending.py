@@ -60,7 +60,7 @@ class Sender:
     def build(
         self,
         step: RequestStep,
-        visible: Mapping[str, Any],
+        visible: Mapping[str, object],
         params: EffectiveParameters,
         scenario_file: str = "",
         resource_roots: Sequence[str] = (),

@@ -47,7 +47,7 @@ def checks_without_response(assertion: Assertion) -> bool:
 
 
 def assertion_checked(
-    step: AssertStep, state: ScenarioState, visible: Mapping[str, Any], registry: Registry | None
+    step: AssertStep, state: ScenarioState, visible: Mapping[str, object], registry: Registry | None
 ) -> AssertionChecked | None:
     """Check an assertion step: its event, its failure left in `state.message` (None and a failure
     when `then: schema` has no response to check)."""
@@ -78,7 +78,7 @@ def assertion_checked(
 
 
 def check_in_run(
-    assertion: Assertion, state: ScenarioState, visible: Mapping[str, Any], registry: Registry | None
+    assertion: Assertion, state: ScenarioState, visible: Mapping[str, object], registry: Registry | None
 ) -> Outcome:
     """assertions.check with the run's hooks; an assertion that needs a response and has none fails."""
     if state.response is None and not checks_without_response(assertion):

@@ -60,7 +60,7 @@ class Received:
         values = [v for k, v in self.headers if k.lower() == lowered]
         return ", ".join(values) if values else None
 
-    def as_value(self) -> dict[str, Any]:
+    def as_value(self) -> dict[str, object]:
         """What `{{NAME.h[0]}}` shows: a plain JSON-like value."""
         headers: dict[str, str] = {}
         for name, value in self.headers:
@@ -168,7 +168,7 @@ def _body_value(raw: bytes) -> Any:
         return text
 
 
-def _response(status: int, reason: str, payload: dict[str, Any], keep_alive: bool) -> bytes:
+def _response(status: int, reason: str, payload: dict[str, object], keep_alive: bool) -> bytes:
     body = json.dumps(payload).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
@@ -351,7 +351,7 @@ class Webhooks:
                 names += [f"{entry.name}.{hook}[{i}]" for i in range(kept.dropped, kept.received)]
         return names
 
-    def view(self, variables: Mapping[str, Any]) -> Mapping[str, Any]:
+    def view(self, variables: Mapping[str, object]) -> Mapping[str, object]:
         """`variables` with the webhook references added: a variable of the same name wins
         (`{{a.b}}` is first the variable named a.b). What templates render against."""
         return _WithWebhooks(variables, self) if self._servers else variables
@@ -469,10 +469,10 @@ def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, 
     return True, value, None
 
 
-class _WithWebhooks(Mapping[str, Any]):
+class _WithWebhooks(Mapping[str, object]):
     __slots__ = ("_variables", "_webhooks")
 
-    def __init__(self, variables: Mapping[str, Any], webhooks: Webhooks):
+    def __init__(self, variables: Mapping[str, object], webhooks: Webhooks):
         self._variables = variables
         self._webhooks = webhooks
 

@@ -270,7 +270,7 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
 
 def _binder(
     qualname: str, specs: tuple[Field, ...], kw_only: bool
-) -> Callable[[tuple[Any, ...], dict[str, Any]], list[Any]]:
+) -> Callable[[tuple[Any, ...], dict[str, object]], list[Any]]:
     """The slow path of `__init__`: positional and keyword arguments bound to the fields in
     order, defaults and factories filled in, with the standard decorator's errors."""
     names = tuple(spec.name for spec in specs)
@@ -279,7 +279,7 @@ def _binder(
     defaults = tuple(spec.default for spec in specs)
     factories = tuple(spec.default_factory for spec in specs)
 
-    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> list[Any]:
+    def bind(args: tuple[Any, ...], keywords: dict[str, object]) -> list[Any]:
         if args and kw_only:
             raise TypeError(f"{qualname}.__init__() takes keyword arguments only ({len(args)} given by position)")
         if len(args) > count:
@@ -308,10 +308,10 @@ def _binder(
     return bind
 
 
-def _getter_of_keys(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+def _getter_of_keys(names: tuple[str, ...]) -> Callable[[dict[str, object]], tuple[Any, ...]]:
     """A dict -> the tuple of its values for these keys, in this order."""
     if len(names) >= 2:
-        many: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*names)
+        many: Callable[[dict[str, object]], tuple[Any, ...]] = itemgetter(*names)
         return many
     if len(names) == 1:
         one = itemgetter(names[0])
