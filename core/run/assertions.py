@@ -6,7 +6,7 @@ a message (`describe`). How two values compare is comparison.py's.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from scenario_core.language.json_paths import DottedPath, JsonPathFunction
 from scenario_core.language.nodes.assertions import (
@@ -44,6 +44,9 @@ from scenario_core.run.comparison import (
 )
 from scenario_core.run.events import ResponseReceived
 from scenario_core.run.json_path_functions import evaluate
+
+if TYPE_CHECKING:
+    from scenario_core.run.body_paths import CompiledPath
 
 
 def describe(assertion: Assertion) -> str:
@@ -205,7 +208,7 @@ def _status(assertion: StatusAssertion, response: ResponseReceived | None) -> Ou
     return Outcome(False, expected, status, f"expected status {expected}, got {status}{_snippet(response)}")
 
 
-def json_path_values(compiled: Any, data: Any) -> Any:
+def json_path_values(compiled: JsonPathFunction | CompiledPath, data: object) -> object:
     """MISSING when nothing matched, the value for one match, a list for several; a path that
     ends with a Jayway function: the function's value."""
     if type(compiled) is DottedPath:  # most paths: one place at most
@@ -256,7 +259,7 @@ def _header(
         passed = (actual == expected_text) == (op == "==")
         message = None if passed else fail_message(subject, op, expected_text, actual, None)
         return Outcome(passed, expected_text, actual, message)
-    compared: Any = SAME
+    compared: object = SAME
     if actual is not None and negation(op)[1] in ORDER and is_number(expected):
         try:
             compared = float(actual)  # a header is text; compare numbers when the assertion asks for one

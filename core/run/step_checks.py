@@ -5,7 +5,7 @@ called operation's; free text: a Python assertion); and `extract:` of a value fr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from scenario_core.language.nodes.assertions import (
     Assertion,
@@ -103,7 +103,7 @@ def _schema_check(state: ScenarioState) -> Schema:
     return run
 
 
-def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any, str | None]:
+def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[object, str | None]:
     """The value an extract step takes from the response: (value, None) or (None, why not)."""
     if response is None:
         return None, "no response to extract from: extract needs a when: step before it"
@@ -112,7 +112,7 @@ def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any
 
         return extract_source(step.source, step.compiled, step.path, step.name, response)
     if step.source == "header":
-        value = response.header(step.path)
+        value: object = response.header(step.path)
         if value is None:
             return None, f"the response has no {step.path} header to extract {step.name} from"
         return value, None
