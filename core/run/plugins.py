@@ -6,7 +6,7 @@ and the effective parameters."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from scenario_core.language.nodes.assertions import CustomAssertion
 from scenario_core.language.nodes.steps import DescribedStep
@@ -51,7 +51,7 @@ def step_context(state: ScenarioState, visible: Mapping[str, object], events: li
     planned = state.planned
     step = planned.step
 
-    def set_variable(name: str, value: Any) -> None:
+    def set_variable(name: str, value: object) -> None:
         origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
         events.extend(state.scope.extract(step, name, value, origin, planned.phase == SCENARIO))
         state.record.extracted.add(name)

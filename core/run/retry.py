@@ -84,7 +84,7 @@ def send_with_retry(
     policy: RetryPolicy | None,
     on_retry: Callable[[int, str, float], None],
     *send_args: Any,
-    sleep: Callable[[float], Any] | None = None,
+    sleep: Callable[[float], object] | None = None,
     **send_options: Any,
 ) -> HttpResult:
     """`client.send(request, *send_args, **send_options)`, tried again by `policy`;

@@ -21,13 +21,25 @@ import re
 import socket
 import threading
 from collections import deque
-from typing import Any, Hashable, Iterator, Mapping
+from typing import TYPE_CHECKING, Hashable, Iterator, Mapping, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run.http.connections import shut_down
 from scenario_core.support.digits import ascii_int
 from scenario_core.support.records import dataclass, field
+
+if TYPE_CHECKING:
+    from scenario_core.support.json_types import JsonValue
+
+
+class _Parser(Protocol):
+    """What is asked of httptools' request parser once a request is complete (it has no types)."""
+
+    def get_method(self) -> bytes: ...
+
+    def should_keep_alive(self) -> bool: ...
+
 
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads
@@ -53,7 +65,7 @@ class Received:
     path: str
     query: dict[str, str]
     headers: tuple[tuple[str, str], ...]
-    body: Any  # parsed JSON when the body is JSON, else its text ("" when empty)
+    body: JsonValue  # parsed JSON when the body is JSON, else its text ("" when empty)
 
     def header(self, name: str) -> str | None:
         lowered = name.lower()
@@ -120,7 +132,7 @@ class _Request:
     """httptools callbacks collecting complete requests (several when pipelined)."""
 
     def __init__(self) -> None:
-        self.parser: Any = None
+        self.parser: _Parser | None = None
         self.done: list[tuple[str, str, list[tuple[str, str]], bytes, bool]] = []
         self.too_large = False
         self._reset()
@@ -152,18 +164,21 @@ class _Request:
         self.body += body
 
     def on_message_complete(self) -> None:
-        method = self.parser.get_method().decode("latin-1")
+        parser = self.parser
+        assert parser is not None  # set before any data is fed
+        method = parser.get_method().decode("latin-1")
         self.done.append(
-            (method, self.url.decode("latin-1"), self.headers, bytes(self.body), self.parser.should_keep_alive())
+            (method, self.url.decode("latin-1"), self.headers, bytes(self.body), parser.should_keep_alive())
         )
 
 
-def _body_value(raw: bytes) -> Any:
+def _body_value(raw: bytes) -> JsonValue:
     text = raw.decode("utf-8", errors="replace")
     if not text.strip():
         return text
     try:
-        return json.loads(text)
+        value: JsonValue = json.loads(text)
+        return value
     except (ValueError, RecursionError):
         return text
 
@@ -369,7 +384,7 @@ class Webhooks:
                 return entry
         return None
 
-    def lookup(self, name: str) -> tuple[bool, Any]:
+    def lookup(self, name: str) -> tuple[bool, object]:
         """Resolve a reference: `NAME` (base URL), `NAME.h` (the hook's URL), `NAME.h.length`
         (calls so far), `NAME.h[0]` (the first call), `NAME.h[0].method|path|query|headers|body`,
         deeper into the body (`.body.items[0].id`, `.body.items.0.id`) and headers
@@ -384,7 +399,7 @@ class Webhooks:
             found, _, reason = self._resolve(name)
         return None if found else reason
 
-    def _resolve(self, name: str) -> tuple[bool, Any, str | None]:
+    def _resolve(self, name: str) -> tuple[bool, object, str | None]:
         head = re.match(r"[^.\[\]]+", name)
         if head is None:
             return False, None, None
@@ -441,7 +456,7 @@ def _dropped_reason(name: str, hook: str, calls: _Hook, index: int) -> str:
     )
 
 
-def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, str | None]:
+def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, object, str | None]:
     if not path:
         return True, call.as_value(), None
     first, rest = path[0], path[1:]
@@ -450,7 +465,7 @@ def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, 
             return False, None, f"'{name}': a header is text, it has no parts"
         header = call.header(rest[0])
         return (True, header, None) if header is not None else (False, None, f"the call has no header {rest[0]}")
-    value: Any = call.as_value().get(first) if isinstance(first, str) else None
+    value: object = call.as_value().get(first) if isinstance(first, str) else None
     if value is None and first not in ("body", "query", "headers", "method", "path"):
         return False, None, f"'{name}': a call has method, path, query, headers and body"
     for step in rest:
@@ -476,7 +491,7 @@ class _WithWebhooks(Mapping[str, object]):
         self._variables = variables
         self._webhooks = webhooks
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> object:
         if name in self._variables:
             return self._variables[name]
         found, value = self._webhooks.lookup(name)
