@@ -21,16 +21,13 @@ import re
 import socket
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Hashable, Iterator, Mapping, Protocol
+from typing import Hashable, Iterator, Mapping, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run.http.connections import shut_down
-from scenario_core.support.digits import ascii_int
+from scenario_core.run.webhook_calls import Received, body_value, walk
 from scenario_core.support.records import dataclass, field
-
-if TYPE_CHECKING:
-    from scenario_core.support.json_types import JsonValue
 
 
 class _Parser(Protocol):
@@ -55,35 +52,6 @@ _PART = re.compile(r"\.([^.\[\]]+)|\[([0-9]+)\]")
 
 class WebhookError(Exception):
     """A webhook that cannot start (busy port, bad port): its step fails with this one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class Received:
-    """One call a hook received."""
-
-    method: str
-    path: str
-    query: dict[str, str]
-    headers: tuple[tuple[str, str], ...]
-    body: JsonValue  # parsed JSON when the body is JSON, else its text ("" when empty)
-
-    def header(self, name: str) -> str | None:
-        lowered = name.lower()
-        values = [v for k, v in self.headers if k.lower() == lowered]
-        return ", ".join(values) if values else None
-
-    def as_value(self) -> dict[str, object]:
-        """What `{{NAME.h[0]}}` shows: a plain JSON-like value."""
-        headers: dict[str, str] = {}
-        for name, value in self.headers:
-            headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        return {
-            "method": self.method,
-            "path": self.path,
-            "query": dict(self.query),
-            "headers": headers,
-            "body": self.body,
-        }
 
 
 @dataclass(eq=False)
@@ -170,17 +138,6 @@ class _Request:
         self.done.append(
             (method, self.url.decode("latin-1"), self.headers, bytes(self.body), parser.should_keep_alive())
         )
-
-
-def _body_value(raw: bytes) -> JsonValue:
-    text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
-        return text
-    try:
-        value: JsonValue = json.loads(text)
-        return value
-    except (ValueError, RecursionError):
-        return text
 
 
 def _response(status: int, reason: str, payload: dict[str, object], keep_alive: bool) -> bytes:
@@ -340,7 +297,7 @@ class Webhooks:
             )
         if method not in ACCEPTED_METHODS:
             return _response(405, "Method Not Allowed", {"error": f"{method} is not accepted"}, keep_alive)
-        call = Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), _body_value(body))
+        call = Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), body_value(body))
         size = len(body) + len(target) + sum(len(k) + len(v) for k, v in headers)
         entry.keep(hook, call, size)
         return _response(200, "OK", {"received": True}, keep_alive)
@@ -438,7 +395,7 @@ class Webhooks:
             )
         if index < calls.dropped:
             return False, None, _dropped_reason(entry.name, hook, calls, index)
-        return _walk(calls.kept[index - calls.dropped], rest[1:], name)
+        return walk(calls.kept[index - calls.dropped], rest[1:], name)
 
 
 def _dropped_note(name: str, hook: str, calls: _Hook) -> str:
@@ -454,34 +411,6 @@ def _dropped_reason(name: str, hook: str, calls: _Hook, index: int) -> str:
         f"and {MAX_BYTES_KEPT // (1024 * 1024)} MiB, and {name}.{hook} has dropped its oldest {calls.dropped} "
         f"of {calls.received} (kept: [{calls.dropped}] to [{calls.received - 1}])"
     )
-
-
-def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, object, str | None]:
-    if not path:
-        return True, call.as_value(), None
-    first, rest = path[0], path[1:]
-    if first == "headers" and rest:
-        if len(rest) > 1 or not isinstance(rest[0], str):
-            return False, None, f"'{name}': a header is text, it has no parts"
-        header = call.header(rest[0])
-        return (True, header, None) if header is not None else (False, None, f"the call has no header {rest[0]}")
-    value: object = call.as_value().get(first) if isinstance(first, str) else None
-    if value is None and first not in ("body", "query", "headers", "method", "path"):
-        return False, None, f"'{name}': a call has method, path, query, headers and body"
-    for step in rest:
-        if isinstance(value, dict) and str(step) in value:
-            value = value[str(step)]
-        elif (
-            isinstance(value, list)
-            and (index := step if isinstance(step, int) else ascii_int(str(step))) is not None
-            and index < len(value)
-        ):
-            value = value[index]
-        elif step == "length" and isinstance(value, (list, str, dict)):
-            value = len(value)
-        else:
-            return False, None, f"'{name}': the received {first} has no '{step}'"
-    return True, value, None
 
 
 class _WithWebhooks(Mapping[str, object]):
