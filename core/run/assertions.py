@@ -6,7 +6,7 @@ a message (`describe`). How two values compare is comparison.py's.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from scenario_core.language.json_paths import DottedPath, JsonPathFunction
 from scenario_core.language.nodes.assertions import (
@@ -44,6 +44,9 @@ from scenario_core.run.comparison import (
 )
 from scenario_core.run.events import ResponseReceived
 from scenario_core.run.json_path_functions import evaluate
+
+if TYPE_CHECKING:
+    from scenario_core.run.body_paths import CompiledPath
 
 
 def describe(assertion: Assertion) -> str:
@@ -90,14 +93,14 @@ def assertion_refs(assertion: Assertion) -> tuple[VariableRef, ...]:
     return tuple(found)
 
 
-Custom = Callable[[CustomAssertion, Mapping[str, Any]], Outcome]
+Custom = Callable[[CustomAssertion, Mapping[str, object]], Outcome]
 Schema = Callable[[ResponseReceived], Outcome]
 
 
 def check(
     assertion: Assertion,
     response: ResponseReceived | None,
-    variables: Mapping[str, Any],
+    variables: Mapping[str, object],
     time_limit: float = MATCH_SECONDS,
     custom: Custom | None = None,
     schema: Schema | None = None,
@@ -205,7 +208,7 @@ def _status(assertion: StatusAssertion, response: ResponseReceived | None) -> Ou
     return Outcome(False, expected, status, f"expected status {expected}, got {status}{_snippet(response)}")
 
 
-def json_path_values(compiled: Any, data: Any) -> Any:
+def json_path_values(compiled: JsonPathFunction | CompiledPath, data: object) -> object:
     """MISSING when nothing matched, the value for one match, a list for several; a path that
     ends with a Jayway function: the function's value."""
     if type(compiled) is DottedPath:  # most paths: one place at most
@@ -221,7 +224,7 @@ def json_path_values(compiled: Any, data: Any) -> Any:
 
 
 def _json_path(
-    assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: JsonPathAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     path = assertion.path
     expected = render_json(assertion.expected, variables) if assertion.expected is not None else None
@@ -245,7 +248,7 @@ def _json_path(
 
 
 def _header(
-    assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: HeaderAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     op, name = assertion.operator, assertion.name
     subject = f"header {name}"
@@ -256,7 +259,7 @@ def _header(
         passed = (actual == expected_text) == (op == "==")
         message = None if passed else fail_message(subject, op, expected_text, actual, None)
         return Outcome(passed, expected_text, actual, message)
-    compared: Any = SAME
+    compared: object = SAME
     if actual is not None and negation(op)[1] in ORDER and is_number(expected):
         try:
             compared = float(actual)  # a header is text; compare numbers when the assertion asks for one
@@ -275,7 +278,7 @@ def _header(
 
 
 def _body(
-    assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: BodyAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     op = assertion.operator
     expected = value_text(render_json(assertion.expected, variables))
@@ -301,7 +304,7 @@ def _time(assertion: TimeAssertion, response: ResponseReceived) -> Outcome:
     return Outcome(False, expected, round(took, 1), f"expected time {expected}, took {took:.0f} ms")
 
 
-def _variable(assertion: VariableAssertion, variables: Mapping[str, Any], time_limit: float) -> Outcome:
+def _variable(assertion: VariableAssertion, variables: Mapping[str, object], time_limit: float) -> Outcome:
     """`{{x}} OP V`: BerryCrush's condition rules on a variable's value; no response needed."""
     name = assertion.ref.name
     try:

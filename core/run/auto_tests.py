@@ -7,7 +7,7 @@ set; the call fails when the checks fail for any of them. The call's own request
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, Mapping, TypedDict
 
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
 from scenario_core.language.templates import child_name, render_json, render_text
@@ -20,18 +20,33 @@ from scenario_core.run.state import ScenarioState
 if TYPE_CHECKING:
     from scenario_core.openapi.operations import Operation
     from scenario_core.openapi.request_builder import RequestPlan
+    from scenario_core.support.json_types import JsonValue
+
+    class _Tally(TypedDict):
+        """A multi mode's repeats: how many, whether all passed their checks, their time (ms)."""
+
+        count: int
+        passed: bool
+        duration: int
+
+    class _GeneratedBody(TypedDict, total=False):
+        """The call's body as openapi.auto_tests.generate and build_request take it."""
+
+        structured_body: JsonValue
+        json_body: JsonValue
+
 
 # Runs one step of the scenario (the step runner's `execute`): how a unit's checks run.
 Execute = Callable[[Step, ScenarioState], Iterator[Event]]
 
 # One generated test: (kind, test type, description, its variables, the requests it sends).
-_Run = tuple[str, str, str, dict[str, Any], list["RequestPlan"]]
+_Run = tuple[str, str, str, "dict[str, JsonValue]", list["RequestPlan"]]
 
 
 def run_auto_tests(
     step: RequestStep,
     state: ScenarioState,
-    visible: Mapping[str, Any],
+    visible: Mapping[str, object],
     operation: Operation,
     base_url: str | None,
     sender: Sender,
@@ -45,7 +60,7 @@ def run_auto_tests(
     state.consumed.update(p.index for p in checks)
     runs = _generated(step, state, visible, operation)
     failed: list[str] = []
-    after: dict[str, dict[str, Any]] = {}  # multi mode -> its repeats' count, outcome and time
+    after: dict[str, _Tally] = {}  # multi mode -> its repeats' count, outcome and time
     for number, (kind, test_type, description, variables, plans) in enumerate(runs, 1):
         requests = []
         for plan in plans:
@@ -78,12 +93,14 @@ def run_auto_tests(
             response = received(step, result)
             responses.append(response)
             yield response
+        duration = 0
         if kind == MULTI:
             ok = all(r is not None and r.status < 500 for r in results)
+            duration = round((time.perf_counter() - started) * 1000)
             variables = {
                 **variables,
                 "multiTest.result": "success" if ok else "failure",
-                "multiTest.duration": round((time.perf_counter() - started) * 1000),
+                "multiTest.duration": duration,
             }
         state.overlay = variables
         try:
@@ -118,7 +135,7 @@ def run_auto_tests(
             mode = after.setdefault(test_type, {"count": 0, "passed": True, "duration": 0})
             mode["count"] += len(plans)
             mode["passed"] = mode["passed"] and message is None
-            mode["duration"] += variables["multiTest.duration"]
+            mode["duration"] += duration
     for event in _keep_multi_variables(step, state, after):
         yield event
     if failed:
@@ -126,7 +143,7 @@ def run_auto_tests(
         state.message = f"auto tests: {len(failed)} of {len(runs)} failed: {shown}"
 
 
-def _keep_multi_variables(step: RequestStep, state: ScenarioState, after: dict[str, dict[str, Any]]) -> list[Event]:
+def _keep_multi_variables(step: RequestStep, state: ScenarioState, after: dict[str, _Tally]) -> list[Event]:
     """After a call's multi repeats, `multiTest.mode`, `.count`, `.result` (true when every repeat
     of the mode passed its checks) and `.duration` (ms) stay set in the scenario for the steps
     after it, the last mode's winning, as BerryCrush keeps them (docs/spec/berrycrush.md#auto-tests).
@@ -163,7 +180,9 @@ def _unit_checks(state: ScenarioState) -> list[PlannedStep]:
     return checks
 
 
-def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, Any], operation: Operation) -> list[_Run]:
+def _generated(
+    step: RequestStep, state: ScenarioState, visible: Mapping[str, object], operation: Operation
+) -> list[_Run]:
     """The call's generated tests, in order: invalid and security ones, then multi's repeats."""
     from scenario_core.openapi.auto_tests import MULTI, generate, multi_tests
 
@@ -172,9 +191,10 @@ def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, An
     headers = [(h.name, render_text(h.value, visible)) for h in step.headers]
     if state.params.headers:  # header.NAME goes with generated requests too
         headers = with_defaults(headers, state.params.headers)
-    body: dict[str, Any] = {}
+    body: _GeneratedBody = {}
     if step.body is not None:
-        body["structured_body" if step.body_structured else "json_body"] = render_json(step.body, visible)
+        key: Literal["structured_body", "json_body"] = "structured_body" if step.body_structured else "json_body"
+        body[key] = render_json(step.body, visible)
     runs: list[_Run] = []
     for test in generate(
         operation, [k for k in step.auto if k != MULTI], children, excludes=step.excludes, headers=headers, **body
@@ -212,10 +232,17 @@ def _generated(step: RequestStep, state: ScenarioState, visible: Mapping[str, An
     return runs
 
 
-def _with_test(variables: dict[str, Any], mode: str, description: str) -> dict[str, Any]:
+def _with_test(variables: Mapping[str, JsonValue], mode: str, description: str) -> dict[str, JsonValue]:
     """A multi repeat's variables with `test.*` set as for the other kinds (test.type `multi`), so
     one if chain serves a call's invalid, security and multi requests alike (docs/spec/berrycrush.md#auto-tests)."""
     from scenario_core.openapi.auto_tests import MULTI
 
-    test = {"type": MULTI, "testType": mode, "field": None, "description": description, "value": None, "location": None}
+    test: dict[str, JsonValue] = {
+        "type": MULTI,
+        "testType": mode,
+        "field": None,
+        "description": description,
+        "value": None,
+        "location": None,
+    }
     return {**variables, **{f"test.{k}": v for k, v in test.items()}}

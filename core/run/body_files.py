@@ -7,7 +7,7 @@ references (docs/openapi.md). Every problem is a RequestFailed, one line."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.templates import TemplateError, render_text, text_template
@@ -21,7 +21,7 @@ MAX_BODY_FILE_BYTES = 50 * 1024 * 1024
 
 
 def read_body_file(
-    name: str, scenario_file: str, visible: Mapping[str, Any], resource_roots: Sequence[str] = ()
+    name: str, scenario_file: str, visible: Mapping[str, object], resource_roots: Sequence[str] = ()
 ) -> str:
     """`bodyFile: "x.json"`, BerryCrush's `"classpath:templates/x.json"` or `"file:x.json"`: the
     file's text with its {{NAME}} references rendered (docs/openapi.md). `file:` is relative to
@@ -49,7 +49,7 @@ def find_body_file(name: str, scenario_file: str, resource_roots: Sequence[str] 
     return next((candidate for candidate in candidates if candidate.exists()), None)
 
 
-def _rendered(candidate: Path, visible: Mapping[str, Any]) -> str:
+def _rendered(candidate: Path, visible: Mapping[str, object]) -> str:
     """The file's text, its references rendered."""
     try:
         data = read_regular_file(candidate, MAX_BODY_FILE_BYTES)
@@ -61,7 +61,7 @@ def _rendered(candidate: Path, visible: Mapping[str, Any]) -> str:
     return render_file_text(candidate, text, visible)
 
 
-def render_file_text(path: Path, text: str, visible: Mapping[str, Any]) -> str:
+def render_file_text(path: Path, text: str, visible: Mapping[str, object]) -> str:
     """A file's text with its `{{NAME}}` references rendered (a bodyFile's, a multipart file
     part's); a reference is located in the file, on its one "line"."""
     if "{{" not in text:

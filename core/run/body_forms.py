@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import mimetypes
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from scenario_core.language.nodes.steps import FormField, RequestStep
 from scenario_core.language.templates import render_text
@@ -47,7 +47,7 @@ def media_type_of(path: str) -> str:
 
 
 def build_body(
-    step: RequestStep, visible: Mapping[str, Any], scenario_file: str, resource_roots: Sequence[str] = ()
+    step: RequestStep, visible: Mapping[str, object], scenario_file: str, resource_roots: Sequence[str] = ()
 ) -> BuiltBody | None:
     """The step's form, multipart or bodyFile body; None when it has none of them."""
     if step.form is not None:
@@ -77,7 +77,7 @@ def read_file(name: str, scenario_file: str, resource_roots: Sequence[str], what
         raise RequestFailed(f"{what} {found} {problem}") from None
 
 
-def _rendered(path: Path, data: bytes, visible: Mapping[str, Any]) -> str | None:
+def _rendered(path: Path, data: bytes, visible: Mapping[str, object]) -> str | None:
     """UTF-8 text with its {{NAME}} references rendered; None for bytes that are not UTF-8."""
     try:
         text = data.decode("utf-8")
@@ -87,7 +87,7 @@ def _rendered(path: Path, data: bytes, visible: Mapping[str, Any]) -> str | None
 
 
 def _multipart(
-    fields: Sequence[FormField], visible: Mapping[str, Any], scenario_file: str, resource_roots: Sequence[str]
+    fields: Sequence[FormField], visible: Mapping[str, object], scenario_file: str, resource_roots: Sequence[str]
 ) -> BuiltBody:
     parts: list[Part] = []
     shown: list[str] = []

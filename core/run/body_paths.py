@@ -8,9 +8,26 @@ from __future__ import annotations
 import difflib
 import re
 from collections import deque
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
 
 from scenario_core.language.json_paths import DottedPath
+
+if TYPE_CHECKING:
+
+    class PathMatch(Protocol):
+        """One match of a compiled path: jsonpath-ng's DatumInContext, or a DottedMatch."""
+
+        @property
+        def value(self) -> object: ...
+
+        @property
+        def full_path(self) -> object: ...
+
+    class CompiledPath(Protocol):
+        """A compiled JSON path (language.json_paths.compile_json_path): jsonpath-ng's, or a DottedPath."""
+
+        def find(self, data: object, /) -> Sequence[PathMatch]: ...
+
 
 # Bodies may be huge: the walk stops at these, and suggests from what it saw.
 MAX_DEPTH = 12
@@ -51,7 +68,7 @@ def child_path(parent: str, step: str | int) -> str:
 def _keyed_paths(body: object) -> Iterator[tuple[str, str, str]]:
     """(concrete path, its shape with every index as [*], last key) of each object member,
     breadth first (so shorter paths come first), bounded by MAX_DEPTH and MAX_NODES."""
-    queue: deque[tuple[Any, str, str, int]] = deque([(body, "$", "$", 0)])
+    queue: deque[tuple[object, str, str, int]] = deque([(body, "$", "$", 0)])
     seen = 0
     while queue and seen < MAX_NODES:
         node, path, shape, depth = queue.popleft()
@@ -122,7 +139,7 @@ def closest_paths(path: str, body: object) -> list[str]:
     return (equal + [concrete for _, concrete in similar] + related)[:MAX_SUGGESTIONS]
 
 
-def top_level_keys(body: Any) -> list[str] | None:
+def top_level_keys(body: object) -> list[str] | None:
     """The keys of a body object small enough to name whole (at most MAX_TOP_KEYS), else None."""
     if isinstance(body, dict) and 0 < len(body) <= MAX_TOP_KEYS:
         return [_key_text(str(key)) for key in body]
@@ -153,12 +170,12 @@ def matched_nothing(path: str, body: object) -> str:
     return f"matched nothing in the response body{has}"
 
 
-def path_matches(compiled: Any, body: Any) -> list[tuple[str, Any]]:
+def path_matches(compiled: CompiledPath, body: object) -> list[tuple[str, object]]:
     """Each match of a compiled path (compile_json_path) in `body`: (concrete path, value)."""
     return [(_concrete(match.full_path), match.value) for match in compiled.find(body)]
 
 
-def _concrete(full_path: Any) -> str:
+def _concrete(full_path: object) -> str:
     """jsonpath-ng's full path of a match (Child / Fields / Index nodes) written as a scenario path."""
     steps: list[str | int] = []
     if isinstance(full_path, DottedPath):
@@ -171,7 +188,7 @@ def _concrete(full_path: Any) -> str:
     return written
 
 
-def _flatten(node: Any, steps: list[str | int]) -> None:
+def _flatten(node: object, steps: list[str | int]) -> None:
     left, right = getattr(node, "left", None), getattr(node, "right", None)
     if left is not None and right is not None:
         _flatten(left, steps)

@@ -10,7 +10,7 @@ message together into the `Outcome` of one assertion (assertions.py evaluates th
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypeGuard, cast
 
 from scenario_core.language.templates import text_form
 from scenario_core.support.json_depth import cut_depth
@@ -20,8 +20,8 @@ from scenario_core.support.records import dataclass
 @dataclass(frozen=True, slots=True)
 class Outcome:
     passed: bool
-    expected: Any
-    actual: Any
+    expected: object
+    actual: object
     message: str | None = None
     # The assertion could not be evaluated (no response, a body that is not JSON, a value of the
     # wrong type): it fails, and so does its negation (`not`); an `if` takes it as false.
@@ -98,7 +98,7 @@ def json_equal(a: object, b: object) -> bool:
     return True
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """A JSON number: an int or a float, never a boolean."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -144,7 +144,7 @@ def _empty(value: object) -> bool:
 
 
 def compare(
-    op: str, actual: Any, expected: Any, time_limit: float = MATCH_SECONDS, *, condition: bool = False
+    op: str, actual: object, expected: object, time_limit: float = MATCH_SECONDS, *, condition: bool = False
 ) -> tuple[bool, str | None]:
     """(passed, problem): `problem` explains an operation that cannot apply to these types (the
     comparison then fails, negated or not). `condition`: BerryCrush's rules (conditions.py):
@@ -156,7 +156,7 @@ def compare(
     return holds != negated, None
 
 
-def _apply(op: str, actual: Any, expected: Any, time_limit: float, condition: bool) -> tuple[bool, str | None]:
+def _apply(op: str, actual: object, expected: object, time_limit: float, condition: bool) -> tuple[bool, str | None]:
     if op == "==":
         return json_equal(actual, expected), None
     if op == "equals":
@@ -217,7 +217,7 @@ def value_text(value: object) -> str:
     return text_form(cut_depth(value))
 
 
-def _matches(expected: Any, actual: Any, time_limit: float, whole: bool = False) -> tuple[bool, str | None]:
+def _matches(expected: object, actual: object, time_limit: float, whole: bool = False) -> tuple[bool, str | None]:
     # The `regex` package, not `re`: it takes a timeout (re cannot be interrupted at all) and is
     # what check-time validation compiles patterns with. Imported here: most runs never match.
     import regex
@@ -238,7 +238,7 @@ def _matches(expected: Any, actual: Any, time_limit: float, whole: bool = False)
         )
 
 
-def fail_message(subject: str, op: str, expected: Any, actual: Any, problem: str | None) -> str:
+def fail_message(subject: str, op: str, expected: object, actual: object, problem: str | None) -> str:
     """`expected SUBJECT OP EXPECTED, got ACTUAL`, and the problem that kept the operator from applying."""
     message = f"expected {subject} {op} {show(expected)}, got {show(actual)}"
     return f"{message}: {problem}" if problem else message
@@ -250,13 +250,13 @@ SAME = object()  # verdict's `compared` when the operator sees `actual` itself
 def verdict(
     subject: str,
     op: str,
-    actual: Any,
-    expected: Any,
+    actual: object,
+    expected: object,
     nothing: tuple[str, str],
     *,
     condition: bool,
     time_limit: float,
-    compared: Any = SAME,
+    compared: object = SAME,
 ) -> Outcome:
     """One operator on one value, with the message. `actual` is MISSING when there is nothing;
     `nothing` then says so after "expected X to exist, " and after "but " ("it matched nothing in
@@ -287,5 +287,6 @@ def verdict(
         return Outcome(True, expected, actual)
     if actual is MISSING:
         return Outcome(False, expected, actual, f"expected {written}, but {nothing[1]}")
-    size = f" (size {len(value)})" if base == "hasSize" else ""
+    # hasSize applied without a problem: a list, a string or an object
+    size = f" (size {len(cast('list[object] | str | dict[str, object]', value))})" if base == "hasSize" else ""
     return Outcome(False, expected, actual, f"expected {written}, got {show(actual)}{size}")

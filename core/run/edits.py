@@ -20,8 +20,6 @@ A value is read as `--var` reads one: JSON when it parses as JSON (`7`, `true`, 
 
 from __future__ import annotations
 
-from typing import Any
-
 from scenario_core.language.nodes.steps import Step
 from scenario_core.language.templates import NAME
 from scenario_core.parameters.run_inputs import NumberTooLong, variable_value
@@ -55,8 +53,8 @@ class VariableEdited(Event):
     name: str
     layer: str  # "scenario" or a store's label
     action: str  # SET (new in that layer), CHANGED or REMOVED
-    old: Any  # the value the layer held (None when SET)
-    new: Any  # the value set (None when REMOVED)
+    old: object  # the value the layer held (None when SET)
+    new: object  # the value set (None when REMOVED)
     shadowed_by: str | None  # an inner layer whose value of the name still wins, or None
     snapshot: ScopeSnapshot  # what the scenario sees after the edit
     by: str = EDITED_BY
@@ -84,7 +82,7 @@ def layers_of(scope: Scope) -> list[EditableLayer]:
     return layers
 
 
-def parse_value(raw: str) -> Any:
+def parse_value(raw: str) -> object:
     """A typed value, as `--var` reads it."""
     try:
         return variable_value(raw)
@@ -92,7 +90,9 @@ def parse_value(raw: str) -> Any:
         raise EditError("the number has too many digits to be read: quote it to keep it as text") from None
 
 
-def edit_variable(scope: Scope, layer: str, name: str, value: Any, origin: Origin, step: Step | None) -> VariableEdited:
+def edit_variable(
+    scope: Scope, layer: str, name: str, value: object, origin: Origin, step: Step | None
+) -> VariableEdited:
     """Set `name` to `value` in `layer` of `scope` (DELETED: remove it there). EditError when the
     layer is not one the scope may edit, the name is not a variable name, or a deleted name is
     not in that layer."""

@@ -51,7 +51,7 @@ replaces a layer's dict when it writes), so consumers may keep them; treat them 
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, Mapping
+from typing import TYPE_CHECKING, Final, Literal, Mapping
 
 from scenario_core.language.nodes.base import Node, SourceLocation
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
@@ -60,6 +60,9 @@ from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep  # noqa: F401 (re-exported)
 from scenario_core.support.records import dataclass, field, fields
+
+if TYPE_CHECKING:
+    from scenario_core.support.json_types import JsonValue
 
 # How a step or a scenario ended: a Literal, so mypy checks every comparison and assignment.
 Status = Literal["passed", "failed", "skipped"]
@@ -134,14 +137,14 @@ class Origin:
 class ScopeSnapshot:
     """The variables visible at one moment, by layer (innermost first), with who wrote each."""
 
-    scenario: Mapping[str, Any]
+    scenario: Mapping[str, object]
     store: StoreRef | None
-    store_values: Mapping[str, Any]
-    run: Mapping[str, Any]
+    store_values: Mapping[str, object]
+    run: Mapping[str, object]
     scenario_origins: Mapping[str, Origin] = field(default_factory=dict)
     store_origins: Mapping[str, Origin] = field(default_factory=dict)
 
-    def visible(self) -> dict[str, Any]:
+    def visible(self) -> dict[str, object]:
         """Every visible name -> value; the innermost layer wins."""
         if not self.store_values and not self.run:
             return dict(self.scenario)
@@ -151,7 +154,7 @@ class ScopeSnapshot:
         """Visible names, sorted."""
         return sorted(set(self.scenario) | set(self.store_values) | set(self.run))
 
-    def lookup(self, name: str) -> tuple[bool, Any]:
+    def lookup(self, name: str) -> tuple[bool, object]:
         """(found, value), innermost first."""
         for layer in (self.scenario, self.store_values, self.run):
             if name in layer:
@@ -216,7 +219,7 @@ class Event:
 @dataclass(frozen=True, repr=False, kw_only=True)
 class RunStarted(Event):
     files: tuple[ScenarioFileNode, ...]
-    run_variables: Mapping[str, Any]
+    run_variables: Mapping[str, object]
     tags: frozenset[str] | None  # None: every scenario is selected
 
 
@@ -295,7 +298,7 @@ class ResponseReceived(Event):
     headers: tuple[tuple[str, str], ...]
     body: str  # decoded text
     elapsed: float  # seconds, request start to body read
-    json: Any  # the parsed body; None when not JSON (see json_error) or JSON null
+    json: JsonValue  # the parsed body; None when not JSON (see json_error) or JSON null
     json_error: str | None = None  # why the body is not JSON; None when it parsed
 
     @property
@@ -313,8 +316,8 @@ class ResponseReceived(Event):
 class AssertionChecked(Event):
     step: Step
     passed: bool
-    expected: Any
-    actual: Any
+    expected: object
+    actual: object
     message: str | None  # why it failed (None when passed)
 
 
@@ -347,7 +350,7 @@ class AutoTestRan(Event):
 class VariableExtracted(Event):
     step: Step
     name: str
-    value: Any
+    value: object
     layers: tuple[str, ...]  # e.g. ("scenario",) or ("scenario", "feature 'Pets'") or ("scenario", "file store")
 
 
@@ -357,8 +360,8 @@ class VariableOverwritten(Event):
 
     step: Step
     name: str
-    old: Any
-    new: Any
+    old: object
+    new: object
     layer: str
 
 

@@ -24,7 +24,7 @@ scenario carry; plan.py lists what a scenario runs.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import IncludeStep, RequestStep
@@ -60,7 +60,7 @@ from scenario_core.run.explain import ScenarioRecord
 from scenario_core.run.http.client import HttpClient
 from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.options import RunOptions, run_options
-from scenario_core.run.scopes import Scope, Store
+from scenario_core.run.scopes import Saved, Scope, Store
 from scenario_core.run.sending import Sender
 from scenario_core.run.state import Failure, FailureKind, FileRun, ScenarioState, internal_error
 from scenario_core.run.steps import StepRunner
@@ -112,7 +112,7 @@ class Execution:
         self._only = only
         self.resource_roots = options.resource_roots
         self.overrides = options.overrides
-        self.run_variables: dict[str, Any] = dict(options.run_variables)
+        self.run_variables: dict[str, object] = dict(options.run_variables)
         self.tags = options.tags
         registry = options.registry
         self._started = False
@@ -329,7 +329,7 @@ class Execution:
         elif (local := local_error_of(run.file, scenario)) is not None:  # an error local to the scenario
             failure = Failure(FailureKind.SETUP, local.message, local.location.line)
             skip_message = local.message
-        bound: dict[int, dict[str, Any]] = {}  # include -> what its arguments replaced
+        bound: dict[int, Saved] = {}  # include -> what its arguments replaced
         # A `finally:` block runs after a failed step too, but not in a scenario that never
         # started (a parameter or local error), and a failure inside it ends the block.
         cleanup_may_run = failure is None
@@ -456,7 +456,7 @@ def _skipped(planned: PlannedStep, message: str | None, scope: Scope, interrupte
 def run_to_completion(
     files: Sequence[ScenarioFileNode | str],
     overrides: RunOverrides | None = None,
-    run_variables: Mapping[str, Any] | None = None,
+    run_variables: Mapping[str, object] | None = None,
     tags: Iterable[str] | None = None,
 ) -> list[Event]:
     """Run to the end and return every event (for tests and simple callers). Paths are loaded."""

@@ -7,7 +7,7 @@ runs that never hit one pay nothing for it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep
@@ -314,7 +314,7 @@ class Explainer:
         return f"{who} {'does' if feature is not None else 'do'} not share variables (shareVariablesAcrossScenarios is false by default)"
 
 
-def undefined_refs(refs: Sequence[tuple[str, str]], visible: Mapping[str, Any]) -> tuple[str, str] | None:
+def undefined_refs(refs: Sequence[tuple[str, str]], visible: Mapping[str, object]) -> tuple[str, str] | None:
     """The first (name, where) whose name is not visible, or None."""
     for ref in refs:
         if ref[0] not in visible:

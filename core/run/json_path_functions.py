@@ -5,17 +5,20 @@ A function that does not apply (min() of text, first() of an empty list) matches
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from scenario_core.language.json_paths import JsonPathFunction, PathArgument
 from scenario_core.run.comparison import MISSING, is_number
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
 # A function of a JSON path: its value on the subject (what the path matched) and its arguments,
 # all JSON values.
-_Function = Callable[[object, list[Any]], object]
+_Function = Callable[[object, list[object]], object]
 
 
-def evaluate(function: JsonPathFunction, data: Any) -> Any:
+def evaluate(function: JsonPathFunction, data: object) -> object:
     """The function's value on `data`, or MISSING."""
     matches = [m.value for m in function.base.find(data)]
     if function.definite:
@@ -31,7 +34,7 @@ def evaluate(function: JsonPathFunction, data: Any) -> Any:
         return MISSING
 
 
-def _argument(argument: Any, data: Any) -> Any:
+def _argument(argument: object, data: object) -> object:
     if isinstance(argument, PathArgument):  # its value (the list of its matches when several)
         values = [m.value for m in argument.compiled.find(data)]
         return values[0] if len(values) == 1 else values
@@ -44,20 +47,20 @@ def _numbers(subject: object) -> list[float]:
     return subject
 
 
-def _length(subject: object, _: list[Any]) -> int:
+def _length(subject: object, _: list[object]) -> int:
     if isinstance(subject, (list, dict, str)):
         return len(subject)
     raise TypeError("no length")
 
 
-def _keys(subject: object, _: list[Any]) -> list[str]:
+def _keys(subject: object, _: list[object]) -> list[str]:
     if isinstance(subject, dict):
         return list(subject)
     raise TypeError("no keys")
 
 
 def _end(index: int) -> _Function:
-    def pick(subject: object, _: list[Any]) -> object:
+    def pick(subject: object, _: list[object]) -> object:
         if isinstance(subject, list):
             return subject[index]
         raise TypeError("not a list")
@@ -65,7 +68,7 @@ def _end(index: int) -> _Function:
     return pick
 
 
-def _concat(subject: object, arguments: list[Any]) -> str:
+def _concat(subject: object, arguments: list[object]) -> str:
     parts = subject if isinstance(subject, list) else [subject]
     return "".join(v if isinstance(v, str) else _text(v) for v in [*parts, *arguments])
 
@@ -76,13 +79,13 @@ def _text(value: object) -> str:
     return json.dumps(value)
 
 
-def _append(subject: object, arguments: list[Any]) -> list[Any]:
+def _append(subject: object, arguments: list[object]) -> list[object]:
     if isinstance(subject, list):
         return [*subject, *arguments]
     raise TypeError("not a list")
 
 
-def _statistics() -> Any:
+def _statistics() -> ModuleType:
     import statistics  # ~10 ms of imports (decimal, fractions): paid only by a file that averages
 
     return statistics

@@ -5,28 +5,31 @@ variable), `param.KEY` (an effective parameter) and what providers such as webho
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from scenario_core.language.parameter_values import Duration
 from scenario_core.parameters.resolution import parameter_text
 
-Provider = Callable[[str], tuple[bool, Any]]  # no string inside: typing would compile it (~2 ms at import)
+Provider = Callable[[str], tuple[bool, object]]  # no string inside: typing would compile it (~2 ms at import)
 
 
-class Variables(Mapping[str, Any]):
+class Variables(Mapping[str, object]):
     """A read-only view; iterating it gives the scope's own names only (what messages list)."""
 
     # Underscored: `values` would hide Mapping.values().
     __slots__ = ("_values", "_parameters", "_providers")
 
     def __init__(
-        self, values: Mapping[str, Any], parameters: Mapping[str, Any] | None = None, providers: Sequence[Provider] = ()
+        self,
+        values: Mapping[str, object],
+        parameters: Mapping[str, object] | None = None,
+        providers: Sequence[Provider] = (),
     ):
         self._values = values
         self._parameters = parameters
         self._providers = providers
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> object:
         values = self._values
         if name in values:
             return values[name]

@@ -8,7 +8,7 @@ The OpenAPI layer is imported here, lazily: only a run that calls an operation l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, TypedDict
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.parameter_keys import AUTO_CONTENT_TYPE, AUTO_SCHEMA, AUTO_STATUS, STRICT_SCHEMA
@@ -25,6 +25,24 @@ if TYPE_CHECKING:
     from scenario_core.openapi.operation_lookup import Descriptions
     from scenario_core.openapi.operations import Operation
     from scenario_core.parameters.descriptions import DescriptionSet
+    from scenario_core.run.http.request import OutgoingRequest
+    from scenario_core.support.json_types import JsonValue
+
+    class CallBody(TypedDict, total=False):
+        """A call's body as build_request takes it (`structured_body` or `body`), and for a form:
+        or multipart: body its Content-Type (`form`) and the text a report shows (`shown`)."""
+
+        structured_body: JsonValue
+        body: str | bytes
+        form: str
+        shown: str
+
+    class _Parsed(TypedDict, total=False):
+        parsed: JsonValue
+
+    class _Seconds(TypedDict, total=False):
+        seconds: float
+
 
 # (child as written, where it went, as sent) for each child of a call: RequestSent.placements
 Placements = tuple[tuple[str, str, str], ...]
@@ -41,7 +59,7 @@ class OperationCalls:
         self._resource_roots = resource_roots  # --resource-root: where bodyFile names are looked up first
         self.resource_roots = resource_roots
         # (step, params[, names a {{NAME}} chose]) -> operation, base URL
-        self._found: dict[tuple, tuple[Operation, str | None]] = {}
+        self._found: dict[tuple[object, ...], tuple[Operation, str | None]] = {}
         # per set of parameters: its descriptions, their aliases, each description's base URL
         self._contexts: dict[int, tuple[Descriptions, dict[str, dict[str, str]], dict[str, str | None]]] = {}
 
@@ -54,14 +72,14 @@ class OperationCalls:
         step: RequestStep,
         params: EffectiveParameters,
         scenario_file: str,
-        visible: Mapping[str, Any] | None = None,
+        visible: Mapping[str, object] | None = None,
     ) -> tuple[Operation, str | None]:
         """The operation a call names and the base URL its requests go to; RequestFailed otherwise.
         A name written as `{{NAME}}` is what `visible` holds for it now."""
         ref = step.operation
         assert ref is not None  # only a call is looked up
         operation_id, using = ref.operation_id, ref.using
-        key: tuple = (id(step), id(params))
+        key: tuple[object, ...] = (id(step), id(params))
         if ref.dynamic:
             operation_id, using = dynamic_names(step, visible if visible is not None else {})
             key += (operation_id, using)
@@ -103,8 +121,8 @@ class OperationCalls:
         return context
 
     def build(
-        self, step: RequestStep, visible: Mapping[str, Any], params: EffectiveParameters, scenario_file: str
-    ) -> tuple[Any, str | None, str, Operation, Placements]:
+        self, step: RequestStep, visible: Mapping[str, object], params: EffectiveParameters, scenario_file: str
+    ) -> tuple[OutgoingRequest, str | None, str, Operation, Placements]:
         """An operation call: (the request, its body as text, its URL, the operation, where each
         child went). RequestFailed, one line, otherwise."""
         from scenario_core.openapi.documents import OpenApiError
@@ -123,7 +141,9 @@ class OperationCalls:
         if form is not None and not any(name.lower() == "content-type" for name, _ in headers):
             headers.append(("Content-Type", form))
         try:
-            plan = build_request(operation, children, headers=headers, **body)
+            plan = build_request(
+                operation, children, headers=headers, body=body.get("body"), structured_body=body.get("structured_body")
+            )
         except OpenApiError as error:
             raise RequestFailed(f"{step.text}: {' '.join(str(error).split())}") from None
         url = join_url(base_url, plan.path)
@@ -132,7 +152,7 @@ class OperationCalls:
         placements = tuple((p.child, p.location, p.sent) for p in plan.placements)
         return request, shown if shown is not None else plan.body_text, url, operation, placements
 
-    def body(self, step: RequestStep, visible: Mapping[str, Any], scenario_file: str) -> dict[str, Any]:
+    def body(self, step: RequestStep, visible: Mapping[str, object], scenario_file: str) -> CallBody:
         """A call's body as build_request takes it: `structured_body` (name: value lines) or `body` (text)."""
         if step.body is not None:
             if step.body_structured:
@@ -150,7 +170,7 @@ class OperationCalls:
         return {}
 
 
-def dynamic_names(step: RequestStep, visible: Mapping[str, Any]) -> tuple[str, str | None]:
+def dynamic_names(step: RequestStep, visible: Mapping[str, object]) -> tuple[str, str | None]:
     """`call using {{spec}} {{op}}`: (operation, description name) as the variables give them
     now; RequestFailed naming the call when one renders empty or is not a name."""
     ref = step.operation
@@ -189,8 +209,8 @@ def schema_message(
         )
     from scenario_core.openapi.schema_check import check_response
 
-    parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
-    seconds = {"seconds": max(timeout - response.elapsed, MATCH_SECONDS)} if timeout else {}
+    parsed: _Parsed = {"parsed": response.json} if response.is_json else {}  # saves a second parse
+    seconds: _Seconds = {"seconds": max(timeout - response.elapsed, MATCH_SECONDS)} if timeout else {}
     result = check_response(
         operation, response.status, response.header("Content-Type"), response.body, strict=strict, **parsed, **seconds
     )

@@ -18,14 +18,14 @@ if TYPE_CHECKING:
 Verbosity = Literal[0, 1, 2]
 # --dist: `file` runs files at once; `scope` the units the scope rules keep apart.
 Distribution = Literal["file", "scope"]
-NO_VARIABLES: Mapping[str, Any] = MappingProxyType({})
+NO_VARIABLES: Mapping[str, object] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunOptions:
     # ---- what runs, and with what (the engine)
     overrides: RunOverrides = field(default_factory=RunOverrides)
-    run_variables: Mapping[str, Any] = NO_VARIABLES  # --var and --variables-file; read-only
+    run_variables: Mapping[str, object] = NO_VARIABLES  # --var and --variables-file; read-only
     tags: frozenset[str] | None = None  # plain tags (the TUI's and the API's); None: every scenario
     selected: Callable[[frozenset[str]], bool] | None = None  # a --tags expression; wins over `tags`
     registry: Registry | None = None  # custom steps and assertions (--plugins, the files' own)
@@ -51,7 +51,7 @@ class RunOptions:
     def collects_coverage(self) -> bool:
         return self.coverage or self.coverage_min is not None
 
-    def with_variables(self, run_variables: Mapping[str, Any]) -> RunOptions:
+    def with_variables(self, run_variables: Mapping[str, object]) -> RunOptions:
         """The same options with these run variables (kept read-only)."""
         return replace(self, run_variables=MappingProxyType(dict(run_variables)))
 

@@ -4,7 +4,7 @@ classes (their creation is a noticeable part of start-up)."""
 
 from __future__ import annotations
 
-from scenario_core.language.nodes.steps import IncludeStep, Step
+from scenario_core.language.nodes.steps import DescribedStep, IncludeStep, Step
 from scenario_core.support.records import dataclass
 
 BACKGROUND_FILE, BACKGROUND_FEATURE, SCENARIO = "background:file", "background:feature", "scenario"
@@ -18,7 +18,7 @@ class PlannedStep:
     phase: str
     via: tuple[IncludeStep, ...] = ()  # the include: steps it came through, outermost first
     index: int = 0  # position in the scenario's plan
-    parent: Step | None = None  # the described step (`when I create a pet`) this directive is under
+    parent: DescribedStep | None = None  # the described step (`when I create a pet`) this directive is under
     unbind: tuple[IncludeStep, ...] = ()  # includes whose arguments are restored after this step
     cleanup: bool = False  # under the scenario's `finally:` block: runs even after a failure
 

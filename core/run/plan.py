@@ -37,7 +37,11 @@ def plan_scenario(
     planned: list[PlannedStep] = []
 
     def add(
-        steps: Sequence[Step], phase: str, via: tuple[IncludeStep, ...], parent: Step | None, cleanup: bool = False
+        steps: Sequence[Step],
+        phase: str,
+        via: tuple[IncludeStep, ...],
+        parent: DescribedStep | None,
+        cleanup: bool = False,
     ) -> None:
         for step in steps:
             if isinstance(step, IncludeStep):

@@ -6,7 +6,7 @@ and the effective parameters."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from scenario_core.language.nodes.assertions import CustomAssertion
 from scenario_core.language.nodes.steps import DescribedStep
@@ -24,7 +24,7 @@ _ASSERTION_HINT = "custom assertions are Python functions, see docs/custom-steps
 
 
 def run_custom_step(
-    registry: Registry | None, step: DescribedStep, state: ScenarioState, visible: Mapping[str, Any]
+    registry: Registry | None, step: DescribedStep, state: ScenarioState, visible: Mapping[str, object]
 ) -> list[Event]:
     """Run the Python step registered for the step's description: the events of the variables it
     set; its failure, if any, is left in `state.message`."""
@@ -44,14 +44,14 @@ def run_custom_step(
     return events
 
 
-def step_context(state: ScenarioState, visible: Mapping[str, Any], events: list[Event]) -> StepContext:
+def step_context(state: ScenarioState, visible: Mapping[str, object], events: list[Event]) -> StepContext:
     """What a Python step or assertion sees; the events of what it sets go to `events`."""
     from scenario_core.custom_steps.registry import StepContext
 
     planned = state.planned
     step = planned.step
 
-    def set_variable(name: str, value: Any) -> None:
+    def set_variable(name: str, value: object) -> None:
         origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
         events.extend(state.scope.extract(step, name, value, origin, planned.phase == SCENARIO))
         state.record.extracted.add(name)
@@ -63,7 +63,7 @@ def step_context(state: ScenarioState, visible: Mapping[str, Any], events: list[
 def custom_assertion(registry: Registry, state: ScenarioState) -> Custom:
     """check()'s hook for `assert <free text>`: the Python assertion registered for the text."""
 
-    def run(assertion: CustomAssertion, variables: Mapping[str, Any]) -> Outcome:
+    def run(assertion: CustomAssertion, variables: Mapping[str, object]) -> Outcome:
         from scenario_core.custom_steps.patterns import PatternTooSlow
 
         text = render_text(assertion.text, variables)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping, Protocol
 
 from scenario_core.run.comparison import MATCH_SECONDS, MISSING
 from scenario_core.run.events import ResponseReceived
@@ -19,6 +19,16 @@ from scenario_core.run.events import ResponseReceived
 if TYPE_CHECKING:
     from scenario_core.language.nodes.assertions import SourceAssertion
     from scenario_core.run.comparison import Outcome
+
+
+class XmlElement(Protocol):
+    """What is read of an lxml element (lxml has no type information)."""
+
+    @property
+    def tag(self) -> object: ...  # a str, or a function for a comment or processing instruction
+
+    def iter(self) -> Iterator[XmlElement]: ...
+
 
 _DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _ENTITY = re.compile(r"<!ENTITY")
@@ -37,7 +47,7 @@ class SourceFailure(Exception):
     pattern stopped by its time bound): the step fails with this one line."""
 
 
-def read(kind: str, argument: str, response: ResponseReceived, time_limit: float = MATCH_SECONDS) -> tuple[Any, str]:
+def read(kind: str, argument: str, response: ResponseReceived, time_limit: float = MATCH_SECONDS) -> tuple[object, str]:
     """(value, subject) — value MISSING with `subject` then saying what is there instead."""
     if kind == "cookie":
         return _cookie(argument, response)
@@ -48,7 +58,7 @@ def read(kind: str, argument: str, response: ResponseReceived, time_limit: float
     return _xpath(argument, response)
 
 
-def _cookie(name: str, response: ResponseReceived) -> tuple[Any, str]:
+def _cookie(name: str, response: ResponseReceived) -> tuple[object, str]:
     found: list[str] = []
     for header, value in response.headers:
         if header.lower() != "set-cookie":
@@ -66,7 +76,7 @@ def _cookie(name: str, response: ResponseReceived) -> tuple[Any, str]:
     return MISSING, f"the response set no cookie {name}; it set {', '.join(found)}{hint}"
 
 
-def _regex(pattern: str, response: ResponseReceived, time_limit: float) -> tuple[Any, str]:
+def _regex(pattern: str, response: ResponseReceived, time_limit: float) -> tuple[object, str]:
     import regex
 
     body = response.body
@@ -88,7 +98,7 @@ def _regex(pattern: str, response: ResponseReceived, time_limit: float) -> tuple
     return match.group(0), ""
 
 
-def xml_tree(response: ResponseReceived) -> Any:
+def xml_tree(response: ResponseReceived) -> XmlElement:
     """The body as an lxml tree, read safely; SourceFailure saying what the body is otherwise.
     An HTML body (its Content-Type says html) is read by libxml2's HTML parser, which loads nothing."""
     from lxml import etree
@@ -98,8 +108,8 @@ def xml_tree(response: ResponseReceived) -> Any:
     if not body.strip():
         raise SourceFailure("xpath needs an XML body; the response has none")
     if "html" in media:
-        parser: Any = etree.HTMLParser(no_network=True, huge_tree=False, remove_pis=True)
-        tree = etree.fromstring(body, parser)
+        parser = etree.HTMLParser(no_network=True, huge_tree=False, remove_pis=True)
+        tree: XmlElement | None = etree.fromstring(body, parser)
         if tree is None:
             raise SourceFailure("xpath could not read the HTML body")
         return tree
@@ -114,14 +124,15 @@ def xml_tree(response: ResponseReceived) -> Any:
         resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, dtd_validation=False
     )
     try:
-        return etree.fromstring(_DECLARATION.sub("", body, count=1), parser)
+        root: XmlElement = etree.fromstring(_DECLARATION.sub("", body, count=1), parser)
+        return root
     except etree.XMLSyntaxError as error:
         detail = str(error).splitlines()[0] if str(error) else "not well-formed"
         kind = media or "no Content-Type"
         raise SourceFailure(f"xpath needs an XML body; the body ({kind}) is not XML: {detail}") from None
 
 
-def _xpath(expression: str, response: ResponseReceived) -> tuple[Any, str]:
+def _xpath(expression: str, response: ResponseReceived) -> tuple[object, str]:
     from lxml import etree
 
     tree = xml_tree(response)
@@ -141,7 +152,7 @@ def _xpath(expression: str, response: ResponseReceived) -> tuple[Any, str]:
     return (values[0] if len(values) == 1 else values), ""
 
 
-def _node_text(node: Any) -> Any:
+def _node_text(node: object) -> object:
     if isinstance(node, (str, bytes)):
         return str(node)
     if isinstance(node, tuple):  # a namespace node: (prefix, URI)
@@ -149,7 +160,7 @@ def _node_text(node: Any) -> Any:
     return "".join(node.itertext()) if hasattr(node, "itertext") else str(node)
 
 
-def _names_hint(expression: str, tree: Any) -> str:
+def _names_hint(expression: str, tree: XmlElement) -> str:
     """The element names of the document closest to those the expression asks for."""
     names: list[str] = []
     namespaces: set[str] = set()
@@ -176,7 +187,7 @@ def _names_hint(expression: str, tree: Any) -> str:
 
 
 def check_source(
-    assertion: SourceAssertion, response: ResponseReceived, variables: Mapping[str, Any], time_limit: float
+    assertion: SourceAssertion, response: ResponseReceived, variables: Mapping[str, object], time_limit: float
 ) -> Outcome:
     """`then: cookie NAME OP V`, `regex "…" OP V`, `xpath "…" OP V`: a JSON path's operators on
     the value the source reads."""
@@ -189,7 +200,7 @@ def check_source(
         actual, nothing = read(assertion.source, assertion.argument, response, time_limit)
     except SourceFailure as failure:
         return Outcome(False, expected, None, f"{subject}: {failure}", undecided=True)
-    compared: Any = SAME
+    compared: object = SAME
     if isinstance(actual, str) and negation(assertion.operator)[1] in ORDER and is_number(expected):
         try:
             compared = float(actual)  # text read from the body: compared as a number when asked to be
@@ -209,7 +220,7 @@ def check_source(
 
 def extract_source(
     kind: str, argument: str, written: str, name: str, response: ResponseReceived
-) -> tuple[Any, str | None]:
+) -> tuple[object, str | None]:
     """extract: NAME from cookie / body / regex / xpath: (value, None) or (None, why not)."""
     try:
         value, nothing = read(kind, argument, response)

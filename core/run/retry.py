@@ -17,7 +17,7 @@ import random
 from typing import Any, Callable, Mapping
 
 from scenario_core.language import parameter_keys as params
-from scenario_core.parameters.resolution import Setting
+from scenario_core.parameters.resolution import EffectiveValue, Setting
 from scenario_core.run.http.client import HttpClient, HttpResult
 from scenario_core.run.http.errors import RequestFailed
 from scenario_core.run.http.request import OutgoingRequest
@@ -38,7 +38,7 @@ class RetryPolicy:
     setting: Setting | None = None  # where retry.maxAttempts was set, for the give-up message
 
     @classmethod
-    def from_parameters(cls, parameters: Mapping[str, Any]) -> "RetryPolicy | None":
+    def from_parameters(cls, parameters: Mapping[str, EffectiveValue]) -> "RetryPolicy | None":
         """The policy of these effective parameters; None when retry.maxAttempts is 0 (off)."""
         attempts = parameters[params.RETRY_MAX_ATTEMPTS]
         if not attempts.value:
@@ -84,7 +84,7 @@ def send_with_retry(
     policy: RetryPolicy | None,
     on_retry: Callable[[int, str, float], None],
     *send_args: Any,
-    sleep: Callable[[float], Any] | None = None,
+    sleep: Callable[[float], object] | None = None,
     **send_options: Any,
 ) -> HttpResult:
     """`client.send(request, *send_args, **send_options)`, tried again by `policy`;

@@ -8,7 +8,7 @@ references to the current dicts: consumers may keep it while the run goes on.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from scenario_core.language.nodes.steps import Step
 from scenario_core.parameters.sharing import StoreRef
@@ -22,8 +22,10 @@ from scenario_core.run.events import (
     store_label,
 )
 
-_UNSET = object()
 DELETED = object()  # Scope.edit: remove the name from the layer
+
+# What an include's arguments replaced (Scope.bind): name -> (old value, its origin), None when new.
+Saved = dict[str, "tuple[object, Origin | None] | None"]
 
 
 class Store:
@@ -34,7 +36,7 @@ class Store:
     def __init__(self, ref: StoreRef):
         self.ref = ref
         self.label = store_label(ref)
-        self.values: dict[str, Any] = {}
+        self.values: dict[str, object] = {}
         self.origins: dict[str, Origin] = {}
 
     def names(self) -> tuple[str, ...]:
@@ -49,19 +51,19 @@ class Scope:
     def __init__(
         self,
         store: Store | None,
-        run: Mapping[str, Any],
-        values: Mapping[str, Any] | None = None,
+        run: Mapping[str, object],
+        values: Mapping[str, object] | None = None,
         origins: Mapping[str, Origin] | None = None,
     ):
         # `values`: what the scenario layer starts with (an outline row's cells).
-        self.values: dict[str, Any] = dict(values or {})
+        self.values: dict[str, object] = dict(values or {})
         self.origins: dict[str, Origin] = dict(origins or {})
         self.store = store
         self.run = run
-        self._visible: Mapping[str, Any] | None = None
+        self._visible: Mapping[str, object] | None = None
         self._snapshot: ScopeSnapshot | None = None
 
-    def visible(self) -> Mapping[str, Any]:
+    def visible(self) -> Mapping[str, object]:
         """Every visible name -> value, innermost winning; cached until the next write."""
         visible = self._visible
         if visible is None:
@@ -92,22 +94,22 @@ class Scope:
         """Names the store brings into this scenario."""
         return self.store.names() if self.store is not None else ()
 
-    def bind(self, step: Step, values: Mapping[str, Any], origin: Origin) -> tuple[list[Event], dict[str, Any]]:
+    def bind(self, step: Step, values: Mapping[str, object], origin: Origin) -> tuple[list[Event], Saved]:
         """Arguments of an include: scenario-layer variables while the fragment runs (never written
-        to a store). Returns the events and what to restore: old values, or _UNSET for new names."""
+        to a store). Returns the events and what to restore: old values, or None for new names."""
         events: list[Event] = []
-        saved: dict[str, Any] = {}
+        saved: Saved = {}
         for name, value in values.items():
-            saved[name] = (self.values[name], self.origins.get(name)) if name in self.values else _UNSET
+            saved[name] = (self.values[name], self.origins.get(name)) if name in self.values else None
             events += self.extract(step, name, value, origin, write_store=False)
         return events, saved
 
-    def restore(self, saved: Mapping[str, Any]) -> None:
+    def restore(self, saved: Saved) -> None:
         """Undo `bind`: names that existed get their old values back; new names stay (BerryCrush's
         rule, docs/spec/scopes.md#fragments-run-in-place)."""
         values, origins = dict(self.values), dict(self.origins)
         for name, old in saved.items():
-            if old is not _UNSET:
+            if old is not None:
                 values[name] = old[0]
                 if old[1] is not None:
                     origins[name] = old[1]
@@ -115,7 +117,7 @@ class Scope:
         self._visible = None
         self._snapshot = None
 
-    def extract(self, step: Step, name: str, value: Any, origin: Origin, write_store: bool) -> list[Event]:
+    def extract(self, step: Step, name: str, value: object, origin: Origin, write_store: bool) -> list[Event]:
         """Write `name` into the scenario layer and, when `write_store` and a store applies, into the
         store at once (write-through). Returns the VariableOverwritten / VariableExtracted events."""
         events: list[Event] = []
@@ -140,7 +142,7 @@ class Scope:
         self._snapshot = None
         return events
 
-    def edit(self, layer: str, name: str, value: Any, origin: Origin | None) -> tuple[bool, Any]:
+    def edit(self, layer: str, name: str, value: object, origin: Origin | None) -> tuple[bool, object]:
         """Edit and continue: set `name` in one layer only — this scenario's (SCENARIO_LAYER) or
         the store's (its label) — or delete it there when `value` is DELETED; copy on write, as
         `extract`. Returns (whether the layer held the name, its old value). The caller

@@ -8,9 +8,9 @@ An operation call is built by operation_calls.py; both end here to be sent.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from scenario_core.language.nodes.steps import RequestStep
+from scenario_core.language.nodes.steps import RequestStep, Step
 from scenario_core.language.parameter_keys import FOLLOW_REDIRECTS, MAX_RESPONSE_SIZE, TIMEOUT
 from scenario_core.language.templates import render_json_text, render_text
 from scenario_core.parameters.resolution import EffectiveParameters
@@ -60,7 +60,7 @@ class Sender:
     def build(
         self,
         step: RequestStep,
-        visible: Mapping[str, Any],
+        visible: Mapping[str, object],
         params: EffectiveParameters,
         scenario_file: str = "",
         resource_roots: Sequence[str] = (),
@@ -158,7 +158,7 @@ class Sender:
         )
 
 
-def received(step: Any, result: HttpResult) -> ResponseReceived:
+def received(step: Step, result: HttpResult) -> ResponseReceived:
     """The event for a response that came: its JSON parsed once, here, for every check after it."""
     data, json_error = parse_json(result.content)
     return ResponseReceived(

@@ -7,7 +7,7 @@ step modules read and write them. A fault inside a step becomes that step's one-
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Mapping
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import Step
@@ -162,4 +162,4 @@ class ScenarioState:
         self.webhooks_started = False
         self.plan = plan
         self.consumed: set[int] = set()  # plan indexes an auto-test call already ran for each request
-        self.overlay: dict[str, Any] | None = None  # test.* variables while an auto test's checks run
+        self.overlay: Mapping[str, object] | None = None  # test.* variables while an auto test's checks run

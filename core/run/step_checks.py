@@ -5,7 +5,7 @@ called operation's; free text: a Python assertion); and `extract:` of a value fr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from scenario_core.language.nodes.assertions import (
     Assertion,
@@ -47,7 +47,7 @@ def checks_without_response(assertion: Assertion) -> bool:
 
 
 def assertion_checked(
-    step: AssertStep, state: ScenarioState, visible: Mapping[str, Any], registry: Registry | None
+    step: AssertStep, state: ScenarioState, visible: Mapping[str, object], registry: Registry | None
 ) -> AssertionChecked | None:
     """Check an assertion step: its event, its failure left in `state.message` (None and a failure
     when `then: schema` has no response to check)."""
@@ -78,7 +78,7 @@ def assertion_checked(
 
 
 def check_in_run(
-    assertion: Assertion, state: ScenarioState, visible: Mapping[str, Any], registry: Registry | None
+    assertion: Assertion, state: ScenarioState, visible: Mapping[str, object], registry: Registry | None
 ) -> Outcome:
     """assertions.check with the run's hooks; an assertion that needs a response and has none fails."""
     if state.response is None and not checks_without_response(assertion):
@@ -103,7 +103,7 @@ def _schema_check(state: ScenarioState) -> Schema:
     return run
 
 
-def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any, str | None]:
+def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[object, str | None]:
     """The value an extract step takes from the response: (value, None) or (None, why not)."""
     if response is None:
         return None, "no response to extract from: extract needs a when: step before it"
@@ -112,7 +112,7 @@ def extracted(step: ExtractStep, response: ResponseReceived | None) -> tuple[Any
 
         return extract_source(step.source, step.compiled, step.path, step.name, response)
     if step.source == "header":
-        value = response.header(step.path)
+        value: object = response.header(step.path)
         if value is None:
             return None, f"the response has no {step.path} header to extract {step.name} from"
         return value, None

@@ -4,12 +4,18 @@ record's shape reads on its own."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal
+from typing import Callable, Literal, Union
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioNode
-from scenario_core.language.nodes.steps import Step
+from scenario_core.language.nodes.steps import DescribedStep, IncludeStep, Step
 from scenario_core.run import events as ev
 from scenario_core.support.records import dataclass, field
+
+# A node's place in the TUI's suite tree (widgets/tree_items.py): its file's number, then one part
+# per level: (kind, name, occurrence) for a feature, scenario or fragment, (kind,) for a file's
+# parameters or background and a scenario's phase, ("step", index) for a step.
+KeyPart = Union[int, tuple[str], tuple[str, int], tuple[str, str, int]]
+Key = tuple[KeyPart, ...]
 
 
 @dataclass(eq=False)
@@ -18,7 +24,7 @@ class StepRun:
 
     step: Step
     phase: str
-    via: tuple
+    via: tuple[IncludeStep, ...]
     index: int
     scenario: ScenarioNode
     feature: FeatureNode | None
@@ -37,9 +43,9 @@ class StepRun:
     overwritten: list[ev.VariableOverwritten] = field(default_factory=list)
     before: ev.ScopeSnapshot | None = None
     after: ev.ScopeSnapshot | None = None
-    parent: Any = None  # the described step a directive is under
-    key: Any = None  # where the TUI shows it (set by the app)
-    definitions: list = field(default_factory=list)  # the background / fragment it is written in
+    parent: DescribedStep | None = None  # the described step a directive is under
+    key: Key | None = None  # where the TUI shows it (set by the app)
+    definitions: list[Key] = field(default_factory=list)  # the background / fragment it is written in
     replaces: StepRun | None = None  # re-sent (edit and continue): the earlier run of this step
     read_from: int | None = None  # the plan index of the step whose response it reads
     resent: tuple[StepRun, ...] = ()  # re-sent after a then:/extract:: the steps run again before it
@@ -49,17 +55,17 @@ class StepRun:
         return frozenset(e.name for e in self.extracted)
 
 
-def _set(name: str) -> Callable[[StepRun, Any], None]:
+def _set(name: str) -> Callable[[StepRun, ev.Event], None]:
     return lambda run, event: setattr(run, name, event)
 
 
-def _append(name: str) -> Callable[[StepRun, Any], None]:
+def _append(name: str) -> Callable[[StepRun, ev.Event], None]:
     return lambda run, event: getattr(run, name).append(event)
 
 
 # What each event of a running step adds to its record (the stepper's table, as run.consumers'
 # consumers have one): the event's exact type -> how it is folded in.
-FOLD: dict[type, Callable[[StepRun, Any], None]] = {
+FOLD: dict[type, Callable[[StepRun, ev.Event], None]] = {
     ev.RequestSent: _set("request"),
     ev.ResponseReceived: _set("response"),
     ev.AssertionChecked: _set("assertion"),

@@ -32,9 +32,9 @@ handed to `on_event` with the record it belongs to; the app decides what to show
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Final, Iterator, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Final, Iterator, Literal, Mapping, Sequence
 
-from scenario_core.language.nodes.blocks import ScenarioFileNode
+from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import AssertStep, ExtractStep, RequestStep
 from scenario_core.parameters.descriptions import DescriptionSet
 from scenario_core.parameters.resolution import RunOverrides
@@ -48,12 +48,16 @@ from scenario_core.run.scopes import DELETED, Scope
 from scenario_core.run.step_runs import FOLD
 from scenario_core.run.step_runs import StepRun as StepRun  # (imported from here by the TUI)
 
+if TYPE_CHECKING:
+    from scenario_core.custom_steps.registry import Registry
+    from scenario_core.language.tag_expressions import TagExpression
+
 State = Literal["idle", "running", "paused", "finished"]
 IDLE: Final = "idle"
 RUNNING: Final = "running"
 PAUSED: Final = "paused"
 FINISHED: Final = "finished"
-_END = object()  # a batch's last item when the stream has ended
+_END: Final = None  # a batch's last item when the stream has ended
 
 
 STEP, CONTINUE, DRAIN, RESEND = "step", "continue", "drain", "resend"
@@ -64,7 +68,7 @@ class Stepper:
         self,
         files: Callable[[], Sequence[ScenarioFileNode]],
         overrides: RunOverrides | None,
-        run_variables: Mapping[str, Any],
+        run_variables: Mapping[str, object],
         on_event: Callable[[ev.Event, StepRun | None], None],
         breakpoint_hit: Callable[[ev.StepStarted, StepRun], bool] = lambda event, run: False,
         yield_every: int = 50,
@@ -74,10 +78,11 @@ class Stepper:
         # The session's OpenAPI descriptions: read once, kept across restarts and reloads (a
         # description that changes on disk is read again: the cache checks each file's mtime).
         self.descriptions = descriptions or DescriptionSet()
-        self.registry: Any = None  # custom steps and assertions (set by the app when a file has some)
+        self.registry: Registry | None = None  # custom steps and assertions (set by the app when a file has some)
         self.resource_roots: tuple[str, ...] = ()  # --resource-root
-        self.selected: Any = None  # --tags: a tag_expressions.TagExpression, None for every scenario
-        self.include: Any = None  # Execution(include=): "run this scenario only"; None for every scenario
+        self.selected: TagExpression | None = None  # --tags; None for every scenario
+        # Execution(include=): "run this scenario only"; None for every scenario
+        self.include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None
         self.break_on_failure = False
         self.pause_reason: str | None = None  # why it is PAUSED: "step", "breakpoint" or "failure"
         self.paused_after: StepRun | None = None  # paused on failure: the step that failed
@@ -197,7 +202,7 @@ class Stepper:
     def delete_variable(self, layer: str, name: str) -> VariableEdited:
         return self._edit(layer, name, DELETED)
 
-    def _edit(self, layer: str, name: str, value: Any) -> VariableEdited:
+    def _edit(self, layer: str, name: str, value: object) -> VariableEdited:
         scope = self._paused_scope()
         running = self.execution.running if self.execution is not None else None
         assert running is not None  # (_paused_scope checked it)
@@ -338,9 +343,9 @@ class Stepper:
         each StepStarted, so the step about to run is shown while it runs); it stops at the first
         event the run may pause at. True once the stepper stops pulling (paused, finished)."""
         loop = asyncio.get_running_loop()
-        batches: asyncio.Queue[tuple[bool, list[Any]]] = asyncio.Queue()
+        batches: asyncio.Queue[tuple[bool, list[ev.Event | BaseException | None]]] = asyncio.Queue()
 
-        def post(final: bool, events: list[Any]) -> None:
+        def post(final: bool, events: list[ev.Event | BaseException | None]) -> None:
             loop.call_soon_threadsafe(batches.put_nowait, (final, events))
 
         halt: list[bool] = [False]  # set when this side stops listening: the worker pulls no more
@@ -356,7 +361,7 @@ class Stepper:
             halt[0] = True
             await asyncio.wait([worker])  # the stream is never pulled by two threads
 
-    def _take(self, events: list[Any], final: bool) -> bool:
+    def _take(self, events: list[ev.Event | BaseException | None], final: bool) -> bool:
         """Hand the events on; True when the stepper stops pulling. It pauses only at the last
         event of a final batch: the worker went on past any other, whose step has run already."""
         last = len(events) - 1
@@ -400,13 +405,18 @@ class Stepper:
         """With break on failure: right after a step that failed (not one a stop cut short)."""
         return event.status == ev.FAILED and self.break_on_failure and self.mode != DRAIN and not event.interrupted
 
-    def _pull(self, stream: Iterator[ev.Event], post: Callable[[bool, list[Any]], None], halt: list[bool]) -> None:
+    def _pull(
+        self,
+        stream: Iterator[ev.Event],
+        post: Callable[[bool, list[ev.Event | BaseException | None]], None],
+        halt: list[bool],
+    ) -> None:
         """On the worker thread: pull events and post them, a batch at each StepStarted (or every
         `yield_every` events), until one the run may pause at (a StepStarted in STEP mode or
         while a breakpoint is set, a StepFinished it pauses after): posted as the final batch.
         _END ends the last batch when the stream ends; a fault is handed over as it is. It
         stops early once `halt` is set (the loop no longer listens: finished, or it failed)."""
-        batch: list[Any] = []
+        batch: list[ev.Event | BaseException | None] = []
         try:
             for event in stream:
                 batch.append(event)

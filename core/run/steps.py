@@ -12,7 +12,7 @@ calls, custom steps) is imported by the first step that does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from scenario_core.language.fragment_files import unusable_fragment
 from scenario_core.language.nodes.steps import (
@@ -50,6 +50,7 @@ from scenario_core.run.step_checks import assertion_checked, check_in_run, check
 
 if TYPE_CHECKING:
     from scenario_core.custom_steps.registry import Registry
+    from scenario_core.run.scopes import Saved
     from scenario_core.run.webhooks import Webhooks
 
 
@@ -66,7 +67,7 @@ class StepRunner:
 
     # ------------------------------------------------------------ references
 
-    def references(self, step: Step, state: ScenarioState) -> tuple[Mapping[str, Any], tuple[str, str] | None]:
+    def references(self, step: Step, state: ScenarioState) -> tuple[Mapping[str, object], tuple[str, str] | None]:
         """What the step reads its references from, and the first of them that is undefined."""
         found = self._refs.get(id(step))
         if found is None:
@@ -77,10 +78,10 @@ class StepRunner:
         missing = undefined_refs(refs, visible) if refs else None
         return visible, missing
 
-    def lookup(self, state: ScenarioState, dotted: bool) -> Mapping[str, Any]:
+    def lookup(self, state: ScenarioState, dotted: bool) -> Mapping[str, object]:
         """What references read: the scope, an auto test's test.* / multiTest.* names, and (for a
         dotted name) env.X, param.KEY and a webhook's hooks."""
-        visible: Mapping[str, Any] = state.scope.visible()
+        visible: Mapping[str, object] = state.scope.visible()
         if state.overlay:
             visible = {**visible, **state.overlay}
         if dotted:
@@ -89,7 +90,7 @@ class StepRunner:
         return visible
 
     @staticmethod
-    def explain(state: ScenarioState, missing: tuple[str, str], visible: Mapping[str, Any]) -> str:
+    def explain(state: ScenarioState, missing: tuple[str, str], visible: Mapping[str, object]) -> str:
         store_ref = state.store.ref if state.store is not None else None
         return state.run.explainer().explain(
             missing[0], missing[1], visible, state.scenario, state.feature, state.planned.index, store_ref
@@ -139,7 +140,7 @@ class StepRunner:
         else:
             state.message = f"cannot run a {type(step).__name__} step"
 
-    def include(self, step: IncludeStep, state: ScenarioState, bound: dict[int, dict[str, Any]]) -> list[Event]:
+    def include(self, step: IncludeStep, state: ScenarioState, bound: dict[int, Saved]) -> list[Event]:
         """Bind an include's arguments (what they replaced goes to `bound`): the events. An include
         of a fragment whose .fragment file does not parse fails (`check` reports it too)."""
         fragment = state.run.file.fragment(step.fragment)
@@ -192,7 +193,7 @@ class StepRunner:
 
     # ------------------------------------------------------------ requests
 
-    def _request(self, step: RequestStep, state: ScenarioState, visible: Mapping[str, Any]) -> Iterator[Event]:
+    def _request(self, step: RequestStep, state: ScenarioState, visible: Mapping[str, object]) -> Iterator[Event]:
         params = state.params
         state.operation = operation = None
         try:

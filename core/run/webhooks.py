@@ -21,13 +21,22 @@ import re
 import socket
 import threading
 from collections import deque
-from typing import Any, Hashable, Iterator, Mapping
+from typing import Hashable, Iterator, Mapping, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 from scenario_core.language.nodes.steps import WebhookStep
 from scenario_core.run.http.connections import shut_down
-from scenario_core.support.digits import ascii_int
+from scenario_core.run.webhook_calls import Received, body_value, walk
 from scenario_core.support.records import dataclass, field
+
+
+class _Parser(Protocol):
+    """What is asked of httptools' request parser once a request is complete (it has no types)."""
+
+    def get_method(self) -> bytes: ...
+
+    def should_keep_alive(self) -> bool: ...
+
 
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a webhook receives notifications, not uploads
@@ -43,35 +52,6 @@ _PART = re.compile(r"\.([^.\[\]]+)|\[([0-9]+)\]")
 
 class WebhookError(Exception):
     """A webhook that cannot start (busy port, bad port): its step fails with this one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class Received:
-    """One call a hook received."""
-
-    method: str
-    path: str
-    query: dict[str, str]
-    headers: tuple[tuple[str, str], ...]
-    body: Any  # parsed JSON when the body is JSON, else its text ("" when empty)
-
-    def header(self, name: str) -> str | None:
-        lowered = name.lower()
-        values = [v for k, v in self.headers if k.lower() == lowered]
-        return ", ".join(values) if values else None
-
-    def as_value(self) -> dict[str, Any]:
-        """What `{{NAME.h[0]}}` shows: a plain JSON-like value."""
-        headers: dict[str, str] = {}
-        for name, value in self.headers:
-            headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        return {
-            "method": self.method,
-            "path": self.path,
-            "query": dict(self.query),
-            "headers": headers,
-            "body": self.body,
-        }
 
 
 @dataclass(eq=False)
@@ -120,7 +100,7 @@ class _Request:
     """httptools callbacks collecting complete requests (several when pipelined)."""
 
     def __init__(self) -> None:
-        self.parser: Any = None
+        self.parser: _Parser | None = None
         self.done: list[tuple[str, str, list[tuple[str, str]], bytes, bool]] = []
         self.too_large = False
         self._reset()
@@ -152,23 +132,15 @@ class _Request:
         self.body += body
 
     def on_message_complete(self) -> None:
-        method = self.parser.get_method().decode("latin-1")
+        parser = self.parser
+        assert parser is not None  # set before any data is fed
+        method = parser.get_method().decode("latin-1")
         self.done.append(
-            (method, self.url.decode("latin-1"), self.headers, bytes(self.body), self.parser.should_keep_alive())
+            (method, self.url.decode("latin-1"), self.headers, bytes(self.body), parser.should_keep_alive())
         )
 
 
-def _body_value(raw: bytes) -> Any:
-    text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
-        return text
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return text
-
-
-def _response(status: int, reason: str, payload: dict[str, Any], keep_alive: bool) -> bytes:
+def _response(status: int, reason: str, payload: dict[str, object], keep_alive: bool) -> bytes:
     body = json.dumps(payload).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
@@ -325,7 +297,7 @@ class Webhooks:
             )
         if method not in ACCEPTED_METHODS:
             return _response(405, "Method Not Allowed", {"error": f"{method} is not accepted"}, keep_alive)
-        call = Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), _body_value(body))
+        call = Received(method, parts.path, dict(parse_qsl(parts.query)), tuple(headers), body_value(body))
         size = len(body) + len(target) + sum(len(k) + len(v) for k, v in headers)
         entry.keep(hook, call, size)
         return _response(200, "OK", {"received": True}, keep_alive)
@@ -351,7 +323,7 @@ class Webhooks:
                 names += [f"{entry.name}.{hook}[{i}]" for i in range(kept.dropped, kept.received)]
         return names
 
-    def view(self, variables: Mapping[str, Any]) -> Mapping[str, Any]:
+    def view(self, variables: Mapping[str, object]) -> Mapping[str, object]:
         """`variables` with the webhook references added: a variable of the same name wins
         (`{{a.b}}` is first the variable named a.b). What templates render against."""
         return _WithWebhooks(variables, self) if self._servers else variables
@@ -369,7 +341,7 @@ class Webhooks:
                 return entry
         return None
 
-    def lookup(self, name: str) -> tuple[bool, Any]:
+    def lookup(self, name: str) -> tuple[bool, object]:
         """Resolve a reference: `NAME` (base URL), `NAME.h` (the hook's URL), `NAME.h.length`
         (calls so far), `NAME.h[0]` (the first call), `NAME.h[0].method|path|query|headers|body`,
         deeper into the body (`.body.items[0].id`, `.body.items.0.id`) and headers
@@ -384,7 +356,7 @@ class Webhooks:
             found, _, reason = self._resolve(name)
         return None if found else reason
 
-    def _resolve(self, name: str) -> tuple[bool, Any, str | None]:
+    def _resolve(self, name: str) -> tuple[bool, object, str | None]:
         head = re.match(r"[^.\[\]]+", name)
         if head is None:
             return False, None, None
@@ -423,7 +395,7 @@ class Webhooks:
             )
         if index < calls.dropped:
             return False, None, _dropped_reason(entry.name, hook, calls, index)
-        return _walk(calls.kept[index - calls.dropped], rest[1:], name)
+        return walk(calls.kept[index - calls.dropped], rest[1:], name)
 
 
 def _dropped_note(name: str, hook: str, calls: _Hook) -> str:
@@ -441,42 +413,14 @@ def _dropped_reason(name: str, hook: str, calls: _Hook, index: int) -> str:
     )
 
 
-def _walk(call: Received, path: list[str | int], name: str) -> tuple[bool, Any, str | None]:
-    if not path:
-        return True, call.as_value(), None
-    first, rest = path[0], path[1:]
-    if first == "headers" and rest:
-        if len(rest) > 1 or not isinstance(rest[0], str):
-            return False, None, f"'{name}': a header is text, it has no parts"
-        header = call.header(rest[0])
-        return (True, header, None) if header is not None else (False, None, f"the call has no header {rest[0]}")
-    value: Any = call.as_value().get(first) if isinstance(first, str) else None
-    if value is None and first not in ("body", "query", "headers", "method", "path"):
-        return False, None, f"'{name}': a call has method, path, query, headers and body"
-    for step in rest:
-        if isinstance(value, dict) and str(step) in value:
-            value = value[str(step)]
-        elif (
-            isinstance(value, list)
-            and (index := step if isinstance(step, int) else ascii_int(str(step))) is not None
-            and index < len(value)
-        ):
-            value = value[index]
-        elif step == "length" and isinstance(value, (list, str, dict)):
-            value = len(value)
-        else:
-            return False, None, f"'{name}': the received {first} has no '{step}'"
-    return True, value, None
-
-
-class _WithWebhooks(Mapping[str, Any]):
+class _WithWebhooks(Mapping[str, object]):
     __slots__ = ("_variables", "_webhooks")
 
-    def __init__(self, variables: Mapping[str, Any], webhooks: Webhooks):
+    def __init__(self, variables: Mapping[str, object], webhooks: Webhooks):
         self._variables = variables
         self._webhooks = webhooks
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> object:
         if name in self._variables:
             return self._variables[name]
         found, value = self._webhooks.lookup(name)

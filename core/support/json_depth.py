@@ -13,20 +13,21 @@ def cut_marker(depth: int) -> str:
     return f"… (nested deeper than {depth} levels; cut here)"
 
 
-def cut_depth(value: Any, limit: int = MAX_DEPTH) -> Any:
+def cut_depth(value: object, limit: int = MAX_DEPTH) -> object:
     """A copy of a JSON-like value whose lists/dicts nested deeper than `limit` are replaced by a
     marker string. Iterative: safe at any depth. Values within the limit are returned as is."""
     if not isinstance(value, (list, tuple, dict)) or _depth_within(value, limit):
         return value
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 1)]  # (value, parent, key, depth)
+    root: list[object] = [None]
+    # (value, parent: a list or dict, its index or key there, depth)
+    stack: list[tuple[object, Any, object, int]] = [(value, root, 0, 1)]
     while stack:
         item, parent, key, depth = stack.pop()
         if isinstance(item, dict):
             if depth > limit:
                 parent[key] = cut_marker(limit)
                 continue
-            copy: Any = {}
+            copy: dict[object, object] | list[object] = {}
             for k, v in item.items():
                 copy[k] = None
                 stack.append((v, copy, k, depth + 1))
@@ -44,7 +45,7 @@ def cut_depth(value: Any, limit: int = MAX_DEPTH) -> Any:
     return root[0]
 
 
-def _depth_within(value: Any, limit: int) -> bool:
+def _depth_within(value: list[object] | tuple[object, ...] | dict[object, object], limit: int) -> bool:
     """True when no container in `value` is nested deeper than `limit` (iterative)."""
     stack = [(value, 1)]
     while stack:

@@ -24,17 +24,29 @@ from __future__ import annotations
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, overload
 
+_T = TypeVar("_T")
+
 if TYPE_CHECKING:
+    from typing import ClassVar, Protocol
+
     from typing_extensions import dataclass_transform
+
+    class _Record(Protocol):
+        """An instance of a record class: what `_make` sets on its class, as the shared methods read it."""
+
+        __record_fields__: ClassVar[tuple[Field, ...]]
+        __record_values__: ClassVar[Callable[[object], tuple[object, ...]]]
+        __record_compared__: ClassVar[Callable[[object], tuple[object, ...]]]
+        __record_hashed__: ClassVar[Callable[[object], tuple[object, ...]]]
+
 else:
 
-    def dataclass_transform(**_options: object) -> Callable[[Any], Any]:
+    def dataclass_transform(**_options: object) -> Callable[[_T], _T]:
         return lambda decorated: decorated
 
 
 __all__ = ["FrozenInstanceError", "Field", "dataclass", "field", "fields", "replace"]
 
-_T = TypeVar("_T")
 _FIELDS = "__record_fields__"  # each record class's tuple of Field, its bases' first
 
 
@@ -59,8 +71,8 @@ class Field:
 
     def __init__(
         self,
-        default: Any = MISSING,
-        default_factory: Any = MISSING,
+        default: object = MISSING,
+        default_factory: Callable[[], object] = MISSING,
         repr: bool = True,  # noqa: A002 - the standard library's parameter names
         hash: bool | None = None,  # noqa: A002
         compare: bool = True,
@@ -77,8 +89,8 @@ class Field:
 
 def field(
     *,
-    default: Any = MISSING,
-    default_factory: Callable[[], Any] | Any = MISSING,
+    default: object = MISSING,
+    default_factory: Callable[[], object] = MISSING,
     repr: bool = True,  # noqa: A002
     hash: bool | None = None,  # noqa: A002
     compare: bool = True,
@@ -87,7 +99,7 @@ def field(
     return Field(default, default_factory, repr, hash, compare)
 
 
-def fields(record: Any) -> tuple[Field, ...]:
+def fields(record: object) -> tuple[Field, ...]:
     """The fields of a record class or instance, inherited ones first."""
     cls = record if isinstance(record, type) else type(record)
     found: tuple[Field, ...] | None = getattr(cls, _FIELDS, None)
@@ -96,7 +108,7 @@ def fields(record: Any) -> tuple[Field, ...]:
     return found
 
 
-def replace(record: _T, /, **changes: Any) -> _T:
+def replace(record: _T, /, **changes: object) -> _T:
     """A copy of `record` with some fields changed (`dataclasses.replace`)."""
     for each in fields(record):
         if each.name not in changes:
@@ -124,7 +136,7 @@ def dataclass(
     frozen: bool = False,
     slots: bool = False,
     kw_only: bool = False,
-) -> Any:
+) -> type[_T] | Callable[[type[_T]], type[_T]]:
     """Make `cls` a record class (the standard `@dataclass`'s options that this project uses).
     `kw_only`: every field is given by keyword (the events: a call names what it sets)."""
 
@@ -207,7 +219,7 @@ def _with_slots(cls: type[_T], specs: tuple[Field, ...]) -> type[_T]:
     namespace["__slots__"] = own
     namespace.pop("__dict__", None)
     namespace.pop("__weakref__", None)
-    metaclass: Any = type(cls)
+    metaclass: Any = type(cls)  # type[type[_T]]: mypy cannot call it
     made: type[_T] = metaclass(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
     return made
@@ -239,8 +251,8 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
     if slots:
         setters = tuple(_slot_setter(cls, name) for name in names)
 
-        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
-            values: Sequence[Any]
+        def __init__(self: object, *args: object, **keywords: object) -> None:  # noqa: N807
+            values: Sequence[object]
             if args:
                 if not keywords and not kw_only and len(args) <= count and (tail := tails[len(args)]) is not None:
                     values = args + tail if tail else args
@@ -260,7 +272,7 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
 
     else:
 
-        def __init__(self: Any, *args: Any, **keywords: Any) -> None:  # noqa: N807
+        def __init__(self: object, *args: object, **keywords: object) -> None:  # noqa: N807
             if args and not keywords and not kw_only and len(args) <= count and (tail := tails[len(args)]) is not None:
                 self.__dict__.update(zip(names, args + tail if tail else args))
                 return
@@ -280,7 +292,7 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
 
 def _binder(
     qualname: str, specs: tuple[Field, ...], kw_only: bool
-) -> Callable[[tuple[Any, ...], dict[str, Any]], list[Any]]:
+) -> Callable[[tuple[object, ...], dict[str, object]], list[object]]:
     """The slow path of `__init__`: positional and keyword arguments bound to the fields in
     order, defaults and factories filled in, with the standard decorator's errors."""
     names = tuple(spec.name for spec in specs)
@@ -289,7 +301,7 @@ def _binder(
     defaults = tuple(spec.default for spec in specs)
     factories = tuple(spec.default_factory for spec in specs)
 
-    def bind(args: tuple[Any, ...], keywords: dict[str, Any]) -> list[Any]:
+    def bind(args: tuple[object, ...], keywords: dict[str, object]) -> list[object]:
         if args and kw_only:
             raise TypeError(f"{qualname}.__init__() takes keyword arguments only ({len(args)} given by position)")
         if len(args) > count:
@@ -318,10 +330,10 @@ def _binder(
     return bind
 
 
-def _getter_of_keys(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+def _getter_of_keys(names: tuple[str, ...]) -> Callable[[dict[str, object]], tuple[object, ...]]:
     """A dict -> the tuple of its values for these keys, in this order."""
     if len(names) >= 2:
-        many: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*names)
+        many: Callable[[dict[str, object]], tuple[object, ...]] = itemgetter(*names)
         return many
     if len(names) == 1:
         one = itemgetter(names[0])
@@ -329,19 +341,19 @@ def _getter_of_keys(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[
     return lambda keywords: ()
 
 
-def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     for klass in cls.__mro__:
         descriptor = vars(klass).get(name)
         if descriptor is not None and hasattr(descriptor, "__set__") and name in vars(klass).get("__slots__", ()):
-            setter: Callable[[Any, Any], None] = descriptor.__set__
+            setter: Callable[[object, object], None] = descriptor.__set__
             return setter
     raise TypeError(f"{cls.__qualname__}.{name}: a slotted record's field must have a slot")
 
 
-def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
     """An instance -> the tuple of these fields' values (what equality, hashing and pickling read)."""
     if len(names) >= 2:
-        many: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+        many: Callable[[object], tuple[object, ...]] = attrgetter(*names)
         return many
     if len(names) == 1:
         one = attrgetter(names[0])
@@ -349,43 +361,43 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda record: ()
 
 
-def _reduce(self: Any) -> tuple[Any, ...]:
+def _reduce(self: _Record) -> tuple[object, ...]:
     """Pickled as the class and its fields' values, unpickled by calling the class with them
     (pickle's own protocol; a frozen record refuses the attribute-by-attribute default)."""
     return type(self), type(self).__record_values__(self)
 
 
-def _reduce_by_keyword(self: Any) -> tuple[Any, ...]:
+def _reduce_by_keyword(self: _Record) -> tuple[object, ...]:
     """A keyword-only record: unpickled by `_from_values`, which names each field."""
     return _from_values, (type(self), type(self).__record_values__(self))
 
 
-def _from_values(cls: Any, values: tuple[Any, ...]) -> Any:
+def _from_values(cls: type[_T], values: tuple[object, ...]) -> _T:
     return cls(**dict(zip((spec.name for spec in fields(cls)), values)))
 
 
-def _repr(self: Any) -> str:
+def _repr(self: object) -> str:
     shown = ", ".join(f"{spec.name}={getattr(self, spec.name)!r}" for spec in getattr(self, _FIELDS) if spec.repr)
     return f"{type(self).__qualname__}({shown})"
 
 
-def _eq(self: Any, other: object) -> bool:
+def _eq(self: _Record, other: object) -> bool:
     if other.__class__ is not self.__class__:
         not_implemented: bool = NotImplemented  # == then asks the other operand, as __eq__ may
         return not_implemented
-    cls: Any = type(self)
-    values: Callable[[Any], tuple[Any, ...]] = cls.__record_compared__
+    cls = type(self)
+    values: Callable[[object], tuple[object, ...]] = cls.__record_compared__
     result: bool = values(self) == values(other)
     return result
 
 
-def _hash(self: Any) -> int:
+def _hash(self: _Record) -> int:
     return hash(type(self).__record_hashed__(self))
 
 
-def _frozen_setattr(self: Any, name: str, value: object) -> None:
+def _frozen_setattr(self: object, name: str, value: object) -> None:
     raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
 
-def _frozen_delattr(self: Any, name: str) -> None:
+def _frozen_delattr(self: object, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Mapping, overload
+from typing import Iterable, Mapping, overload
 from urllib.parse import quote, quote_plus
 
 MASK = "••••••"
@@ -168,7 +168,7 @@ def mask_headers(
     return tuple((k, mask_header_value(k, v)) for k, v in headers)
 
 
-def mask_variables(variables: Mapping[str, Any]) -> dict[str, Any]:
+def mask_variables(variables: Mapping[str, object]) -> dict[str, object]:
     """Secret names get MASK whatever their value; other values are kept as they are (nested
     fields with secret names included: use Masker.variables to scrub those too)."""
     return {k: (MASK if is_secret_variable(k) else v) for k, v in variables.items()}

@@ -103,7 +103,7 @@ class RunEvents:
             return
         self._locate(run, event)
         if run.key is not None:
-            self._keep_record(run)
+            self._keep_record(run, run.key)
             self._set_group_status(run, NODE_RUNNING)
             if self.stepper.mode != CONTINUE:  # while `c` runs on, ▶ (set_current) says it
                 tree.set_status(run.key, NODE_RUNNING)
@@ -116,7 +116,7 @@ class RunEvents:
             return
         self._locate(run, event)
         if run.key is not None:
-            self._keep_record(run)
+            self._keep_record(run, run.key)
             tree.set_status(run.key, event.status)
             self._set_group_status(run, event.status)
         if event.status != SKIPPED:
@@ -221,11 +221,11 @@ class RunEvents:
             state.bp_previous = _prefixes(*state.bp_last)
         return state.bp_previous
 
-    def _keep_record(self, run: StepRun) -> None:
-        """The inspector finds a step run under its scenario, and (its latest run) under the
-        background or fragment it is written in."""
+    def _keep_record(self, run: StepRun, key: Key) -> None:
+        """The inspector finds a step run under its scenario (`key`, its place there), and (its
+        latest run) under the background or fragment it is written in."""
         records = self.state.records
-        records[run.key] = run
+        records[key] = run
         for key in run.definitions:
             records[key] = run
 

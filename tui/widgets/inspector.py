@@ -450,7 +450,8 @@ class Inspector(VerticalScroll, can_focus=True):
             line.append("  against ", "dim")
             line.append(visible(str(checked.expected)))
             parts.append(line)
-            for problem in checked.actual or ():  # each offending value: where, then what is wrong
+            problems = checked.actual if isinstance(checked.actual, list) else ()  # a schema check's: a list or None
+            for problem in problems:  # each offending value: where, then what is wrong
                 where, _, why = str(problem).partition(": ")
                 found = Text("  ")
                 found.append(visible(where), WARNING_BOLD)

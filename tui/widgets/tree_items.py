@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable
 
 from rich.text import Text
 
@@ -26,12 +26,10 @@ from scenario_core.language.nodes.base import Node
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import ConditionalBranch, ConditionalStep, DescribedStep, IncludeStep, Step
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
+from scenario_core.run.step_runs import Key
 
-# A node's place: its file's number, then one part per level: (kind, name, occurrence) for a
-# feature, scenario or fragment, (kind,) for a file's parameters or background and a scenario's
-# phase, ("step", index) for a step.
-KeyPart = Union[int, tuple[str], tuple[str, int], tuple[str, str, int]]
-Key = tuple[KeyPart, ...]
+# A node's place (its file's number, then one part per level): defined with the step records
+# that carry it (scenario_core.run.step_runs).
 
 
 def file_number(key: Key) -> int:

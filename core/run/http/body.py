@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from scenario_core.run.http.errors import one_line
+
+if TYPE_CHECKING:
+    from scenario_core.support.json_types import JsonValue
 
 
 class TooLarge(Exception):
@@ -109,7 +112,7 @@ def decode_text(content: bytes, headers: tuple[tuple[str, str], ...]) -> str:
 _DIGITS = re.compile(r"value has (\d+) digits")
 
 
-def parse_json(content: bytes) -> tuple[Any, str | None]:
+def parse_json(content: bytes) -> tuple[JsonValue, str | None]:
     """(value, None) when the body is JSON, else (None, why not). Never raises: a server's body
     may be anything, including JSON that Python declines to read (see below)."""
     if not content.strip():

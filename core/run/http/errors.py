@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import socket
 import sys
-from typing import Any, Iterator
+from types import ModuleType
+from typing import Iterator
 
 
 class RequestFailed(Exception):
@@ -64,7 +65,7 @@ def _tls_error() -> type[BaseException]:
     return ssl.SSLError if ssl is not None else _NoTls
 
 
-def _httpx() -> Any:
+def _httpx() -> ModuleType | None:
     """httpx, when something loaded it (else none of its errors can exist)."""
     return sys.modules.get("httpx")
 
