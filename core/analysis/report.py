@@ -28,7 +28,7 @@ from scenario_core.parameters.sharing import StoreRef, store_for
 
 if TYPE_CHECKING:  # imported when first needed (explainer())
     from scenario_core.run.explain import Explainer
-    from scenario_core.run.plan import PlannedStep
+    from scenario_core.run.phases import PlannedStep
 
 
 class _Unknown(Enum):

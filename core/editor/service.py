@@ -13,7 +13,7 @@ language_completion.py (completion, the outline)."""
 
 from __future__ import annotations
 
-from scenario_core.editor.completion import METHODS, completions, symbols, visible_names
+from scenario_core.editor.completion import completions, symbols, visible_names
 from scenario_core.editor.document import (
     Completion,
     Document,
@@ -30,6 +30,7 @@ from scenario_core.editor.document import (
     span_of,
 )
 from scenario_core.editor.hover import definition, fragment_markdown, hover, parameters_markdown, variable_markdown
+from scenario_core.language.step_syntax import METHODS
 
 __all__ = [
     "Completion",

@@ -114,7 +114,7 @@ def _compile_plain(path: str) -> Any:
     dotted = dotted_path(path)
     if dotted is not None:
         return dotted
-    from jsonpath_ng.ext import parse  # imported lazily: it is the slowest import of a check
+    from jsonpath_ng.ext.parser import parse  # imported lazily: it is the slowest import of a check
 
     try:
         return parse(filters_for_jsonpath_ng(path))

@@ -25,13 +25,13 @@ from scenario_core.openapi.documents import (  # noqa: F401 (re-exported: the lo
     MAX_REF_HOPS,
     VERSIONS,
     Description,
-    OpenApiError,
     join_pointer,
     locate,
     parse_document,
     read_capped,
     split_pointer,
 )
+from scenario_core.openapi.documents import OpenApiError as OpenApiError  # re-exported: the public face
 from scenario_core.openapi.documents import (
     file_stamp as _stamp,
 )

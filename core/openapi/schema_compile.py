@@ -54,7 +54,6 @@ _HOSTNAME = re.compile(
 )
 
 
-@FORMATS.checks("date-time")
 def _date_time(value: object) -> bool:
     if not isinstance(value, str):
         return True
@@ -69,17 +68,14 @@ def _date_time(value: object) -> bool:
     return m.group(9) is None or (int(m.group(9)) <= 23 and int(m.group(10)) <= 59)
 
 
-@FORMATS.checks("uri")
 def _uri(value: object) -> bool:
     return not isinstance(value, str) or bool(_SCHEME.fullmatch(value))
 
 
-@FORMATS.checks("uri-reference")
 def _uri_reference(value: object) -> bool:
     return not isinstance(value, str) or not re.search(r"\s", value)
 
 
-@FORMATS.checks("hostname")
 def _hostname(value: object) -> bool:
     return not isinstance(value, str) or bool(_HOSTNAME.fullmatch(value))
 
@@ -88,14 +84,21 @@ def _hostname(value: object) -> bool:
 FORMATS.checks("regex")(is_regex)
 
 
-@FORMATS.checks("int32")
 def _int32(value: object) -> bool:
     return not isinstance(value, int) or isinstance(value, bool) or -(2**31) <= value < 2**31
 
 
-@FORMATS.checks("int64")
 def _int64(value: object) -> bool:
     return not isinstance(value, int) or isinstance(value, bool) or -(2**63) <= value < 2**63
+
+
+# Registered by call, not as decorators: jsonschema is untyped, and a decorator would untype them.
+FORMATS.checks("date-time")(_date_time)
+FORMATS.checks("uri")(_uri)
+FORMATS.checks("uri-reference")(_uri_reference)
+FORMATS.checks("hostname")(_hostname)
+FORMATS.checks("int32")(_int32)
+FORMATS.checks("int64")(_int64)
 
 
 # ----------------------------------------------------------------------------------- convert

@@ -49,18 +49,26 @@ if TYPE_CHECKING:
     from scenario_core.run.body_paths import CompiledPath
 
 
+def _subject(
+    assertion: JsonPathAssertion | HeaderAssertion | BodyAssertion | SourceAssertion | VariableAssertion,
+) -> str:
+    if isinstance(assertion, JsonPathAssertion):
+        return assertion.path
+    if isinstance(assertion, HeaderAssertion):
+        return f"header {assertion.name}"
+    if isinstance(assertion, BodyAssertion):
+        return "body"
+    if isinstance(assertion, SourceAssertion):
+        return assertion.written
+    return "{{" + assertion.ref.name + "}}"
+
+
 def describe(assertion: Assertion) -> str:
     """An assertion as one line of text, for messages that cannot quote the file."""
     if isinstance(assertion, StatusAssertion):
         return f"status {assertion.expectation}"
     if isinstance(assertion, (JsonPathAssertion, HeaderAssertion, BodyAssertion, SourceAssertion, VariableAssertion)):
-        subject = {
-            JsonPathAssertion: lambda a: a.path,
-            HeaderAssertion: lambda a: f"header {a.name}",
-            BodyAssertion: lambda a: "body",
-            SourceAssertion: lambda a: a.written,
-            VariableAssertion: lambda a: "{{" + a.ref.name + "}}",
-        }[type(assertion)](assertion)
+        subject = _subject(assertion)
         value = f" {assertion.expected.text}" if assertion.expected is not None else ""
         return f"{subject} {assertion.operator}{value}"
     if isinstance(assertion, TimeAssertion):

@@ -58,7 +58,10 @@ from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, S
 from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_core.parameters.resolution import EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef
-from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep  # noqa: F401 (re-exported)
+from scenario_core.run.phases import BACKGROUND_FEATURE as BACKGROUND_FEATURE  # re-exported, as the rest
+from scenario_core.run.phases import BACKGROUND_FILE as BACKGROUND_FILE
+from scenario_core.run.phases import SCENARIO as SCENARIO
+from scenario_core.run.phases import PlannedStep as PlannedStep
 from scenario_core.support.records import dataclass, field, fields
 
 if TYPE_CHECKING:

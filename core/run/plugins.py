@@ -16,7 +16,8 @@ from scenario_core.run.events import SCENARIO, Event, Origin
 from scenario_core.run.state import ScenarioState
 
 if TYPE_CHECKING:  # the plugin API is imported only by runs that use it
-    from scenario_core.custom_steps.registry import Registry, StepContext
+    from scenario_core.custom_steps.context import StepContext
+    from scenario_core.custom_steps.registry import Registry
     from scenario_core.run.assertions import Custom
 
 _STEP_HINT = "custom steps are Python functions, see docs/custom-steps.md"
@@ -46,7 +47,7 @@ def run_custom_step(
 
 def step_context(state: ScenarioState, visible: Mapping[str, object], events: list[Event]) -> StepContext:
     """What a Python step or assertion sees; the events of what it sets go to `events`."""
-    from scenario_core.custom_steps.registry import StepContext
+    from scenario_core.custom_steps.context import StepContext
 
     planned = state.planned
     step = planned.step

@@ -7,7 +7,8 @@ from typing import Iterable, Mapping
 
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
-from scenario_tui.widgets.file_tree import FAILED, FileTree, Key
+from scenario_tui.widgets.file_tree import FileTree
+from scenario_tui.widgets.tree_items import FAILED, Key
 
 MAX_EXPANDED = 50  # this many failed scenarios are expanded (a tree of thousands stays usable)
 

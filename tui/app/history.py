@@ -12,7 +12,7 @@ from textual.app import App
 
 from scenario_core.run.stepper import StepRun
 from scenario_tui.app.panels import Panels
-from scenario_tui.widgets.file_tree import Key, TreeItem
+from scenario_tui.widgets.tree_items import Key, TreeItem
 
 
 class History:

@@ -14,9 +14,10 @@ from scenario_core.support.plural import counted
 from scenario_core.support.printable import visible
 from scenario_tui.app.broken_summary import broken_file_summary
 from scenario_tui.widgets.display import Display
-from scenario_tui.widgets.file_tree import PASSED, FileTree, TreeItem
-from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
+from scenario_tui.widgets.file_tree import FileTree
 from scenario_tui.widgets.theme_styles import ERROR, ERROR_BOLD, SUCCESS_BOLD, WARNING_BOLD
+from scenario_tui.widgets.tree_items import PASSED, TreeItem
+from scenario_tui.widgets.tree_items import RUNNING as NODE_RUNNING
 
 KINDS = {
     "parameters": "parameters: static settings, resolved most specific first (see the Parameters panel)",

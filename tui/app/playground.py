@@ -16,8 +16,8 @@ from scenario_core.language.nodes.steps import Step
 from scenario_core.run.stepper import StepRun
 from scenario_tui.widgets.curl_paste import CurlPaste
 from scenario_tui.widgets.display import Display
-from scenario_tui.widgets.file_tree import BrokenFile, TreeItem
 from scenario_tui.widgets.json_playground import JsonPlayground
+from scenario_tui.widgets.tree_items import BrokenFile, TreeItem
 
 
 def _files(app: App[int]) -> Sequence[ScenarioFileNode | BrokenFile]:

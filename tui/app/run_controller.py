@@ -29,7 +29,7 @@ from scenario_tui.app.run_events import FILE_CHANGED, RunEvents
 from scenario_tui.app.run_state import RunState
 from scenario_tui.app.run_to import refusal
 from scenario_tui.widgets.display import Display
-from scenario_tui.widgets.file_tree import Key, TreeItem
+from scenario_tui.widgets.tree_items import Key, TreeItem
 
 
 class RunController:

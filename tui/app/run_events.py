@@ -25,8 +25,8 @@ from scenario_tui.app.panels import Panels
 from scenario_tui.app.run_header import counts_line, state_line
 from scenario_tui.app.run_state import RunState
 from scenario_tui.widgets.display import Display
-from scenario_tui.widgets.file_tree import FAILED, PASSED, SKIPPED, Key
-from scenario_tui.widgets.file_tree import RUNNING as NODE_RUNNING
+from scenario_tui.widgets.tree_items import FAILED, PASSED, SKIPPED, Key
+from scenario_tui.widgets.tree_items import RUNNING as NODE_RUNNING
 
 PANELS_STEPPING, PANELS_RUNNING = 0.1, 0.3  # seconds between redraws of the panels
 FILE_CHANGED = "file changed — R reloads (restarts the run)"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from scenario_core.language.nodes.blocks import ScenarioNode
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import StepRun
-from scenario_tui.widgets.file_tree import Key
+from scenario_tui.widgets.tree_items import Key
 
 
 @dataclass(eq=False)

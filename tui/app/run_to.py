@@ -6,7 +6,8 @@ from typing import Mapping
 
 from scenario_core.run import events as ev
 from scenario_core.run.stepper import FINISHED, Stepper, StepRun
-from scenario_tui.widgets.file_tree import FileTree, Key, TreeItem
+from scenario_tui.widgets.file_tree import FileTree
+from scenario_tui.widgets.tree_items import Key, TreeItem
 
 
 def refusal(

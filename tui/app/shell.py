@@ -39,7 +39,7 @@ from scenario_tui.app.suite_reading import SuiteReader
 from scenario_tui.widgets.curl_view import CurlView
 from scenario_tui.widgets.display import Display
 from scenario_tui.widgets.errors_view import ErrorsView
-from scenario_tui.widgets.file_tree import BrokenFile, FileTree, Key, TreeItem
+from scenario_tui.widgets.file_tree import FileTree
 from scenario_tui.widgets.help_screen import HelpScreen
 from scenario_tui.widgets.history_list import HistoryList
 from scenario_tui.widgets.inspector import Inspector, warning_lines
@@ -50,7 +50,7 @@ from scenario_tui.widgets.run_status import RunStatus
 from scenario_tui.widgets.scope_log import ScopeLog
 from scenario_tui.widgets.theme_styles import ThemeStyles
 from scenario_tui.widgets.tree_filter import FilterInput
-from scenario_tui.widgets.tree_items import never_pauses
+from scenario_tui.widgets.tree_items import BrokenFile, Key, TreeItem, never_pauses
 from scenario_tui.widgets.value_viewer import ValueViewer, variable_viewer
 from scenario_tui.widgets.variable_editor import VariableEditor
 from scenario_tui.widgets.variables_panel import VariablesPanel

@@ -23,14 +23,10 @@ from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, S
 from scenario_core.language.nodes.steps import IncludeStep, Step
 from scenario_tui.widgets.static_warnings import StaticWarnings
 from scenario_tui.widgets.tree_filter import FilterInput, TreeFilter
-from scenario_tui.widgets.tree_items import (  # noqa: F401 (re-exported: the app and the run controller import them from here)
+from scenario_tui.widgets.tree_items import (
     CURRENT_ICON,
     FAILED,
-    KIND_ICONS,
-    PASSED,
     PENDING,
-    RUNNING,
-    SKIPPED,
     STATUS_ICONS,
     BrokenFile,
     Key,

@@ -12,8 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from scenario_tui.widgets.file_tree import KIND_ICONS, STATUS_ICONS
 from scenario_tui.widgets.theme_styles import VALUE_BOLD
+from scenario_tui.widgets.tree_items import KIND_ICONS, STATUS_ICONS
 
 KEYS = [
     ("n", "run the next step, then pause (the first n starts the run, paused before its first step)"),

@@ -22,6 +22,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widgets import RichLog
 
+from scenario_core.parameters.sharing import StoreRef
 from scenario_core.run import events as ev
 from scenario_core.run.edits import REMOVED, SET, VariableEdited
 from scenario_core.support.printable import visible
@@ -301,6 +302,6 @@ class ScopeLog(RichLog):
             text.append(f"  ({visible(event.shadowed_by)}'s value still wins here)", "dim")
 
 
-def _store_name(store: ev.StoreRef) -> str:
+def _store_name(store: StoreRef) -> str:
     """`the file store` or `feature 'Pets' store`."""
     return "the file store" if store.feature is None else f"{ev.store_label(store)} store"

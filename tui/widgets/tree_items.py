@@ -26,7 +26,7 @@ from scenario_core.language.nodes.base import Node
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import ConditionalBranch, ConditionalStep, DescribedStep, IncludeStep, Step
 from scenario_core.run.events import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO
-from scenario_core.run.step_runs import Key
+from scenario_core.run.step_runs import Key as Key  # re-exported
 
 # A node's place (its file's number, then one part per level): defined with the step records
 # that carry it (scenario_core.run.step_runs).
