@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Mapping, cast
+from typing import TYPE_CHECKING, Mapping
 
 from scenario_core.language.nodes.steps import RequestStep
 from scenario_core.language.step_syntax import METHODS
@@ -80,22 +80,26 @@ def build_raw_call(
     path = _PLACEHOLDER.sub(lambda m: filled.get(m.group(1), m.group(0)), path)
     if params.headers:
         headers = with_defaults(headers, params.headers)
-    body_text = _body_text(calls.body(step, visible, scenario_file))
-    content = body_text.encode("utf-8") if body_text is not None else None
+    body_text, content, content_type = _body(calls.body(step, visible, scenario_file))
     if content is not None and not any(name.lower() == "content-type" for name, _ in headers):
-        headers.append(("Content-Type", "application/json"))
+        headers.append(("Content-Type", content_type))
     refuse_line_breaks(headers)
     url = join_url(base_url, path)
     request = calls.client.build(method, url, headers, query, content)
     return request, body_text, url, operation, tuple(placements)
 
 
-def _body_text(body: CallBody) -> str | None:
+def _body(body: CallBody) -> tuple[str | None, bytes | None, str]:
+    """(the body as a report shows it, its bytes, the Content-Type it goes with unless a header
+    sets one): JSON for a body written as text or name: value lines; a form: or multipart: body
+    is bytes already, with its own type and the text that shows it."""
     if "structured_body" in body:
-        return json.dumps(body["structured_body"], ensure_ascii=False)
-    # FIXME: a raw call's form: or multipart: body is bytes here, and `.encode` then fails (an
-    # internal error today); typed as the text every other body is until that is fixed.
-    return cast("str | None", body.get("body"))
+        text = json.dumps(body["structured_body"], ensure_ascii=False)
+        return text, text.encode("utf-8"), "application/json"
+    sent = body.get("body")
+    if isinstance(sent, bytes):
+        return body.get("shown", ""), sent, body.get("form", "application/octet-stream")
+    return sent, (sent.encode("utf-8") if sent is not None else None), "application/json"
 
 
 def _segments_match(template: str, path: str) -> bool:

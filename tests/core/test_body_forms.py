@@ -210,3 +210,23 @@ def test_form_and_multipart_values_are_reads_for_scope_analysis(write_scenario, 
     err = capsys.readouterr().err
     assert f"{path}:4:15: warning: " in err and "nobody" in err  # an undefined read is seen
     assert "sid" not in err  # a cookie extract defines sid; the multipart value reads it
+
+
+def test_a_raw_call_sends_form_and_multipart_bodies_with_their_own_types(echo, write_scenario):
+    """`call using NAME raw METHOD /path` takes form: and multipart: as a call does (it was an
+    internal error: the built bytes were encoded again)."""
+    path = write_scenario(
+        f"parameters:\n  binding.api.baseUrl: {echo.url}\n"
+        "scenario: s\n"
+        "  when I log in\n    call using api raw POST /login\n      form:\n        user: rex\n        tag: a b\n"
+        "  and I upload\n    call using api raw POST /upload\n      multipart:\n        note: hi\n"
+    )
+    finished, events = run(path)
+    assert finished.status == "passed", finished.message
+    form, upload = echo.seen
+    assert form.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert form.body == b"user=rex&tag=a+b"
+    assert upload.headers["content-type"].startswith("multipart/form-data; boundary=")
+    assert [p.get_payload(decode=True) for p in parts_of(upload)] == [b"hi"]
+    sent = [e for e in events if isinstance(e, RequestSent)]
+    assert sent[0].body == "user=rex&tag=a+b" and sent[1].body == '"note": "hi"'
