@@ -3,11 +3,14 @@ built tree of an input that parsed without errors, pickled in the user's private
 so the next parse of the same input neither imports lark (~57 ms) nor builds its parser (~25 ms)
 nor parses (~0.1 ms a request). Measured on the 1,000-step chain: see docs/performance.md.
 
-The key is a digest of everything the tree is made of: the text, the file's name (every location
-holds it), the external fragments (pickled: each holds its own file's name and steps), and the
-code that builds trees (name, size and mtime of every file under `scenario_core.language` and
-`scenario_core.support`, lark's files, the Python version). `max_errors` plays no part in a
-tree without errors.
+The key is everything the tree is made of, byte for byte: the text, the file's name (every
+location holds it), the external fragments (pickled: each holds its own file's name and steps),
+and the code that builds trees (name, size and mtime of every file under `scenario_core.language`
+and `scenario_core.support`, lark's files, the Python version). An entry holds its key whole
+before the tree, and is used only when that equals the key asked for: no digest stands for it, so
+no two inputs can share an entry (hashlib's import alone cost ~2.5 ms and 3.6 MiB of start-up;
+docs/performance.md, "Round six"). The entry's file name is two checksums and the length of the
+key: a clash only costs a miss. `max_errors` plays no part in a tree without errors.
 
 Unpickling runs code, so an entry is read only from a directory that is ours and closed to others,
 and only when the file itself is ours and writable by no one else (checked on the open file); one
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from scenario_core.language.nodes.blocks import ExternalBlocks, ScenarioFileNode
 
-from hashlib import blake2b
+import zlib
 
 DISABLE_VARIABLE = "SCENARIO_TUI_NO_CACHE"
 # 256 entries: a few projects' files in an edit-run loop. 64 MiB: the 1,000-step chain's entry is
@@ -43,7 +46,7 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 MAX_TEXT_CHARS = 1024 * 1024
 MAX_ENTRY_BYTES = 8 * MAX_TEXT_CHARS
 
-_MAGIC = b"scenario-tui parsed tree 1\n"
+_MAGIC = b"scenario-tui parsed tree 2\n"
 _SUFFIX = ".tree"
 _LANGUAGE = os.path.dirname(os.path.abspath(__file__))
 _SUPPORT = os.path.join(os.path.dirname(_LANGUAGE), "support")
@@ -78,26 +81,34 @@ def private_cache_directory(*parts: str) -> str | None:
 
 
 def key(text: str, filename: str, fragments: ExternalBlocks) -> bytes | None:
-    """The digest of everything the tree of this input depends on; None: do not cache it."""
+    """Everything the tree of this input depends on, as one byte string; None: do not cache it."""
     if len(text) > MAX_TEXT_CHARS or os.environ.get(DISABLE_VARIABLE, "") not in ("", "0"):
         return None
     try:
         external = pickle.dumps(fragments, protocol=pickle.HIGHEST_PROTOCOL) if fragments else b""
     except Exception:  # a fragment that does not pickle: no cache rather than a wrong tree
         return None
-    digest = blake2b(digest_size=32)
-    for part in (_code_fingerprint(), filename.encode("utf-8", "surrogatepass"), external):
-        digest.update(len(part).to_bytes(8, "little") + part)
-    digest.update(text.encode("utf-8", "surrogatepass"))
-    return digest.digest()
+    parts = [_code_fingerprint(), filename.encode("utf-8", "surrogatepass"), external]
+    framed = [len(part).to_bytes(8, "little") + part for part in parts]
+    return b"".join(framed) + text.encode("utf-8", "surrogatepass")
 
 
-def load(digest: bytes) -> ScenarioFileNode | None:
+def entry_name(key: bytes) -> str:
+    """The file name of `key`'s entry (without the suffix): its CRC-32, Adler-32 and length."""
+    return f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}{len(key):x}"
+
+
+def header(key: bytes) -> bytes:
+    """What an entry of `key` starts with: the magic line, the key's length and the key itself."""
+    return _MAGIC + len(key).to_bytes(8, "little") + key
+
+
+def load(key: bytes) -> ScenarioFileNode | None:
     """The tree stored under this key, or None (none, or one that cannot be trusted or read)."""
     directory = private_cache_directory("parsed")
     if directory is None:
         return None
-    path = os.path.join(directory, digest.hex() + _SUFFIX)
+    path = os.path.join(directory, entry_name(key) + _SUFFIX)
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -110,13 +121,13 @@ def load(digest: bytes) -> ScenarioFileNode | None:
             data = file.read(MAX_ENTRY_BYTES + 1)
     except OSError:
         return None
-    header = _MAGIC + digest
-    if not data.startswith(header):
+    expected = header(key)
+    if not data.startswith(expected):  # another input's entry under the same name, or damaged
         return None
     from scenario_core.language.nodes.blocks import ScenarioFileNode
 
     try:
-        tree = pickle.loads(memoryview(data)[len(header) :])
+        tree = pickle.loads(memoryview(data)[len(expected) :])
     except Exception:  # corrupt or truncated: parse again, and the entry is rewritten
         return None
     if not isinstance(tree, ScenarioFileNode):
@@ -128,19 +139,20 @@ def load(digest: bytes) -> ScenarioFileNode | None:
     return tree
 
 
-def store(digest: bytes, tree: ScenarioFileNode) -> None:
+def store(key: bytes, tree: ScenarioFileNode) -> None:
     """Keep this tree under this key; quietly nothing when the cache cannot be written."""
     directory = private_cache_directory("parsed")
     if directory is None:
         return
     try:
-        data = _MAGIC + digest + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+        data = header(key) + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a node holding something that does not pickle: not cached
         return
     if len(data) > MAX_ENTRY_BYTES:
         return
-    path = os.path.join(directory, digest.hex() + _SUFFIX)
-    temporary = os.path.join(directory, f".{digest.hex()[:16]}.{os.getpid()}.tmp")
+    name = entry_name(key)
+    path = os.path.join(directory, name + _SUFFIX)
+    temporary = os.path.join(directory, f".{name[:16]}.{os.getpid()}.tmp")
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError:

@@ -165,7 +165,8 @@ def test_a_corrupt_cache_entry_is_ignored_and_replaced(cache, parses, damage):
         "garbage": b"\x80\x05not a pickle at all",
         "truncated": data[: len(data) // 2],
         "empty": b"",
-        "another key": data.replace(bytes.fromhex(entry.stem), b"\0" * 32, 1),
+        # the same name and length, another key: used only when the whole key is the same
+        "another key": data.replace(TEXT.encode()[-8:], b"#changed", 1),
     }[damage]
     entry.write_bytes(damaged)
     assert parse_text(TEXT, "a.scenario") == tree
@@ -190,7 +191,7 @@ class _Planted:
 def _plant(cache: Path, marker: Path) -> Path:
     """Replace the one entry by a pickle that runs code, under the right header."""
     [entry] = entries(cache)
-    header = parse_cache._MAGIC + bytes.fromhex(entry.stem)
+    header = entry.read_bytes()[: len(parse_cache.header(parse_cache.key(TEXT, "a.scenario", ()) or b""))]
     entry.write_bytes(header + pickle.dumps(_Planted(marker)))
     return entry
 
@@ -256,7 +257,7 @@ def test_the_cache_is_pruned_past_its_cap_on_entries(cache, monkeypatch):
             newest = max(entries(cache), key=lambda entry: entry.stat().st_mtime_ns)
             os.utime(newest, ns=(number * 10**9, number * 10**9))
     assert len(entries(cache)) == 3
-    kept = {parse_cache.key(TEXT, f"{number}.scenario", ()).hex() for number in (3, 4, 5)}
+    kept = {parse_cache.entry_name(parse_cache.key(TEXT, f"{number}.scenario", ()) or b"") for number in (3, 4, 5)}
     assert {entry.stem for entry in entries(cache)} == kept
 
 
@@ -294,7 +295,7 @@ def test_a_cache_hit_counts_as_a_recent_use(cache, monkeypatch):
     parse_text(TEXT, "newer.scenario")
     for entry, seconds in zip(entries(cache), (1, 1)):
         os.utime(entry, ns=(seconds * 10**9, seconds * 10**9))
-    old = parse_cache.key(TEXT, "old.scenario", ()).hex()
+    old = parse_cache.entry_name(parse_cache.key(TEXT, "old.scenario", ()) or b"")
     parse_text(TEXT, "old.scenario")  # a hit: touched
     parse_text(TEXT, "third.scenario")
     assert old in {entry.stem for entry in entries(cache)}
@@ -343,3 +344,14 @@ def test_an_editor_buffer_reads_the_cache_but_does_not_fill_it(cache, parses):
     parse_text(TEXT, "a.scenario")
     parse_text(TEXT, "a.scenario", keep=False)
     assert len(parses) == 2 and len(entries(cache)) == 1
+
+
+def test_two_inputs_whose_entry_names_clash_never_get_each_others_tree(cache, parses, monkeypatch):
+    """An entry's name is only checksums: what decides is the whole key the entry holds."""
+    monkeypatch.setattr(parse_cache, "entry_name", lambda key: "same")
+    first = parse_text(TEXT, "a.scenario")
+    other = TEXT.replace("/items/1", "/items/2")
+    second = parse_text(other, "a.scenario")
+    assert second != first and len(parses) == 2  # a miss, parsed, and stored over the first
+    assert parse_text(other, "a.scenario") == second and len(parses) == 2  # now a hit
+    assert parse_text(TEXT, "a.scenario") == first and len(parses) == 3

@@ -154,3 +154,13 @@ def test_start_up_objects_are_frozen_once_per_process_and_the_collector_stays_on
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
     assert result.stdout.splitlines()[-1] == "True True True", result.stderr
+
+
+def test_a_parse_cache_hit_imports_neither_lark_nor_hashlib(write_scenario, tmp_path):
+    """The cache's key is compared whole, not digested: hashlib (OpenSSL, ~2.5 ms and 3.6 MiB)
+    is imported only where lark reads its grammar, on a miss."""
+    env = {**ENV, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("SCENARIO_TUI_NO_CACHE", None)
+    path = str(write_scenario(PLAIN))
+    assert _loaded_after(("lark", "hashlib"), "check", path, env=env) == "STATUS 0 LOADED lark,hashlib"  # a miss
+    assert _loaded_after(("lark", "hashlib"), "check", path, env=env) == "STATUS 0 LOADED -"  # a hit
