@@ -7,7 +7,7 @@ runs that never hit one pay nothing for it.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, FragmentNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep
@@ -15,9 +15,11 @@ from scenario_core.language.nodes.walk import walk_steps
 from scenario_core.language.parameter_keys import SHARE
 from scenario_core.parameters.resolution import COMMAND_LINE, FEATURE, FILE, EffectiveParameters
 from scenario_core.parameters.sharing import StoreRef, store_for
-from scenario_core.run.events import Status
 from scenario_core.run.phases import BACKGROUND_FEATURE, BACKGROUND_FILE, SCENARIO, PlannedStep
 from scenario_core.support.records import dataclass, field
+
+if TYPE_CHECKING:  # an annotation only: `check` imports this module, and needs no event class
+    from scenario_core.run.events import Status
 
 
 @dataclass(slots=True)

@@ -106,8 +106,9 @@ def test_run_of_a_plain_file_imports_neither_the_check_nor_the_tui_nor_the_async
     assert _loaded_after_run(write_scenario(PLAIN), demo.url, modules) == "STATUS 0 LOADED -"
 
 
-def test_check_of_a_plain_file_imports_no_executor_no_sockets_and_no_difflib(write_scenario):
-    modules = (*NEITHER, "scenario_tui.cli.run_command", "scenario_core.run.executor", "socket", "difflib", "base64")
+def test_check_of_a_plain_file_imports_no_executor_no_events_no_sockets_and_no_difflib(write_scenario):
+    modules = (*NEITHER, "scenario_tui.cli.run_command", "scenario_core.run.executor", "scenario_core.run.events")
+    modules += ("socket", "difflib", "base64")
     assert _loaded_after(modules, "check", str(write_scenario(PLAIN))) == "STATUS 0 LOADED -"
 
 
