@@ -2,7 +2,7 @@
 scenarios, each plan's steps); each step is run by `steps`, with the modules of its paths:
 `sending` (a request built and sent: timeout, size cap, retry, redirects, stop), `operation_calls`
 (`^op` calls, `then: schema`, autoAssertions), `auto_tests`, `body_files`, `step_checks`
-(`then:` / `assert`, `extract:`) and `plugins` (custom steps and assertions). Beside them: `plan`
+(`then:` / `assert`, `extract:`) and `custom_step_runs` (custom steps and assertions). Beside them: `plan`
 (what a scenario runs), `state` (what a file and a scenario carry), the `events`, variable
 `scopes`, `lookup`, explanations (`explain`), `assertions` and `comparison`, `retry`, `webhooks`
 (with `webhook_calls`, what a hook received),

@@ -23,9 +23,9 @@ from scenario_core.language.nodes.walk import leaf_conditions
 from scenario_core.language.parameter_keys import STRICT_SCHEMA
 from scenario_core.run.assertions import Schema, check, json_path_values
 from scenario_core.run.comparison import MISSING, Outcome
+from scenario_core.run.custom_step_runs import custom_assertion
 from scenario_core.run.events import AssertionChecked, ResponseReceived
 from scenario_core.run.operation_calls import schema_message
-from scenario_core.run.plugins import custom_assertion
 from scenario_core.run.state import ScenarioState, one_line
 
 if TYPE_CHECKING:

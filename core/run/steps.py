@@ -3,7 +3,7 @@ scenario's state. First the step's `{{NAME}}` references (an undefined one fails
 the reason it is out of reach, explain.py), then by kind: a request (either form; sending.py,
 operation_calls.py, auto_tests.py), `then:` / `assert` and `extract:` (step_checks.py), `if` /
 `else` (a condition per branch, the chosen branch's directives), `fail`, `webhook:`, an include's
-arguments, and a custom step (plugins.py).
+arguments, and a custom step (custom_step_runs.py).
 
 Per step the work is looking references up and rendering templates that have them; the
 references of each step are listed once per run. What only some steps need (auto tests, raw
@@ -132,7 +132,7 @@ class StepRunner:
             if missing is not None:
                 state.message = self.explain(state, missing, visible)
                 return
-            from scenario_core.run.plugins import run_custom_step
+            from scenario_core.run.custom_step_runs import run_custom_step
 
             # A Python step reads param.KEY, env.X and hooks whatever its text references.
             for event in run_custom_step(self.registry, step, state, self.lookup(state, True)):
