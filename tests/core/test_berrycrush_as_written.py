@@ -909,3 +909,37 @@ def test_named_block_of_the_same_file_may_be_used_above_where_it_is_written(writ
     )
     events = run_file(path)
     assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+
+
+def test_a_call_repeat_count_read_from_the_environment_is_read_at_run_time(write_scenario, monkeypatch):
+    """`multiTestSequentialCount: {{env.N}}` under a call (docs/spec/parameters.md): read when
+    the call runs, as a parameter's value is; unset or not a count is the step's one-line failure
+    (it was an internal error)."""
+    path = write_scenario(
+        f"""
+        parameters:
+          openapi: {PETSTORE}
+          baseUrl: {_nowhere()}
+
+        scenario: repeats counted from the environment
+          given the repeats expect no response
+            call ^getHealth
+              auto: [multi]
+              multiTestSequentialCount: {{{{env.REPEATS}}}}
+              excludes: [concurrent]
+            assert status -1
+        """
+    )
+    monkeypatch.setenv("REPEATS", "3")
+    events = run_file(path)
+    assert [s for _, s in statuses(events)] == ["passed"], messages(events)
+    assert [e.test_type for e in events if isinstance(e, AutoTestRan)] == ["SEQUENTIAL"] * 3
+    monkeypatch.delenv("REPEATS")
+    assert messages(run_file(path))[0] == (
+        "multiTestSequentialCount reads {{env.REPEATS}}, but environment variable REPEATS is not set"
+    )
+    monkeypatch.setenv("REPEATS", "many")
+    message = messages(run_file(path))[0]
+    assert message.startswith("multiTestSequentialCount must be a whole number") and message.endswith(
+        "(read from $REPEATS)"
+    )

@@ -6,7 +6,7 @@ RequestStep either way. `call_parameter` also reads an include's parameters."""
 from __future__ import annotations
 
 import re
-from typing import Callable, TypeVar, cast
+from typing import Callable, TypeVar
 
 from lark import Token
 
@@ -254,7 +254,11 @@ def _operation_ref(ctx: BuildContext, token: Token, text: str, base: int, keywor
 def _call_entries(
     ctx: BuildContext, entries: list[Entry], operation: OperationRef | None, request: str, raw: bool = False
 ) -> tuple[
-    tuple[CallParameter, ...], TextTemplate | None, tuple[str, ...], tuple[str, ...], tuple[tuple[str, int], ...]
+    tuple[CallParameter, ...],
+    TextTemplate | None,
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[tuple[str, int | params.ValueTemplate], ...],
 ]:
     """What an operation call's `name: value` children set: its parameters, `bodyFile:`, `auto:`,
     `excludes:` and the repeat counts of `auto: [multi]`."""
@@ -262,7 +266,7 @@ def _call_entries(
     body_file = None
     auto: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
-    counts: dict[str, int] = {}
+    counts: dict[str, int | params.ValueTemplate] = {}
     seen: dict[str, int] = {}
     takes_children = operation is not None or raw  # a raw call places its children by name
     for entry in entries:
@@ -294,9 +298,10 @@ def _call_entries(
         if name in (params.MULTI_SEQUENTIAL, params.MULTI_CONCURRENT) and operation is not None:
             # auto: [multi]'s repeats for this call, over the parameter of the same name
             try:
-                # A `{{env.NAME}}` value is kept as its ValueTemplate, which `repeats` does not
-                # declare: left as it was (a types-only change; not resolved or refused here).
-                counts[name] = cast(int, params.parse_value(name, value))
+                # a number, or a ValueTemplate (`{{env.N}}`) read at run time (run/auto_tests.py)
+                count = params.parse_value(name, value)
+                assert isinstance(count, (int, params.ValueTemplate))  # the key's spec: a whole number
+                counts[name] = count
             except ParameterValueError as problem:
                 ctx.error(ctx.loc(entry.token, entry.value_offset, max(len(value), 1)), str(problem))
             continue

@@ -4,11 +4,14 @@ parameters), assertions, extracts, includes (and the limits of what they expand 
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from scenario_core.language.nodes.assertions import Assertion
 from scenario_core.language.nodes.base import JsonTemplate, Node, SourceLocation, TextTemplate
 from scenario_core.support.records import dataclass, field
+
+if TYPE_CHECKING:
+    from scenario_core.language.parameter_keys import ValueTemplate
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,7 @@ class RequestStep(Node):
     keyword: str = "when"  # "call" for BerryCrush's directive
     body_raw: TextTemplate | None = None  # a `"""` block: sent as written, references rendered
     # `multiTestSequentialCount: 5` / `multiTestConcurrentCount: 2` under the call (auto: [multi])
-    repeats: tuple[tuple[str, int], ...] = ()
+    repeats: tuple[tuple[str, int | ValueTemplate], ...] = ()  # a `{{env.N}}` count is read at run time
     raw: RawTarget | None = None  # `call using NAME raw GET /path`
     # `form:` (urlencoded) / `multipart:` (form-data) lines, in written order; None when not written
     form: tuple[FormField, ...] | None = None
