@@ -10,6 +10,7 @@ from typing import Any, Callable, Union
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
+from scenario_core.support.digits import INT_DIGITS
 from scenario_core.support.records import dataclass
 
 SHARE = "shareVariablesAcrossScenarios"
@@ -359,7 +360,6 @@ def parse_value(key: str, raw: str) -> ParameterValue:
 
 
 _INTEGER = re.compile(r"-?[0-9]+")
-INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
 
 

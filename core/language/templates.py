@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping, Union
 
 from scenario_core.language.errors import clip
 from scenario_core.language.nodes.base import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
+from scenario_core.support.digits import INT_DIGITS
 
 NAME = re.compile(r"[^\W\d]\w*")
 # What `{{...}}` may hold: a name, dotted (`a.b` is the variable of that name; `env.X` an
@@ -133,7 +134,7 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
     return JsonTemplate(text, segments, None, location)
 
 
-_LONG_INTEGER = re.compile(r"-?[0-9]{4301,}")
+_LONG_INTEGER = re.compile(rf"-?[0-9]{{{INT_DIGITS + 1},}}")
 
 
 def _loads(text: str) -> Any:
@@ -147,7 +148,7 @@ def _loads(text: str) -> Any:
         found = _LONG_INTEGER.search(text)
         digits = len(found.group().lstrip("-")) if found else 0
         raise JsonTextError(
-            f"an integer of {digits} digits is too long (the limit is 4300)", found.start() if found else 0
+            f"an integer of {digits} digits is too long (the limit is {INT_DIGITS})", found.start() if found else 0
         ) from None
 
 

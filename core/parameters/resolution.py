@@ -12,7 +12,7 @@ import os
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from scenario_core.language import parameter_keys as params
 from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
@@ -292,7 +292,7 @@ class _Resolver:
             return self.done[key]
         if key in self.visiting:
             cycle = self.visiting[self.visiting.index(key) :] + [key]
-            raise _Failed(f"parameters read each other in a cycle: {' → '.join(cycle)}")
+            raise UnresolvedTemplate(f"parameters read each other in a cycle: {' → '.join(cycle)}")
         self.visiting.append(key)
         try:
             found = self._resolve(key)
@@ -314,7 +314,7 @@ class _Resolver:
         if isinstance(winner.value, params.ValueTemplate):
             try:
                 winner = self._render(key, winner)
-            except _Failed as failure:
+            except UnresolvedTemplate as failure:
                 entry = self.levels.where.get(id(found[0]))
                 if self.problem is None and entry is not None:
                     self.problem = Diagnostic(entry.location, str(failure))
@@ -326,26 +326,7 @@ class _Resolver:
 
     def _render(self, key: str, setting: Setting) -> Setting:
         template: params.ValueTemplate = setting.value
-
-        def lookup(kind: str, name: str) -> str:
-            if kind == params.ENV:
-                value = self.environ.get(name)
-                if value is None:
-                    raise _Failed(f"{key} reads {{{{env.{name}}}}}, but environment variable {name} is not set")
-                return value
-            other = self.get(params.canonical_key(name))
-            if other is None:
-                raise _Failed(f"{key} reads {{{{param.{name}}}}}, but no parameter '{name}' is set")
-            if other.value is None:
-                raise _Failed(f"{key} reads {{{{param.{name}}}}}, but {name} has no value here")
-            return parameter_text(other.value)
-
-        text = template.render(lookup)
-        spec = params.spec_for(key)
-        try:
-            value = spec.parse(key, text) if spec is not None else text
-        except ParameterValueError as problem:
-            raise _Failed(f"{problem} (read from {template.sources()})") from None
+        value = render_template(key, template, self.environ, self.get)
         return Setting(
             value, setting.source, setting.line, setting.feature, setting.detail, setting.scenario, template.sources()
         )
@@ -362,8 +343,39 @@ class _Resolver:
         return [Setting(url, OPENAPI, None, None, path)] if url else []
 
 
-class _Failed(Exception):
+class UnresolvedTemplate(Exception):
     """A ValueTemplate that cannot be resolved; the message is the user's line."""
+
+
+def render_template(
+    key: str,
+    template: params.ValueTemplate,
+    environ: Mapping[str, str],
+    value_of: Callable[[str], EffectiveValue | None],
+) -> object:
+    """`key`'s value written as `template`: its `{{env.NAME}}` read from `environ`, its
+    `{{param.KEY}}` from `value_of` (the other keys' effective values), the text parsed as the
+    key's spec says. Raises UnresolvedTemplate, one line naming what was missing or wrong."""
+
+    def lookup(kind: str, name: str) -> str:
+        if kind == params.ENV:
+            value = environ.get(name)
+            if value is None:
+                raise UnresolvedTemplate(f"{key} reads {{{{env.{name}}}}}, but environment variable {name} is not set")
+            return value
+        other = value_of(params.canonical_key(name))
+        if other is None:
+            raise UnresolvedTemplate(f"{key} reads {{{{param.{name}}}}}, but no parameter '{name}' is set")
+        if other.value is None:
+            raise UnresolvedTemplate(f"{key} reads {{{{param.{name}}}}}, but {name} has no value here")
+        return parameter_text(other.value)
+
+    text = template.render(lookup)
+    spec = params.spec_for(key)
+    try:
+        return spec.parse(key, text) if spec is not None else text
+    except ParameterValueError as problem:
+        raise UnresolvedTemplate(f"{problem} (read from {template.sources()})") from None
 
 
 def _open_key_order(key: str) -> tuple[int, str]:
@@ -389,7 +401,7 @@ def resolve_parameters(
     for key in list(params.SPECS) + sorted((k for k in levels.by_key if k not in params.SPECS), key=_open_key_order):
         try:
             found = resolver.get(key)
-        except _Failed:  # reported once, by the key that holds the template
+        except UnresolvedTemplate:  # reported once, by the key that holds the template
             found = None
         if found is not None:
             ordered[key] = found

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageError
 from scenario_core.language.nodes.base import SourceLocation
-from scenario_core.language.parameter_keys import INT_DIGITS
+from scenario_core.support.digits import INT_DIGITS
 from scenario_core.support.input_files import InputFileError, read_regular_file
 from scenario_core.support.printable import visible
 

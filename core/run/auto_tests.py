@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal, Mapping, TypedDic
 
 from scenario_core.language import parameter_keys as params_keys
 from scenario_core.language.nodes.steps import ExtractStep, IncludeStep, RequestStep, Step
-from scenario_core.language.parameter_values import ParameterValueError
 from scenario_core.language.templates import child_name, render_json, render_text
-from scenario_core.parameters.resolution import parameter_text
+from scenario_core.parameters.resolution import UnresolvedTemplate, render_template
 from scenario_core.run.events import AutoTestRan, Event, Origin, PlannedStep, RequestSent, ResponseReceived
 from scenario_core.run.http.client import join_url
 from scenario_core.run.no_response import no_response_expected
@@ -64,7 +63,7 @@ def run_auto_tests(
     state.consumed.update(p.index for p in checks)
     try:
         runs = _generated(step, state, visible, operation)
-    except ParameterValueError as problem:  # a repeat count read from {{env.X}} / {{param.K}}
+    except UnresolvedTemplate as problem:  # a repeat count read from {{env.X}} / {{param.K}}
         state.message = str(problem)
         return
     failed: list[str] = []
@@ -259,26 +258,9 @@ def _with_test(variables: Mapping[str, JsonValue], mode: str, description: str) 
 def _count(key: str, value: int | params_keys.ValueTemplate, state: ScenarioState) -> int:
     """A call's own repeat count (`multiTestSequentialCount: 3`); one written `{{env.N}}` or
     `{{param.K}}` is read now, against the environment and the scenario's parameters, as a
-    parameter's value is (docs/spec/parameters.md). Raises ParameterValueError in one line."""
+    parameter's value is (docs/spec/parameters.md). Raises UnresolvedTemplate, one line."""
     if not isinstance(value, params_keys.ValueTemplate):
         return value
-
-    def lookup(kind: str, name: str) -> str:
-        if kind == params_keys.ENV:
-            found = os.environ.get(name)
-            if found is None:
-                raise ParameterValueError(f"{key} reads {{{{env.{name}}}}}, but environment variable {name} is not set")
-            return found
-        other = state.params.get(params_keys.canonical_key(name))
-        if other is None or other.value is None:
-            raise ParameterValueError(f"{key} reads {{{{param.{name}}}}}, but no parameter '{name}' is set")
-        return parameter_text(other.value)
-
-    try:
-        counted = params_keys.parse_value(key, value.render(lookup))
-    except ParameterValueError as problem:
-        if "reads {{" in str(problem):
-            raise
-        raise ParameterValueError(f"{problem} (read from {value.sources()})") from None
+    counted = render_template(key, value, os.environ, state.params.get)
     assert isinstance(counted, int)  # the key's spec parses a whole number
     return counted

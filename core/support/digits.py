@@ -3,6 +3,8 @@ which `int` refuses, and `int` refuses more than 4,300 digits; both were traceba
 
 from __future__ import annotations
 
+INT_DIGITS = 4300  # Python's limit for reading an int from text (sys.get_int_max_str_digits)
+
 
 def ascii_int(text: str, max_digits: int = 18) -> int | None:
     """`text` as a non-negative integer when it is 1 to `max_digits` ASCII digits, else None."""

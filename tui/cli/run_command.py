@@ -168,8 +168,11 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
         if not parallel:  # one stream: live and in order are the same moment, so one feed
-            everything = [c for c in (masker, fail_fast, log, recorder, printer, collector) if c is not None]
-            return _drive(make(files), feed_all(everything) if fail_fast is None else _both(live, ordered))
+            if fail_fast is not None:  # it relabels what the ordered consumers see
+                return _drive(make(files), _both(live, ordered))
+            return _drive(
+                make(files), feed_all([c for c in (masker, log, recorder, printer, collector) if c is not None])
+            )
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]
