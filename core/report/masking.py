@@ -157,8 +157,10 @@ class Masker(EventConsumer):
             self.learn(value)
 
     def learn_headers(self, headers: Iterable[tuple[str, str]]) -> None:
+        verdicts = self._header_verdicts  # (is_secret_header's, read here first: twice a request)
         for name, value in headers:
-            if not self.is_secret_header(name):
+            verdict = verdicts.get(name)
+            if not (self.is_secret_header(name) if verdict is None else verdict):
                 continue
             lowered = name.lower()
             if lowered in AUTH_HEADERS:

@@ -69,6 +69,8 @@ class RunRecorder(EventConsumer):
         self._current_node: object = None  # the node of the scenario running (compared by identity)
         self._step_index = -1
         self._last: Exchange | None = None
+        # every_step=False: the last request's step index and events, until a step fails
+        self._pending: tuple[int, ev.RequestSent, ev.ResponseReceived | None] | None = None
         self._file_path: str | None = None  # the file running now
         self._pending_scope: list[ScopeEvent] = []  # stores created before the next scenario starts
         self._phase: str | None = None
@@ -103,7 +105,7 @@ class RunRecorder(EventConsumer):
         self._current.outline, self._current.row = outline_row(e.scenario)
         self._current.error_context = ErrorContext.from_parameters(e.parameters)
         self._current_node = e.scenario
-        self._step_index, self._last = -1, None
+        self._step_index, self._last, self._pending = -1, None, None
         self._branch, self._auto = None, []
         self._current.store = ev.store_label(e.store) if e.store is not None else None
         self._current.scope_events = self._pending_scope + [
@@ -184,6 +186,17 @@ class RunRecorder(EventConsumer):
             last.status, last.reason, last.response_headers = e.status, e.reason, e.headers
             last.body, last.elapsed = e.body, e.elapsed
 
+    # every_step=False: the last exchange is kept as its events, made a record only for a failure
+    def _request_noted(self, e: ev.RequestSent) -> None:
+        self.requests += 1
+        self._pending = (self._step_index, e, None)
+        self._last = None
+
+    def _response_noted(self, e: ev.ResponseReceived) -> None:
+        pending = self._pending
+        if pending is not None:
+            self._pending = (pending[0], pending[1], e)
+
     def _step_finished(self, e: ev.StepFinished) -> None:
         scenario = self._current
         if scenario is None:
@@ -221,6 +234,15 @@ class RunRecorder(EventConsumer):
     def _step_failed(self, e: ev.StepFinished) -> None:
         """_step_finished for the first failing step of a scenario only (every_step=False)."""
         if e.status == ev.FAILED and self._current is not None and self._current.failed_step is None:
+            pending, self._pending = self._pending, None
+            if pending is not None:
+                index, sent, answer = pending
+                self._step_index = index
+                self._request_sent(sent)
+                self.requests -= 1  # counted as it was sent
+                if answer is not None:
+                    self._response_received(answer)
+                self._step_index = e.index
             self._step_finished(e)
 
     def _scenario_finished(self, e: ev.ScenarioFinished) -> None:
@@ -237,7 +259,7 @@ class RunRecorder(EventConsumer):
         scenario.finished = True
         self._file(e.file.path).scenarios.append(scenario)
         self.last = scenario
-        self._current, self._current_node, self._last = None, None, None
+        self._current, self._current_node, self._last, self._pending = None, None, None, None
 
     def _run_finished(self, e: ev.RunFinished) -> None:
         self.finish(e.interrupted, e.duration)
@@ -259,9 +281,14 @@ class RunRecorder(EventConsumer):
         ev.ScenarioFinished: _scenario_finished,
         ev.RunFinished: _run_finished,
     }
+    _FAILURES_ONLY_CHANGES: ClassVar[Receivers] = {
+        ev.StepFinished: _step_failed,
+        ev.RequestSent: _request_noted,
+        ev.ResponseReceived: _response_noted,
+    }
     FAILURES_ONLY: ClassVar[Receivers] = {
         kind: handler
-        for kind, handler in {**EVERY_STEP, ev.StepFinished: _step_failed}.items()
+        for kind, handler in {**EVERY_STEP, **_FAILURES_ONLY_CHANGES}.items()
         if kind not in (ev.ScopeCreated, ev.ScopeCleared, ev.VariableExtracted, ev.VariableOverwritten)
     }
 

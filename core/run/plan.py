@@ -59,9 +59,8 @@ def plan_scenario(
             elif isinstance(step, DescribedStep) and step.steps:
                 add(step.steps, phase, via, step, cleanup or step.keyword == FINALLY)
             else:
-                planned.append(
-                    PlannedStep(step, phase, via, len(planned), parent, cleanup=cleanup or _is_cleanup(step))
-                )
+                # (every field by position: a plan is made of thousands of these)
+                planned.append(PlannedStep(step, phase, via, len(planned), parent, (), cleanup or _is_cleanup(step)))
 
     if file.background is not None:
         add(file.background.steps, BACKGROUND_FILE, (), None)

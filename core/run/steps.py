@@ -72,11 +72,12 @@ class StepRunner:
         found = self._refs.get(id(step))
         if found is None:
             refs = step_refs(step)
-            found = self._refs[id(step)] = (refs, any("." in name for name, _ in refs))
+            found = self._refs[id(step)] = (refs, any("." in name for name, _ in refs) if refs else False)
         refs, dotted = found
+        if not refs:
+            return self.lookup(state, False), None
         visible = self.lookup(state, dotted)
-        missing = undefined_refs(refs, visible) if refs else None
-        return visible, missing
+        return visible, undefined_refs(refs, visible)
 
     def lookup(self, state: ScenarioState, dotted: bool) -> Mapping[str, object]:
         """What references read: the scope, an auto test's test.* / multiTest.* names, and (for a
@@ -105,8 +106,7 @@ class StepRunner:
             state.message = self.explain(state, missing, visible)
             return
         if isinstance(step, RequestStep):
-            for event in self._request(step, state, visible):
-                yield event
+            yield from self._request(step, state, visible)
         elif isinstance(step, AssertStep):
             checked = assertion_checked(step, state, visible, self.registry)
             if checked is not None:
@@ -118,12 +118,10 @@ class StepRunner:
                 return
             planned = state.planned
             origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
-            for event in state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO):
-                yield event
+            yield from state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO)
             state.record.extracted.add(step.name)
         elif isinstance(step, ConditionalStep):
-            for event in self._conditional(step, state):
-                yield event
+            yield from self._conditional(step, state)
         elif isinstance(step, FailStep):
             state.message = render_text(step.message, visible)
         elif isinstance(step, WebhookStep):
@@ -135,8 +133,7 @@ class StepRunner:
             from scenario_core.run.custom_step_runs import run_custom_step
 
             # A Python step reads param.KEY, env.X and hooks whatever its text references.
-            for event in run_custom_step(self.registry, step, state, self.lookup(state, True)):
-                yield event
+            yield from run_custom_step(self.registry, step, state, self.lookup(state, True))
         else:
             state.message = f"cannot run a {type(step).__name__} step"
 
@@ -184,8 +181,7 @@ class StepRunner:
         if chosen is None:
             return
         for inner in step.branches[chosen].steps:
-            for event in self.execute(inner, state):
-                yield event
+            yield from self.execute(inner, state)
             if state.message is not None:
                 if state.failed_inside is None:  # the innermost step that failed, in nested ifs too
                     state.failed_inside = inner
@@ -220,8 +216,7 @@ class StepRunner:
             base_url = self.calls.operation(step, params, state.run.file.path, visible)[1]
             from scenario_core.run.auto_tests import run_auto_tests
 
-            for event in run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute):
-                yield event
+            yield from run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute)
             return
         yield RequestSent(
             step=step,
@@ -235,8 +230,7 @@ class StepRunner:
         )
         retried: list[RequestRetried] = []  # emitted once the attempts are over
         result = self.sender.transmit(request, url, state, step, retried)
-        for event in retried:
-            yield event
+        yield from retried
         if result is None and not state.interrupted and no_response_expected(state):
             # `status -1` below checks that no response came (docs/spec/steps.md#expecting-no-response)
             state.message = None

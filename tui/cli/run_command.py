@@ -120,17 +120,23 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
         except CompareError as unreadable:
             raise UsageError(f"--compare {visible(str(unreadable))}") from None
     reports = _report_writers(options, comparer)
-    inputs = run_inputs(
-        files, options.overrides, options.resource_roots, options.fragments, options.variables_files, options.plugins
-    )
-    check_report_paths(
-        (
-            ("--report-json", options.report_json),
-            ("--report-junit", options.report_junit),
-            ("--report-html", options.report_html),
-        ),
-        inputs,
-    )
+    if reports:  # (the inputs are a walk over every step: only a run that writes a report needs them)
+        inputs = run_inputs(
+            files,
+            options.overrides,
+            options.resource_roots,
+            options.fragments,
+            options.variables_files,
+            options.plugins,
+        )
+        check_report_paths(
+            (
+                ("--report-json", options.report_json),
+                ("--report-junit", options.report_junit),
+                ("--report-html", options.report_html),
+            ),
+            inputs,
+        )
 
     masker = Masker(enabled=not options.show_secrets)
     # no report and no comparison: only what the printed results need

@@ -6,6 +6,7 @@ socket down (`shut_down`): a blocked connect, send or recv then returns at once.
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 from typing import Callable, Sequence
@@ -13,6 +14,8 @@ from typing import Callable, Sequence
 from scenario_core.run.http.errors import ConnectFailed, connect_problem
 
 READ_SIZE = 1 << 16
+_poll = getattr(select, "poll", None)  # not on Windows: a peeking recv there
+_READABLE = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP if _poll is not None else 0
 # One of getaddrinfo's answers: (family, type, protocol, canonical name, socket address).
 _AddressInfo = tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[object, ...]]
 
@@ -42,8 +45,16 @@ class SocketConnection:
 
     def usable(self) -> bool:
         """Still open, with nothing waiting to be read: bytes that arrived while the connection sat
-        idle answer no request of ours, and reading them as the next response would poison it."""
+        idle answer no request of ours, and reading them as the next response would poison it.
+        (Readable at all means either: the server closed it, or stray bytes. One poll, where the
+        platform has it, costs a fifth of a peeking recv that raises.)"""
         sock = self.sock
+        if _poll is not None:
+            if sock.fileno() < 0:
+                return False
+            poller = _poll()
+            poller.register(sock, _READABLE)
+            return not poller.poll(0)
         try:
             sock.settimeout(0.0)
             sock.recv(1, socket.MSG_PEEK)

@@ -115,8 +115,10 @@ def build_request(
     sent: list[tuple[str, str]] = []
     if "host" not in own:
         sent.append(("Host", netloc))
-    sent += [(n, v) for n, v in DEFAULT_HEADERS if n.lower() not in own]
-    sent += [(n.strip(), v.strip()) for n, v in headers]
+    given = [(n.strip(), v.strip()) for n, v in headers]
+    check_headers(sent + given)  # the defaults and those made below need no check
+    sent += [(n, v) for n, v in DEFAULT_HEADERS if n.lower() not in own] if own else DEFAULT_HEADERS
+    sent += given
     # Content-Length last, after the step's own headers: the order requests were shown in before
     # this transport (httpx's), which the TUI's inspector and its snapshots keep.
     if "content-length" not in own and "transfer-encoding" not in own:
@@ -129,7 +131,6 @@ def build_request(
         # the userinfo itself never goes on the wire.
         credentials = f"{unquote(username or '')}:{unquote(password or '')}".encode()
         sent.append(("Authorization", "Basic " + b64encode(credentials).decode("ascii")))
-    check_headers(sent)
     full = f"{scheme}://{netloc}{target}" + (f"#{fragment}" if fragment else "")
     return OutgoingRequest(method, full, scheme, host, port or default_port, target, sent, content or b"")
 
