@@ -208,9 +208,9 @@ class Event:
     """Base of every event. Reprs are short (nodes by name and line) so that logs and test
     failure messages stay readable and printing an event never walks a whole syntax tree.
 
-    The events are frozen keyword-only records without `__slots__`: a run builds ~10 a request,
-    and filling an instance's dict takes one `update` where slots take one descriptor call a
-    field (0.67 against 1.04 µs an event, docs/performance.md "Round six")."""
+    The events are frozen, slotted, keyword-only records: a run builds ~10 a request, each with
+    a named `__init__` (core/support/record_inits.py; 0.67 µs for a StepFinished, 0.93 µs with
+    the generic one into an instance dict: docs/performance.md "Round seven")."""
 
     __slots__ = ()
 
@@ -219,21 +219,21 @@ class Event:
         return f"{type(self).__name__}({parts})"
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class RunStarted(Event):
     files: tuple[ScenarioFileNode, ...]
     run_variables: Mapping[str, object]
     tags: frozenset[str] | None  # None: every scenario is selected
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class FileStarted(Event):
     file: ScenarioFileNode
     parameters: EffectiveParameters  # the file node's effective values
     store: StoreRef | None  # the file store when the file-level values share, else None
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class FeatureStarted(Event):
     file: ScenarioFileNode
     feature: FeatureNode
@@ -241,14 +241,14 @@ class FeatureStarted(Event):
     store: StoreRef | None  # the store its scenarios use: own, file's, or None (isolated)
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class ScopeCreated(Event):
     """A store comes into use (empty): the file store, or a feature's own store."""
 
     store: StoreRef
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class ScopeCleared(Event):
     """A store is dropped: the file store at file end, a feature's own store at feature end."""
 
@@ -256,7 +256,7 @@ class ScopeCleared(Event):
     names: tuple[str, ...]  # the names it held, sorted
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class ScenarioStarted(Event):
     file: ScenarioFileNode
     scenario: ScenarioNode
@@ -272,7 +272,7 @@ class ScenarioStarted(Event):
         return not self.carried
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class StepStarted(Event):
     step: Step
     phase: str
@@ -281,7 +281,7 @@ class StepStarted(Event):
     snapshot: ScopeSnapshot  # what is visible before the step
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class RequestSent(Event):
     step: Step
     method: str
@@ -293,7 +293,7 @@ class RequestSent(Event):
     summary: str = ""  # the operation's summary, as its description gives it
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class ResponseReceived(Event):
     step: Step
     status: int
@@ -315,7 +315,7 @@ class ResponseReceived(Event):
         return ", ".join(values) if values else None
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class AssertionChecked(Event):
     step: Step
     passed: bool
@@ -324,7 +324,7 @@ class AssertionChecked(Event):
     message: str | None  # why it failed (None when passed)
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class BranchTaken(Event):
     """An `if` chain decided: which branch runs (None: none holds and there is no else), and each
     condition tried with why it held or not."""
@@ -334,7 +334,7 @@ class BranchTaken(Event):
     tried: tuple[tuple[str, bool, str | None], ...]  # (condition as written, held, why not)
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class AutoTestRan(Event):
     """One generated request of a call's `auto:` tests (docs/spec/berrycrush.md#auto-tests) and whether the unit's
     checks held for it; its RequestSent / ResponseReceived events come just before."""
@@ -349,7 +349,7 @@ class AutoTestRan(Event):
     message: str | None
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class VariableExtracted(Event):
     step: Step
     name: str
@@ -357,7 +357,7 @@ class VariableExtracted(Event):
     layers: tuple[str, ...]  # e.g. ("scenario",) or ("scenario", "feature 'Pets'") or ("scenario", "file store")
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class VariableOverwritten(Event):
     """Emitted, before VariableExtracted, for each layer where the name already had a value."""
 
@@ -368,7 +368,7 @@ class VariableOverwritten(Event):
     layer: str
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class StepFinished(Event):
     step: Step
     phase: str
@@ -383,7 +383,7 @@ class StepFinished(Event):
     interrupted: bool = False  # cut short by a stop, or skipped because of one (not a failure of the API's)
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class ScenarioFinished(Event):
     file: ScenarioFileNode
     scenario: ScenarioNode
@@ -395,7 +395,7 @@ class ScenarioFinished(Event):
     interrupted: bool = False  # a stop ended it (its message is INTERRUPTED): not the API's failure
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class FeatureFinished(Event):
     file: ScenarioFileNode
     feature: FeatureNode
@@ -403,7 +403,7 @@ class FeatureFinished(Event):
     cleared: tuple[str, ...]  # names dropped with the feature's own store (sorted); () otherwise
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class FileFinished(Event):
     file: ScenarioFileNode
     passed: int
@@ -412,7 +412,7 @@ class FileFinished(Event):
     cleared: tuple[str, ...]  # names dropped with the file store
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class RunFinished(Event):
     passed: int
     failed: int
@@ -429,7 +429,7 @@ class RunFinished(Event):
         return self.failed == 0 and not self.interrupted
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class RequestRetried(Event):
     """A request is tried again (retry.maxAttempts): after its RequestSent, one per retry, before
     the step's ResponseReceived or failure. The executor emits them once the attempts are over."""
@@ -440,7 +440,7 @@ class RequestRetried(Event):
     delay_s: float  # the wait before this attempt
 
 
-@dataclass(frozen=True, repr=False, kw_only=True)
+@dataclass(frozen=True, slots=True, repr=False, kw_only=True)
 class WebhookCallsDropped(Event):
     """A webhook's scope (its scenario or feature) ended after one of its hooks dropped calls past
     the webhook's cap (run.webhooks: its newest MAX_CALLS_KEPT calls and MAX_BYTES_KEPT bytes are

@@ -24,6 +24,8 @@ from __future__ import annotations
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, overload
 
+from scenario_core.support.record_inits import named_init
+
 _T = TypeVar("_T")
 
 if TYPE_CHECKING:
@@ -226,7 +228,8 @@ def _with_slots(cls: type[_T], specs: tuple[Field, ...]) -> type[_T]:
 
 
 def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -> Callable[..., None]:
-    """`__init__`. The common calls are fast paths (a run builds ~20 records a request, a check
+    """`__init__`: a slotted class's from its template (record_inits.py) when one fits;
+    otherwise this generic one. The common calls are fast paths (a run builds ~20 records a request, a check
     of 50,000 lines ~180,000): the first fields by position and the rest left to plain defaults
     (every field, often); every field by keyword, or every field without a plain default (the
     keywords merged over the defaults), checked with one comparison of key sets and read with one
@@ -238,6 +241,10 @@ def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -
     names = tuple(spec.name for spec in specs)
     count, known = len(names), frozenset(names)
     plain = {spec.name: spec.default for spec in specs if spec.default is not MISSING}
+    if slots and all(spec.default_factory is MISSING for spec in specs):  # most classes: record_inits.py
+        named = named_init(cls.__qualname__, names, tuple(_slot_setter(cls, n) for n in names), plain, kw_only)
+        if named is not None:
+            return named
     values_of = _getter_of_keys(names)
     bind = _binder(cls.__qualname__, specs, kw_only)
     leading = tuple(frozenset(names[:at]) for at in range(count + 1))  # the fields the first `at` arguments give
