@@ -15,6 +15,7 @@ from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import FragmentNode, NamedParametersNode, ParametersNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import IncludeStep
 from scenario_core.language.nodes.walk import walk_steps
+from scenario_core.support.patterns import on_first_use
 
 # (path as shown, real path, size, mtime) -> its fragments and named parameter blocks: a TUI session reloads its file often,
 # fragments rarely change. The shown path is part of the key because every location in the
@@ -118,7 +119,7 @@ def load_external(
 
 
 # A `fragment: NAME` line of a file that does not parse (keywords in any case, docs/spec/berrycrush.md#keywords-and-comments).
-_FRAGMENT_LINE = re.compile(r"^([ ]*)(?i:fragment):[ \t]*([^\s#]+)", re.MULTILINE)
+_FRAGMENT_LINE = on_first_use(r"^([ ]*)(?i:fragment):[ \t]*([^\s#]+)", re.MULTILINE)
 
 
 def _broken_fragments(path: Path, problem: Diagnostic) -> list[FragmentNode]:
@@ -128,7 +129,7 @@ def _broken_fragments(path: Path, problem: Diagnostic) -> list[FragmentNode]:
     except OSError:
         return []
     found = []
-    for match in _FRAGMENT_LINE.finditer(text):
+    for match in _FRAGMENT_LINE().finditer(text):
         line = text.count("\n", 0, match.start()) + 1
         column = len(match.group(1)) + 1
         location = SourceLocation(str(path), line, column, line, column + len("fragment:"))
@@ -136,7 +137,7 @@ def _broken_fragments(path: Path, problem: Diagnostic) -> list[FragmentNode]:
     return found
 
 
-_PARAMETERS_LINE = re.compile(r"^(?i:parameters):[ \t]*([^\s#]+)", re.MULTILINE)
+_PARAMETERS_LINE = on_first_use(r"^(?i:parameters):[ \t]*([^\s#]+)", re.MULTILINE)
 
 
 def _broken_parameters(path: Path, problem: Diagnostic) -> list[NamedParametersNode]:
@@ -147,7 +148,7 @@ def _broken_parameters(path: Path, problem: Diagnostic) -> list[NamedParametersN
     except OSError:
         return []
     found = []
-    for match in _PARAMETERS_LINE.finditer(text):
+    for match in _PARAMETERS_LINE().finditer(text):
         line = text.count("\n", 0, match.start()) + 1
         location = SourceLocation(str(path), line, 1, line, 1 + len("parameters:"))
         found.append(NamedParametersNode(match.group(1), ParametersNode((), location), location, problem))

@@ -11,24 +11,25 @@ import json
 import re
 from typing import Any
 
+from scenario_core.support.patterns import on_first_use
 from scenario_core.support.records import dataclass
 
 # Jayway's functions: each ends a path. Those with arguments take JSON literals or `$` paths.
 FUNCTIONS = ("length", "size", "min", "max", "avg", "sum", "stddev", "keys", "first", "last", "concat", "append")
 _TAKE_ARGUMENTS = ("concat", "append")
-_FUNCTION_AT_END = re.compile(r"\.([A-Za-z_]\w*)\((.*)\)\s*\Z", re.S)
-_FUNCTION_INSIDE = re.compile(r"\.([A-Za-z_]\w*)\(")
+_FUNCTION_AT_END = on_first_use(r"\.([A-Za-z_]\w*)\((.*)\)\s*\Z", re.S)
+_FUNCTION_INSIDE = on_first_use(r"\.([A-Za-z_]\w*)\(")
 # `@.x in ['a', 2]` inside a filter: the subject is a relative path without spaces.
-_IN_FILTER = re.compile(r"(@[^\s()]*)\s+in\s+\[([^\]]*)\]")
+_IN_FILTER = on_first_use(r"(@[^\s()]*)\s+in\s+\[([^\]]*)\]")
 # A path is indefinite (its matches are a list) when it has a wildcard, a deep scan, a filter,
 # a union or a slice: a function then applies to the list of what it matched, as in Jayway.
-_INDEFINITE = re.compile(r"\*|\.\.|\[\?|\[[^\]]*[,:][^\]]*\]")
+_INDEFINITE = on_first_use(r"\*|\.\.|\[\?|\[[^\]]*[,:][^\]]*\]")
 
 
 # Names jsonpath-ng's `ext` lexer reads as something else: such paths are left to jsonpath-ng.
 _NOT_NAMES = frozenset({"where", "wherenot", "null", "true", "false"})
-_DOTTED = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?[0-9]+\])*\Z")
-_DOTTED_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]+)\]")
+_DOTTED = on_first_use(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?[0-9]+\])*\Z")
+_DOTTED_STEP = on_first_use(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]+)\]")
 
 
 class JsonPathSyntaxError(ValueError):
@@ -99,10 +100,10 @@ _NOTHING = object()
 
 def dotted_path(path: str) -> DottedPath | None:
     """The path as a DottedPath when it is only names and indexes, else None."""
-    if not _DOTTED.match(path):
+    if not _DOTTED().match(path):
         return None
     steps: list[str | int] = []
-    for name, index in _DOTTED_STEP.findall(path):
+    for name, index in _DOTTED_STEP().findall(path):
         if name in _NOT_NAMES:
             return None
         steps.append(name if name else int(index))
@@ -112,8 +113,8 @@ def dotted_path(path: str) -> DottedPath | None:
 def split_function(path: str) -> tuple[str, str, str] | None:
     """(base, name, raw arguments) when the path ends with `.NAME(...)`, else None. Raises
     JsonPathSyntaxError for an unknown function or one that does not end the path."""
-    found = _FUNCTION_AT_END.search(path)
-    inside = [m for m in _FUNCTION_INSIDE.finditer(path) if not found or m.start() != found.start()]
+    found = _FUNCTION_AT_END().search(path)
+    inside = [m for m in _FUNCTION_INSIDE().finditer(path) if not found or m.start() != found.start()]
     inside = [m for m in inside if not _in_brackets(path, m.start())]
     if inside:
         raise JsonPathSyntaxError(f"a function ends a JSON path: '{inside[0].group(1)}()' is followed by more")
@@ -140,7 +141,7 @@ def filters_for_jsonpath_ng(path: str) -> str:
             raise JsonPathSyntaxError(f"'{subject} in []' lists no value to match")
         return "(" + " || ".join(f"{subject} == {item}" for item in items) + ")"
 
-    return _IN_FILTER.sub(equalities, path)
+    return _IN_FILTER().sub(equalities, path)
 
 
 def parse_argument(raw: str) -> object:
@@ -178,7 +179,7 @@ def split_items(text: str) -> list[str]:
 
 
 def is_definite(path: str) -> bool:
-    return not _INDEFINITE.search(path)
+    return not _INDEFINITE().search(path)
 
 
 def _in_brackets(text: str, at: int) -> bool:

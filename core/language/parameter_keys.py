@@ -5,12 +5,12 @@ Each type's parser is in parameter_values.py."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Union
 
 from scenario_core.language import parameter_values as values
 from scenario_core.language.parameter_values import Duration, ParameterValueError, unquote
 from scenario_core.support.digits import INT_DIGITS
+from scenario_core.support.patterns import on_first_use
 from scenario_core.support.records import dataclass
 
 SHARE = "shareVariablesAcrossScenarios"
@@ -194,7 +194,7 @@ SPECS: dict[str, ParameterSpec] = {
     )
 }
 
-_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DESCRIPTION_NAME = on_first_use(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def binding_parts(key: str) -> tuple[str, str, str | None] | None:
@@ -205,9 +205,9 @@ def binding_parts(key: str) -> tuple[str, str, str | None] | None:
     parts = key[len(BINDING) :].split(".")
     if len(parts) >= 2 and parts[0] == "alias" and all(parts[1:]):
         return DEFAULT_DESCRIPTION, "alias", ".".join(parts[1:])
-    if len(parts) == 2 and parts[1] in ("location", "baseUrl") and _DESCRIPTION_NAME.fullmatch(parts[0]):
+    if len(parts) == 2 and parts[1] in ("location", "baseUrl") and _DESCRIPTION_NAME().fullmatch(parts[0]):
         return parts[0], parts[1], None
-    if len(parts) >= 3 and parts[1] == "alias" and _DESCRIPTION_NAME.fullmatch(parts[0]) and all(parts[2:]):
+    if len(parts) >= 3 and parts[1] == "alias" and _DESCRIPTION_NAME().fullmatch(parts[0]) and all(parts[2:]):
         return parts[0], "alias", ".".join(parts[2:])
     return None
 
@@ -229,8 +229,8 @@ _BINDING_SPECS = {
 }
 
 
-_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
-_OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_NAME = on_first_use(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # RFC 9110 token
+_OPTION_NAME = on_first_use(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_SPEC = ParameterSpec(
     "header.NAME",
     "text",
@@ -245,7 +245,7 @@ FAMILIES = ("autoAssertions.*", "retry.*", "errorContext.*", "header.NAME", "mul
 
 def header_name(key: str) -> str | None:
     """`header.X-Api-Key` -> `X-Api-Key`; None when the key is not a valid header.NAME."""
-    if key.startswith(HEADER) and _HEADER_NAME.fullmatch(key[len(HEADER) :]):
+    if key.startswith(HEADER) and _HEADER_NAME().fullmatch(key[len(HEADER) :]):
         return key[len(HEADER) :]
     return None
 
@@ -261,7 +261,7 @@ def spec_for(key: str) -> ParameterSpec | None:
         return _BINDING_SPECS[parts[1]]
     if header_name(key) is not None:
         return _HEADER_SPEC
-    if key.startswith(MULTI_TEST) and _OPTION_NAME.fullmatch(key[len(MULTI_TEST) :]):
+    if key.startswith(MULTI_TEST) and _OPTION_NAME().fullmatch(key[len(MULTI_TEST) :]):
         return _MULTI_SPEC
     return None
 
@@ -272,14 +272,14 @@ def is_known(key: str) -> bool:
     return spec_for(key) is not None
 
 
-USER_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # what `{{param.KEY}}` can name
+USER_KEY = on_first_use(r"[A-Za-z_][A-Za-z0-9_.-]*")  # what `{{param.KEY}}` can name
 
 
 # ---------------------------------------------------------------- {{env.NAME}} / {{param.KEY}}
 
 
 ENV, PARAM = "env", "param"
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = on_first_use(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,9 +325,9 @@ def parse_template(key: str, raw: str) -> ValueTemplate:
         literal.append(text[position:start])
         name = text[start + 2 : end].strip()
         kind, _, rest = name.partition(".")
-        if kind == ENV and _ENV_NAME.fullmatch(rest):
+        if kind == ENV and _ENV_NAME().fullmatch(rest):
             ref = (ENV, rest)
-        elif kind == PARAM and USER_KEY.fullmatch(rest):
+        elif kind == PARAM and USER_KEY().fullmatch(rest):
             ref = (PARAM, rest)
         else:
             shown = name if len(name) <= 30 else name[:29] + "…"
@@ -359,8 +359,8 @@ def parse_value(key: str, raw: str) -> ParameterValue:
     return spec.parse(key, raw)
 
 
-_INTEGER = re.compile(r"-?[0-9]+")
-_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+_INTEGER = on_first_use(r"-?[0-9]+")
+_DECIMAL = on_first_use(r"-?[0-9]+\.[0-9]+")
 
 
 def parse_user_value(key: str, raw: str) -> ParameterValue:
@@ -373,12 +373,12 @@ def parse_user_value(key: str, raw: str) -> ParameterValue:
     inner = unquote(raw)
     if inner is not None:
         return inner
-    if _INTEGER.fullmatch(raw):
+    if _INTEGER().fullmatch(raw):
         digits = len(raw.lstrip("-"))
         if digits > INT_DIGITS:  # Python refuses to read it; an error, as in a JSON body
             raise ParameterValueError(f"an integer of {digits} digits is too long (the limit is {INT_DIGITS})")
         return int(raw)
-    if _DECIMAL.fullmatch(raw):
+    if _DECIMAL().fullmatch(raw):
         return float(raw)
     if raw in ("true", "false"):
         return raw == "true"
@@ -441,7 +441,7 @@ def is_user_key(key: str) -> bool:
     name, not a near miss of a known key, and not in a family of known keys (binding.*,
     header.*, multiTest.*, whose members are checked by their own rules)."""
     return bool(
-        USER_KEY.fullmatch(key) and near_miss(key) is None and not key.startswith((BINDING, HEADER, MULTI_TEST))
+        USER_KEY().fullmatch(key) and near_miss(key) is None and not key.startswith((BINDING, HEADER, MULTI_TEST))
     )
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from scenario_core.support.patterns import on_first_use
+
 
 class ParameterValueError(ValueError):
     """A value that does not fit its key; the message names key, expected type and what was found."""
@@ -33,7 +35,7 @@ def boolean(key: str, raw: str) -> bool:
     raise ParameterValueError(f"{key} must be true or false, got {shown(raw)}{hint}")
 
 
-_POSITIVE_INT = re.compile(r"[0-9]+")
+_POSITIVE_INT = on_first_use(r"[0-9]+")
 # Upper bounds: a longer wait or a larger body is a typo, and a number past the event loop's
 # clock (or past Python's 4,300-digit int() limit) would fail far from the line that wrote it.
 MAX_TIMEOUT = 86_400  # a day
@@ -41,14 +43,14 @@ MAX_RESPONSE_BYTES = 1 << 40  # 1 TiB
 
 
 def _positive_int(key: str, raw: str, unit: str, maximum: int, what: str) -> int:
-    if _POSITIVE_INT.fullmatch(raw):
+    if _POSITIVE_INT().fullmatch(raw):
         digits = raw.lstrip("0")
         if len(digits) > len(str(maximum)) or (digits and int(digits) > maximum):
             raise ParameterValueError(f"{key} is at most {maximum} {unit}{what}, got {shown(raw)}")
         if digits:
             return int(digits)
     inner = unquote(raw)
-    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
+    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT().fullmatch(inner) else ""
     raise ParameterValueError(f"{key} must be a positive integer number of {unit}, got {shown(raw)}{hint}")
 
 
@@ -81,13 +83,13 @@ def path(key: str, raw: str) -> str:
     return value
 
 
-_NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*")
+_NAME_LIST = on_first_use(r"[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*")
 
 
 def names(key: str, raw: str) -> tuple[str, ...]:
     value = unquote(raw)
     value = (raw if value is None else value).strip().strip(",").strip()
-    if not _NAME_LIST.fullmatch(value):
+    if not _NAME_LIST().fullmatch(value):
         raise ParameterValueError(
             f"{key} must be variable or header names separated by commas (apiSession, X-Tenant), got {shown(raw)}"
         )
@@ -102,12 +104,12 @@ def shown(raw: str, width: int = 40) -> str:
 
 def _count(key: str, raw: str, low: int, maximum: int, what: str) -> int:
     """An integer from `low` to `maximum`, written bare."""
-    if _POSITIVE_INT.fullmatch(raw):
+    if _POSITIVE_INT().fullmatch(raw):
         digits = raw.lstrip("0") or "0"
         if len(digits) <= len(str(maximum)) and low <= int(digits) <= maximum:
             return int(digits)
     inner = unquote(raw)
-    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT.fullmatch(inner) else ""
+    hint = " (remove the quotes)" if inner is not None and _POSITIVE_INT().fullmatch(inner) else ""
     raise ParameterValueError(f"{key} must be {what} from {low} to {maximum}, got {shown(raw)}{hint}")
 
 
@@ -143,14 +145,14 @@ class Duration(int):
         return int(self) / 1000
 
 
-_DURATION = re.compile(r"([0-9]{1,9})(ms|s|m)?")
+_DURATION = on_first_use(r"([0-9]{1,9})(ms|s|m)?")
 _UNIT_MS = {None: 1, "ms": 1, "s": 1000, "m": 60_000}
 MAX_DURATION_MS = 86_400_000  # a day
 
 
 def duration(key: str, raw: str) -> Duration:
     inner = unquote(raw)
-    found = _DURATION.fullmatch(raw if inner is None else inner)
+    found = _DURATION().fullmatch(raw if inner is None else inner)
     if found is not None:
         ms = int(found.group(1)) * _UNIT_MS[found.group(2)]
         if ms <= MAX_DURATION_MS:
@@ -188,12 +190,12 @@ def header_value(key: str, raw: str) -> str:
     return value
 
 
-_ALIAS_TARGET = re.compile(r"\^[A-Za-z_][A-Za-z0-9_.-]*|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*")
+_ALIAS_TARGET = on_first_use(r"\^[A-Za-z_][A-Za-z0-9_.-]*|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*")
 
 
 def alias(key: str, raw: str) -> str:
     value = unquote(raw)
     value = (raw if value is None else value).strip()
-    if not _ALIAS_TARGET.fullmatch(value):
+    if not _ALIAS_TARGET().fullmatch(value):
         raise ParameterValueError(f'{key} must name an operation: "^operationId" or "METHOD /path", got {shown(raw)}')
     return value

@@ -5,7 +5,6 @@ run of an unchanged file never pays), and its errors capped and made one line ea
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from scenario_core.language import parse_cache
@@ -13,6 +12,7 @@ from scenario_core.language.errors import Diagnostic, InvalidFileError, UsageErr
 from scenario_core.language.nodes.base import SourceLocation
 from scenario_core.language.nodes.blocks import ExternalBlocks, ScenarioFileNode
 from scenario_core.support import input_files
+from scenario_core.support.patterns import on_first_use
 from scenario_core.support.records import replace
 
 # A scenario file is text a person writes: anything larger is a mistake (a log, an image, a
@@ -64,15 +64,15 @@ def parse_text(
     return tree
 
 
-_LINE_BREAK = re.compile(r"[ \t]*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+[ \t]*")
+_LINE_BREAK = on_first_use(r"[ \t]*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+[ \t]*")
 
 
 def _one_line(diagnostic: Diagnostic) -> Diagnostic:
     """A message that quotes text across a line break (a triple-quoted block) stays one line: the
     break shows as ⏎ (errors are one line each, docs/spec/cli.md#error-lines)."""
-    if _LINE_BREAK.search(diagnostic.message) is None:
+    if _LINE_BREAK().search(diagnostic.message) is None:
         return diagnostic
-    return replace(diagnostic, message=_LINE_BREAK.sub(" ⏎ ", diagnostic.message))
+    return replace(diagnostic, message=_LINE_BREAK().sub(" ⏎ ", diagnostic.message))
 
 
 def _capped(diagnostics: list[Diagnostic], limit: int | None) -> list[Diagnostic]:

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Union
 from scenario_core.language.errors import clip
 from scenario_core.language.nodes.base import JsonTemplate, Segment, SourceLocation, TextTemplate, VariableRef
 from scenario_core.support.digits import INT_DIGITS
+from scenario_core.support.patterns import on_first_use
 
 NAME = re.compile(r"[^\W\d]\w*")
 # What `{{...}}` may hold: a name, dotted (`a.b` is the variable of that name; `env.X` an
@@ -134,7 +135,7 @@ def json_template(text: str, locate: Locate, location: SourceLocation | None = N
     return JsonTemplate(text, segments, None, location)
 
 
-_LONG_INTEGER = re.compile(rf"-?[0-9]{{{INT_DIGITS + 1},}}")
+_LONG_INTEGER = on_first_use(rf"-?[0-9]{{{INT_DIGITS + 1},}}")
 
 
 def _loads(text: str) -> Any:
@@ -145,7 +146,7 @@ def _loads(text: str) -> Any:
     except RecursionError:
         raise JsonTextError("invalid JSON: nested too deeply", 0) from None
     except ValueError:  # Python refuses to read an integer of over 4,300 digits
-        found = _LONG_INTEGER.search(text)
+        found = _LONG_INTEGER().search(text)
         digits = len(found.group().lstrip("-")) if found else 0
         raise JsonTextError(
             f"an integer of {digits} digits is too long (the limit is {INT_DIGITS})", found.start() if found else 0

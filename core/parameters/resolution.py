@@ -9,7 +9,6 @@ type; its provenance names the line and the source (`file line 4, from $API_URL`
 from __future__ import annotations
 
 import os
-import re
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -19,6 +18,7 @@ from scenario_core.language.errors import Diagnostic, ScenarioError, UsageError
 from scenario_core.language.nodes.blocks import FeatureNode, ParameterEntry, ScenarioFileNode, ScenarioNode
 from scenario_core.language.parameter_keys import ParameterValue
 from scenario_core.language.parameter_values import ParameterValueError
+from scenario_core.support.patterns import on_first_use
 from scenario_core.support.records import dataclass, field
 
 COMMAND_LINE, SCENARIO, FEATURE, FILE, OPENAPI, DEFAULT = (
@@ -208,7 +208,7 @@ class RunOverrides:
                 raise UsageError(f"--base-url {base_url}: a command-line value is taken as written")
         for item in [openapi] if isinstance(openapi, str) else openapi or ():
             name, sep, path = item.partition("=")
-            if not sep or not _DESCRIPTION_NAME.fullmatch(name):
+            if not sep or not _DESCRIPTION_NAME().fullmatch(name):
                 name, path = params.DEFAULT_DESCRIPTION, item
             if not path:
                 raise UsageError(f"--openapi {item}: expected PATH or NAME=PATH")
@@ -217,7 +217,7 @@ class RunOverrides:
         return cls(values)
 
 
-_DESCRIPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DESCRIPTION_NAME = on_first_use(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 class _Levels:

@@ -6,7 +6,6 @@ Every problem is a RequestFailed, one line naming the file."""
 from __future__ import annotations
 
 import json
-import mimetypes
 from pathlib import Path
 from typing import Mapping, NamedTuple, Sequence
 
@@ -14,7 +13,6 @@ from scenario_core.language.nodes.steps import FormField, RequestStep
 from scenario_core.language.templates import render_text
 from scenario_core.run.body_files import MAX_BODY_FILE_BYTES, find_body_file, render_file_text
 from scenario_core.run.http.client import RequestFailed
-from scenario_core.run.http.forms import FORM_TYPE, Part, multipart, urlencoded
 from scenario_core.support.input_files import InputFileError, read_regular_file
 
 # A file sent as a multipart part or a bodyFile is read whole, up to this size (docs/limits.md).
@@ -43,7 +41,12 @@ def media_type_of(path: str) -> str:
     """A file's type by its extension: .json, .xml, .txt, else the platform's table, else
     application/octet-stream."""
     suffix = Path(path).suffix.lower()
-    return _BY_EXTENSION.get(suffix) or mimetypes.guess_type(path)[0] or "application/octet-stream"
+    found = _BY_EXTENSION.get(suffix)
+    if found is not None:
+        return found
+    import mimetypes  # (its tables: only for a file of another extension)
+
+    return mimetypes.guess_type(path)[0] or "application/octet-stream"
 
 
 def build_body(
@@ -51,6 +54,8 @@ def build_body(
 ) -> BuiltBody | None:
     """The step's form, multipart or bodyFile body; None when it has none of them."""
     if step.form is not None:
+        from scenario_core.run.http.forms import FORM_TYPE, urlencoded  # (a run without forms never loads them)
+
         text = urlencoded([(f.name, render_text(f.value, visible)) for f in step.form])
         return BuiltBody(text.encode("utf-8"), text, FORM_TYPE)
     if step.multipart is not None:
@@ -89,6 +94,8 @@ def _rendered(path: Path, data: bytes, visible: Mapping[str, object]) -> str | N
 def _multipart(
     fields: Sequence[FormField], visible: Mapping[str, object], scenario_file: str, resource_roots: Sequence[str]
 ) -> BuiltBody:
+    from scenario_core.run.http.forms import Part, multipart
+
     parts: list[Part] = []
     shown: list[str] = []
     for field in fields:

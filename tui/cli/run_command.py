@@ -25,7 +25,6 @@ from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
 from scenario_core.run.consumers import EventConsumer, feed_all
 from scenario_core.run.options import RunOptions
-from scenario_core.run.units import UnitMerge, file_units, schedule, scope_units
 from scenario_core.support.printable import visible
 from scenario_core.support.records import replace
 from scenario_tui.cli.held_signals import WindDownAbandoned, run_signals
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from scenario_core.report.compare import Comparer
     from scenario_core.report.coverage import Coverage
     from scenario_core.run.executor import Execution
+    from scenario_core.run.units import UnitMerge
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_SIGNAL_BASE = 128
@@ -150,6 +150,8 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
     printer = RunPrinter(make_sink(), masker, recorder, comparer)
     units = []  # what runs at once: only worked out (scope units resolve parameters) when anything may
     if options.jobs > 1:
+        from scenario_core.run.units import file_units, scope_units  # (--jobs only)
+
         units = file_units(files) if options.dist == "file" else scope_units(files, options.overrides)
     parallel = len(units) > 1
     name_files = bool(options.verbose) and len(files) > 1  # --verbose lines name their file when several run
@@ -189,6 +191,8 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
             live(event)
 
         started = ev.RunStarted(files=tuple(files), run_variables=options.run_variables, tags=executions[0].tags)
+        from scenario_core.run.units import UnitMerge
+
         return _drive_units(executions, UnitMerge(units), live_from, ordered, options.jobs, started)
 
     signum: int | None = None
@@ -311,6 +315,8 @@ def _drive_units(
 
     count = len(executions)
     events: queue.SimpleQueue[tuple[int, Union[ev.Event, _Ended]]] = queue.SimpleQueue()
+    from scenario_core.run.units import schedule
+
     indexes = iter(schedule(merge.units))  # next() on it is atomic: each worker takes the next unit
     buffers: list[list[ev.Event]] = [[] for _ in executions]
     ended = [False] * count

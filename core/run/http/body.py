@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING, Sequence
 
 from scenario_core.run.http.errors import one_line
+from scenario_core.support.patterns import on_first_use
 
 if TYPE_CHECKING:
     from scenario_core.support.json_types import JsonValue
@@ -109,7 +110,7 @@ def decode_text(content: bytes, headers: tuple[tuple[str, str], ...]) -> str:
         return content.decode("utf-8", errors="replace")
 
 
-_DIGITS = re.compile(r"value has (\d+) digits")
+_DIGITS = on_first_use(r"value has (\d+) digits")
 
 
 def parse_json(content: bytes) -> tuple[JsonValue, str | None]:
@@ -125,7 +126,7 @@ def parse_json(content: bytes) -> tuple[JsonValue, str | None]:
         if not isinstance(error, json.JSONDecodeError):
             # Integers over sys.get_int_max_str_digits() (4,300 digits) are refused because
             # converting them takes quadratic time; a server must not be able to stall a run so.
-            found = _DIGITS.search(str(error))
+            found = _DIGITS().search(str(error))
             if "integer string conversion" in str(error):
                 digits = f" of {found.group(1)} digits" if found else ""
                 limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()

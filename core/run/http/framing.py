@@ -5,12 +5,11 @@ imported only when a run first sends something. No httpx: a plain-HTTP run never
 
 from __future__ import annotations
 
-import re
-
 import httptools
 
 from scenario_core.run.http.body import TooLarge
 from scenario_core.run.http.errors import ProtocolBroken
+from scenario_core.support.patterns import on_first_use
 
 _HEAD_LIMIT = 1 << 20  # largest status line + header block accepted; and a chunk or trailer line
 
@@ -146,13 +145,13 @@ class ResponseMessage:
         return keep and self.status != 101 and not self.trailing
 
 
-_LLHTTP_CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([^\r\n]*)")
+_LLHTTP_CONTENT_LENGTH = on_first_use(rb"(?im)^content-length[ \t]*:[ \t]*([^\r\n]*)")
 
 
 def _protocol_error(problem: str, data: bytes) -> ProtocolBroken:
     """llhttp's message, made to name the problem: the offending values or the first line."""
     if "Content-Length" in problem:
-        values = ", ".join(repr(v.strip().decode("latin-1")[:30]) for v in _LLHTTP_CONTENT_LENGTH.findall(data))
+        values = ", ".join(repr(v.strip().decode("latin-1")[:30]) for v in _LLHTTP_CONTENT_LENGTH().findall(data))
         if "Duplicate" in problem:
             problem = f"conflicting Content-Length headers: {values}"
         elif "Transfer-Encoding" in problem:

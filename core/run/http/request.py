@@ -11,6 +11,7 @@ from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urlj
 
 from scenario_core.run.http.errors import InvalidHeader, InvalidRequest, one_line
 from scenario_core.support.header_names import HEADER_NAME_CHARACTERS, is_header_name
+from scenario_core.support.patterns import on_first_use
 from scenario_core.support.secrets import SECRET_HEADERS
 
 if TYPE_CHECKING:
@@ -32,10 +33,10 @@ _QUERY_SAFE = _PATH_SAFE + "?"
 # RFC 9110 §5.5: a value is visible ASCII, spaces and tabs (no
 # CR, LF, NUL or other control character; the non-ASCII obs-text is not sent either).
 _VALUE = re.compile(r"[\t\x20-\x7e]*")
-_LINE_BREAK = re.compile(r"[\r\n]")
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_LINE_BREAK = on_first_use(r"[\r\n]")
+_CONTROL = on_first_use(r"[\x00-\x08\x0a-\x1f\x7f]")
 # credentials by name, never sent to another origin by a redirect (with the `secrets:` names)
-_CREDENTIAL_NAME = re.compile(r"(?:.*-)?(?:api-?key|token)")
+_CREDENTIAL_NAME = on_first_use(r"(?:.*-)?(?:api-?key|token)")
 
 
 class OutgoingRequest:
@@ -144,9 +145,9 @@ def check_headers(headers: Sequence[tuple[str, str]]) -> None:
         if not is_header_name(name):
             raise InvalidHeader(f"header name {_quoted(name)} is not a valid header name ({HEADER_NAME_CHARACTERS})")
         if _VALUE.fullmatch(value) is None:
-            if _LINE_BREAK.search(value):
+            if _LINE_BREAK().search(value):
                 problem = "a line break"
-            elif _CONTROL.search(value):
+            elif _CONTROL().search(value):
                 problem = "a control character"
             else:
                 problem = "a character that is not ASCII"
@@ -230,7 +231,7 @@ def redirected(request: OutgoingRequest, status: int, location: str) -> Outgoing
 
 def _credential(lowered: str, listed: frozenset[str]) -> bool:
     """A header (its name lowercased) that carries a credential: kept from another origin."""
-    return lowered in SECRET_HEADERS or lowered in listed or _CREDENTIAL_NAME.fullmatch(lowered) is not None
+    return lowered in SECRET_HEADERS or lowered in listed or _CREDENTIAL_NAME().fullmatch(lowered) is not None
 
 
 def listed_secrets(params: Mapping[str, EffectiveValue]) -> frozenset[str]:
