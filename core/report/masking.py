@@ -13,7 +13,6 @@ candidate token). JSON values are walked iteratively.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from typing import Any, Iterable, Mapping, cast, overload
@@ -188,6 +187,8 @@ class Masker(EventConsumer):
                 self.learn(password)
                 self.learn(unquote(password))
                 pair = f"{unquote(user or '')}:{unquote(password)}".encode()
+                import base64  # (a URL with a password only)
+
                 self.learn(base64.b64encode(pair).decode("ascii"))
         if template and template not in self._templates_seen:
             self._templates_seen.add(template)

@@ -187,7 +187,7 @@ def _make(cls: type[_T], with_repr: bool, eq: bool, frozen: bool, slots: bool, k
                 else:
                     setattr(cls, spec.name, spec.default)
     type.__setattr__(cls, _FIELDS, specs)
-    type.__setattr__(cls, "__init__", _init_for(cls, specs, slots, kw_only))
+    type.__setattr__(cls, "__init__", _on_first_use(cls, specs, slots, kw_only))
     type.__setattr__(cls, "__match_args__", () if kw_only else tuple(spec.name for spec in specs))
     if with_repr:
         type.__setattr__(cls, "__repr__", _repr)
@@ -225,6 +225,22 @@ def _with_slots(cls: type[_T], specs: tuple[Field, ...]) -> type[_T]:
     made: type[_T] = metaclass(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
     return made
+
+
+def _on_first_use(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -> Callable[..., None]:
+    """An `__init__` that makes the class's own (`_init_for`) when first called, puts it in its
+    place and calls it: a run or a check creates ~100 record classes and instantiates about half
+    of them; making the others' costs ~20 µs each for nothing (docs/performance.md, "Round
+    seven")."""
+
+    def __init__(self: object, *args: object, **keywords: object) -> None:  # noqa: N807
+        made = _init_for(cls, specs, slots, kw_only)
+        if vars(cls).get("__init__") is __init__:
+            type.__setattr__(cls, "__init__", made)
+        made(self, *args, **keywords)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
 
 
 def _init_for(cls: type, specs: tuple[Field, ...], slots: bool, kw_only: bool) -> Callable[..., None]:

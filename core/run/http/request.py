@@ -5,7 +5,6 @@ defaults httpx.AsyncClient adds, so a request reads the same whichever way it is
 from __future__ import annotations
 
 import re
-from base64 import b64encode
 from typing import TYPE_CHECKING, Mapping, Sequence
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 
@@ -131,6 +130,8 @@ def build_request(
         # A URL's userinfo (`http://user:pw@host`) is Basic credentials, as curl and httpx send them;
         # the userinfo itself never goes on the wire.
         credentials = f"{unquote(username or '')}:{unquote(password or '')}".encode()
+        from base64 import b64encode  # (a URL with userinfo only: ~0.7 ms of start-up otherwise)
+
         sent.append(("Authorization", "Basic " + b64encode(credentials).decode("ascii")))
     full = f"{scheme}://{netloc}{target}" + (f"#{fragment}" if fragment else "")
     return OutgoingRequest(method, full, scheme, host, port or default_port, target, sent, content or b"")
