@@ -51,6 +51,7 @@ replaces a layer's dict when it writes), so consumers may keep them; treat them 
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Literal, Mapping
 
 from scenario_core.language.nodes.base import Node, SourceLocation
@@ -62,7 +63,7 @@ from scenario_core.run.phases import BACKGROUND_FEATURE as BACKGROUND_FEATURE  #
 from scenario_core.run.phases import BACKGROUND_FILE as BACKGROUND_FILE
 from scenario_core.run.phases import SCENARIO as SCENARIO
 from scenario_core.run.phases import PlannedStep as PlannedStep
-from scenario_core.support.records import dataclass, field, fields
+from scenario_core.support.records import dataclass, fields
 
 if TYPE_CHECKING:
     from scenario_core.support.json_types import JsonValue
@@ -136,6 +137,9 @@ class Origin:
         return f"{where} (line {self.location.line})"
 
 
+_NO_ORIGINS: Mapping[str, Origin] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class ScopeSnapshot:
     """The variables visible at one moment, by layer (innermost first), with who wrote each."""
@@ -144,8 +148,8 @@ class ScopeSnapshot:
     store: StoreRef | None
     store_values: Mapping[str, object]
     run: Mapping[str, object]
-    scenario_origins: Mapping[str, Origin] = field(default_factory=dict)
-    store_origins: Mapping[str, Origin] = field(default_factory=dict)
+    scenario_origins: Mapping[str, Origin] = _NO_ORIGINS  # (one shared, read-only: a snapshot is never changed)
+    store_origins: Mapping[str, Origin] = _NO_ORIGINS
 
     def visible(self) -> dict[str, object]:
         """Every visible name -> value; the innermost layer wins."""

@@ -18,7 +18,8 @@ from scenario_core.run.body_forms import build_body
 from scenario_core.run.events import INTERRUPTED, RequestRetried, ResponseReceived
 from scenario_core.run.http.body import parse_json
 from scenario_core.run.http.client import HttpClient, HttpResult, Interrupted, RequestFailed, join_url
-from scenario_core.run.http.request import OutgoingRequest, listed_secrets
+from scenario_core.run.http.errors import InvalidHeader
+from scenario_core.run.http.request import OutgoingRequest, check_headers, listed_secrets
 from scenario_core.run.retry import RetriesExhausted, RetryPolicy, send_with_retry
 from scenario_core.run.state import ScenarioState
 
@@ -32,9 +33,8 @@ def with_defaults(headers: list[tuple[str, str]], defaults: Sequence[tuple[str, 
 def refuse_line_breaks(headers: Sequence[tuple[str, str]]) -> None:
     """A header name or value that cannot be sent (run.http.request.check_headers, the one check
     every request passes when built): RequestFailed, one line naming the header."""
-    from scenario_core.run.http.errors import InvalidHeader
-    from scenario_core.run.http.request import check_headers
-
+    if not headers:
+        return
     try:
         check_headers(headers)
     except InvalidHeader as error:
