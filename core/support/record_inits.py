@@ -61,6 +61,8 @@ def named_init(
 # ---------------------------------------------------------------- the templates, one a field count
 
 
+# fmt: off
+# (The formatter would give each parameter a line of its own: 19 templates, ~700 lines.)
 def _fields0() -> Init:
     def __init__(self: object) -> None:  # noqa: N807
         pass
@@ -126,9 +128,7 @@ def _fields6(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Set
 
 
 def _fields7(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter) -> Init:
-    def __init__(
-        self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object
-    ) -> None:  # noqa: N807
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object) -> None:  # noqa: N807
         s0(self, a0)
         s1(self, a1)
         s2(self, a2)
@@ -141,9 +141,7 @@ def _fields7(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Set
 
 
 def _fields8(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter) -> Init:
-    def __init__(
-        self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object
-    ) -> None:  # noqa: N807
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object) -> None:  # noqa: N807
         s0(self, a0)
         s1(self, a1)
         s2(self, a2)
@@ -156,21 +154,8 @@ def _fields8(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Set
     return __init__
 
 
-def _fields9(
-    s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter
-) -> Init:
-    def __init__(
-        self: object,
-        a0: object,
-        a1: object,
-        a2: object,
-        a3: object,
-        a4: object,
-        a5: object,
-        a6: object,
-        a7: object,
-        a8: object,
-    ) -> None:  # noqa: N807
+def _fields9(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object) -> None:  # noqa: N807
         s0(self, a0)
         s1(self, a1)
         s2(self, a2)
@@ -184,31 +169,8 @@ def _fields9(
     return __init__
 
 
-def _fields10(
-    s0: Setter,
-    s1: Setter,
-    s2: Setter,
-    s3: Setter,
-    s4: Setter,
-    s5: Setter,
-    s6: Setter,
-    s7: Setter,
-    s8: Setter,
-    s9: Setter,
-) -> Init:
-    def __init__(
-        self: object,
-        a0: object,
-        a1: object,
-        a2: object,
-        a3: object,
-        a4: object,
-        a5: object,
-        a6: object,
-        a7: object,
-        a8: object,
-        a9: object,
-    ) -> None:  # noqa: N807
+def _fields10(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object) -> None:  # noqa: N807
         s0(self, a0)
         s1(self, a1)
         s2(self, a2)
@@ -223,33 +185,8 @@ def _fields10(
     return __init__
 
 
-def _fields11(
-    s0: Setter,
-    s1: Setter,
-    s2: Setter,
-    s3: Setter,
-    s4: Setter,
-    s5: Setter,
-    s6: Setter,
-    s7: Setter,
-    s8: Setter,
-    s9: Setter,
-    s10: Setter,
-) -> Init:
-    def __init__(
-        self: object,
-        a0: object,
-        a1: object,
-        a2: object,
-        a3: object,
-        a4: object,
-        a5: object,
-        a6: object,
-        a7: object,
-        a8: object,
-        a9: object,
-        a10: object,
-    ) -> None:  # noqa: N807
+def _fields11(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object) -> None:  # noqa: N807
         s0(self, a0)
         s1(self, a1)
         s2(self, a2)
@@ -265,35 +202,8 @@ def _fields11(
     return __init__
 
 
-def _fields12(
-    s0: Setter,
-    s1: Setter,
-    s2: Setter,
-    s3: Setter,
-    s4: Setter,
-    s5: Setter,
-    s6: Setter,
-    s7: Setter,
-    s8: Setter,
-    s9: Setter,
-    s10: Setter,
-    s11: Setter,
-) -> Init:
-    def __init__(
-        self: object,
-        a0: object,
-        a1: object,
-        a2: object,
-        a3: object,
-        a4: object,
-        a5: object,
-        a6: object,
-        a7: object,
-        a8: object,
-        a9: object,
-        a10: object,
-        a11: object,
-    ) -> None:  # noqa: N807
+def _fields12(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object) -> None:  # noqa: N807
         s0(self, a0)
         s1(self, a1)
         s2(self, a2)
@@ -310,6 +220,136 @@ def _fields12(
     return __init__
 
 
+def _fields13(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter, s12: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object, a12: object) -> None:  # noqa: N807
+        s0(self, a0)
+        s1(self, a1)
+        s2(self, a2)
+        s3(self, a3)
+        s4(self, a4)
+        s5(self, a5)
+        s6(self, a6)
+        s7(self, a7)
+        s8(self, a8)
+        s9(self, a9)
+        s10(self, a10)
+        s11(self, a11)
+        s12(self, a12)
+
+    return __init__
+
+
+def _fields14(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter, s12: Setter, s13: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object, a12: object, a13: object) -> None:  # noqa: N807
+        s0(self, a0)
+        s1(self, a1)
+        s2(self, a2)
+        s3(self, a3)
+        s4(self, a4)
+        s5(self, a5)
+        s6(self, a6)
+        s7(self, a7)
+        s8(self, a8)
+        s9(self, a9)
+        s10(self, a10)
+        s11(self, a11)
+        s12(self, a12)
+        s13(self, a13)
+
+    return __init__
+
+
+def _fields15(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter, s12: Setter, s13: Setter, s14: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object, a12: object, a13: object, a14: object) -> None:  # noqa: N807
+        s0(self, a0)
+        s1(self, a1)
+        s2(self, a2)
+        s3(self, a3)
+        s4(self, a4)
+        s5(self, a5)
+        s6(self, a6)
+        s7(self, a7)
+        s8(self, a8)
+        s9(self, a9)
+        s10(self, a10)
+        s11(self, a11)
+        s12(self, a12)
+        s13(self, a13)
+        s14(self, a14)
+
+    return __init__
+
+
+def _fields16(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter, s12: Setter, s13: Setter, s14: Setter, s15: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object, a12: object, a13: object, a14: object, a15: object) -> None:  # noqa: N807
+        s0(self, a0)
+        s1(self, a1)
+        s2(self, a2)
+        s3(self, a3)
+        s4(self, a4)
+        s5(self, a5)
+        s6(self, a6)
+        s7(self, a7)
+        s8(self, a8)
+        s9(self, a9)
+        s10(self, a10)
+        s11(self, a11)
+        s12(self, a12)
+        s13(self, a13)
+        s14(self, a14)
+        s15(self, a15)
+
+    return __init__
+
+
+def _fields17(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter, s12: Setter, s13: Setter, s14: Setter, s15: Setter, s16: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object, a12: object, a13: object, a14: object, a15: object, a16: object) -> None:  # noqa: N807
+        s0(self, a0)
+        s1(self, a1)
+        s2(self, a2)
+        s3(self, a3)
+        s4(self, a4)
+        s5(self, a5)
+        s6(self, a6)
+        s7(self, a7)
+        s8(self, a8)
+        s9(self, a9)
+        s10(self, a10)
+        s11(self, a11)
+        s12(self, a12)
+        s13(self, a13)
+        s14(self, a14)
+        s15(self, a15)
+        s16(self, a16)
+
+    return __init__
+
+
+def _fields18(s0: Setter, s1: Setter, s2: Setter, s3: Setter, s4: Setter, s5: Setter, s6: Setter, s7: Setter, s8: Setter, s9: Setter, s10: Setter, s11: Setter, s12: Setter, s13: Setter, s14: Setter, s15: Setter, s16: Setter, s17: Setter) -> Init:
+    def __init__(self: object, a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object, a7: object, a8: object, a9: object, a10: object, a11: object, a12: object, a13: object, a14: object, a15: object, a16: object, a17: object) -> None:  # noqa: N807
+        s0(self, a0)
+        s1(self, a1)
+        s2(self, a2)
+        s3(self, a3)
+        s4(self, a4)
+        s5(self, a5)
+        s6(self, a6)
+        s7(self, a7)
+        s8(self, a8)
+        s9(self, a9)
+        s10(self, a10)
+        s11(self, a11)
+        s12(self, a12)
+        s13(self, a13)
+        s14(self, a14)
+        s15(self, a15)
+        s16(self, a16)
+        s17(self, a17)
+
+    return __init__
+# fmt: on
+
+
 _TEMPLATES: tuple[Callable[..., Init], ...] = (
     _fields0,
     _fields1,
@@ -324,4 +364,10 @@ _TEMPLATES: tuple[Callable[..., Init], ...] = (
     _fields10,
     _fields11,
     _fields12,
+    _fields13,
+    _fields14,
+    _fields15,
+    _fields16,
+    _fields17,
+    _fields18,
 )

@@ -249,3 +249,45 @@ def test_every_call_shape_binds_or_fails_as_the_standard_dataclass_does(ours, th
     for each in fields(ours):  # a factory's value is new for each record
         if isinstance(getattr(first, each.name), list):
             assert getattr(first, each.name) is not getattr(second, each.name)
+
+
+def _wide(decorate, count: int, kw_only: bool) -> type:
+    """A frozen slotted class of `count` int fields, the second half defaulted to their index."""
+    names = [f"f{i}" for i in range(count)]
+    namespace = {"__annotations__": dict.fromkeys(names, "int")}
+    namespace.update({name: i for i, name in enumerate(names) if i >= count // 2})
+    return decorate(frozen=True, slots=True, kw_only=kw_only)(type(f"Wide{count}", (), namespace))
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 12, 13, 18, 19, 25])
+@pytest.mark.parametrize("kw_only", [False, True], ids=["positional", "kw-only"])
+def test_records_of_any_width_bind_as_the_standard_dataclass_does(count, kw_only):
+    """Up to 18 fields a record's `__init__` is a template renamed to its fields (record_inits.py);
+    wider ones keep the generic one. Both bind and refuse as the standard decorator does."""
+    ours, theirs = _wide(dataclass, count, kw_only), _wide(dataclasses.dataclass, count, kw_only)
+    half = count // 2
+    calls = [
+        ((), {f"f{i}": i * 10 for i in range(half)}),
+        ((), {f"f{i}": i * 10 for i in range(count)}),
+        (tuple(range(half)), {}),
+        (tuple(range(count)), {}),
+        (tuple(range(half)), {f"f{count - 1}": -1} if count else {}),
+        ((), {"nope": 1}),
+        (tuple(range(count + 1)), {}),
+    ]
+    for args, keywords in calls:
+        try:
+            made = theirs(*args, **keywords)
+        except TypeError:
+            with pytest.raises(TypeError):
+                ours(*args, **keywords)
+            continue
+        made_ours = ours(*args, **keywords)
+        assert [getattr(made_ours, f.name) for f in fields(made_ours)] == [
+            getattr(made, f.name) for f in dataclasses.fields(made)
+        ], (args, keywords)
+    parameters = ours.__init__.__code__.co_varnames[1:]
+    if count <= 18:
+        assert parameters[:count] == tuple(f"f{i}" for i in range(count))
+    else:
+        assert parameters[:2] == ("args", "keywords")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from typing import Union
 
 from lark import Token
@@ -85,7 +86,7 @@ def body(ctx: BuildContext, children: Children) -> Raw:
     text = "\n".join(parts)
 
     def locate(position: int, length: int) -> SourceLocation:
-        index = max(i for i, start in enumerate(starts) if start <= position)
+        index = max(bisect_right(starts, position) - 1, 0)  # the line holding it
         within = max(position - starts[index] - pads[index], 0)
         return ctx.loc(lines[index], bases[index] + within, length)
 
