@@ -97,13 +97,17 @@ class Execution:
         descriptions: DescriptionSet | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
         only: frozenset[int] | None = None,
+        waiting: Callable[[], None] | None = None,
     ):
         """`options`: what runs and with what (RunOptions; its output fields are the front end's).
         `descriptions`: OpenAPI descriptions already read (a TUI session keeps them across runs);
         `include`: beside the tags, a caller's own choice of scenarios (--fail-fast, the pytest
         plugin's -k/-m): a scenario runs when both agree. `only`: the ids of the features and
         scenarios of one scope unit (units.py): the others give no event at all and are not
-        counted."""
+        counted. `waiting`: called, on the thread that pulls the stream, whenever the run is about
+        to wait on something outside it (a request written, its response not come yet; a new
+        connection; a pause between attempts): a driver that batches events hands them over to
+        its consumers then (consumers.Batched). It must not raise."""
         options = options or RunOptions()
         self.options = options
         self.files = tuple(files)
@@ -117,7 +121,7 @@ class Execution:
         registry = options.registry
         self._started = False
         self._stopped = False
-        self._client = HttpClient()  # one per run: connections are kept alive across scenarios
+        self._client = HttpClient(waiting)  # one per run: connections are kept alive across scenarios
         self._sender = Sender(self._client)
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.

@@ -23,7 +23,7 @@ from scenario_core.report.masking import Masker
 from scenario_core.report.recorder import RunRecorder
 from scenario_core.report.report_paths import check_report_paths, run_inputs
 from scenario_core.run import events as ev
-from scenario_core.run.consumers import EventConsumer, feed_all
+from scenario_core.run.consumers import Batched, EventConsumer, feed_all
 from scenario_core.run.options import RunOptions
 from scenario_core.support.printable import visible
 from scenario_core.support.records import replace
@@ -178,9 +178,11 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
         if not parallel:  # one stream: live and in order are the same moment, so one feed
             if fail_fast is not None:  # it relabels what the ordered consumers see
                 return _drive(make(files), _both(live, ordered))
-            return _drive(
-                make(files), feed_all([c for c in (masker, log, recorder, printer, collector) if c is not None])
-            )
+            feed = feed_all([c for c in (masker, log, recorder, printer, collector) if c is not None])
+            if log is not None:  # --verbose: each exchange is printed as it happens
+                return _drive(make(files), feed)
+            batched = Batched(feed)  # the consumers' work is done while the server answers
+            return _drive(Execution(files, options, include=include, waiting=batched.waiting), batched.take, batched)
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]
@@ -269,9 +271,9 @@ def _both(live: Callable[[ev.Event], None], ordered: Callable[[ev.Event], None])
     return feed
 
 
-def _drive(execution: Execution, feed: Callable[[ev.Event], None]) -> int | None:
-    """Consume the stream in this thread, feeding each event to the consumers; return the signal
-    that interrupted it, or None."""
+def _drive(execution: Execution, feed: Callable[[ev.Event], None], batched: Batched | None = None) -> int | None:
+    """Consume the stream in this thread, feeding each event to the consumers (through `batched`
+    when its `waiting` is the execution's); return the signal that interrupted it, or None."""
     with run_signals([execution]) as signals:
         events = execution.events()
         try:
@@ -282,6 +284,8 @@ def _drive(execution: Execution, feed: Callable[[ev.Event], None]) -> int | None
                 raise
         finally:
             events.close()
+        if batched is not None:  # what the stream's last wait left kept (an abandoned wind-down)
+            batched.hand_over()
     return signals.first
 
 

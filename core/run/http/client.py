@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence
 
 from scenario_core.language.parameter_keys import MAX_RESPONSE_SIZE, SPECS
 from scenario_core.parameters.resolution import Setting
@@ -117,7 +117,8 @@ class HttpClient:
     request's deadline; `interrupt()` (from any thread, a signal handler too) ends the request in
     flight, or the pause between attempts, at once: Interrupted."""
 
-    def __init__(self) -> None:
+    def __init__(self, waiting: Callable[[], None] | None = None) -> None:
+        self._waiting = waiting  # called whenever a send or a pause is about to wait (Execution's)
         self._client: Http11Pool | None = None
         self._httpx: HttpxSender | None = None
         self.cookies = Cookies()
@@ -209,6 +210,8 @@ class HttpClient:
             import threading
 
             self._pausing = threading.Event()
+        if self._waiting is not None:
+            self._waiting()
         if self.interrupted or self._pausing.wait(seconds):
             raise Interrupted()
 
@@ -239,7 +242,7 @@ class HttpClient:
             if self._client is None:
                 from scenario_core.run.http.pool import Http11Pool
 
-                self._client = Http11Pool()
+                self._client = Http11Pool(self._waiting)
                 if self.interrupted:  # interrupt() may have looked before the pool was there
                     self._client.interrupt()
             return self._client.send(request, self._deadline)
@@ -249,6 +252,8 @@ class HttpClient:
             self._httpx = HttpxSender()
             if self.interrupted:
                 self._httpx.interrupt()
+        if self._waiting is not None:  # (httpx writes and reads in one call: before it)
+            self._waiting()
         return self._httpx.send(request, self._deadline)
 
     def _exchange(self, request: OutgoingRequest, max_size: int) -> _Received:

@@ -1,0 +1,128 @@
+"""consumers.Batched, the headless run's feed: the consumers get the events of a request, an
+assertion or an extraction while the server works on the next request, in the order the run gave
+them; every other event at once; and what a consumer raises meanwhile is raised in the driver,
+never taken for the step's failure. Real HTTP on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from scenario_core.language.nodes.steps import AssertStep, ExtractStep, RequestStep
+from scenario_core.language.parser import parse_text
+from scenario_core.run.consumers import Batched
+from scenario_core.run.events import (
+    FAILED,
+    PASSED,
+    AssertionChecked,
+    RequestSent,
+    ResponseReceived,
+    StepFinished,
+    StepStarted,
+    VariableExtracted,
+)
+from scenario_core.run.executor import Execution
+from tests.core.http_doubles import LoopbackServer
+
+QUICK = (StepStarted, RequestSent, ResponseReceived, AssertionChecked, VariableExtracted, StepFinished)
+
+
+class AnswersOnceSeen(LoopbackServer):
+    """Holds each request's answer until the test's consumer has seen the request sent (at most
+    5 s), and notes whether it had."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = threading.Event()
+        self.answered_seen: list[bool] = []
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await reader.readuntil(b"\r\n\r\n")
+            self.answered_seen.append(await loop.run_in_executor(None, self.seen.wait, 5))
+            self.seen.clear()
+            body = b'{"next": %d}' % len(self.answered_seen)
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
+            writer.write(body)
+            await writer.drain()
+
+
+def chain(url: str, requests: int) -> str:
+    """A first request, then `requests` more, each to the URL the one before answered with."""
+    step = "  when: GET /items/{{next}}\n  then: status 200\n  extract: next from $.next\n"
+    first = "  when: GET /items/0\n  then: status 200\n  extract: next from $.next\n"
+    return f"parameters:\n  baseUrl: {url}\nscenario: chained\n" + first + step * requests
+
+
+def test_a_request_s_events_reach_the_consumers_while_the_server_answers_it():
+    """The server answers only once the consumer has seen the request sent: with Batched, that
+    happens while the run waits, so every request is answered at once (none after 5 s)."""
+    seen: list[object] = []
+    with AnswersOnceSeen() as server:
+
+        def consumer(event: object) -> None:
+            seen.append(event)
+            if isinstance(event, RequestSent):
+                server.seen.set()
+
+        batched = Batched(consumer)
+        file = parse_text(chain(server.url, 3), "t.scenario")
+        taken = []
+        for event in Execution([file], waiting=batched.waiting).events():
+            taken.append(event)
+            batched.take(event)
+        batched.hand_over()
+    assert server.answered_seen == [True] * 4
+    assert seen == taken  # the same events, in the order the run gave them
+    assert taken[-1].passed == 1
+
+
+def test_kept_events_wait_at_most_for_the_next_request_and_others_go_at_once(demo):
+    """After `take`, only a request's, an assertion's or an extraction's events may still be
+    kept, and only until the next request goes out; a step of another kind starting, a
+    scenario's end and the run's are handed over with everything before them."""
+    seen: list[object] = []
+    batched = Batched(seen.append)
+    text = (
+        f"parameters:\n  baseUrl: {demo.url}\nscenario: one\n  when: GET /counter\n  then: status 200\n"
+        '  extract: value from $.value\n  then it stops\n    fail "stopped at {{value}}"\nscenario: two\n'
+        "  when: GET /counter\n"
+    )
+    sent = None
+    for event in Execution([parse_text(text, "t.scenario")], waiting=batched.waiting).events():
+        if isinstance(event, ResponseReceived):  # its request went out: all before it was handed over then
+            assert seen[-1] is sent
+        sent = event if isinstance(event, RequestSent) else sent
+        batched.take(event)
+        quick_step = isinstance(event, StepStarted) and isinstance(event.step, (RequestStep, AssertStep, ExtractStep))
+        if not isinstance(event, QUICK) or (isinstance(event, StepStarted) and not quick_step):
+            assert seen[-1] is event
+    assert [type(e).__name__ for e in seen][-1] == "RunFinished"
+    finished = [e for e in seen if type(e).__name__ == "ScenarioFinished"]
+    assert [f.status for f in finished] == [FAILED, PASSED]
+    assert any(isinstance(e, StepStarted) and type(e.step).__name__ == "FailStep" for e in seen)
+
+
+def test_what_a_consumer_raises_while_the_run_waits_is_raised_in_the_driver(demo):
+    """A consumer's bug surfaces as itself, from `take`: the step it happened during is not failed
+    as an internal error of the run's."""
+
+    class ConsumerBug(Exception):
+        pass
+
+    seen: list[object] = []
+
+    def consumer(event: object) -> None:
+        if isinstance(event, RequestSent):
+            raise ConsumerBug("the consumer's own")
+        seen.append(event)
+
+    batched = Batched(consumer)
+    text = f"parameters:\n  baseUrl: {demo.url}\nscenario: s\n  when: GET /counter\n  then: status 200\n"
+    with pytest.raises(ConsumerBug, match="the consumer's own"):
+        for event in Execution([parse_text(text, "t.scenario")], waiting=batched.waiting).events():
+            batched.take(event)
+    assert not any(isinstance(e, StepFinished) and e.message for e in seen)
