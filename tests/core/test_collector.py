@@ -32,3 +32,23 @@ def test_cycles_are_still_collected_under_the_policy():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.splitlines()[-1] == "GONE True", result.stderr
+
+
+def test_a_tui_start_pauses_the_collector_until_resumed_each_time_and_freezes_once():
+    """`paused=True` (each TUI's mount) holds every collection off until `resume_collector()` (its
+    first paint); the freeze and the threshold still happen once per process."""
+    code = (
+        "import gc\n"
+        "from scenario_core.support.collector import apply_collector_policy, resume_collector\n"
+        "apply_collector_policy(paused=True)\n"
+        "first = (gc.isenabled(), gc.get_freeze_count())\n"
+        "resume_collector()\n"
+        "on = gc.isenabled()\n"
+        "garbage = [[] for _ in range(1000)]\n"
+        "apply_collector_policy(paused=True)\n"
+        "again = (gc.isenabled(), gc.get_freeze_count() == first[1])\n"
+        "resume_collector()\n"
+        "print(first[0], first[1] > 1000, on, *again, gc.isenabled())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["False", "True", "True", "False", "True", "True"], result.stderr

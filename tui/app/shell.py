@@ -22,7 +22,7 @@ from scenario_core.language.nodes.blocks import ScenarioFileNode
 from scenario_core.language.tag_expressions import TagExpression, selects_any
 from scenario_core.parameters.resolution import RunOverrides
 from scenario_core.run.stepper import PAUSED, Stepper, StepRun
-from scenario_core.support.collector import apply_collector_policy
+from scenario_core.support.collector import apply_collector_policy, resume_collector
 from scenario_tui.app.coverage_key import CoverageTap
 from scenario_tui.app.edit_continue import EditAndContinue
 from scenario_tui.app.external_editor import open_in_editor
@@ -165,7 +165,7 @@ class ScenarioApp(App[int]):
         return self.panels.inspector
 
     def on_mount(self) -> None:
-        apply_collector_policy()  # the TUI's entry point: before the files' trees are made
+        apply_collector_policy(paused=True)  # the TUI's entry point: before the files' trees are made
         self.theme_styles.follow()
         self.status_bar.set(file_name=self.suite_name)
         self._load(keep=False)
@@ -177,6 +177,10 @@ class ScenarioApp(App[int]):
     def _first_painted(self) -> None:
         if self.first_paint_at is None:
             self.first_paint_at = time.perf_counter()
+            resume_collector()  # (paused at mount: what start-up made is walked once, now)
+
+    def on_unmount(self) -> None:
+        resume_collector()  # an app that ends before its first paint
 
     # ------------------------------------------------------------ loading and watching
 
@@ -194,19 +198,12 @@ class ScenarioApp(App[int]):
         return [file for file in self.files if isinstance(file, ScenarioFileNode)]
 
     def _poll_file(self) -> None:
-        if self.suite_files.changed():
-            self._file_changed()
-
-    def _file_changed(self) -> None:
         """Saved on disk: reload, unless a run is active or paused (the header then says R reloads)."""
-        if self.run_controller.file_changed_on_disk():
+        if self.suite_files.changed() and self.run_controller.file_changed_on_disk():
             self.action_reload()
 
     def _load(self, keep: bool) -> bool:
         """Read the files; show their tree, or a lone file's errors. Whether any file can run."""
-        return self._load_files(keep)
-
-    def _load_files(self, keep: bool) -> bool:
         self.files = files = self.suite_files.load(keep)  # on a reload, only the files that changed
         switcher = self.query_one(ContentSwitcher)
         broken = [file for file in files if isinstance(file, BrokenFile)]
