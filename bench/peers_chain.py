@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 # As on a user's machine, where Python caches compiled modules (see bench/run_chain.py).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 TARGETS = {
+    "floor": 1.15,  # scenario-tui run / the http.client script, at every N: our own overhead
     "chain_big": 1.5,
     "chain_small": 2.0,
     "run_start": 80.0,
@@ -157,6 +158,7 @@ class Bench:
                     f"{cpu[name] * 1e3:,.0f} ms | {rss / 1024:.1f} MiB | {stats['connections']} | {x_hurl} | "
                     f"{x_cpu} | {measured.wall / floor:.2f} |"
                 )
+            ratios[f"{n} (floor)"] = best[OURS][0].wall / floor
             if hurl:
                 ratios[n] = best[OURS][0].wall / hurl
                 ratios[f"{n} (CPU)"] = cpu[OURS] / cpu[HURL]
@@ -435,6 +437,11 @@ def main() -> int:
 
     big, small = args.sizes[0], args.sizes[-1]
     print(f"\n### the speed targets (load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
+    for n in (big, small):
+        print(
+            f"- chain of {n:,}: scenario-tui run / http.client script = "
+            f"{verdict(ratios.get(f'{n} (floor)'), TARGETS['floor'])}"
+        )
     print(f"- chain of {big:,}: scenario-tui run / hurl --test = {verdict(ratios.get(big), TARGETS['chain_big'])}")
     print(
         f"- chain of {small:,}: scenario-tui run / hurl --test = {verdict(ratios.get(small), TARGETS['chain_small'])}"
