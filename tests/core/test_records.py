@@ -225,16 +225,10 @@ CALLS = [
 ]
 
 
-@pytest.mark.parametrize(
-    "ours, theirs",
-    [(Sub, StdSub), (FrozenWithDict, StdFrozenWithDict), (NamedWithDict, StdNamedWithDict)],
-    ids=["slots", "dict", "kw-only-dict"],
-)
-def test_every_call_shape_binds_or_fails_as_the_standard_dataclass_does(ours, theirs):
-    """The fast paths of `__init__` (every field by keyword, defaults merged, the first fields by
-    position and the rest by keyword) give what the standard decorator gives, or a TypeError
-    where it raises one."""
-    for args, keywords in CALLS:
+def binds_as_the_standard_decorator(ours: type, theirs: type, calls: list[tuple[tuple, dict]]) -> None:
+    """Each call gives our record the values the standard dataclass gets, or a TypeError where it
+    raises one."""
+    for args, keywords in calls:
         try:
             made = theirs(*args, **keywords)
         except TypeError:
@@ -244,6 +238,18 @@ def test_every_call_shape_binds_or_fails_as_the_standard_dataclass_does(ours, th
         expected = [getattr(made, f.name) for f in dataclasses.fields(made)]
         made_ours = ours(*args, **keywords)
         assert [getattr(made_ours, f.name) for f in fields(made_ours)] == expected, (args, keywords)
+
+
+@pytest.mark.parametrize(
+    "ours, theirs",
+    [(Sub, StdSub), (FrozenWithDict, StdFrozenWithDict), (NamedWithDict, StdNamedWithDict)],
+    ids=["slots", "dict", "kw-only-dict"],
+)
+def test_every_call_shape_binds_or_fails_as_the_standard_dataclass_does(ours, theirs):
+    """The fast paths of `__init__` (every field by keyword, defaults merged, the first fields by
+    position and the rest by keyword) give what the standard decorator gives, or a TypeError
+    where it raises one."""
+    binds_as_the_standard_decorator(ours, theirs, CALLS)
     first = ours(**{f.name: 1 for f in fields(ours) if f.name in ("a", "x")})
     second = ours(**{f.name: 1 for f in fields(ours) if f.name in ("a", "x")})
     for each in fields(ours):  # a factory's value is new for each record
@@ -275,17 +281,7 @@ def test_records_of_any_width_bind_as_the_standard_dataclass_does(count, kw_only
         ((), {"nope": 1}),
         (tuple(range(count + 1)), {}),
     ]
-    for args, keywords in calls:
-        try:
-            made = theirs(*args, **keywords)
-        except TypeError:
-            with pytest.raises(TypeError):
-                ours(*args, **keywords)
-            continue
-        made_ours = ours(*args, **keywords)
-        assert [getattr(made_ours, f.name) for f in fields(made_ours)] == [
-            getattr(made, f.name) for f in dataclasses.fields(made)
-        ], (args, keywords)
+    binds_as_the_standard_decorator(ours, theirs, calls)
     parameters = ours.__init__.__code__.co_varnames[1:]
     if count <= 18:
         assert parameters[:count] == tuple(f"f{i}" for i in range(count))
