@@ -14,19 +14,7 @@ from __future__ import annotations
 from types import MethodType
 from typing import Any, Callable, Iterable, Mapping
 
-from scenario_core.language.nodes.steps import AssertStep, ExtractStep, RequestStep, Step
-from scenario_core.run.events import (
-    AssertionChecked,
-    AutoTestRan,
-    Event,
-    RequestRetried,
-    RequestSent,
-    ResponseReceived,
-    StepFinished,
-    StepStarted,
-    VariableExtracted,
-    VariableOverwritten,
-)
+from scenario_core.run.events import Event
 
 Receive = Callable[[Any, Any], None]
 Receivers = Mapping[type, Receive]
@@ -64,62 +52,52 @@ def feed_all(consumers: Iterable[EventConsumer]) -> Callable[[Event], None]:
     return feed
 
 
-# What a request, an assertion or an extraction gives while it runs: the events a batch holds.
-_BATCHED: frozenset[type[Event]] = frozenset(
-    {
-        StepStarted,
-        RequestSent,
-        RequestRetried,
-        ResponseReceived,
-        AssertionChecked,
-        AutoTestRan,
-        VariableExtracted,
-        VariableOverwritten,
-        StepFinished,
-    }
-)
-_QUICK_STEPS: frozenset[type[Step]] = frozenset({RequestStep, AssertStep, ExtractStep})
-
-
 class Batched:
     """A headless run's feed that uses the time the run waits on the server. `take` keeps each
-    event; the run calls `waiting` (Execution's `waiting=`) once a request is written and before
-    its response is read, and then the kept events go to the consumers, in order, while the
-    server works: a chain of requests to a loopback API spends ~0.01 ms a request less
-    (docs/performance.md, "Round seven").
+    event (it is a list's `append`: the cheapest call a driver can make a few times a request);
+    the run calls `deliver` (Execution's `deliver=`) when a request is written and before its
+    response is read, before a step that may take long, and after each scenario, and the kept
+    events then go to the consumers, in order: for a chain of requests, while the server works
+    (~0.02 ms a request less against a loopback API, docs/performance.md "Round seven"). The
+    running line and the results are as live as without it. Use it where nothing must react to
+    an event before the run goes on (no --fail-fast, no --verbose log).
 
-    Only a step that sends a request, checks an assertion or extracts a value is kept back, and
-    only until its request goes out; any other event (a scenario's end, a step of another kind
-    starting: a custom step, a webhook, an include) hands every kept event over at once, so the
-    running line and the results are as live as without batching. Use it where nothing must
-    react to an event before the run goes on (no --fail-fast, no --verbose log)."""
+    What a consumer raises inside `deliver` stops the run (`stop`: the execution's) and is raised
+    by `finish`, in the driver, never inside the run's own code."""
 
-    __slots__ = ("_feed", "_kept", "_failed")
+    __slots__ = ("_feed", "_kept", "_failed", "take", "stop")
 
     def __init__(self, feed: Callable[[Event], None]) -> None:
         self._feed = feed
         self._kept: list[Event] = []
-        self._failed: BaseException | None = None  # what a consumer raised inside `waiting`
+        self.take: Callable[[Event], None] = self._kept.append
+        self._failed: BaseException | None = None
+        self.stop: Callable[[], None] | None = None  # set by the driver to the execution's
 
-    def take(self, event: Event) -> None:
+    def hand_over(self) -> None:
+        """Feed every kept event to the consumers."""
+        kept, feed = self._kept, self._feed
+        try:
+            for event in kept:
+                feed(event)
+        finally:
+            kept.clear()
+
+    def deliver(self) -> None:
+        """`hand_over` for the run to call (see the class)."""
+        if self._failed is not None:  # the run is stopping: what it still gives is not handed over
+            self._kept.clear()
+            return
+        try:
+            self.hand_over()
+        except BaseException as error:  # (a consumer's bug: the driver's to report)
+            self._failed = error
+            if self.stop is not None:
+                self.stop()
+
+    def finish(self) -> None:
+        """The end of the stream: the last kept events handed over, or what a consumer raised."""
         if self._failed is not None:
             failed, self._failed = self._failed, None
             raise failed
-        self._kept.append(event)
-        if type(event) not in _BATCHED or (isinstance(event, StepStarted) and type(event.step) not in _QUICK_STEPS):
-            self.hand_over()
-
-    def hand_over(self) -> None:
-        """Feed every kept event to the consumers (the driver calls it once more at the end)."""
-        kept, self._kept = self._kept, []
-        feed = self._feed
-        for event in kept:
-            feed(event)
-
-    def waiting(self) -> None:
-        """`hand_over` for the run to call: what a consumer raises is raised by the next `take`,
-        in the driver, never inside the run's own code."""
-        try:
-            self.hand_over()
-        except BaseException as error:  # (a bug of a consumer's: the driver's to report)
-            self._failed = error
+        self.hand_over()

@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import IncludeStep, RequestStep
+from scenario_core.language.nodes.steps import AssertStep, ExtractStep, IncludeStep, RequestStep
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
@@ -72,6 +72,9 @@ if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, c
 __all__ = ["Execution", "run_to_completion"]
 
 _STOPPED = (FailureKind.INTERRUPTED, FailureKind.STOPPED)  # a stop's doing, not the API's failure
+# Steps whose run is short but for the requests they send (each delivers while it waits): the
+# others (a custom step, a webhook, an include, a conditional) deliver before they run.
+_QUICK_STEPS = frozenset({RequestStep, AssertStep, ExtractStep})
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,17 +100,19 @@ class Execution:
         descriptions: DescriptionSet | None = None,
         include: Callable[[ScenarioNode, FeatureNode | None], bool] | None = None,
         only: frozenset[int] | None = None,
-        waiting: Callable[[], None] | None = None,
+        deliver: Callable[[], None] | None = None,
     ):
         """`options`: what runs and with what (RunOptions; its output fields are the front end's).
         `descriptions`: OpenAPI descriptions already read (a TUI session keeps them across runs);
         `include`: beside the tags, a caller's own choice of scenarios (--fail-fast, the pytest
         plugin's -k/-m): a scenario runs when both agree. `only`: the ids of the features and
         scenarios of one scope unit (units.py): the others give no event at all and are not
-        counted. `waiting`: called, on the thread that pulls the stream, whenever the run is about
-        to wait on something outside it (a request written, its response not come yet; a new
-        connection; a pause between attempts): a driver that batches events hands them over to
-        its consumers then (consumers.Batched). It must not raise."""
+        counted. `deliver`: called, on the thread that pulls the stream, at each point where what
+        the run has given so far should reach its consumers: a request written and its response
+        not come yet (or a new connection, a pause between attempts, about to be waited on); a
+        step other than a request, an assertion or an extraction about to run (it may take long);
+        a scenario ended. A driver that keeps events until then (consumers.Batched) has them
+        handled in time the run would otherwise spend idle. It must not raise."""
         options = options or RunOptions()
         self.options = options
         self.files = tuple(files)
@@ -121,7 +126,8 @@ class Execution:
         registry = options.registry
         self._started = False
         self._stopped = False
-        self._client = HttpClient(waiting)  # one per run: connections are kept alive across scenarios
+        self._deliver = deliver
+        self._client = HttpClient(deliver)  # one per run: connections are kept alive across scenarios
         self._sender = Sender(self._client)
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
@@ -359,6 +365,8 @@ class Execution:
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
                 continue
+            if self._deliver is not None and type(step) not in _QUICK_STEPS:  # one that may take long
+                self._deliver()
             step_started = time.perf_counter()
             state.planned = planned
             state.message = None
@@ -439,6 +447,8 @@ class Execution:
             snapshot=scope.snapshot(),
             interrupted=failure is not None and failure.kind in _STOPPED,
         )
+        if self._deliver is not None:  # the scenario's result is seen before the next one starts
+            self._deliver()
 
 
 def _skipped(planned: PlannedStep, message: str | None, scope: Scope, interrupted: bool) -> StepFinished:

@@ -1,7 +1,7 @@
-"""consumers.Batched, the headless run's feed: the consumers get the events of a request, an
-assertion or an extraction while the server works on the next request, in the order the run gave
-them; every other event at once; and what a consumer raises meanwhile is raised in the driver,
-never taken for the step's failure. Real HTTP on loopback."""
+"""consumers.Batched, the headless run's feed: the consumers get the run's events while the
+server works on the next request, in the order the run gave them; before a step that may take
+long runs, and after each scenario, too; and what a consumer raises meanwhile stops the run and is
+raised in the driver, never taken for the step's failure. Real HTTP on loopback."""
 
 from __future__ import annotations
 
@@ -16,17 +16,15 @@ from scenario_core.run.consumers import Batched
 from scenario_core.run.events import (
     FAILED,
     PASSED,
-    AssertionChecked,
     RequestSent,
     ResponseReceived,
+    RunFinished,
+    ScenarioFinished,
     StepFinished,
     StepStarted,
-    VariableExtracted,
 )
 from scenario_core.run.executor import Execution
 from tests.core.http_doubles import LoopbackServer
-
-QUICK = (StepStarted, RequestSent, ResponseReceived, AssertionChecked, VariableExtracted, StepFinished)
 
 
 class AnswersOnceSeen(LoopbackServer):
@@ -71,19 +69,19 @@ def test_a_request_s_events_reach_the_consumers_while_the_server_answers_it():
         batched = Batched(consumer)
         file = parse_text(chain(server.url, 3), "t.scenario")
         taken = []
-        for event in Execution([file], waiting=batched.waiting).events():
+        for event in Execution([file], deliver=batched.deliver).events():
             taken.append(event)
             batched.take(event)
-        batched.hand_over()
+        batched.finish()
     assert server.answered_seen == [True] * 4
     assert seen == taken  # the same events, in the order the run gave them
     assert taken[-1].passed == 1
 
 
-def test_kept_events_wait_at_most_for_the_next_request_and_others_go_at_once(demo):
-    """After `take`, only a request's, an assertion's or an extraction's events may still be
-    kept, and only until the next request goes out; a step of another kind starting, a
-    scenario's end and the run's are handed over with everything before them."""
+def test_kept_events_wait_at_most_for_a_request_a_long_step_or_a_scenario_s_end(demo):
+    """What the run gave reaches the consumers when a request goes out (before its response is
+    read), before a step of another kind runs (a `fail`, a custom step, a webhook...), and when a
+    scenario has ended (before the next event is given)."""
     seen: list[object] = []
     batched = Batched(seen.append)
     text = (
@@ -91,18 +89,19 @@ def test_kept_events_wait_at_most_for_the_next_request_and_others_go_at_once(dem
         '  extract: value from $.value\n  then it stops\n    fail "stopped at {{value}}"\nscenario: two\n'
         "  when: GET /counter\n"
     )
-    sent = None
-    for event in Execution([parse_text(text, "t.scenario")], waiting=batched.waiting).events():
+    previous = None
+    for event in Execution([parse_text(text, "t.scenario")], deliver=batched.deliver).events():
         if isinstance(event, ResponseReceived):  # its request went out: all before it was handed over then
-            assert seen[-1] is sent
-        sent = event if isinstance(event, RequestSent) else sent
+            assert isinstance(seen[-1], RequestSent)
+        if isinstance(previous, (ScenarioFinished, StepStarted)) and not isinstance(
+            getattr(previous, "step", None), (RequestStep, AssertStep, ExtractStep)
+        ):
+            assert seen[-1] is previous
+        previous = event
         batched.take(event)
-        quick_step = isinstance(event, StepStarted) and isinstance(event.step, (RequestStep, AssertStep, ExtractStep))
-        if not isinstance(event, QUICK) or (isinstance(event, StepStarted) and not quick_step):
-            assert seen[-1] is event
-    assert [type(e).__name__ for e in seen][-1] == "RunFinished"
-    finished = [e for e in seen if type(e).__name__ == "ScenarioFinished"]
-    assert [f.status for f in finished] == [FAILED, PASSED]
+    batched.finish()
+    assert isinstance(seen[-1], RunFinished)
+    assert [f.status for f in seen if isinstance(f, ScenarioFinished)] == [FAILED, PASSED]
     assert any(isinstance(e, StepStarted) and type(e.step).__name__ == "FailStep" for e in seen)
 
 
@@ -121,8 +120,14 @@ def test_what_a_consumer_raises_while_the_run_waits_is_raised_in_the_driver(demo
         seen.append(event)
 
     batched = Batched(consumer)
-    text = f"parameters:\n  baseUrl: {demo.url}\nscenario: s\n  when: GET /counter\n  then: status 200\n"
+    text = f"parameters:\n  baseUrl: {demo.url}\nscenario: s\n" + "  when: GET /counter\n  then: status 200\n" * 3
+    execution = Execution([parse_text(text, "t.scenario")], deliver=batched.deliver)
+    batched.stop = execution.stop
+    taken = []
+    for event in execution.events():
+        taken.append(event)
+        batched.take(event)
     with pytest.raises(ConsumerBug, match="the consumer's own"):
-        for event in Execution([parse_text(text, "t.scenario")], waiting=batched.waiting).events():
-            batched.take(event)
-    assert not any(isinstance(e, StepFinished) and e.message for e in seen)
+        batched.finish()
+    assert not any(isinstance(e, StepFinished) and e.message and "internal" in e.message for e in taken)
+    assert taken[-1].interrupted  # stopped at the first request

@@ -170,8 +170,10 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
     ordered = deliver if fail_fast is None else lambda event: deliver(fail_fast.relabel(event))
     include = fail_fast.include if fail_fast is not None else None
 
-    def make(chunk: list[ScenarioFileNode], only: frozenset[int] | None = None) -> Execution:
-        return Execution(chunk, options, include=include, only=only)
+    def make(
+        chunk: list[ScenarioFileNode], only: frozenset[int] | None = None, batched: Batched | None = None
+    ) -> Execution:
+        return Execution(chunk, options, include=include, only=only, deliver=batched.deliver if batched else None)
 
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
@@ -182,7 +184,7 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
             if log is not None:  # --verbose: each exchange is printed as it happens
                 return _drive(make(files), feed)
             batched = Batched(feed)  # the consumers' work is done while the server answers
-            return _drive(Execution(files, options, include=include, waiting=batched.waiting), batched.take, batched)
+            return _drive(make(files, batched=batched), batched.take, batched)
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]
@@ -273,8 +275,10 @@ def _both(live: Callable[[ev.Event], None], ordered: Callable[[ev.Event], None])
 
 def _drive(execution: Execution, feed: Callable[[ev.Event], None], batched: Batched | None = None) -> int | None:
     """Consume the stream in this thread, feeding each event to the consumers (through `batched`
-    when its `waiting` is the execution's); return the signal that interrupted it, or None."""
+    when its `deliver` is the execution's); return the signal that interrupted it, or None."""
     with run_signals([execution]) as signals:
+        if batched is not None:
+            batched.stop = execution.stop
         events = execution.events()
         try:
             for event in events:
@@ -284,8 +288,8 @@ def _drive(execution: Execution, feed: Callable[[ev.Event], None], batched: Batc
                 raise
         finally:
             events.close()
-        if batched is not None:  # what the stream's last wait left kept (an abandoned wind-down)
-            batched.hand_over()
+        if batched is not None:  # what the stream gave since its last delivery
+            batched.finish()
     return signals.first
 
 
