@@ -6,8 +6,9 @@ receives each event type it cares about, and `feed(event)` calls that method for
 exact type (one dictionary lookup; an event type it does not name is ignored). A consumer that
 must see every event of a type and its subclasses names each subclass.
 
-A driver hands each event to its consumers in order with `feed_all` (or calls `feed` itself);
-nothing else decides what a consumer sees."""
+A driver hands each event to its consumers in order with `feed_all` (or calls `feed` itself),
+at once or, in a headless run, kept until the run says it waits (`Batched`); nothing else
+decides what a consumer sees."""
 
 from __future__ import annotations
 
