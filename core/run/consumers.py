@@ -75,7 +75,7 @@ class Batched:
         self._failed: BaseException | None = None
         self.stop: Callable[[], None] | None = None  # set by the driver to the execution's
 
-    def hand_over(self) -> None:
+    def _hand_over(self) -> None:
         """Feed every kept event to the consumers."""
         kept, feed = self._kept, self._feed
         try:
@@ -85,12 +85,12 @@ class Batched:
             kept.clear()
 
     def deliver(self) -> None:
-        """`hand_over` for the run to call (see the class)."""
+        """What the run calls: the kept events handed over to the consumers (see the class)."""
         if self._failed is not None:  # the run is stopping: what it still gives is not handed over
             self._kept.clear()
             return
         try:
-            self.hand_over()
+            self._hand_over()
         except BaseException as error:  # (a consumer's bug: the driver's to report)
             self._failed = error
             if self.stop is not None:
@@ -101,4 +101,4 @@ class Batched:
         if self._failed is not None:
             failed, self._failed = self._failed, None
             raise failed
-        self.hand_over()
+        self._hand_over()

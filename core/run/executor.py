@@ -57,7 +57,7 @@ from scenario_core.run.events import (
     StepStarted,
 )
 from scenario_core.run.explain import ScenarioRecord
-from scenario_core.run.http.client import HttpClient
+from scenario_core.run.http.client import HttpClient, not_waiting
 from scenario_core.run.operation_calls import OperationCalls
 from scenario_core.run.options import RunOptions, run_options
 from scenario_core.run.scopes import Saved, Scope, Store
@@ -126,8 +126,8 @@ class Execution:
         registry = options.registry
         self._started = False
         self._stopped = False
-        self._deliver = deliver
-        self._client = HttpClient(deliver)  # one per run: connections are kept alive across scenarios
+        self._deliver = deliver or not_waiting
+        self._client = HttpClient(self._deliver)  # one per run: connections are kept alive across scenarios
         self._sender = Sender(self._client)
         # OpenAPI descriptions are read once per run (a TUI session passes its own, kept across
         # runs); the OpenAPI layer is imported only by a run that calls an operation.
@@ -365,7 +365,7 @@ class Execution:
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
                 continue
-            if self._deliver is not None and type(step) not in _QUICK_STEPS:  # one that may take long
+            if type(step) not in _QUICK_STEPS:  # one that may take long
                 self._deliver()
             step_started = time.perf_counter()
             state.planned = planned
@@ -447,8 +447,7 @@ class Execution:
             snapshot=scope.snapshot(),
             interrupted=failure is not None and failure.kind in _STOPPED,
         )
-        if self._deliver is not None:  # the scenario's result is seen before the next one starts
-            self._deliver()
+        self._deliver()  # the scenario's result is seen before the next one starts
 
 
 def _skipped(planned: PlannedStep, message: str | None, scope: Scope, interrupted: bool) -> StepFinished:

@@ -171,9 +171,9 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
     include = fail_fast.include if fail_fast is not None else None
 
     def make(
-        chunk: list[ScenarioFileNode], only: frozenset[int] | None = None, batched: Batched | None = None
+        chunk: list[ScenarioFileNode], only: frozenset[int] | None = None, deliver: Callable[[], None] | None = None
     ) -> Execution:
-        return Execution(chunk, options, include=include, only=only, deliver=batched.deliver if batched else None)
+        return Execution(chunk, options, include=include, only=only, deliver=deliver)
 
     def drive() -> int | None:
         """Run the files; the signal that interrupted them, or None."""
@@ -184,7 +184,7 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
             if log is not None:  # --verbose: each exchange is printed as it happens
                 return _drive(make(files), feed)
             batched = Batched(feed)  # the consumers' work is done while the server answers
-            return _drive(make(files, batched=batched), batched.take, batched)
+            return _drive(make(files, deliver=batched.deliver), batched.take, batched)
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]

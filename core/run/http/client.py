@@ -111,6 +111,10 @@ def proxies_configured() -> bool:
     return any(os.environ.get(name) or os.environ.get(name.upper()) for name in _PROXY_VARIABLES)
 
 
+def not_waiting() -> None:
+    """What a send or a pause does before it waits when nobody asked (Execution's `deliver`)."""
+
+
 class HttpClient:
     """A run's client: connections kept alive across requests, cookies for one scenario, made
     on first use and always closed by `close`. Every wait blocks the thread, bounded by the
@@ -118,7 +122,7 @@ class HttpClient:
     flight, or the pause between attempts, at once: Interrupted."""
 
     def __init__(self, waiting: Callable[[], None] | None = None) -> None:
-        self._waiting = waiting  # called whenever a send or a pause is about to wait (Execution's)
+        self._waiting = waiting or not_waiting  # called whenever a send or a pause is about to wait
         self._client: Http11Pool | None = None
         self._httpx: HttpxSender | None = None
         self.cookies = Cookies()
@@ -210,8 +214,7 @@ class HttpClient:
             import threading
 
             self._pausing = threading.Event()
-        if self._waiting is not None:
-            self._waiting()
+        self._waiting()
         if self.interrupted or self._pausing.wait(seconds):
             raise Interrupted()
 
@@ -252,8 +255,7 @@ class HttpClient:
             self._httpx = HttpxSender()
             if self.interrupted:
                 self._httpx.interrupt()
-        if self._waiting is not None:  # (httpx writes and reads in one call: before it)
-            self._waiting()
+        self._waiting()  # (httpx writes and reads in one call: before it)
         return self._httpx.send(request, self._deadline)
 
     def _exchange(self, request: OutgoingRequest, max_size: int) -> _Received:

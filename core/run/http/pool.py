@@ -7,7 +7,7 @@ more than the exchange itself on a loopback API (https:// and proxies go through
 `interrupt()`, from any thread, ends the exchange in flight at once: the socket it waits on is
 shut down, and nothing more is sent (Interrupted).
 
-`waiting`, when given, is called each time the pool is about to wait on the server: once a
+`waiting` is called each time the pool is about to wait on the server: once a
 request is written and before its response is read, and before a new connection is opened. The
 headless run hands its batched events to their consumers then (consumers.Batched), in time the
 run would otherwise spend idle. It must not raise.
@@ -36,7 +36,7 @@ class Http11Pool:
     (llhttp, uvicorn's C parser). h11, pure Python, cost about 0.1 ms more a request, and
     httpcore's asyncio path (anyio streams, pool locks, sniffio lookups) several hundred."""
 
-    def __init__(self, waiting: Callable[[], None] | None = None) -> None:
+    def __init__(self, waiting: Callable[[], None]) -> None:
         self._waiting = waiting
         self._idle: dict[_Key, list[SocketConnection]] = {}
         self._active: socket.socket | None = None  # the socket the exchange in flight waits on
@@ -73,8 +73,7 @@ class Http11Pool:
                 except _StaleConnection:
                     continue
             connection.close()
-        if self._waiting is not None:
-            self._waiting()
+        self._waiting()
         fresh = SocketConnection.open(host, port, deadline, self._watch)
         try:
             return self._exchange(fresh, key, head_only, payload, deadline, limit)
@@ -97,8 +96,7 @@ class Http11Pool:
         try:
             self._watch(connection.sock)
             connection.write(payload, deadline)
-            if self._waiting is not None:
-                self._waiting()
+            self._waiting()
             while not message.head_done:
                 data = connection.read(deadline)
                 if not data:
