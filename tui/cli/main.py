@@ -13,7 +13,7 @@ import sys
 from typing import Callable, Sequence
 
 from scenario_core.language.errors import InvalidFileError, ScenarioError, UsageError
-from scenario_core.support.collector import apply_collector_policy
+from scenario_core.support.collector import apply_collector_policy, collect_rarely
 from scenario_tui.cli.errors import interrupted, print_error
 from scenario_tui.cli.parser import COMMANDS, build_parser, build_tui_parser, require
 
@@ -134,6 +134,7 @@ def _main(argv: Sequence[str] | None) -> int:
 def _command_and_arguments(argv: list[str]) -> tuple[Command, argparse.Namespace]:
     """The command's function (its modules imported) and its parsed arguments; then the
     process's collector policy (support/collector.py), once start-up's objects exist."""
+    collect_rarely()  # the command's imports, too
     try:
         if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "-V", "--version", "--print-completion")):
             args = build_parser(argv[0] in ("-h", "--help", "--print-completion"), argv[0]).parse_args(argv)
