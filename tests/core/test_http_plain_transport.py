@@ -156,3 +156,30 @@ def test_one_deadline_bounds_an_https_server_that_never_answers(trusted):
             took = time.perf_counter() - started
     assert str(caught.value) == "timed out after 0.6 s"
     assert 0.5 < took < 15  # the deadline, not the server that never answers
+
+
+class AnswersThenHangs(LoopbackServer):
+    """Answers the first request on a connection, and never the second."""
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(OK)
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(3600)
+
+
+def test_a_kept_alive_connection_waits_no_longer_than_the_new_requests_timeout():
+    """The socket's timeout is set again only when the one it has would end a wait before the
+    deadline or more than SLACK after it (run.http.connections): a connection kept from a request
+    with a long timeout still ends a later request's wait at that request's own, shorter one."""
+    with AnswersThenHangs() as server:
+        with opened() as client:
+            first = client.send(client.build("GET", server.url + "/a", [], [], None), 30)
+            started = time.perf_counter()
+            with pytest.raises(RequestFailed) as caught:
+                client.send(client.build("GET", server.url + "/b", [], [], None), 0.4)
+            took = time.perf_counter() - started
+    assert first.status == 200 and server.connections == 1  # the second went on the kept connection
+    assert str(caught.value) == "timed out after 0.4 s"
+    assert 0.35 < took < 15  # its own deadline (an upper bound a busy machine cannot break)

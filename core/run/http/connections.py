@@ -20,13 +20,23 @@ _READABLE = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP if 
 _AddressInfo = tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[object, ...]]
 
 
-class SocketConnection:
-    """A blocking socket. TimeoutError once `deadline` has passed, whatever the call waits on."""
+# How late after its deadline a wait may end: the socket's timeout is set again only when the one
+# it has would end the coming wait before the deadline or more than this after it. A run's requests
+# share one timeout, so a kept-alive connection is set once, not before every send and receive.
+SLACK = 0.005
+_UNSET = -1.0
 
-    __slots__ = ("sock", "used")
+
+class SocketConnection:
+    """A blocking socket. TimeoutError once `deadline` has passed (within SLACK), whatever the
+    call waits on."""
+
+    __slots__ = ("sock", "used", "_poller", "_timeout")
 
     def __init__(self, sock: socket.socket):
         self.sock, self.used = sock, False
+        self._poller: select.poll | None = None  # registered once: usable() polls it at each reuse
+        self._timeout: float | None = _UNSET  # what the socket's timeout was last set to
 
     @classmethod
     def open(
@@ -52,10 +62,13 @@ class SocketConnection:
         if _poll is not None:
             if sock.fileno() < 0:
                 return False
-            poller = _poll()
-            poller.register(sock, _READABLE)
+            poller = self._poller
+            if poller is None:
+                poller = self._poller = _poll()
+                poller.register(sock, _READABLE)
             return not poller.poll(0)
         try:
+            self._timeout = 0.0
             sock.settimeout(0.0)
             sock.recv(1, socket.MSG_PEEK)
         except (BlockingIOError, InterruptedError):
@@ -65,12 +78,28 @@ class SocketConnection:
         return False  # b"" the server closed it, or stray bytes
 
     def write(self, payload: bytes, deadline: float | None) -> None:
-        self.sock.settimeout(time_left(deadline))
+        self._bound(deadline)
         self.sock.sendall(payload)
 
     def read(self, deadline: float | None) -> bytes:
-        self.sock.settimeout(time_left(deadline))
+        self._bound(deadline)
         return self.sock.recv(READ_SIZE)
+
+    def _bound(self, deadline: float | None) -> None:
+        """The socket's timeout made to end the coming wait at `deadline`, or up to SLACK after
+        it (never before); TimeoutError when the deadline has passed."""
+        if deadline is None:
+            if self._timeout is not None:
+                self._timeout = None
+                self.sock.settimeout(None)
+            return
+        now = time.monotonic()
+        if now >= deadline:
+            raise TimeoutError()
+        timeout = self._timeout
+        if timeout is None or not 0.0 <= now + timeout - deadline <= SLACK:
+            self._timeout = timeout = deadline - now + SLACK / 2
+            self.sock.settimeout(timeout)
 
     def close(self) -> None:
         try:
