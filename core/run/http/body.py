@@ -92,6 +92,7 @@ def decode_into(
 
 
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
+_charsets: dict[str, str] = {}  # Content-Type -> its charset: a run's responses have few of them
 
 
 def decode_text(content: bytes, headers: tuple[tuple[str, str], ...]) -> str:
@@ -100,9 +101,14 @@ def decode_text(content: bytes, headers: tuple[tuple[str, str], ...]) -> str:
     charset = "utf-8"
     for name, value in headers:
         if name.lower() == "content-type":
-            found = _CHARSET.search(value)
-            if found:
-                charset = found.group(1)
+            known = _charsets.get(value)
+            if known is None:
+                found = _CHARSET.search(value)
+                known = found.group(1) if found else charset
+                if len(_charsets) >= 64:
+                    _charsets.clear()
+                _charsets[value] = known
+            charset = known
             break
     try:
         return content.decode(charset, errors="replace")

@@ -265,17 +265,24 @@ class HttpClient:
         response = self._open(request)
         try:
             headers = response.headers
-            self.cookies.take_from(request, headers)
             length: str | None = None
             codings: list[str] = []
-            for name, value in headers:  # one scan for both
+            sets_cookies = False
+            for name, value in headers:  # one scan for the three
                 lowered = name.lower()
                 if lowered == "content-length":
                     length = value.strip()
                 elif lowered == "content-encoding":
                     codings += [c.strip().lower() for c in value.split(",")]
-            decoders = [Inflater(c) for c in reversed(codings) if c in CODINGS]  # the last applied first
-            label = ", ".join(c for c in codings if c in CODINGS)
+                elif lowered == "set-cookie":
+                    sets_cookies = True
+            if sets_cookies:
+                self.cookies.take_from(request, headers)
+            decoders: list[Inflater] = []
+            label = ""
+            if codings:
+                decoders = [Inflater(c) for c in reversed(codings) if c in CODINGS]  # the last applied first
+                label = ", ".join(c for c in codings if c in CODINGS)
             # (A HEAD, 204 or 304 response states the length of a body it does not send.)
             if (
                 length is not None
