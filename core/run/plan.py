@@ -77,30 +77,10 @@ def _is_cleanup(step: Step) -> bool:
 
 def step_refs(step: Step) -> StepRefs:
     """(name, where) for every `{{NAME}}` a step uses; `where` is how the message names the place."""
-    refs: list[tuple[str, str]] = []
     if isinstance(step, RequestStep):
-        text = step.text
-        if step.url is not None:
-            refs += [(r.name, text) for r in step.url.refs]
-        for template in step.name_templates:
-            refs += [(r.name, text) for r in template.refs]
-        for parameter in step.parameters:
-            refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.value.refs]
-            if parameter.name_template is not None:
-                refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.name_template.refs]
-        if step.body_file is not None:
-            refs += [(r.name, f"the bodyFile of {text}") for r in step.body_file.refs]
-        for header in step.headers:
-            refs += [(r.name, f"header {header.name} of {text}") for r in header.value.refs]
-        for entry in step.query:
-            refs += [(r.name, f"query {entry.name} of {text}") for r in entry.value.refs]
-        if step.body is not None:
-            refs += [(r.name, f"the body of {text}") for r in step.body.refs]
-        if step.body_raw is not None:
-            refs += [(r.name, f"the body of {text}") for r in step.body_raw.refs]
-        for field in (step.form or ()) + (step.multipart or ()):
-            refs += [(r.name, f"{field.name} of {text}") for r in field.value.refs]
-    elif isinstance(step, AssertStep):
+        return _request_refs(step)
+    refs: list[tuple[str, str]] = []
+    if isinstance(step, AssertStep):
         refs += [(r.name, step.text) for r in assertion_refs(step.assertion)]
     elif isinstance(step, FailStep):
         refs += [(r.name, f"fail {step.text}") for r in step.message.refs]
@@ -111,4 +91,30 @@ def step_refs(step: Step) -> StepRefs:
                 refs += [(r.name, f"{argument.name} of include {step.fragment}") for r in argument.name_template.refs]
     elif isinstance(step, DescribedStep):  # a custom step matches its description as rendered
         refs += [(r.name, f"'{step.text}'") for r in step.description.refs]
+    return tuple(refs)
+
+
+def _request_refs(step: RequestStep) -> StepRefs:
+    text = step.text
+    refs = [(r.name, text) for r in step.url.refs] if step.url is not None else []
+    if step.operation is not None or step.raw is not None:
+        for template in step.name_templates:
+            refs += [(r.name, text) for r in template.refs]
+    for parameter in step.parameters:
+        refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.value.refs]
+        if parameter.name_template is not None:
+            refs += [(r.name, f"{parameter.name} of {text}") for r in parameter.name_template.refs]
+    if step.body_file is not None:
+        refs += [(r.name, f"the bodyFile of {text}") for r in step.body_file.refs]
+    for header in step.headers:
+        refs += [(r.name, f"header {header.name} of {text}") for r in header.value.refs]
+    for entry in step.query:
+        refs += [(r.name, f"query {entry.name} of {text}") for r in entry.value.refs]
+    if step.body is not None:
+        refs += [(r.name, f"the body of {text}") for r in step.body.refs]
+    if step.body_raw is not None:
+        refs += [(r.name, f"the body of {text}") for r in step.body_raw.refs]
+    if step.form is not None or step.multipart is not None:
+        for field in (step.form or ()) + (step.multipart or ()):
+            refs += [(r.name, f"{field.name} of {text}") for r in field.value.refs]
     return tuple(refs)

@@ -6,8 +6,13 @@ operation_calls.py, auto_tests.py), `then:` / `assert` and `extract:` (step_chec
 arguments, and a custom step (custom_step_runs.py).
 
 Per step the work is looking references up and rendering templates that have them; the
-references of each step are listed once per run. What only some steps need (auto tests, raw
-calls, custom steps) is imported by the first step that does.
+references of each step are listed once per run. Two kinds skip that listing: an `extract:`
+reads no variable, and a `when: METHOD path` request is built first, its references listed
+only when building fails (an undefined or dotted name, a bad URL). The step then runs the
+checked way from the start, as does each later run of it, so it fails exactly as it would have:
+building sends nothing and changes nothing. Listing a request's references cost about a tenth
+of the engine's time a request (docs/performance.md, "Round eight"). What only some steps need
+(auto tests, raw calls, custom steps) is imported by the first step that does.
 """
 
 from __future__ import annotations
@@ -50,8 +55,15 @@ from scenario_core.run.step_checks import assertion_checked, check_in_run, check
 
 if TYPE_CHECKING:
     from scenario_core.custom_steps.registry import Registry
+    from scenario_core.openapi.operations import Operation
+    from scenario_core.run.http.request import OutgoingRequest
+    from scenario_core.run.operation_calls import Placements
     from scenario_core.run.scopes import Saved
     from scenario_core.run.webhooks import Webhooks
+
+    # A request as built: (the request, its body as text, its URL, the operation it calls, where
+    # each of its children went).
+    _Built = tuple[OutgoingRequest, str | None, str, Operation | None, Placements]
 
 
 class StepRunner:
@@ -64,6 +76,7 @@ class StepRunner:
         self.registry = registry  # custom steps and assertions, if any
         self.webhooks: Webhooks | None = None  # once a webhook: step starts one
         self._refs: dict[int, tuple[StepRefs, bool]] = {}  # a step's refs, and whether any is dotted
+        self._checked_first: set[int] = set()  # requests (by id) whose references are looked at first
 
     # ------------------------------------------------------------ references
 
@@ -101,6 +114,14 @@ class StepRunner:
 
     def execute(self, step: Step, state: ScenarioState) -> Iterator[Event]:
         """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
+        if isinstance(step, ExtractStep):  # it reads no variable: none to look up
+            yield from self._extract(step, state)
+            return
+        if isinstance(step, RequestStep) and id(step) not in self._checked_first:
+            built = self._built_unchecked(step, state)
+            if built is not None:
+                yield from self._send(step, state, *built)
+                return
         visible, missing = self.references(step, state)
         if missing is not None and not isinstance(step, (ConditionalStep, DescribedStep)):
             state.message = self.explain(state, missing, visible)
@@ -111,15 +132,6 @@ class StepRunner:
             checked = assertion_checked(step, state, visible, self.registry)
             if checked is not None:
                 yield checked
-        elif isinstance(step, ExtractStep):
-            value, message = extracted(step, state.response)
-            if message is not None:
-                state.message = message
-                return
-            planned = state.planned
-            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
-            yield from state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO)
-            state.record.extracted.add(step.name)
         elif isinstance(step, ConditionalStep):
             yield from self._conditional(step, state)
         elif isinstance(step, FailStep):
@@ -136,6 +148,16 @@ class StepRunner:
             yield from run_custom_step(self.registry, step, state, self.lookup(state, True))
         else:
             state.message = f"cannot run a {type(step).__name__} step"
+
+    def _extract(self, step: ExtractStep, state: ScenarioState) -> Iterator[Event]:
+        value, message = extracted(step, state.response)
+        if message is not None:
+            state.message = message
+            return
+        planned = state.planned
+        origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
+        yield from state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO)
+        state.record.extracted.add(step.name)
 
     def include(self, step: IncludeStep, state: ScenarioState, bound: dict[int, Saved]) -> list[Event]:
         """Bind an include's arguments (what they replaced goes to `bound`): the events. An include
@@ -189,6 +211,25 @@ class StepRunner:
 
     # ------------------------------------------------------------ requests
 
+    def _built_unchecked(self, step: RequestStep, state: ScenarioState) -> _Built | None:
+        """A `when: METHOD path` request built before its references are looked at, as most
+        requests build: (request, body text, URL, no operation, no placements). None when
+        anything in the building fails (an undefined or dotted name, a bad URL): the step is then
+        run the checked way, references first, exactly as if this had not been tried (building is
+        pure: nothing was sent), and so is each later run of it."""
+        if step.operation is not None or step.raw is not None:
+            self._checked_first.add(id(step))
+            return None
+        state.operation = None
+        try:
+            request, body_text, url = self.sender.build(
+                step, self.lookup(state, False), state.params, state.run.file.path, self.calls.resource_roots
+            )
+        except Exception:
+            self._checked_first.add(id(step))
+            return None
+        return request, body_text, url, None, ()
+
     def _request(self, step: RequestStep, state: ScenarioState, visible: Mapping[str, object]) -> Iterator[Event]:
         params = state.params
         state.operation = operation = None
@@ -218,6 +259,18 @@ class StepRunner:
 
             yield from run_auto_tests(step, state, visible, operation, base_url, self.sender, self.execute)
             return
+        yield from self._send(step, state, request, body_text, url, operation, placements)
+
+    def _send(
+        self,
+        step: RequestStep,
+        state: ScenarioState,
+        request: OutgoingRequest,
+        body_text: str | None,
+        url: str,
+        operation: Operation | None,
+        placements: Placements,
+    ) -> Iterator[Event]:
         yield RequestSent(
             step=step,
             method=request.method,
@@ -243,8 +296,8 @@ class StepRunner:
                 return
             state.response = response
             yield response
-            if operation is not None and params[AUTO_ENABLED].value:
-                state.message = auto_assertions(operation, response, params)
+            if operation is not None and state.params[AUTO_ENABLED].value:
+                state.message = auto_assertions(operation, response, state.params)
 
     # ------------------------------------------------------------ webhooks
 

@@ -303,3 +303,68 @@ feature: Audit
         "variables (shareVariablesAcrossScenarios is false by default); and it is shared only within feature "
         f"'Pets' (shareVariablesAcrossScenarios: true, line {ln(text, 'shareVariablesAcrossScenarios: true')})."
     )
+
+
+# A request is built first and its references looked at only when building fails (run/steps.py):
+# what the step reports, and what it sends, are the same as when the references come first.
+
+
+def test_an_undefined_name_is_what_fails_the_step_even_without_a_base_url(write_scenario):
+    text = """\
+scenario: no base
+  when: GET /pets
+    headers:
+      X-Token: {{token}}
+"""
+    events = run_to_completion([load_file(write_scenario(text))])
+    assert message_of(events, "no base") == (
+        "line 2: undefined variable 'token' in header X-Token of GET /pets; visible here: nothing. "
+        "No step in this file extracts 'token'; pass it with --var token=..."
+    )
+    assert not [e for e in events if isinstance(e, RequestSent)]
+
+
+def test_a_request_that_failed_on_an_undefined_name_is_sent_once_the_name_is_defined(demo, write_scenario):
+    text = (
+        HEAD
+        + """\
+fragment: read
+  when: GET /health?who={{who}}
+scenario: without
+  include: read
+scenario: with
+  when: POST /login
+    body: {"username": "demo", "password": "demo"}
+  extract: who from $.token
+  include: read
+  then: status 200
+"""
+    )
+    events = run(demo, write_scenario, text)
+    assert message_of(events, "without").startswith(f"line {ln(text, '{{who}}')}: undefined variable 'who' in GET")
+    finished = {e.scenario.name: e.status for e in events if isinstance(e, ScenarioFinished)}
+    assert finished == {"without": "failed", "with": "passed"}
+    urls = [e.url.replace(demo.url, "") for e in events if isinstance(e, RequestSent)]
+    assert urls[0] == "/login" and urls[1].startswith("/health?who=") and len(urls[1]) > len("/health?who=")
+
+
+def test_a_dotted_name_is_read_each_time_its_request_runs(demo, write_scenario, monkeypatch):
+    monkeypatch.setenv("SCENARIO_TUI_TEST_WHO", "alice")
+    text = (
+        HEAD
+        + """\
+fragment: read
+  when: GET /health?who={{env.SCENARIO_TUI_TEST_WHO}}
+  then: status 200
+scenario: first
+  include: read
+scenario: second
+  include: read
+"""
+    )
+    events = run(demo, write_scenario, text)
+    assert {e.scenario.name: e.status for e in events if isinstance(e, ScenarioFinished)} == {
+        "first": "passed",
+        "second": "passed",
+    }
+    assert [e.url.replace(demo.url, "") for e in events if isinstance(e, RequestSent)] == ["/health?who=alice"] * 2

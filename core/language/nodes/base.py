@@ -54,7 +54,7 @@ class TextTemplate(Node):
 
     @property
     def refs(self) -> tuple[VariableRef, ...]:
-        return tuple(s for s in self.segments if isinstance(s, VariableRef))
+        return tuple([s for s in self.segments if isinstance(s, VariableRef)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,4 +69,4 @@ class JsonTemplate(Node):
 
     @property
     def refs(self) -> tuple[VariableRef, ...]:
-        return tuple(s for s in self.segments if isinstance(s, VariableRef))
+        return tuple([s for s in self.segments if isinstance(s, VariableRef)])

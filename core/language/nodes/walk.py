@@ -3,16 +3,22 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from scenario_core.language.nodes.assertions import AllOf, AnyOf, Assertion, NotAssertion
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode
 from scenario_core.language.nodes.steps import ConditionalStep, DescribedStep, IncludeStep, Step
 
 
-def leaf_conditions(condition: Assertion) -> Iterator[Assertion]:
+def leaf_conditions(condition: Assertion) -> Iterable[Assertion]:
     """The simple conditions inside a condition, in source order: what `not`, `and` and `or`
     (NotAssertion, AllOf, AnyOf) combine, at any depth; a simple condition is its own leaf."""
+    if not isinstance(condition, (NotAssertion, AllOf, AnyOf)):
+        return (condition,)  # the usual case: no generator to make
+    return _leaves(condition)
+
+
+def _leaves(condition: Assertion) -> Iterator[Assertion]:
     pending: list[Assertion] = [condition]
     while pending:
         node = pending.pop()
