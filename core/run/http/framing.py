@@ -173,7 +173,7 @@ def decode_headers(raw: list[tuple[bytes, bytes]]) -> tuple[tuple[str, str], ...
     the whole set at once)."""
     for encoding in ("ascii", "utf-8"):
         try:
-            return tuple((k.decode(encoding), v.decode(encoding)) for k, v in raw)
+            return tuple([(k.decode(encoding), v.decode(encoding)) for k, v in raw])
         except UnicodeDecodeError:
             continue
-    return tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in raw)
+    return tuple([(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw])
