@@ -12,6 +12,7 @@ from scenario_core.language.nodes.steps import (
     FINALLY,
     AssertStep,
     DescribedStep,
+    ExtractStep,
     FailStep,
     IncludeStep,
     RequestStep,
@@ -44,7 +45,9 @@ def plan_scenario(
         cleanup: bool = False,
     ) -> None:
         for step in steps:
-            if isinstance(step, IncludeStep):
+            if type(step) in _LEAVES:  # the usual step: neither expanded nor a clean-up of its own
+                planned.append(PlannedStep(step, phase, via, len(planned), parent, (), cleanup))
+            elif isinstance(step, IncludeStep):
                 fragment = file.fragment(step.fragment)
                 # check has refused cycles and anything past MAX_INCLUDE_DEPTH / MAX_PLANNED_STEPS
                 # (builder.py), so the expansion is complete: nothing is ever dropped here.
@@ -68,6 +71,9 @@ def plan_scenario(
         add(feature.background.steps, BACKGROUND_FEATURE, (), None)
     add(scenario.steps, SCENARIO, (), None)
     return tuple(planned)
+
+
+_LEAVES = frozenset({RequestStep, AssertStep, ExtractStep})
 
 
 def _is_cleanup(step: Step) -> bool:
