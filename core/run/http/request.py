@@ -26,6 +26,7 @@ DEFAULT_HEADERS = (
 )
 _DEFAULT_NAMES = tuple(name.lower() for name, _ in DEFAULT_HEADERS)
 _BODY_METHODS = ("POST", "PUT", "PATCH")
+_NO_NAMES: frozenset[str] = frozenset()
 # what may stay unescaped in a path and in a query (RFC 3986 pchar, plus '%' already escaped)
 _PATH_SAFE = "/%:@!$&'()*+,;=-._~"
 _QUERY_SAFE = _PATH_SAFE + "?"
@@ -111,12 +112,15 @@ def build_request(
     netloc = f"[{host}]" if ":" in host else host
     if port is not None and port != default_port:
         netloc += f":{port}"
-    own = {name.lower() for name, _ in headers}
+    own = {name.lower() for name, _ in headers} if headers else _NO_NAMES
     sent: list[tuple[str, str]] = []
     if "host" not in own:
         sent.append(("Host", netloc))
-    given = [(n.strip(), v.strip()) for n, v in headers]
-    check_headers(sent + given)  # the defaults and those made below need no check
+    given = [(n.strip(), v.strip()) for n, v in headers] if headers else []
+    # The defaults and those made below need no check, nor a Host of printable ASCII (what a
+    # header value may hold, and the usual URL's).
+    if given or not (netloc.isascii() and netloc.isprintable()):
+        check_headers(sent + given)
     sent += [(n, v) for n, v in DEFAULT_HEADERS if n.lower() not in own] if own else DEFAULT_HEADERS
     sent += given
     # Content-Length last, after the step's own headers: the order requests were shown in before
