@@ -6,8 +6,8 @@ operation_calls.py, auto_tests.py), `then:` / `assert` and `extract:` (step_chec
 arguments, and a custom step (custom_step_runs.py).
 
 Per step the work is looking references up and rendering templates that have them; the
-references of each step are listed once per run. Two kinds skip that listing: an `extract:`
-reads no variable, and a `when: METHOD path` request is built first, its references listed
+references of each step are listed once per run. Three kinds skip that listing: an `extract:`
+and a `then: status` read no variable, and a `when: METHOD path` request is built first, its references listed
 only when building fails (an undefined or dotted name, a bad URL). The step then runs the
 checked way from the start, as does each later run of it, so it fails exactly as it would have:
 building sends nothing and changes nothing. Listing a request's references cost about a tenth
@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, Mapping
 
 from scenario_core.language.fragment_files import unusable_fragment
+from scenario_core.language.nodes.assertions import StatusAssertion
 from scenario_core.language.nodes.steps import (
     AssertStep,
     ConditionalStep,
@@ -116,6 +117,11 @@ class StepRunner:
         """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
         if isinstance(step, ExtractStep):  # it reads no variable: none to look up
             yield from self._extract(step, state)
+            return
+        if isinstance(step, AssertStep) and type(step.assertion) is StatusAssertion:  # nor does this
+            checked = assertion_checked(step, state, self.lookup(state, False), self.registry)
+            if checked is not None:
+                yield checked
             return
         if isinstance(step, RequestStep) and id(step) not in self._checked_first:
             built = self._built_unchecked(step, state)
