@@ -82,3 +82,22 @@ def test_fuzz_chunked_trailers_are_bounded(trailers):
     else:
         assert isinstance(outcome, HttpResult) and outcome.content == b"hello"
         assert size <= limit
+
+
+@pytest.mark.fuzz
+@settings(max_examples=200 * SCALE, deadline=None, derandomize=True, database=None)
+@given(path=st.text(alphabet=st.sampled_from(TRICKY + "%~_.-+&$!*") | st.characters(max_codepoint=0x7F), max_size=24))
+def test_fuzz_a_path_is_sent_as_urllib_quote_would_send_it(path):
+    """build_request leaves a path of safe characters as it is instead of quoting it: exactly
+    what quote() with the same safe characters gives, for any path."""
+    from urllib.parse import quote
+
+    from scenario_core.run.http.request import _PATH_SAFE, _split, build_request
+
+    url = "http://127.0.0.1:9/" + path
+    try:
+        request = build_request("GET", url, [], [], None)
+    except (ValueError, RequestFailed):
+        return  # a URL that cannot be sent at all: refused whole, as before
+    raw = _split(url.strip())[1]  # the path as the URL's split gives it
+    assert request.target.split("?", 1)[0] == quote(raw or "/", safe=_PATH_SAFE)

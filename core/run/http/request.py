@@ -30,6 +30,8 @@ _NO_NAMES: frozenset[str] = frozenset()
 # what may stay unescaped in a path and in a query (RFC 3986 pchar, plus '%' already escaped)
 _PATH_SAFE = "/%:@!$&'()*+,;=-._~"
 _QUERY_SAFE = _PATH_SAFE + "?"
+# A path quote() would leave as it is (its letters, digits and `_.-~`, and _PATH_SAFE): most are.
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9_.~/%:@!$&'()*+,;=-]*")
 # RFC 9110 §5.5: a value is visible ASCII, spaces and tabs (no
 # CR, LF, NUL or other control character; the non-ASCII obs-text is not sent either).
 _VALUE = re.compile(r"[\t\x20-\x7e]*")
@@ -96,7 +98,7 @@ def build_request(
 ) -> OutgoingRequest:
     """The request to send; InvalidRequest (or ValueError) for a URL or header that cannot be sent."""
     (scheme, host, port, username, password), raw_path, raw_query, fragment = _split(url.strip())
-    path = quote(raw_path or "/", safe=_PATH_SAFE)
+    path = raw_path if _PLAIN_PATH.fullmatch(raw_path) else quote(raw_path or "/", safe=_PATH_SAFE)
     query_text = quote(raw_query, safe=_QUERY_SAFE)
     if query:  # merged as httpx's copy_merge_params does: a new name replaces the old one
         merged: dict[str, list[str]] = {}
