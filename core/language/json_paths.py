@@ -106,7 +106,13 @@ def dotted_path(path: str) -> DottedPath | None:
     for name, index in _DOTTED_STEP().findall(path):
         if name in _NOT_NAMES:
             return None
-        steps.append(name if name else int(index))
+        if name:
+            steps.append(name)
+            continue
+        try:
+            steps.append(int(index))
+        except ValueError:  # past Python's limit on digits (4,300): no list is that long anyway
+            raise JsonPathSyntaxError(f"an index of {len(index)} digits is too long") from None
     return DottedPath(path, tuple(steps))
 
 

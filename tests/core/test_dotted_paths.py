@@ -139,3 +139,14 @@ def test_a_run_whose_paths_are_all_dotted_never_imports_jsonpath_ng(tmp_path) ->
     )
     env_free = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert env_free.returncode == 0, env_free.stderr
+
+
+def test_an_index_past_pythons_digit_limit_is_a_one_line_path_error():
+    """`int()` refuses a string of over 4,300 digits (sys.get_int_max_str_digits); such an index
+    is a path error naming its length, never a ValueError out of the parser."""
+    path = "$.items[" + "9" * 5001 + "]"
+    with pytest.raises(JsonPathError) as caught:
+        compile_json_path(path)
+    message = str(caught.value)
+    assert message.endswith("an index of 5001 digits is too long") and "\n" not in message
+    assert compile_json_path("$.items[" + "9" * 40 + "]").value_in(BODY, None) is None  # long, still a path
