@@ -34,7 +34,7 @@ def check_includes(ctx: BuildContext, file: ScenarioFileNode, fragments: dict[st
             blocks.append(item.steps)
     names = list(fragments)
     listing = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
-    budget = 50_000  # name comparisons for did-you-mean: 1,000 unknown includes stay fast
+    budget = 50_000  # names looked at for did-you-mean hints; past it, an unknown include gets the listing
     # A .fragment file may include fragments of other files: the scenario file that loads it
     # checks its includes, with every fragment known.
     for steps in blocks if not ctx.filename.endswith(".fragment") else ():
@@ -45,12 +45,16 @@ def check_includes(ctx: BuildContext, file: ScenarioFileNode, fragments: dict[st
                 and step.fragment not in ctx.skipped_fragments
             ):
                 wanted = step.fragment
-                # A close match differs in length by at most a third (difflib's 0.6 ratio).
-                candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]
-                budget -= len(candidates)
-                import difflib  # only for a hint: not imported by every start-up
+                close: list[str] = []
+                if budget > 0:  # spent, each further unknown include costs nothing more (no quadratic check)
+                    budget -= len(names)  # the length test below looks at every name
+                    # A close match differs in length by at most a third (difflib's 0.6 ratio).
+                    candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]
+                    budget -= len(candidates)
+                    import difflib  # only for a hint: not imported by every start-up
 
-                close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6) if budget > 0 else []
+                    if budget > 0:
+                        close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6)
                 hint = (
                     f"; did you mean '{close[0]}'?"
                     if close
