@@ -183,3 +183,26 @@ def test_a_kept_alive_connection_waits_no_longer_than_the_new_requests_timeout()
     assert first.status == 200 and server.connections == 1  # the second went on the kept connection
     assert str(caught.value) == "timed out after 0.4 s"
     assert 0.35 < took < 15  # its own deadline (an upper bound a busy machine cannot break)
+
+
+def test_a_waits_socket_timeout_ends_it_at_the_deadline_within_a_tenth_of_the_time_left():
+    """run.http.connections sets a socket's timeout again only when the one it has would end the
+    coming wait before the deadline or too long after it: never before, at most SLACK after and
+    at most a tenth of the time left (a 20 ms timeout ends within 2 ms). Bounds that hold
+    however long the machine stalls between two lines."""
+    import socket
+
+    from scenario_core.run.http.connections import SLACK, SocketConnection
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        connection = SocketConnection(ours)
+        for seconds in (30, 30, 2, 0.05, 0.02, 30, 0.02):
+            deadline = time.monotonic() + seconds
+            before = time.monotonic()
+            connection._bound(deadline)
+            after = time.monotonic()
+            timeout = ours.gettimeout()
+            assert timeout is not None
+            assert after + timeout >= deadline  # a wait begun now never ends before the deadline
+            assert before + timeout <= deadline + min(SLACK, seconds / 10)
