@@ -7,12 +7,12 @@ arguments, and a custom step (custom_step_runs.py).
 
 Per step the work is looking references up and rendering templates that have them; the
 references of each step are listed once per run. Three kinds skip that listing: an `extract:`
-and a `then: status` read no variable, and a `when: METHOD path` request is built first, its references listed
-only when building fails (an undefined or dotted name, a bad URL). The step then runs the
-checked way from the start, as does each later run of it, so it fails exactly as it would have:
-building sends nothing and changes nothing. Listing a request's references cost about a tenth
-of the engine's time a request (docs/performance.md, "Round eight"). What only some steps need
-(auto tests, raw calls, custom steps) is imported by the first step that does.
+and a `then: status` read no variable, and a `when: METHOD path` request is built first, its
+references listed only when building fails (an undefined or dotted name, a bad URL). The step
+then runs the checked way from the start, as does each later run of it, so it fails exactly as
+it would have: building sends nothing and changes nothing. Listing a request's references cost
+about a tenth of the engine's time a request (docs/performance.md, "Round eight"). What only
+some steps need (auto tests, raw calls, custom steps) is imported by the first step that does.
 """
 
 from __future__ import annotations
