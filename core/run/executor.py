@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
-from scenario_core.language.nodes.steps import AssertStep, ExtractStep, IncludeStep, RequestStep
+from scenario_core.language.nodes.steps import PLAIN_STEPS, IncludeStep, RequestStep
 from scenario_core.parameters.local_errors import local_error_of
 from scenario_core.parameters.resolution import EffectiveParameters, RunOverrides
 from scenario_core.parameters.sharing import store_for
@@ -72,9 +72,6 @@ if TYPE_CHECKING:  # imported only by the runs that use them (operation calls, c
 __all__ = ["Execution", "run_to_completion"]
 
 _STOPPED = (FailureKind.INTERRUPTED, FailureKind.STOPPED)  # a stop's doing, not the API's failure
-# Steps whose run is short but for the requests they send (each delivers while it waits): the
-# others (a custom step, a webhook, an include, a conditional) deliver before they run.
-_QUICK_STEPS = frozenset({RequestStep, AssertStep, ExtractStep})
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +362,7 @@ class Execution:
                 for include in planned.unbind:
                     scope.restore(bound.pop(id(include), {}))
                 continue
-            if type(step) not in _QUICK_STEPS:  # one that may take long
+            if type(step) not in PLAIN_STEPS:  # one that may take long (a request delivers as it waits)
                 self._deliver()
             step_started = time.perf_counter()
             state.planned = planned

@@ -10,9 +10,9 @@ from typing import Sequence
 from scenario_core.language.nodes.blocks import FeatureNode, ScenarioFileNode, ScenarioNode
 from scenario_core.language.nodes.steps import (
     FINALLY,
+    PLAIN_STEPS,
     AssertStep,
     DescribedStep,
-    ExtractStep,
     FailStep,
     IncludeStep,
     RequestStep,
@@ -45,7 +45,7 @@ def plan_scenario(
         cleanup: bool = False,
     ) -> None:
         for step in steps:
-            if type(step) in _LEAVES:  # the usual step: neither expanded nor a clean-up of its own
+            if type(step) in PLAIN_STEPS:  # the usual step: neither expanded nor a clean-up of its own
                 planned.append(PlannedStep(step, phase, via, len(planned), parent, (), cleanup))
             elif isinstance(step, IncludeStep):
                 fragment = file.fragment(step.fragment)
@@ -71,9 +71,6 @@ def plan_scenario(
         add(feature.background.steps, BACKGROUND_FEATURE, (), None)
     add(scenario.steps, SCENARIO, (), None)
     return tuple(planned)
-
-
-_LEAVES = frozenset({RequestStep, AssertStep, ExtractStep})
 
 
 def _is_cleanup(step: Step) -> bool:

@@ -83,6 +83,8 @@ class StepRunner:
 
     def references(self, step: Step, state: ScenarioState) -> tuple[Mapping[str, object], tuple[str, str] | None]:
         """What the step reads its references from, and the first of them that is undefined."""
+        if isinstance(step, ExtractStep) or (isinstance(step, AssertStep) and type(step.assertion) is StatusAssertion):
+            return self.lookup(state, False), None  # it reads no variable: none to list
         found = self._refs.get(id(step))
         if found is None:
             refs = step_refs(step)
@@ -115,14 +117,6 @@ class StepRunner:
 
     def execute(self, step: Step, state: ScenarioState) -> Iterator[Event]:
         """Run one step, yielding its events; its failure, if any, is left in `state.message`."""
-        if isinstance(step, ExtractStep):  # it reads no variable: none to look up
-            yield from self._extract(step, state)
-            return
-        if isinstance(step, AssertStep) and type(step.assertion) is StatusAssertion:  # nor does this
-            checked = assertion_checked(step, state, self.lookup(state, False), self.registry)
-            if checked is not None:
-                yield checked
-            return
         if isinstance(step, RequestStep) and id(step) not in self._checked_first:
             built = self._built_unchecked(step, state)
             if built is not None:
@@ -138,6 +132,15 @@ class StepRunner:
             checked = assertion_checked(step, state, visible, self.registry)
             if checked is not None:
                 yield checked
+        elif isinstance(step, ExtractStep):
+            value, message = extracted(step, state.response)
+            if message is not None:
+                state.message = message
+                return
+            planned = state.planned
+            origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
+            yield from state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO)
+            state.record.extracted.add(step.name)
         elif isinstance(step, ConditionalStep):
             yield from self._conditional(step, state)
         elif isinstance(step, FailStep):
@@ -154,16 +157,6 @@ class StepRunner:
             yield from run_custom_step(self.registry, step, state, self.lookup(state, True))
         else:
             state.message = f"cannot run a {type(step).__name__} step"
-
-    def _extract(self, step: ExtractStep, state: ScenarioState) -> Iterator[Event]:
-        value, message = extracted(step, state.response)
-        if message is not None:
-            state.message = message
-            return
-        planned = state.planned
-        origin = Origin(step.location, state.scenario.name, state.feature_name, planned.phase)
-        yield from state.scope.extract(step, step.name, value, origin, planned.phase == SCENARIO)
-        state.record.extracted.add(step.name)
 
     def include(self, step: IncludeStep, state: ScenarioState, bound: dict[int, Saved]) -> list[Event]:
         """Bind an include's arguments (what they replaced goes to `bound`): the events. An include

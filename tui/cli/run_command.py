@@ -184,7 +184,7 @@ def run_files(files: list[ScenarioFileNode], options: RunOptions) -> int:
             if log is not None:  # --verbose: each exchange is printed as it happens
                 return _drive(make(files), feed)
             batched = Batched(feed)  # the consumers' work is done while the server answers
-            return _drive(make(files, deliver=batched.deliver), batched.take, batched)
+            return _drive(make(files, deliver=batched.deliver), batched)
         printer.quiet_running()  # a spinner line means nothing when several units run at once
         executions = [make([unit.file], unit.nodes) for unit in units]
         shown = [visible(unit.file.path) if name_files else None for unit in units]
@@ -273,16 +273,20 @@ def _both(live: Callable[[ev.Event], None], ordered: Callable[[ev.Event], None])
     return feed
 
 
-def _drive(execution: Execution, feed: Callable[[ev.Event], None], batched: Batched | None = None) -> int | None:
-    """Consume the stream in this thread, feeding each event to the consumers (through `batched`
-    when its `deliver` is the execution's); return the signal that interrupted it, or None."""
+def _drive(execution: Execution, feed: Callable[[ev.Event], None] | Batched) -> int | None:
+    """Consume the stream in this thread, feeding each event to the consumers (through a Batched
+    whose `deliver` is the execution's, or at once); return the signal that interrupted it, or None."""
+    batched: Batched | None = None
+    if isinstance(feed, Batched):
+        batched, take = feed, feed.take
+        batched.stop = execution.stop
+    else:
+        take = feed
     with run_signals([execution]) as signals:
-        if batched is not None:
-            batched.stop = execution.stop
         events = execution.events()
         try:
             for event in events:
-                feed(event)
+                take(event)
         except WindDownAbandoned:  # a signal's, past the point the run could take it in
             if not signals.received:
                 raise

@@ -46,11 +46,10 @@ def check_includes(ctx: BuildContext, file: ScenarioFileNode, fragments: dict[st
             ):
                 wanted = step.fragment
                 close: list[str] = []
-                if budget > 0:  # spent, each further unknown include costs nothing more (no quadratic check)
-                    budget -= len(names)  # the length test below looks at every name
+                if budget > 0:  # once spent, an unknown include costs nothing more (no quadratic check)
                     # A close match differs in length by at most a third (difflib's 0.6 ratio).
                     candidates = [n for n in names if abs(len(n) - len(wanted)) * 3 <= max(len(n), len(wanted))]
-                    budget -= len(candidates)
+                    budget -= len(names) + len(candidates)  # every name measured, the candidates compared
                     import difflib  # only for a hint: not imported by every start-up
 
                     if budget > 0:

@@ -303,6 +303,11 @@ FINALLY = "finally"
 
 Step = Union[RequestStep, AssertStep, ExtractStep, IncludeStep, FailStep, ConditionalStep, WebhookStep, DescribedStep]
 
+# The plain steps, most of every file: one directive each, nothing nested or expanded, nothing that
+# runs long but the request one sends (a plan takes them as they are; a run hands its events over
+# before the other kinds).
+PLAIN_STEPS = frozenset({RequestStep, AssertStep, ExtractStep})
+
 
 # Keywords written with a colon (ours); BerryCrush's directives and described steps take none.
 _COLON_KEYWORDS = frozenset(("when", "then", "extract", "include"))
